@@ -1,0 +1,79 @@
+import type * as Y from "yjs";
+import type { Awareness } from "y-protocols/awareness";
+
+/** A request as callers describe it. Header values and the body are hashed into the key, never stored. */
+export type SharedRequest = {
+  url: string;
+  /** GET (default), HEAD, POST, PUT, PATCH, DELETE or OPTIONS. */
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** How the response body is read: "json" (default) or "text". */
+  parse?: "json" | "text";
+};
+
+export type SnapshotStatus = "idle" | "pending" | "success" | "error";
+
+export type ClaimView = {
+  /** The replica that holds the claim. */
+  replicaId: string;
+  /** True when the claim is this store's own. */
+  mine: boolean;
+  /** True when the claimant is believed gone (lease ran out, lock released or presence left). */
+  stale: boolean;
+};
+
+export type SnapshotError = { message: string; status?: number };
+
+export type Snapshot<T = unknown> = {
+  status: SnapshotStatus;
+  /** The latest recorded result; kept while a refetch runs or fails. */
+  data?: T;
+  /** Present when the latest recorded outcome is an error. */
+  error?: SnapshotError;
+  /** Present while a claim on newer work than what is recorded stands. */
+  claim?: ClaimView;
+};
+
+export type ProgramFile = { name: string; contents: string };
+/** `files` are URL paths, `main` first; `externals` are bare specifiers and other origins, not fetched. */
+export type Program = { main: string; files: ProgramFile[]; externals: string[] };
+
+export type ProgramRequest = { url: string };
+
+export type EnsureOptions = {
+  /** Aborting it withdraws this waiter; the request is aborted when every waiter of this replica is gone. */
+  signal?: AbortSignal;
+  /** Override of the lease bound for a claim this call makes. */
+  leaseMs?: number;
+};
+
+export type SharedFetchStoreOptions = {
+  /** Shared document, synced by whatever providers the app attaches. */
+  doc: Y.Doc;
+  /** Default: random, unique per store instance. */
+  replicaId?: string;
+  /** User or session scope; part of every key. Default "anonymous". */
+  identity?: string;
+  /** Default globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Lease bound of fetch claims, default 5000 ms. */
+  leaseMs?: number;
+  /** Lease bound of program claims, default 10000 ms. */
+  programLeaseMs?: number;
+  /** Presence (from connectTabs/connectPeers): a peer whose presence is removed has its claims go stale at once. */
+  awareness?: Awareness;
+};
+
+export interface SharedFetchStore {
+  readonly replicaId: string;
+  ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot>;
+  snapshot(req: SharedRequest): Snapshot;
+  subscribe(req: SharedRequest, listener: () => void): () => void;
+  refetch(req: SharedRequest): Promise<Snapshot>;
+  ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  programSnapshot(req: ProgramRequest): Snapshot<Program>;
+  subscribeProgram(req: ProgramRequest, listener: () => void): () => void;
+  /** Orderly stop: abort local work, release own claims only. */
+  destroy(): void;
+}
