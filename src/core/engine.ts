@@ -1,0 +1,407 @@
+import type { DocRecords } from "./doc-records.ts";
+import { abortError, isAbortError } from "./errors.ts";
+import type { StoreEvent } from "./events.ts";
+import { messageOf, type Outcome } from "./fetcher.ts";
+import { Heartbeat } from "./heartbeat.ts";
+import type { WorkKind } from "./key.ts";
+import { Liveness } from "./liveness.ts";
+import type { RecordMap } from "./record-map.ts";
+import type { ClaimRecord, ResultRecord } from "./records.ts";
+import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
+import type { Snapshot } from "./types.ts";
+
+/** One unit of coordinated work: what to claim, where its result lives, and how to run it. */
+export type Job = {
+  kind: WorkKind;
+  key: string;
+  label: string;
+  leaseMs: number;
+  results: RecordMap<ResultRecord>;
+  run(ctx: { signal: AbortSignal; rev: number; idempotencyKey: string }): Promise<Outcome>;
+};
+
+export type EngineOptions = {
+  records: DocRecords;
+  replicaId: string;
+  browserId?: string;
+  settleMs: number;
+  emit: (event: StoreEvent) => void;
+};
+
+type Waiter = { minRev: number; resolve: (s: Snapshot) => void; reject: (e: unknown) => void; cleanup: () => void };
+
+type LocalWork = {
+  rev: number;
+  nonce: string;
+  controller: AbortController;
+  phase: "settling" | "running";
+  settleTimer?: ReturnType<typeof setTimeout>;
+};
+
+type KeyState = {
+  key: string;
+  kind: WorkKind;
+  results: RecordMap<ResultRecord>;
+  job?: Job;
+  waiters: Set<Waiter>;
+  listeners: Set<() => void>;
+  local?: LocalWork;
+  snapshot?: Snapshot;
+  notified?: Snapshot;
+  timer?: ReturnType<typeof setTimeout>;
+  timerAt?: number;
+};
+
+export const ORIGIN = "shared-fetch";
+
+export function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/**
+ * The claim engine: decides, per key, whether this replica fetches, waits, or takes over, and
+ * records outcomes so that every replica sees truthful pending state (invariants 1–10).
+ */
+export class ClaimEngine {
+  readonly liveness = new Liveness();
+  private readonly states = new Map<string, KeyState>();
+  private readonly heartbeat: Heartbeat;
+  private readonly dirtyKeys = new Set<string>();
+  private readonly dirtyClaims = new Set<string>();
+  private flushQueued = false;
+  private destroyed = false;
+  private readonly unobserve: (() => void)[] = [];
+
+  constructor(private readonly opts: EngineOptions) {
+    const { records } = opts;
+    this.heartbeat = new Heartbeat(records.beats, opts.replicaId, (fn) => this.write(fn));
+    // Everything already in the doc is "seen now": a replica arriving after a crash waits one lease.
+    const now = Date.now();
+    for (const [key, claim] of records.claims.entries()) this.liveness.seeClaim(key, claim, now);
+    for (const [id, beat] of records.beats.entries()) this.liveness.seeBeat(id, beat.n, now);
+    const onKeys = (keys: Set<string>) => this.markDirty(keys);
+    this.unobserve.push(
+      records.claims.onChange((keys) => {
+        keys.forEach((k) => this.dirtyClaims.add(k));
+        this.markDirty(keys);
+      }),
+      records.results.onChange(onKeys),
+      records.programs.onChange(onKeys),
+      records.errors.onChange(onKeys),
+      records.beats.onChange((ids) => {
+        const at = Date.now();
+        for (const id of ids) if (this.liveness.seeBeat(id, records.beats.get(id)?.n, at)) this.markClaimantDirty(id);
+      }),
+    );
+  }
+
+  get replicaId(): string {
+    return this.opts.replicaId;
+  }
+
+  snapshot(key: string, kind: WorkKind, results: RecordMap<ResultRecord>): Snapshot {
+    return this.compute(this.state(key, kind, results));
+  }
+
+  subscribe(key: string, kind: WorkKind, results: RecordMap<ResultRecord>, listener: () => void): () => void {
+    const st = this.state(key, kind, results);
+    st.listeners.add(listener);
+    st.notified = this.compute(st);
+    this.evaluate(st);
+    return () => {
+      st.listeners.delete(listener);
+      this.maybeDrop(st);
+    };
+  }
+
+  /** `refetch`: wait for a revision newer than what is recorded now (joining one already claimed). */
+  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot> {
+    if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    const st = this.state(job.key, job.kind, job.results);
+    st.job = job;
+    const { result, error, claim } = this.read(st);
+    const recorded = recordedRev(result, error);
+    let minRev = 1;
+    if (mode === "ensure") {
+      if (recorded > 0) return Promise.resolve(this.compute(st));
+    } else {
+      const active = Math.max(claim && claim.rev > recorded ? claim.rev : 0, st.local && st.local.rev > recorded ? st.local.rev : 0);
+      minRev = active || recorded + 1;
+    }
+    return new Promise<Snapshot>((resolve, reject) => {
+      const onAbort = () => {
+        st.waiters.delete(waiter);
+        reject(abortError(signal?.reason));
+        if (st.waiters.size === 0) this.abortLocal(st, "no-waiters");
+        this.maybeDrop(st);
+      };
+      const waiter: Waiter = { minRev, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      st.waiters.add(waiter);
+      this.evaluate(st);
+    });
+  }
+
+  /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */
+  destroy(): void {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    const { claims } = this.opts.records;
+    for (const st of this.states.values()) {
+      this.abortLocal(st, "destroyed");
+      if (st.timer !== undefined) clearTimeout(st.timer);
+      for (const w of st.waiters) {
+        w.cleanup();
+        w.reject(abortError("shared-fetch: the store was destroyed"));
+      }
+      st.waiters.clear();
+    }
+    this.write(() => {
+      for (const [key, claim] of claims.entries()) if (claim.replicaId === this.replicaId) claims.delete(key);
+    });
+    this.heartbeat.stop();
+    this.unobserve.forEach((off) => off());
+  }
+
+  /** Re-check keys whose claimant was seen to die or to come back (presence, Web Locks). */
+  markClaimantDirty(replicaId: string): void {
+    const keys = new Set<string>();
+    for (const [key, claim] of this.opts.records.claims.entries()) if (claim.replicaId === replicaId) keys.add(key);
+    this.markDirty(keys);
+  }
+
+  claimsOf(replicaId: string): [string, ClaimRecord][] {
+    return this.opts.records.claims.entries().filter(([, c]) => c.replicaId === replicaId);
+  }
+
+  /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
+  isBusy(key: string): boolean {
+    const st = this.states.get(key);
+    return !!st && (st.waiters.size > 0 || st.listeners.size > 0 || st.local !== undefined);
+  }
+
+  private state(key: string, kind: WorkKind, results: RecordMap<ResultRecord>): KeyState {
+    let st = this.states.get(key);
+    if (!st) {
+      st = { key, kind, results, waiters: new Set(), listeners: new Set() };
+      this.states.set(key, st);
+    }
+    return st;
+  }
+
+  private maybeDrop(st: KeyState): void {
+    if (st.waiters.size || st.listeners.size || st.local) return;
+    if (st.timer !== undefined) clearTimeout(st.timer);
+    this.states.delete(st.key);
+  }
+
+  private read(st: KeyState) {
+    const { claims, errors } = this.opts.records;
+    return { result: st.results.get(st.key), error: errors.get(st.key), claim: claims.get(st.key) };
+  }
+
+  private compute(st: KeyState): Snapshot {
+    const { result, error, claim } = this.read(st);
+    const now = Date.now();
+    const next = deriveSnapshot({
+      result,
+      error,
+      claim,
+      localRev: st.local?.rev,
+      replicaId: this.replicaId,
+      isStale: (c) => this.liveness.isStale(st.key, c, now),
+    });
+    if (!sameSnapshot(st.snapshot, next)) st.snapshot = next;
+    return st.snapshot as Snapshot;
+  }
+
+  private markDirty(keys: Iterable<string>): void {
+    for (const k of keys) this.dirtyKeys.add(k);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    // Observers run inside the writer's transaction: decide and write only after it (pitfall 1).
+    queueMicrotask(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.destroyed) return;
+    const now = Date.now();
+    const { claims } = this.opts.records;
+    for (const key of this.dirtyClaims) this.liveness.seeClaim(key, claims.get(key), now);
+    this.dirtyClaims.clear();
+    const keys = [...this.dirtyKeys];
+    this.dirtyKeys.clear();
+    for (const key of keys) {
+      const st = this.states.get(key);
+      if (st) this.refresh(st);
+    }
+  }
+
+  private refresh(st: KeyState): void {
+    const snap = this.compute(st);
+    if (snap !== st.notified) {
+      st.notified = snap;
+      for (const listener of [...st.listeners]) {
+        try {
+          listener();
+        } catch (error) {
+          queueMicrotask(() => console.error("shared-fetch: subscriber failed", error));
+        }
+      }
+    }
+    this.evaluate(st);
+  }
+
+  /** The decision: resolve waiters, wait on a live claim, take over a stale one, or claim. */
+  private evaluate(st: KeyState): void {
+    if (this.destroyed) return;
+    const { result, error, claim } = this.read(st);
+    const recorded = recordedRev(result, error);
+    if (st.waiters.size) {
+      const snap = this.compute(st);
+      for (const w of [...st.waiters]) {
+        if (recorded < w.minRev) continue;
+        st.waiters.delete(w);
+        w.cleanup();
+        w.resolve(snap);
+      }
+    }
+    if (st.waiters.size === 0) {
+      // Nobody here waits any more (e.g. another replica's result arrived first): stop our copy.
+      if (st.local) this.abortLocal(st, "no-waiters");
+      this.armRecheck(st, claim, recorded);
+      this.maybeDrop(st);
+      return;
+    }
+    if (st.local && st.local.rev > recorded) return; // our own work: never judged by the clock (invariant 2)
+    // Our copy is outdated by a recorded revision and waiters want a newer one: the claim below replaces it.
+    if (st.local) this.abortLocal(st, "no-waiters", false);
+    const active = claim && claim.rev > recorded ? claim : undefined;
+    if (active && active.replicaId !== this.replicaId) {
+      if (!this.liveness.isStale(st.key, active, Date.now())) {
+        this.armRecheck(st, active, recorded);
+        return;
+      }
+      this.claim(st, active.rev, active.replicaId); // takeover keeps the revision (invariant 4, 12)
+      return;
+    }
+    const want = Math.max(...[...st.waiters].map((w) => w.minRev));
+    this.claim(st, active ? active.rev : Math.max(want, recorded + 1));
+  }
+
+  /** Invariant 9: a live-looking foreign claim gets a re-check at the moment it would go stale. */
+  private armRecheck(st: KeyState, claim: ClaimRecord | undefined, recorded: number): void {
+    if (!claim || claim.rev <= recorded || claim.replicaId === this.replicaId) return;
+    if (st.waiters.size === 0 && st.listeners.size === 0) return;
+    const now = Date.now();
+    const at = this.liveness.staleAt(st.key, claim, now);
+    if (at <= now) return;
+    if (st.timer !== undefined && (st.timerAt ?? Infinity) <= at) return;
+    if (st.timer !== undefined) clearTimeout(st.timer);
+    st.timerAt = at;
+    st.timer = setTimeout(() => {
+      st.timer = undefined;
+      st.timerAt = undefined;
+      this.refresh(st);
+    }, at - now);
+  }
+
+  private claim(st: KeyState, rev: number, takeoverOf?: string): void {
+    const job = st.job;
+    if (!job) return;
+    const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling" };
+    st.local = local;
+    const record: ClaimRecord = { replicaId: this.replicaId, nonce: local.nonce, rev, leaseMs: job.leaseMs, label: job.label };
+    if (this.opts.browserId) record.browserId = this.opts.browserId;
+    // One write replaces whatever stood there: never through "no claim" (invariant 4).
+    this.write(() => this.opts.records.claims.set(st.key, record));
+    this.liveness.seeClaim(st.key, record, Date.now());
+    this.opts.emit({ type: "claimed", kind: st.kind, key: st.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
+    const afterSettle = () => this.afterSettle(st, local, job);
+    if (this.opts.settleMs > 0) local.settleTimer = setTimeout(afterSettle, this.opts.settleMs);
+    else queueMicrotask(afterSettle);
+  }
+
+  /** Yjs has no compare-and-set: after the sync round-trip, yield if another claim won. */
+  private afterSettle(st: KeyState, local: LocalWork, job: Job): void {
+    local.settleTimer = undefined;
+    if (st.local !== local || local.controller.signal.aborted || this.destroyed) return;
+    const current = this.opts.records.claims.get(st.key);
+    if (current && current.nonce !== local.nonce && current.replicaId !== this.replicaId && current.rev >= local.rev) {
+      st.local = undefined;
+      this.opts.emit({ type: "yielded", kind: st.kind, key: st.key, rev: local.rev, to: current.replicaId });
+      this.evaluate(st);
+      return;
+    }
+    this.dispatch(st, local, job);
+  }
+
+  private dispatch(st: KeyState, local: LocalWork, job: Job): void {
+    local.phase = "running";
+    this.heartbeat.add(local, job.leaseMs);
+    this.opts.emit({ type: "dispatched", kind: st.kind, key: st.key, label: job.label, rev: local.rev });
+    let run: Promise<Outcome>;
+    try {
+      run = job.run({ signal: local.controller.signal, rev: local.rev, idempotencyKey: `${st.key}.${local.rev}` });
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    run.then(
+      (outcome) => this.finish(st, local, job, outcome),
+      (error: unknown) =>
+        this.finish(st, local, job, isAbortError(error) || local.controller.signal.aborted ? null : { ok: false, error: { message: messageOf(error) } }),
+    );
+  }
+
+  /** Writebacks are gated on key and revision, never on the claim (invariants 6 and 7). */
+  private finish(st: KeyState, local: LocalWork, job: Job, outcome: Outcome | null): void {
+    this.heartbeat.remove(local);
+    if (st.local === local) st.local = undefined;
+    // An aborted request writes nothing; its claim was released when it was aborted.
+    if (outcome === null || local.controller.signal.aborted || this.destroyed) return;
+    const { claims, errors } = this.opts.records;
+    const rev = local.rev;
+    let written = false;
+    this.write(() => {
+      const result = st.results.get(st.key);
+      const error = errors.get(st.key);
+      if (outcome.ok) {
+        if (!result || result.rev < rev) {
+          st.results.set(st.key, { rev, data: outcome.data, label: job.label });
+          written = true;
+          if (error && error.rev <= rev) errors.delete(st.key);
+        }
+      } else if ((result?.rev ?? 0) < rev && (error?.rev ?? 0) < rev) {
+        const record = outcome.error.status === undefined ? { rev, message: outcome.error.message } : { rev, message: outcome.error.message, status: outcome.error.status };
+        errors.set(st.key, record);
+        written = true;
+      }
+      const claim = claims.get(st.key);
+      if (claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) claims.delete(st.key);
+    });
+    this.opts.emit({ type: "settled", kind: st.kind, key: st.key, rev, outcome: outcome.ok ? "result" : "error", written });
+    this.markDirty([st.key]);
+  }
+
+  private abortLocal(st: KeyState, reason: "no-waiters" | "destroyed" | "hidden", release = true): void {
+    const local = st.local;
+    if (!local) return;
+    st.local = undefined;
+    if (local.settleTimer !== undefined) clearTimeout(local.settleTimer);
+    local.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
+    this.heartbeat.remove(local);
+    this.opts.emit({ type: "aborted", kind: st.kind, key: st.key, rev: local.rev, reason });
+    const { claims } = this.opts.records;
+    const claim = claims.get(st.key);
+    if (release && claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) {
+      this.write(() => claims.delete(st.key));
+      this.opts.emit({ type: "released", kind: st.kind, key: st.key, rev: local.rev });
+    }
+  }
+
+  private write(fn: () => void): void {
+    this.opts.records.doc.transact(fn, ORIGIN);
+  }
+}

@@ -1,0 +1,29 @@
+/** Thrown (as a rejection) for a request that cannot be issued; nothing was written for it. */
+export class SharedFetchInputError extends TypeError {
+  override readonly name = "SharedFetchInputError";
+}
+
+/** A fresh AbortError each time (never a shared module-level instance). */
+export function abortError(reason?: unknown): Error {
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
+  const message = typeof reason === "string" ? reason : "The operation was aborted";
+  if (typeof DOMException === "function") return new DOMException(message, "AbortError");
+  const error = new Error(message);
+  error.name = "AbortError";
+  return error;
+}
+
+export function isAbortError(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
+}
+
+/** Shortens a value for an error message so a huge or hostile input cannot flood a log. */
+export function describe(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === "string" ? JSON.stringify(value) : typeof value === "object" ? JSON.stringify(value) ?? String(value) : String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

@@ -1,0 +1,31 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import type { NormalizedRequest } from "./request.ts";
+
+/** The kinds of work the store coordinates; part of every key so kinds never share one. */
+export type WorkKind = "fetch" | "program";
+
+/**
+ * Length-prefixed, type-tagged fields: no two distinct inputs serialise to the same text
+ * (a body containing a separator cannot shift a field boundary; `undefined` body ≠ empty body).
+ */
+function field(tag: string, value: string | undefined): string {
+  return value === undefined ? `${tag}-;` : `${tag}${value.length}:${value};`;
+}
+
+export function hashKey(parts: string): string {
+  return bytesToHex(sha256(utf8ToBytes(parts)));
+}
+
+export function fetchKey(identity: string, req: NormalizedRequest): string {
+  const names = Object.keys(req.headers).sort();
+  let text = field("v", "1") + field("i", identity) + field("k", "fetch") + field("u", req.url) + field("m", req.method);
+  text += field("h", String(names.length));
+  for (const name of names) text += field("n", name) + field("x", req.headers[name]);
+  text += field("b", req.body) + field("p", req.parse);
+  return hashKey(text);
+}
+
+export function programKey(identity: string, url: string, compile: boolean): string {
+  return hashKey(field("v", "1") + field("i", identity) + field("k", "program") + field("u", url) + field("c", compile ? "1" : "0"));
+}

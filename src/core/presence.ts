@@ -1,0 +1,51 @@
+import type { Awareness } from "y-protocols/awareness";
+import { isPlainObject } from "./request.ts";
+
+export const PRESENCE_FIELD = "sharedFetch";
+
+type Change = { added: number[]; updated: number[]; removed: number[] };
+
+/**
+ * Presence as a failure event: a replica publishes `{ sharedFetch: { replicaId, browserId } }` in
+ * awareness; when a peer's state is removed (it disconnected or timed out) its claims are stale now.
+ */
+export function watchPresence(
+  awareness: Awareness,
+  self: { replicaId: string; browserId?: string },
+  handlers: { gone(replicaId: string): void; present(replicaId: string): void },
+): () => void {
+  const byClient = new Map<number, string>();
+  const read = (clientId: number): string | undefined => {
+    const state = awareness.getStates().get(clientId);
+    const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
+    const id = isPlainObject(field) ? field.replicaId : undefined;
+    return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : undefined;
+  };
+  const onChange = ({ added, updated, removed }: Change) => {
+    try {
+      for (const clientId of [...added, ...updated]) {
+        const id = read(clientId);
+        if (id === undefined || clientId === awareness.clientID) continue;
+        byClient.set(clientId, id);
+        handlers.present(id);
+      }
+      for (const clientId of removed) {
+        const id = byClient.get(clientId);
+        byClient.delete(clientId);
+        if (id !== undefined && id !== self.replicaId) handlers.gone(id);
+      }
+    } catch (error) {
+      queueMicrotask(() => console.error("shared-fetch: presence handler failed", error));
+    }
+  };
+  for (const clientId of awareness.getStates().keys()) {
+    const id = read(clientId);
+    if (id !== undefined && clientId !== awareness.clientID) byClient.set(clientId, id);
+  }
+  awareness.on("change", onChange);
+  awareness.setLocalStateField(PRESENCE_FIELD, self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId });
+  return () => {
+    awareness.off("change", onChange);
+    if (awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, null);
+  };
+}

@@ -1,0 +1,37 @@
+import type { Transform } from "sucrase";
+import type { ProgramFile } from "../types.ts";
+import { ProgramResolveError } from "./errors.ts";
+import { extensionOf } from "./specifiers.ts";
+
+const TRANSFORMS: Record<string, Transform[]> = {
+  ".ts": ["typescript"],
+  ".mts": ["typescript"],
+  ".cts": ["typescript"],
+  ".tsx": ["typescript", "jsx"],
+  ".jsx": ["jsx"],
+};
+
+/** JavaScript for each TS/JSX file, keyed by file name. Sucrase is loaded only when asked for. */
+export async function compileFiles(files: ProgramFile[]): Promise<Record<string, string>> {
+  if (!files.some((file) => TRANSFORMS[extensionOf(file.name)])) return {};
+  const { transform } = await import("sucrase");
+  const compiled: Record<string, string> = {};
+  for (const file of files) {
+    const transforms = TRANSFORMS[extensionOf(file.name)];
+    if (!transforms) continue;
+    try {
+      compiled[file.name] = transform(file.contents, {
+        transforms,
+        filePath: file.name,
+        jsxRuntime: "automatic",
+        production: true,
+        // Leave modern syntax alone: the output runs where the source would.
+        disableESTransforms: true,
+      }).code;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ProgramResolveError(`cannot compile ${file.name}: ${message}`, { cause: err });
+    }
+  }
+  return compiled;
+}

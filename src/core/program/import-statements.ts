@@ -1,0 +1,56 @@
+import { parse, type Token } from "sucrase/dist/parser/index.js";
+import { ContextualKeyword } from "sucrase/dist/parser/tokenizer/keywords.js";
+import { TokenType as T } from "sucrase/dist/parser/tokenizer/types.js";
+import { extensionOf } from "./specifiers.ts";
+
+const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
+/** In `.ts` files `<T>x` is a type assertion, so JSX must stay off there. */
+const NO_JSX = new Set([".ts", ".mts", ".cts"]);
+const CLAUSE_TOKENS = new Set([T.name, T.braceL, T.braceR, T.comma, T.star, T._default, T.string]);
+
+/**
+ * For modules es-module-lexer cannot read (JSX): Sucrase's tokenizer finds the import and
+ * re-export statements, and their text alone is handed back to the lexer. Transforming the file
+ * instead would drop `import type` and `export type … from`, which a program must keep.
+ */
+export function importStatements(source: string, path: string): string {
+  const ext = extensionOf(path);
+  const { tokens } = parse(source, !NO_JSX.has(ext), TYPESCRIPT.has(ext), false);
+  const statements: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    // Type positions emit nothing: `type T = typeof import('./x')` is not an edge.
+    if (token.isType) continue;
+    if (token.type === T._import) {
+      const next = tokens[i + 1];
+      if (next?.type === T.parenL) {
+        const arg = tokens[i + 2];
+        const after = tokens[i + 3];
+        if (arg?.type === T.string && (after?.type === T.parenR || after?.type === T.comma)) {
+          statements.push(`import(${source.slice(arg.start, arg.end)});`);
+        }
+        continue;
+      }
+      if (next?.type === T.dot) continue; // import.meta
+    } else if (token.type !== T._export) {
+      continue;
+    }
+    const specifier = moduleStringIndex(tokens, i + 1, token.type === T._import);
+    if (specifier !== -1) statements.push(`${source.slice(token.start, tokens[specifier]!.end)};`);
+  }
+  return statements.join("\n");
+}
+
+/** Index of the module string ending an import or `export … from` clause, or -1 when there is none. */
+function moduleStringIndex(tokens: Token[], start: number, isImport: boolean): number {
+  if (isImport && tokens[start]?.type === T.string) return start; // import './side-effect'
+  for (let j = start; j < tokens.length; j++) {
+    const token = tokens[j]!;
+    if (token.type === T.name && token.contextualKeyword === ContextualKeyword._from) {
+      if (tokens[j + 1]?.type === T.string) return j + 1;
+    }
+    // Anything else (`const`, `=`, `;`, `function`) means a declaration or a local export list.
+    if (!CLAUSE_TOKENS.has(token.type)) return -1;
+  }
+  return -1;
+}

@@ -1,0 +1,106 @@
+import { ProgramResolveError } from "./errors.ts";
+import type { Limiter } from "./limiter.ts";
+import { pathOf } from "./specifiers.ts";
+
+export type FetchOutcome = { ok: true; status: number; text: string } | { ok: false; status: number };
+
+export type ModuleFetcherOptions = {
+  fetch: typeof fetch;
+  /** The resolution's own signal: every request carries it, so one abort reaches the network. */
+  signal: AbortSignal;
+  limit: Limiter;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+};
+
+/** Performs the requests of one resolution, each inside a limiter slot until its body is read. */
+export class ModuleFetcher {
+  private totalBytes = 0;
+
+  constructor(private readonly opts: ModuleFetcherOptions) {}
+
+  /** `requestUrl` may carry a query (the entry's); errors name only the module path. */
+  get(requestUrl: string): Promise<FetchOutcome> {
+    const { signal, limit } = this.opts;
+    return limit(async () => {
+      // Queued requests may start after the resolution already failed or was aborted.
+      signal.throwIfAborted();
+      try {
+        return await this.request(requestUrl);
+      } catch (err) {
+        if (signal.aborted) throw signal.reason;
+        if (err instanceof ProgramResolveError) throw err;
+        const message = err instanceof Error ? err.message : String(err);
+        throw new ProgramResolveError(`could not fetch module ${pathOf(requestUrl)}: ${message}`, {
+          url: stripQuery(requestUrl),
+          cause: err,
+        });
+      }
+    });
+  }
+
+  private async request(requestUrl: string): Promise<FetchOutcome> {
+    const res = await this.opts.fetch(requestUrl, { signal: this.opts.signal });
+    if (!res.ok) {
+      // An unread body keeps the connection busy; nobody needs an error page's text.
+      await res.body?.cancel().catch(() => {});
+      return { ok: false, status: res.status };
+    }
+    const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+    if (Number.isFinite(declared)) {
+      const tooBig = this.sizeError(requestUrl, declared, this.totalBytes + declared);
+      if (tooBig) {
+        await res.body?.cancel().catch(() => {});
+        throw tooBig;
+      }
+    }
+    return { ok: true, status: res.status, text: await this.readCapped(requestUrl, res) };
+  }
+
+  /** Content-Length may be absent or wrong, so the bytes actually read are counted as well. */
+  private async readCapped(requestUrl: string, res: Response): Promise<string> {
+    const reader = res.body?.getReader();
+    if (!reader) return "";
+    const decoder = new TextDecoder();
+    let text = "";
+    let size = 0;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.byteLength;
+        this.totalBytes += value.byteLength;
+        const tooBig = this.sizeError(requestUrl, size, this.totalBytes);
+        if (tooBig) throw tooBig;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch (err) {
+      await reader.cancel().catch(() => {});
+      throw err;
+    }
+    return text + decoder.decode();
+  }
+
+  private sizeError(requestUrl: string, fileBytes: number, totalBytes: number): ProgramResolveError | undefined {
+    const { maxFileBytes, maxTotalBytes } = this.opts;
+    const url = stripQuery(requestUrl);
+    if (fileBytes > maxFileBytes) {
+      return new ProgramResolveError(
+        `module ${pathOf(requestUrl)} is larger than the limit of ${maxFileBytes} bytes per file`,
+        { url },
+      );
+    }
+    if (totalBytes > maxTotalBytes) {
+      return new ProgramResolveError(
+        `program is larger than the limit of ${maxTotalBytes} bytes in total (reached at ${pathOf(requestUrl)})`,
+        { url },
+      );
+    }
+    return undefined;
+  }
+}
+
+function stripQuery(url: string): string {
+  const u = new URL(url);
+  return u.origin + u.pathname;
+}

@@ -1,0 +1,83 @@
+import { SharedFetchInputError, describe } from "./errors.ts";
+import type { SharedRequest } from "./types.ts";
+
+export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = (typeof METHODS)[number];
+
+/** RFC 9110 §9.2.2: repeating these has the effect of sending them once. */
+const IDEMPOTENT = new Set<Method>(["GET", "HEAD", "PUT", "DELETE", "OPTIONS"]);
+
+/** A validated request: method upper-cased, header names lower-cased, parse mode filled in. */
+export type NormalizedRequest = {
+  url: string;
+  method: Method;
+  headers: Record<string, string>;
+  body: string | undefined;
+  parse: "json" | "text";
+};
+
+export function isIdempotent(method: Method): boolean {
+  return IDEMPOTENT.has(method);
+}
+
+function fail(message: string): never {
+  throw new SharedFetchInputError(message);
+}
+
+export function parseHttpUrl(url: unknown, what = "url"): URL {
+  if (typeof url !== "string") fail(`shared-fetch: ${what} must be a string, got ${describe(url)}`);
+  if (url.trim() === "") fail(`shared-fetch: ${what} is empty; expected an absolute http(s) URL`);
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    fail(`shared-fetch: ${what} ${describe(url)} is not a valid absolute URL; expected e.g. "https://host/path"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    fail(`shared-fetch: ${what} ${describe(url)} has protocol ${parsed.protocol}; expected http: or https:`);
+  }
+  return parsed;
+}
+
+/** Validates and normalises; throws SharedFetchInputError naming the bad value. */
+export function normalizeRequest(input: unknown): NormalizedRequest {
+  const req: Partial<SharedRequest> =
+    typeof input === "string" ? { url: input } : isPlainObject(input) ? (input as Partial<SharedRequest>) : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${describe(input)}`);
+  const url = parseHttpUrl(req.url).href;
+  const rawMethod = req.method ?? "GET";
+  if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);
+  const method = rawMethod.toUpperCase() as Method;
+  if (!METHODS.includes(method)) fail(`shared-fetch: unsupported method ${describe(rawMethod)}; expected one of ${METHODS.join(", ")}`);
+  const headers: Record<string, string> = {};
+  if (req.headers !== undefined) {
+    if (!isPlainObject(req.headers)) fail(`shared-fetch: headers must be a plain object of strings, got ${describe(req.headers)}`);
+    for (const name of Object.keys(req.headers)) {
+      const value = (req.headers as Record<string, unknown>)[name];
+      if (typeof value !== "string") fail(`shared-fetch: header ${describe(name)} must be a string, got ${describe(value)}`);
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token`);
+      const lower = name.toLowerCase();
+      if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
+      headers[lower] = value;
+    }
+  }
+  const body = req.body;
+  if (body !== undefined && typeof body !== "string") {
+    fail(`shared-fetch: unsupported body of type ${body === null ? "null" : typeof body} (${describe(body)}); expected a string (e.g. JSON.stringify(value))`);
+  }
+  if (body !== undefined && (method === "GET" || method === "HEAD")) fail(`shared-fetch: a ${method} request cannot carry a body`);
+  const parse = req.parse ?? "json";
+  if (parse !== "json" && parse !== "text") fail(`shared-fetch: parse must be "json" or "text", got ${describe(parse)}`);
+  return { url, method, headers, body, parse };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** What the doc may show about a request: no query string, header values or body (invariant 13). */
+export function requestLabel(req: { url: string; method?: string }): string {
+  const u = new URL(req.url);
+  return `${req.method ?? "GET"} ${u.origin}${u.pathname}${u.search ? "?…" : ""}`;
+}

@@ -1,0 +1,56 @@
+import type { ClaimRecord, ErrorRecord, ResultRecord } from "./records.ts";
+import type { ClaimView, Snapshot } from "./types.ts";
+
+export type SnapshotInputs = {
+  result: ResultRecord | undefined;
+  error: ErrorRecord | undefined;
+  claim: ClaimRecord | undefined;
+  /** Revision of a request in flight in this replica, if any. */
+  localRev: number | undefined;
+  replicaId: string;
+  isStale: (claim: ClaimRecord) => boolean;
+};
+
+export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord | undefined): number {
+  return Math.max(result?.rev ?? 0, error?.rev ?? 0);
+}
+
+/**
+ * Invariant 8: pending while a claim on unrecorded work stands or a local request runs (a stale
+ * claim too: nobody has finished that work); idle only when nothing is claimed or recorded.
+ * A claim at or below the recorded revision is finished work, not pending.
+ */
+export function deriveSnapshot(input: SnapshotInputs): Snapshot {
+  const { result, error, claim, localRev, replicaId } = input;
+  const recorded = recordedRev(result, error);
+  let view: ClaimView | undefined;
+  if (claim && claim.rev > recorded) {
+    const mine = claim.replicaId === replicaId;
+    view = { replicaId: claim.replicaId, mine, stale: mine ? false : input.isStale(claim) };
+  } else if (localRev !== undefined && localRev > recorded) {
+    view = { replicaId, mine: true, stale: false };
+  }
+  const latestIsError = error !== undefined && error.rev > (result?.rev ?? 0);
+  const status = view ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
+  const snapshot: Snapshot = { status };
+  if (result) snapshot.data = result.data;
+  if (latestIsError) snapshot.error = error.status === undefined ? { message: error.message } : { message: error.message, status: error.status };
+  if (view) snapshot.claim = view;
+  return snapshot;
+}
+
+/** Snapshots keep their identity until their content changes (no extra renders). */
+export function sameSnapshot(a: Snapshot | undefined, b: Snapshot): boolean {
+  if (!a) return false;
+  return (
+    a.status === b.status &&
+    a.data === b.data &&
+    a.error?.message === b.error?.message &&
+    a.error?.status === b.error?.status &&
+    a.claim?.replicaId === b.claim?.replicaId &&
+    a.claim?.mine === b.claim?.mine &&
+    a.claim?.stale === b.claim?.stale
+  );
+}
+
+export const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;

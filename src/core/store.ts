@@ -1,0 +1,178 @@
+import { openDocRecords, type DocRecords } from "./doc-records.ts";
+import { ClaimEngine, ORIGIN, randomId, type Job } from "./engine.ts";
+import { SharedFetchInputError, describe } from "./errors.ts";
+import type { StoreEvent, StoreEventListener } from "./events.ts";
+import { performFetch } from "./fetcher.ts";
+import { fetchKey } from "./key.ts";
+import { watchPresence } from "./presence.ts";
+import type { MalformedRecord } from "./record-map.ts";
+import { normalizeRequest, requestLabel, type NormalizedRequest } from "./request.ts";
+import { DEFAULT_RETENTION_MS, Retention } from "./retention.ts";
+import type { ClaimRecord } from "./records.ts";
+import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedFetchStoreOptions, SharedRequest, Snapshot } from "./types.ts";
+import { ProgramWork, validateProgramData } from "./program-work.ts";
+
+export const DEFAULT_LEASE_MS = 5000;
+export const DEFAULT_PROGRAM_LEASE_MS = 10000;
+/**
+ * Default settle window. Two peers that claim one key before they sync both believe they won; the
+ * doc keeps one claim once they do. 50 ms covers a sync round-trip through a nearby WebSocket
+ * server (≈10 ms on loopback, tens of ms across a region) and costs a first fetch 50 ms. Tabs of
+ * one browser sync in well under a millisecond. A duplicate that slips through is harmless
+ * (invariants 6, 7, 12), so the window trades a little latency for fewer duplicates, nothing more.
+ */
+export const DEFAULT_SETTLE_MS = 50;
+
+export type CreateStoreOptions = SharedFetchStoreOptions & {
+  /** Re-read window after claiming, before dispatching (see DEFAULT_SETTLE_MS). */
+  settleMs?: number;
+  /** Records nobody asked for within this window are removed. Default 24 h. */
+  retentionMs?: number;
+  /** Same-browser identity for Web Locks (set by connectTabs users; see src/sync). */
+  browserId?: string;
+};
+
+/** Extras beyond the contract: the devtools panel and tests read these. */
+export interface SharedFetchStoreExtras {
+  readonly identity: string;
+  /** The key a request is coordinated under (hash of identity and inputs). */
+  keyOf(req: SharedRequest | string): string;
+  onEvent(listener: StoreEventListener): () => void;
+  /** Claims currently in the doc, every replica's. */
+  claims(): [string, ClaimRecord][];
+  malformed(): MalformedRecord[];
+  readonly records: DocRecords;
+}
+
+export type SharedFetchStoreWithExtras = SharedFetchStore & SharedFetchStoreExtras;
+
+function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new SharedFetchInputError(`shared-fetch: ${name} must be a ${allowZero ? "non-negative" : "positive"} number of ms, got ${describe(value)}`);
+  }
+  return value;
+}
+
+export function createSharedFetchStore(options: CreateStoreOptions): SharedFetchStoreWithExtras {
+  if (!options || typeof options !== "object" || !options.doc || typeof options.doc.getArray !== "function") {
+    throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${describe(options)}`);
+  }
+  const replicaId = options.replicaId ?? randomId();
+  if (typeof replicaId !== "string" || replicaId.length === 0 || replicaId.length > 200) {
+    throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);
+  }
+  const identity = options.identity ?? "anonymous";
+  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
+  if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function: pass options.fetch");
+  const leaseMs = positive("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
+  const programLeaseMs = positive("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
+  const settleMs = positive("settleMs", options.settleMs, DEFAULT_SETTLE_MS, true);
+  const retentionMs = positive("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS);
+
+  const listeners = new Set<StoreEventListener>();
+  const emit = (event: StoreEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        queueMicrotask(() => console.error("shared-fetch: event listener failed", error));
+      }
+    }
+  };
+  const records = openDocRecords(options.doc, validateProgramData);
+  const engine = new ClaimEngine({ records, replicaId, browserId: options.browserId, settleMs, emit });
+  const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
+  const retention = new Retention(
+    records,
+    retentionMs,
+    replicaId,
+    (key) => engine.isBusy(key),
+    write,
+    (keys) => emit({ type: "swept", keys }),
+  );
+  const stopPresence = options.awareness
+    ? watchPresence(options.awareness, { replicaId, browserId: options.browserId }, {
+        gone: (id) => {
+          engine.liveness.markGone(id);
+          engine.markClaimantDirty(id);
+        },
+        present: (id) => engine.liveness.markPresent(id),
+      })
+    : () => {};
+
+  const fetchJob = (req: NormalizedRequest, lease: number): Job => ({
+    kind: "fetch",
+    key: fetchKey(identity, req),
+    label: requestLabel(req),
+    leaseMs: lease,
+    results: records.results,
+    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
+  });
+  const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: programLeaseMs, records });
+
+  // Bad input rejects at once and writes nothing; the promise returned is the one created here.
+  const guard = <T>(fn: () => Promise<T>): Promise<T> => {
+    try {
+      return fn();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+  const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
+
+  const store: SharedFetchStoreWithExtras = {
+    replicaId,
+    identity,
+    records,
+    keyOf,
+    ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
+      return guard(() => {
+        const lease = positive("leaseMs", opts?.leaseMs, leaseMs);
+        const job = fetchJob(normalizeRequest(req), lease);
+        retention.touch(job.key);
+        return engine.ensure(job, opts?.signal, "ensure");
+      });
+    },
+    refetch(req: SharedRequest): Promise<Snapshot> {
+      return guard(() => {
+        const job = fetchJob(normalizeRequest(req), leaseMs);
+        retention.touch(job.key);
+        return engine.ensure(job, undefined, "refetch");
+      });
+    },
+    snapshot(req: SharedRequest): Snapshot {
+      return engine.snapshot(keyOf(req), "fetch", records.results);
+    },
+    subscribe(req: SharedRequest, listener: () => void): () => void {
+      return engine.subscribe(keyOf(req), "fetch", records.results, listener);
+    },
+    ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+      return guard(() => {
+        const job = programs.job(req);
+        retention.touch(job.key);
+        return engine.ensure(job, opts?.signal, "ensure") as Promise<Snapshot<Program>>;
+      });
+    },
+    programSnapshot(req: ProgramRequest): Snapshot<Program> {
+      return engine.snapshot(programs.keyOf(req), "program", records.programs) as Snapshot<Program>;
+    },
+    subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
+      return engine.subscribe(programs.keyOf(req), "program", records.programs, listener);
+    },
+    onEvent(listener: StoreEventListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    claims: () => records.claims.entries(),
+    malformed: () => records.malformed(),
+    destroy(): void {
+      engine.destroy();
+      stopPresence();
+      records.destroy();
+      listeners.clear();
+    },
+  };
+  return store;
+}

@@ -1,0 +1,24 @@
+export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS } from "./core/store.ts";
+export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
+export { SharedFetchInputError } from "./core/errors.ts";
+export type { StoreEvent, StoreEventListener } from "./core/events.ts";
+export type { MalformedRecord } from "./core/record-map.ts";
+export type { ClaimRecord, ResultRecord, ErrorRecord } from "./core/records.ts";
+export { ROOTS } from "./core/doc-records.ts";
+export type {
+  SharedRequest,
+  Snapshot,
+  SnapshotStatus,
+  SnapshotError,
+  ClaimView,
+  Program,
+  ProgramFile,
+  ProgramRequest,
+  EnsureOptions,
+  SharedFetchStore,
+  SharedFetchStoreOptions,
+} from "./core/types.ts";
+export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
+export { useSharedFetch, type UseSharedFetchOptions } from "./react/use-shared-fetch.ts";
+export { useProgram, type UseProgramOptions } from "./react/use-program.ts";
+export type { SharedQueryResult } from "./react/use-store-query.ts";

@@ -1,0 +1,76 @@
+import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
+import { WebsocketProvider } from "y-websocket";
+import type { Doc } from "yjs";
+import { connectionLostOrigin, type Connection } from "./connection.ts";
+
+/** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
+export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
+
+export type PeersOptions = {
+  /** Base URL of a y-websocket server, e.g. "wss://sync.example.com". */
+  url: string;
+  /** Document name on the server: one per doc and trust boundary. */
+  room: string;
+  /** Query parameters sent with the connection (e.g. an auth token). */
+  params?: Record<string, string>;
+  /** Needed where there is no global WebSocket (Node 20). */
+  WebSocketPolyfill?: WebSocketConstructor;
+  /**
+   * Also use y-websocket's own BroadcastChannel between tabs. Default false: connectTabs owns tab
+   * sync, and a second channel would only double the traffic (and hide server problems in tests).
+   */
+  broadcastChannel?: boolean;
+};
+
+export type PeerConnection = Connection & {
+  /** The underlying provider, for status events and disconnect()/connect() (partitions). */
+  provider: WebsocketProvider;
+};
+
+/** Syncs `doc` with other devices through a y-websocket server (sync + awareness). */
+export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
+  if (typeof opts?.url !== "string" || opts.url === "") throw new TypeError("connectPeers: `url` must be a non-empty string");
+  if (typeof opts.room !== "string" || opts.room === "") throw new TypeError("connectPeers: `room` must be a non-empty string");
+  if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
+    throw new TypeError("connectPeers: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
+  }
+  const awareness = new Awareness(doc);
+  const provider = new WebsocketProvider(opts.url, opts.room, doc, {
+    awareness,
+    params: opts.params ?? {},
+    disableBc: opts.broadcastChannel !== true,
+    ...(opts.WebSocketPolyfill ? { WebSocketPolyfill: opts.WebSocketPolyfill as unknown as typeof WebSocket } : {}),
+  });
+
+  let destroyed = false;
+  let resolveSynced!: () => void;
+  const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
+  const onSync = (synced: boolean): void => {
+    if (synced) resolveSynced();
+  };
+
+  // y-websocket drops every remote presence when *our* socket closes, with the same origin as a
+  // peer that really left. Drop them first under an origin of our own so a store can tell the two.
+  const onConnectionClose = (): void => {
+    const others = [...awareness.getStates().keys()].filter((id) => id !== awareness.clientID);
+    removeAwarenessStates(awareness, others, connectionLostOrigin);
+  };
+
+  function destroy(): void {
+    if (destroyed) return;
+    destroyed = true;
+    doc.off("destroy", destroy);
+    provider.off("sync", onSync);
+    // The provider sends our "left" awareness frame before closing the socket.
+    provider.destroy();
+    provider.off("connection-close", onConnectionClose);
+    // The provider leaves the awareness (and its 3 s timer) alive; Node would not exit.
+    awareness.destroy();
+    resolveSynced();
+  }
+
+  provider.on("sync", onSync);
+  provider.on("connection-close", onConnectionClose);
+  doc.on("destroy", destroy);
+  return { whenSynced, awareness, destroy, provider };
+}

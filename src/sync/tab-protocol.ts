@@ -1,0 +1,77 @@
+import * as encoding from "lib0/encoding";
+import * as decoding from "lib0/decoding";
+import * as syncProtocol from "y-protocols/sync";
+import * as awarenessProtocol from "y-protocols/awareness";
+import type { Awareness } from "y-protocols/awareness";
+import type { Doc } from "yjs";
+
+// Same numbering as y-websocket, so a frame means the same thing on a socket and on a channel.
+export const messageSync = 0;
+export const messageAwareness = 1;
+export const messageQueryAwareness = 3;
+
+/** BroadcastChannel name for a connectTabs name; prefixed so other libraries' channels never mix in. */
+export const tabChannelName = (name: string): string => `shared-fetch:${name}`;
+
+const frame = (type: number, write?: (encoder: encoding.Encoder) => void): Uint8Array => {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, type);
+  write?.(encoder);
+  return encoding.toUint8Array(encoder);
+};
+
+export const encodeSyncStep1 = (doc: Doc): Uint8Array =>
+  frame(messageSync, (e) => syncProtocol.writeSyncStep1(e, doc));
+
+export const encodeSyncStep2 = (doc: Doc): Uint8Array =>
+  frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
+
+export const encodeUpdate = (update: Uint8Array): Uint8Array =>
+  frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
+
+export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwareness);
+
+export const encodeAwareness = (
+  awareness: Awareness,
+  clients: number[],
+  states?: Map<number, Record<string, unknown>>,
+): Uint8Array =>
+  frame(messageAwareness, (e) =>
+    encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)),
+  );
+
+/**
+ * Applies one frame with `origin` as the transaction/awareness origin and returns the reply to
+ * broadcast, if any. Throws on malformed input; unknown frame kinds are ignored.
+ */
+export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, origin: unknown): Uint8Array | null {
+  const decoder = decoding.createDecoder(data);
+  switch (decoding.readVarUint(decoder)) {
+    case messageSync: {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, messageSync);
+      // Rethrow instead of y-protocols' console.error, so the caller decides how to report it.
+      syncProtocol.readSyncMessage(decoder, encoder, doc, origin, (error) => {
+        throw error;
+      });
+      // Only a step 1 produces a reply (step 2); the type byte alone means nothing to send.
+      return encoding.length(encoder) > 1 ? encoding.toUint8Array(encoder) : null;
+    }
+    case messageAwareness:
+      awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), origin);
+      return null;
+    case messageQueryAwareness:
+      // Answer with every known state, as y-websocket does, so a new tab also learns the replicas
+      // another tab relays from elsewhere.
+      return encodeAwareness(awareness, [...awareness.getStates().keys()]);
+    default:
+      return null;
+  }
+}
+
+/** Structured clone gives a Uint8Array back in browsers and Node; accept any byte view to be safe. */
+export function asBytes(data: unknown): Uint8Array | null {
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (Object.prototype.toString.call(data) === "[object ArrayBuffer]") return new Uint8Array(data as ArrayBuffer);
+  return null;
+}
