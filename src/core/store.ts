@@ -1,6 +1,6 @@
 import { openDocRecords, type DocRecords } from "./doc-records.ts";
 import { ClaimEngine, ORIGIN, randomId, type Job } from "./engine.ts";
-import { SharedFetchInputError, describe } from "./errors.ts";
+import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import type { StoreEvent, StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
 import { fetchKey } from "./key.ts";
@@ -131,6 +131,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return guard(() => {
         const lease = positive("leaseMs", opts?.leaseMs, leaseMs);
         const job = fetchJob(normalizeRequest(req), lease);
+        if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
         retention.touch(job.key);
         return engine.ensure(job, opts?.signal, "ensure");
       });
@@ -151,6 +152,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
       return guard(() => {
         const job = programs.job(req);
+        if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
         retention.touch(job.key);
         return engine.ensure(job, opts?.signal, "ensure") as Promise<Snapshot<Program>>;
       });

@@ -7,7 +7,10 @@ export type HostCall = {
   signal: AbortSignal | undefined;
   aborted: boolean;
   settled: boolean;
+  /** Answers with `body` as JSON. */
   respond(status: number, body: unknown, headers?: Record<string, string>): void;
+  /** Answers with `text` as it is. */
+  respondRaw(status: number, text: string, headers?: Record<string, string>): void;
   fail(error: Error): void;
 };
 
@@ -34,10 +37,10 @@ export class Host {
         signal,
         aborted: false,
         settled: false,
-        respond: (status, body, extra) => {
+        respond: (status, body, extra) => call.respondRaw(status, JSON.stringify(body), extra),
+        respondRaw: (status, text, extra) => {
           if (call.settled) return;
           call.settled = true;
-          const text = typeof body === "string" ? body : JSON.stringify(body);
           resolve(new Response(status === 204 ? null : text, { status, headers: extra }));
         },
         fail: (error) => {

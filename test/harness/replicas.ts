@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import type * as Y from "yjs";
+import * as Y from "yjs";
 import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Host } from "./host.ts";
 import { Network } from "./network.ts";
@@ -11,7 +11,7 @@ export type Cluster = {
   host: Host;
   stores: SharedFetchStoreWithExtras[];
   /** A new replica on a new doc joined to the network (e.g. a reload after a crash). */
-  join(options?: Partial<CreateStoreOptions>): SharedFetchStoreWithExtras;
+  join(options?: Partial<CreateStoreOptions>, from?: Y.Doc): SharedFetchStoreWithExtras;
   /** A crash: the replica stops sending and receiving, without any orderly teardown. */
   crash(store: SharedFetchStoreWithExtras): void;
   docOf(store: SharedFetchStoreWithExtras): Y.Doc;
@@ -27,8 +27,11 @@ export function cluster(count: number, options: Partial<CreateStoreOptions> = {}
   const net = new Network(0);
   const host = new Host();
   const docs = new Map<SharedFetchStoreWithExtras, Y.Doc>();
-  const join = (extra: Partial<CreateStoreOptions> = {}) => {
-    const doc = net.add();
+  const join = (extra: Partial<CreateStoreOptions> = {}, from?: Y.Doc) => {
+    // `from`: what a reloaded tab finds in its persistence (the crashed replica's doc).
+    const doc = new Y.Doc();
+    if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
+    net.add(doc);
     const store = createSharedFetchStore({ doc, fetch: host.fetch, settleMs: 20, ...options, ...extra });
     docs.set(store, doc);
     c.stores.push(store);
@@ -52,4 +55,21 @@ export function cluster(count: number, options: Partial<CreateStoreOptions> = {}
 /** Lets queued microtasks and due timers run (fake clock). */
 export async function tick(ms = 0): Promise<void> {
   await vi.advanceTimersByTimeAsync(ms);
+}
+
+/** Awaits a promise while the fake clock runs (settle windows and heartbeats are timers). */
+export async function until<T>(promise: Promise<T>, stepMs = 10, maxMs = 600_000): Promise<T> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let waited = 0; !done && waited < maxMs; waited += stepMs) await vi.advanceTimersByTimeAsync(stepMs);
+  return promise;
+}
+
+/** Starts work whose outcome the test does not await (a destroyed store rejects it). */
+export function background<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }

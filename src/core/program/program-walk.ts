@@ -1,0 +1,186 @@
+import { ProgramResolveError } from "./errors.ts";
+import { findImports } from "./find-imports.ts";
+import { createLimiter } from "./limiter.ts";
+import { ModuleFetcher, type FetchOutcome } from "./module-fetcher.ts";
+import {
+  isScript,
+  pathOf,
+  probeCandidates,
+  resolveSpecifier,
+  type ImportTarget,
+  type ProgramEntry,
+} from "./specifiers.ts";
+
+export type WalkOptions = {
+  fetch: typeof fetch;
+  signal: AbortSignal | undefined;
+  concurrency: number;
+  maxFiles: number;
+  maxFileBytes: number;
+  maxTotalBytes: number;
+};
+
+export type WalkResult = {
+  /** Module URL (no query) → contents. */
+  modules: Map<string, string>;
+  externals: Set<string>;
+};
+
+type Located = { url: string; text: string };
+type ModuleTarget = Extract<ImportTarget, { kind: "module" }>;
+
+/** Walks the import graph from the entry; rejects with the first failure or the caller's abort reason. */
+export function walkProgram(entry: ProgramEntry, options: WalkOptions): Promise<WalkResult> {
+  return new ProgramWalk(entry, options).run();
+}
+
+class ProgramWalk {
+  private readonly modules = new Map<string, string>();
+  private readonly externals = new Set<string>();
+  /** URL → its one request: cycles, diamonds and overlapping probes share it. */
+  private readonly outcomes = new Map<string, Promise<FetchOutcome>>();
+  /** Import target → the module it turned out to be. */
+  private readonly located = new Map<string, Promise<Located>>();
+  /** Chained to the caller's signal; also aborted by our own first failure to stop the rest. */
+  private readonly controller = new AbortController();
+  private readonly fetcher: ModuleFetcher;
+  private pending = 0;
+  private finished = false;
+  private resolve: (result: WalkResult) => void = () => {};
+  private reject: (reason: unknown) => void = () => {};
+
+  constructor(
+    private readonly entry: ProgramEntry,
+    private readonly options: WalkOptions,
+  ) {
+    this.fetcher = new ModuleFetcher({
+      fetch: options.fetch,
+      signal: this.controller.signal,
+      limit: createLimiter(options.concurrency),
+      maxFileBytes: options.maxFileBytes,
+      maxTotalBytes: options.maxTotalBytes,
+    });
+  }
+
+  run(): Promise<WalkResult> {
+    const outer = this.options.signal;
+    const onAbort = () => this.fail(outer?.reason);
+    outer?.addEventListener("abort", onAbort, { once: true });
+    return new Promise<WalkResult>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      this.spawn(() => this.loadEntry());
+    }).finally(() => outer?.removeEventListener("abort", onAbort));
+  }
+
+  /** Every task's rejection lands in `fail`, so nothing is left unhandled. */
+  private spawn(task: () => Promise<void>): void {
+    this.pending++;
+    task().then(
+      () => {
+        if (--this.pending === 0 && !this.finished) {
+          this.finished = true;
+          this.resolve({ modules: this.modules, externals: this.externals });
+        }
+      },
+      (err: unknown) => this.fail(err),
+    );
+  }
+
+  private fail(err: unknown): void {
+    if (this.finished) return; // later errors are mostly echoes of our own abort
+    this.finished = true;
+    const outer = this.options.signal;
+    const reason = outer?.aborted ? outer.reason : asResolveError(err);
+    this.controller.abort(reason);
+    this.reject(reason);
+  }
+
+  private fetchOnce(url: string): Promise<FetchOutcome> {
+    let outcome = this.outcomes.get(url);
+    if (!outcome) {
+      outcome = this.fetcher.get(url);
+      this.outcomes.set(url, outcome);
+    }
+    return outcome;
+  }
+
+  private async loadEntry(): Promise<void> {
+    const { requestUrl, moduleUrl, name } = this.entry;
+    const outcome = this.fetchOnce(requestUrl);
+    // An import of the entry (a cycle back to it) is the same file, whatever the entry's query.
+    this.outcomes.set(moduleUrl, outcome);
+    const result = await outcome;
+    if (!result.ok) {
+      const what = result.status === 404 ? "not found (HTTP 404)" : `failed: HTTP ${result.status}`;
+      throw new ProgramResolveError(`entry module ${name} ${what}`, { url: moduleUrl, status: result.status });
+    }
+    await this.accept(moduleUrl, result.text);
+  }
+
+  private async accept(url: string, text: string): Promise<void> {
+    if (this.modules.has(url)) return;
+    this.modules.set(url, text);
+    if (this.modules.size > this.options.maxFiles) {
+      throw new ProgramResolveError(
+        `program has more than ${this.options.maxFiles} modules (limit reached at ${pathOf(url)})`,
+        { url },
+      );
+    }
+    const path = pathOf(url);
+    if (!isScript(path)) return;
+    const specifiers = await findImports(text, path);
+    if (this.finished) return;
+    // Resolve every specifier first: a refused one fails the walk before any sibling is requested.
+    const targets: [ModuleTarget, string][] = [];
+    for (const specifier of specifiers) {
+      const target = resolveSpecifier(specifier, url, this.entry);
+      if (target.kind === "external") this.externals.add(target.specifier);
+      else targets.push([target, specifier]);
+    }
+    for (const [target, specifier] of targets) this.spawn(() => this.follow(target, specifier, path));
+  }
+
+  private async follow(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
+    let located = this.located.get(target.url);
+    if (!located) {
+      located = this.locate(target, specifier, importer);
+      this.located.set(target.url, located);
+    }
+    const { url, text } = await located;
+    await this.accept(url, text);
+  }
+
+  /** Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order. */
+  private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<Located> {
+    const urls = target.explicit ? [target.url] : probeCandidates(target.url);
+    const details = { importer, specifier };
+    for (const url of urls) {
+      const outcome = await this.fetchOnce(url).catch((err: unknown) => {
+        // The request's own error (size, network) does not know who asked: say so.
+        if (!(err instanceof ProgramResolveError) || this.finished) throw err;
+        const message = `${err.message} (imported by ${importer} as '${specifier}')`;
+        throw new ProgramResolveError(message, { ...details, url, status: err.status, cause: err.cause });
+      });
+      if (outcome.ok) return { url, text: outcome.text };
+      if (outcome.status !== 404) {
+        throw new ProgramResolveError(
+          `module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`,
+          { ...details, url, status: outcome.status },
+        );
+      }
+    }
+    const tried = target.explicit ? `HTTP 404 for ${pathOf(target.url)}` : `tried ${urls.map(pathOf).join(", ")}`;
+    throw new ProgramResolveError(`module '${specifier}' imported by ${importer} not found (${tried})`, {
+      ...details,
+      url: target.url,
+      status: 404,
+    });
+  }
+}
+
+function asResolveError(err: unknown): ProgramResolveError {
+  if (err instanceof ProgramResolveError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProgramResolveError(`program resolution failed: ${message}`, { cause: err });
+}

@@ -1,0 +1,186 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { ROOTS, type Snapshot } from "../src/index.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+
+const LEASE = 5000;
+const req = { url: URL_A };
+
+describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("invariant 7: an error never erases a result — a failing duplicate after a takeover leaves the result", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    c.net.isolate(c.docOf(a!));
+    const pb = b!.ensure(req);
+    await tick(LEASE + 100);
+    c.net.heal();
+    c.host.calls[1]!.respond(200, { good: true });
+    await pb;
+    c.host.calls[0]!.respond(429, { error: "duplicate" }); // the duplicate is rate-limited
+    await tick();
+    for (const s of [a!, b!]) expect(s.snapshot(req)).toEqual({ status: "success", data: { good: true } });
+    c.destroy();
+  });
+
+  it("invariant 7: a failed refetch keeps the data and records the error beside it", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { v: 1 } });
+    await until(a!.ensure(req));
+    c.host.auto = () => ({ status: 503, body: "busy" });
+    const after = await until(b!.refetch(req));
+    expect(after).toMatchObject({ status: "error", data: { v: 1 }, error: { status: 503 } });
+    expect(after.error!.message).toContain("503");
+    expect(a!.snapshot(req)).toEqual(after);
+    c.host.auto = () => ({ status: 200, body: { v: 2 } });
+    await expect(until(a!.refetch(req))).resolves.toEqual({ status: "success", data: { v: 2 } });
+    expect(c.host.calls.map((call) => call.headers["idempotency-key"])).toEqual([undefined, undefined, undefined]);
+    c.destroy();
+  });
+
+  it("invariant 8: pending is truthful — a hung host stays pending across many leases, with one request", async () => {
+    const c = cluster(3);
+    const seen: Snapshot[][] = c.stores.map((s) => {
+      const list: Snapshot[] = [];
+      s.subscribe(req, () => list.push(s.snapshot(req)));
+      return list;
+    });
+    const controller = new AbortController();
+    const waits = c.stores.map((s, i) => s.ensure(req, i === 0 ? { signal: controller.signal } : {}));
+    waits.forEach((w) => w.catch(() => {}));
+    for (let i = 0; i < 50; i++) await tick(LEASE);
+    expect(c.host.calls).toHaveLength(1);
+    for (const s of c.stores) expect(s.snapshot(req)).toMatchObject({ status: "pending", claim: { stale: false } });
+    expect(seen.flat().filter((s) => s.status !== "pending")).toEqual([]);
+    c.destroy();
+  });
+
+  it("invariant 8: idle only when nobody works on the key and nothing is recorded", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    expect(b!.snapshot(req)).toEqual({ status: "idle" });
+    const controller = new AbortController();
+    const p = a!.ensure(req, { signal: controller.signal });
+    p.catch(() => {});
+    await tick(100);
+    expect(b!.snapshot(req).status).toBe("pending");
+    controller.abort();
+    await tick();
+    expect(b!.snapshot(req)).toEqual({ status: "idle" }); // the claim was released, nothing recorded
+    c.destroy();
+  });
+
+  it("invariant 9: the bound is armed — crash, then an immediate reload takes over with no other wake-up", async () => {
+    const c = cluster(1);
+    const [a] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    c.crash(a!);
+    const reloaded = c.join({}, c.docOf(a!));
+    const waiting = reloaded.ensure(req);
+    // Nothing else happens in this page: only the armed re-check can wake it.
+    await tick(LEASE + 50);
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, "recovered");
+    await expect(waiting).resolves.toMatchObject({ status: "success", data: "recovered" });
+    c.destroy();
+  });
+
+  it("invariant 10: heartbeats — a slow but healthy request is never duplicated; one liveness record per replica", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const other = { url: `${URL_A}/2` };
+    background(a!.ensure(req));
+    background(a!.ensure(other));
+    await tick(100);
+    background(b!.ensure(req));
+    background(b!.ensure(other));
+    await tick(LEASE * 12);
+    expect(c.host.calls).toHaveLength(2);
+    expect(b!.records.beats.keys()).toEqual([a!.replicaId]);
+    c.host.calls.forEach((call) => call.respond(200, "done"));
+    await tick();
+    const beatsBefore = Y.encodeStateAsUpdate(c.docOf(b!)).byteLength;
+    await tick(LEASE * 10);
+    expect(Y.encodeStateAsUpdate(c.docOf(b!)).byteLength).toBe(beatsBefore); // idle: no more heartbeats
+    c.destroy();
+  });
+
+  it("invariant 11: cancellation reaches the network — the last waiter leaving aborts fetch and releases the claim", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const one = new AbortController();
+    const two = new AbortController();
+    const p1 = a!.ensure(req, { signal: one.signal });
+    const p2 = a!.ensure(req, { signal: two.signal });
+    await tick(100);
+    one.abort();
+    await expect(p1).rejects.toMatchObject({ name: "AbortError" });
+    expect(c.host.calls[0]!.aborted).toBe(false); // another waiter of this replica remains
+    two.abort();
+    await expect(p2).rejects.toMatchObject({ name: "AbortError" });
+    expect(c.host.calls[0]!.signal?.aborted).toBe(true);
+    expect(b!.claims()).toEqual([]);
+    c.destroy();
+  });
+
+  it("invariant 11: an already-aborted signal rejects at once and writes nothing", async () => {
+    const c = cluster(1);
+    const [a] = c.stores;
+    const before = Y.encodeStateAsUpdate(c.docOf(a!)).byteLength;
+    await expect(a!.ensure(req, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    expect(Y.encodeStateAsUpdate(c.docOf(a!)).byteLength).toBe(before);
+    c.destroy();
+  });
+
+  it("invariant 12: non-idempotent requests carry an Idempotency-Key stable per key and revision", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const post = { url: URL_A, method: "POST", body: '{"order":1}' };
+    background(a!.ensure(post));
+    await tick(100);
+    c.crash(a!);
+    const pb = b!.ensure(post);
+    await tick(LEASE + 100);
+    const [first, duplicate] = c.host.calls;
+    expect(first!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}\.1$/);
+    expect(duplicate!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]); // takeover keeps the revision
+    duplicate!.respond(201, { id: 9 });
+    await pb;
+    c.host.auto = () => ({ status: 201, body: { id: 10 } });
+    await until(b!.refetch(post));
+    expect(c.host.calls[2]!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]!.replace(/\.1$/, ".2"));
+    c.destroy();
+  });
+
+  it("invariant 13: nothing secret enters the doc — header values, bodies and query strings stay out", async () => {
+    const c = cluster(1);
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { ok: true } });
+    await until(a!.ensure({ url: `${URL_A}?token=QUERY-SECRET`, method: "POST", headers: { Authorization: "Bearer HEADER-SECRET" }, body: "BODY-SECRET" }));
+    const doc = c.docOf(a!);
+    const text = JSON.stringify(Object.values(ROOTS).map((name) => doc.getArray(name).toJSON()));
+    const bytes = new TextDecoder().decode(Y.encodeStateAsUpdate(doc));
+    for (const secret of ["QUERY-SECRET", "HEADER-SECRET", "BODY-SECRET", "token="]) {
+      expect(text).not.toContain(secret);
+      expect(bytes).not.toContain(secret);
+    }
+    c.destroy();
+  });
+
+  it("invariant 13: identity is part of every key — another user never sees this user's result", async () => {
+    const c = cluster(0);
+    const alice = c.join({ identity: "alice" });
+    const bob = c.join({ identity: "bob" });
+    c.host.auto = (call) => ({ status: 200, body: { for: call.headers["x-user"] ?? "?" } });
+    await until(alice.ensure(req));
+    expect(bob.snapshot(req)).toEqual({ status: "idle" });
+    expect(alice.keyOf(req)).not.toBe(bob.keyOf(req));
+    c.destroy();
+  });
+});
