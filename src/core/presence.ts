@@ -2,6 +2,11 @@ import type { Awareness } from "y-protocols/awareness";
 import { isPlainObject } from "./request.ts";
 
 export const PRESENCE_FIELD = "sharedFetch";
+/**
+ * Origin of awareness removals caused by *this* side losing its connection (connectPeers uses it):
+ * those peers are not known to be dead, so their claims keep their lease.
+ */
+export const CONNECTION_LOST_ORIGIN = "shared-fetch:connection-lost";
 
 type Change = { added: number[]; updated: number[]; removed: number[] };
 
@@ -21,7 +26,7 @@ export function watchPresence(
     const id = isPlainObject(field) ? field.replicaId : undefined;
     return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : undefined;
   };
-  const onChange = ({ added, updated, removed }: Change) => {
+  const onChange = ({ added, updated, removed }: Change, origin: unknown) => {
     try {
       for (const clientId of [...added, ...updated]) {
         const id = read(clientId);
@@ -32,7 +37,7 @@ export function watchPresence(
       for (const clientId of removed) {
         const id = byClient.get(clientId);
         byClient.delete(clientId);
-        if (id !== undefined && id !== self.replicaId) handlers.gone(id);
+        if (id !== undefined && id !== self.replicaId && origin !== CONNECTION_LOST_ORIGIN) handlers.gone(id);
       }
     } catch (error) {
       queueMicrotask(() => console.error("shared-fetch: presence handler failed", error));

@@ -1,6 +1,7 @@
-import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
+import { removeAwarenessStates } from "y-protocols/awareness";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
+import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { connectionLostOrigin, type Connection } from "./connection.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
@@ -34,7 +35,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
     throw new TypeError("connectPeers: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
   }
-  const awareness = new Awareness(doc);
+  const awareness = createAwareness(doc);
   const provider = new WebsocketProvider(opts.url, opts.room, doc, {
     awareness,
     params: opts.params ?? {},
@@ -56,6 +57,13 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     removeAwarenessStates(awareness, others, connectionLostOrigin);
   };
 
+  // A peer that left was removed at its last clock; y-websocket re-announces us at that same clock
+  // after a reconnect, which everyone ignores until the 15 s renewal. Bump the clock as we connect.
+  const onStatus = ({ status }: { status: string }): void => {
+    const state = awareness.getLocalState();
+    if (status === "connected" && state !== null) awareness.setLocalState(state);
+  };
+
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
@@ -64,13 +72,15 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     // The provider sends our "left" awareness frame before closing the socket.
     provider.destroy();
     provider.off("connection-close", onConnectionClose);
+    provider.off("status", onStatus);
     // The provider leaves the awareness (and its 3 s timer) alive; Node would not exit.
-    awareness.destroy();
+    retireAwareness(awareness);
     resolveSynced();
   }
 
   provider.on("sync", onSync);
   provider.on("connection-close", onConnectionClose);
+  provider.on("status", onStatus);
   doc.on("destroy", destroy);
   return { whenSynced, awareness, destroy, provider };
 }

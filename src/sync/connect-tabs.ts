@@ -1,6 +1,7 @@
-import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
+import { removeAwarenessStates } from "y-protocols/awareness";
 import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
+import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import type { Connection } from "./connection.ts";
 import {
   asBytes,
@@ -34,7 +35,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (typeof opts?.name !== "string" || opts.name === "") {
     throw new TypeError("connectTabs: `name` must be a non-empty string");
   }
-  const awareness = new Awareness(doc);
+  const awareness = createAwareness(doc);
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
   const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
   const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
@@ -110,7 +111,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
       channel.close();
     }
     persistence?.destroy().catch(() => {});
-    awareness.destroy();
+    retireAwareness(awareness);
     resolveSynced();
   }
 

@@ -21,4 +21,4 @@ export type Connection = {
  * Origin of the awareness removals that happen because *this* side lost its connection, as opposed
  * to a peer leaving. A store should not treat those peers as dead: it cannot tell either way.
  */
-export const connectionLostOrigin = "shared-fetch:connection-lost";
+export { CONNECTION_LOST_ORIGIN as connectionLostOrigin } from "../core/presence.ts";

@@ -100,6 +100,26 @@ describe("connectPeers through a y-websocket server", () => {
     await until(b.conn.awareness, "change", () => sharedFetchOf(b, a) !== undefined);
   });
 
+  it("is visible again at once when the same doc reconnects after destroy (StrictMode remount)", async () => {
+    const room = uniqueRoom();
+    const b = openPeer(room);
+    const doc = new Y.Doc();
+    cleanups.push(() => doc.destroy());
+    const presence = () => (b.conn.awareness.getStates().get(doc.clientID) as { sharedFetch?: unknown } | undefined)?.sharedFetch;
+    const first = connectPeers(doc, { url: server.url, room, WebSocketPolyfill: WebSocket });
+    first.awareness.setLocalStateField("sharedFetch", { replicaId: "r1", browserId: "ba" });
+    await until(b.conn.awareness, "change", () => presence() !== undefined);
+    const left = nextEvent<[{ removed: number[] }]>(b.conn.awareness, "change", (c) => c.removed.includes(doc.clientID));
+    first.destroy();
+    await left;
+
+    const second = connectPeers(doc, { url: server.url, room, WebSocketPolyfill: WebSocket });
+    cleanups.push(() => second.destroy());
+    second.awareness.setLocalStateField("sharedFetch", { replicaId: "r2", browserId: "ba" });
+    await until(b.conn.awareness, "change", () => presence() !== undefined);
+    expect(presence()).toEqual({ replicaId: "r2", browserId: "ba" });
+  });
+
   it("resolves whenSynced on destroy even before the server answered", async () => {
     const doc = new Y.Doc();
     const conn = connectPeers(doc, { url: server.url, room: uniqueRoom(), WebSocketPolyfill: WebSocket });

@@ -86,6 +86,25 @@ describe("connectTabs over BroadcastChannel", () => {
     expect(b.conn.awareness.getStates().has(a.doc.clientID)).toBe(false);
   });
 
+  it("is visible again at once when the same doc reconnects after destroy (StrictMode remount)", async () => {
+    const name = uniqueName();
+    const b = openTab(name);
+    const doc = new Y.Doc();
+    cleanups.push(() => doc.destroy());
+    const first = connectTabs(doc, { name, indexeddb: false });
+    first.awareness.setLocalStateField("sharedFetch", { replicaId: "r1", browserId: "br" });
+    await until(b.conn.awareness, "change", () => sharedFetchOf(b.conn.awareness, doc.clientID) !== undefined);
+    const left = nextEvent<[{ removed: number[] }]>(b.conn.awareness, "change", (c) => c.removed.includes(doc.clientID));
+    first.destroy();
+    await left;
+
+    const second = connectTabs(doc, { name, indexeddb: false });
+    cleanups.push(() => second.destroy());
+    second.awareness.setLocalStateField("sharedFetch", { replicaId: "r2", browserId: "br" });
+    await until(b.conn.awareness, "change", () => sharedFetchOf(b.conn.awareness, doc.clientID) !== undefined);
+    expect(sharedFetchOf(b.conn.awareness, doc.clientID)).toEqual({ replicaId: "r2", browserId: "br" });
+  });
+
   it("lets a tab opened later learn the presence of the tabs already there", async () => {
     const name = uniqueName();
     const a = openTab(name);
