@@ -23,7 +23,10 @@ export type Job = {
 export type EngineOptions = {
   records: DocRecords;
   replicaId: string;
-  browserId?: string;
+  /** This replica's browser id, once its Web Lock is held (claims then name it). */
+  browserId: () => string | undefined;
+  /** Called for a live-looking foreign claim: lets same-browser claimants be watched by lock. */
+  watchClaimant?: (claim: ClaimRecord) => void;
   settleMs: number;
   emit: (event: StoreEvent) => void;
 };
@@ -70,6 +73,7 @@ export class ClaimEngine {
   private readonly dirtyClaims = new Set<string>();
   private flushQueued = false;
   private destroyed = false;
+  private suspended = false;
   private readonly unobserve: (() => void)[] = [];
 
   constructor(private readonly opts: EngineOptions) {
@@ -164,6 +168,22 @@ export class ClaimEngine {
     this.unobserve.forEach((off) => off());
   }
 
+  /**
+   * A page going into the back/forward cache (or frozen) cannot run its requests: abort them and
+   * release its claims so others take over at once; waiters stay and re-decide on resume.
+   */
+  suspend(): void {
+    if (this.destroyed || this.suspended) return;
+    this.suspended = true;
+    for (const st of this.states.values()) this.abortLocal(st, "hidden");
+  }
+
+  resume(): void {
+    if (this.destroyed || !this.suspended) return;
+    this.suspended = false;
+    for (const st of [...this.states.values()]) this.refresh(st);
+  }
+
   /** Re-check keys whose claimant was seen to die or to come back (presence, Web Locks). */
   markClaimantDirty(replicaId: string): void {
     const keys = new Set<string>();
@@ -256,7 +276,7 @@ export class ClaimEngine {
 
   /** The decision: resolve waiters, wait on a live claim, take over a stale one, or claim. */
   private evaluate(st: KeyState): void {
-    if (this.destroyed) return;
+    if (this.destroyed || this.suspended) return;
     const { result, error, claim } = this.read(st);
     const recorded = recordedRev(result, error);
     if (st.waiters.size) {
@@ -281,6 +301,7 @@ export class ClaimEngine {
     const active = claim && claim.rev > recorded ? claim : undefined;
     if (active && active.replicaId !== this.replicaId) {
       if (!this.liveness.isStale(st.key, active, Date.now())) {
+        this.opts.watchClaimant?.(active);
         this.armRecheck(st, active, recorded);
         return;
       }
@@ -314,7 +335,8 @@ export class ClaimEngine {
     const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling" };
     st.local = local;
     const record: ClaimRecord = { replicaId: this.replicaId, nonce: local.nonce, rev, leaseMs: job.leaseMs, label: job.label };
-    if (this.opts.browserId) record.browserId = this.opts.browserId;
+    const browserId = this.opts.browserId();
+    if (browserId) record.browserId = browserId;
     // One write replaces whatever stood there: never through "no claim" (invariant 4).
     this.write(() => this.opts.records.claims.set(st.key, record));
     this.liveness.seeClaim(st.key, record, Date.now());

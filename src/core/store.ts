@@ -11,6 +11,9 @@ import { DEFAULT_RETENTION_MS, Retention } from "./retention.ts";
 import type { ClaimRecord } from "./records.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedFetchStoreOptions, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
+import { detectLocks, ReplicaLocks, type LockManagerLike } from "./locks.ts";
+import { watchPageLifecycle } from "./page-lifecycle.ts";
+import { getBrowserId } from "../sync/browser-id.ts";
 
 export const DEFAULT_LEASE_MS = 5000;
 export const DEFAULT_PROGRAM_LEASE_MS = 10000;
@@ -28,7 +31,9 @@ export type CreateStoreOptions = SharedFetchStoreOptions & {
   settleMs?: number;
   /** Records nobody asked for within this window are removed. Default 24 h. */
   retentionMs?: number;
-  /** Same-browser identity for Web Locks (set by connectTabs users; see src/sync). */
+  /** Web Locks (default `navigator.locks` when present; `null` turns them off). */
+  locks?: LockManagerLike | null;
+  /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
   browserId?: string;
 };
 
@@ -82,7 +87,36 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     }
   };
   const records = openDocRecords(options.doc, validateProgramData);
-  const engine = new ClaimEngine({ records, replicaId, browserId: options.browserId, settleMs, emit });
+  const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
+  const browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
+  let engine: ClaimEngine | undefined;
+  const locks = lockManager
+    ? new ReplicaLocks(lockManager, replicaId, (id) => {
+        engine?.liveness.markReleased(id);
+        engine?.markClaimantDirty(id);
+      })
+    : undefined;
+  locks?.hold();
+  engine = new ClaimEngine({
+    records,
+    replicaId,
+    settleMs,
+    emit,
+    browserId: () => (locks?.held ? browserId : undefined),
+    watchClaimant: (claim) => {
+      if (locks && claim.browserId !== undefined && claim.browserId === browserId) locks.watch(claim.replicaId);
+    },
+  });
+  const stopLifecycle = watchPageLifecycle({
+    suspend: () => {
+      engine.suspend();
+      locks?.drop();
+    },
+    resume: () => {
+      locks?.hold();
+      engine.resume();
+    },
+  });
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   const retention = new Retention(
     records,
@@ -93,7 +127,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     (keys) => emit({ type: "swept", keys }),
   );
   const stopPresence = options.awareness
-    ? watchPresence(options.awareness, { replicaId, browserId: options.browserId }, {
+    ? watchPresence(options.awareness, { replicaId, browserId }, {
         gone: (id) => {
           engine.liveness.markGone(id);
           engine.markClaimantDirty(id);
@@ -171,6 +205,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     malformed: () => records.malformed(),
     destroy(): void {
       engine.destroy();
+      locks?.stop();
+      stopLifecycle();
       stopPresence();
       records.destroy();
       listeners.clear();

@@ -1,5 +1,4 @@
 import { ProgramResolveError } from "./errors.ts";
-import type { Limiter } from "./limiter.ts";
 import { pathOf } from "./specifiers.ts";
 
 export type FetchOutcome = { ok: true; status: number; text: string } | { ok: false; status: number };
@@ -8,35 +7,32 @@ export type ModuleFetcherOptions = {
   fetch: typeof fetch;
   /** The resolution's own signal: every request carries it, so one abort reaches the network. */
   signal: AbortSignal;
-  limit: Limiter;
   maxFileBytes: number;
   maxTotalBytes: number;
 };
 
-/** Performs the requests of one resolution, each inside a limiter slot until its body is read. */
+/** Performs the requests of one resolution and reads their bodies within the size limits. */
 export class ModuleFetcher {
   private totalBytes = 0;
 
   constructor(private readonly opts: ModuleFetcherOptions) {}
 
   /** `requestUrl` may carry a query (the entry's); errors name only the module path. */
-  get(requestUrl: string): Promise<FetchOutcome> {
-    const { signal, limit } = this.opts;
-    return limit(async () => {
-      // Queued requests may start after the resolution already failed or was aborted.
-      signal.throwIfAborted();
-      try {
-        return await this.request(requestUrl);
-      } catch (err) {
-        if (signal.aborted) throw signal.reason;
-        if (err instanceof ProgramResolveError) throw err;
-        const message = err instanceof Error ? err.message : String(err);
-        throw new ProgramResolveError(`could not fetch module ${pathOf(requestUrl)}: ${message}`, {
-          url: stripQuery(requestUrl),
-          cause: err,
-        });
-      }
-    });
+  async get(requestUrl: string): Promise<FetchOutcome> {
+    const { signal } = this.opts;
+    // Queued work may reach here after the resolution already failed or was aborted.
+    signal.throwIfAborted();
+    try {
+      return await this.request(requestUrl);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      if (err instanceof ProgramResolveError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ProgramResolveError(`could not fetch module ${pathOf(requestUrl)}: ${message}`, {
+        url: stripQuery(requestUrl),
+        cause: err,
+      });
+    }
   }
 
   private async request(requestUrl: string): Promise<FetchOutcome> {

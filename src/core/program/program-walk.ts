@@ -1,6 +1,6 @@
 import { ProgramResolveError } from "./errors.ts";
 import { findImports } from "./find-imports.ts";
-import { createLimiter } from "./limiter.ts";
+import { createLimiter, type Limiter } from "./limiter.ts";
 import { ModuleFetcher, type FetchOutcome } from "./module-fetcher.ts";
 import {
   isScript,
@@ -26,7 +26,6 @@ export type WalkResult = {
   externals: Set<string>;
 };
 
-type Located = { url: string; text: string };
 type ModuleTarget = Extract<ImportTarget, { kind: "module" }>;
 
 /** Walks the import graph from the entry; rejects with the first failure or the caller's abort reason. */
@@ -39,11 +38,12 @@ class ProgramWalk {
   private readonly externals = new Set<string>();
   /** URL → its one request: cycles, diamonds and overlapping probes share it. */
   private readonly outcomes = new Map<string, Promise<FetchOutcome>>();
-  /** Import target → the module it turned out to be. */
-  private readonly located = new Map<string, Promise<Located>>();
+  /** Import targets already being located (the first follower reports its failure). */
+  private readonly located = new Set<string>();
   /** Chained to the caller's signal; also aborted by our own first failure to stop the rest. */
   private readonly controller = new AbortController();
   private readonly fetcher: ModuleFetcher;
+  private readonly limit: Limiter;
   private pending = 0;
   private finished = false;
   private resolve: (result: WalkResult) => void = () => {};
@@ -53,10 +53,10 @@ class ProgramWalk {
     private readonly entry: ProgramEntry,
     private readonly options: WalkOptions,
   ) {
+    this.limit = createLimiter(options.concurrency);
     this.fetcher = new ModuleFetcher({
       fetch: options.fetch,
       signal: this.controller.signal,
-      limit: createLimiter(options.concurrency),
       maxFileBytes: options.maxFileBytes,
       maxTotalBytes: options.maxTotalBytes,
     });
@@ -69,7 +69,7 @@ class ProgramWalk {
     return new Promise<WalkResult>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
-      this.spawn(() => this.loadEntry());
+      this.spawn(() => this.inSlot(() => this.loadEntry()));
     }).finally(() => outer?.removeEventListener("abort", onAbort));
   }
 
@@ -85,6 +85,22 @@ class ProgramWalk {
       },
       (err: unknown) => this.fail(err),
     );
+  }
+
+  /**
+   * A slot covers a request *and* the decision on its response (status, size, imports), and a
+   * failure aborts the walk inside it: the request queued next then sees the abort and never starts.
+   */
+  private inSlot<T>(work: () => Promise<T>): Promise<T> {
+    return this.limit(async () => {
+      this.controller.signal.throwIfAborted();
+      try {
+        return await work();
+      } catch (err) {
+        this.fail(err);
+        throw err;
+      }
+    });
   }
 
   private fail(err: unknown): void {
@@ -130,7 +146,6 @@ class ProgramWalk {
     const path = pathOf(url);
     if (!isScript(path)) return;
     const specifiers = await findImports(text, path);
-    if (this.finished) return;
     // Resolve every specifier first: a refused one fails the walk before any sibling is requested.
     const targets: [ModuleTarget, string][] = [];
     for (const specifier of specifiers) {
@@ -138,44 +153,45 @@ class ProgramWalk {
       if (target.kind === "external") this.externals.add(target.specifier);
       else targets.push([target, specifier]);
     }
-    for (const [target, specifier] of targets) this.spawn(() => this.follow(target, specifier, path));
-  }
-
-  private async follow(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
-    let located = this.located.get(target.url);
-    if (!located) {
-      located = this.locate(target, specifier, importer);
-      this.located.set(target.url, located);
+    for (const [target, specifier] of targets) {
+      if (this.located.has(target.url)) continue;
+      this.located.add(target.url);
+      this.spawn(() => this.locate(target, specifier, path));
     }
-    const { url, text } = await located;
-    await this.accept(url, text);
   }
 
   /** Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order. */
-  private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<Located> {
+  private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
     const urls = target.explicit ? [target.url] : probeCandidates(target.url);
     const details = { importer, specifier };
-    for (const url of urls) {
-      const outcome = await this.fetchOnce(url).catch((err: unknown) => {
-        // The request's own error (size, network) does not know who asked: say so.
-        if (!(err instanceof ProgramResolveError) || this.finished) throw err;
-        const message = `${err.message} (imported by ${importer} as '${specifier}')`;
-        throw new ProgramResolveError(message, { ...details, url, status: err.status, cause: err.cause });
+    for (const [index, url] of urls.entries()) {
+      const found = await this.inSlot(async () => {
+        const outcome = await this.fetchOnce(url).catch((err: unknown) => {
+          // The request's own error (size, network) does not know who asked: say so.
+          if (!(err instanceof ProgramResolveError) || this.finished) throw err;
+          const message = `${err.message} (imported by ${importer} as '${specifier}')`;
+          throw new ProgramResolveError(message, { ...details, url, status: err.status, cause: err.cause });
+        });
+        if (outcome.ok) {
+          await this.accept(url, outcome.text);
+          return true;
+        }
+        if (outcome.status !== 404) {
+          throw new ProgramResolveError(
+            `module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`,
+            { ...details, url, status: outcome.status },
+          );
+        }
+        if (index < urls.length - 1) return false;
+        const tried = target.explicit ? `HTTP 404 for ${pathOf(url)}` : `tried ${urls.map(pathOf).join(", ")}`;
+        throw new ProgramResolveError(`module '${specifier}' imported by ${importer} not found (${tried})`, {
+          ...details,
+          url: target.url,
+          status: 404,
+        });
       });
-      if (outcome.ok) return { url, text: outcome.text };
-      if (outcome.status !== 404) {
-        throw new ProgramResolveError(
-          `module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`,
-          { ...details, url, status: outcome.status },
-        );
-      }
+      if (found) return;
     }
-    const tried = target.explicit ? `HTTP 404 for ${pathOf(target.url)}` : `tried ${urls.map(pathOf).join(", ")}`;
-    throw new ProgramResolveError(`module '${specifier}' imported by ${importer} not found (${tried})`, {
-      ...details,
-      url: target.url,
-      status: 404,
-    });
   }
 }
 

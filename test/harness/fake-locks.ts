@@ -1,0 +1,55 @@
+import type { LockManagerLike } from "../../src/core/locks.ts";
+
+type Holder = { tag: string; token: object };
+
+/**
+ * An in-memory exclusive lock manager with the Web Locks semantics the store relies on: requests
+ * queue, a lock is held until the callback's promise settles, a queued request can be aborted.
+ * `crash(tag)` frees every lock a "tab" holds, as the browser does when a tab dies.
+ */
+export class FakeLocks {
+  private readonly held = new Map<string, Holder>();
+  private readonly queue = new Map<string, (() => void)[]>();
+
+  forTab(tag: string): LockManagerLike {
+    return {
+      request: (name, options, callback) =>
+        new Promise((resolve, reject) => {
+          const grant = () => {
+            const token = {};
+            this.held.set(name, { tag, token });
+            Promise.resolve()
+              .then(() => callback({ name }))
+              .then(resolve, reject)
+              .finally(() => this.free(name, token));
+          };
+          if (options.signal?.aborted) return reject(new DOMException("aborted", "AbortError"));
+          if (!this.held.has(name)) return grant();
+          if (options.ifAvailable) return resolve(callback(null));
+          const list = this.queue.get(name) ?? [];
+          this.queue.set(name, list);
+          list.push(grant);
+          options.signal?.addEventListener("abort", () => {
+            const i = list.indexOf(grant);
+            if (i >= 0) list.splice(i, 1);
+            reject(new DOMException("aborted", "AbortError"));
+          });
+        }),
+    };
+  }
+
+  holders(): string[] {
+    return [...this.held.values()].map((h) => h.tag);
+  }
+
+  /** The browser releases a dead tab's locks whatever its callbacks were doing. */
+  crash(tag: string): void {
+    for (const [name, h] of [...this.held]) if (h.tag === tag) this.free(name, h.token);
+  }
+
+  private free(name: string, token: object): void {
+    if (this.held.get(name)?.token !== token) return;
+    this.held.delete(name);
+    this.queue.get(name)?.shift()?.();
+  }
+}

@@ -1,0 +1,78 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { FakeLocks } from "./harness/fake-locks.ts";
+
+const LEASE = 5000;
+const req = { url: URL_A };
+
+describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("a crashed claimant of the same browser is taken over at once, with no timer", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
+    await tick();
+    background(a.ensure(req));
+    await tick(100);
+    expect(b.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
+    const waiting = b.ensure(req);
+    await tick(100);
+    expect(c.host.calls).toHaveLength(1);
+    c.crash(a);
+    locks.crash("a");
+    await tick(30); // the settle window only: far below the 5 s lease
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, "b");
+    await expect(until(waiting)).resolves.toMatchObject({ data: "b" });
+    c.destroy();
+  });
+
+  it("a tab opened after the crash sees the claim, finds the lock free and takes over at once", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    await tick();
+    background(a.ensure(req));
+    await tick(100);
+    c.crash(a);
+    locks.crash("a");
+    const reloaded = c.join({ locks: locks.forTab("r"), browserId: "browser-1" }, c.docOf(a));
+    const waiting = reloaded.ensure(req);
+    await tick(30);
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, "r");
+    await expect(until(waiting)).resolves.toMatchObject({ data: "r" });
+    c.destroy();
+  });
+
+  it("a live claimant of the same browser is left alone however long it takes (its lock stays held)", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
+    await tick();
+    background(a.ensure(req));
+    await tick(100);
+    background(b.ensure(req));
+    await tick(LEASE * 6);
+    expect(c.host.calls).toHaveLength(1);
+    c.destroy();
+  });
+
+  it("a claim from another browser is never judged by this browser's locks", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: new FakeLocks().forTab("a"), browserId: "browser-1" });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-2" });
+    await tick();
+    background(a.ensure(req));
+    await tick(100);
+    background(b.ensure(req));
+    await tick(1000);
+    expect(c.host.calls).toHaveLength(1); // the lock named after a is free *here*, but a lives elsewhere
+    c.destroy();
+  });
+});
