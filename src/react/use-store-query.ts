@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
+import { sameSnapshot } from "../core/snapshot.ts";
 import type { ClaimView, Snapshot, SnapshotError, SnapshotStatus } from "../core/types.ts";
 
 export type SharedQueryResult<T> = {
@@ -10,8 +11,9 @@ export type SharedQueryResult<T> = {
   error: SnapshotError | undefined;
   /** Who is fetching, while someone is. */
   claim: ClaimView | undefined;
+  /** As in TanStack Query: no data yet and work on it under way. */
   isPending: boolean;
-  /** True while work is in flight anywhere, or while this tab's query function runs. */
+  /** Work on the key is in flight in some replica (also a refetch with old data shown). */
   isFetching: boolean;
   refetch: () => Promise<Snapshot<T>>;
 };
@@ -56,7 +58,8 @@ export function useStoreQuery<T>(namespace: string, binding: StoreBinding<T>): S
   const snap = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   useEffect(() => {
     // Results written by other replicas reach this tab's query cache without a refetch.
-    if (id !== null && snap.status !== "pending" && snap.status !== "idle" && queryClient.getQueryData(queryKey) !== snap) {
+    const cached = queryClient.getQueryData<Snapshot<T>>(queryKey);
+    if (id !== null && snap.status !== "pending" && snap.status !== "idle" && !(cached && sameSnapshot(cached, snap))) {
       queryClient.setQueryData(queryKey, snap);
     }
   }, [id, snap, queryClient, queryKey]);
@@ -65,15 +68,20 @@ export function useStoreQuery<T>(namespace: string, binding: StoreBinding<T>): S
     const error = { message: binding.inputError };
     return { status: "error", data: undefined, error, claim: undefined, isPending: false, isFetching: false, refetch };
   }
-  const data = snap.data ?? (query.data as Snapshot<T> | undefined)?.data;
-  const pending = snap.status === "pending";
+  // Read the query's own state only where the store has nothing: TanStack tracks the properties a
+  // render reads, so a settled key does not render again when the query's bookkeeping catches up.
+  const data = snap.data !== undefined ? snap.data : (query.data as Snapshot<T> | undefined)?.data;
+  // Between the first render and the claim, the store knows nothing yet but this tab is about to
+  // ask: that is pending, never "done, nothing here" (invariant 8).
+  const status = snap.status === "idle" && id !== null && query.status !== "error" ? "pending" : snap.status;
+  const pending = status === "pending";
   return {
-    status: snap.status,
+    status,
     data,
     error: snap.error,
     claim: snap.claim,
-    isPending: pending,
-    isFetching: pending || query.isFetching,
+    isPending: pending && data === undefined,
+    isFetching: pending,
     refetch,
   };
 }

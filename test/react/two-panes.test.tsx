@@ -1,0 +1,162 @@
+// @vitest-environment jsdom
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { cluster, URL_A } from "../harness/replicas.ts";
+
+type Seen = { status: string; data: unknown; claim: string };
+
+function Pane({ name, url, log }: { name: string; url: string | null; log: Seen[] }) {
+  const { status, data, claim, refetch } = useSharedFetch<{ n: number }>(url);
+  log.push({ status, data, claim: claim ? (claim.mine ? "mine" : "foreign") : "-" });
+  return (
+    <div>
+      <span data-testid={`${name}-status`}>{status}</span>
+      <span data-testid={`${name}-data`}>{data ? data.n : "none"}</span>
+      <button onClick={() => void refetch()}>refetch {name}</button>
+    </div>
+  );
+}
+
+function mount(store: SharedFetchStoreWithExtras, name: string, log: Seen[], url: string | null = URL_A) {
+  const client = new QueryClient();
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>
+        <Pane name={name} url={url} log={log} />
+      </SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Lets the store's microtasks and React's updates run. */
+const flush = () => act(async () => {});
+
+afterEach(cleanup);
+
+describe("useSharedFetch: two stores on synced docs rendered side by side", () => {
+  it("one request; every render's state in order; never 'not pending, no data' between pending and success", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    const logA: Seen[] = [];
+    const logB: Seen[] = [];
+    render(
+      <>
+        {mount(a!, "a", logA)}
+        {mount(b!, "b", logB)}
+      </>,
+    );
+    await flush();
+    expect(c.host.calls).toHaveLength(1);
+    await act(async () => c.host.calls[0]!.respond(200, { n: 1 }));
+    await flush();
+    expect(screen.getByTestId("a-data").textContent).toBe("1");
+    expect(screen.getByTestId("b-data").textContent).toBe("1");
+    const dedupe = (log: Seen[]) => log.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(log[i - 1]));
+    expect(dedupe(logA)).toEqual([
+      { status: "pending", data: undefined, claim: "-" },
+      { status: "pending", data: undefined, claim: "mine" },
+      { status: "success", data: { n: 1 }, claim: "-" },
+    ]);
+    expect(dedupe(logB)).toEqual([
+      { status: "pending", data: undefined, claim: "-" },
+      { status: "pending", data: undefined, claim: "foreign" },
+      { status: "success", data: { n: 1 }, claim: "-" },
+    ]);
+    c.destroy();
+  });
+
+  it("a refetch from the other pane keeps the data visible while it runs; a result shown once never flips back to no data", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { n: 1 } });
+    const logA: Seen[] = [];
+    render(
+      <>
+        {mount(a!, "a", logA)}
+        {mount(b!, "b", [])}
+      </>,
+    );
+    await flush();
+    c.host.auto = undefined;
+    await act(async () => screen.getByText("refetch b").click());
+    await flush();
+    expect(c.host.calls).toHaveLength(2);
+    expect(logA.at(-1)).toEqual({ status: "pending", data: { n: 1 }, claim: "foreign" });
+    await act(async () => c.host.calls[1]!.respond(200, { n: 2 }));
+    await flush();
+    expect(screen.getByTestId("a-data").textContent).toBe("2");
+    const firstData = logA.findIndex((s) => s.data !== undefined);
+    expect(logA.slice(firstData).filter((s) => s.data === undefined)).toEqual([]);
+    c.destroy();
+  });
+
+  it("snapshots keep their identity: unrelated doc writes cause no render", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { n: 1 } });
+    const logA: Seen[] = [];
+    render(mount(a!, "a", logA));
+    await flush();
+    const renders = logA.length;
+    await act(async () => {
+      await b!.ensure({ url: `${URL_A}/other` });
+      await b!.refetch({ url: `${URL_A}/other` });
+    });
+    await flush();
+    expect(logA.slice(renders)).toEqual([]);
+    c.destroy();
+  });
+
+  it("unmounting the last component aborts the request on the network and releases the claim", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    const view = render(mount(a!, "a", []));
+    await flush();
+    expect(b!.claims()).toHaveLength(1);
+    view.unmount();
+    await flush();
+    expect(c.host.calls[0]!.signal?.aborted).toBe(true);
+    expect(b!.claims()).toHaveLength(0);
+    c.destroy();
+  });
+
+  it("null disables the request; a bad URL shows an error naming it instead of throwing", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    const idle: Seen[] = [];
+    render(mount(a!, "a", idle, null));
+    await flush();
+    expect(idle.at(-1)).toEqual({ status: "idle", data: undefined, claim: "-" });
+    expect(c.host.calls).toHaveLength(0);
+    function Bad() {
+      const { status, error } = useSharedFetch("not a url");
+      return <span data-testid="bad">{`${status}: ${error?.message}`}</span>;
+    }
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <SharedFetchProvider store={a!}>
+          <Bad />
+        </SharedFetchProvider>
+      </QueryClientProvider>,
+    );
+    await flush();
+    expect(screen.getByTestId("bad").textContent).toMatch(/^error: shared-fetch: url "not a url" is not a valid absolute URL/);
+    c.destroy();
+  });
+
+  it("without a provider the hook says how to fix it", () => {
+    function Lonely() {
+      useSharedFetch(URL_A);
+      return null;
+    }
+    expect(() =>
+      render(
+        <QueryClientProvider client={new QueryClient()}>
+          <Lonely />
+        </QueryClientProvider>,
+      ),
+    ).toThrow(/use <SharedFetchProvider/);
+  });
+});
