@@ -10,23 +10,26 @@ export async function findImports(source: string, path: string): Promise<string[
   let imports: readonly Import[];
   try {
     [imports] = parse(source, path);
-  } catch (lexError) {
+  } catch {
     // The lexer reads TypeScript but not JSX. Loaded only then, so the common path stays small.
     const { importStatements } = await import("./import-statements.ts");
-    let statements: string;
     try {
-      statements = importStatements(source, path);
-    } catch (parseError) {
-      const message = parseError instanceof Error ? parseError.message : String(parseError);
-      throw new ProgramResolveError(`cannot parse module ${path}: ${message}`, { cause: lexError });
+      [imports] = parse(importStatements(source, path), path);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new ProgramResolveError(`cannot parse module ${path}: ${message}`, { cause: err });
     }
-    [imports] = parse(statements, path);
   }
   const found = new Set<string>();
   for (const record of imports) {
     if (record.type === "import-meta") continue;
-    // Template literals come back as globs (`./locales/*.js`): not a module we can name.
-    if (record.type === "dynamic" && (record.specifier === undefined || record.glob)) continue;
+    if (record.type === "dynamic") {
+      // Template literals come back as globs (`./locales/*.js`): not a module we can name.
+      if (record.specifier === undefined || record.glob) continue;
+      // `typeof import('./x')` in an annotation is a type, like `type T = import('./x').Y`, which
+      // the lexer already skips (and the Sucrase fallback too): follow neither.
+      if (record.probablyTypeOnly) continue;
+    }
     if (record.specifier !== undefined) found.add(record.specifier);
   }
   return [...found];
