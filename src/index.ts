@@ -2,9 +2,9 @@ export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEF
 export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
 export { SharedFetchInputError } from "./core/errors.ts";
 export type { StoreEvent, StoreEventListener } from "./core/events.ts";
-export type { MalformedRecord } from "./core/record-map.ts";
+export type { MalformedRecord } from "./core/lanes.ts";
 export type { ClaimRecord, ResultRecord, ErrorRecord } from "./core/records.ts";
-export { ROOTS } from "./core/doc-records.ts";
+export { ROOT, TABLES } from "./core/doc-records.ts";
 export type {
   SharedRequest,
   Snapshot,

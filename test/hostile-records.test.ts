@@ -1,53 +1,63 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, ROOTS } from "../src/index.ts";
+import { createSharedFetchStore, ROOT, TABLES } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
 
-const HOSTILE: unknown[] = [
+const HOSTILE_ENTRIES: unknown[] = [
   null,
   42,
   "text",
   [1, 2],
-  { k: 5, v: {} },
-  { v: "no key" },
-  { k: "no value" },
-  JSON.parse('{"__proto__": {"polluted": true}, "k": "x", "v": 1}'),
+  { t: 5, k: "x", v: {}, s: 1 },
+  { t: "claims", v: "no key", s: 1 },
+  { t: "claims", k: "no value", s: 1 },
+  { t: "claims", k: "no seq", v: 1 },
+  { t: "nonsense-table", k: "x", v: 1, s: 1 },
+  JSON.parse('{"__proto__": {"polluted": true}, "t": "results", "k": "x", "v": 1, "s": 1}'),
 ];
+
+function laneOf(doc: Y.Doc, entries: unknown[]): void {
+  const lane = new Y.Array<unknown>();
+  lane.push(entries);
+  doc.getArray<unknown>(ROOT).push([lane]);
+}
 
 describe("invariant 14: peers are not trusted to be well-formed", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
 
-  it("malformed entries in every root are ignored, listed for devtools, and never thrown into a writer", async () => {
+  it("malformed lanes and records are ignored, listed for devtools, and never thrown into a writer", async () => {
     const c = cluster(2);
     const [a, b] = c.stores;
     const key = a!.keyOf(req);
     const peer = new Y.Doc();
     c.net.add(peer);
-    const badValues: Record<string, unknown[]> = {
-      [ROOTS.claims]: [{ replicaId: "", nonce: "n", rev: 1, leaseMs: 5000 }, { replicaId: "x", nonce: "n", rev: -1, leaseMs: 5000 }, { replicaId: "x", nonce: "n", rev: 1, leaseMs: "soon" }],
-      [ROOTS.results]: [{ rev: 1 }, { rev: "1", data: 1 }, { rev: 1, data: { f: () => 1 }.f }],
-      [ROOTS.programs]: [{ rev: 1, data: { main: 1 } }],
-      [ROOTS.errors]: [{ rev: 1 }, { rev: 1, message: 5 }],
-      [ROOTS.beats]: [{ n: "1" }],
-      [ROOTS.asks]: ["yesterday"],
-    };
+    const badValues: [string, unknown][] = [
+      [TABLES.claims, { replicaId: "", nonce: "n", rev: 1, leaseMs: 5000 }],
+      [TABLES.claims, { replicaId: "x", nonce: "n", rev: -1, leaseMs: 5000 }],
+      [TABLES.claims, { replicaId: "x", nonce: "n", rev: 1, leaseMs: "soon" }],
+      [TABLES.results, { rev: 1 }],
+      [TABLES.results, { rev: "1", data: 1 }],
+      [TABLES.results, { rev: 1, data: { big: Infinity } }],
+      [TABLES.programs, { rev: 1, data: { main: 1 } }],
+      [TABLES.errors, { rev: 1 }],
+      [TABLES.errors, { rev: 1, message: 5 }],
+      [TABLES.beats, { n: "1" }],
+      [TABLES.asks, "yesterday"],
+    ];
     // The hostile peer writes garbage; its transaction must not see an exception from our observers.
     expect(() =>
       peer.transact(() => {
-        for (const name of Object.values(ROOTS)) {
-          const array = peer.getArray<unknown>(name);
-          array.push(HOSTILE.filter((v) => typeof v !== "function"));
-          for (const value of badValues[name] ?? []) array.push([{ k: key, v: value }]);
-        }
+        peer.getArray<unknown>(ROOT).push([null, 7, { not: "a lane" }]);
+        laneOf(peer, [...HOSTILE_ENTRIES, ...badValues.map(([t, v], i) => ({ t, k: key, v, s: 100 + i }))]);
       }),
     ).not.toThrow();
     await tick();
     for (const store of [a!, b!]) {
       expect(store.snapshot(req)).toEqual({ status: "idle" });
-      expect(store.malformed().length).toBeGreaterThanOrEqual(HOSTILE.length);
+      expect(store.malformed().length).toBe(3 + HOSTILE_ENTRIES.length + badValues.length);
     }
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // The store still does its job on top of the garbage.
@@ -62,7 +72,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     const [a] = c.stores;
     c.host.auto = () => ({ status: 200, body: "good" });
     await until(a!.ensure(req));
-    c.docOf(a!).getArray(ROOTS.results).push([{ k: a!.keyOf(req), v: { rev: 99, data: Symbol.for("x") === null ? 1 : undefined } }]);
+    laneOf(c.docOf(a!), [{ t: TABLES.results, k: a!.keyOf(req), v: { rev: 99 }, s: 1000 }]);
     await tick();
     expect(a!.snapshot(req)).toEqual({ status: "success", data: "good" });
     c.destroy();
@@ -70,17 +80,18 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
 
   it("a doc that already holds garbage at construction does not stop the store", () => {
     const doc = new Y.Doc();
-    doc.getArray(ROOTS.claims).push([null, { k: "x", v: null }]);
+    doc.getArray(ROOT).push([null]);
+    laneOf(doc, [{ t: TABLES.claims, k: "x", v: null, s: 1 }]);
     const store = createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("unused")) });
     expect(store.snapshot(req)).toEqual({ status: "idle" });
-    expect(store.malformed().map((m) => m.reason)).toEqual(expect.arrayContaining(["entry is not a { k: string, v } object", "claim is not a plain object"]));
+    expect(store.malformed().map((m) => m.reason)).toEqual(["lane is not a Y.Array", "claim is not a plain object"]);
     store.destroy();
   });
 
-  it("a stale foreign claim with a hostile replicaId shape is ignored rather than waited on", async () => {
+  it("a claim with a hostile replicaId shape is ignored rather than waited on", async () => {
     const c = cluster(1);
     const [a] = c.stores;
-    c.docOf(a!).getArray(ROOTS.claims).push([{ k: a!.keyOf(req), v: { replicaId: { toString: 1 }, nonce: "n", rev: 1, leaseMs: 1e12 } }]);
+    laneOf(c.docOf(a!), [{ t: TABLES.claims, k: a!.keyOf(req), v: { replicaId: { toString: 1 }, nonce: "n", rev: 1, leaseMs: 1e12 }, s: 1 }]);
     const p = background(a!.ensure(req));
     await tick(30);
     expect(c.host.calls).toHaveLength(1); // nothing valid claims the key, so a claims it at once

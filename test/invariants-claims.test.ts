@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, ROOTS, type Snapshot } from "../src/index.ts";
+import { createSharedFetchStore, ROOT, type Snapshot } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const LEASE = 5000;
@@ -109,7 +109,7 @@ describe("claims and leases", () => {
     await tick(100);
     const seen = record(watcher!);
     const claimsSeen: (string | undefined)[] = [];
-    c.docOf(watcher!).getArray(ROOTS.claims).observe(() => {
+    c.docOf(watcher!).getArray(ROOT).observeDeep(() => {
       claimsSeen.push(watcher!.claims().find(([k]) => k === watcher!.keyOf(req))?.[1].replicaId);
     });
     c.crash(a!);

@@ -1,5 +1,5 @@
 import type * as Y from "yjs";
-import { RecordMap, type MalformedRecord } from "./record-map.ts";
+import { Lanes, RecordMap, type MalformedRecord } from "./lanes.ts";
 import {
   resultValidator,
   validateAsk,
@@ -13,18 +13,22 @@ import {
   type ResultRecord,
 } from "./records.ts";
 
-/** Root type names in the shared doc. One doc per trust boundary (invariant 13). */
-export const ROOTS = {
-  claims: "shared-fetch:claims",
-  results: "shared-fetch:results",
-  programs: "shared-fetch:programs",
-  errors: "shared-fetch:errors",
-  beats: "shared-fetch:beats",
-  asks: "shared-fetch:asks",
+/** The one root type of the shared doc (a Y.Array of lanes). One doc per trust boundary (invariant 13). */
+export const ROOT = "shared-fetch:lanes";
+
+/** Table names of the records kept in the lanes. */
+export const TABLES = {
+  claims: "claims",
+  results: "results",
+  programs: "programs",
+  errors: "errors",
+  beats: "beats",
+  asks: "asks",
 } as const;
 
 export type DocRecords = {
   doc: Y.Doc;
+  lanes: Lanes;
   claims: RecordMap<ClaimRecord>;
   /** Fetch results and program results live apart: their payloads are validated differently. */
   results: RecordMap<ResultRecord>;
@@ -39,20 +43,17 @@ export type DocRecords = {
 };
 
 export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => string | null): DocRecords {
-  const open = <T>(name: string, validate: (v: unknown) => T | string) => new RecordMap<T>(doc.getArray<unknown>(name), name, validate);
-  const maps = {
-    claims: open(ROOTS.claims, validateClaim),
-    results: open(ROOTS.results, resultValidator(validateJson)),
-    programs: open(ROOTS.programs, resultValidator(validateProgram)),
-    errors: open(ROOTS.errors, validateError),
-    beats: open(ROOTS.beats, validateBeat),
-    asks: open(ROOTS.asks, validateAsk),
-  };
-  const all = Object.values(maps) as RecordMap<unknown>[];
+  const lanes = new Lanes(doc, ROOT);
   return {
     doc,
-    ...maps,
-    malformed: () => all.flatMap((m) => [...m.malformed()]),
-    destroy: () => all.forEach((m) => m.destroy()),
+    lanes,
+    claims: new RecordMap(lanes, TABLES.claims, validateClaim),
+    results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson)),
+    programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram)),
+    errors: new RecordMap(lanes, TABLES.errors, validateError),
+    beats: new RecordMap(lanes, TABLES.beats, validateBeat),
+    asks: new RecordMap(lanes, TABLES.asks, validateAsk),
+    malformed: () => [...lanes.malformed()],
+    destroy: () => lanes.destroy(),
   };
 }

@@ -5,7 +5,7 @@ import { messageOf, type Outcome } from "./fetcher.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import type { WorkKind } from "./key.ts";
 import { Liveness } from "./liveness.ts";
-import type { RecordMap } from "./record-map.ts";
+import type { RecordMap } from "./lanes.ts";
 import type { ClaimRecord, ResultRecord } from "./records.ts";
 import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";

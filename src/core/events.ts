@@ -1,4 +1,4 @@
-import type { MalformedRecord } from "./record-map.ts";
+import type { MalformedRecord } from "./lanes.ts";
 import type { WorkKind } from "./key.ts";
 
 /** What a store did and saw, for the devtools panel and for logging. One typed union. */

@@ -1,4 +1,4 @@
-import type { RecordMap } from "./record-map.ts";
+import type { RecordMap } from "./lanes.ts";
 import type { BeatRecord } from "./records.ts";
 
 /**

@@ -5,7 +5,7 @@ import type { StoreEvent, StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
 import { fetchKey } from "./key.ts";
 import { watchPresence } from "./presence.ts";
-import type { MalformedRecord } from "./record-map.ts";
+import type { MalformedRecord } from "./lanes.ts";
 import { normalizeRequest, requestLabel, type NormalizedRequest } from "./request.ts";
 import { DEFAULT_RETENTION_MS, Retention } from "./retention.ts";
 import type { ClaimRecord } from "./records.ts";
