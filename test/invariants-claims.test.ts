@@ -117,9 +117,11 @@ describe("claims and leases", () => {
     await tick(LEASE + 100);
     expect(c.host.calls).toHaveLength(2);
     c.host.calls[1]!.respond(200, "b");
-    await waiting;
+    await until(waiting);
     await tick();
-    expect(claimsSeen.slice(0, 1)).toEqual([b!.replicaId]); // a's claim became b's in one step
+    // a's claim became another replica's in one step (b's, or the watcher's: it shows the key, so it
+    // finishes abandoned work too), never "no claim"
+    expect([b!.replicaId, watcher!.replicaId]).toContain(claimsSeen[0]);
     const statuses = seen.map((s) => s.status);
     expect(statuses[0]).toBe("pending");
     expect(statuses.at(-1)).toBe("success");

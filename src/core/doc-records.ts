@@ -42,17 +42,19 @@ export type DocRecords = {
   destroy(): void;
 };
 
+const byRev = (record: { rev: number }) => record.rev;
+
 export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => string | null): DocRecords {
   const lanes = new Lanes(doc, ROOT);
   return {
     doc,
     lanes,
-    claims: new RecordMap(lanes, TABLES.claims, validateClaim),
-    results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson)),
-    programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram)),
-    errors: new RecordMap(lanes, TABLES.errors, validateError),
-    beats: new RecordMap(lanes, TABLES.beats, validateBeat),
-    asks: new RecordMap(lanes, TABLES.asks, validateAsk),
+    claims: new RecordMap(lanes, TABLES.claims, validateClaim, byRev),
+    results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson), byRev),
+    programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram), byRev),
+    errors: new RecordMap(lanes, TABLES.errors, validateError, byRev),
+    beats: new RecordMap(lanes, TABLES.beats, validateBeat, (b) => b.n),
+    asks: new RecordMap(lanes, TABLES.asks, validateAsk, (at) => at),
     malformed: () => [...lanes.malformed()],
     destroy: () => lanes.destroy(),
   };

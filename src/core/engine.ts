@@ -51,6 +51,8 @@ type KeyState = {
   local?: LocalWork;
   snapshot?: Snapshot;
   notified?: Snapshot;
+  /** The newest result this replica has seen for the key (see read()). */
+  seen?: ResultRecord;
   timer?: ReturnType<typeof setTimeout>;
   timerAt?: number;
 };
@@ -107,14 +109,16 @@ export class ClaimEngine {
     return this.compute(this.state(key, kind, results));
   }
 
-  subscribe(key: string, kind: WorkKind, results: RecordMap<ResultRecord>, listener: () => void): () => void {
-    const st = this.state(key, kind, results);
+  /** A listener shows the key: it never starts new work, but it finishes abandoned work (see evaluate). */
+  subscribe(job: Job, listener: () => void): () => void {
+    const st = this.state(job.key, job.kind, job.results);
+    st.job ??= job;
     st.listeners.add(listener);
     st.notified = this.compute(st);
     this.evaluate(st);
     return () => {
       st.listeners.delete(listener);
-      this.maybeDrop(st);
+      this.evaluate(st);
     };
   }
 
@@ -137,8 +141,7 @@ export class ClaimEngine {
       const onAbort = () => {
         st.waiters.delete(waiter);
         reject(abortError(signal?.reason));
-        if (st.waiters.size === 0) this.abortLocal(st, "no-waiters");
-        this.maybeDrop(st);
+        this.evaluate(st);
       };
       const waiter: Waiter = { minRev, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -216,9 +219,17 @@ export class ClaimEngine {
     this.states.delete(st.key);
   }
 
+  /**
+   * Yjs applies a delete set even when the insert that justified it is still pending (its writer's
+   * earlier updates have not arrived yet), so a replaced result can be seen deleted before its
+   * replacement arrives. A result once seen is therefore kept in memory while this replica holds
+   * the key: data shown once never flips back to none (invariants 7, 8).
+   */
   private read(st: KeyState) {
     const { claims, errors } = this.opts.records;
-    return { result: st.results.get(st.key), error: errors.get(st.key), claim: claims.get(st.key) };
+    const inDoc = st.results.get(st.key);
+    if (inDoc && (!st.seen || inDoc.rev >= st.seen.rev)) st.seen = inDoc;
+    return { result: st.seen, error: errors.get(st.key), claim: claims.get(st.key) };
   }
 
   private compute(st: KeyState): Snapshot {
@@ -288,16 +299,15 @@ export class ClaimEngine {
         w.resolve(snap);
       }
     }
-    if (st.waiters.size === 0) {
-      // Nobody here waits any more (e.g. another replica's result arrived first): stop our copy.
-      if (st.local) this.abortLocal(st, "no-waiters");
-      this.armRecheck(st, claim, recorded);
+    // A revision at or above ours is recorded (another replica came home first): our copy is moot.
+    if (st.local && st.local.rev <= recorded) this.abortLocal(st, "no-waiters");
+    const interested = st.waiters.size > 0 || st.listeners.size > 0;
+    if (!interested && st.local) this.abortLocal(st, "no-waiters");
+    if (st.local) return; // our own work: never judged by the clock (invariant 2)
+    if (!interested) {
       this.maybeDrop(st);
       return;
     }
-    if (st.local && st.local.rev > recorded) return; // our own work: never judged by the clock (invariant 2)
-    // Our copy is outdated by a recorded revision and waiters want a newer one: the claim below replaces it.
-    if (st.local) this.abortLocal(st, "no-waiters", false);
     const active = claim && claim.rev > recorded ? claim : undefined;
     if (active && active.replicaId !== this.replicaId) {
       if (!this.liveness.isStale(st.key, active, Date.now())) {
@@ -305,7 +315,15 @@ export class ClaimEngine {
         this.armRecheck(st, active, recorded);
         return;
       }
-      this.claim(st, active.rev, active.replicaId); // takeover keeps the revision (invariant 4, 12)
+      // Abandoned work is finished by anyone who waits for it or shows it: a spinner whose
+      // claimant died must resolve. Takeover keeps the revision (invariants 4, 12).
+      this.claim(st, active.rev, active.replicaId);
+      return;
+    }
+    if (st.waiters.size === 0) {
+      // Showing a key never starts new work, but our own claim left without local work
+      // (e.g. released on pagehide, then the page came back) is finished like an abandoned one.
+      if (active) this.claim(st, active.rev);
       return;
     }
     const want = Math.max(...[...st.waiters].map((w) => w.minRev));

@@ -4,8 +4,10 @@ import { isPlainObject } from "./request.ts";
 /** A record read from the doc that failed validation: ignored, kept for devtools. */
 export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
 
-type Entry = { table: string; key: string; value: unknown; seq: number; lane: number; raw: object };
+type Entry = { table: string; key: string; value: unknown; rank: number; seq: number; lane: number; raw: object };
 type Validator = (value: unknown) => unknown;
+/** Orders racing records of one table before seq does, e.g. a higher revision always wins. */
+export type Rank = (value: unknown) => number;
 type ChangeListener = (keys: Set<string>) => void;
 
 /**
@@ -20,13 +22,15 @@ type ChangeListener = (keys: Set<string>) => void;
  *
  * A record is replaced by deleting every entry of its (table, key) in all lanes and appending the
  * new one with seq = highest seen + 1, in one transaction. Entries that race (two peers before
- * they sync) are ordered by seq, then by the lane creator's clientID: every replica picks the same
- * winner, and a deferred cleanup deletes the others.
+ * they sync) are ordered by the table's rank (a result's revision: a partitioned replica's older
+ * revision never beats a newer one), then seq, then the lane creator's clientID: every replica
+ * picks the same winner, and a deferred cleanup deletes the others.
  */
 export class Lanes {
   readonly root: Y.Array<unknown>;
   private mine: Y.Array<unknown> | undefined;
   private readonly validators = new Map<string, Validator>();
+  private readonly ranks = new Map<string, Rank>();
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private index = new Map<string, Map<string, Entry>>();
   private bad: MalformedRecord[] = [];
@@ -83,8 +87,9 @@ export class Lanes {
     doc.on("beforeObserverCalls", this.markDirty);
   }
 
-  table(name: string, validate: Validator): void {
+  table(name: string, validate: Validator, rank?: Rank): void {
     this.validators.set(name, validate);
+    if (rank) this.ranks.set(name, rank);
     this.dirty = true;
   }
 
@@ -186,10 +191,11 @@ export class Lanes {
           bad.push({ map: raw.t, key: raw.k, reason: checked, value: raw.v });
           continue;
         }
-        const entry: Entry = { table: raw.t, key: raw.k, value: checked, seq: raw.s, lane: laneId, raw };
+        const rank = this.ranks.get(raw.t)?.(checked) ?? 0;
+        const entry: Entry = { table: raw.t, key: raw.k, value: checked, rank, seq: raw.s, lane: laneId, raw };
         const other = table.get(raw.k);
         if (other) duplicates = true;
-        if (!other || entry.seq > other.seq || (entry.seq === other.seq && entry.lane > other.lane)) table.set(raw.k, entry);
+        if (!other || beats(entry, other)) table.set(raw.k, entry);
       }
     }
     this.index = index;
@@ -225,14 +231,21 @@ export class Lanes {
   }
 }
 
+function beats(a: Entry, b: Entry): boolean {
+  if (a.rank !== b.rank) return a.rank > b.rank;
+  if (a.seq !== b.seq) return a.seq > b.seq;
+  return a.lane > b.lane;
+}
+
 /** A typed view of one table of the lanes. */
 export class RecordMap<T> {
   constructor(
     private readonly lanes: Lanes,
     readonly name: string,
     validate: (value: unknown) => T | string,
+    rank?: (value: T) => number,
   ) {
-    lanes.table(name, validate);
+    lanes.table(name, validate, rank as Rank | undefined);
   }
 
   get(key: string): T | undefined {

@@ -181,7 +181,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
     subscribe(req: SharedRequest, listener: () => void): () => void {
-      return engine.subscribe(keyOf(req), "fetch", records.results, listener);
+      return engine.subscribe(fetchJob(normalizeRequest(req), leaseMs), listener);
     },
     ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
       return guard(() => {
@@ -195,7 +195,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return engine.snapshot(programs.keyOf(req), "program", records.programs) as Snapshot<Program>;
     },
     subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
-      return engine.subscribe(programs.keyOf(req), "program", records.programs, listener);
+      return engine.subscribe(programs.job(req), listener);
     },
     onEvent(listener: StoreEventListener): () => void {
       listeners.add(listener);

@@ -51,6 +51,8 @@ export function useStoreQuery<T>(namespace: string, binding: StoreBinding<T>): S
     refetchOnWindowFocus: false,
     refetchOnReconnect: false,
     structuralSharing: false,
+    // The store's subscription renders this component; the query only needs to wake it on error.
+    notifyOnChangeProps: ["error"],
   });
   // Deliberately keyed on `id` alone: the binding's closures change identity on every render.
   const subscribe = useCallback((listener: () => void) => (id === null ? noop() : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -68,8 +70,7 @@ export function useStoreQuery<T>(namespace: string, binding: StoreBinding<T>): S
     const error = { message: binding.inputError };
     return { status: "error", data: undefined, error, claim: undefined, isPending: false, isFetching: false, refetch };
   }
-  // Read the query's own state only where the store has nothing: TanStack tracks the properties a
-  // render reads, so a settled key does not render again when the query's bookkeeping catches up.
+  // The query's own state is only a fallback where the store has nothing.
   const data = snap.data !== undefined ? snap.data : (query.data as Snapshot<T> | undefined)?.data;
   // Between the first render and the claim, the store knows nothing yet but this tab is about to
   // ask: that is pending, never "done, nothing here" (invariant 8).
