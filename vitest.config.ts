@@ -1,4 +1,22 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { storybookTest } from "@storybook/addon-vitest/vitest-plugin";
+import { playwright } from "@vitest/browser-playwright";
+
+/** Chromium from the distribution (never a downloaded one); these flags work on this machine. */
+const chromium = {
+  executablePath: "/usr/bin/chromium",
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
 
 export default defineConfig({
   test: {
@@ -9,6 +27,21 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           exclude: ["test/browser/**"],
           environment: "node",
+        },
+      },
+      {
+        // Every story in stories/ is a test: it renders in chromium and its play function runs.
+        // No setProjectAnnotations setup file: the plugin applies .storybook/preview itself.
+        plugins: [storybookTest({ configDir: fileURLToPath(new URL("./.storybook", import.meta.url)) })],
+        test: {
+          name: "storybook",
+          testTimeout: 20_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            provider: playwright({ launchOptions: chromium }),
+            instances: [{ browser: "chromium" }],
+          },
         },
       },
     ],

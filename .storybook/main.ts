@@ -1,0 +1,26 @@
+import type { StorybookConfig } from "@storybook/react-vite";
+
+// No network here and no questions asked: keep telemetry off however Storybook is started
+// (`npm start`, `storybook build`, or the vitest plugin, which loads this file too).
+process.env.STORYBOOK_DISABLE_TELEMETRY = "1";
+
+const config: StorybookConfig = {
+  stories: ["../stories/**/*.stories.@(ts|tsx)"],
+  addons: ["@storybook/addon-vitest"],
+  framework: { name: "@storybook/react-vite", options: {} },
+  core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  async viteFinal(viteConfig) {
+    // With a clean cache `storybook dev` otherwise fails with
+    // "does not provide an export named 'default'" for react (see /work/shared/TOOLCHAIN.md).
+    const include = viteConfig.optimizeDeps?.include ?? [];
+    return {
+      ...viteConfig,
+      optimizeDeps: {
+        ...viteConfig.optimizeDeps,
+        include: [...new Set([...include, "react", "react-dom", "react-dom/client", "react/jsx-runtime"])],
+      },
+    };
+  },
+};
+
+export default config;

@@ -1,0 +1,119 @@
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useId, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
+import { SharedFetchProvider, useSharedFetch, type SharedRequest } from "../../src/index.ts";
+import type { Replica } from "./replicas.ts";
+import type { HostState, SimulatedHost } from "./simulatedHost.ts";
+
+const styles = {
+  row: { display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(16rem, 1fr))", gap: "1rem" },
+  pane: {
+    border: "1px solid #c8cdd3",
+    borderRadius: 8,
+    padding: "0.75rem 1rem",
+    fontFamily: "system-ui, sans-serif",
+    fontSize: 14,
+  },
+  heading: { margin: "0 0 0.5rem", fontSize: 16 },
+  fields: { display: "grid", gridTemplateColumns: "max-content 1fr", gap: "0.25rem 0.75rem", margin: 0 },
+  term: { color: "#5a6470" },
+  data: { margin: 0, whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: 12 },
+  host: { fontFamily: "system-ui, sans-serif", fontSize: 14, margin: "0 0 1rem" },
+} satisfies Record<string, CSSProperties>;
+
+/** The host's state, re-rendered on every change. */
+export function useHostState(host: SimulatedHost): HostState {
+  return useSyncExternalStore(host.subscribe, host.getState, host.getState);
+}
+
+/** The shared "host requests: N" counter (data-testid "host-requests"). */
+export function HostCounter({ host }: { host: SimulatedHost }) {
+  const state = useHostState(host);
+  return (
+    <p style={styles.host}>
+      <strong data-testid="host-requests">host requests: {state.requests}</strong>
+      {" · "}
+      <span data-testid="host-in-flight">in flight: {state.inFlight}</span>
+      {" · "}
+      <span data-testid="host-aborted">aborted: {state.aborted}</span>
+    </p>
+  );
+}
+
+/** Panes side by side. */
+export function PaneRow({ children }: { children: ReactNode }) {
+  return <div style={styles.row}>{children}</div>;
+}
+
+type PaneProps = {
+  replica: Replica;
+  /** What the pane asks for; `null` leaves it idle. */
+  request: string | SharedRequest | null;
+};
+
+/**
+ * One replica's view: its own QueryClient and store, and one `useSharedFetch`. A landmark named
+ * after the replica ("Replica A") holding fields with data-testid status, claim, data, error.
+ */
+export function ReplicaPane({ replica, request }: PaneProps) {
+  return (
+    <QueryClientProvider client={replica.queryClient}>
+      <SharedFetchProvider store={replica.store}>
+        <PaneBody replica={replica} request={request} />
+      </SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+function claimText(claim: { replicaId: string; mine: boolean; stale: boolean } | undefined): string {
+  if (!claim) return "none";
+  return `${claim.mine ? "mine" : claim.replicaId}${claim.stale ? " (stale)" : ""}`;
+}
+
+function PaneBody({ replica, request }: PaneProps) {
+  const headingId = useId();
+  const result = useSharedFetch(request);
+  return (
+    <section
+      aria-labelledby={headingId}
+      style={styles.pane}
+      data-status={result.status}
+      data-claim={claimText(result.claim)}
+    >
+      <h2 id={headingId} style={styles.heading}>
+        {replica.name}
+      </h2>
+      <dl style={styles.fields}>
+        <dt style={styles.term}>replica id</dt>
+        <dd style={{ margin: 0 }} data-testid="replica-id">
+          {replica.replicaId}
+        </dd>
+        <dt style={styles.term}>status</dt>
+        <dd style={{ margin: 0 }} data-testid="status">
+          {result.status}
+          {result.isFetching ? " (fetching)" : ""}
+        </dd>
+        <dt style={styles.term}>claim</dt>
+        <dd style={{ margin: 0 }} data-testid="claim">
+          {claimText(result.claim)}
+        </dd>
+        <dt style={styles.term}>data</dt>
+        <dd style={{ margin: 0 }}>
+          <pre style={styles.data} data-testid="data">
+            {result.data === undefined ? "—" : JSON.stringify(result.data, null, 2)}
+          </pre>
+        </dd>
+        <dt style={styles.term}>error</dt>
+        <dd style={{ margin: 0 }} data-testid="error">
+          {result.error
+            ? `${result.error.message}${result.error.status !== undefined ? ` (HTTP ${result.error.status})` : ""}`
+            : "—"}
+        </dd>
+      </dl>
+      <p style={{ margin: "0.75rem 0 0" }}>
+        <button type="button" onClick={() => void result.refetch()}>
+          Refetch
+        </button>
+      </p>
+    </section>
+  );
+}
