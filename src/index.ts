@@ -22,3 +22,5 @@ export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
 export { useSharedFetch, type UseSharedFetchOptions } from "./react/use-shared-fetch.ts";
 export { useProgram, type UseProgramOptions } from "./react/use-program.ts";
 export type { SharedQueryResult } from "./react/use-store-query.ts";
+export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
+export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
