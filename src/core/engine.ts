@@ -58,6 +58,8 @@ type KeyState = {
 };
 
 export const ORIGIN = "shared-fetch";
+/** How many keys may hold state with nobody waiting or listening (snapshot() calls only). */
+const IDLE_STATES = 1000;
 
 export function randomId(): string {
   return globalThis.crypto.randomUUID();
@@ -209,8 +211,21 @@ export class ClaimEngine {
     if (!st) {
       st = { key, kind, results, waiters: new Set(), listeners: new Set() };
       this.states.set(key, st);
+      if (this.states.size > IDLE_STATES) this.trimIdle();
     }
     return st;
+  }
+
+  /** States made by snapshot() alone keep their snapshot's identity for a while, not forever. */
+  private trimIdle(): void {
+    let excess = this.states.size - IDLE_STATES / 2;
+    for (const st of this.states.values()) {
+      if (excess <= 0) break;
+      if (st.waiters.size || st.listeners.size || st.local) continue;
+      if (st.timer !== undefined) clearTimeout(st.timer);
+      this.states.delete(st.key);
+      excess--;
+    }
   }
 
   private maybeDrop(st: KeyState): void {
@@ -222,14 +237,18 @@ export class ClaimEngine {
   /**
    * Yjs applies a delete set even when the insert that justified it is still pending (its writer's
    * earlier updates have not arrived yet), so a replaced result can be seen deleted before its
-   * replacement arrives. A result once seen is therefore kept in memory while this replica holds
-   * the key: data shown once never flips back to none (invariants 7, 8).
+   * replacement arrives. A result once seen therefore bridges a *missing* record while this
+   * replica holds the key: data shown once never flips back to none (invariants 7, 8).
    */
   private read(st: KeyState) {
     const { claims, errors } = this.opts.records;
+    const claim = claims.get(st.key);
     const inDoc = st.results.get(st.key);
-    if (inDoc && (!st.seen || inDoc.rev >= st.seen.rev)) st.seen = inDoc;
-    return { result: st.seen, error: errors.get(st.key), claim: claims.get(st.key) };
+    if (inDoc) st.seen = inDoc;
+    // The record is gone, yet the key is claimed below what we remember: it was removed on
+    // purpose (retention, eviction) and work restarted, so the memory no longer stands.
+    else if (st.seen && claim && claim.rev < st.seen.rev) st.seen = undefined;
+    return { result: st.seen, error: errors.get(st.key), claim };
   }
 
   private compute(st: KeyState): Snapshot {

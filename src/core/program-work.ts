@@ -1,55 +1,95 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { Job } from "./engine.ts";
 import { messageOf, type Outcome } from "./fetcher.ts";
-import { abortError } from "./errors.ts";
+import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import { programKey } from "./key.ts";
 import { isPlainObject, parseHttpUrl } from "./request.ts";
 import type { ProgramRequest } from "./types.ts";
 
-/** A program payload read from the doc must look like one before React ever sees it. */
+function own(record: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+/**
+ * A program payload read from the doc must look like one before React ever sees it (invariant 14).
+ * `compiled` (present for `compile: true` requests) maps file names to JavaScript.
+ */
 export function validateProgramData(data: unknown): string | null {
   if (!isPlainObject(data)) return "is not a program object";
-  if (typeof data.main !== "string") return "main is not a string";
-  if (!Array.isArray(data.files) || !data.files.every((f) => isPlainObject(f) && typeof f.name === "string" && typeof f.contents === "string")) {
+  if (typeof own(data, "main") !== "string") return "main is not a string";
+  const files = own(data, "files");
+  if (!Array.isArray(files) || !files.every((f) => isPlainObject(f) && typeof own(f, "name") === "string" && typeof own(f, "contents") === "string")) {
     return "files is not a list of { name, contents } strings";
   }
-  if (!Array.isArray(data.externals) || !data.externals.every((e) => typeof e === "string")) return "externals is not a list of strings";
+  const externals = own(data, "externals");
+  if (!Array.isArray(externals) || !externals.every((e) => typeof e === "string")) return "externals is not a list of strings";
+  if (Object.hasOwn(data, "compiled")) {
+    const compiled = data.compiled;
+    if (!isPlainObject(compiled) || !Object.keys(compiled).every((name) => typeof compiled[name] === "string")) {
+      return "compiled is not a map of file names to strings";
+    }
+  }
   return null;
 }
 
-/** Program resolution as a job of the claim engine. */
+/** A program request checked and normalised: the entry URL (no fragment) and the compile flag. */
+export type NormalizedProgramRequest = { url: string; compile: boolean };
+
+export function normalizeProgramRequest(req: ProgramRequest): NormalizedProgramRequest {
+  if (!isPlainObject(req)) throw new SharedFetchInputError(`shared-fetch: program request must be { url, compile? }, got ${describe(req)}`);
+  const parsed = parseHttpUrl(own(req, "url"), "program url");
+  // The resolver ignores the fragment: keying on it would resolve one program twice.
+  parsed.hash = "";
+  const compile = own(req, "compile");
+  if (compile !== undefined && typeof compile !== "boolean") {
+    throw new SharedFetchInputError(`shared-fetch: program compile flag must be a boolean, got ${describe(compile)}`);
+  }
+  return { url: parsed.href, compile: compile === true };
+}
+
+/** Program resolution as a job of the claim engine (same claims, leases and invariants as fetches). */
 export class ProgramWork {
   constructor(private readonly opts: { identity: string; fetch: typeof fetch; leaseMs: number; records: DocRecords }) {}
 
+  /** Keyed by identity, entry URL and compile flag. Throws SharedFetchInputError on bad input. */
   keyOf(req: ProgramRequest): string {
-    return programKey(this.opts.identity, this.url(req), false);
+    const { url, compile } = normalizeProgramRequest(req);
+    return programKey(this.opts.identity, url, compile);
   }
 
-  job(req: ProgramRequest): Job {
-    const url = this.url(req);
+  job(req: ProgramRequest, leaseMs = this.opts.leaseMs): Job {
+    const { url, compile } = normalizeProgramRequest(req);
     const u = new URL(url);
     return {
       kind: "program",
-      key: programKey(this.opts.identity, url, false),
-      label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}`,
-      leaseMs: this.opts.leaseMs,
+      key: programKey(this.opts.identity, url, compile),
+      // Never the query string: it may carry a token (invariant 13).
+      label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}${compile ? " (compiled)" : ""}`,
+      leaseMs,
       results: this.opts.records.programs,
       run: async ({ signal }): Promise<Outcome> => {
-        // Loaded on first use so that apps that only fetch never bundle the module lexer.
-        const { resolveProgram } = await import("./program/index.ts");
         try {
-          return { ok: true, data: await resolveProgram(url, { fetch: this.opts.fetch, signal }) };
+          // Loaded on first use so that apps that only fetch never bundle the module lexer.
+          const { resolveProgram } = await import("./program/index.ts");
+          // The engine's signal reaches every request of the walk (invariant 11).
+          return { ok: true, data: await resolveProgram(url, { fetch: this.opts.fetch, signal, compile }) };
         } catch (error) {
           if (signal.aborted) throw abortError(signal.reason);
-          const status = (error as { status?: unknown }).status;
-          return { ok: false, error: typeof status === "number" ? { message: messageOf(error), status } : { message: messageOf(error) } };
+          const status = (error as { status?: unknown } | null)?.status;
+          const message = programMessage(error);
+          return { ok: false, error: typeof status === "number" ? { message, status } : { message } };
         }
       },
     };
   }
+}
 
-  private url(req: ProgramRequest): string {
-    const raw = typeof req === "string" ? req : isPlainObject(req) ? req.url : req;
-    return parseHttpUrl(raw, "program url").href;
-  }
+/**
+ * The resolver's messages already name the module, importer and the failing call's message; what
+ * they leave out is the network's own reason (the cause of fetch's "fetch failed").
+ */
+function programMessage(error: unknown): string {
+  if (!(error instanceof Error) || error.name !== "ProgramResolveError") return messageOf(error);
+  const inner = (error.cause as { cause?: unknown } | undefined)?.cause;
+  return inner instanceof Error && inner.message ? `${error.message} (${inner.message})` : error.message;
 }

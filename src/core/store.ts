@@ -11,6 +11,7 @@ import { DEFAULT_RETENTION_MS, Retention } from "./retention.ts";
 import type { ClaimRecord } from "./records.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedFetchStoreOptions, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
+import { boundOption, DEFAULT_MAX_PROGRAM_BYTES, DEFAULT_MAX_PROGRAMS, ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks, type LockManagerLike } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { getBrowserId } from "../sync/browser-id.ts";
@@ -35,6 +36,10 @@ export type CreateStoreOptions = SharedFetchStoreOptions & {
   locks?: LockManagerLike | null;
   /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
   browserId?: string;
+  /** Stored programs this replica used, at most (least recently used evicted first). Default 50. */
+  maxPrograms?: number;
+  /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
+  maxProgramBytes?: number;
 };
 
 /** Extras beyond the contract: the devtools panel and tests read these. */
@@ -47,6 +52,10 @@ export interface SharedFetchStoreExtras {
   claims(): [string, ClaimRecord][];
   malformed(): MalformedRecord[];
   readonly records: DocRecords;
+  /** The key a program request is coordinated under (identity, entry URL, compile flag). */
+  programKeyOf(req: ProgramRequest): string;
+  /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
+  refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>>;
 }
 
 export type SharedFetchStoreWithExtras = SharedFetchStore & SharedFetchStoreExtras;
@@ -75,6 +84,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const programLeaseMs = positive("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
   const settleMs = positive("settleMs", options.settleMs, DEFAULT_SETTLE_MS, true);
   const retentionMs = positive("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS);
+  const maxPrograms = boundOption("maxPrograms", options.maxPrograms, DEFAULT_MAX_PROGRAMS, true);
+  const maxProgramBytes = boundOption("maxProgramBytes", options.maxProgramBytes, DEFAULT_MAX_PROGRAM_BYTES, false);
 
   const listeners = new Set<StoreEventListener>();
   const emit = (event: StoreEvent) => {
@@ -89,15 +100,14 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
-  let engine: ClaimEngine | undefined;
-  const locks = lockManager
-    ? new ReplicaLocks(lockManager, replicaId, (id) => {
-        engine?.liveness.markReleased(id);
-        engine?.markClaimantDirty(id);
-      })
-    : undefined;
+  // Granted only after the engine exists: a lock grant is asynchronous.
+  const onLockReleased = (id: string) => {
+    engine.liveness.markReleased(id);
+    engine.markClaimantDirty(id);
+  };
+  const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
   locks?.hold();
-  engine = new ClaimEngine({
+  const engine = new ClaimEngine({
     records,
     replicaId,
     settleMs,
@@ -145,6 +155,25 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
   });
   const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: programLeaseMs, records });
+  const lru = new ProgramLru({
+    records,
+    maxPrograms,
+    maxBytes: maxProgramBytes,
+    isBusy: (key) => engine.isBusy(key),
+    write,
+    onEvicted: (keys) => emit({ type: "swept", keys }),
+  });
+  /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
+  const runProgram = (job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> => {
+    lru.touch(job.key);
+    retention.touch(job.key);
+    const running = engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>;
+    running.then(
+      () => lru.schedule(),
+      () => lru.schedule(),
+    );
+    return running;
+  };
 
   // Bad input rejects at once and writes nothing; the promise returned is the one created here.
   const guard = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -156,6 +185,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   };
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
 
+  let destroyed = false;
   const store: SharedFetchStoreWithExtras = {
     replicaId,
     identity,
@@ -187,16 +217,25 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return guard(() => {
         const job = programs.job(req);
         if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
-        retention.touch(job.key);
-        return engine.ensure(job, opts?.signal, "ensure") as Promise<Snapshot<Program>>;
+        return runProgram(job, opts?.signal, "ensure");
       });
     },
+    refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>> {
+      return guard(() => runProgram(programs.job(req), undefined, "refetch"));
+    },
     programSnapshot(req: ProgramRequest): Snapshot<Program> {
-      return engine.snapshot(programs.keyOf(req), "program", records.programs) as Snapshot<Program>;
+      const key = programs.keyOf(req);
+      lru.touch(key);
+      return engine.snapshot(key, "program", records.programs) as Snapshot<Program>;
     },
     subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
-      return engine.subscribe(programs.job(req), listener);
+      const off = engine.subscribe(programs.job(req), listener);
+      return () => {
+        off();
+        lru.schedule();
+      };
     },
+    programKeyOf: (req: ProgramRequest) => programs.keyOf(req),
     onEvent(listener: StoreEventListener): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -204,6 +243,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),
     destroy(): void {
+      if (destroyed) return;
+      destroyed = true;
+      lru.stop();
       engine.destroy();
       locks?.stop();
       stopLifecycle();

@@ -39,7 +39,11 @@ export type ProgramFile = { name: string; contents: string };
 /** `files` are URL paths, `main` first; `externals` are bare specifiers and other origins, not fetched. */
 export type Program = { main: string; files: ProgramFile[]; externals: string[] };
 
-export type ProgramRequest = { url: string };
+export type ProgramRequest = {
+  url: string;
+  /** Also return JavaScript for each TS/JSX file as `compiled` (file name → code); part of the key. */
+  compile?: boolean;
+};
 
 export type EnsureOptions = {
   /** Aborting it withdraws this waiter; the request is aborted when every waiter of this replica is gone. */
