@@ -20,6 +20,19 @@ export type HostCall = {
  */
 export class Host {
   readonly calls: HostCall[] = [];
+  private readonly waiting: (() => void)[] = [];
+
+  /** Resolves once the host has received `n` calls in all (an explicit event, no polling). */
+  whenCalls(n: number): Promise<HostCall[]> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.calls.length < n) return false;
+        resolve(this.calls);
+        return true;
+      };
+      if (!check()) this.waiting.push(() => void check());
+    });
+  }
   /** When set, answers each call at once with what it returns (undefined: leave it hanging). */
   auto: ((call: HostCall) => { status: number; body: unknown } | undefined) | undefined;
 
@@ -57,6 +70,7 @@ export class Host {
         }
       });
       this.calls.push(call);
+      for (const wake of this.waiting.splice(0)) wake();
       const answer = this.auto?.(call);
       if (answer) call.respond(answer.status, answer.body);
     });

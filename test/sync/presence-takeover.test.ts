@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { connectPeers, createSharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { Host } from "../harness/host.ts";
+import { startSyncServer, type SyncServer } from "./ws-server.ts";
+
+let server: SyncServer;
+beforeAll(async () => {
+  server = await startSyncServer();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const LEASE = 60_000; // far longer than the test: only a presence event can explain a takeover
+const req = { url: "https://api.example.test/presence" };
+
+function device(room: string, host: Host) {
+  const doc = new Y.Doc();
+  const conn = connectPeers(doc, { url: server.url, room, WebSocketPolyfill: WebSocket });
+  const store = createSharedFetchStore({ doc, awareness: conn.awareness, fetch: host.fetch, leaseMs: LEASE, settleMs: 20 });
+  return { doc, conn, store, stop: () => (store.destroy(), conn.destroy(), doc.destroy()) };
+}
+
+/** Resolves when `check` holds, re-checking on every store event (no sleeps). */
+function when(store: SharedFetchStoreWithExtras, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const off = store.subscribe(req, () => {
+      if (check()) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
+describe("presence as a failure event across devices (y-websocket on 127.0.0.1)", () => {
+  it("a peer whose presence is removed has its claims go stale at once, and the other takes over", async () => {
+    const room = `presence-${Math.random().toString(36).slice(2)}`;
+    const host = new Host();
+    const a = device(room, host);
+    const b = device(room, host);
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    void a.store.ensure(req).catch(() => {});
+    await when(b.store, () => b.store.snapshot(req).claim?.replicaId === a.store.replicaId);
+    await host.whenCalls(1);
+    const waiting = b.store.ensure(req);
+    // The device goes away without an orderly release (a closed laptop): its socket closes and the
+    // server removes its presence; its claim stays in the doc.
+    a.conn.provider.ws?.close();
+    a.conn.provider.shouldConnect = false;
+    await host.whenCalls(2); // long before the 60 s lease
+    host.calls[1]!.respond(200, { by: "b" });
+    await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "b" } });
+    a.stop();
+    b.stop();
+  });
+
+  it("our own lost connection is not mistaken for the peers' death", async () => {
+    const room = `presence-${Math.random().toString(36).slice(2)}`;
+    const host = new Host();
+    const a = device(room, host);
+    const b = device(room, host);
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    void a.store.ensure(req).catch(() => {});
+    await host.whenCalls(1);
+    void b.store.ensure(req).catch(() => {});
+    const removed = new Promise<void>((resolve) => b.conn.awareness.on("change", ({ removed }: { removed: number[] }) => removed.length && resolve()));
+    b.conn.provider.disconnect(); // b is the one offline: a's claim must keep its lease
+    await removed; // b's awareness dropped a's state, with the connection-lost origin
+    await new Promise<void>((resolve) => setImmediate(resolve)); // a (wrong) takeover is written in a microtask
+    expect(b.store.claims().map(([, claim]) => claim.replicaId)).toEqual([a.store.replicaId]);
+    expect(b.store.snapshot(req).claim).toMatchObject({ replicaId: a.store.replicaId, stale: false });
+    expect(host.calls).toHaveLength(1);
+    a.stop();
+    b.stop();
+  });
+});
