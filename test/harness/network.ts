@@ -24,7 +24,11 @@ export class Network {
       for (const other of this.docs) if (other !== doc) this.send(doc, other, update);
     });
     // A newcomer catches up with whoever it can reach, as a provider's sync step 1/2 would.
-    for (const other of this.docs) if (other !== doc) this.exchange(doc, other);
+    for (const other of this.docs) {
+      if (other === doc) continue;
+      this.exchange(other, doc);
+      this.exchange(doc, other);
+    }
     return doc;
   }
 
