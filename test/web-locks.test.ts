@@ -62,6 +62,25 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
     c.destroy();
   });
 
+  it("hidden tabs: a same-browser claimant whose heartbeats stall (throttled timers) is alive while its lock is held", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
+    await tick();
+    background(a.ensure(req));
+    await tick(100);
+    c.net.isolate(c.docOf(a)); // nothing of a's reaches b any more: no heartbeats
+    background(b.ensure(req));
+    await tick(LEASE * 10);
+    expect(c.host.calls).toHaveLength(1);
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    locks.crash("a"); // and when it does die, b knows at once
+    await tick(30);
+    expect(c.host.calls).toHaveLength(2);
+    c.destroy();
+  });
+
   it("a claim from another browser is never judged by this browser's locks", async () => {
     const locks = new FakeLocks();
     const c = cluster(0);

@@ -25,8 +25,11 @@ export type EngineOptions = {
   replicaId: string;
   /** This replica's browser id, once its Web Lock is held (claims then name it). */
   browserId: () => string | undefined;
-  /** Called for a live-looking foreign claim: lets same-browser claimants be watched by lock. */
-  watchClaimant?: (claim: ClaimRecord) => void;
+  /**
+   * Called for a live-looking foreign claim; returns true when its claimant is watched by an exact
+   * event (a Web Lock of this browser), which then replaces the lease.
+   */
+  watchClaimant?: (claim: ClaimRecord) => boolean;
   settleMs: number;
   emit: (event: StoreEvent) => void;
 };
@@ -260,10 +263,14 @@ export class ClaimEngine {
       claim,
       localRev: st.local?.rev,
       replicaId: this.replicaId,
-      isStale: (c) => this.liveness.isStale(st.key, c, now),
+      isStale: (c) => this.liveness.isStale(st.key, c, now, this.exact(c)),
     });
     if (!sameSnapshot(st.snapshot, next)) st.snapshot = next;
     return st.snapshot as Snapshot;
+  }
+
+  private exact(claim: ClaimRecord): boolean {
+    return this.opts.watchClaimant?.(claim) ?? false;
   }
 
   private markDirty(keys: Iterable<string>): void {
@@ -329,8 +336,7 @@ export class ClaimEngine {
     }
     const active = claim && claim.rev > recorded ? claim : undefined;
     if (active && active.replicaId !== this.replicaId) {
-      if (!this.liveness.isStale(st.key, active, Date.now())) {
-        this.opts.watchClaimant?.(active);
+      if (!this.liveness.isStale(st.key, active, Date.now(), this.exact(active))) {
         this.armRecheck(st, active, recorded);
         return;
       }
@@ -354,8 +360,8 @@ export class ClaimEngine {
     if (!claim || claim.rev <= recorded || claim.replicaId === this.replicaId) return;
     if (st.waiters.size === 0 && st.listeners.size === 0) return;
     const now = Date.now();
-    const at = this.liveness.staleAt(st.key, claim, now);
-    if (at <= now) return;
+    const at = this.liveness.staleAt(st.key, claim, now, this.exact(claim));
+    if (at <= now || at === Infinity) return;
     if (st.timer !== undefined && (st.timerAt ?? Infinity) <= at) return;
     if (st.timer !== undefined) clearTimeout(st.timer);
     st.timerAt = at;

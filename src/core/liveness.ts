@@ -52,14 +52,19 @@ export class Liveness {
     return Math.max(claimAt, beatAt);
   }
 
-  /** When a live-looking claim would go stale, or 0 when it is stale by an event already. */
-  staleAt(key: string, claim: ClaimRecord, now: number): number {
+  /**
+   * When a live-looking claim would go stale, or 0 when it is stale by an event already.
+   * `exact`: the claimant is watched by an event that cannot miss (its Web Lock, same browser), so
+   * no lease applies — a hidden tab whose timers the browser throttles is still alive.
+   */
+  staleAt(key: string, claim: ClaimRecord, now: number, exact = false): number {
     if (this.gone.has(claim.replicaId) || this.released.has(claim.replicaId)) return 0;
+    if (exact) return Infinity;
     return this.lastActivity(key, claim, now) + claim.leaseMs;
   }
 
-  isStale(key: string, claim: ClaimRecord, now: number): boolean {
-    return now >= this.staleAt(key, claim, now);
+  isStale(key: string, claim: ClaimRecord, now: number, exact = false): boolean {
+    return now >= this.staleAt(key, claim, now, exact);
   }
 
   forget(key: string): void {

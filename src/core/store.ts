@@ -114,7 +114,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     emit,
     browserId: () => (locks?.held ? browserId : undefined),
     watchClaimant: (claim) => {
-      if (locks && claim.browserId !== undefined && claim.browserId === browserId) locks.watch(claim.replicaId);
+      if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
+      locks.watch(claim.replicaId);
+      return true;
     },
   });
   const stopLifecycle = watchPageLifecycle({
