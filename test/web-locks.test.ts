@@ -30,6 +30,16 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
     c.destroy();
   });
 
+  it("a page's very first claim already names its browser (it waits for its own lock's grant)", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    background(a.ensure(req)); // at once, as a component does at mount
+    await tick(100);
+    expect(a.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
+    c.destroy();
+  });
+
   it("a tab opened after the crash sees the claim, finds the lock free and takes over at once", async () => {
     const locks = new FakeLocks();
     const c = cluster(0);

@@ -32,6 +32,11 @@ export type EngineOptions = {
   watchClaimant?: (claim: ClaimRecord) => boolean;
   settleMs: number;
   emit: (event: StoreEvent) => void;
+  /**
+   * Claims wait for this (the grant of this replica's own Web Lock, a few ms): a claim written
+   * before it could not name its browser, and its crash would then be found only by the lease.
+   */
+  ready?: () => Promise<void>;
 };
 
 type Waiter = { minRev: number; resolve: (s: Snapshot) => void; reject: (e: unknown) => void; cleanup: () => void };
@@ -81,6 +86,8 @@ export class ClaimEngine {
   private flushQueued = false;
   private destroyed = false;
   private suspended = false;
+  private isReady = false;
+  private readyWaiting = false;
   private readonly unobserve: (() => void)[] = [];
 
   constructor(private readonly opts: EngineOptions) {
@@ -189,6 +196,7 @@ export class ClaimEngine {
   resume(): void {
     if (this.destroyed || !this.suspended) return;
     this.suspended = false;
+    this.isReady = false; // the lock was let go while suspended: wait for it again
     for (const st of [...this.states.values()]) this.refresh(st);
   }
 
@@ -375,6 +383,17 @@ export class ClaimEngine {
   private claim(st: KeyState, rev: number, takeoverOf?: string): void {
     const job = st.job;
     if (!job) return;
+    if (this.opts.ready && !this.isReady) {
+      if (!this.readyWaiting) {
+        this.readyWaiting = true;
+        void this.opts.ready().then(() => {
+          this.isReady = true;
+          this.readyWaiting = false;
+          for (const other of [...this.states.values()]) this.refresh(other);
+        });
+      }
+      return;
+    }
     const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling" };
     st.local = local;
     const record: ClaimRecord = { replicaId: this.replicaId, nonce: local.nonce, rev, leaseMs: job.leaseMs, label: job.label };

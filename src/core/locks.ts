@@ -25,6 +25,8 @@ export class ReplicaLocks {
   private readonly watching = new Set<string>();
   /** True once this replica's own lock is held: only then may its claims name its browser. */
   held = false;
+  /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
+  ready: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly locks: LockManagerLike,
@@ -35,13 +37,19 @@ export class ReplicaLocks {
   hold(): void {
     if (this.release) return;
     const released = new Promise<void>((resolve) => (this.release = resolve));
+    let granted!: () => void;
+    this.ready = new Promise<void>((resolve) => (granted = resolve));
     this.locks
       .request(lockName(this.replicaId), { mode: "exclusive" }, () => {
         this.held = true;
+        granted();
         return released;
       })
       .catch(() => {})
-      .finally(() => (this.held = false));
+      .finally(() => {
+        this.held = false;
+        granted();
+      });
   }
 
   /** Queue on another replica's lock; `onGone` fires when the browser grants it to us. */

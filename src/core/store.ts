@@ -113,6 +113,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     settleMs,
     emit,
     browserId: () => (locks?.held ? browserId : undefined),
+    ready: locks ? () => locks.ready : undefined,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
