@@ -44,6 +44,18 @@ export default defineConfig({
           },
         },
       },
+      {
+        // Real chromium tabs and "devices" (contexts) against a counting host: test/browser.
+        test: {
+          name: "e2e",
+          include: ["test/browser/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/browser/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

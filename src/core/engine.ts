@@ -480,7 +480,11 @@ export class ClaimEngine {
     const { claims } = this.opts.records;
     const claim = claims.get(st.key);
     if (release && claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) {
-      this.write(() => claims.delete(st.key));
+      // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
+      // still leaves work others want: mark its claim abandoned, so whoever shows the key takes
+      // it over at once by rewriting it — never through "no claim" (invariant 4).
+      if (reason === "hidden") this.write(() => claims.set(st.key, { ...claim, abandoned: true }));
+      else this.write(() => claims.delete(st.key));
       this.opts.emit({ type: "released", kind: st.kind, key: st.key, rev: local.rev });
     }
   }

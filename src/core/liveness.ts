@@ -58,7 +58,7 @@ export class Liveness {
    * no lease applies — a hidden tab whose timers the browser throttles is still alive.
    */
   staleAt(key: string, claim: ClaimRecord, now: number, exact = false): number {
-    if (this.gone.has(claim.replicaId) || this.released.has(claim.replicaId)) return 0;
+    if (claim.abandoned || this.gone.has(claim.replicaId) || this.released.has(claim.replicaId)) return 0;
     if (exact) return Infinity;
     return this.lastActivity(key, claim, now) + claim.leaseMs;
   }

@@ -12,6 +12,8 @@ export type ClaimRecord = {
   browserId?: string;
   /** Method, origin and path only: never a query string, header value or body. */
   label?: string;
+  /** Set by a claimant whose page went away mid-request: stale at once, for anyone to take over. */
+  abandoned?: true;
 };
 
 export type ResultRecord = { rev: number; data: unknown; label?: string };
@@ -42,13 +44,16 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const leaseMs = own(value, "leaseMs");
   const browserId = own(value, "browserId");
   const label = own(value, "label");
+  const abandoned = own(value, "abandoned");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return "claim.rev is not a positive integer";
   if (typeof leaseMs !== "number" || !(leaseMs > 0) || leaseMs > MAX_LEASE_MS) return "claim.leaseMs is not a positive number of ms";
   if (browserId !== undefined && !isId(browserId)) return "claim.browserId is not a string";
   if (label !== undefined && typeof label !== "string") return "claim.label is not a string";
+  if (abandoned !== undefined && abandoned !== true) return "claim.abandoned is not true";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
+  if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
   if (label !== undefined) claim.label = label;
   return claim;

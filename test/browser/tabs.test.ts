@@ -1,0 +1,96 @@
+/**
+ * Tabs of one browser (one context: shared BroadcastChannel, IndexedDB, Web Locks) showing the same
+ * data share one request, and a crashed claimant is taken over without a "done, nothing here" state.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { claimGaps, findClaimant, historyViolations, openTab, openTabs, uniqueName, waitUntil, type Tab } from "./harness.ts";
+import { startE2E } from "./setup.ts";
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterEach(async () => {
+  await e2e.closeContexts();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const LEASE_MS = 1500;
+
+async function expectCleanHistories(tabs: Tab[]): Promise<void> {
+  for (const tab of tabs) {
+    const history = await tab.history();
+    expect(historyViolations(history), `${tab.name} history ${JSON.stringify(history)}`).toEqual([]);
+    const log = await tab.claimLog();
+    expect(claimGaps(log), `${tab.name} claims ${JSON.stringify(log)}`).toEqual([]);
+    expect(await tab.errors(), `${tab.name} page errors`).toEqual([]);
+    expect(tab.consoleProblems, `${tab.name} console`).toEqual([]);
+  }
+}
+
+describe("tabs of one browser", () => {
+  it("8 tabs opened at once: the host sees exactly one request and every tab shows the data", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("eight")}`;
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 8);
+
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    expect(host.count(api)).toBe(1);
+    for (const tab of tabs) expect(JSON.parse((await tab.state()).data)).toEqual({ path: api, n: 1 });
+    const dispatchedBy = (await Promise.all(tabs.map((t) => t.dispatched()))).filter(Boolean);
+    expect(dispatchedBy).toHaveLength(1);
+    await expectCleanHistories(tabs);
+  });
+
+  it("the claimant crashes mid-request: another tab takes over, every survivor shows the data", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("crash")}`;
+    host.plan(api, ["hang", { delayMs: 0 }]);
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 4);
+
+    await host.waitForCall(api, 1);
+    const claimant = await findClaimant(tabs);
+    const survivors = tabs.filter((t) => t !== claimant);
+    // Everyone sees the work in flight before the crash.
+    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    await claimant.crash();
+
+    const second = await host.waitForCall(api, 2, 20_000);
+    expect(second.n).toBe(2);
+    await Promise.all(survivors.map((t) => t.waitForData()));
+    for (const tab of survivors) expect(JSON.parse((await tab.state()).data)).toEqual({ path: api, n: 2 });
+    expect(host.count(api)).toBe(2);
+    const takers = (await Promise.all(survivors.map((t) => t.events()))).filter((events) => events.some((e) => e.type === "dispatched"));
+    expect(takers).toHaveLength(1);
+    await expectCleanHistories(survivors);
+  });
+
+  it("crash, then a new tab opened at once as the only other page: it recovers with no other wake-up", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("reopen")}`;
+    host.plan(api, ["hang", { delayMs: 0 }]);
+    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS };
+    const context = await e2e.newContext();
+    const victim = await openTab(context, host, config, "victim");
+    await victim.ready();
+    await host.waitForCall(api, 1);
+    await waitUntil("the victim dispatched", () => victim.dispatched());
+    await victim.crash();
+
+    const fresh = await openTab(context, host, config, "fresh");
+    await fresh.ready();
+    expect(context.pages().filter((p) => p !== victim.page)).toEqual([fresh.page]);
+    // The crashed tab's claim came from IndexedDB: the new tab waits for it, then takes it over.
+    await host.waitForCall(api, 2, 20_000);
+    await fresh.waitForData();
+    expect(JSON.parse((await fresh.state()).data)).toEqual({ path: api, n: 2 });
+    expect(host.count(api)).toBe(2);
+    const history = await fresh.history();
+    expect(history[0]?.status, JSON.stringify(history)).toBe("pending");
+    await expectCleanHistories([fresh]);
+  });
+});
