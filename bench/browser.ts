@@ -15,6 +15,7 @@ import type { Browser } from "playwright-core";
 import { startSyncServer, type SyncServer } from "../test/sync/ws-server.ts";
 import { startHost, type CountingHost } from "../test/browser/host.ts";
 import { buildTestPage, findClaimant, launchBrowser, openTab, openTabs, uniqueName, waitUntil, type Tab } from "../test/browser/harness.ts";
+import { DEFAULT_SETTLE_MS } from "../src/core/store.ts";
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const LEASE_MS = Number(process.env.LEASE_MS ?? 1500);
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
     console.log(`(page→node clock mapping for the "shows data" rows: ±${(clockRtt / 2).toFixed(1)} ms at worst)`);
     const dup = (xs: number[]) => `${xs.filter((x) => x > 1).length} of ${xs.length} runs sent 2+ requests (per run: ${xs.join(" ")})`;
     console.log("");
-    console.log(`2 devices booting at once (settle window 50 ms): ${dup(sims.boot)}`);
+    console.log(`2 devices booting at once (settle window ${DEFAULT_SETTLE_MS} ms): ${dup(sims.boot)}`);
     console.log(`2 devices up, asking at once:                    ${dup(sims.ask)}`);
     console.log("");
     console.log(`samples (ms): ${rows.map((r) => `${r.name.split(" (")[0]}: [${r.samples.map((x) => x.toFixed(1)).join(", ")}]`).join("; ")}`);
