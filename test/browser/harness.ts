@@ -13,20 +13,11 @@ import { build } from "vite";
 import type { CountingHost } from "./host.ts";
 import type { ClaimLogEntry, HistoryEntry, PageEvent, PageWindow } from "./page/types.ts";
 
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+
 export type { ClaimLogEntry, HistoryEntry, PageEvent };
 
-export const CHROMIUM_PATH = "/usr/bin/chromium";
-/** Flags verified on this machine (shared/TOOLCHAIN.md). */
-export const CHROMIUM_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export { CHROMIUM_ARGS, CHROMIUM_PATH };
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });

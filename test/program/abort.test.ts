@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveProgram } from "../../src/core/program/index.ts";
-import { ModuleHost, recordingFetch, type HostedFile } from "./module-host.ts";
+import { recordingFetch, servedPerTest } from "./module-host.ts";
 
-let host: ModuleHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
-
-async function serve(files: Record<string, HostedFile>): Promise<ModuleHost> {
-  host = await ModuleHost.start(files);
-  return host;
-}
+const serve = servedPerTest();
 
 describe("resolveProgram: cancellation", () => {
   it("aborting during a hung request rejects with AbortError and the server sees the socket close", async () => {

@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findImports } from "../../src/core/program/find-imports.ts";
 import { resolveProgram } from "../../src/core/program/index.ts";
-import { ModuleHost, type HostedFile } from "./module-host.ts";
+import { servedPerTest } from "./module-host.ts";
 
-let host: ModuleHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
-
-async function serve(files: Record<string, HostedFile>): Promise<ModuleHost> {
-  host = await ModuleHost.start(files);
-  return host;
-}
+const serve = servedPerTest();
 
 // JSX text with an apostrophe and a slash stops es-module-lexer; the Sucrase tokenizer takes over.
 const view = [

@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 import { EventEmitter, once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -161,4 +162,14 @@ export function recordingFetch(): { fetch: typeof fetch; calls: { url: string; s
     return fetch(input, init);
   };
   return { fetch: wrapped, calls };
+}
+
+/** A module host per test, closed after each: `const serve = servedPerTest();` then `await serve(files)`. */
+export function servedPerTest(): (files: Record<string, HostedFile>) => Promise<ModuleHost> {
+  let host: ModuleHost | undefined;
+  afterEach(async () => {
+    await host?.close();
+    host = undefined;
+  });
+  return async (files) => (host = await ModuleHost.start(files));
 }

@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveProgram } from "../../src/core/program/index.ts";
-import { ModuleHost, type HostedFile } from "./module-host.ts";
+import { servedPerTest } from "./module-host.ts";
 
-let host: ModuleHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
-
-async function serve(files: Record<string, HostedFile>): Promise<ModuleHost> {
-  host = await ModuleHost.start(files);
-  return host;
-}
+const serve = servedPerTest();
 
 const names = (program: { files: { name: string }[] }) => program.files.map((f) => f.name);
 
