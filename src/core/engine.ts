@@ -9,16 +9,8 @@ import type { RecordMap } from "./lanes.ts";
 import type { ClaimRecord, ResultRecord } from "./records.ts";
 import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
-
-/** One unit of coordinated work: what to claim, where its result lives, and how to run it. */
-export type Job = {
-  kind: WorkKind;
-  key: string;
-  label: string;
-  leaseMs: number;
-  results: RecordMap<ResultRecord>;
-  run(ctx: { signal: AbortSignal; rev: number; idempotencyKey: string }): Promise<Outcome>;
-};
+import { IDLE_STATES, ORIGIN, randomId, type Job, type KeyState, type LocalWork, type Waiter } from "./job.ts";
+import { writeOutcome } from "./writeback.ts";
 
 export type EngineOptions = {
   records: DocRecords;
@@ -38,40 +30,6 @@ export type EngineOptions = {
    */
   ready?: () => Promise<void>;
 };
-
-type Waiter = { minRev: number; resolve: (s: Snapshot) => void; reject: (e: unknown) => void; cleanup: () => void };
-
-type LocalWork = {
-  rev: number;
-  nonce: string;
-  controller: AbortController;
-  phase: "settling" | "running";
-  settleTimer?: ReturnType<typeof setTimeout>;
-};
-
-type KeyState = {
-  key: string;
-  kind: WorkKind;
-  results: RecordMap<ResultRecord>;
-  job?: Job;
-  waiters: Set<Waiter>;
-  listeners: Set<() => void>;
-  local?: LocalWork;
-  snapshot?: Snapshot;
-  notified?: Snapshot;
-  /** The newest result this replica has seen for the key (see read()). */
-  seen?: ResultRecord;
-  timer?: ReturnType<typeof setTimeout>;
-  timerAt?: number;
-};
-
-export const ORIGIN = "shared-fetch";
-/** How many keys may hold state with nobody waiting or listening (snapshot() calls only). */
-const IDLE_STATES = 1000;
-
-export function randomId(): string {
-  return globalThis.crypto.randomUUID();
-}
 
 /**
  * The claim engine: decides, per key, whether this replica fetches, waits, or takes over, and
@@ -445,23 +403,12 @@ export class ClaimEngine {
     if (st.local === local) st.local = undefined;
     // An aborted request writes nothing; its claim was released when it was aborted.
     if (outcome === null || local.controller.signal.aborted || this.destroyed) return;
-    const { claims, errors } = this.opts.records;
     const rev = local.rev;
     let written = false;
     this.write(() => {
-      const result = st.results.get(st.key);
-      const error = errors.get(st.key);
-      if (outcome.ok) {
-        if (!result || result.rev < rev) {
-          st.results.set(st.key, { rev, data: outcome.data, label: job.label });
-          written = true;
-          if (error && error.rev <= rev) errors.delete(st.key);
-        }
-      } else if ((result?.rev ?? 0) < rev && (error?.rev ?? 0) < rev) {
-        const record = outcome.error.status === undefined ? { rev, message: outcome.error.message } : { rev, message: outcome.error.message, status: outcome.error.status };
-        errors.set(st.key, record);
-        written = true;
-      }
+      written = writeOutcome(this.opts.records, st.results, { key: st.key, rev, label: job.label, outcome });
+      // Release our claim in the same transaction: no observer sees it gone before the outcome.
+      const { claims } = this.opts.records;
       const claim = claims.get(st.key);
       if (claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) claims.delete(st.key);
     });

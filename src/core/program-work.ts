@@ -1,5 +1,5 @@
 import type { DocRecords } from "./doc-records.ts";
-import type { Job } from "./engine.ts";
+import type { Job } from "./job.ts";
 import { messageOf, type Outcome } from "./fetcher.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import { programKey } from "./key.ts";

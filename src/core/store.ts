@@ -1,5 +1,6 @@
 import { openDocRecords, type DocRecords } from "./doc-records.ts";
-import { ClaimEngine, ORIGIN, randomId, type Job } from "./engine.ts";
+import { ClaimEngine } from "./engine.ts";
+import { ORIGIN, randomId, type Job } from "./job.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import type { StoreEvent, StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
