@@ -165,10 +165,6 @@ export class ClaimEngine {
     this.markDirty(keys);
   }
 
-  claimsOf(replicaId: string): [string, ClaimRecord][] {
-    return this.opts.records.claims.entries().filter(([, c]) => c.replicaId === replicaId);
-  }
-
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   isBusy(key: string): boolean {
     const st = this.states.get(key);
@@ -416,7 +412,7 @@ export class ClaimEngine {
     this.markDirty([st.key]);
   }
 
-  private abortLocal(st: KeyState, reason: "no-waiters" | "destroyed" | "hidden", release = true): void {
+  private abortLocal(st: KeyState, reason: "no-waiters" | "destroyed" | "hidden"): void {
     const local = st.local;
     if (!local) return;
     st.local = undefined;
@@ -426,7 +422,7 @@ export class ClaimEngine {
     this.opts.emit({ type: "aborted", kind: st.kind, key: st.key, rev: local.rev, reason });
     const { claims } = this.opts.records;
     const claim = claims.get(st.key);
-    if (release && claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) {
+    if (claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) {
       // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
       // still leaves work others want: mark its claim abandoned, so whoever shows the key takes
       // it over at once by rewriting it — never through "no claim" (invariant 4).
