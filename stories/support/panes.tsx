@@ -1,5 +1,5 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useId, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
+import { useId, useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, useSharedFetch, type SharedRequest } from "../../src/index.ts";
 import type { Replica } from "./replicas.ts";
 import type { HostState, SimulatedHost } from "./simulatedHost.ts";
@@ -72,12 +72,18 @@ function claimText(claim: { replicaId: string; mine: boolean; stale: boolean } |
 function PaneBody({ replica, request }: PaneProps) {
   const headingId = useId();
   const result = useSharedFetch(request);
+  // Every claim this pane has shown, in order: play functions check the history after the fact
+  // instead of racing to catch a transient state on a busy machine.
+  const claimsSeen = useRef<string[]>([]);
+  const shown = claimText(result.claim);
+  if (claimsSeen.current.at(-1) !== shown) claimsSeen.current.push(shown); // eslint-disable-line react-hooks/refs
   return (
     <section
       aria-labelledby={headingId}
       style={styles.pane}
       data-status={result.status}
-      data-claim={claimText(result.claim)}
+      data-claim={shown}
+      data-claims-seen={claimsSeen.current.join(" > ")} // eslint-disable-line react-hooks/refs
     >
       <h2 id={headingId} style={styles.heading}>
         {replica.name}
