@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen } from "@testing-library/react";
+import { StrictMode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { cluster, URL_A } from "../harness/replicas.ts";
@@ -143,6 +144,20 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     );
     await flush();
     expect(screen.getByTestId("bad").textContent).toMatch(/^error: shared-fetch: url "not a url" is not a valid absolute URL/);
+    c.destroy();
+  });
+
+  it("StrictMode's double mount costs no extra request", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    const log: Seen[] = [];
+    render(<StrictMode>{mount(a!, "a", log)}</StrictMode>);
+    await flush();
+    await flush();
+    expect(c.host.calls).toHaveLength(1);
+    await act(async () => c.host.open[0]!.respond(200, { n: 3 }));
+    await flush();
+    expect(screen.getByTestId("a-data").textContent).toBe("3");
     c.destroy();
   });
 
