@@ -2,10 +2,12 @@
  * `npm run bench`: figures the README quotes. Prints what it measured; asserts nothing.
  * - doc growth: encoded size of the shared doc after N request/refetch cycles over K keys
  * - dedupe: host requests when R replicas on one synced network ask for the same keys at once
+ * - bundle size of what an app imports (bench/bundle.ts)
  */
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
 import { Network } from "../test/harness/network.ts";
+import { bundleSizes } from "./bundle.ts";
 
 const CYCLES = Number(process.env.CYCLES ?? 10_000);
 const KEYS = Number(process.env.KEYS ?? 100);
@@ -61,5 +63,6 @@ async function dedupe(replicas: number) {
 }
 
 console.log(`shared-fetch bench — node ${process.version}, yjs in-process network, settleMs 0`);
+await bundleSizes();
 await docGrowth();
 for (const r of [2, 8, 32]) await dedupe(r);
