@@ -24,3 +24,4 @@ export { useProgram, type UseProgramOptions } from "./react/use-program.ts";
 export type { SharedQueryResult } from "./react/use-store-query.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
+export { useSharedFetchSuspense } from "./react/use-shared-fetch-suspense.ts";
