@@ -100,3 +100,11 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     c.destroy();
   });
 });
+
+describe("a doc whose root name is taken by another type", () => {
+  it("createSharedFetchStore says so instead of failing deep inside Yjs", () => {
+    const doc = new Y.Doc();
+    doc.getMap(ROOT).set("x", 1);
+    expect(() => createSharedFetchStore({ doc })).toThrow(/root type "shared-fetch:lanes" is already used as another type/);
+  });
+});

@@ -1,4 +1,6 @@
 import * as Y from "yjs";
+import { SharedFetchInputError } from "./errors.ts";
+import { messageOf } from "./fetcher.ts";
 import { isPlainObject } from "./request.ts";
 
 /** A record read from the doc that failed validation: ignored, kept for devtools. */
@@ -45,7 +47,12 @@ export class Lanes {
     readonly doc: Y.Doc,
     name: string,
   ) {
-    this.root = doc.getArray<unknown>(name);
+    try {
+      this.root = doc.getArray<unknown>(name);
+    } catch (error) {
+      // Yjs refuses a root name already taken by another type in this doc (e.g. a Y.Map).
+      throw new SharedFetchInputError(`shared-fetch: the doc's root type ${JSON.stringify(name)} is already used as another type; give shared-fetch a doc (or a root) of its own (${messageOf(error)})`);
+    }
     this.observer = (events) => {
       // Runs inside the writer's transaction: read and notify only; never throw, never write.
       try {
