@@ -1,0 +1,22 @@
+import type { MalformedRecord } from "./core.ts";
+import { preview, shortId } from "./format.ts";
+import { styles } from "./styles.ts";
+
+/** Records peers wrote that failed validation: ignored by the store (invariant 14), shown here. */
+export function MalformedList({ records }: { records: readonly MalformedRecord[] }) {
+  if (records.length === 0) return <p style={styles.empty}>Every record in the doc is well-formed.</p>;
+  return (
+    <ul style={{ margin: 0, paddingLeft: "1.2rem" }} aria-label="Malformed records">
+      {records.map((record, i) => (
+        // Malformed entries have no identity of their own; their position is all there is.
+        <li key={i} data-testid="malformed-row" data-map={record.map} style={{ marginBottom: "0.3rem" }}>
+          <strong>{record.map}</strong>
+          {record.key !== undefined && <span title={record.key.slice(0, 200)}> {shortId(record.key)}</span>}: {record.reason}
+          <div style={styles.muted}>
+            <code>{preview(record.value)}</code>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
