@@ -34,8 +34,6 @@ export function describeEvent(event: StoreEvent): string {
       return `rev ${event.rev}`;
     case "swept":
       return `${event.keys.length} key${event.keys.length === 1 ? "" : "s"}`;
-    case "malformed":
-      return `${event.record.map}: ${event.record.reason}`;
   }
 }
 

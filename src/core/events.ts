@@ -1,4 +1,3 @@
-import type { MalformedRecord } from "./lanes.ts";
 import type { WorkKind } from "./key.ts";
 
 /** What a store did and saw, for the devtools panel and for logging. One typed union. */
@@ -9,7 +8,6 @@ export type StoreEvent =
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }
   | { type: "aborted"; kind: WorkKind; key: string; rev: number; reason: "no-waiters" | "destroyed" | "hidden" }
   | { type: "released"; kind: WorkKind; key: string; rev: number }
-  | { type: "swept"; keys: string[] }
-  | { type: "malformed"; record: MalformedRecord };
+  | { type: "swept"; keys: string[] };
 
 export type StoreEventListener = (event: StoreEvent) => void;
