@@ -1,3 +1,4 @@
+import { HeaderRow } from "./HeaderRow.tsx";
 import { describeEvent, formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsEvent } from "./types.ts";
@@ -7,15 +8,7 @@ export function EventLog({ events }: { events: readonly DevtoolsEvent[] }) {
   if (events.length === 0) return <p style={styles.empty}>No events since the panel started.</p>;
   return (
     <table style={styles.table} aria-label="Events">
-      <thead>
-        <tr>
-          {["Time", "Event", "Kind", "Key", "Details"].map((name) => (
-            <th key={name} scope="col" style={styles.th}>
-              {name}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <HeaderRow names={["Time", "Event", "Kind", "Key", "Details"]} />
       <tbody>
         {[...events].reverse().map(({ seq, at, event }) => {
           const key = "key" in event ? event.key : undefined;

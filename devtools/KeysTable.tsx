@@ -1,3 +1,4 @@
+import { HeaderRow } from "./HeaderRow.tsx";
 import { Badge } from "./Badge.tsx";
 import { formatBytes, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
@@ -8,15 +9,7 @@ export function KeysTable({ rows }: { rows: readonly DevtoolsKeyRow[] }) {
   if (rows.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
   return (
     <table style={styles.table} aria-label="Keys">
-      <thead>
-        <tr>
-          {["Request", "Kind", "Holder", "Claim", "Result", "Error", "Actions"].map((name) => (
-            <th key={name} scope="col" style={styles.th}>
-              {name}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <HeaderRow names={["Request", "Kind", "Holder", "Claim", "Result", "Error", "Actions"]} />
       <tbody>
         {rows.map((row) => (
           <KeyRow key={row.key} row={row} />

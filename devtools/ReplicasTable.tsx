@@ -1,3 +1,4 @@
+import { HeaderRow } from "./HeaderRow.tsx";
 import { shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsReplica } from "./types.ts";
@@ -8,15 +9,7 @@ export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsR
     <>
       {!hasAwareness && <p style={styles.empty}>No awareness given: presence unknown, replicas that hold nothing are not listed.</p>}
       <table style={styles.table} aria-label="Replicas">
-        <thead>
-          <tr>
-            {["Replica", "Present", "Browser", "Heartbeat", "Claims"].map((name) => (
-              <th key={name} scope="col" style={styles.th}>
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <HeaderRow names={["Replica", "Present", "Browser", "Heartbeat", "Claims"]} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.replicaId} data-testid="replica-row" data-replica-id={r.replicaId} data-present={r.present === undefined ? "unknown" : String(r.present)}>
