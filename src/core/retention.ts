@@ -9,8 +9,11 @@ export const DEFAULT_RETENTION_MS = 24 * 3600_000;
  */
 export class Retention {
   private lastSweep = -Infinity;
+  private stopped = false;
   /** Keys found with records but no ask record: their window starts when this replica saw them. */
   private readonly noticed = new Map<string, number>();
+  /** Ask times to write, batched into one transaction. */
+  private readonly due = new Map<string, number>();
 
   constructor(
     private readonly records: DocRecords,
@@ -21,15 +24,37 @@ export class Retention {
     private readonly onSwept: (keys: string[]) => void,
   ) {}
 
-  /** Called when this replica asks for a key; writes at most once per retention/24 per key. */
+  /**
+   * Called when this replica asks for a key; writes at most once per retention/24 per key, after
+   * the ask's claim (a microtask later, batched): the doc never shows a key asked for but unclaimed.
+   */
   touch(key: string): void {
+    if (this.stopped) return;
     const now = Date.now();
     const at = this.records.asks.get(key);
-    if (at === undefined || now - at > this.retentionMs / 24) this.write(() => this.records.asks.set(key, now));
+    if (at === undefined || now - at > this.retentionMs / 24) {
+      if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
+      this.due.set(key, now);
+    }
     if (now - this.lastSweep >= this.retentionMs / 24) {
       this.lastSweep = now;
       queueMicrotask(() => this.sweep());
     }
+  }
+
+  /** The store is destroyed: write nothing more. */
+  stop(): void {
+    this.stopped = true;
+    this.due.clear();
+  }
+
+  private flushAsks(): void {
+    if (this.stopped || this.due.size === 0) return;
+    const due = [...this.due];
+    this.due.clear();
+    this.write(() => {
+      for (const [key, at] of due) this.records.asks.set(key, at);
+    });
   }
 
   sweep(now = Date.now()): string[] {

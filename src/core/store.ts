@@ -252,6 +252,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       if (destroyed) return;
       destroyed = true;
       lru.stop();
+      retention.stop();
       engine.destroy();
       locks?.stop();
       stopLifecycle();
