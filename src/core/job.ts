@@ -1,3 +1,4 @@
+import { uuidv4 } from "lib0/random";
 import type { Outcome } from "./fetcher.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
@@ -44,7 +45,8 @@ export const ORIGIN = "shared-fetch";
 /** How many keys may hold state with nobody waiting or listening (snapshot() calls only). */
 export const IDLE_STATES = 1000;
 
+/** crypto.randomUUID exists only in secure contexts; an app served over plain http on a LAN needs this. */
 export function randomId(): string {
-  return globalThis.crypto.randomUUID();
+  return uuidv4();
 }
 
