@@ -5,16 +5,22 @@ import { FakeLocks } from "./harness/fake-locks.ts";
 const LEASE = 5000;
 const req = { url: URL_A };
 
+/** Two tabs of one browser: one lock manager, one browser id, both locks held. */
+async function twoTabs() {
+  const locks = new FakeLocks();
+  const c = cluster(0);
+  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
+  await tick();
+  return { locks, c, a, b };
+}
+
 describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
 
   it("a crashed claimant of the same browser is taken over at once, with no timer", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
-    await tick();
+    const { locks, c, a, b } = await twoTabs();
     background(a.ensure(req));
     await tick(100);
     expect(b.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
@@ -59,11 +65,7 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
   });
 
   it("a live claimant of the same browser is left alone however long it takes (its lock stays held)", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
-    await tick();
+    const { c, a, b } = await twoTabs();
     background(a.ensure(req));
     await tick(100);
     background(b.ensure(req));
@@ -73,11 +75,7 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
   });
 
   it("hidden tabs: a same-browser claimant whose heartbeats stall (throttled timers) is alive while its lock is held", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
-    await tick();
+    const { locks, c, a, b } = await twoTabs();
     background(a.ensure(req));
     await tick(100);
     c.net.isolate(c.docOf(a)); // nothing of a's reaches b any more: no heartbeats
