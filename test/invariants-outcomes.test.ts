@@ -129,6 +129,22 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     c.destroy();
   });
 
+  it("invariant 11: the request is aborted when the last waiter leaves, even while the key is shown here", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const seen: Snapshot[] = [];
+    a!.subscribe(req, () => seen.push(a!.snapshot(req)));
+    const controller = new AbortController();
+    background(a!.ensure(req, { signal: controller.signal }));
+    await tick(100);
+    controller.abort();
+    await tick();
+    expect(c.host.calls[0]!.aborted).toBe(true);
+    expect(b!.claims()).toEqual([]);
+    expect(seen.at(-1)).toEqual({ status: "idle" });
+    c.destroy();
+  });
+
   it("invariant 11: an already-aborted signal rejects at once and writes nothing", async () => {
     const c = cluster(1);
     const [a] = c.stores;

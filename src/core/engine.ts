@@ -276,7 +276,7 @@ export class ClaimEngine {
   /** The decision: resolve waiters, wait on a live claim, take over a stale one, or claim. */
   private evaluate(st: KeyState): void {
     if (this.destroyed || this.suspended) return;
-    const { result, error, claim } = this.read(st);
+    const { result, error } = this.read(st);
     const recorded = recordedRev(result, error);
     if (st.waiters.size) {
       const snap = this.compute(st);
@@ -289,13 +289,17 @@ export class ClaimEngine {
     }
     // A revision at or above ours is recorded (another replica came home first): our copy is moot.
     if (st.local && st.local.rev <= recorded) this.abortLocal(st, "no-waiters");
-    const interested = st.waiters.size > 0 || st.listeners.size > 0;
-    if (!interested && st.local) this.abortLocal(st, "no-waiters");
+    // When every waiter of this replica has gone, its request is aborted and the claim released;
+    // work taken over for listeners alone lives as long as someone shows the key.
+    if (st.local && st.waiters.size === 0 && !(st.local.forListeners && st.listeners.size > 0)) this.abortLocal(st, "no-waiters");
     if (st.local) return; // our own work: never judged by the clock (invariant 2)
+    const interested = st.waiters.size > 0 || st.listeners.size > 0;
     if (!interested) {
       this.maybeDrop(st);
       return;
     }
+    // Read after the aborts above: a released claim of ours is no longer there.
+    const claim = this.opts.records.claims.get(st.key);
     const active = claim && claim.rev > recorded ? claim : undefined;
     if (active && active.replicaId !== this.replicaId) {
       if (!this.liveness.isStale(st.key, active, Date.now(), this.exact(active))) {
@@ -348,7 +352,7 @@ export class ClaimEngine {
       }
       return;
     }
-    const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling" };
+    const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling", forListeners: st.waiters.size === 0 };
     st.local = local;
     const record: ClaimRecord = { replicaId: this.replicaId, nonce: local.nonce, rev, leaseMs: job.leaseMs, label: job.label };
     const browserId = this.opts.browserId();

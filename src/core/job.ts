@@ -22,6 +22,8 @@ export type LocalWork = {
   nonce: string;
   controller: AbortController;
   phase: "settling" | "running";
+  /** Started with no waiter here, to finish abandoned work for the key's listeners. */
+  forListeners: boolean;
   settleTimer?: ReturnType<typeof setTimeout>;
 };
 
