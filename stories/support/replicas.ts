@@ -28,6 +28,12 @@ export type CreateReplicasOptions = LinkOptions & {
   fetch: typeof fetch;
   leaseMs?: number;
   identity?: string;
+  /**
+   * Each replica plays a browser of its own (its own browser id). In one page every store shares
+   * the page's Web Locks, so a "crashed" store's lock would stay held and its claim alive; as
+   * separate browsers, a crash is found by the lease, as across devices.
+   */
+  separateBrowsers?: boolean;
 };
 
 const idOf = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-");
@@ -44,6 +50,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
       fetch: options.fetch,
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.identity !== undefined ? { identity: options.identity } : {}),
+      ...(options.separateBrowsers ? { browserId: `${replicaId}-browser` } : {}),
     });
     const queryClient = new QueryClient({
       // The store decides when to fetch; keep TanStack from retrying or refetching on its own.

@@ -1,0 +1,17 @@
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { extname, join } from "node:path";
+import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./test/browser/chromium.ts";
+const root = "/tmp/sb-static";
+const types: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml" };
+const server = createServer(async (req, res) => { const p = join(root, decodeURIComponent((req.url ?? "/").split("?")[0]!)); try { const b = await readFile(p.endsWith("/") ? join(p, "index.html") : p); res.writeHead(200, { "content-type": types[extname(p)] ?? "application/octet-stream" }).end(b); } catch { res.writeHead(404).end(); } });
+await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+const port = (server.address() as { port: number }).port;
+const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
+page.on("console", (m) => console.log("console:", m.text().slice(0, 300)));
+await page.goto(`http://127.0.0.1:${port}/iframe.html?id=${process.argv[2]}&viewMode=story`);
+await page.waitForTimeout(6000);
+await page.screenshot({ path: "/tmp/scenario.png" });
+await browser.close(); server.close();

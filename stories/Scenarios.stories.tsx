@@ -1,0 +1,126 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { useEffect, useState } from "react";
+import type { SharedFetchStoreWithExtras } from "../src/index.ts";
+import { expect, waitFor, within } from "storybook/test";
+import { HostCounter, PaneRow, ReplicaPane } from "./support/panes.tsx";
+import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
+import { createSimulatedHost, type HostBehavior, type SimulatedHost } from "./support/simulatedHost.ts";
+
+type ScenarioProps = {
+  /** The lease bound of every claim, short here so that several pass while you watch. */
+  leaseMs: number;
+  /** How the host treats the first request. */
+  first: HostBehavior;
+  url: string;
+};
+
+/** Two replicas on linked docs, one simulated host, and a button that crashes Replica A. */
+function Scenario({ leaseMs, first, url }: ScenarioProps) {
+  const [host] = useState(() => createSimulatedHost({ delayMs: 300, behavior: first }));
+  const world = useDisposable(() => createReplicas({ names: ["Replica A", "Replica B"], fetch: host.fetch, leaseMs, separateBrowsers: true }));
+  const [crashed, setCrashed] = useState(false);
+  // B asks once A's request is out, so that A is the claimant (the story is about A's fate).
+  const [aDispatched, setADispatched] = useState(false);
+  useEffect(
+    () => (world.replicas[0]!.store as SharedFetchStoreWithExtras).onEvent((e) => e.type === "dispatched" && setADispatched(true)),
+    [world],
+  );
+  const crash = () => {
+    crashA(world, host);
+    setCrashed(true);
+  };
+  return (
+    <div>
+      <HostCounter host={host} />
+      <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
+        lease {leaseMs} ms ·{" "}
+        <button type="button" onClick={crash} disabled={crashed}>
+          Crash Replica A
+        </button>{" "}
+        {crashed && <span data-testid="crashed">Replica A crashed: its doc no longer syncs, its claim stays behind</span>}
+      </p>
+      <PaneRow>
+        {world.replicas.map((replica, i) => (
+          <ReplicaPane key={replica.replicaId} replica={replica} request={i === 0 || aDispatched ? url : null} />
+        ))}
+      </PaneRow>
+    </div>
+  );
+}
+
+/**
+ * A crash is not an orderly stop: no destroy(), no release. Replica A's doc simply stops
+ * syncing (its heartbeats no longer reach B); its claim stays in B's doc until B's lease runs out.
+ * (The replicas play separate browsers: within one real browser the crashed tab's Web Lock would
+ * be released and B would take over at once — see test/browser/tabs.test.ts.)
+ */
+function crashA(world: Replicas, host: SimulatedHost): void {
+  const docA = world.replicas[0]!.doc;
+  for (const link of world.linked.links) if (link.ends.includes(docA)) link.cut();
+  // What comes after the crash is answered: the replica that takes over gets the data.
+  host.behavior = "ok";
+}
+
+const meta = {
+  title: "Scenarios/Failures",
+  component: Scenario,
+  args: { leaseMs: 800, first: "hang", url: "https://host.example/api/report" },
+  argTypes: {
+    leaseMs: { control: { type: "number", min: 100, step: 100 } },
+    first: { control: "inline-radio", options: ["ok", "fail", "hang"] },
+    url: { control: "text" },
+  },
+  render: (args) => <Scenario key={`${args.leaseMs} ${args.first} ${args.url}`} {...args} />,
+} satisfies Meta<typeof Scenario>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const held = (pane: HTMLElement) => (pane.dataset.claimsSeen ?? "").split(" > ").filter((c) => c !== "none");
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A host that never answers: both replicas stay pending through many leases, with one request. */
+export const HungHost: Story = {
+  name: "Hung host: pending, never 'done, nothing here'",
+  play: async ({ canvasElement, args }) => {
+    const canvas = within(canvasElement);
+    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
+    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 15_000 });
+    // The one waiting that is inherent here: let several leases pass while the claimant lives.
+    await sleep(args.leaseMs * 5);
+    for (const pane of [paneA, paneB]) {
+      await expect(pane).toHaveAttribute("data-status", "pending");
+      await expect(within(pane).getByTestId("data")).toHaveTextContent("—");
+    }
+    // One holder throughout, seen the same way by both: no takeover of a live (heartbeating) claim.
+    await expect([held(paneA), held(paneB)]).toEqual([["mine"], ["replica-a"]]);
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
+  },
+};
+
+/** Replica A crashes mid-request: B takes its claim over after one lease and gets the data. */
+export const CrashedTab: Story = {
+  name: "Crashed tab: its claim is taken over",
+  play: async ({ canvasElement, userEvent }) => {
+    const canvas = within(canvasElement);
+    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
+    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    // Replica A is the claimant (B asks once A's request is out): wait until B names it.
+    await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), { timeout: 15_000 });
+    await userEvent.click(canvas.getByRole("button", { name: "Crash Replica A" }));
+    await waitFor(() => expect(paneB).toHaveAttribute("data-status", "success"), { timeout: 15_000 });
+    await expect(within(paneB).getByTestId("data")).toHaveTextContent('"request": 2');
+    // B went from "replica-a holds it" (then "… (stale)", once its lease ran out) straight to
+    // "mine": never "no claim" in between.
+    const holders = held(paneB)
+      .map((c) => c.replace(" (stale)", ""))
+      .filter((c, i, all) => c !== all[i - 1]);
+    await expect(holders).toEqual(["replica-a", "mine"]);
+    await expect(paneA).toHaveAttribute("data-status", "pending");
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+  },
+  parameters: {
+    docs: { description: { story: "A's request hangs; after the crash the host answers whatever comes next." } },
+  },
+};
