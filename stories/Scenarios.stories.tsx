@@ -124,3 +124,59 @@ export const CrashedTab: Story = {
     docs: { description: { story: "A's request hangs; after the crash the host answers whatever comes next." } },
   },
 };
+
+/** Two replicas that cannot hear each other (a partition) both fetch; healed, they agree on one result. */
+function PartitionScenario({ leaseMs, url }: { leaseMs: number; url: string }) {
+  const [host] = useState(() => createSimulatedHost({ delayMs: 400 }));
+  const world = useDisposable(() => {
+    const replicas = createReplicas({ names: ["Replica A", "Replica B"], fetch: host.fetch, leaseMs, separateBrowsers: true });
+    for (const link of replicas.linked.links) link.cut(); // partitioned from the start
+    return replicas;
+  });
+  const [healed, setHealed] = useState(false);
+  const heal = () => {
+    for (const link of world.linked.links) link.reconnect();
+    setHealed(true);
+  };
+  return (
+    <div>
+      <HostCounter host={host} />
+      <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
+        <button type="button" onClick={heal} disabled={healed}>
+          Heal the partition
+        </button>{" "}
+        {healed && <span data-testid="healed">healed: the docs exchanged what they missed</span>}
+      </p>
+      <PaneRow>
+        {world.replicas.map((replica) => (
+          <ReplicaPane key={replica.replicaId} replica={replica} request={url} />
+        ))}
+      </PaneRow>
+    </div>
+  );
+}
+
+export const Partition: StoryObj<typeof PartitionScenario> = {
+  name: "Partition: both fetch, healed they agree",
+  render: (args) => <PartitionScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
+  args: { leaseMs: 800, url: "https://host.example/api/report" },
+  play: async ({ canvasElement, userEvent }) => {
+    const canvas = within(canvasElement);
+    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
+    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    // Neither can see the other's claim, so each fetches: a duplicate, the price of a partition.
+    await waitFor(
+      () => {
+        expect(paneA).toHaveAttribute("data-status", "success");
+        expect(paneB).toHaveAttribute("data-status", "success");
+      },
+      { timeout: 15_000 },
+    );
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    await userEvent.click(canvas.getByRole("button", { name: "Heal the partition" }));
+    // Both revisions are 1: the doc keeps one of the two results, and both panes show that one.
+    await waitFor(() => expect(within(paneA).getByTestId("data").textContent).toBe(within(paneB).getByTestId("data").textContent), { timeout: 15_000 });
+    await expect(paneA).toHaveAttribute("data-status", "success");
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+  },
+};
