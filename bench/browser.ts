@@ -24,38 +24,17 @@ const SIM_RUNS = Number(process.env.SIM_RUNS ?? 10);
 
 type Row = { name: string; samples: number[]; note: string };
 
-async function withinBrowser(browser: Browser, host: CountingHost): Promise<number> {
-  const context = await browser.newContext();
-  try {
-    const api = `/api/${uniqueName("bench-crash")}`;
-    host.plan(api, ["hang", { delayMs: 0 }]);
-    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 3);
-    await host.waitForCall(api, 1);
-    const claimant = await findClaimant(tabs);
-    const survivors = tabs.filter((t) => t !== claimant);
-    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
-    const crashedAt = await claimant.crash();
-    const second = await host.waitForCall(api, 2, 30_000);
-    await Promise.all(survivors.map((t) => t.waitForData()));
-    if (host.count(api) !== 2) throw new Error(`expected 2 requests, host saw ${host.count(api)}`);
-    return second.at - crashedAt;
-  } finally {
-    await context.close();
-    host.dropOpen();
-  }
-}
-
 /**
- * Like withinBrowser, but the request starts only after every tab is up (start=manual), i.e. after
- * each store holds its Web Lock: the claim then names its browser and survivors watch its lock.
+ * Crash of the claimant among 3 tabs → the host sees the 2nd request. `afterUp`: the request
+ * starts only after every tab is up (start=manual), i.e. after each store holds its Web Lock.
  */
-async function withinBrowserLockHeld(browser: Browser, host: CountingHost): Promise<number> {
+async function withinBrowser(browser: Browser, host: CountingHost, afterUp = false): Promise<number> {
   const context = await browser.newContext();
   try {
-    const api = `/api/${uniqueName("bench-crash-late")}`;
+    const api = `/api/${uniqueName(afterUp ? "bench-crash-late" : "bench-crash")}`;
     host.plan(api, ["hang", { delayMs: 0 }]);
-    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, manualStart: true }, 3);
-    await Promise.all(tabs.map((t) => t.start()));
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, manualStart: afterUp }, 3);
+    if (afterUp) await Promise.all(tabs.map((t) => t.start()));
     await host.waitForCall(api, 1);
     const claimant = await findClaimant(tabs);
     const survivors = tabs.filter((t) => t !== claimant);
@@ -170,7 +149,7 @@ async function main(): Promise<void> {
       { name: "claimant shows data (answer sent → claimant DOM)", samples: [], note: "same runs" },
     ];
     for (let i = 0; i < RUNS; i++) rows[0]!.samples.push(await withinBrowser(browser, host));
-    for (let i = 0; i < RUNS; i++) rows[1]!.samples.push(await withinBrowserLockHeld(browser, host));
+    for (let i = 0; i < RUNS; i++) rows[1]!.samples.push(await withinBrowser(browser, host, true));
     for (let i = 0; i < RUNS; i++) rows[2]!.samples.push(await acrossDevices(browser, host, sync));
     let clockRtt = 0;
     for (let i = 0; i < RUNS; i++) {

@@ -6,7 +6,7 @@ import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protoc
 import { SharedFetchDevtools, useDevtoolsModel } from "../devtools/index.ts";
 import { createSharedFetchStore, type SharedFetchStore } from "../src/index.ts";
 import { createLinkedDocs } from "./support/linkedDocs.ts";
-import { HostCounter, PaneRow, ReplicaPane } from "./support/panes.tsx";
+import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { useDisposable, type Replica } from "./support/replicas.ts";
 import { createSimulatedHost, type SimulatedHost } from "./support/simulatedHost.ts";
 
@@ -80,11 +80,7 @@ function DevtoolsScenario({ delayMs, url }: ScenarioProps) {
   return (
     <div>
       <HostCounter host={host} />
-      <PaneRow>
-        {world.replicas.map((replica) => (
-          <ReplicaPane key={replica.replicaId} replica={replica} request={url} />
-        ))}
-      </PaneRow>
+      <ReplicaPanes replicas={world.replicas} request={url} />
       <HolderHistory store={first!.store} awareness={world.awareness[0]!} />
       <SharedFetchDevtools store={first!.store} awareness={world.awareness[0]} initialIsOpen />
     </div>

@@ -2,7 +2,8 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useEffect, useState } from "react";
 import type { SharedFetchStoreWithExtras } from "../src/index.ts";
 import { expect, waitFor, within } from "storybook/test";
-import { HostCounter, PaneRow, ReplicaPane } from "./support/panes.tsx";
+import { findPanes, held } from "./support/play.ts";
+import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
 import { createSimulatedHost, type HostBehavior, type SimulatedHost } from "./support/simulatedHost.ts";
 
@@ -39,11 +40,7 @@ function Scenario({ leaseMs, first, url }: ScenarioProps) {
         </button>{" "}
         {crashed && <span data-testid="crashed">Replica A crashed: its doc no longer syncs, its claim stays behind</span>}
       </p>
-      <PaneRow>
-        {world.replicas.map((replica, i) => (
-          <ReplicaPane key={replica.replicaId} replica={replica} request={i === 0 || aDispatched ? url : null} />
-        ))}
-      </PaneRow>
+      <ReplicaPanes replicas={world.replicas} request={(i) => (i === 0 || aDispatched ? url : null)} />
     </div>
   );
 }
@@ -76,16 +73,13 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-const held = (pane: HTMLElement) => (pane.dataset.claimsSeen ?? "").split(" > ").filter((c) => c !== "none");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A host that never answers: both replicas stay pending through many leases, with one request. */
 export const HungHost: Story = {
   name: "Hung host: pending, never 'done, nothing here'",
   play: async ({ canvasElement, args }) => {
-    const canvas = within(canvasElement);
-    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
     await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 15_000 });
     // The one waiting that is inherent here: let several leases pass while the claimant lives.
     await sleep(args.leaseMs * 5);
@@ -103,9 +97,7 @@ export const HungHost: Story = {
 export const CrashedTab: Story = {
   name: "Crashed tab: its claim is taken over",
   play: async ({ canvasElement, userEvent }) => {
-    const canvas = within(canvasElement);
-    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
     // Replica A is the claimant (B asks once A's request is out): wait until B names it.
     await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), { timeout: 15_000 });
     await userEvent.click(canvas.getByRole("button", { name: "Crash Replica A" }));
@@ -147,11 +139,7 @@ function PartitionScenario({ leaseMs, url }: { leaseMs: number; url: string }) {
         </button>{" "}
         {healed && <span data-testid="healed">healed: the docs exchanged what they missed</span>}
       </p>
-      <PaneRow>
-        {world.replicas.map((replica) => (
-          <ReplicaPane key={replica.replicaId} replica={replica} request={url} />
-        ))}
-      </PaneRow>
+      <ReplicaPanes replicas={world.replicas} request={url} />
     </div>
   );
 }
@@ -161,9 +149,7 @@ export const Partition: StoryObj<typeof PartitionScenario> = {
   render: (args) => <PartitionScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
   args: { leaseMs: 800, url: "https://host.example/api/report" },
   play: async ({ canvasElement, userEvent }) => {
-    const canvas = within(canvasElement);
-    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
     // Neither can see the other's claim, so each fetches: a duplicate, the price of a partition.
     await waitFor(
       () => {

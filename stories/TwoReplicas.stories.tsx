@@ -1,7 +1,8 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
-import { HostCounter, PaneRow, ReplicaPane } from "./support/panes.tsx";
+import { findPanes, held } from "./support/play.ts";
+import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
 import { createSimulatedHost } from "./support/simulatedHost.ts";
 
@@ -25,11 +26,7 @@ function TwoReplicas({ delayMs, url }: ScenarioProps) {
   return (
     <div>
       <HostCounter host={host} />
-      <PaneRow>
-        {world.replicas.map((replica) => (
-          <ReplicaPane key={replica.replicaId} replica={replica} request={url} />
-        ))}
-      </PaneRow>
+      <ReplicaPanes replicas={world.replicas} request={url} />
     </div>
   );
 }
@@ -53,10 +50,7 @@ type Story = StoryObj<typeof meta>;
 export const OneRequest: Story = {
   name: "Two panes, two replicas, one request",
   play: async ({ canvasElement, args }) => {
-    const canvas = within(canvasElement);
-    // Generous waits: a cold or busy test browser can take seconds to render the first frame.
-    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
     await waitFor(
       () => {
         expect(paneA).toHaveAttribute("data-status", "success");
@@ -68,8 +62,7 @@ export const OneRequest: Story = {
       { timeout: args.delayMs + 15_000 },
     );
     // While the host worked, one replica held the claim and the other named it and waited.
-    const held = (pane: HTMLElement) => (pane.dataset.claimsSeen ?? "").split(" > ").filter((c) => c !== "none");
-    expect([
+        expect([
       [["mine"], ["replica-a"]],
       [["replica-b"], ["mine"]],
     ]).toContainEqual([held(paneA), held(paneB)]);
@@ -86,9 +79,7 @@ export const OneRequest: Story = {
 export const RefetchFromEitherPane: Story = {
   name: "Refetch from one pane updates both",
   play: async ({ canvasElement, args, userEvent }) => {
-    const canvas = within(canvasElement);
-    const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-    const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
     const timeout = args.delayMs + 15_000;
     await waitFor(
       () => {

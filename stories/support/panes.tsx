@@ -123,3 +123,14 @@ function PaneBody({ replica, request }: PaneProps) {
     </section>
   );
 }
+
+/** One pane per replica, side by side; `request` may differ per replica (by index). */
+export function ReplicaPanes({ replicas, request }: { replicas: readonly Replica[]; request: PaneProps["request"] | ((index: number) => PaneProps["request"]) }) {
+  return (
+    <PaneRow>
+      {replicas.map((replica, i) => (
+        <ReplicaPane key={replica.replicaId} replica={replica} request={typeof request === "function" ? request(i) : request} />
+      ))}
+    </PaneRow>
+  );
+}
