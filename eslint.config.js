@@ -32,6 +32,37 @@ export default defineConfig(
       ],
     },
   },
+  // Layers point one way: core ← sync ← react ← devtools. The core stays free of React and of the
+  // connectors; the connectors never reach into React; nothing in the package reaches the panel.
+  {
+    files: ["src/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/sync/**", "**/react/**", "**/devtools/**", "**/index.ts"], message: "src/core imports nothing outside src/core (layers: core ← sync ← react ← devtools)." },
+            { group: ["react", "react-dom", "react/*", "@tanstack/*", "y-indexeddb", "y-websocket", "y-protocols/sync", "ws"], message: "src/core is framework- and transport-free." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["src/sync/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/react/**", "**/devtools/**", "react", "react-dom", "@tanstack/*"], message: "src/sync does not depend on React or the devtools." }] },
+      ],
+    },
+  },
+  {
+    files: ["src/react/**/*.ts", "src/react/**/*.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/devtools/**", "**/sync/**"], message: "src/react depends on src/core only." }] }],
+    },
+  },
   {
     // Components live in .tsx; hooks may also be plain .ts under src/react and devtools.
     files: ["**/*.tsx", "src/react/**/*.ts", "devtools/**/*.ts"],

@@ -1,16 +1,18 @@
+import { Attempt, type StopReason } from "./attempt.ts";
+import { decide, isTerminal, type Action, type KeyView, type Lifecycle } from "./decide.ts";
 import type { DocRecords } from "./doc-records.ts";
-import { abortError, isAbortError } from "./errors.ts";
+import { abortError } from "./errors.ts";
 import type { StoreEvent } from "./events.ts";
-import { messageOf, type Outcome } from "./fetcher.ts";
 import { Heartbeat } from "./heartbeat.ts";
+import { ORIGIN, type Job, type KeyState, type Waiter } from "./job.ts";
 import type { WorkKind } from "./key.ts";
-import { Liveness } from "./liveness.ts";
 import type { RecordMap } from "./lanes.ts";
+import { Liveness, type Verdict } from "./liveness.ts";
 import type { ClaimRecord, ResultRecord } from "./records.ts";
 import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
-import { IDLE_STATES, ORIGIN, randomId, type Job, type KeyState, type LocalWork, type Waiter } from "./job.ts";
-import { writeOutcome } from "./writeback.ts";
+import { KeyStates } from "./key-states.ts";
+import { WriteBatch } from "./write-batch.ts";
 
 export type EngineOptions = {
   records: DocRecords;
@@ -31,42 +33,57 @@ export type EngineOptions = {
   ready?: () => Promise<void>;
 };
 
+/** How many decisions one key may take in a row before the loop stops (each one changes the view). */
+const MAX_STEPS = 16;
+
 /**
- * The claim engine: decides, per key, whether this replica fetches, waits, or takes over, and
- * records outcomes so that every replica sees truthful pending state (invariants 1–10).
+ * The claim engine: a loop over `decide` per key. It keeps per key the waiters, listeners and this
+ * replica's attempt, turns the doc and the liveness verdicts into a view, and applies the action.
  */
 export class ClaimEngine {
   readonly liveness = new Liveness();
-  private readonly states = new Map<string, KeyState>();
+  readonly batch: WriteBatch;
+  private readonly keys: KeyStates;
   private readonly heartbeat: Heartbeat;
-  private readonly dirtyKeys = new Set<string>();
-  private readonly dirtyClaims = new Set<string>();
-  private flushQueued = false;
-  private destroyed = false;
-  private suspended = false;
-  private isReady = false;
-  private readyWaiting = false;
+  private lifecycle: Lifecycle;
+  private waitingReady = false;
   private readonly unobserve: (() => void)[] = [];
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
+    this.lifecycle = opts.ready ? "starting" : "ready";
+    this.batch = new WriteBatch(records.doc, ORIGIN);
     this.heartbeat = new Heartbeat(records.beats, opts.replicaId, (fn) => this.write(fn));
+    const dirtyClaims = new Set<string>();
+    this.keys = new KeyStates({
+      refresh: (st) => this.refresh(st),
+      // Before deciding: start the silence clock of every claim that changed, on this clock.
+      beforeFlush: () => {
+        const at = Date.now();
+        for (const key of dirtyClaims) {
+          const claim = records.claims.get(key);
+          this.liveness.seeClaim(key, claim, at);
+          if (claim) this.disown(key, claim);
+        }
+        dirtyClaims.clear();
+      },
+    });
     // Everything already in the doc is "seen now": a replica arriving after a crash waits one lease.
     const now = Date.now();
     for (const [key, claim] of records.claims.entries()) this.liveness.seeClaim(key, claim, now);
-    for (const [id, beat] of records.beats.entries()) this.liveness.seeBeat(id, beat.n, now);
-    const onKeys = (keys: Set<string>) => this.markDirty(keys);
+    for (const [id, beat] of records.beats.entries()) this.liveness.seeBeat(id, beat, now);
+    const onKeys = (keys: Set<string>) => this.keys.markDirty(keys);
     this.unobserve.push(
       records.claims.onChange((keys) => {
-        keys.forEach((k) => this.dirtyClaims.add(k));
-        this.markDirty(keys);
+        keys.forEach((k) => dirtyClaims.add(k));
+        this.keys.markDirty(keys);
       }),
       records.results.onChange(onKeys),
       records.programs.onChange(onKeys),
       records.errors.onChange(onKeys),
       records.beats.onChange((ids) => {
         const at = Date.now();
-        for (const id of ids) if (this.liveness.seeBeat(id, records.beats.get(id)?.n, at)) this.markClaimantDirty(id);
+        for (const id of ids) if (this.liveness.seeBeat(id, records.beats.get(id), at)) this.markClaimantDirty(id);
       }),
     );
   }
@@ -75,128 +92,131 @@ export class ClaimEngine {
     return this.opts.replicaId;
   }
 
-  snapshot(key: string, kind: WorkKind, results: RecordMap<ResultRecord>): Snapshot {
-    return this.compute(this.state(key, kind, results));
+  /** Every key this replica holds state for (the inspector reads them). */
+  states(): Iterable<KeyState> {
+    return this.keys.all();
   }
 
-  /** A listener shows the key: it never starts new work, but it finishes abandoned work (see evaluate). */
+  snapshot(key: string, kind: WorkKind, results: RecordMap<ResultRecord>): Snapshot {
+    return this.compute(this.keys.get(key, kind, results));
+  }
+
+  /** A listener shows the key: it never starts new work, but it finishes abandoned work (see decide). */
   subscribe(job: Job, listener: () => void): () => void {
-    const st = this.state(job.key, job.kind, job.results);
+    const st = this.keys.get(job.key, job.kind, job.results);
     st.job ??= job;
     st.listeners.add(listener);
     st.notified = this.compute(st);
-    this.evaluate(st);
+    this.step(st);
     return () => {
       st.listeners.delete(listener);
-      this.evaluate(st);
+      this.step(st);
     };
   }
 
   /** `refetch`: wait for a revision newer than what is recorded now (joining one already claimed). */
   ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot> {
-    if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
+    if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-    const st = this.state(job.key, job.kind, job.results);
+    const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.read(st);
     const recorded = recordedRev(result, error);
+    if (mode === "ensure" && recorded > 0) return Promise.resolve(this.compute(st));
     let minRev = 1;
-    if (mode === "ensure") {
-      if (recorded > 0) return Promise.resolve(this.compute(st));
-    } else {
-      const active = Math.max(claim && claim.rev > recorded ? claim.rev : 0, st.local && st.local.rev > recorded ? st.local.rev : 0);
-      minRev = active || recorded + 1;
+    if (mode === "refetch") {
+      const ours = st.attempt && st.attempt.rev > recorded ? st.attempt.rev : 0;
+      minRev = Math.max(claim && claim.rev > recorded ? claim.rev : 0, ours) || recorded + 1;
     }
     return new Promise<Snapshot>((resolve, reject) => {
       const onAbort = () => {
         st.waiters.delete(waiter);
         reject(abortError(signal?.reason));
-        this.evaluate(st);
+        this.step(st);
       };
       const waiter: Waiter = { minRev, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
       signal?.addEventListener("abort", onAbort, { once: true });
       st.waiters.add(waiter);
-      this.evaluate(st);
+      this.step(st);
     });
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */
   destroy(): void {
-    if (this.destroyed) return;
-    this.destroyed = true;
-    const { claims } = this.opts.records;
-    for (const st of this.states.values()) {
-      this.abortLocal(st, "destroyed");
-      if (st.timer !== undefined) clearTimeout(st.timer);
+    if (this.lifecycle === "destroyed") return;
+    this.lifecycle = "destroyed";
+    this.batch.discard();
+    for (const st of this.keys.all()) {
+      this.stopAttempt(st, "destroyed");
       for (const w of st.waiters) {
         w.cleanup();
         w.reject(abortError("shared-fetch: the store was destroyed"));
       }
       st.waiters.clear();
     }
-    this.write(() => {
-      for (const [key, claim] of claims.entries()) if (claim.replicaId === this.replicaId) claims.delete(key);
-    });
+    this.keys.stop();
+    const { claims } = this.opts.records;
+    const own = claims.entries().filter(([, claim]) => claim.replicaId === this.replicaId);
+    if (own.length) this.write(() => own.forEach(([key]) => claims.delete(key)));
     this.heartbeat.stop();
+    this.batch.stop();
     this.unobserve.forEach((off) => off());
   }
 
   /**
    * A page going into the back/forward cache (or frozen) cannot run its requests: abort them and
-   * release its claims so others take over at once; waiters stay and re-decide on resume.
+   * mark its claims abandoned so others take over at once; waiters stay and re-decide on resume.
    */
   suspend(): void {
-    if (this.destroyed || this.suspended) return;
-    this.suspended = true;
-    for (const st of this.states.values()) this.abortLocal(st, "hidden");
+    if (this.lifecycle === "destroyed" || this.lifecycle === "suspended") return;
+    this.lifecycle = "suspended";
+    for (const st of this.keys.all()) this.stopAttempt(st, "hidden");
   }
 
   resume(): void {
-    if (this.destroyed || !this.suspended) return;
-    this.suspended = false;
-    this.isReady = false; // the lock was let go while suspended: wait for it again
-    for (const st of [...this.states.values()]) this.refresh(st);
+    if (this.lifecycle !== "suspended") return;
+    // The lock was let go while suspended: claims wait for it again.
+    this.lifecycle = this.opts.ready ? "starting" : "ready";
+    for (const st of [...this.keys.all()]) this.refresh(st);
   }
 
   /** Re-check keys whose claimant was seen to die or to come back (presence, Web Locks). */
   markClaimantDirty(replicaId: string): void {
     const keys = new Set<string>();
     for (const [key, claim] of this.opts.records.claims.entries()) if (claim.replicaId === replicaId) keys.add(key);
-    this.markDirty(keys);
+    this.keys.markDirty(keys);
   }
 
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   isBusy(key: string): boolean {
-    const st = this.states.get(key);
-    return !!st && (st.waiters.size > 0 || st.listeners.size > 0 || st.local !== undefined);
+    const st = this.keys.peek(key);
+    return !!st && (st.waiters.size > 0 || st.listeners.size > 0 || st.attempt !== undefined);
   }
 
-  private state(key: string, kind: WorkKind, results: RecordMap<ResultRecord>): KeyState {
-    let st = this.states.get(key);
-    if (!st) {
-      st = { key, kind, results, waiters: new Set(), listeners: new Set() };
-      this.states.set(key, st);
-      if (this.states.size > IDLE_STATES) this.trimIdle();
-    }
-    return st;
+  /** The liveness verdict on a claim that is not this replica's own, on this replica's clock. */
+  verdict(key: string, claim: ClaimRecord, now = Date.now()): Verdict {
+    // Under our id but not made by us (forged, or a namesake): we know nobody works on it.
+    if (claim.replicaId === this.replicaId) return { stale: true, reason: "disowned", staleAt: 0, lastSignAt: now, leaseMs: claim.leaseMs, exact: true };
+    return this.liveness.verdict(key, claim, now, this.opts.watchClaimant?.(claim) ?? false);
   }
 
-  /** States made by snapshot() alone keep their snapshot's identity for a while, not forever. */
-  private trimIdle(): void {
-    let excess = this.states.size - IDLE_STATES / 2;
-    for (const st of this.states.values()) {
-      if (excess <= 0) break;
-      if (st.waiters.size || st.listeners.size || st.local) continue;
-      if (st.timer !== undefined) clearTimeout(st.timer);
-      this.states.delete(st.key);
-      excess--;
-    }
+  /** Whether a claim standing in the doc is one this replica made (its id and a nonce it issued). */
+  owns(key: string, claim: ClaimRecord): boolean {
+    const st = this.keys.peek(key);
+    return !!st && this.isMine(st, claim);
   }
 
-  private maybeDrop(st: KeyState): void {
-    if (st.waiters.size || st.listeners.size || st.local) return;
-    if (st.timer !== undefined) clearTimeout(st.timer);
-    this.states.delete(st.key);
+  /**
+   * A claim under our id that we did not make is marked abandoned, so every replica takes it over
+   * at once: our heartbeats must not vouch for work nobody does (forged claims).
+   */
+  private disown(key: string, claim: ClaimRecord): void {
+    if (claim.replicaId !== this.replicaId || claim.abandoned || this.owns(key, claim)) return;
+    const { claims } = this.opts.records;
+    this.batch.queue(() => {
+      const now = claims.get(key);
+      if (now && now.nonce === claim.nonce && !now.abandoned) claims.set(key, { ...now, abandoned: true });
+    });
   }
 
   /**
@@ -223,39 +243,33 @@ export class ClaimEngine {
       result,
       error,
       claim,
-      localRev: st.local?.rev,
+      localRev: st.attempt?.rev,
       replicaId: this.replicaId,
-      isStale: (c) => this.liveness.isStale(st.key, c, now, this.exact(c)),
+      isMine: (c) => this.isMine(st, c),
+      isStale: (c) => this.verdict(st.key, c, now).stale,
     });
     if (!sameSnapshot(st.snapshot, next)) st.snapshot = next;
     return st.snapshot as Snapshot;
   }
 
-  private exact(claim: ClaimRecord): boolean {
-    return this.opts.watchClaimant?.(claim) ?? false;
+  /** A claim under our id is ours only if we made it: a forged nonce is disowned (issue: forged claims). */
+  private isMine(st: KeyState, claim: ClaimRecord): boolean {
+    return claim.replicaId === this.replicaId && (st.attempt?.nonce === claim.nonce || st.nonces.includes(claim.nonce));
   }
 
-  private markDirty(keys: Iterable<string>): void {
-    for (const k of keys) this.dirtyKeys.add(k);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    // Observers run inside the writer's transaction: decide and write only after it (pitfall 1).
-    queueMicrotask(() => this.flush());
-  }
-
-  private flush(): void {
-    this.flushQueued = false;
-    if (this.destroyed) return;
-    const now = Date.now();
-    const { claims } = this.opts.records;
-    for (const key of this.dirtyClaims) this.liveness.seeClaim(key, claims.get(key), now);
-    this.dirtyClaims.clear();
-    const keys = [...this.dirtyKeys];
-    this.dirtyKeys.clear();
-    for (const key of keys) {
-      const st = this.states.get(key);
-      if (st) this.refresh(st);
+  private view(st: KeyState): KeyView {
+    const { result, error, claim } = this.read(st);
+    const waiters = [...st.waiters].map((w) => w.minRev);
+    const view: KeyView = { lifecycle: this.lifecycle, recorded: recordedRev(result, error), settled: st.settled, waiters, listeners: st.listeners.size };
+    if (claim) {
+      const mine = this.isMine(st, claim);
+      const verdict = mine ? { stale: false, staleAt: Infinity } : this.verdict(st.key, claim);
+      view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev: claim.rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
     }
+    const a = st.attempt;
+    const phase = a?.phase;
+    if (a && phase) view.attempt = { rev: a.rev, nonce: a.nonce, phase, forListeners: a.forListeners };
+    return view;
   }
 
   private refresh(st: KeyState): void {
@@ -270,170 +284,96 @@ export class ClaimEngine {
         }
       }
     }
-    this.evaluate(st);
+    this.step(st);
   }
 
-  /** The decision: resolve waiters, wait on a live claim, take over a stale one, or claim. */
-  private evaluate(st: KeyState): void {
-    if (this.destroyed || this.suspended) return;
-    const { result, error } = this.read(st);
-    const recorded = recordedRev(result, error);
-    if (st.waiters.size) {
-      const snap = this.compute(st);
-      for (const w of [...st.waiters]) {
-        if (recorded < w.minRev) continue;
-        st.waiters.delete(w);
-        w.cleanup();
-        w.resolve(snap);
-      }
+  /** The loop: decide, apply, until the decision is to wait. */
+  private step(st: KeyState): void {
+    for (let i = 0; i < MAX_STEPS; i++) {
+      const action = decide(this.view(st));
+      this.apply(st, action);
+      if (isTerminal(action)) return;
     }
-    // A revision at or above ours is recorded (another replica came home first): our copy is moot.
-    if (st.local && st.local.rev <= recorded) this.abortLocal(st, "no-waiters");
-    // When every waiter of this replica has gone, its request is aborted and the claim released;
-    // work taken over for listeners alone lives as long as someone shows the key.
-    if (st.local && st.waiters.size === 0 && !(st.local.forListeners && st.listeners.size > 0)) this.abortLocal(st, "no-waiters");
-    if (st.local) return; // our own work: never judged by the clock (invariant 2)
-    const interested = st.waiters.size > 0 || st.listeners.size > 0;
-    if (!interested) {
-      this.maybeDrop(st);
-      return;
-    }
-    // Read after the aborts above: a released claim of ours is no longer there.
-    const claim = this.opts.records.claims.get(st.key);
-    const active = claim && claim.rev > recorded ? claim : undefined;
-    if (active && active.replicaId !== this.replicaId) {
-      if (!this.liveness.isStale(st.key, active, Date.now(), this.exact(active))) {
-        this.armRecheck(st, active, recorded);
+  }
+
+  private apply(st: KeyState, action: Action): void {
+    switch (action.type) {
+      case "resolve": {
+        const { result, error } = this.read(st);
+        const recorded = recordedRev(result, error);
+        const snap = this.compute(st);
+        for (const w of [...st.waiters]) {
+          if (!action.all && recorded < w.minRev) continue;
+          st.waiters.delete(w);
+          w.cleanup();
+          w.resolve(snap);
+        }
         return;
       }
-      // Abandoned work is finished by anyone who waits for it or shows it: a spinner whose
-      // claimant died must resolve. Takeover keeps the revision (invariants 4, 12).
-      this.claim(st, active.rev, active.replicaId);
-      return;
+      case "abort":
+        return this.stopAttempt(st, action.reason);
+      case "yield":
+        st.attempt?.yieldTo(action.to);
+        st.attempt = undefined;
+        return;
+      case "dispatch":
+        return st.attempt?.dispatch();
+      case "claim":
+        return this.claim(st, action.rev, action.from);
+      case "wait":
+        return this.keys.recheckAt(st, action.until);
+      case "await-ready":
+        return this.awaitReady();
+      case "drop":
+        return this.keys.drop(st);
+      case "none":
+        return;
     }
-    if (st.waiters.size === 0) {
-      // Showing a key never starts new work, but our own claim left without local work
-      // (e.g. released on pagehide, then the page came back) is finished like an abandoned one.
-      if (active) this.claim(st, active.rev);
-      return;
-    }
-    const want = Math.max(...[...st.waiters].map((w) => w.minRev));
-    this.claim(st, active ? active.rev : Math.max(want, recorded + 1));
   }
 
-  /** Invariant 9: a live-looking foreign claim gets a re-check at the moment it would go stale. */
-  private armRecheck(st: KeyState, claim: ClaimRecord | undefined, recorded: number): void {
-    if (!claim || claim.rev <= recorded || claim.replicaId === this.replicaId) return;
-    if (st.waiters.size === 0 && st.listeners.size === 0) return;
-    const now = Date.now();
-    const at = this.liveness.staleAt(st.key, claim, now, this.exact(claim));
-    if (at <= now || at === Infinity) return;
-    if (st.timer !== undefined && (st.timerAt ?? Infinity) <= at) return;
-    if (st.timer !== undefined) clearTimeout(st.timer);
-    st.timerAt = at;
-    st.timer = setTimeout(() => {
-      st.timer = undefined;
-      st.timerAt = undefined;
-      this.refresh(st);
-    }, at - now);
+  private awaitReady(): void {
+    if (this.waitingReady || !this.opts.ready) return;
+    this.waitingReady = true;
+    void this.opts.ready().then(() => {
+      this.waitingReady = false;
+      if (this.lifecycle !== "starting") return;
+      this.lifecycle = "ready";
+      for (const st of [...this.keys.all()]) this.refresh(st);
+    });
   }
 
   private claim(st: KeyState, rev: number, takeoverOf?: string): void {
     const job = st.job;
     if (!job) return;
-    if (this.opts.ready && !this.isReady) {
-      if (!this.readyWaiting) {
-        this.readyWaiting = true;
-        void this.opts.ready().then(() => {
-          this.isReady = true;
-          this.readyWaiting = false;
-          for (const other of [...this.states.values()]) this.refresh(other);
-        });
-      }
-      return;
-    }
-    const local: LocalWork = { rev, nonce: randomId(), controller: new AbortController(), phase: "settling", forListeners: st.waiters.size === 0 };
-    st.local = local;
-    const record: ClaimRecord = { replicaId: this.replicaId, nonce: local.nonce, rev, leaseMs: job.leaseMs, label: job.label };
-    const browserId = this.opts.browserId();
-    if (browserId) record.browserId = browserId;
-    // One write replaces whatever stood there: never through "no claim" (invariant 4).
-    this.write(() => this.opts.records.claims.set(st.key, record));
-    this.liveness.seeClaim(st.key, record, Date.now());
-    this.opts.emit({ type: "claimed", kind: st.kind, key: st.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
-    const afterSettle = () => this.afterSettle(st, local, job);
-    if (this.opts.settleMs > 0) local.settleTimer = setTimeout(afterSettle, this.opts.settleMs);
-    else queueMicrotask(afterSettle);
-  }
-
-  /** Yjs has no compare-and-set: after the sync round-trip, yield if another claim won. */
-  private afterSettle(st: KeyState, local: LocalWork, job: Job): void {
-    local.settleTimer = undefined;
-    if (st.local !== local || local.controller.signal.aborted || this.destroyed) return;
-    const current = this.opts.records.claims.get(st.key);
-    if (current && current.nonce !== local.nonce && current.replicaId !== this.replicaId && current.rev >= local.rev) {
-      st.local = undefined;
-      this.opts.emit({ type: "yielded", kind: st.kind, key: st.key, rev: local.rev, to: current.replicaId });
-      this.evaluate(st);
-      return;
-    }
-    this.dispatch(st, local, job);
-  }
-
-  private dispatch(st: KeyState, local: LocalWork, job: Job): void {
-    local.phase = "running";
-    this.heartbeat.add(local, job.leaseMs);
-    this.opts.emit({ type: "dispatched", kind: st.kind, key: st.key, label: job.label, rev: local.rev });
-    let run: Promise<Outcome>;
-    try {
-      run = job.run({ signal: local.controller.signal, rev: local.rev, idempotencyKey: `${st.key}.${local.rev}` });
-    } catch (error) {
-      run = Promise.reject(error);
-    }
-    run.then(
-      (outcome) => this.finish(st, local, job, outcome),
-      (error: unknown) =>
-        this.finish(st, local, job, isAbortError(error) || local.controller.signal.aborted ? null : { ok: false, error: { message: messageOf(error) } }),
-    );
-  }
-
-  /** Writebacks are gated on key and revision, never on the claim (invariants 6 and 7). */
-  private finish(st: KeyState, local: LocalWork, job: Job, outcome: Outcome | null): void {
-    this.heartbeat.remove(local);
-    if (st.local === local) st.local = undefined;
-    // An aborted request writes nothing; its claim was released when it was aborted.
-    if (outcome === null || local.controller.signal.aborted || this.destroyed) return;
-    const rev = local.rev;
-    let written = false;
-    this.write(() => {
-      written = writeOutcome(this.opts.records, st.results, { key: st.key, rev, label: job.label, outcome });
-      // Release our claim in the same transaction: no observer sees it gone before the outcome.
-      const { claims } = this.opts.records;
-      const claim = claims.get(st.key);
-      if (claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) claims.delete(st.key);
+    const attempt = new Attempt(job, rev, st.waiters.size === 0, {
+      records: this.opts.records,
+      replicaId: this.replicaId,
+      browserId: this.opts.browserId(),
+      heartbeat: this.heartbeat,
+      settleMs: this.opts.settleMs,
+      emit: this.opts.emit,
+      write: (fn) => this.write(fn),
+      batch: (fn) => this.batch.queue(fn),
+      changed: () => {
+        if (st.attempt === attempt && attempt.phase === undefined) {
+          st.attempt = undefined;
+          st.settled = Math.max(st.settled, attempt.rev);
+        }
+        this.keys.markDirty([st.key]);
+      },
     });
-    this.opts.emit({ type: "settled", kind: st.kind, key: st.key, rev, outcome: outcome.ok ? "result" : "error", written });
-    this.markDirty([st.key]);
+    st.attempt = attempt;
+    // The nonces this replica issued for the key (the last few: older claims are long overwritten).
+    st.nonces = [...st.nonces.slice(-7), attempt.nonce];
+    const record = attempt.claim(takeoverOf);
+    this.liveness.seeClaim(st.key, record, Date.now());
   }
 
-  private abortLocal(st: KeyState, reason: "no-waiters" | "destroyed" | "hidden"): void {
-    const local = st.local;
-    if (!local) return;
-    st.local = undefined;
-    if (local.settleTimer !== undefined) clearTimeout(local.settleTimer);
-    local.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
-    this.heartbeat.remove(local);
-    this.opts.emit({ type: "aborted", kind: st.kind, key: st.key, rev: local.rev, reason });
-    const { claims } = this.opts.records;
-    const claim = claims.get(st.key);
-    if (claim && claim.replicaId === this.replicaId && claim.nonce === local.nonce) {
-      // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
-      // still leaves work others want: mark its claim abandoned, so whoever shows the key takes
-      // it over at once by rewriting it — never through "no claim" (invariant 4).
-      if (reason === "hidden") this.write(() => claims.set(st.key, { ...claim, abandoned: true }));
-      else this.write(() => claims.delete(st.key));
-      this.opts.emit({ type: "released", kind: st.kind, key: st.key, rev: local.rev });
-    }
+  private stopAttempt(st: KeyState, reason: StopReason): void {
+    const attempt = st.attempt;
+    if (!attempt) return;
+    st.attempt = undefined;
+    attempt.stop(reason);
   }
 
   private write(fn: () => void): void {

@@ -6,7 +6,7 @@ export type StoreEvent =
   | { type: "yielded"; kind: WorkKind; key: string; rev: number; to: string }
   | { type: "dispatched"; kind: WorkKind; key: string; label: string; rev: number }
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }
-  | { type: "aborted"; kind: WorkKind; key: string; rev: number; reason: "no-waiters" | "destroyed" | "hidden" }
+  | { type: "aborted"; kind: WorkKind; key: string; rev: number; reason: "superseded" | "no-waiters" | "destroyed" | "hidden" }
   | { type: "released"; kind: WorkKind; key: string; rev: number }
   | { type: "swept"; keys: string[] };
 

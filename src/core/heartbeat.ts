@@ -10,7 +10,7 @@ export class Heartbeat {
   private timer: ReturnType<typeof setInterval> | undefined;
   private period = 0;
   private n = 0;
-  private readonly leases = new Map<object, number>();
+  private readonly leases = new Map<{ nonce: string }, number>();
 
   constructor(
     private readonly beats: RecordMap<BeatRecord & { at?: number }>,
@@ -18,12 +18,12 @@ export class Heartbeat {
     private readonly write: (fn: () => void) => void,
   ) {}
 
-  add(work: object, leaseMs: number): void {
+  add(work: { nonce: string }, leaseMs: number): void {
     this.leases.set(work, leaseMs);
     this.update();
   }
 
-  remove(work: object): void {
+  remove(work: { nonce: string }): void {
     if (this.leases.delete(work)) this.update();
   }
 
@@ -43,6 +43,8 @@ export class Heartbeat {
 
   private beat(): void {
     // `at` is the writer's clock and only serves retention; staleness never reads it (invariant 3).
-    this.write(() => this.beats.set(this.replicaId, { n: ++this.n, at: Date.now() }));
+    // It names the claims it vouches for: a forged claim under our id is not kept alive by it.
+    const nonces = [...this.leases.keys()].map((work) => work.nonce);
+    this.write(() => this.beats.set(this.replicaId, { n: ++this.n, at: Date.now(), nonces }));
   }
 }

@@ -1,4 +1,5 @@
 import { uuidv4 } from "lib0/random";
+import type { Attempt } from "./attempt.ts";
 import type { Outcome } from "./fetcher.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
@@ -17,16 +18,7 @@ export type Job = {
 
 export type Waiter = { minRev: number; resolve: (s: Snapshot) => void; reject: (e: unknown) => void; cleanup: () => void };
 
-export type LocalWork = {
-  rev: number;
-  nonce: string;
-  controller: AbortController;
-  phase: "settling" | "running";
-  /** Started with no waiter here, to finish abandoned work for the key's listeners. */
-  forListeners: boolean;
-  settleTimer?: ReturnType<typeof setTimeout>;
-};
-
+/** Everything one replica keeps about one key. */
 export type KeyState = {
   key: string;
   kind: WorkKind;
@@ -34,10 +26,14 @@ export type KeyState = {
   job?: Job;
   waiters: Set<Waiter>;
   listeners: Set<() => void>;
-  local?: LocalWork;
+  attempt?: Attempt;
+  /** Nonces of the last claims this replica made for the key: a claim under our id with another is not ours. */
+  nonces: string[];
+  /** Highest revision an attempt of this replica finished: never sent again. */
+  settled: number;
   snapshot?: Snapshot;
   notified?: Snapshot;
-  /** The newest result this replica has seen for the key (see read()). */
+  /** The newest result this replica has seen for the key (see ClaimEngine.read). */
   seen?: ResultRecord;
   timer?: ReturnType<typeof setTimeout>;
   timerAt?: number;
@@ -51,4 +47,3 @@ export const IDLE_STATES = 1000;
 export function randomId(): string {
   return uuidv4();
 }
-

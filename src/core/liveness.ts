@@ -1,4 +1,30 @@
-import type { ClaimRecord } from "./records.ts";
+import type { BeatRecord, ClaimRecord } from "./records.ts";
+
+/** Why a foreign claim is believed abandoned. */
+export type StaleReason = "abandoned" | "presence-left" | "lock-released" | "lease-silence" | "disowned";
+
+/** This replica's judgement of a foreign claim, on its own clock. */
+export type Verdict = {
+  stale: boolean;
+  reason?: StaleReason;
+  /** When it goes stale by silence: 0 when an event already made it stale, Infinity when only an event can. */
+  staleAt: number;
+  /** Last sign of life of the claimant for this claim (its first sighting or a heartbeat that covers it). */
+  lastSignAt: number;
+  /** The lease applied: the claimant's own, bounded by MAX_OBSERVED_LEASE_MS. */
+  leaseMs: number;
+  /** The claimant is watched by an exact event (a Web Lock of this browser): no lease applies. */
+  exact: boolean;
+};
+
+/**
+ * However long a lease a claim asks for, an observer believes a silent claimant for at most this
+ * long: a peer cannot block a key for a week by writing `leaseMs: 7 days` (heartbeats keep a slow
+ * but healthy claimant alive far below it).
+ */
+export const MAX_OBSERVED_LEASE_MS = 10 * 60_000;
+
+type BeatSeen = { n: number; at: number; nonces: ReadonlySet<string> | undefined };
 
 /**
  * What this replica has *seen* of other replicas, on its own clock (invariant 3): never compares
@@ -6,7 +32,7 @@ import type { ClaimRecord } from "./records.ts";
  */
 export class Liveness {
   private readonly claimSeen = new Map<string, { nonce: string; at: number }>();
-  private readonly beatSeen = new Map<string, { n: number; at: number }>();
+  private readonly beatSeen = new Map<string, BeatSeen>();
   /** Replicas whose presence (awareness) was removed: their claims are stale at once. */
   private readonly gone = new Set<string>();
   /** Replicas whose Web Lock this browser saw released: dead now, no timer needed. */
@@ -23,11 +49,14 @@ export class Liveness {
   }
 
   /** Returns true when the heartbeat changed (a sign of life). */
-  seeBeat(replicaId: string, n: number | undefined, now: number): boolean {
-    if (n === undefined) return false;
+  seeBeat(replicaId: string, beat: BeatRecord | undefined, now: number): boolean {
+    if (beat === undefined) {
+      this.beatSeen.delete(replicaId);
+      return false;
+    }
     const seen = this.beatSeen.get(replicaId);
-    if (seen && seen.n === n) return false;
-    this.beatSeen.set(replicaId, { n, at: now });
+    if (seen && seen.n === beat.n) return false;
+    this.beatSeen.set(replicaId, { n: beat.n, at: now, nonces: beat.nonces ? new Set(beat.nonces) : undefined });
     return true;
   }
 
@@ -43,31 +72,50 @@ export class Liveness {
     this.released.add(replicaId);
   }
 
-  /** Last sign of life of a claim's holder: the claim itself or a heartbeat, whichever came later. */
+  /** Forget what no claim in the doc refers to any more (the sets would otherwise grow for ever). */
+  prune(claimants: ReadonlySet<string>): void {
+    for (const set of [this.gone, this.released]) for (const id of set) if (!claimants.has(id)) set.delete(id);
+  }
+
+  /** Replicas seen to leave (presence) or die (lock): for the inspector. */
+  departed(): { gone: ReadonlySet<string>; released: ReadonlySet<string> } {
+    return { gone: this.gone, released: this.released };
+  }
+
+  /** When this replica last saw a heartbeat of `replicaId`, on its own clock. */
+  beatSeenAt(replicaId: string): number | undefined {
+    return this.beatSeen.get(replicaId)?.at;
+  }
+
+  /** Last sign of life for this claim: its first sighting or a heartbeat that covers its nonce. */
   lastActivity(key: string, claim: ClaimRecord, now: number): number {
-    const seen = this.claimSeen.get(key);
-    const claimAt = seen && seen.nonce === claim.nonce ? seen.at : now;
-    if (!seen || seen.nonce !== claim.nonce) this.claimSeen.set(key, { nonce: claim.nonce, at: now });
-    const beatAt = this.beatSeen.get(claim.replicaId)?.at ?? -Infinity;
-    return Math.max(claimAt, beatAt);
+    this.seeClaim(key, claim, now);
+    const claimAt = this.claimSeen.get(key)!.at;
+    const beat = this.beatSeen.get(claim.replicaId);
+    // A heartbeat vouches only for the claims it names: a forged claim under a live replica's id
+    // is not kept alive by that replica's beats for its own work.
+    const covers = beat && (beat.nonces === undefined || beat.nonces.has(claim.nonce));
+    return Math.max(claimAt, covers ? beat.at : -Infinity);
   }
 
   /**
-   * When a live-looking claim would go stale, or 0 when it is stale by an event already.
    * `exact`: the claimant is watched by an event that cannot miss (its Web Lock, same browser), so
    * no lease applies — a hidden tab whose timers the browser throttles is still alive.
    */
-  staleAt(key: string, claim: ClaimRecord, now: number, exact = false): number {
-    if (claim.abandoned || this.gone.has(claim.replicaId) || this.released.has(claim.replicaId)) return 0;
-    if (exact) return Infinity;
-    return this.lastActivity(key, claim, now) + claim.leaseMs;
-  }
-
-  isStale(key: string, claim: ClaimRecord, now: number, exact = false): boolean {
-    return now >= this.staleAt(key, claim, now, exact);
-  }
-
-  forget(key: string): void {
-    this.claimSeen.delete(key);
+  verdict(key: string, claim: ClaimRecord, now: number, exact = false): Verdict {
+    const leaseMs = Math.min(claim.leaseMs, MAX_OBSERVED_LEASE_MS);
+    const lastSignAt = this.lastActivity(key, claim, now);
+    const base = { lastSignAt, leaseMs, exact };
+    const reason: StaleReason | undefined = claim.abandoned
+      ? "abandoned"
+      : this.released.has(claim.replicaId)
+        ? "lock-released"
+        : this.gone.has(claim.replicaId)
+          ? "presence-left"
+          : undefined;
+    if (reason) return { ...base, stale: true, reason, staleAt: 0 };
+    if (exact) return { ...base, stale: false, staleAt: Infinity };
+    const staleAt = lastSignAt + leaseMs;
+    return now >= staleAt ? { ...base, stale: true, reason: "lease-silence", staleAt } : { ...base, stale: false, staleAt };
   }
 }

@@ -14,12 +14,18 @@ export type ClaimRecord = {
   label?: string;
   /** Set by a claimant whose page went away mid-request: stale at once, for anyone to take over. */
   abandoned?: true;
+  /** What kind of work is claimed (absent in claims of older versions). */
+  kind?: "fetch" | "program";
 };
 
 export type ResultRecord = { rev: number; data: unknown; label?: string };
 export type ErrorRecord = { rev: number; message: string; status?: number };
 /** One liveness record per replica, bumped while it has work in flight. */
-export type BeatRecord = { n: number };
+export type BeatRecord = {
+  n: number;
+  /** Nonces of the claims this beat vouches for (absent: every claim of the replica, older versions). */
+  nonces?: string[];
+};
 
 const MAX_ID = 200;
 const MAX_LEASE_MS = 7 * 24 * 3600_000;
@@ -45,6 +51,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const browserId = own(value, "browserId");
   const label = own(value, "label");
   const abandoned = own(value, "abandoned");
+  const kind = own(value, "kind");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return "claim.rev is not a positive integer";
@@ -52,10 +59,12 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (browserId !== undefined && !isId(browserId)) return "claim.browserId is not a string";
   if (label !== undefined && typeof label !== "string") return "claim.label is not a string";
   if (abandoned !== undefined && abandoned !== true) return "claim.abandoned is not true";
+  if (kind !== undefined && kind !== "fetch" && kind !== "program") return "claim.kind is not fetch or program";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
   if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
   if (label !== undefined) claim.label = label;
+  if (kind !== undefined) claim.kind = kind;
   return claim;
 }
 
@@ -88,7 +97,10 @@ export function validateError(value: unknown): ErrorRecord | string {
 export function validateBeat(value: unknown): BeatRecord | string {
   if (!isPlainObject(value)) return "heartbeat is not a plain object";
   const n = own(value, "n");
-  return typeof n === "number" && Number.isSafeInteger(n) ? (value as BeatRecord) : "heartbeat.n is not an integer";
+  if (typeof n !== "number" || !Number.isSafeInteger(n)) return "heartbeat.n is not an integer";
+  const nonces = own(value, "nonces");
+  if (nonces !== undefined && !(Array.isArray(nonces) && nonces.length <= 10_000 && nonces.every(isId))) return "heartbeat.nonces is not a list of ids";
+  return value as BeatRecord;
 }
 
 export function validateAsk(value: unknown): number | string {

@@ -58,6 +58,8 @@ export class Retention {
   }
 
   sweep(now = Date.now()): string[] {
+    // Queued before a destroy(): a destroyed store writes nothing.
+    if (this.stopped) return [];
     const { claims, results, programs, errors, asks, beats } = this.records;
     const cutoff = now - this.retentionMs;
     const keys = new Set([...claims.keys(), ...results.keys(), ...programs.keys(), ...errors.keys(), ...asks.keys()]);

@@ -8,6 +8,8 @@ export type SnapshotInputs = {
   /** Revision of a request in flight in this replica, if any. */
   localRev: number | undefined;
   replicaId: string;
+  /** Whether a claim is this replica's own (it names our id *and* a nonce we issued). */
+  isMine?: (claim: ClaimRecord) => boolean;
   isStale: (claim: ClaimRecord) => boolean;
 };
 
@@ -25,7 +27,7 @@ export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const recorded = recordedRev(result, error);
   let view: ClaimView | undefined;
   if (claim && claim.rev > recorded) {
-    const mine = claim.replicaId === replicaId;
+    const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
     view = { replicaId: claim.replicaId, mine, stale: mine ? false : input.isStale(claim) };
   } else if (localRev !== undefined && localRev > recorded) {
     view = { replicaId, mine: true, stale: false };

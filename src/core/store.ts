@@ -15,7 +15,7 @@ import { ProgramWork, validateProgramData } from "./program-work.ts";
 import { boundOption, DEFAULT_MAX_PROGRAM_BYTES, DEFAULT_MAX_PROGRAMS, ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks, type LockManagerLike } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
-import { getBrowserId } from "../sync/browser-id.ts";
+import { getBrowserId } from "./browser-id.ts";
 
 export const DEFAULT_LEASE_MS = 5000;
 export const DEFAULT_PROGRAM_LEASE_MS = 10000;

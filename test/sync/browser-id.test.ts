@@ -5,7 +5,7 @@ const storageKey = "shared-fetch:browser-id";
 // getBrowserId caches per module instance, so each case loads a fresh one.
 async function freshGetBrowserId(): Promise<() => string> {
   vi.resetModules();
-  return (await import("../../src/sync/browser-id.ts")).getBrowserId;
+  return (await import("../../src/core/browser-id.ts")).getBrowserId;
 }
 
 function fakeStorage(initial: Record<string, string> = {}) {

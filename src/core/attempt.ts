@@ -1,0 +1,141 @@
+import type { DocRecords } from "./doc-records.ts";
+import type { AbortReason, AttemptPhase } from "./decide.ts";
+import { abortError, isAbortError } from "./errors.ts";
+import type { StoreEvent } from "./events.ts";
+import { messageOf, type Outcome } from "./fetcher.ts";
+import type { Heartbeat } from "./heartbeat.ts";
+import { randomId, type Job } from "./job.ts";
+import type { ClaimRecord } from "./records.ts";
+import { writeOutcome } from "./writeback.ts";
+
+/** What an attempt needs from its engine. */
+export type AttemptDeps = {
+  records: DocRecords;
+  replicaId: string;
+  /** This replica's browser id once its Web Lock is held (the claim then names it). */
+  browserId: string | undefined;
+  heartbeat: Heartbeat;
+  settleMs: number;
+  emit: (event: StoreEvent) => void;
+  /** Writes now, in one transaction of this store's origin. */
+  write: (fn: () => void) => void;
+  /** Writes with the other claims of this tick, in one transaction. */
+  batch: (fn: () => void) => void;
+  /** The attempt changed phase or settled: the engine decides again. */
+  changed: () => void;
+};
+
+/** Why an attempt stopped without an outcome: the engine's reasons, a store teardown, or a page going away. */
+export type StopReason = AbortReason | "destroyed" | "hidden";
+
+type State =
+  | { phase: "settling"; timer: ReturnType<typeof setTimeout> | undefined }
+  | { phase: "settled" }
+  | { phase: "running" }
+  | { phase: "done"; written: boolean }
+  | { phase: "stopped"; reason: StopReason };
+
+/**
+ * One claim, owned from the settle window to its release (node-redlock's shape): the claim record,
+ * its abort controller, the settle timer, the heartbeat registration, the writeback and the release.
+ */
+export class Attempt {
+  readonly nonce = randomId();
+  private readonly controller = new AbortController();
+  private state: State = { phase: "settling", timer: undefined };
+
+  constructor(
+    readonly job: Job,
+    readonly rev: number,
+    /** Started with no waiter here, to finish abandoned work for the key's listeners. */
+    readonly forListeners: boolean,
+    private readonly deps: AttemptDeps,
+  ) {}
+
+  /** `settling`, `settled` or `running` while live; undefined once done or stopped. */
+  get phase(): AttemptPhase | undefined {
+    const { phase } = this.state;
+    return phase === "done" || phase === "stopped" ? undefined : phase;
+  }
+
+  /** Writes the claim (replacing whatever stood: never through "no claim", invariant 4) and starts settling. */
+  claim(takeoverOf?: string): ClaimRecord {
+    const { job, rev, deps } = this;
+    const record: ClaimRecord = { replicaId: deps.replicaId, nonce: this.nonce, rev, leaseMs: job.leaseMs, label: job.label, kind: job.kind };
+    if (deps.browserId) record.browserId = deps.browserId;
+    deps.batch(() => {
+      if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
+    });
+    deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
+    const settled = () => {
+      if (this.state.phase !== "settling") return;
+      this.state = { phase: "settled" };
+      deps.changed();
+    };
+    // Settle even with a zero window a task later, after the batched claim was written.
+    if (deps.settleMs > 0) this.state = { phase: "settling", timer: setTimeout(settled, deps.settleMs) };
+    else queueMicrotask(settled);
+    return record;
+  }
+
+  /** Another claim won the race for this revision. Our claim was already overwritten: nothing to release. */
+  yieldTo(replicaId: string): void {
+    this.state = { phase: "stopped", reason: "superseded" };
+    this.deps.emit({ type: "yielded", kind: this.job.kind, key: this.job.key, rev: this.rev, to: replicaId });
+  }
+
+  dispatch(): void {
+    const { job, rev, deps } = this;
+    this.state = { phase: "running" };
+    deps.heartbeat.add(this, job.leaseMs);
+    deps.emit({ type: "dispatched", kind: job.kind, key: job.key, label: job.label, rev });
+    const signal = this.controller.signal;
+    let run: Promise<Outcome>;
+    try {
+      run = job.run({ signal, rev, idempotencyKey: `${job.key}.${rev}` });
+    } catch (error) {
+      run = Promise.reject(error);
+    }
+    run.then(
+      (outcome) => this.finish(outcome),
+      (error: unknown) => this.finish(isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: messageOf(error) } }),
+    );
+  }
+
+  /** Aborts the request and releases the claim; a page going away marks it abandoned instead. */
+  stop(reason: StopReason): void {
+    const { state, job, deps } = this;
+    if (state.phase === "done" || state.phase === "stopped") return;
+    if (state.phase === "settling" && state.timer !== undefined) clearTimeout(state.timer);
+    this.state = { phase: "stopped", reason };
+    this.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
+    deps.heartbeat.remove(this);
+    deps.emit({ type: "aborted", kind: job.kind, key: job.key, rev: this.rev, reason });
+    const claim = deps.records.claims.get(job.key);
+    if (!claim || claim.replicaId !== deps.replicaId || claim.nonce !== this.nonce) return;
+    // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
+    // still leaves work others want: mark its claim abandoned, so whoever shows the key takes it
+    // over at once by rewriting it — never through "no claim" (invariant 4).
+    if (reason === "hidden") deps.write(() => deps.records.claims.set(job.key, { ...claim, abandoned: true }));
+    else deps.write(() => deps.records.claims.delete(job.key));
+    deps.emit({ type: "released", kind: job.kind, key: job.key, rev: this.rev });
+  }
+
+  /** Writebacks are gated on key and revision, never on the claim (invariants 6 and 7). */
+  private finish(outcome: Outcome | null): void {
+    const { job, rev, deps } = this;
+    deps.heartbeat.remove(this);
+    // An aborted request writes nothing; its claim was released when it was stopped.
+    if (this.state.phase !== "running" || outcome === null) return;
+    let written = false;
+    deps.write(() => {
+      written = writeOutcome(deps.records, job.results, { key: job.key, rev, label: job.label, outcome });
+      // Release our claim in the same transaction: no observer sees it gone before the outcome.
+      const claim = deps.records.claims.get(job.key);
+      if (claim && claim.replicaId === deps.replicaId && claim.nonce === this.nonce) deps.records.claims.delete(job.key);
+    });
+    this.state = { phase: "done", written };
+    deps.emit({ type: "settled", kind: job.kind, key: job.key, rev, outcome: outcome.ok ? "result" : "error", written });
+    deps.changed();
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * The claim engine's decisions as data: a pure function from what one replica knows about one key
+ * (its view) to the next thing to do (an action). No Yjs, no timers, no clock: `now` and the
+ * liveness verdict are inputs. The engine applies an action, rebuilds the view and asks again
+ * until the action is one that waits (`wait`, `await-ready`, `none`, `drop`).
+ */
+
+/** The engine's lifecycle. Claims wait in `starting` (the Web Lock grant); nothing runs after `destroyed`. */
+export type Lifecycle = "starting" | "ready" | "suspended" | "destroyed";
+
+/** Revisions stay far below 2^53: a record at or beyond this bound is not a revision anyone may claim. */
+export const MAX_REV = 2 ** 40;
+
+/** The phases of this replica's own attempt at the key (see Attempt). */
+export type AttemptPhase = "settling" | "settled" | "running";
+
+export type KeyView = {
+  lifecycle: Lifecycle;
+  /** Highest revision recorded for the key (result or error), 0 when none. */
+  recorded: number;
+  /** Highest revision an attempt of this replica finished (written or dropped as a duplicate). */
+  settled: number;
+  /** The claim standing in the doc, with this replica's verdict on a foreign claimant. */
+  claim?: {
+    replicaId: string;
+    nonce: string;
+    rev: number;
+    mine: boolean;
+    /** Foreign claims only: the claimant is gone (event) or silent beyond its lease. */
+    stale: boolean;
+    /** Foreign claims only: when it would go stale by silence (Infinity: only an event can tell). */
+    staleAt: number;
+  };
+  /** This replica's own attempt, if one is under way. */
+  attempt?: { rev: number; nonce: string; phase: AttemptPhase; forListeners: boolean };
+  /** The revision each waiter (an `ensure`/`refetch` call) needs recorded before it resolves. */
+  waiters: readonly number[];
+  /** How many subscribers show the key. */
+  listeners: number;
+};
+
+export type AbortReason = "superseded" | "no-waiters";
+
+export type Action =
+  /** Resolve the waiters whose revision is recorded (or all of them: `all`, nothing can ever record theirs). */
+  | { type: "resolve"; all?: true }
+  /** Abort this replica's attempt and release its claim. */
+  | { type: "abort"; reason: AbortReason }
+  /** Another replica's claim won the race for the attempt's revision: step back, keep waiting. */
+  | { type: "yield"; to: string }
+  /** The settle window passed and the claim still stands: send the request. */
+  | { type: "dispatch" }
+  /** Write a claim at `rev` (a takeover of `from`'s stale claim keeps its revision, invariants 4 and 12). */
+  | { type: "claim"; rev: number; from?: string }
+  /** A live foreign claim: re-check when it would go stale (invariant 9). */
+  | { type: "wait"; until: number }
+  /** A claim is due but this replica's lock is not held yet. */
+  | { type: "await-ready" }
+  /** Nobody here is interested: forget the key's state. */
+  | { type: "drop" }
+  | { type: "none" };
+
+export function decide(view: KeyView): Action {
+  const { lifecycle, recorded, claim, attempt, waiters, listeners } = view;
+  if (lifecycle === "destroyed" || lifecycle === "suspended") return { type: "none" };
+  if (waiters.some((minRev) => minRev <= recorded)) return { type: "resolve" };
+  // A revision at or above ours is recorded (another replica came home first): our copy is moot.
+  if (attempt && attempt.rev <= recorded) return { type: "abort", reason: "superseded" };
+  // Every waiter here has gone: abort. Work taken over for listeners lives while someone shows the key.
+  if (attempt && waiters.length === 0 && !(attempt.forListeners && listeners > 0)) return { type: "abort", reason: "no-waiters" };
+  if (attempt) {
+    // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.
+    if (attempt.phase !== "settled") return { type: "none" };
+    // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won.
+    if (claim && claim.nonce !== attempt.nonce && !claim.mine && claim.rev >= attempt.rev) return { type: "yield", to: claim.replicaId };
+    return { type: "dispatch" };
+  }
+  if (waiters.length === 0 && listeners === 0) return { type: "drop" };
+  const active = claim && claim.rev > recorded ? claim : undefined;
+  let target: Action;
+  if (active && !active.mine) {
+    if (!active.stale) return { type: "wait", until: active.staleAt };
+    // Abandoned work is finished by anyone who waits for it or shows it: a spinner whose claimant
+    // died must resolve. Takeover keeps the revision (invariants 4 and 12).
+    target = { type: "claim", rev: active.rev, from: active.replicaId };
+  } else if (waiters.length === 0) {
+    // Showing a key never starts new work, but our own claim left without an attempt (released
+    // on pagehide, then the page came back) is finished like an abandoned one.
+    if (!active) return { type: "none" };
+    target = { type: "claim", rev: active.rev };
+  } else {
+    target = { type: "claim", rev: active ? active.rev : Math.max(...waiters, recorded + 1) };
+  }
+  // Never send a revision this replica already settled again: its outcome was written or lost.
+  if (target.rev <= view.settled) target = { type: "claim", rev: view.settled + 1 };
+  if (target.rev >= MAX_REV) return { type: "resolve", all: true };
+  if (lifecycle === "starting") return { type: "await-ready" };
+  return target;
+}
+
+/** Actions after which the engine stops asking: they wait for an event, a timer or nothing. */
+export function isTerminal(action: Action): boolean {
+  return action.type === "wait" || action.type === "await-ready" || action.type === "drop" || action.type === "none";
+}

@@ -1,0 +1,178 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { decide, isTerminal, MAX_REV, type Action, type KeyView } from "../src/core/decide.ts";
+
+const base: KeyView = { lifecycle: "ready", recorded: 0, settled: 0, waiters: [], listeners: 0 };
+const view = (over: Partial<KeyView>): KeyView => ({ ...base, ...over });
+const foreign = (rev: number, stale: boolean, staleAt = 5000) => ({ replicaId: "B", nonce: "nb", rev, mine: false, stale, staleAt });
+const mineClaim = (rev: number, nonce = "na") => ({ replicaId: "A", nonce, rev, mine: true, stale: false, staleAt: Infinity });
+const attempt = (rev: number, phase: "settling" | "settled" | "running", forListeners = false) => ({ rev, nonce: "na", phase, forListeners });
+
+/** The decision table: each row is one combination of the view that matters, its action and why. */
+const table: [string, KeyView, Action][] = [
+  ["nothing runs after destroy", view({ lifecycle: "destroyed", waiters: [1] }), { type: "none" }],
+  ["a suspended page decides nothing (pagehide/freeze)", view({ lifecycle: "suspended", waiters: [1] }), { type: "none" }],
+  ["ensure: a recorded outcome resolves the waiter (contract)", view({ recorded: 1, waiters: [1] }), { type: "resolve" }],
+  ["refetch: an older outcome does not resolve it", view({ recorded: 1, waiters: [2], claim: foreign(2, false) }), { type: "wait", until: 5000 }],
+  ["a waiter and nothing claimed: claim the next revision", view({ waiters: [1] }), { type: "claim", rev: 1 }],
+  ["refetch: claim recorded + 1", view({ recorded: 3, waiters: [4] }), { type: "claim", rev: 4 }],
+  ["invariant 3/9: a live foreign claim is waited on until it would go stale", view({ waiters: [1], claim: foreign(1, false, 7000) }), { type: "wait", until: 7000 }],
+  ["invariant 4/12: a stale foreign claim is taken over at its revision", view({ waiters: [1], claim: foreign(1, true) }), { type: "claim", rev: 1, from: "B" }],
+  ["invariant 8: a listener finishes abandoned work", view({ listeners: 1, claim: foreign(2, true), recorded: 1 }), { type: "claim", rev: 2, from: "B" }],
+  ["showing a key never starts new work", view({ listeners: 1 }), { type: "none" }],
+  ["showing a key waits on a live claim too", view({ listeners: 1, claim: foreign(1, false, 9000) }), { type: "wait", until: 9000 }],
+  ["a leftover claim at the recorded revision is finished work", view({ recorded: 2, waiters: [3], claim: foreign(2, false) }), { type: "claim", rev: 3 }],
+  ["our own claim left without an attempt (pagehide, then back) is finished", view({ listeners: 1, claim: mineClaim(1) }), { type: "claim", rev: 1 }],
+  ["nobody interested: forget the key", view({ claim: foreign(1, false) }), { type: "drop" }],
+  ["invariant 2: our own attempt is never judged by the clock", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "running") }), { type: "none" }],
+  ["still settling: wait for the window", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settling") }), { type: "none" }],
+  ["settled and still ours: dispatch", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settled") }), { type: "dispatch" }],
+  ["settled but another claim won the race: yield", view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }), { type: "yield", to: "B" }],
+  ["settled, another claim at a lower revision: ours stands", view({ waiters: [2], recorded: 0, claim: foreign(1, false), attempt: attempt(2, "settled") }), { type: "dispatch" }],
+  ["invariant 6: someone recorded our revision first: our copy is moot", view({ recorded: 1, attempt: attempt(1, "running"), listeners: 1 }), { type: "abort", reason: "superseded" }],
+  ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
+  ["work taken over for listeners lives while someone shows the key", view({ listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
+  ["a waiter's own work is aborted when only listeners remain (contract)", view({ listeners: 1, attempt: attempt(1, "running", false) }), { type: "abort", reason: "no-waiters" }],
+  ["claims wait for this replica's lock (it names the browser)", view({ lifecycle: "starting", waiters: [1] }), { type: "await-ready" }],
+  ["the lock is not needed to wait on a live claim", view({ lifecycle: "starting", waiters: [1], claim: foreign(1, false, 3000) }), { type: "wait", until: 3000 }],
+  ["a revision already settled here is never sent again", view({ waiters: [1], settled: 1 }), { type: "claim", rev: 2 }],
+  ["no revision at the overflow bound is claimed: the waiters get what is there", view({ recorded: MAX_REV - 1, waiters: [MAX_REV] }), { type: "resolve", all: true }],
+];
+
+describe("decide: the decision table", () => {
+  it.each(table)("%s", (_why, v, expected) => {
+    expect(decide(v)).toEqual(expected);
+  });
+});
+
+const arbView: fc.Arbitrary<KeyView> = fc
+  .record({
+    lifecycle: fc.constantFrom("starting", "ready", "suspended", "destroyed"),
+    recorded: fc.integer({ min: 0, max: 6 }),
+    settled: fc.integer({ min: 0, max: 6 }),
+    waiters: fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 3 }),
+    listeners: fc.integer({ min: 0, max: 2 }),
+    claim: fc.option(
+      fc.record({
+        replicaId: fc.constantFrom("A", "B"),
+        nonce: fc.constantFrom("na", "nb"),
+        rev: fc.integer({ min: 1, max: 7 }),
+        mine: fc.boolean(),
+        stale: fc.boolean(),
+        staleAt: fc.integer({ min: 1, max: 10_000 }),
+      }),
+      { nil: undefined },
+    ),
+    attempt: fc.option(
+      fc.record({ rev: fc.integer({ min: 1, max: 7 }), nonce: fc.constant("na"), phase: fc.constantFrom("settling", "settled", "running"), forListeners: fc.boolean() }),
+      { nil: undefined },
+    ),
+  })
+  .map((v) => {
+    const out: KeyView = { lifecycle: v.lifecycle, recorded: v.recorded, settled: v.settled, waiters: v.waiters, listeners: v.listeners };
+    if (v.claim) out.claim = v.claim.mine ? { ...v.claim, stale: false, staleAt: Infinity } : v.claim;
+    if (v.attempt) out.attempt = v.attempt;
+    return out;
+  });
+
+describe("decide: properties over every view", () => {
+  it("invariant 2: with an attempt under way, the clock never decides (no wait, no claim)", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        if (!v.attempt) return;
+        expect(["wait", "claim", "await-ready", "drop"]).not.toContain(decide(v).type);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("invariant 3: a live foreign claim on unrecorded work is never taken over", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        const a = decide(v);
+        if (a.type !== "claim" || !v.claim || v.claim.mine || v.claim.rev <= v.recorded) return;
+        expect(v.claim.stale).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("invariant 12: a takeover keeps the stale claim's revision unless this replica already settled it", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        const a = decide(v);
+        if (a.type !== "claim" || a.from === undefined) return;
+        expect(a.rev).toBe(v.claim!.rev);
+        expect(a.rev).toBeGreaterThan(v.settled);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("a claim is always above what is recorded and what this replica settled, and below the bound", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        const a = decide(v);
+        if (a.type !== "claim") return;
+        expect(a.rev).toBeGreaterThan(v.recorded);
+        expect(a.rev).toBeGreaterThan(v.settled);
+        expect(a.rev).toBeLessThan(MAX_REV);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("showing a key (no waiter) never starts new work: it only finishes a claimed revision", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        const a = decide(v);
+        if (a.type !== "claim" || v.waiters.length > 0) return;
+        expect(v.claim && v.claim.rev > v.recorded).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("destroyed and suspended replicas decide nothing", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        if (v.lifecycle === "destroyed" || v.lifecycle === "suspended") expect(decide(v)).toEqual({ type: "none" });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("the loop ends: applying a non-terminal action's effect on the view leads to a terminal one within a few steps", () => {
+    fc.assert(
+      fc.property(arbView, (start) => {
+        let v = start;
+        for (let i = 0; i < 6; i++) {
+          const a = decide(v);
+          if (isTerminal(a)) return;
+          v = applyToView(v, a);
+        }
+        throw new Error(`no terminal action from ${JSON.stringify(start)}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** What the engine's apply does to the view, in miniature. */
+function applyToView(v: KeyView, a: Action): KeyView {
+  switch (a.type) {
+    case "resolve":
+      return { ...v, waiters: a.all ? [] : v.waiters.filter((w) => w > v.recorded) };
+    case "abort":
+    case "yield": {
+      const { attempt: _gone, ...rest } = v;
+      return rest;
+    }
+    case "dispatch":
+      return { ...v, attempt: { ...v.attempt!, phase: "running" } };
+    case "claim":
+      return { ...v, claim: mineClaim(a.rev), attempt: { rev: a.rev, nonce: "na", phase: "settling", forListeners: v.waiters.length === 0 } };
+    default:
+      return v;
+  }
+}
