@@ -11,7 +11,7 @@ const config: StorybookConfig = {
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   async viteFinal(viteConfig) {
     // With a clean cache `storybook dev` otherwise fails with
-    // "does not provide an export named 'default'" for react (see shared/TOOLCHAIN.md beside the repo).
+    // "does not provide an export named 'default'" for react: Vite must pre-bundle these CommonJS packages.
     const include = viteConfig.optimizeDeps?.include ?? [];
     return {
       ...viteConfig,

@@ -7,7 +7,7 @@ import { KeysTable } from "./KeysTable.tsx";
 import { MalformedList } from "./MalformedList.tsx";
 import { ReplicasTable } from "./ReplicasTable.tsx";
 import { styles } from "./styles.ts";
-import { devtoolsModelFor, useDevtoolsModel } from "./useDevtoolsModel.ts";
+import { devtoolsModelFor, useDevtoolsModel } from "./use-devtools-model.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
 
 export type DevtoolsTab = "keys" | "replicas" | "events" | "malformed";

@@ -1,29 +1,20 @@
 /** The one seam between the panel and the package's core: everything it uses of src/ comes through here. */
-export type {
-  ClaimRecord,
-  ErrorRecord,
-  MalformedRecord,
-  ResultRecord,
-  SharedFetchStore,
-  SharedFetchStoreWithExtras,
-  StoreEvent,
-} from "../src/index.ts";
+export type { SharedFetchStore, SharedFetchStoreWithExtras, StoreEvent } from "../src/index.ts";
+export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica } from "../src/index.ts";
+export type { ClaimRecord, DocRecords, ErrorRecord, MalformedRecord, ResultRecord } from "../src/internals.ts";
 import type { SharedFetchStore, SharedFetchStoreWithExtras } from "../src/index.ts";
+import { internalsOf, type DocRecords } from "../src/internals.ts";
 
-/** The doc's record tables as the store exposes them (validated: invariant 14). */
-export type DocRecords = SharedFetchStoreWithExtras["records"];
-
-export { PRESENCE_FIELD } from "../src/core/presence.ts";
-export { isPlainObject } from "../src/core/request.ts";
+export { isPlainObject, PRESENCE_FIELD } from "../src/internals.ts";
 
 /**
- * The panel reads the doc through the store's extras. A store typed as the plain contract may
+ * The panel reads the store's inspector and events. A store typed as the plain contract may
  * still carry them (createSharedFetchStore always does); anything else gets a message saying why.
  */
-export function inspectable(store: SharedFetchStore): SharedFetchStoreWithExtras {
+export function inspectable(store: SharedFetchStore): { store: SharedFetchStoreWithExtras; records: DocRecords } {
   const s = store as Partial<SharedFetchStoreWithExtras> | null;
-  if (!s || typeof s.onEvent !== "function" || typeof s.malformed !== "function" || !s.records?.claims) {
-    throw new TypeError("shared-fetch devtools: the store has no records/onEvent/malformed; pass the store returned by createSharedFetchStore");
+  if (!s || typeof s.onEvent !== "function" || typeof s.inspect !== "function" || typeof s.onInspect !== "function") {
+    throw new TypeError("shared-fetch devtools: the store has no inspect/onInspect/onEvent; pass the store returned by createSharedFetchStore");
   }
-  return s as SharedFetchStoreWithExtras;
+  return { store: s as SharedFetchStoreWithExtras, records: internalsOf(s).records };
 }

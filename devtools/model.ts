@@ -3,7 +3,6 @@ import { build, type Built, type KeyHint } from "./build.ts";
 import { inspectable, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
-import { SignsOfLife } from "./signs-of-life.ts";
 import type { DevtoolsEvent, DevtoolsSnapshot } from "./types.ts";
 
 export type DevtoolsModelOptions = {
@@ -27,14 +26,18 @@ const utf8 = new TextEncoder();
 const report = (what: string, error: unknown) => queueMicrotask(() => console.error(`shared-fetch devtools: ${what}`, error));
 
 export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModelOptions = {}): DevtoolsModel {
-  const s = inspectable(store);
+  const { store: s, records } = inspectable(store);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   if (!Number.isSafeInteger(maxEvents) || maxEvents < 1) throw new RangeError(`shared-fetch devtools: maxEvents must be a positive integer, got ${String(maxEvents)}`);
-  const { records } = s;
   const { awareness } = opts;
-  const signs = new SignsOfLife();
   const hints = new Map<string, KeyHint>();
   const sizes = new WeakMap<object, number>();
+  const bytesOf = (data: unknown): number => {
+    if (typeof data !== "object" || data === null) return utf8.encode(JSON.stringify(data) ?? "").length;
+    let size = sizes.get(data);
+    if (size === undefined) sizes.set(data, (size = utf8.encode(JSON.stringify(data) ?? "").length));
+    return size;
+  };
   const listeners = new Set<() => void>();
   let events: readonly DevtoolsEvent[] = [];
   let seq = 0;
@@ -45,9 +48,6 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   let destroyed = false;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
-  const started = Date.now();
-  for (const [key, claim] of records.claims.entries()) signs.seeClaim(key, claim, started);
-  for (const [id, beat] of records.beats.entries()) signs.seeBeat(id, beat.n, started);
 
   // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, notify later.
   const changed = () => {
@@ -78,22 +78,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         report("observer failed", error);
       }
     };
-  // Claims and heartbeats are signs of life: note when this panel saw them, on its own clock.
-  const stops: (() => void)[] = [
-    records.claims.onChange(
-      guard((keys: Set<string>) => {
-        const at = Date.now();
-        for (const key of keys) signs.seeClaim(key, records.claims.get(key), at);
-      }),
-    ),
-    records.beats.onChange(
-      guard((ids: Set<string>) => {
-        const at = Date.now();
-        for (const id of ids) signs.seeBeat(id, records.beats.get(id)?.n, at);
-      }),
-    ),
-    s.onEvent(guard(record)),
-  ];
+  // The store says when what it knows or believes changed (records, lock releases, presence).
+  const stops: (() => void)[] = [s.onInspect(changed), s.onEvent(guard(record))];
   // Anything else needs no per-key bookkeeping: any change under the lanes' root marks the snapshot
   // dirty. Table listeners alone would miss a lane of pure garbage (no table, no key to report).
   const root = records.lanes.root;
@@ -119,19 +105,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     const now = Date.now();
     let built: Built;
     try {
-      built = build({
-        records,
-        replicaId: s.replicaId,
-        presence: readPresence(awareness),
-        signs,
-        hints,
-        bytesOf: (object, data) => {
-          let size = sizes.get(object);
-          if (size === undefined) sizes.set(object, (size = utf8.encode(JSON.stringify(data) ?? "").length));
-          return size;
-        },
-        now,
-      });
+      built = build({ inspection: s.inspect(), presence: readPresence(awareness), hints, bytesOf });
     } catch (error) {
       // A panel must never take down the app it inspects: keep showing what was last known.
       report("reading the doc failed", error);

@@ -3,7 +3,7 @@ import type { MalformedRecord, StoreEvent } from "./core.ts";
 /** What kind of work a key is, guessed from the table its result lives in (or the store's events). */
 export type DevtoolsKind = "fetch" | "program" | "unknown";
 
-/** A claim as this panel sees it. Staleness here is the panel's own judgement, see `stale`. */
+/** A claim as the inspected store sees it: its verdicts are the store's own (store.inspect()). */
 export type DevtoolsClaim = {
   replicaId: string;
   /** The claim belongs to the inspected store. */
@@ -15,15 +15,18 @@ export type DevtoolsClaim = {
   abandoned: boolean;
   /** Whether the holder is in awareness; undefined when the panel was given no awareness. */
   holderPresent?: boolean;
-  /**
-   * No sign of life (a new claim or a heartbeat) seen for `leaseMs`, on this panel's clock since it
-   * was created. Web Lock releases are invisible to the panel, so the store may know sooner.
-   */
+  /** No sign of life (a new claim or a covering heartbeat) seen for `leaseMs`, on the store's clock. */
   leaseExpired: boolean;
-  /** abandoned, or a foreign holder absent from awareness or silent beyond its lease. */
+  /** The store's verdict: abandoned, lock released, presence left, silent beyond its lease, or disowned. */
   stale: boolean;
   /** The claim's revision is already recorded: a leftover, not pending work. */
   finished: boolean;
+  /** Where the holder runs, as the inspected store can tell. */
+  holder: "this replica" | "same browser" | "other replica";
+  /** Why the store believes it stale: the same verdict the store acts on. */
+  reason?: "abandoned" | "presence-left" | "lock-released" | "lease-silence" | "disowned";
+  /** How long the store has seen no sign of life for it, on its own clock. */
+  silentMs: number;
 };
 
 export type DevtoolsKeyRow = {
@@ -48,6 +51,10 @@ export type DevtoolsReplica = {
   browserId?: string;
   /** Its heartbeat counter, bumped while it has work in flight. */
   heartbeat?: number;
+  /** How long ago the store saw that counter change, on its own clock. */
+  heartbeatAgeMs?: number;
+  /** The failure event the store saw for it. */
+  departed?: "presence-left" | "lock-released";
   /** Claims it holds in the doc. */
   claims: number;
 };

@@ -1,10 +1,13 @@
+// The package's public API (the contract in DESIGN.md). The storage layout is not part of it: the
+// devtools and tests reach it through `shared-fetch/internals`.
 export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS } from "./core/store.ts";
 export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
 export { SharedFetchInputError } from "./core/errors.ts";
 export type { StoreEvent, StoreEventListener } from "./core/events.ts";
+export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, Holder } from "./core/inspector.ts";
+export type { StaleReason } from "./core/liveness.ts";
 export type { MalformedRecord } from "./core/lanes.ts";
-export type { ClaimRecord, ResultRecord, ErrorRecord } from "./core/records.ts";
-export { ROOT, TABLES } from "./core/doc-records.ts";
+export type { ClaimRecord } from "./core/records.ts";
 export type {
   SharedRequest,
   Snapshot,

@@ -5,10 +5,10 @@ import { expect, waitFor, within } from "storybook/test";
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness";
 import { SharedFetchDevtools, useDevtoolsModel } from "../devtools/index.ts";
 import { createSharedFetchStore, type SharedFetchStore } from "../src/index.ts";
-import { createLinkedDocs } from "./support/linkedDocs.ts";
+import { createLinkedDocs } from "./support/linked-docs.ts";
 import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { useDisposable, type Replica } from "./support/replicas.ts";
-import { createSimulatedHost, type SimulatedHost } from "./support/simulatedHost.ts";
+import { createSimulatedHost, type SimulatedHost } from "./support/simulated-host.ts";
 
 type ScenarioProps = {
   /** How long the simulated host takes to answer, in ms. */

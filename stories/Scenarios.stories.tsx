@@ -5,7 +5,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { findPanes, held } from "./support/play.ts";
 import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
-import { createSimulatedHost, type HostBehavior, type SimulatedHost } from "./support/simulatedHost.ts";
+import { createSimulatedHost, type HostBehavior, type SimulatedHost } from "./support/simulated-host.ts";
 
 type ScenarioProps = {
   /** The lease bound of every claim, short here so that several pass while you watch. */

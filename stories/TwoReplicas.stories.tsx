@@ -4,7 +4,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { findPanes, held } from "./support/play.ts";
 import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
-import { createSimulatedHost } from "./support/simulatedHost.ts";
+import { createSimulatedHost } from "./support/simulated-host.ts";
 
 type ScenarioProps = {
   /** How long the simulated host takes to answer, in ms. */

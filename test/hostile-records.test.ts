@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, ROOT, TABLES } from "../src/index.ts";
+import { createSharedFetchStore } from "../src/index.ts";
+import { ROOT, TABLES } from "../src/internals.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
@@ -27,6 +28,31 @@ function laneOf(doc: Y.Doc, entries: unknown[]): void {
 describe("invariant 14: peers are not trusted to be well-formed", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
+
+  it("prototype pollution: peer records keyed `__proto__` and `constructor` stay plain entries of their tables", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const peer = new Y.Doc();
+    c.net.add(peer);
+    const claim = { replicaId: "peer", nonce: "n", rev: 1, leaseMs: 5000, label: "GET https://x.test/p" };
+    // Yjs stores the key as a string field: a store that indexed records in a plain object would
+    // set the index's prototype here, and `{}.replicaId` would read the peer's value.
+    laneOf(peer, [
+      { t: TABLES.claims, k: "__proto__", v: claim, s: 1 },
+      { t: TABLES.results, k: "constructor", v: { rev: 1, data: { ok: 1 } }, s: 1 },
+    ]);
+    await tick();
+    for (const store of [a!, b!]) {
+      expect(store.claims()).toEqual([["__proto__", claim]]);
+      const keys = store.inspect().keys.map((k) => k.key).sort();
+      expect(keys).toEqual(["__proto__", "constructor"]);
+      expect(store.malformed()).toEqual([]);
+    }
+    expect(Object.prototype).not.toHaveProperty("replicaId");
+    expect(({} as Record<string, unknown>).replicaId).toBeUndefined();
+    expect(a!.inspect().keys.find((k) => k.key === "constructor")!.result).toEqual({ rev: 1, data: { ok: 1 } });
+    c.destroy();
+  });
 
   it("malformed lanes and records are ignored, listed for devtools, and never thrown into a writer", async () => {
     const c = cluster(2);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, ROOT, type Snapshot } from "../src/index.ts";
+import { createSharedFetchStore, type Snapshot } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { internalsOf, ROOT } from "../src/internals.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -85,7 +86,7 @@ describe("claims and leases", () => {
     const key = a!.keyOf(req);
     // Claims from peers whose clocks are an hour behind and an hour ahead, carrying their own times.
     const claim = (replicaId: string, skew: number) => ({ replicaId, nonce: `n-${replicaId}`, rev: 1, leaseMs: LEASE, at: Date.now() + skew, lastActivity: Date.now() + skew });
-    a!.records.claims.set(key, claim("behind", -3600_000));
+    internalsOf(a!).records.claims.set(key, claim("behind", -3600_000));
     const waiting = b!.ensure(req);
     await tick(LEASE - 100);
     expect(c.host.calls).toHaveLength(0); // an hour-old timestamp did not make it stale at once
@@ -95,7 +96,7 @@ describe("claims and leases", () => {
     c.host.calls[0]!.respond(200, "b");
     await waiting;
     const other = { url: `${URL_A}?other` };
-    a!.records.claims.set(a!.keyOf(other), claim("ahead", 3600_000));
+    internalsOf(a!).records.claims.set(a!.keyOf(other), claim("ahead", 3600_000));
     background(b!.ensure(other));
     await tick(LEASE + 100);
     expect(c.host.calls).toHaveLength(2); // a timestamp in the future did not keep it alive

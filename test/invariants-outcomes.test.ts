@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { ROOT, type Snapshot } from "../src/index.ts";
+import type { Snapshot } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { internalsOf, ROOT } from "../src/internals.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -102,7 +103,7 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     background(b!.ensure(other));
     await tick(LEASE * 12);
     expect(c.host.calls).toHaveLength(2);
-    expect(b!.records.beats.keys()).toEqual([a!.replicaId]);
+    expect(internalsOf(b!).records.beats.keys()).toEqual([a!.replicaId]);
     c.host.calls.forEach((call) => call.respond(200, "done"));
     await tick();
     const beatsBefore = Y.encodeStateAsUpdate(c.docOf(b!)).byteLength;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { SharedFetchInputError } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { internalsOf } from "../src/internals.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -124,7 +125,7 @@ describe("the seed's claim takeover cases", () => {
     c.host.auto = () => ({ status: 200, body: 1 });
     await until(a!.ensure(req));
     const key = a!.keyOf(req);
-    a!.records.claims.set(key, { replicaId: "crashed-after-writing", nonce: "n", rev: 1, leaseMs: LEASE });
+    internalsOf(a!).records.claims.set(key, { replicaId: "crashed-after-writing", nonce: "n", rev: 1, leaseMs: LEASE });
     await tick();
     expect(a!.snapshot(req)).toEqual({ status: "success", data: 1 });
     await expect(until(a!.ensure(req))).resolves.toEqual({ status: "success", data: 1 });

@@ -98,6 +98,9 @@ export function decide(view: KeyView): Action {
   return target;
 }
 
+/** How many decisions one key may take in a row before the loop stops (each one changes the view). */
+export const MAX_STEPS = 16;
+
 /** Actions after which the engine stops asking: they wait for an event, a timer or nothing. */
 export function isTerminal(action: Action): boolean {
   return action.type === "wait" || action.type === "await-ready" || action.type === "drop" || action.type === "none";

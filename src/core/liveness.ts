@@ -72,9 +72,14 @@ export class Liveness {
     this.released.add(replicaId);
   }
 
-  /** Forget what no claim in the doc refers to any more (the sets would otherwise grow for ever). */
-  prune(claimants: ReadonlySet<string>): void {
-    for (const set of [this.gone, this.released]) for (const id of set) if (!claimants.has(id)) set.delete(id);
+  /**
+   * Forget departed replicas no claim refers to any more, once there are many of them: the sets
+   * would otherwise grow for ever in a long-lived page (a few are kept for the inspector).
+   */
+  prune(claimants: () => ReadonlySet<string>, keep = 64): void {
+    if (this.gone.size + this.released.size <= keep) return;
+    const live = claimants();
+    for (const set of [this.gone, this.released]) for (const id of set) if (!live.has(id)) set.delete(id);
   }
 
   /** Replicas seen to leave (presence) or die (lock): for the inspector. */

@@ -1,9 +1,6 @@
 import type { DocRecords } from "./doc-records.ts";
-import { SharedFetchInputError, describe } from "./errors.ts";
 import { recordedRev } from "./snapshot.ts";
 
-export const DEFAULT_MAX_PROGRAMS = 50;
-export const DEFAULT_MAX_PROGRAM_BYTES = 50 * 1024 * 1024;
 
 export type ProgramLruOptions = {
   records: DocRecords;
@@ -16,15 +13,6 @@ export type ProgramLruOptions = {
   write: (fn: () => void) => void;
   onEvicted?: (keys: string[]) => void;
 };
-
-/** Checks a store option: a non-negative integer (count) or number (bytes). */
-export function boundOption(name: string, value: number | undefined, fallback: number, integer: boolean): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || Number.isNaN(value) || value < 0 || (integer && !Number.isInteger(value) && value !== Infinity)) {
-    throw new SharedFetchInputError(`shared-fetch: ${name} must be a non-negative ${integer ? "integer" : "number"}, got ${describe(value)}`);
-  }
-  return value;
-}
 
 /**
  * Bounds the programs stored in the doc by count and bytes, least recently used evicted first.
@@ -65,11 +53,6 @@ export class ProgramLru {
   touch(key: string): void {
     this.order.delete(key);
     this.order.add(key);
-  }
-
-  /** Keys this replica remembers using, least recently used first. */
-  keys(): string[] {
-    return [...this.order];
   }
 
   schedule(): void {

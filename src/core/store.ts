@@ -1,49 +1,27 @@
 import { openDocRecords, type DocRecords } from "./doc-records.ts";
 import { ClaimEngine } from "./engine.ts";
-import { ORIGIN, randomId, type Job } from "./job.ts";
-import { SharedFetchInputError, abortError, describe } from "./errors.ts";
-import type { StoreEvent, StoreEventListener } from "./events.ts";
+import { ORIGIN, type Job } from "./job.ts";
+import { abortError } from "./errors.ts";
+import type { StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
 import { fetchKey } from "./key.ts";
+import { inspect, type Inspection } from "./inspector.ts";
 import { watchPresence } from "./presence.ts";
-import type { MalformedRecord } from "./lanes.ts";
 import { normalizeRequest, requestLabel, type NormalizedRequest } from "./request.ts";
-import { DEFAULT_RETENTION_MS, Retention } from "./retention.ts";
-import type { ClaimRecord } from "./records.ts";
-import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedFetchStoreOptions, SharedRequest, Snapshot } from "./types.ts";
+import { Retention } from "./retention.ts";
+import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
-import { boundOption, DEFAULT_MAX_PROGRAM_BYTES, DEFAULT_MAX_PROGRAMS, ProgramLru } from "./program-lru.ts";
-import { detectLocks, ReplicaLocks, type LockManagerLike } from "./locks.ts";
+import { ProgramLru } from "./program-lru.ts";
+import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { getBrowserId } from "./browser-id.ts";
+import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./store-options.ts";
+import { registerInternals } from "./internals.ts";
+import type { MalformedRecord } from "./lanes.ts";
+import type { ClaimRecord } from "./records.ts";
+import { createEmitter } from "./emitter.ts";
 
-export const DEFAULT_LEASE_MS = 5000;
-export const DEFAULT_PROGRAM_LEASE_MS = 10000;
-/**
- * Default settle window. Two devices that claim one key before they sync both believe they won;
- * the doc keeps one claim once they do, and the loser yields at the end of this window. It must
- * cover a claim's trip from one device through the sync server to the other: measured here
- * between two chromium contexts through y-websocket on loopback, 20–100 ms on a loaded 2-core
- * machine (bench/browser.ts; with 50 ms, 5 of 10 simultaneously booting pairs both fetched).
- * Tabs of one browser sync through BroadcastChannel in about a millisecond. The window costs a
- * first fetch its length; a duplicate that slips through is harmless (invariants 6, 7, 12).
- */
-export const DEFAULT_SETTLE_MS = 100;
-
-export type CreateStoreOptions = SharedFetchStoreOptions & {
-  /** Re-read window after claiming, before dispatching (see DEFAULT_SETTLE_MS). */
-  settleMs?: number;
-  /** Records nobody asked for within this window are removed. Default 24 h. */
-  retentionMs?: number;
-  /** Web Locks (default `navigator.locks` when present; `null` turns them off). */
-  locks?: LockManagerLike | null;
-  /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
-  browserId?: string;
-  /** Stored programs this replica used, at most (least recently used evicted first). Default 50. */
-  maxPrograms?: number;
-  /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
-  maxProgramBytes?: number;
-};
+export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
 /** Extras beyond the contract: the devtools panel and tests read these. */
 export interface SharedFetchStoreExtras {
@@ -51,55 +29,26 @@ export interface SharedFetchStoreExtras {
   /** The key a request is coordinated under (hash of identity and inputs). */
   keyOf(req: SharedRequest | string): string;
   onEvent(listener: StoreEventListener): () => void;
-  /** Claims currently in the doc, every replica's. */
-  claims(): [string, ClaimRecord][];
-  malformed(): MalformedRecord[];
-  readonly records: DocRecords;
+  /** What this store knows and believes now: every key's claim with its liveness verdict, replicas, malformed records. */
+  inspect(): Inspection;
+  /** Called after any change the inspector would show (doc records, verdicts, this store's events), batched per microtask. */
+  onInspect(listener: () => void): () => void;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
   /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
   refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>>;
+  /** Claims currently in the doc, every replica's. */
+  claims(): [string, ClaimRecord][];
+  /** Records from peers that failed validation and were ignored (invariant 14). */
+  malformed(): MalformedRecord[];
 }
 
 export type SharedFetchStoreWithExtras = SharedFetchStore & SharedFetchStoreExtras;
 
-function positive(name: string, value: number | undefined, fallback: number, allowZero = false): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
-    throw new SharedFetchInputError(`shared-fetch: ${name} must be a ${allowZero ? "non-negative" : "positive"} number of ms, got ${describe(value)}`);
-  }
-  return value;
-}
-
 export function createSharedFetchStore(options: CreateStoreOptions): SharedFetchStoreWithExtras {
-  if (!options || typeof options !== "object" || !options.doc || typeof options.doc.getArray !== "function") {
-    throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${describe(options)}`);
-  }
-  const replicaId = options.replicaId ?? randomId();
-  if (typeof replicaId !== "string" || replicaId.length === 0 || replicaId.length > 200) {
-    throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);
-  }
-  const identity = options.identity ?? "anonymous";
-  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
-  const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
-  if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function: pass options.fetch");
-  const leaseMs = positive("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
-  const programLeaseMs = positive("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
-  const settleMs = positive("settleMs", options.settleMs, DEFAULT_SETTLE_MS, true);
-  const retentionMs = positive("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS);
-  const maxPrograms = boundOption("maxPrograms", options.maxPrograms, DEFAULT_MAX_PROGRAMS, true);
-  const maxProgramBytes = boundOption("maxProgramBytes", options.maxProgramBytes, DEFAULT_MAX_PROGRAM_BYTES, false);
-
-  const listeners = new Set<StoreEventListener>();
-  const emit = (event: StoreEvent) => {
-    for (const listener of [...listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        queueMicrotask(() => console.error("shared-fetch: event listener failed", error));
-      }
-    }
-  };
+  const o = resolveStoreOptions(options);
+  const { replicaId, identity } = o;
+  const events = createEmitter();
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
@@ -107,14 +56,15 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
     engine.markClaimantDirty(id);
+    events.changed();
   };
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
   locks?.hold();
   const engine = new ClaimEngine({
     records,
     replicaId,
-    settleMs,
-    emit,
+    settleMs: o.settleMs,
+    emit: events.emit,
     browserId: () => (locks?.held ? browserId : undefined),
     ready: locks ? () => locks.ready : undefined,
     watchClaimant: (claim) => {
@@ -133,24 +83,27 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.resume();
     },
   });
+  // Asks go into the engine's batch: one transaction with the claims of the same tick.
+  const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
-  const retention = new Retention(
-    records,
-    retentionMs,
-    replicaId,
-    (key) => engine.isBusy(key),
-    write,
-    (keys) => emit({ type: "swept", keys }),
-  );
+  const retention = new Retention(records, o.retentionMs, replicaId, (key) => engine.isBusy(key), batched, (keys) => events.emit({ type: "swept", keys }));
+  const present = options.awareness ? new Set<string>() : undefined;
   const stopPresence = options.awareness
     ? watchPresence(options.awareness, { replicaId, browserId }, {
         gone: (id) => {
+          present?.delete(id);
           engine.liveness.markGone(id);
           engine.markClaimantDirty(id);
+          events.changed();
         },
-        present: (id) => engine.liveness.markPresent(id),
+        present: (id) => {
+          present?.add(id);
+          engine.liveness.markPresent(id);
+          events.changed();
+        },
       })
     : () => {};
+  const stopWatchingDoc = watchDoc(records, events.changed);
 
   const fetchJob = (req: NormalizedRequest, lease: number): Job => ({
     kind: "fetch",
@@ -158,16 +111,16 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     label: requestLabel(req),
     leaseMs: lease,
     results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
+    run: ({ signal, idempotencyKey }) => performFetch(o.fetch, req, { signal, idempotencyKey }),
   });
-  const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: programLeaseMs, records });
+  const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
     records,
-    maxPrograms,
-    maxBytes: maxProgramBytes,
+    maxPrograms: o.maxPrograms,
+    maxBytes: o.maxProgramBytes,
     isBusy: (key) => engine.isBusy(key),
     write,
-    onEvicted: (keys) => emit({ type: "swept", keys }),
+    onEvicted: (keys) => events.emit({ type: "swept", keys }),
   });
   /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
   const runProgram = (job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> => {
@@ -195,20 +148,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const store: SharedFetchStoreWithExtras = {
     replicaId,
     identity,
-    records,
     keyOf,
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const lease = positive("leaseMs", opts?.leaseMs, leaseMs);
-        const job = fetchJob(normalizeRequest(req), lease);
-        if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
+        const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
+        const job = fetchJob(normalizeRequest(req), leaseMs);
+        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, opts?.signal, "ensure");
+        return engine.ensure(job, signal, "ensure");
       });
     },
     refetch(req: SharedRequest): Promise<Snapshot> {
       return guard(() => {
-        const job = fetchJob(normalizeRequest(req), leaseMs);
+        const job = fetchJob(normalizeRequest(req), o.leaseMs);
         retention.touch(job.key);
         return engine.ensure(job, undefined, "refetch");
       });
@@ -217,13 +169,14 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
     subscribe(req: SharedRequest, listener: () => void): () => void {
-      return engine.subscribe(fetchJob(normalizeRequest(req), leaseMs), listener);
+      return engine.subscribe(fetchJob(normalizeRequest(req), o.leaseMs), listener);
     },
     ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
       return guard(() => {
+        const { signal } = ensureOptions(opts, o.programLeaseMs);
         const job = programs.job(req);
-        if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
-        return runProgram(job, opts?.signal, "ensure");
+        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+        return runProgram(job, signal, "ensure");
       });
     },
     refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>> {
@@ -242,10 +195,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       };
     },
     programKeyOf: (req: ProgramRequest) => programs.keyOf(req),
-    onEvent(listener: StoreEventListener): () => void {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
+    onEvent: events.onEvent,
+    onInspect: events.onChange,
+    inspect: () => inspect({ records, engine, browserId, present: () => present }),
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),
     destroy(): void {
@@ -257,9 +209,17 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       locks?.stop();
       stopLifecycle();
       stopPresence();
+      stopWatchingDoc();
       records.destroy();
-      listeners.clear();
+      events.stop();
     },
   };
+  registerInternals(store, { records, engine });
   return store;
+}
+
+/** Every table change is something the inspector would show. */
+function watchDoc(records: DocRecords, changed: () => void): () => void {
+  const offs = [records.claims, records.results, records.programs, records.errors, records.beats, records.asks].map((map) => map.onChange(changed));
+  return () => offs.forEach((off) => off());
 }

@@ -2,7 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useId, useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, useSharedFetch, type SharedRequest } from "../../src/index.ts";
 import type { Replica } from "./replicas.ts";
-import type { HostState, SimulatedHost } from "./simulatedHost.ts";
+import type { HostState, SimulatedHost } from "./simulated-host.ts";
 
 const styles = {
   row: { display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(16rem, 1fr))", gap: "1rem" },

@@ -2,7 +2,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type * as Y from "yjs";
 import { createSharedFetchStore, type SharedFetchStore } from "../../src/index.ts";
-import { createLinkedDocs, type LinkedDocs, type LinkOptions } from "./linkedDocs.ts";
+import { createLinkedDocs, type LinkedDocs, type LinkOptions } from "./linked-docs.ts";
 
 export type Replica = {
   /** Display name, e.g. "Replica A". */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
-import { ROOT, TABLES } from "../../src/index.ts";
+import { ROOT, TABLES } from "../../src/internals.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 import { linkedAwareness } from "./awareness.ts";
 
@@ -58,16 +58,16 @@ describe("devtools model", () => {
     c.destroy();
   });
 
-  it("a silent claimant goes stale on the panel's own clock when its lease runs out, with no doc change", async () => {
+  it("a silent claimant goes stale on the inspected store's own clock when its lease runs out, with no doc change (one staleness model)", async () => {
     const c = cluster(2);
     const [a, b] = c.stores;
-    background(a!.ensure(req));
+    background(a!.ensure(req)); // b sees the claim now: its silence is measured from here
     await tick(100);
     const model = createDevtoolsModel(b!);
     let notified = 0;
     model.subscribe(() => notified++);
     c.crash(a!);
-    await tick(LEASE - 100);
+    await tick(LEASE - 200);
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ leaseExpired: false, stale: false });
     await tick(200);
     expect(notified).toBeGreaterThan(0);

@@ -4,7 +4,7 @@ import { StrictMode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { SharedFetchDevtools } from "../../devtools/index.ts";
-import { ROOT } from "../../src/index.ts";
+import { ROOT } from "../../src/internals.ts";
 import { background, cluster, URL_A } from "../harness/replicas.ts";
 
 const req = { url: URL_A };

@@ -4,6 +4,7 @@ import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
 import { cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { internalsOf } from "../../src/internals.ts";
 
 const req = { url: URL_A };
 
@@ -29,9 +30,9 @@ describe("devtools model snapshots", () => {
     // The same record written again (Yjs reports a change), a write outside the lanes, the same presence.
     const key = a!.keyOf(req);
     let docChanges = 0;
-    a!.records.results.onChange(() => docChanges++);
-    const result = b!.records.results.get(key)!;
-    b!.records.results.set(key, { ...result });
+    internalsOf(a!).records.results.onChange(() => docChanges++);
+    const result = internalsOf(b!).records.results.get(key)!;
+    internalsOf(b!).records.results.set(key, { ...result });
     c.docOf(b!).getMap("elsewhere").set("x", 1);
     awareness.setLocalStateField("note", 1);
     await tick();

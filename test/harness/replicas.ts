@@ -1,4 +1,4 @@
-import { vi } from "vitest";
+import { onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Host } from "./host.ts";
@@ -49,6 +49,8 @@ export function cluster(count: number, options: Partial<CreateStoreOptions> = {}
     },
   };
   for (let i = 0; i < count; i++) join();
+  // Torn down even when an assertion fails first (destroy is idempotent).
+  onTestFinished(() => c.destroy());
   return c;
 }
 

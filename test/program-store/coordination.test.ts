@@ -4,6 +4,7 @@ import { programKey } from "../../src/core/key.ts";
 import { validateProgramData } from "../../src/core/program-work.ts";
 import { cluster } from "../harness/replicas.ts";
 import { countsOf, GRAPH, GRAPH_PATHS, hosts } from "./helpers.ts";
+import { internalsOf } from "../../src/internals.ts";
 
 const servers = hosts();
 afterEach(() => servers.closeAll());
@@ -21,8 +22,8 @@ describe("programs share one resolution across replicas (real HTTP module host, 
     expect(countsOf(h, GRAPH_PATHS)).toEqual({ "/app/main.ts": 1, "/app/a.ts": 1, "/app/b.ts": 1, "/app/lib/c.ts": 1 });
     expect(h.requests).toHaveLength(4);
     // Both replicas read the one record (the same revision), not a copy each.
-    expect(a!.records.programs.get(a!.programKeyOf(req))).toMatchObject({ rev: 1 });
-    expect(b!.records.programs.get(b!.programKeyOf(req))).toMatchObject({ rev: 1 });
+    expect(internalsOf(a!).records.programs.get(a!.programKeyOf(req))).toMatchObject({ rev: 1 });
+    expect(internalsOf(b!).records.programs.get(b!.programKeyOf(req))).toMatchObject({ rev: 1 });
     c.destroy();
   });
 
@@ -83,7 +84,7 @@ describe("programs share one resolution across replicas (real HTTP module host, 
     const url = "https://modules.example.test/app/main.ts";
     const key = a!.programKeyOf({ url, compile: true });
     const program = { main: "/app/main.ts", files: [{ name: "/app/main.ts", contents: "" }], externals: [] };
-    c.docOf(a!).transact(() => a!.records.programs.set(key, { rev: 1, data: { ...program, compiled: { "/app/main.ts": 42 } } }));
+    c.docOf(a!).transact(() => internalsOf(a!).records.programs.set(key, { rev: 1, data: { ...program, compiled: { "/app/main.ts": 42 } } }));
     expect(b!.programSnapshot({ url, compile: true })).toEqual({ status: "idle" });
     expect(b!.malformed().map((m) => m.reason)).toContainEqual(expect.stringContaining("compiled is not a map of file names to strings"));
     expect(validateProgramData({ ...program, compiled: { "/app/main.ts": "x" } })).toBeNull();

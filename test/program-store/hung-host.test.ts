@@ -45,7 +45,7 @@ describe("a dependency host that never answers (invariants 1, 2, 8, 10, 11)", ()
     expect(h.inFlight).toBe(1); // the hung socket is still open: nothing aborted it because time passed
     c.destroy();
     await realUntil(h.waitForClose("/app/dep.ts"));
-  });
+  }, 60_000); // 1 440 steps of fake clock over real sockets: seconds of real time on a loaded machine
 
   it("with Node's own fetch too: pending across 29 leases (undici's own 300 s headers timeout is the client's, not ours)", async () => {
     const h = await hungGraph();

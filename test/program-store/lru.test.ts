@@ -3,6 +3,7 @@ import { programBytes, utf8Length } from "../../src/core/program-lru.ts";
 import type { SharedFetchStoreWithExtras, StoreEvent } from "../../src/index.ts";
 import { cluster } from "../harness/replicas.ts";
 import { hosts } from "./helpers.ts";
+import { internalsOf } from "../../src/internals.ts";
 
 const servers = hosts();
 afterEach(() => servers.closeAll());
@@ -19,7 +20,7 @@ async function programHost(n: number, size = 100) {
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function stored(store: SharedFetchStoreWithExtras, reqs: { url: string }[]): boolean[] {
-  return reqs.map((r) => store.records.programs.get(store.programKeyOf(r)) !== undefined);
+  return reqs.map((r) => internalsOf(store).records.programs.get(store.programKeyOf(r)) !== undefined);
 }
 
 describe("stored programs are bounded, least recently used evicted first", () => {
@@ -144,7 +145,7 @@ describe("stored programs are bounded, least recently used evicted first", () =>
     expect((await a!.ensureProgram(missing)).status).toBe("error");
     await a!.ensureProgram(req(1));
     await settle();
-    expect(a!.records.errors.get(a!.programKeyOf(missing))).toBeUndefined();
+    expect(internalsOf(a!).records.errors.get(a!.programKeyOf(missing))).toBeUndefined();
     expect(stored(a!, [req(1)])).toEqual([true]);
     c.destroy();
   });

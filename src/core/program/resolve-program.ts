@@ -1,3 +1,4 @@
+import { numberOption } from "../options.ts";
 import type { Program, ProgramFile } from "../types.ts";
 import { compileFiles } from "./compile.ts";
 import { ProgramResolveError } from "./errors.ts";
@@ -63,11 +64,10 @@ export async function resolveProgram(entryUrl: string, opts: ResolveProgramOptio
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new ProgramResolveError(`invalid option ${name}: ${String(value)} (expected a positive integer)`);
-  }
-  return value;
+  return numberOption(name, value, fallback, {
+    integer: true,
+    error: (n, v, expected) => new ProgramResolveError(`invalid option ${n}: ${String(v)} (expected ${expected})`),
+  });
 }
 
 function compare(a: string, b: string): number {

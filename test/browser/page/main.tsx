@@ -16,6 +16,7 @@ import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
 import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
 import type { HistoryEntry, PageWindow } from "./types.ts";
+import { internalsOf } from "../../../src/internals.ts";
 
 const win = window as unknown as PageWindow;
 const now = () => performance.timeOrigin + performance.now();
@@ -91,13 +92,13 @@ async function start(): Promise<void> {
   });
   store.onEvent((event: StoreEvent) => win.__events.push({ at: now(), ...event }));
   // Every change of the claims this tab sees (its own writes and synced ones): who holds each key.
-  store.records.claims.onChange((keys: Set<string>) => {
+  internalsOf(store).records.claims.onChange((keys: Set<string>) => {
     const at = now();
     // Observers run inside the writer's transaction: read after it.
     queueMicrotask(() => {
       for (const key of keys) {
-        const holder = store.records.claims.get(key)?.replicaId ?? null;
-        const recorded = store.records.results.get(key) !== undefined || store.records.errors.get(key) !== undefined;
+        const holder = internalsOf(store).records.claims.get(key)?.replicaId ?? null;
+        const recorded = internalsOf(store).records.results.get(key) !== undefined || internalsOf(store).records.errors.get(key) !== undefined;
         win.__claimLog.push({ at, key, holder, mine: holder === store.replicaId, recorded });
       }
     });

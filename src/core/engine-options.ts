@@ -1,0 +1,22 @@
+import type { StoreEvent } from "./events.ts";
+import type { DocRecords } from "./doc-records.ts";
+import type { ClaimRecord } from "./records.ts";
+
+export type EngineOptions = {
+  records: DocRecords;
+  replicaId: string;
+  /** This replica's browser id, once its Web Lock is held (claims then name it). */
+  browserId: () => string | undefined;
+  /**
+   * Called for a live-looking foreign claim; returns true when its claimant is watched by an exact
+   * event (a Web Lock of this browser), which then replaces the lease.
+   */
+  watchClaimant?: (claim: ClaimRecord) => boolean;
+  settleMs: number;
+  emit: (event: StoreEvent) => void;
+  /**
+   * Claims wait for this (the grant of this replica's own Web Lock, a few ms): a claim written
+   * before it could not name its browser, and its crash would then be found only by the lease.
+   */
+  ready?: () => Promise<void>;
+};

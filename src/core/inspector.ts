@@ -1,0 +1,165 @@
+import type { DocRecords } from "./doc-records.ts";
+import type { ClaimEngine } from "./engine.ts";
+import type { MalformedRecord } from "./lanes.ts";
+import type { StaleReason } from "./liveness.ts";
+import type { ClaimRecord } from "./records.ts";
+
+/** Where a claim's holder runs, as this replica can tell. */
+export type Holder = "this replica" | "same browser" | "other replica";
+
+/** A claim with this store's own verdict on it: the same judgement the engine acts on. */
+export type InspectedClaim = {
+  replicaId: string;
+  rev: number;
+  kind?: "fetch" | "program";
+  leaseMs: number;
+  browserId?: string;
+  abandoned: boolean;
+  holder: Holder;
+  mine: boolean;
+  /** Its revision is recorded already: a leftover, not pending work. */
+  finished: boolean;
+  /** Foreign claims: the claimant is gone or silent beyond its lease (never for our own, invariant 2). */
+  stale: boolean;
+  /** Why it is stale: lock released, presence left, lease silence, abandoned by its page, or disowned. */
+  reason?: StaleReason;
+  /** When it goes stale by silence, on this replica's clock (Infinity: only an event can tell). */
+  staleAt: number;
+  /** How long this replica has seen no sign of life from the claimant for it (0 for our own). */
+  silentMs: number;
+  /** The claimant is watched by its Web Lock (same browser): no lease applies. */
+  exact: boolean;
+};
+
+export type InspectedKey = {
+  key: string;
+  kind: "fetch" | "program" | "unknown";
+  /** Method, origin and path only (never a query string, header value or body). */
+  label?: string;
+  /** Highest revision recorded (result or error). */
+  recorded: number;
+  result?: { rev: number; data: unknown };
+  error?: { rev: number; message: string; status?: number };
+  claim?: InspectedClaim;
+  /** This replica's interest in the key. */
+  local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string } };
+  /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
+  lastAskedAt?: number;
+};
+
+export type InspectedReplica = {
+  replicaId: string;
+  me: boolean;
+  browserId?: string;
+  /** Seen in presence now (undefined: no presence was given to the store). */
+  present?: boolean;
+  /** The failure event this replica saw for it. */
+  departed?: "presence-left" | "lock-released";
+  /** Its heartbeat counter and when this replica last saw it change, on this replica's clock. */
+  heartbeat?: { n: number; seenAt?: number };
+  claims: number;
+};
+
+/** A read-only view of what the store knows and believes, for the devtools and for tests. */
+export type Inspection = {
+  replicaId: string;
+  at: number;
+  keys: InspectedKey[];
+  replicas: InspectedReplica[];
+  malformed: MalformedRecord[];
+};
+
+export type InspectorDeps = {
+  records: DocRecords;
+  engine: ClaimEngine;
+  browserId: string | undefined;
+  /** Replicas present in awareness, or undefined when the store was given none. */
+  present: () => ReadonlySet<string> | undefined;
+};
+
+export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
+  const { records, engine } = deps;
+  const me = engine.replicaId;
+  const claims = new Map(records.claims.entries());
+  const all = new Set([...claims.keys(), ...records.results.keys(), ...records.programs.keys(), ...records.errors.keys(), ...records.asks.keys()]);
+  const states = new Map([...engine.states()].map((st) => [st.key, st]));
+  const keys: InspectedKey[] = [];
+  for (const key of all) {
+    const fetched = records.results.get(key);
+    const program = records.programs.get(key);
+    const result = fetched ?? program;
+    const error = records.errors.get(key);
+    const claim = claims.get(key);
+    const recorded = Math.max(result?.rev ?? 0, error?.rev ?? 0);
+    const kind = fetched ? "fetch" : program ? "program" : (claim?.kind ?? states.get(key)?.kind ?? "unknown");
+    const row: InspectedKey = { key, kind, recorded };
+    const label = claim?.label ?? result?.label ?? states.get(key)?.job?.label;
+    if (label !== undefined) row.label = label;
+    if (result) row.result = { rev: result.rev, data: result.data };
+    if (error) row.error = error.status === undefined ? { rev: error.rev, message: error.message } : { rev: error.rev, message: error.message, status: error.status };
+    if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now);
+    const st = states.get(key);
+    if (st) {
+      row.local = { waiters: st.waiters.size, listeners: st.listeners.size };
+      if (st.attempt?.phase) row.local.attempt = { rev: st.attempt.rev, phase: st.attempt.phase };
+    }
+    const asked = records.asks.get(key);
+    if (asked !== undefined) row.lastAskedAt = asked;
+    keys.push(row);
+  }
+  keys.sort((a, b) => ((a.label ?? "") < (b.label ?? "") ? -1 : (a.label ?? "") > (b.label ?? "") ? 1 : a.key < b.key ? -1 : 1));
+  return { replicaId: me, at: now, keys, replicas: inspectReplicas(deps, claims), malformed: records.malformed() };
+}
+
+function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded: number, now: number): InspectedClaim {
+  const mine = deps.engine.owns(key, c);
+  const holder: Holder = mine ? "this replica" : c.browserId !== undefined && c.browserId === deps.browserId ? "same browser" : "other replica";
+  const base = { replicaId: c.replicaId, rev: c.rev, leaseMs: c.leaseMs, abandoned: c.abandoned === true, holder, mine, finished: c.rev <= recorded };
+  const out: InspectedClaim = mine
+    ? { ...base, stale: false, staleAt: Infinity, silentMs: 0, exact: true }
+    : (() => {
+        const v = deps.engine.verdict(key, c, now);
+        const claim: InspectedClaim = { ...base, stale: v.stale, staleAt: v.staleAt, silentMs: Math.max(0, now - v.lastSignAt), exact: v.exact };
+        if (v.reason) claim.reason = v.reason;
+        return claim;
+      })();
+  if (c.kind) out.kind = c.kind;
+  if (c.browserId !== undefined) out.browserId = c.browserId;
+  return out;
+}
+
+function inspectReplicas(deps: InspectorDeps, claims: Map<string, ClaimRecord>): InspectedReplica[] {
+  const { engine, records } = deps;
+  const present = deps.present();
+  const { gone, released } = engine.liveness.departed();
+  const byId = new Map<string, InspectedReplica>();
+  const row = (replicaId: string): InspectedReplica => {
+    let r = byId.get(replicaId);
+    if (!r) {
+      const me = replicaId === engine.replicaId;
+      r = { replicaId, me, claims: 0 };
+      if (present) r.present = me || present.has(replicaId);
+      if (!me && released.has(replicaId)) r.departed = "lock-released";
+      else if (!me && gone.has(replicaId)) r.departed = "presence-left";
+      if (r.departed) r.present = false;
+      byId.set(replicaId, r);
+    }
+    return r;
+  };
+  const self = row(engine.replicaId);
+  if (deps.browserId) self.browserId = deps.browserId;
+  for (const claim of claims.values()) {
+    const r = row(claim.replicaId);
+    r.claims += 1;
+    if (claim.browserId !== undefined) r.browserId ??= claim.browserId;
+  }
+  for (const [id, beat] of records.beats.entries()) {
+    const seenAt = engine.liveness.beatSeenAt(id);
+    row(id).heartbeat = seenAt === undefined ? { n: beat.n } : { n: beat.n, seenAt };
+  }
+  for (const id of present ?? []) row(id);
+  // Seen to die or leave: shown as departed while this replica remembers it.
+  for (const id of [...released, ...gone]) row(id);
+  // Me first, then by id: rows do not jump around as claims come and go.
+  return [...byId.values()].sort((a, b) => (a.me !== b.me ? (a.me ? -1 : 1) : a.replicaId < b.replicaId ? -1 : 1));
+}

@@ -1,0 +1,72 @@
+import type { KeyView, Lifecycle } from "./decide.ts";
+import type { DocRecords } from "./doc-records.ts";
+import type { KeyState } from "./job.ts";
+import type { Verdict } from "./liveness.ts";
+import type { ClaimRecord } from "./records.ts";
+import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
+import type { Snapshot } from "./types.ts";
+
+export type KeyReaderDeps = {
+  records: DocRecords;
+  replicaId: string;
+  lifecycle: () => Lifecycle;
+  verdict: (key: string, claim: ClaimRecord, now: number) => Verdict;
+};
+
+/** Turns the doc, this replica's state for a key and the liveness verdicts into a snapshot and a view for decide. */
+export class KeyReader {
+  constructor(private readonly deps: KeyReaderDeps) {}
+
+  /**
+   * Yjs applies a delete set even when the insert that justified it is still pending (its writer's
+   * earlier updates have not arrived yet), so a replaced result can be seen deleted before its
+   * replacement arrives. A result once seen therefore bridges a *missing* record while this
+   * replica holds the key: data shown once never flips back to none (invariants 7, 8).
+   */
+  read(st: KeyState) {
+    const { claims, errors } = this.deps.records;
+    const claim = claims.get(st.key);
+    const inDoc = st.results.get(st.key);
+    if (inDoc) st.seen = inDoc;
+    // The record is gone, yet the key is claimed below what we remember: it was removed on
+    // purpose (retention, eviction) and work restarted, so the memory no longer stands.
+    else if (st.seen && claim && claim.rev < st.seen.rev) st.seen = undefined;
+    return { result: st.seen, error: errors.get(st.key), claim };
+  }
+
+  compute(st: KeyState): Snapshot {
+    const { result, error, claim } = this.read(st);
+    const now = Date.now();
+    const next = deriveSnapshot({
+      result,
+      error,
+      claim,
+      localRev: st.attempt?.rev,
+      replicaId: this.deps.replicaId,
+      isMine: (c) => this.isMine(st, c),
+      isStale: (c) => this.deps.verdict(st.key, c, now).stale,
+    });
+    if (!sameSnapshot(st.snapshot, next)) st.snapshot = next;
+    return st.snapshot as Snapshot;
+  }
+
+  /** A claim under our id is ours only if we made it: a forged nonce is disowned (issue: forged claims). */
+  isMine(st: KeyState, claim: ClaimRecord): boolean {
+    return claim.replicaId === this.deps.replicaId && (st.attempt?.nonce === claim.nonce || st.nonces.includes(claim.nonce));
+  }
+
+  view(st: KeyState): KeyView {
+    const { result, error, claim } = this.read(st);
+    const waiters = [...st.waiters].map((w) => w.minRev);
+    const view: KeyView = { lifecycle: this.deps.lifecycle(), recorded: recordedRev(result, error), settled: st.settled, waiters, listeners: st.listeners.size };
+    if (claim) {
+      const mine = this.isMine(st, claim);
+      const verdict = mine ? { stale: false, staleAt: Infinity } : this.deps.verdict(st.key, claim, Date.now());
+      view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev: claim.rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
+    }
+    const a = st.attempt;
+    const phase = a?.phase;
+    if (a && phase) view.attempt = { rev: a.rev, nonce: a.nonce, phase, forListeners: a.forListeners };
+    return view;
+  }
+}

@@ -1,0 +1,95 @@
+import { describe, SharedFetchInputError } from "./errors.ts";
+import { randomId } from "./job.ts";
+import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
+import type { LockManagerLike } from "./locks.ts";
+import { numberOption } from "./options.ts";
+import { DEFAULT_RETENTION_MS } from "./retention.ts";
+import type { SharedFetchStoreOptions } from "./types.ts";
+
+export const DEFAULT_LEASE_MS = 5000;
+export const DEFAULT_PROGRAM_LEASE_MS = 10000;
+export const DEFAULT_MAX_PROGRAMS = 50;
+export const DEFAULT_MAX_PROGRAM_BYTES = 50 * 1024 * 1024;
+/**
+ * Default settle window. Two devices that claim one key before they sync both believe they won;
+ * the doc keeps one claim once they do, and the loser yields at the end of this window. It must
+ * cover a claim's trip from one device through the sync server to the other: measured here
+ * between two chromium contexts through y-websocket on loopback, 20–100 ms on a loaded 2-core
+ * machine (bench/browser.ts; with 50 ms, 5 of 10 simultaneously booting pairs both fetched).
+ * Tabs of one browser sync through BroadcastChannel in about a millisecond. The window costs a
+ * first fetch its length; a duplicate that slips through is harmless (invariants 6, 7, 12).
+ */
+export const DEFAULT_SETTLE_MS = 100;
+/** A settle window beyond this is a mistake, not a trade-off: every first fetch would wait it. */
+const MAX_SETTLE_MS = 60_000;
+
+export type CreateStoreOptions = SharedFetchStoreOptions & {
+  /** Re-read window after claiming, before dispatching (see DEFAULT_SETTLE_MS). */
+  settleMs?: number;
+  /** Records nobody asked for within this window are removed. Default 24 h. */
+  retentionMs?: number;
+  /** Web Locks (default `navigator.locks` when present; `null` turns them off). */
+  locks?: LockManagerLike | null;
+  /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
+  browserId?: string;
+  /** Stored programs this replica used, at most (least recently used evicted first). Default 50. */
+  maxPrograms?: number;
+  /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
+  maxProgramBytes?: number;
+};
+
+/** A lease is checked where it is given: observers would cap a longer one (MAX_OBSERVED_LEASE_MS). */
+export function leaseOption(name: string, value: unknown, fallback: number): number {
+  return numberOption(name, value, fallback, { max: MAX_OBSERVED_LEASE_MS });
+}
+
+export type ResolvedStoreOptions = {
+  replicaId: string;
+  identity: string;
+  fetch: typeof fetch;
+  leaseMs: number;
+  programLeaseMs: number;
+  settleMs: number;
+  retentionMs: number;
+  maxPrograms: number;
+  maxProgramBytes: number;
+};
+
+export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreOptions {
+  if (!options || typeof options !== "object" || !options.doc || typeof options.doc.getArray !== "function") {
+    throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${describe(options)}`);
+  }
+  const replicaId = options.replicaId ?? randomId();
+  if (typeof replicaId !== "string" || replicaId.length === 0 || replicaId.length > 200) {
+    throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);
+  }
+  const identity = options.identity ?? "anonymous";
+  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
+  if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function: pass options.fetch");
+  return {
+    replicaId,
+    identity,
+    fetch: fetchFn,
+    leaseMs: leaseOption("leaseMs", options.leaseMs, DEFAULT_LEASE_MS),
+    programLeaseMs: leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS),
+    settleMs: numberOption("settleMs", options.settleMs, DEFAULT_SETTLE_MS, { min: "non-negative", max: MAX_SETTLE_MS }),
+    retentionMs: numberOption("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS),
+    maxPrograms: numberOption("maxPrograms", options.maxPrograms, DEFAULT_MAX_PROGRAMS, { min: "non-negative", integer: true }),
+    maxProgramBytes: numberOption("maxProgramBytes", options.maxProgramBytes, DEFAULT_MAX_PROGRAM_BYTES, { min: "non-negative" }),
+  };
+}
+
+/** `ensure`'s options, checked before anything is written (a bad signal is a clear error, not a TypeError). */
+export function ensureOptions(opts: unknown, fallbackLease: number): { signal: AbortSignal | undefined; leaseMs: number } {
+  if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease };
+  if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
+  const { signal, leaseMs } = opts as { signal?: unknown; leaseMs?: unknown };
+  if (signal !== undefined && !isSignal(signal)) throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
+  return { signal: signal as AbortSignal | undefined, leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease) };
+}
+
+function isSignal(value: unknown): value is AbortSignal {
+  const v = value as AbortSignal | null;
+  return typeof v === "object" && v !== null && typeof v.aborted === "boolean" && typeof v.addEventListener === "function";
+}

@@ -1,0 +1,46 @@
+import { abortError } from "./errors.ts";
+import type { KeyState, Waiter } from "./job.ts";
+import type { Snapshot } from "./types.ts";
+
+/**
+ * The revision an `ensure` or `refetch` call waits for (0: resolve now with what is recorded).
+ * `refetch` wants a revision newer than what is recorded now, joining one already claimed.
+ */
+export function demandedRev(mode: "ensure" | "refetch", recorded: number, claimRev: number | undefined, attemptRev: number | undefined): number {
+  if (mode === "ensure") return recorded > 0 ? 0 : 1;
+  const active = Math.max(claimRev !== undefined && claimRev > recorded ? claimRev : 0, attemptRev !== undefined && attemptRev > recorded ? attemptRev : 0);
+  return active || recorded + 1;
+}
+
+/** A waiter for `minRev` on the key; its signal withdraws it (then `changed` re-decides the key). */
+export function addWaiter(st: KeyState, minRev: number, signal: AbortSignal | undefined, changed: () => void): Promise<Snapshot> {
+  return new Promise<Snapshot>((resolve, reject) => {
+    const onAbort = () => {
+      st.waiters.delete(waiter);
+      reject(abortError(signal?.reason));
+      changed();
+    };
+    const waiter: Waiter = { minRev, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    st.waiters.add(waiter);
+    changed();
+  });
+}
+
+/** Resolves the waiters whose revision is recorded (all of them with `all`). */
+export function resolveWaiters(st: KeyState, recorded: number, snapshot: Snapshot, all = false): void {
+  for (const w of [...st.waiters]) {
+    if (!all && recorded < w.minRev) continue;
+    st.waiters.delete(w);
+    w.cleanup();
+    w.resolve(snapshot);
+  }
+}
+
+export function rejectWaiters(st: KeyState, error: unknown): void {
+  for (const w of st.waiters) {
+    w.cleanup();
+    w.reject(error);
+  }
+  st.waiters.clear();
+}

@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
+import { internalsOf } from "../src/internals.ts";
+import { Liveness, MAX_OBSERVED_LEASE_MS } from "../src/core/liveness.ts";
+import { FakeLocks } from "./harness/fake-locks.ts";
+import { Host } from "./harness/host.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+
+const LEASE = 5000;
+const req = { url: URL_A };
+
+describe("the inspector: the store's own verdicts, one staleness model (invariant 3)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("a foreign claim turns stale with reason 'lease-silence' at the moment the store takes it over", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    const waiting = b!.ensure(req);
+    c.crash(a!);
+    await tick(LEASE - 200);
+    expect(b!.inspect().keys[0]!.claim).toMatchObject({ replicaId: a!.replicaId, stale: false, holder: "other replica", kind: "fetch" });
+    expect(c.host.calls).toHaveLength(1);
+    await tick(200);
+    // Taken over: the claim is now b's own, and the panel saw a's go stale for the reason b acted on.
+    expect(c.host.calls).toHaveLength(2);
+    const claim = b!.inspect().keys[0]!.claim!;
+    expect(claim).toMatchObject({ replicaId: b!.replicaId, mine: true, holder: "this replica", stale: false });
+    c.host.calls[1]!.respond(200, "b");
+    await until(waiting);
+    c.destroy();
+  });
+
+  it("reason 'lock-released': a crashed tab of the same browser, and its replica shown departed", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", settleMs: 0 });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", settleMs: 0 });
+    await tick();
+    background(a.ensure(req));
+    await tick(10);
+    expect(b.inspect().keys[0]!.claim).toMatchObject({ holder: "same browser", stale: false, exact: true });
+    b.subscribe(req, () => {}); // b shows the key: it must finish the abandoned work
+    c.crash(a);
+    let seen: unknown;
+    const off = b.onInspect(() => (seen ??= b.inspect().keys[0]!.claim));
+    locks.crash("a");
+    await tick(1);
+    expect(seen).toMatchObject({ replicaId: a.replicaId, stale: true, reason: "lock-released" });
+    expect(b.inspect().replicas.find((r) => r.replicaId === a.replicaId)).toMatchObject({ departed: "lock-released" });
+    off();
+    c.destroy();
+  });
+
+  it("reason 'abandoned': a page that went away marked its claim", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    const { records } = internalsOf(a!);
+    const claim = records.claims.get(b!.keyOf(req))!;
+    records.doc.transact(() => records.claims.set(b!.keyOf(req), { ...claim, abandoned: true }));
+    await tick();
+    expect(b!.inspect().keys[0]!.claim).toMatchObject({ stale: true, reason: "abandoned", abandoned: true });
+    c.destroy();
+  });
+});
+
+describe("forged claims and bounds (issue: hardening)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("a forged claim naming a live replica does not block its key: heartbeats vouch only for claims they name, and the named replica disowns it", async () => {
+    const c = cluster(3, { settleMs: 20 });
+    const [a, b, forger] = c.stores;
+    // a works on its own slow request: it heartbeats the whole time.
+    background(a!.ensure({ url: `${URL_A}/slow` }));
+    await tick(100);
+    const key = b!.keyOf(req);
+    const { records } = internalsOf(forger!);
+    records.doc.transact(() => records.claims.set(key, { replicaId: a!.replicaId, nonce: "forged", rev: 1, leaseMs: LEASE }));
+    await tick();
+    const p = b!.ensure(req);
+    await tick(50);
+    // a saw a claim under its id that it never made: marked abandoned, so b takes over at once.
+    expect(c.host.calls.map((call) => call.url)).toEqual([`${URL_A}/slow`, URL_A]);
+    c.host.calls[1]!.respond(200, "ok");
+    await expect(until(p)).resolves.toMatchObject({ status: "success", data: "ok" });
+    c.destroy();
+  });
+
+  it("a heartbeat vouches only for the claims it names: a forged nonce under a live replica's id goes stale by silence", () => {
+    const liveness = new Liveness();
+    const forged = { replicaId: "A", nonce: "forged", rev: 1, leaseMs: LEASE };
+    const real = { replicaId: "A", nonce: "real", rev: 1, leaseMs: LEASE };
+    liveness.seeClaim("k1", forged, 0);
+    liveness.seeClaim("k2", real, 0);
+    for (let n = 1, t = 1000; t <= 3 * LEASE; n++, t += 1000) liveness.seeBeat("A", { n, nonces: ["real"] }, t);
+    expect(liveness.verdict("k2", real, 3 * LEASE)).toMatchObject({ stale: false });
+    expect(liveness.verdict("k1", forged, 3 * LEASE)).toMatchObject({ stale: true, reason: "lease-silence" });
+    // A peer's claim cannot ask to be believed for a week: the observer bounds the lease.
+    const greedy = { replicaId: "B", nonce: "g", rev: 1, leaseMs: 7 * 24 * 3600_000 };
+    liveness.seeClaim("k3", greedy, 0);
+    expect(liveness.verdict("k3", greedy, MAX_OBSERVED_LEASE_MS)).toMatchObject({ stale: true, leaseMs: MAX_OBSERVED_LEASE_MS });
+  });
+
+  it("a lease beyond the bound an observer would believe is refused where it is given; a bad signal is a SharedFetchInputError", async () => {
+    const doc = new Y.Doc();
+    expect(() => createSharedFetchStore({ doc, leaseMs: 8 * 24 * 3600_000, fetch: new Host().fetch })).toThrow(/leaseMs must be a positive number at most 600000, got 691200000/);
+    const store = createSharedFetchStore({ doc, fetch: new Host().fetch, settleMs: 0 });
+    await expect(store.ensure(req, { leaseMs: 1e12 })).rejects.toThrow(SharedFetchInputError);
+    await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toThrow(/signal must be an AbortSignal, got "nope"/);
+    await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toBeInstanceOf(SharedFetchInputError);
+    expect(store.claims()).toEqual([]);
+    store.destroy();
+  });
+});
