@@ -6,7 +6,7 @@ const base: KeyView = { lifecycle: "ready", recorded: 0, settled: 0, waiters: []
 const view = (over: Partial<KeyView>): KeyView => ({ ...base, ...over });
 const foreign = (rev: number, stale: boolean, staleAt = 5000) => ({ replicaId: "B", nonce: "nb", rev, mine: false, stale, staleAt });
 const mineClaim = (rev: number, nonce = "na") => ({ replicaId: "A", nonce, rev, mine: true, stale: false, staleAt: Infinity });
-const attempt = (rev: number, phase: "settling" | "settled" | "running", forListeners = false) => ({ rev, nonce: "na", phase, forListeners });
+const attempt = (rev: number, phase: "locking" | "settling" | "settled" | "running", forListeners = false) => ({ rev, nonce: "na", phase, forListeners });
 
 /** The decision table: each row is one combination of the view that matters, its action and why. */
 const table: [string, KeyView, Action][] = [
@@ -33,6 +33,8 @@ const table: [string, KeyView, Action][] = [
   ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
   ["work taken over for listeners lives while someone shows the key", view({ listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
   ["a waiter's own work is aborted when only listeners remain (contract)", view({ listeners: 1, attempt: attempt(1, "running", false) }), { type: "abort", reason: "no-waiters" }],
+  ["waiting for the key's Web Lock, another tab's live claim arrived: yield (exact, no window)", view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "locking") }), { type: "yield", to: "B" }],
+  ["waiting for the key's Web Lock on a stale claim (takeover): keep waiting", view({ waiters: [1], claim: foreign(1, true), attempt: attempt(1, "locking") }), { type: "none" }],
   ["claims wait for this replica's lock (it names the browser)", view({ lifecycle: "starting", waiters: [1] }), { type: "await-ready" }],
   ["the lock is not needed to wait on a live claim", view({ lifecycle: "starting", waiters: [1], claim: foreign(1, false, 3000) }), { type: "wait", until: 3000 }],
   ["a revision already settled here is never sent again", view({ waiters: [1], settled: 1 }), { type: "claim", rev: 2 }],
@@ -64,7 +66,7 @@ const arbView: fc.Arbitrary<KeyView> = fc
       { nil: undefined },
     ),
     attempt: fc.option(
-      fc.record({ rev: fc.integer({ min: 1, max: 7 }), nonce: fc.constant("na"), phase: fc.constantFrom("settling", "settled", "running"), forListeners: fc.boolean() }),
+      fc.record({ rev: fc.integer({ min: 1, max: 7 }), nonce: fc.constant("na"), phase: fc.constantFrom("locking", "settling", "settled", "running"), forListeners: fc.boolean() }),
       { nil: undefined },
     ),
   })

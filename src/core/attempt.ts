@@ -15,20 +15,30 @@ export type AttemptDeps = {
   /** This replica's browser id once its Web Lock is held (the claim then names it). */
   browserId: string | undefined;
   heartbeat: Heartbeat;
-  settleMs: number;
   emit: (event: StoreEvent) => void;
   /** Writes now, in one transaction of this store's origin. */
   write: (fn: () => void) => void;
   /** Writes with the other claims of this tick, in one transaction. */
   batch: (fn: () => void) => void;
+  /** The claim was written: its silence clock starts now. */
+  seen: (claim: ClaimRecord) => void;
   /** The attempt changed phase or settled: the engine decides again. */
   changed: () => void;
+  /**
+   * Same-browser arbitration: resolves with a release function once this tab holds the key's Web
+   * Lock (rejects when `signal` aborts). Tabs that claim the key at the same moment queue on it:
+   * exactly one writes its claim, the others see that claim arrive and yield — no timed window.
+   */
+  keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
+  /** The settle window for this claim (0 when only tabs of this browser can race: the key lock decides). */
+  settleMs: number;
 };
 
 /** Why an attempt stopped without an outcome: the engine's reasons, a store teardown, or a page going away. */
 export type StopReason = AbortReason | "destroyed" | "hidden";
 
 type State =
+  | { phase: "locking" }
   | { phase: "settling"; timer: ReturnType<typeof setTimeout> | undefined }
   | { phase: "settled" }
   | { phase: "running" }
@@ -43,6 +53,7 @@ export class Attempt {
   readonly nonce = randomId();
   private readonly controller = new AbortController();
   private state: State = { phase: "settling", timer: undefined };
+  private releaseKey: (() => void) | undefined;
 
   constructor(
     readonly job: Job,
@@ -52,14 +63,30 @@ export class Attempt {
     private readonly deps: AttemptDeps,
   ) {}
 
-  /** `settling`, `settled` or `running` while live; undefined once done or stopped. */
+  /** `locking`, `settling`, `settled` or `running` while live; undefined once done or stopped. */
   get phase(): AttemptPhase | undefined {
     const { phase } = this.state;
     return phase === "done" || phase === "stopped" ? undefined : phase;
   }
 
+  /** Takes the key's lock first where there is one, then writes the claim (see `write`). */
+  claim(takeoverOf?: string): void {
+    const { keyLock } = this.deps;
+    if (!keyLock) return this.write(takeoverOf);
+    this.state = { phase: "locking" };
+    keyLock(this.job.key, this.controller.signal).then(
+      (release) => {
+        if (this.state.phase !== "locking") return release();
+        this.releaseKey = release;
+        this.write(takeoverOf);
+        this.deps.changed();
+      },
+      () => {},
+    );
+  }
+
   /** Writes the claim (replacing whatever stood: never through "no claim", invariant 4) and starts settling. */
-  claim(takeoverOf?: string): ClaimRecord {
+  private write(takeoverOf?: string): void {
     const { job, rev, deps } = this;
     const record: ClaimRecord = { replicaId: deps.replicaId, nonce: this.nonce, rev, leaseMs: job.leaseMs, label: job.label, kind: job.kind };
     if (deps.browserId) record.browserId = deps.browserId;
@@ -74,13 +101,18 @@ export class Attempt {
     };
     // Settle even with a zero window a task later, after the batched claim was written.
     if (deps.settleMs > 0) this.state = { phase: "settling", timer: setTimeout(settled, deps.settleMs) };
-    else queueMicrotask(settled);
-    return record;
+    else {
+      this.state = { phase: "settling", timer: undefined };
+      queueMicrotask(settled);
+    }
+    deps.seen(record);
   }
 
   /** Another claim won the race for this revision. Our claim was already overwritten: nothing to release. */
   yieldTo(replicaId: string): void {
     this.state = { phase: "stopped", reason: "superseded" };
+    this.controller.abort(abortError("shared-fetch: yielded"));
+    this.unlock();
     this.deps.emit({ type: "yielded", kind: this.job.kind, key: this.job.key, rev: this.rev, to: replicaId });
   }
 
@@ -109,6 +141,7 @@ export class Attempt {
     if (state.phase === "settling" && state.timer !== undefined) clearTimeout(state.timer);
     this.state = { phase: "stopped", reason };
     this.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
+    this.unlock();
     deps.heartbeat.remove(this);
     deps.emit({ type: "aborted", kind: job.kind, key: job.key, rev: this.rev, reason });
     const claim = deps.records.claims.get(job.key);
@@ -119,6 +152,11 @@ export class Attempt {
     if (reason === "hidden") deps.write(() => deps.records.claims.set(job.key, { ...claim, abandoned: true }));
     else deps.write(() => deps.records.claims.delete(job.key));
     deps.emit({ type: "released", kind: job.kind, key: job.key, rev: this.rev });
+  }
+
+  private unlock(): void {
+    this.releaseKey?.();
+    this.releaseKey = undefined;
   }
 
   /** Writebacks are gated on key and revision, never on the claim (invariants 6 and 7). */
@@ -135,6 +173,7 @@ export class Attempt {
       if (claim && claim.replicaId === deps.replicaId && claim.nonce === this.nonce) deps.records.claims.delete(job.key);
     });
     this.state = { phase: "done", written };
+    this.unlock();
     deps.emit({ type: "settled", kind: job.kind, key: job.key, rev, outcome: outcome.ok ? "result" : "error", written });
     deps.changed();
   }

@@ -1,3 +1,4 @@
+import type { LockManagerLike } from "./locks.ts";
 import { uuidv4 } from "lib0/random";
 
 const storageKey = "shared-fetch:browser-id";
@@ -27,4 +28,36 @@ function readOrCreate(): string {
     // fall through to an id of our own
   }
   return uuidv4();
+}
+
+const agreedKey = "shared-fetch:browser-id:agreed";
+
+/**
+ * Tabs opened at once on a first visit may each have stored an id of their own before they saw
+ * each other's. Under one Web Lock the first tab records the id that counts; every later tab
+ * adopts it, so all tabs of a browser name one browser and a crash is found by the lock, not the
+ * lease. Without localStorage the tentative id stands (nothing can be shared anyway).
+ */
+export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promise<string> {
+  return locks
+    .request("shared-fetch:browser-id", { mode: "exclusive" }, () => {
+      try {
+        if (typeof localStorage === "undefined" || localStorage === null) return tentative;
+        const agreed = localStorage.getItem(agreedKey);
+        if (agreed) return agreed;
+        localStorage.setItem(agreedKey, tentative);
+        localStorage.setItem(storageKey, tentative);
+        return tentative;
+      } catch {
+        return tentative;
+      }
+    })
+    .then(
+      (id) => {
+        const agreed = typeof id === "string" && id ? id : tentative;
+        cached = agreed;
+        return agreed;
+      },
+      () => tentative,
+    );
 }

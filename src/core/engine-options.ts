@@ -12,7 +12,10 @@ export type EngineOptions = {
    * event (a Web Lock of this browser), which then replaces the lease.
    */
   watchClaimant?: (claim: ClaimRecord) => boolean;
-  settleMs: number;
+  /** The settle window for a claim made now (see Attempt). */
+  settleMs: () => number;
+  /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */
+  keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
   emit: (event: StoreEvent) => void;
   /**
    * Claims wait for this (the grant of this replica's own Web Lock, a few ms): a claim written

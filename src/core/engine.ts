@@ -218,7 +218,9 @@ export class ClaimEngine {
       replicaId: this.replicaId,
       browserId: this.opts.browserId(),
       heartbeat: this.heartbeat,
-      settleMs: this.opts.settleMs,
+      settleMs: this.opts.settleMs(),
+      keyLock: this.opts.keyLock,
+      seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
       emit: this.opts.emit,
       write: (fn) => this.write(fn),
       batch: (fn) => this.batch.queue(fn),
@@ -233,8 +235,7 @@ export class ClaimEngine {
     st.attempt = attempt;
     // The nonces this replica issued for the key (the last few: older claims are long overwritten).
     st.nonces = [...st.nonces.slice(-7), attempt.nonce];
-    const record = attempt.claim(takeoverOf);
-    this.liveness.seeClaim(st.key, record, Date.now());
+    attempt.claim(takeoverOf);
   }
 
   private stopAttempt(st: KeyState, reason: StopReason): void {

@@ -3,8 +3,11 @@ export type LockManagerLike = {
   request(name: string, options: { mode?: "exclusive" | "shared"; signal?: AbortSignal; ifAvailable?: boolean }, callback: (lock: unknown) => unknown): Promise<unknown>;
 };
 
+/** Every replica's lifetime lock is named with this prefix (a tab can see whether others live). */
+export const REPLICA_LOCK_PREFIX = "shared-fetch:replica:";
+
 export function lockName(replicaId: string): string {
-  return `shared-fetch:replica:${replicaId}`;
+  return `${REPLICA_LOCK_PREFIX}${replicaId}`;
 }
 
 export function detectLocks(): LockManagerLike | undefined {
@@ -62,6 +65,18 @@ export class ReplicaLocks {
         this.onGone(replicaId);
       })
       .catch(() => this.watching.delete(replicaId));
+  }
+
+  /**
+   * Holds the key's lock once the browser grants it (other tabs asking for it queue behind us);
+   * resolves with the function that lets it go. Rejects when `signal` aborts first.
+   */
+  holdKey(key: string, signal: AbortSignal): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      this.locks
+        .request(`shared-fetch:key:${key}`, { mode: "exclusive", signal }, () => new Promise<void>((release) => resolve(() => release())))
+        .catch(reject);
+    });
   }
 
   /** Let go of our own lock (page frozen into the back/forward cache, or destroy). */

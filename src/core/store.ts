@@ -6,7 +6,7 @@ import type { StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
 import { fetchKey } from "./key.ts";
 import { inspect, type Inspection } from "./inspector.ts";
-import { watchPresence } from "./presence.ts";
+import { PRESENCE_FIELD, watchPresence } from "./presence.ts";
 import { normalizeRequest, requestLabel, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
@@ -14,12 +14,13 @@ import { ProgramWork, validateProgramData } from "./program-work.ts";
 import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
-import { getBrowserId } from "./browser-id.ts";
+import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
 import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import type { ClaimRecord } from "./records.ts";
 import { createEmitter } from "./emitter.ts";
+import { connectorsOf, whenDocSynced } from "./connectors.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
@@ -51,7 +52,17 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const events = createEmitter();
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
-  const browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
+  let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
+  // The id every tab of this browser agrees on (first visit: tabs opened at once), before any claim names it.
+  const agreed =
+    lockManager && options.browserId === undefined && browserId
+      ? agreeBrowserId(lockManager, browserId).then((id) => {
+          if (id === browserId) return;
+          browserId = id;
+          const { awareness } = options;
+          if (awareness && awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, { replicaId, browserId: id });
+        })
+      : undefined;
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
@@ -63,10 +74,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const engine = new ClaimEngine({
     records,
     replicaId,
-    settleMs: o.settleMs,
+    // Only tabs of this browser can race (no connector reaches other devices): the key's Web Lock
+    // decides between them exactly, and no window is waited. Otherwise the window covers a claim's
+    // trip through the sync server (DEFAULT_SETTLE_MS).
+    settleMs: () => (locks && onlyTabs(options.doc) ? 0 : o.settleMs),
+    // Named per browser id: replicas that share a lock manager but not a browser id (in-page
+    // simulations) must not queue behind each other's keys.
+    keyLock: locks ? (key, signal) => locks.holdKey(`${browserId ?? ""}:${key}`, signal) : undefined,
     emit: events.emit,
     browserId: () => (locks?.held ? browserId : undefined),
-    ready: locks ? () => locks.ready : undefined,
+    // The first claim waits for this replica's lock (claims then name its browser) and for the doc's
+    // initial sync through its connectors: a claim made before the doc knows what others recorded
+    // or claimed is a duplicate waiting to happen (a tab that opens after the result was written).
+    ready: locks || connectorsOf(options.doc).length > 0 ? () => Promise.all([locks?.ready, agreed, whenDocSynced(options.doc)]).then(() => {}) : undefined,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
@@ -216,6 +236,12 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   };
   registerInternals(store, { records, engine });
   return store;
+}
+
+/** Connectors are registered and none of them reaches other devices. */
+function onlyTabs(doc: DocRecords["doc"]): boolean {
+  const connectors = connectorsOf(doc);
+  return connectors.length > 0 && connectors.every((c) => !c.crossDevice);
 }
 
 /** Every table change is something the inspector would show. */

@@ -1,3 +1,4 @@
+import { registerConnector } from "../core/connectors.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
@@ -46,6 +47,8 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   let destroyed = false;
   let resolveSynced!: () => void;
   const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
+  // Stores on this doc make their first claim once it synced: replicas on other devices may race.
+  const unregister = registerConnector(doc, { whenSynced, crossDevice: true });
   const onSync = (synced: boolean): void => {
     if (synced) resolveSynced();
   };
@@ -67,6 +70,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
+    unregister();
     doc.off("destroy", destroy);
     provider.off("sync", onSync);
     // The provider sends our "left" awareness frame before closing the socket.

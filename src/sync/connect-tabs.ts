@@ -1,3 +1,5 @@
+import { registerConnector } from "../core/connectors.ts";
+import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
@@ -10,6 +12,7 @@ import {
   encodeSyncStep1,
   encodeSyncStep2,
   encodeUpdate,
+  messageSync,
   readFrame,
   tabChannelName,
 } from "./tab-protocol.ts";
@@ -42,8 +45,14 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const page = globalThis as PageTarget;
 
   let destroyed = false;
-  let resolveSynced!: () => void;
-  const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
+  let resolveLoaded!: () => void;
+  const loaded = new Promise<void>((resolve) => (resolveLoaded = resolve));
+  let resolveAnswered!: () => void;
+  const answered = new Promise<void>((resolve) => (resolveAnswered = resolve));
+  // In sync once IndexedDB is read and the tabs already open have answered our handshake — or
+  // when there is no other tab to answer (no other replica holds its Web Lock) or none answers soon.
+  const whenSynced = Promise.all([loaded, Promise.race([answered, noOtherTabs(), delay(TAB_SYNC_WAIT_MS)])]).then(() => {});
+  const unregister = registerConnector(doc, { whenSynced, crossDevice: false });
 
   const post = (frame: Uint8Array): void => {
     if (channel === null || destroyed) return;
@@ -58,6 +67,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     const data = asBytes(event.data);
     if (data === null || destroyed) return;
     try {
+      if (data[0] === messageSync) resolveAnswered();
       const reply = readFrame(data, doc, awareness, connection);
       if (reply !== null) post(reply);
     } catch (error) {
@@ -112,7 +122,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     }
     persistence?.destroy().catch(() => {});
     retireAwareness(awareness);
-    resolveSynced();
+    unregister();
+    resolveLoaded();
+    resolveAnswered();
   }
 
   doc.on("update", onUpdate);
@@ -123,12 +135,32 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   channel?.addEventListener("message", onMessage);
   handshake();
 
-  if (persistence === null) resolveSynced();
+  if (persistence === null) resolveLoaded();
   else {
-    void persistence.whenSynced.then(() => resolveSynced());
+    void persistence.whenSynced.then(() => resolveLoaded());
     // An IndexedDB that refuses to open (private modes, quota) must not leave whenSynced hanging.
-    persistence._db.catch(() => resolveSynced());
+    persistence._db.catch(() => resolveLoaded());
   }
 
   return connection;
+}
+
+/** How long a new tab waits for the open tabs' answer before it decides on what it has. */
+const TAB_SYNC_WAIT_MS = 250;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Resolves at once when Web Locks show no other shared-fetch replica in this browser (a lone tab
+ * pays no wait); never resolves when there is one (its answer, or the timeout, decides).
+ */
+function noOtherTabs(): Promise<void> {
+  const locks = (globalThis as { navigator?: { locks?: { query?: () => Promise<{ held?: { name?: string }[] }> } } }).navigator?.locks;
+  if (typeof locks?.query !== "function") return new Promise(() => {});
+  return locks.query().then(
+    (state) => (state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined,
+    () => new Promise<void>(() => {}),
+  );
 }

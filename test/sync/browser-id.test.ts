@@ -53,3 +53,22 @@ describe("getBrowserId", () => {
     expect((await freshGetBrowserId())()).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe("agreeBrowserId: one browser id per browser, on the first visit too (issue: time to data)", () => {
+  it("tabs that stored different tentative ids at once all adopt the first one recorded under the lock", async () => {
+    const storage = fakeStorage();
+    vi.stubGlobal("localStorage", storage);
+    vi.resetModules();
+    const { agreeBrowserId } = await import("../../src/core/browser-id.ts");
+    const { FakeLocks } = await import("../harness/fake-locks.ts");
+    const locks = new FakeLocks();
+    // Both tabs read an empty storage and stored their own id before either saw the other's.
+    storage.setItem("shared-fetch:browser-id", "tab-b");
+    const agreed = await Promise.all([agreeBrowserId(locks.forTab("a"), "tab-a"), agreeBrowserId(locks.forTab("b"), "tab-b"), agreeBrowserId(locks.forTab("c"), "tab-c")]);
+    expect(new Set(agreed).size).toBe(1);
+    expect(agreed[0]).toBe("tab-a");
+    expect(storage.items.get("shared-fetch:browser-id")).toBe("tab-a");
+    // A tab opened later reads it too.
+    await expect(agreeBrowserId(locks.forTab("d"), "tab-d")).resolves.toBe("tab-a");
+  });
+});

@@ -1,0 +1,35 @@
+import type * as Y from "yjs";
+
+/** What a connector (connectTabs, connectPeers, …) tells the stores on its doc. */
+export type ConnectorInfo = {
+  /** Settles once the connector's initial sync is done (or it gave up): claims wait for it. */
+  whenSynced: Promise<void>;
+  /** True when replicas on other devices can reach this doc through it (a sync server). */
+  crossDevice: boolean;
+};
+
+const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();
+
+/** Connectors register themselves, so a store knows when its doc is in sync without being told. */
+export function registerConnector(doc: Y.Doc, info: ConnectorInfo): () => void {
+  let set = byDoc.get(doc);
+  if (!set) byDoc.set(doc, (set = new Set()));
+  set.add(info);
+  return () => set.delete(info);
+}
+
+export function connectorsOf(doc: Y.Doc): ConnectorInfo[] {
+  return [...(byDoc.get(doc) ?? [])];
+}
+
+/** How long a first claim waits for an initial sync that does not come (a server down, say). */
+export const SYNC_WAIT_MS = 2000;
+
+/** Resolves when every connector of the doc synced, or after `maxMs`: a dead server must not block work. */
+export function whenDocSynced(doc: Y.Doc, maxMs = SYNC_WAIT_MS): Promise<void> {
+  const pending = connectorsOf(doc).map((c) => c.whenSynced.catch(() => {}));
+  if (pending.length === 0) return Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
+  return Promise.race([Promise.all(pending).then(() => {}), timeout]).finally(() => clearTimeout(timer));
+}
