@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.{ts,tsx}"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", "test/package/**"],
           environment: "node",
         },
       },
@@ -46,6 +46,21 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // The package as published: packed once (prepack builds), then its contents, types and
+        // size budgets are checked and a Vite + React app built on it runs in chromium.
+        test: {
+          name: "package",
+          include: ["test/package/**/*.test.ts"],
+          // After the other projects, not beside them: its tsc runs and builds would steal the
+          // CPU that the unit tests' timers and the browser tests' timings need on 2 cores.
+          sequence: { groupOrder: 1 },
+          environment: "node",
+          globalSetup: [requireBrowser, "test/package/global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
         },
       },
     ],

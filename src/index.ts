@@ -2,9 +2,12 @@ export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEF
 export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
 export { SharedFetchInputError } from "./core/errors.ts";
 export type { StoreEvent, StoreEventListener } from "./core/events.ts";
-export type { MalformedRecord } from "./core/lanes.ts";
-export type { ClaimRecord, ResultRecord, ErrorRecord } from "./core/records.ts";
+export type { MalformedRecord, Lanes, RecordMap, LaneValidator, LaneRank, LaneChangeListener } from "./core/lanes.ts";
+export type { ClaimRecord, ResultRecord, ErrorRecord, BeatRecord } from "./core/records.ts";
 export { ROOT, TABLES } from "./core/doc-records.ts";
+export type { DocRecords } from "./core/doc-records.ts";
+export type { LockManagerLike } from "./core/locks.ts";
+export type { WorkKind } from "./core/key.ts";
 export type {
   SharedRequest,
   Snapshot,
@@ -20,7 +23,7 @@ export type {
 } from "./core/types.ts";
 export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
 export { useSharedFetch, type UseSharedFetchOptions } from "./react/use-shared-fetch.ts";
-export { useProgram, type UseProgramOptions } from "./react/use-program.ts";
+export { useProgram, type UseProgramOptions, type ProgramData } from "./react/use-program.ts";
 export type { SharedQueryResult } from "./react/use-store-query.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
