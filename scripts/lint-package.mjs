@@ -20,6 +20,10 @@ try {
   const tarball = join(dir, filename);
   run(bin("publint"), ["--strict", tarball]);
   run(bin("attw"), [tarball, "--ignore-rules", "cjs-resolves-to-esm"]);
+} catch (error) {
+  // The tool already printed its findings; a stack trace into this script would only bury them.
+  if (typeof error?.status !== "number") throw error;
+  process.exitCode = error.status;
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -6,11 +6,12 @@
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rename, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { chromium, type Browser } from "playwright-core";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_ARGS, findChromium } from "../browser/chromium.ts";
 import { startHost, type CountingHost } from "../browser/host.ts";
@@ -78,6 +79,31 @@ afterAll(async () => {
 });
 
 describe("a Vite + React + TypeScript app on the packed package", () => {
+  it("finds both entries' shipped .d.ts under every moduleResolution, never the shipped .ts sources", () => {
+    // node10 knows no "exports": without typesVersions it would fall through to devtools/index.ts.
+    const from = join(app, "src", "main.tsx");
+    const resolvers = { node10: ts.ModuleResolutionKind.Node10, node16: ts.ModuleResolutionKind.Node16, bundler: ts.ModuleResolutionKind.Bundler };
+    const found: Record<string, string | undefined> = {};
+    for (const [resolver, moduleResolution] of Object.entries(resolvers)) {
+      // Only node16 tells import from require (the app is "type": "module": an import).
+      const node16 = resolver === "node16";
+      const options = { module: node16 ? ts.ModuleKind.Node16 : ts.ModuleKind.ESNext, moduleResolution };
+      for (const entry of ["shared-fetch", "shared-fetch/devtools"]) {
+        const mode = node16 ? ts.ModuleKind.ESNext : undefined;
+        const { resolvedModule } = ts.resolveModuleName(entry, from, options, ts.sys, undefined, undefined, mode);
+        found[`${resolver} ${entry}`] = resolvedModule && relative(join(app, "node_modules", "shared-fetch"), resolvedModule.resolvedFileName).split(sep).join("/");
+      }
+    }
+    expect(found).toEqual({
+      "node10 shared-fetch": "dist/src/index.d.ts",
+      "node10 shared-fetch/devtools": "dist/devtools/index.d.ts",
+      "node16 shared-fetch": "dist/src/index.d.ts",
+      "node16 shared-fetch/devtools": "dist/devtools/index.d.ts",
+      "bundler shared-fetch": "dist/src/index.d.ts",
+      "bundler shared-fetch/devtools": "dist/devtools/index.d.ts",
+    });
+  });
+
   it("type-checks with tsc --strict, the packages' own declarations included", async () => {
     expect(await timed("tsc", () => inApp("typescript/bin/tsc", ["-p", ".", "--pretty", "false"]))).toBe("");
   });
