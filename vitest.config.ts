@@ -2,9 +2,12 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { storybookTest } from "@storybook/addon-vitest/vitest-plugin";
 import { playwright } from "@vitest/browser-playwright";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./test/browser/chromium.ts";
+import { CHROMIUM_ARGS, chromiumPathOrUndefined } from "./test/browser/chromium.ts";
 
-const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
+// Found once here (test/browser/chromium.ts); when none is, the browser projects' globalSetup
+// (require-browser.ts) stops the run with one message saying how to get one.
+const chromium = { executablePath: chromiumPathOrUndefined(), args: CHROMIUM_ARGS };
+const requireBrowser = "test/browser/require-browser.ts";
 
 export default defineConfig({
   test: {
@@ -13,7 +16,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.{ts,tsx}"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", "test/package/**"],
           environment: "node",
         },
       },
@@ -23,6 +26,7 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: fileURLToPath(new URL("./.storybook", import.meta.url)) })],
         test: {
           name: "storybook",
+          globalSetup: [requireBrowser],
           testTimeout: 20_000,
           browser: {
             enabled: true,
@@ -38,10 +42,25 @@ export default defineConfig({
           name: "e2e",
           include: ["test/browser/**/*.test.ts"],
           environment: "node",
-          globalSetup: ["test/browser/global-setup.ts"],
+          globalSetup: [requireBrowser, "test/browser/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // The package as published: packed once (prepack builds), then its contents, types and
+        // size budgets are checked and a Vite + React app built on it runs in chromium.
+        test: {
+          name: "package",
+          include: ["test/package/**/*.test.ts"],
+          // After the other projects, not beside them: its tsc runs and builds would steal the
+          // CPU that the unit tests' timers and the browser tests' timings need on 2 cores.
+          sequence: { groupOrder: 1 },
+          environment: "node",
+          globalSetup: [requireBrowser, "test/package/global-setup.ts"],
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
         },
       },
     ],

@@ -14,6 +14,7 @@ import { performance } from "node:perf_hooks";
 import type { Browser } from "playwright-core";
 import { startSyncServer, type SyncServer } from "../test/sync/ws-server.ts";
 import { startHost, type CountingHost } from "../test/browser/host.ts";
+import { findChromium } from "../test/browser/chromium.ts";
 import { buildTestPage, findClaimant, launchBrowser, openTab, openTabs, uniqueName, waitUntil, type Tab } from "../test/browser/harness.ts";
 import { DEFAULT_SETTLE_MS } from "../src/core/store.ts";
 
@@ -138,7 +139,7 @@ async function main(): Promise<void> {
   try {
     console.log(`$ npm run bench:browser   (node --import tsx bench/browser.ts)`);
     console.log(
-      `env: chromium ${browser.version()} (headless, /usr/bin/chromium), node ${process.version}, ${cpus().length} cpus, ` +
+      `env: chromium ${browser.version()} (headless, ${findChromium().path}), node ${process.version}, ${cpus().length} cpus, ` +
         `runs ${RUNS} (simultaneous: ${SIM_RUNS}), leaseMs ${LEASE_MS}, host + y-websocket server on 127.0.0.1`,
     );
     const rows: Row[] = [

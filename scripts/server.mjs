@@ -1,19 +1,126 @@
 #!/usr/bin/env node
 // A y-websocket sync server for development and tests: HOST/PORT env, default 127.0.0.1:1234
-// (PORT=0 picks a free port; the log line names the real one).
+// (PORT=0 picks a free port; the log line names the real one). Rooms live in memory only.
+//
+// Our own few dozen lines on ws + y-protocols instead of @y/websocket-server: that package
+// imports y-leveldb statically, which pulls leveldown, a native build nothing here uses. The wire
+// protocol is the same (sync step 1/2 + updates, awareness), so y-websocket clients connect as is.
 import http from "node:http";
 import { WebSocketServer } from "ws";
-import { docs, setupWSConnection } from "@y/websocket-server/utils";
+import * as Y from "yjs";
+import * as syncProtocol from "y-protocols/sync";
+import * as awarenessProtocol from "y-protocols/awareness";
+import * as encoding from "lib0/encoding";
+import * as decoding from "lib0/decoding";
 
 const host = process.env.HOST || "127.0.0.1";
 const port = Number.parseInt(process.env.PORT ?? "1234", 10);
+const MESSAGE_SYNC = 0;
+const MESSAGE_AWARENESS = 1;
+// A connection that misses a pong for this long is closed, so its presence is removed.
+const PING_MS = 30_000;
+
+/** @type {Map<string, { doc: Y.Doc, awareness: awarenessProtocol.Awareness, conns: Map<import("ws").WebSocket, Set<number>> }>} */
+const rooms = new Map();
+
+function message(type, write) {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, type);
+  write(encoder);
+  return encoding.toUint8Array(encoder);
+}
+
+function send(room, conn, bytes) {
+  if (conn.readyState !== conn.OPEN) return close(room, conn);
+  conn.send(bytes, (error) => error && close(room, conn));
+}
+
+function close(room, conn) {
+  const controlled = room.conns.get(conn);
+  if (!controlled) return;
+  room.conns.delete(conn);
+  // The presence this connection published leaves with it: peers see the replica go at once.
+  awarenessProtocol.removeAwarenessStates(room.awareness, [...controlled], null);
+  conn.terminate();
+}
+
+function getRoom(name) {
+  let room = rooms.get(name);
+  if (room) return room;
+  const doc = new Y.Doc();
+  const awareness = new awarenessProtocol.Awareness(doc);
+  awareness.setLocalState(null); // the server itself is no peer
+  room = { doc, awareness, conns: new Map() };
+  const current = room;
+  doc.on("update", (update) => {
+    const bytes = message(MESSAGE_SYNC, (e) => syncProtocol.writeUpdate(e, update));
+    for (const conn of current.conns.keys()) send(current, conn, bytes);
+  });
+  awareness.on("update", ({ added, updated, removed }, origin) => {
+    const controlled = current.conns.get(origin);
+    if (controlled) {
+      for (const id of added) controlled.add(id);
+      for (const id of removed) controlled.delete(id);
+    }
+    const changed = added.concat(updated, removed);
+    const bytes = message(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, changed)));
+    for (const conn of current.conns.keys()) send(current, conn, bytes);
+  });
+  rooms.set(name, room);
+  return room;
+}
+
+function onMessage(room, conn, data) {
+  try {
+    const decoder = decoding.createDecoder(new Uint8Array(data));
+    const type = decoding.readVarUint(decoder);
+    if (type === MESSAGE_SYNC) {
+      const encoder = encoding.createEncoder();
+      encoding.writeVarUint(encoder, MESSAGE_SYNC);
+      syncProtocol.readSyncMessage(decoder, encoder, room.doc, conn);
+      // Only the type byte: nothing to answer (e.g. the message was an update).
+      if (encoding.length(encoder) > 1) send(room, conn, encoding.toUint8Array(encoder));
+    } else if (type === MESSAGE_AWARENESS) {
+      awarenessProtocol.applyAwarenessUpdate(room.awareness, decoding.readVarUint8Array(decoder), conn);
+    }
+  } catch (error) {
+    // A malformed message from one client must not take the server down for the others.
+    console.error("sync server: dropped a malformed message:", error);
+    close(room, conn);
+  }
+}
+
+function onConnection(conn, request) {
+  // The room is the URL path, as y-websocket's WebsocketProvider sends it: ws://host/ROOM?params
+  const name = (request.url ?? "/").slice(1).split("?")[0] ?? "";
+  const room = getRoom(name);
+  room.conns.set(conn, new Set());
+  conn.binaryType = "arraybuffer";
+  conn.on("message", (data) => onMessage(room, conn, data));
+  let alive = true;
+  conn.on("pong", () => (alive = true));
+  const ping = setInterval(() => {
+    if (!alive) return close(room, conn);
+    alive = false;
+    conn.ping();
+  }, PING_MS);
+  conn.on("close", () => {
+    clearInterval(ping);
+    close(room, conn);
+  });
+  send(room, conn, message(MESSAGE_SYNC, (e) => syncProtocol.writeSyncStep1(e, room.doc)));
+  const states = [...room.awareness.getStates().keys()];
+  if (states.length > 0) {
+    send(room, conn, message(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))));
+  }
+}
 
 const server = http.createServer((_request, response) => {
   response.writeHead(200, { "Content-Type": "text/plain" });
   response.end("okay");
 });
 const wss = new WebSocketServer({ noServer: true });
-wss.on("connection", setupWSConnection);
+wss.on("connection", onConnection);
 // Authenticate here before handleUpgrade when the doc crosses a trust boundary.
 server.on("upgrade", (request, socket, head) => {
   wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
@@ -32,12 +139,12 @@ function stop() {
   for (const client of wss.clients) client.terminate();
   wss.close();
   server.close();
-  // Each served doc keeps an awareness timer alive; without this the process never drains.
-  for (const doc of docs.values()) {
-    doc.awareness.destroy();
+  // Each room's awareness keeps a timer alive; without this the process never drains.
+  for (const { doc, awareness } of rooms.values()) {
+    awareness.destroy();
     doc.destroy();
   }
-  docs.clear();
+  rooms.clear();
   // Should something still hold the loop, do not hang the caller.
   setTimeout(() => process.exit(0), 2000).unref();
 }

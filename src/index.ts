@@ -8,6 +8,8 @@ export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, Holder
 export type { StaleReason } from "./core/liveness.ts";
 export type { MalformedRecord } from "./core/lanes.ts";
 export type { ClaimRecord } from "./core/records.ts";
+export type { LockManagerLike } from "./core/locks.ts";
+export type { WorkKind } from "./core/key.ts";
 export type {
   SharedRequest,
   Snapshot,
@@ -23,7 +25,7 @@ export type {
 } from "./core/types.ts";
 export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
 export { useSharedFetch, type UseSharedFetchOptions } from "./react/use-shared-fetch.ts";
-export { useProgram, type UseProgramOptions } from "./react/use-program.ts";
+export { useProgram, type UseProgramOptions, type ProgramData } from "./react/use-program.ts";
 export type { SharedQueryResult } from "./react/use-store-query.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";

@@ -7,10 +7,12 @@ import { isPlainObject } from "./request.ts";
 export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
 
 type Entry = { table: string; key: string; value: unknown; rank: number; seq: number; lane: number; raw: object };
-type Validator = (value: unknown) => unknown;
+/** Checks a record read from the doc: the record to keep, or a string saying why it is malformed. */
+export type LaneValidator = (value: unknown) => unknown;
 /** Orders racing records of one table before seq does, e.g. a higher revision always wins. */
-export type Rank = (value: unknown) => number;
-type ChangeListener = (keys: Set<string>) => void;
+export type LaneRank = (value: unknown) => number;
+/** Told the keys of a table whose records changed. */
+export type LaneChangeListener = (keys: Set<string>) => void;
 
 /**
  * Every record in one root Y.Array of *lanes*; each replica appends only to its own lane (a nested
@@ -31,9 +33,9 @@ type ChangeListener = (keys: Set<string>) => void;
 export class Lanes {
   readonly root: Y.Array<unknown>;
   private mine: Y.Array<unknown> | undefined;
-  private readonly validators = new Map<string, Validator>();
-  private readonly ranks = new Map<string, Rank>();
-  private readonly listeners = new Map<string, Set<ChangeListener>>();
+  private readonly validators = new Map<string, LaneValidator>();
+  private readonly ranks = new Map<string, LaneRank>();
+  private readonly listeners = new Map<string, Set<LaneChangeListener>>();
   private index = new Map<string, Map<string, Entry>>();
   private bad: MalformedRecord[] = [];
   private dirty = true;
@@ -94,13 +96,13 @@ export class Lanes {
     doc.on("beforeObserverCalls", this.markDirty);
   }
 
-  table(name: string, validate: Validator, rank?: Rank): void {
+  table(name: string, validate: LaneValidator, rank?: LaneRank): void {
     this.validators.set(name, validate);
     if (rank) this.ranks.set(name, rank);
     this.dirty = true;
   }
 
-  onChange(table: string, listener: ChangeListener): () => void {
+  onChange(table: string, listener: LaneChangeListener): () => void {
     let set = this.listeners.get(table);
     if (!set) this.listeners.set(table, (set = new Set()));
     set.add(listener);
@@ -252,7 +254,7 @@ export class RecordMap<T> {
     validate: (value: unknown) => T | string,
     rank?: (value: T) => number,
   ) {
-    lanes.table(name, validate, rank as Rank | undefined);
+    lanes.table(name, validate, rank as LaneRank | undefined);
   }
 
   get(key: string): T | undefined {

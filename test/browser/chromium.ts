@@ -1,5 +1,14 @@
-/** Chromium from the distribution (never a downloaded one), with flags verified on this machine. */
-export const CHROMIUM_PATH = "/usr/bin/chromium";
+/**
+ * Finds a Chromium for the browser tests and benchmarks — the one place that knows where to look,
+ * used by vitest.config.ts (storybook project), the e2e harness, the package smoke test and
+ * bench/browser.ts. Order: CHROMIUM_PATH, then the usual system installs, then a browser that
+ * `npx playwright install chromium` put in Playwright's cache. Never downloads anything.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+/** Flags verified on Debian's chromium, headless, as root, without network. */
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -10,3 +19,69 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/** System installs, most common first: Debian, Ubuntu/Fedora, Google Chrome, snap, macOS, Windows. */
+export function systemCandidates(env: NodeJS.ProcessEnv = process.env): string[] {
+  const windows = [env.PROGRAMFILES, env["PROGRAMFILES(X86)"], env.LOCALAPPDATA]
+    .filter((dir): dir is string => Boolean(dir))
+    .map((dir) => join(dir, "Google", "Chrome", "Application", "chrome.exe"));
+  return [
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/snap/bin/chromium",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+    ...windows,
+  ];
+}
+
+/** Where Playwright's own chromium would be; playwright-core throws on platforms it does not know. */
+function playwrightManaged(): string | undefined {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+}
+
+export type Found = { path: string; source: "CHROMIUM_PATH" | "system" | "playwright" };
+
+export class BrowserNotFoundError extends Error {
+  override name = "BrowserNotFoundError";
+}
+
+export const HOW_TO_GET_ONE =
+  "Install one: `apt-get install chromium` (Debian/Ubuntu), or `npx playwright install chromium`, " +
+  "or point CHROMIUM_PATH at a Chromium or Google Chrome executable.";
+
+/**
+ * The first browser found, or a BrowserNotFoundError whose message says how to get one. A
+ * CHROMIUM_PATH that names a missing file is an error, not a reason to silently use another.
+ */
+export function findChromium(
+  env: NodeJS.ProcessEnv = process.env,
+  exists: (path: string) => boolean = existsSync,
+  managed: () => string | undefined = playwrightManaged,
+): Found {
+  const fromEnv = env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (exists(fromEnv)) return { path: fromEnv, source: "CHROMIUM_PATH" };
+    throw new BrowserNotFoundError(`CHROMIUM_PATH is set to ${fromEnv}, which does not exist. ${HOW_TO_GET_ONE}`);
+  }
+  const system = systemCandidates(env).find((path) => exists(path));
+  if (system) return { path: system, source: "system" };
+  const pw = managed();
+  if (pw && exists(pw)) return { path: pw, source: "playwright" };
+  throw new BrowserNotFoundError(`No Chromium found for the browser tests (looked at CHROMIUM_PATH, ${systemCandidates(env).join(", ")} and Playwright's cache). ${HOW_TO_GET_ONE}`);
+}
+
+/** The path, or undefined when none is found (vitest.config.ts must load either way). */
+export function chromiumPathOrUndefined(): string | undefined {
+  try {
+    return findChromium().path;
+  } catch {
+    return undefined;
+  }
+}

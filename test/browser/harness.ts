@@ -1,6 +1,6 @@
 /**
  * Harness for the browser tests and bench/browser.ts: builds the test page with Vite, launches the
- * distribution's chromium through playwright-core, opens tabs on the page and reads their state.
+ * chromium that chromium.ts finds through playwright-core, opens tabs on the page and reads their state.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -13,14 +13,12 @@ import { build } from "vite";
 import type { CountingHost } from "./host.ts";
 import type { ClaimLogEntry, HistoryEntry, PageEvent, PageWindow } from "./page/types.ts";
 
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./chromium.ts";
+import { CHROMIUM_ARGS, findChromium } from "./chromium.ts";
 
 export type { ClaimLogEntry, HistoryEntry, PageEvent };
 
-export { CHROMIUM_ARGS, CHROMIUM_PATH };
-
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_ARGS });
 }
 
 const pageRoot = fileURLToPath(new URL("./page/", import.meta.url));

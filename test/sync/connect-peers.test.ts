@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
+import { Awareness, encodeAwarenessUpdate } from "y-protocols/awareness";
+import * as encoding from "lib0/encoding";
 import { connectPeers, connectionLostOrigin, type PeerConnection } from "../../src/sync/index.ts";
 import { nextEvent, until } from "./wait.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
@@ -98,6 +100,30 @@ describe("connectPeers through a y-websocket server", () => {
     b.conn.provider.connect();
     await until(a.conn.awareness, "change", () => sharedFetchOf(a, b) !== undefined);
     await until(b.conn.awareness, "change", () => sharedFetchOf(b, a) !== undefined);
+  });
+
+  it("the server removes the presence of a peer whose socket drops without a goodbye (a crash)", async () => {
+    const room = uniqueRoom();
+    const b = openPeer(room);
+    await b.conn.whenSynced;
+    // A bare client: it publishes presence, then its socket dies before it can say it leaves.
+    const doc = new Y.Doc();
+    const awareness = new Awareness(doc);
+    cleanups.push(() => (awareness.destroy(), doc.destroy()));
+    awareness.setLocalStateField("sharedFetch", { replicaId: "crashing", browserId: "bc" });
+    const socket = new WebSocket(`${server.url}/${room}`);
+    await new Promise((resolve) => socket.once("open", resolve));
+    const update = encoding.createEncoder();
+    encoding.writeVarUint(update, 1); // awareness message
+    encoding.writeVarUint8Array(update, encodeAwarenessUpdate(awareness, [doc.clientID]));
+    socket.send(encoding.toUint8Array(update));
+    const presence = () => (b.conn.awareness.getStates().get(doc.clientID) as { sharedFetch?: unknown } | undefined)?.sharedFetch;
+    await until(b.conn.awareness, "change", () => presence() !== undefined);
+
+    const removal = nextEvent<[{ removed: number[] }, unknown]>(b.conn.awareness, "change", (c) => c.removed.includes(doc.clientID));
+    socket.terminate();
+    await removal;
+    expect(presence()).toBeUndefined();
   });
 
   it("is visible again at once when the same doc reconnects after destroy (StrictMode remount)", async () => {

@@ -1,0 +1,38 @@
+// Size budgets (`npx size-limit` after `npm run build`; checked in `npm test` by
+// test/package/size.test.ts on the packed build). Each row is an app that imports only what it
+// names: min + gzip, with the peer dependencies left out, as TanStack Query and SWR are quoted.
+const ignore = ["react", "react-dom", "@tanstack/react-query", "yjs"];
+
+// An app's bundler splits `import()` into a chunk loaded on demand (the program resolver, its
+// lexer, Sucrase): keep it out of the eager rows, as it is out of the app's first load.
+const lazyStaysLazy = (config) => ({
+  ...config,
+  plugins: [
+    {
+      name: "lazy-stays-lazy",
+      setup(build) {
+        build.onResolve({ filter: /.*/ }, (args) => (args.kind === "dynamic-import" ? { path: args.path, external: true } : undefined));
+      },
+    },
+  ],
+});
+
+const main = "dist/src/index.js";
+const row = (name, path, names, limit, eager = true) => ({
+  name,
+  path,
+  import: `{ ${names.join(", ")} }`,
+  ignore,
+  gzip: true,
+  limit,
+  ...(eager ? { modifyEsbuildConfig: lazyStaysLazy } : {}),
+});
+const hook = ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch"];
+
+export default [
+  row("store + useSharedFetch", main, hook, "16 KiB"),
+  row("  + connectTabs", main, [...hook, "connectTabs"], "20.5 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "23.5 KiB"),
+  row("devtools panel (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "6.5 KiB"),
+  row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
+];

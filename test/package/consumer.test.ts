@@ -1,0 +1,142 @@
+/**
+ * A consumer's first day, with no network: the packed tarball unpacked into a fresh Vite + React +
+ * TypeScript app whose other dependencies are links into this project's node_modules, `tsc
+ * --strict` on it (our .d.ts included), `vite build`, then two tabs of one chromium on it.
+ */
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, rename, rm, symlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, sep } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { chromium, type Browser } from "playwright-core";
+import ts from "typescript";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { CHROMIUM_ARGS, findChromium } from "../browser/chromium.ts";
+import { startHost, type CountingHost } from "../browser/host.ts";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const fixture = fileURLToPath(new URL("./consumer-app/", import.meta.url));
+type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+const names = (m: Manifest, ...fields: (keyof Manifest)[]) => fields.flatMap((f) => Object.keys(m[f] ?? {}));
+
+let app: string;
+let browser: Browser | undefined;
+let host: CountingHost | undefined;
+const timings: Record<string, number> = {};
+async function timed<T>(label: string, step: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await step();
+  } finally {
+    timings[label] = Math.round(performance.now() - start);
+  }
+}
+
+/**
+ * Runs a bin of the app's own dependencies in the app, as `npm run build` would there: vitest's
+ * NODE_ENV=test left out, or Vite would build React's development bundle. Resolves with what it
+ * printed on failure or as a warning, "" when it was silent and succeeded.
+ */
+async function inApp(bin: string, args: string[]): Promise<string> {
+  const { NODE_ENV: _testEnv, ...env } = process.env;
+  try {
+    const { stdout, stderr } = await run(process.execPath, [join(app, "node_modules", bin), ...args], { cwd: app, env });
+    return (stdout + stderr).trim();
+  } catch (error) {
+    const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+    return (stdout + stderr).trim() || String(error);
+  }
+}
+
+beforeAll(async () => {
+  app = await mkdtemp(join(tmpdir(), "shared-fetch-consumer-"));
+  await cp(fixture, app, { recursive: true });
+  const modules = join(app, "node_modules");
+  await mkdir(modules);
+  // "npm install ./shared-fetch-0.1.0.tgz", offline: the tarball itself, unpacked in place.
+  await run("tar", ["-xzf", inject("packedTarball"), "-C", modules]);
+  await rename(join(modules, "package"), join(modules, "shared-fetch"));
+  // Only what the app and the package declare is linked, so an import of an undeclared package
+  // fails here as it would for a user. Links resolve to their real paths: one copy of Yjs.
+  const appManifest = JSON.parse(await readFile(join(app, "package.json"), "utf8")) as Manifest;
+  const pkgManifest = JSON.parse(await readFile(join(modules, "shared-fetch", "package.json"), "utf8")) as Manifest;
+  const links = new Set([...names(appManifest, "dependencies", "devDependencies"), ...names(pkgManifest, "dependencies", "peerDependencies")]);
+  links.delete("shared-fetch");
+  for (const name of links) {
+    await mkdir(dirname(join(modules, name)), { recursive: true });
+    await symlink(join(root, "node_modules", name), join(modules, name), "junction");
+  }
+});
+
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await host?.close();
+  if (app) await rm(app, { recursive: true, force: true });
+  console.log(`consumer smoke timings (ms): ${JSON.stringify(timings)}`);
+});
+
+describe("a Vite + React + TypeScript app on the packed package", () => {
+  it("finds both entries' shipped .d.ts under every moduleResolution, never the shipped .ts sources", () => {
+    // node10 knows no "exports": without typesVersions it would fall through to devtools/index.ts.
+    const from = join(app, "src", "main.tsx");
+    const resolvers = { node10: ts.ModuleResolutionKind.Node10, node16: ts.ModuleResolutionKind.Node16, bundler: ts.ModuleResolutionKind.Bundler };
+    const found: Record<string, string | undefined> = {};
+    for (const [resolver, moduleResolution] of Object.entries(resolvers)) {
+      // Only node16 tells import from require (the app is "type": "module": an import).
+      const node16 = resolver === "node16";
+      const options = { module: node16 ? ts.ModuleKind.Node16 : ts.ModuleKind.ESNext, moduleResolution };
+      for (const entry of ["shared-fetch", "shared-fetch/devtools"]) {
+        const mode = node16 ? ts.ModuleKind.ESNext : undefined;
+        const { resolvedModule } = ts.resolveModuleName(entry, from, options, ts.sys, undefined, undefined, mode);
+        found[`${resolver} ${entry}`] = resolvedModule && relative(join(app, "node_modules", "shared-fetch"), resolvedModule.resolvedFileName).split(sep).join("/");
+      }
+    }
+    expect(found).toEqual({
+      "node10 shared-fetch": "dist/src/index.d.ts",
+      "node10 shared-fetch/devtools": "dist/devtools/index.d.ts",
+      "node16 shared-fetch": "dist/src/index.d.ts",
+      "node16 shared-fetch/devtools": "dist/devtools/index.d.ts",
+      "bundler shared-fetch": "dist/src/index.d.ts",
+      "bundler shared-fetch/devtools": "dist/devtools/index.d.ts",
+    });
+  });
+
+  it("type-checks with tsc --strict, the packages' own declarations included", async () => {
+    expect(await timed("tsc", () => inApp("typescript/bin/tsc", ["-p", ".", "--pretty", "false"]))).toBe("");
+  });
+
+  it("builds with vite, then two tabs share one request to a loopback host", async () => {
+    expect(await timed("vite build", () => inApp("vite/bin/vite.js", ["build", "--logLevel", "warn"]))).toBe("");
+    const out = join(app, "dist");
+    const started = performance.now();
+    host = await startHost(out);
+    const api = "/api/consumer";
+    host.plan(api, ["hold"]); // answered only once both tabs are up and waiting
+    browser = await chromium.launch({ executablePath: findChromium().path, args: CHROMIUM_ARGS });
+    const context = await browser.newContext();
+    const errors: string[] = [];
+    const open = async () => {
+      const page = await context.newPage();
+      page.on("pageerror", (e) => errors.push(e.message));
+      await page.goto(`${host!.origin}/?api=${encodeURIComponent(api)}`);
+      await page.locator("#state[data-status=pending]").waitFor({ state: "attached" });
+      return page;
+    };
+    const [one, two] = await Promise.all([open(), open()]);
+    const call = await host.waitForCall(api, 1);
+    call.respond({ path: api, n: 42 });
+    for (const page of [one!, two!]) {
+      await page.locator("#state[data-status=success]").waitFor({ state: "attached" });
+      expect(await page.locator("#state").textContent()).toBe("42");
+      await expect(page.getByRole("button", { name: /shared-fetch/ }).count()).resolves.toBe(1); // the devtools subpath renders
+    }
+    const mine = await Promise.all([one!, two!].map((p) => p.locator("#state").getAttribute("data-mine")));
+    timings["two tabs"] = Math.round(performance.now() - started);
+    expect(host.count(api)).toBe(1);
+    expect(mine).toEqual(["", ""]); // no claim stands once the result is recorded
+    expect(errors).toEqual([]);
+  });
+});
