@@ -13,8 +13,22 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.{ts,tsx}"],
-          exclude: ["test/browser/**"],
+          exclude: ["test/browser/**", "test/cluster/**"],
           environment: "node",
+        },
+      },
+      {
+        // Real Redis, PostgreSQL and Hocuspocus processes on 127.0.0.1, started by each file. It runs
+        // after the other projects (groupOrder 1): its process starts would otherwise eat the CPU
+        // that the unit project's 5 s timeouts count on, on a 2-core machine.
+        test: {
+          name: "cluster",
+          sequence: { groupOrder: 1 },
+          include: ["test/cluster/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {
