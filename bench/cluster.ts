@@ -36,7 +36,18 @@ async function once(contender: Contender, run: number, host: CountingHost, clust
   await Promise.all(peers.map((p) => p.conn.whenSynced));
   const paths = Array.from({ length: KEYS }, (_, k) => `/${room}/items/${k}`);
   const started = performance.now();
-  const times = await Promise.all(peers.flatMap((p) => paths.map((path) => p.store.ensure({ url: host.url(path) }).then(() => performance.now() - started))));
+  const errors: string[] = [];
+  const times = await Promise.all(
+    peers.flatMap((p) =>
+      paths.map((path) =>
+        p.store.ensure({ url: host.url(path) }).then((snapshot) => {
+          if (snapshot.status !== "success") errors.push(`${snapshot.status}: ${snapshot.error?.message}`);
+          return performance.now() - started;
+        }),
+      ),
+    ),
+  );
+  if (errors.length > 0) throw new Error(`${contender}: ${errors.length} of ${times.length} asks ended without data, e.g. ${errors[0]}`);
   const perKey = paths.map((path) => host.count(path));
   for (const p of peers) {
     p.store.destroy();

@@ -60,7 +60,9 @@ export class CountingHost {
 
   private answer(path: string, response: ServerResponse): void {
     if (response.destroyed) return;
-    response.writeHead(200, { "content-type": "application/json" });
+    // No keep-alive: a client reusing a socket that the server's 5 s keep-alive timer is closing
+    // gets ECONNRESET, which a loaded machine (the bench) hits often.
+    response.writeHead(200, { "content-type": "application/json", connection: "close" });
     response.end(JSON.stringify({ path, n: this.count(path) }));
   }
 }
