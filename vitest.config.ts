@@ -16,8 +16,22 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.{ts,tsx}"],
-          exclude: ["test/browser/**", "test/package/**"],
+          exclude: ["test/browser/**", "test/package/**", "test/cluster/**"],
           environment: "node",
+        },
+      },
+      {
+        // Real Redis, PostgreSQL and Hocuspocus processes on 127.0.0.1, started by each file. It runs
+        // after the other projects (groupOrder 1): its process starts would otherwise eat the CPU
+        // that the unit project's 5 s timeouts count on, on a 2-core machine.
+        test: {
+          name: "cluster",
+          sequence: { groupOrder: 1 },
+          include: ["test/cluster/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
         },
       },
       {
@@ -56,7 +70,7 @@ export default defineConfig({
           include: ["test/package/**/*.test.ts"],
           // After the other projects, not beside them: its tsc runs and builds would steal the
           // CPU that the unit tests' timers and the browser tests' timings need on 2 cores.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
           environment: "node",
           globalSetup: [requireBrowser, "test/package/global-setup.ts"],
           testTimeout: 90_000,

@@ -7,11 +7,13 @@ import { build } from "esbuild";
 
 const EXTERNAL = ["react", "react-dom", "react/jsx-runtime", "@tanstack/react-query", "yjs"];
 const ENTRY = new URL("../src/index.ts", import.meta.url).pathname;
+const HOCUSPOCUS_ENTRY = new URL("../src/hocuspocus/index.ts", import.meta.url).pathname;
 
-async function size(names: string[]): Promise<{ min: number; gz: number; lazy: number }> {
+async function size(names: string[], fromHocuspocus: string[] = []): Promise<{ min: number; gz: number; lazy: number }> {
+  const contents = `export { ${names.join(", ")} } from ${JSON.stringify(ENTRY)};` + (fromHocuspocus.length ? `export { ${fromHocuspocus.join(", ")} } from ${JSON.stringify(HOCUSPOCUS_ENTRY)};` : "");
   const result = await build({
     outdir: "/virtual",
-    stdin: { contents: `export { ${names.join(", ")} } from ${JSON.stringify(ENTRY)};`, resolveDir: process.cwd(), loader: "ts" },
+    stdin: { contents, resolveDir: process.cwd(), loader: "ts" },
     bundle: true,
     minify: true,
     format: "esm",
@@ -36,16 +38,18 @@ async function size(names: string[]): Promise<{ min: number; gz: number; lazy: n
 }
 
 export async function bundleSizes(): Promise<void> {
-  const rows: [string, string[]][] = [
+  const rows: [string, string[], string[]?][] = [
     ["store + useSharedFetch", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch"]],
     ["  + connectTabs", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs"]],
     ["  + connectTabs + connectPeers", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs", "connectPeers"]],
+    // shared-fetch/hocuspocus instead of connectPeers (the app's bundle then has no y-websocket).
+    ["  + connectTabs + connectHocuspocus", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs"], ["connectHocuspocus"]],
   ];
   console.log("bundle size (esbuild, minified, gzip -9; react, @tanstack/react-query, yjs external):");
-  for (const [label, names] of rows) {
-    const { min, gz, lazy } = await size(names);
+  for (const [label, names, fromHocuspocus] of rows) {
+    const { min, gz, lazy } = await size(names, fromHocuspocus);
     console.log(
-      `  ${label.padEnd(32)} ${(min / 1024).toFixed(1).padStart(6)} KiB min  ${(gz / 1024).toFixed(1).padStart(5)} KiB min+gz` +
+      `  ${label.padEnd(37)} ${(min / 1024).toFixed(1).padStart(6)} KiB min  ${(gz / 1024).toFixed(1).padStart(5)} KiB min+gz` +
         `   (lazy program-resolver chunks: ${(lazy / 1024).toFixed(1)} KiB min+gz)`,
     );
   }

@@ -1,9 +1,8 @@
 import { registerConnector } from "../core/connectors.ts";
-import { removeAwarenessStates } from "y-protocols/awareness";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { connectionLostOrigin, type Connection } from "./connection.ts";
+import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "./connection.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
@@ -31,8 +30,8 @@ export type PeerConnection = Connection & {
 
 /** Syncs `doc` with other devices through a y-websocket server (sync + awareness). */
 export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
-  if (typeof opts?.url !== "string" || opts.url === "") throw new TypeError("connectPeers: `url` must be a non-empty string");
-  if (typeof opts.room !== "string" || opts.room === "") throw new TypeError("connectPeers: `room` must be a non-empty string");
+  requireNonEmptyString("connectPeers", "url", opts?.url);
+  requireNonEmptyString("connectPeers", "room", opts.room);
   if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
     throw new TypeError("connectPeers: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
   }
@@ -53,18 +52,11 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     if (synced) resolveSynced();
   };
 
-  // y-websocket drops every remote presence when *our* socket closes, with the same origin as a
-  // peer that really left. Drop them first under an origin of our own so a store can tell the two.
-  const onConnectionClose = (): void => {
-    const others = [...awareness.getStates().keys()].filter((id) => id !== awareness.clientID);
-    removeAwarenessStates(awareness, others, connectionLostOrigin);
-  };
-
-  // A peer that left was removed at its last clock; y-websocket re-announces us at that same clock
-  // after a reconnect, which everyone ignores until the 15 s renewal. Bump the clock as we connect.
+  // y-websocket drops every remote presence when *our* socket closes, as if those peers had left.
+  const onConnectionClose = (): void => dropRemotePresence(awareness);
+  // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {
-    const state = awareness.getLocalState();
-    if (status === "connected" && state !== null) awareness.setLocalState(state);
+    if (status === "connected") announceAgain(awareness);
   };
 
   function destroy(): void {

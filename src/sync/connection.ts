@@ -1,6 +1,8 @@
-import type { Awareness } from "y-protocols/awareness";
+import { removeAwarenessStates, type Awareness } from "y-protocols/awareness";
+import { describe } from "../core/errors.ts";
+import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
 
-/** What connectTabs and connectPeers hand back: one way of syncing a Y.Doc. */
+/** What connectTabs, connectPeers and connectHocuspocus hand back: one way of syncing a Y.Doc. */
 export type Connection = {
   /**
    * Resolves once the connection's own source of truth has been read: IndexedDB for tabs (at once
@@ -22,3 +24,27 @@ export type Connection = {
  * to a peer leaving. A store should not treat those peers as dead: it cannot tell either way.
  */
 export { CONNECTION_LOST_ORIGIN as connectionLostOrigin } from "../core/presence.ts";
+
+/**
+ * Called when *our* socket closed. Providers then drop every remote presence with the same origin
+ * as a peer that really left; drop them first under connectionLostOrigin so a store can tell the two.
+ */
+export function dropRemotePresence(awareness: Awareness): void {
+  const others = [...awareness.getStates().keys()].filter((id) => id !== awareness.clientID);
+  if (others.length > 0) removeAwarenessStates(awareness, others, CONNECTION_LOST_ORIGIN);
+}
+
+/**
+ * Called once a (re)connection is usable. The server removed us at our last clock when our socket
+ * closed; providers re-announce us at that same clock, which everyone ignores until the 15 s
+ * renewal. Setting the state again bumps the clock, so we are visible at once.
+ */
+export function announceAgain(awareness: Awareness): void {
+  const state = awareness.getLocalState();
+  if (state !== null) awareness.setLocalState(state);
+}
+
+/** Throws a TypeError naming the function, the option and the bad value. */
+export function requireNonEmptyString(fn: string, option: string, value: unknown): asserts value is string {
+  if (typeof value !== "string" || value === "") throw new TypeError(`${fn}: \`${option}\` must be a non-empty string, got ${describe(value)}`);
+}

@@ -1,0 +1,25 @@
+/**
+ * `npm run server:cluster`: Redis, PostgreSQL and two Hocuspocus instances on 127.0.0.1, in a
+ * temporary folder, until Ctrl-C. Prints the instance URLs and how to get a room's token.
+ * ROOM_SECRET (at least 16 characters) overrides the demo secret; INSTANCES the number of instances.
+ */
+import { startCluster } from "./cluster.ts";
+import { DEMO_SECRET } from "./tokens.ts";
+
+const secret = process.env.ROOM_SECRET ?? DEMO_SECRET;
+const instances = Number(process.env.INSTANCES ?? 2);
+const cluster = await startCluster({ instances, secret, log: (line) => console.log(`  ${line}`) });
+console.log(`redis on 127.0.0.1:${cluster.redis.port}, postgres on ${cluster.postgres.connectionString}`);
+for (const url of cluster.urls) console.log(`hocuspocus instance: ${url}`);
+console.log(`token for room "demo": ${cluster.token("demo")}  (hex HMAC-SHA256 of the room name with ${secret === DEMO_SECRET ? "the demo secret" : "ROOM_SECRET"})`);
+console.log("Ctrl-C stops everything and removes the data folder.");
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await cluster.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

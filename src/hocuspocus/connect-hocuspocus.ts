@@ -1,0 +1,159 @@
+import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import type { Doc } from "yjs";
+import { describe } from "../core/errors.ts";
+import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
+import type { WebSocketConstructor } from "../sync/connect-peers.ts";
+import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "../sync/connection.ts";
+import { HocuspocusAuthError } from "./errors.ts";
+
+export type HocuspocusOptions = {
+  /** One Hocuspocus instance, e.g. "wss://sync.example.com". Give `url` or `urls`. */
+  url?: string;
+  /** Several instances of one cluster: on every lost connection or failed attempt, the next one. */
+  urls?: string[];
+  /** Document name on the server: one per doc and trust boundary. */
+  room: string;
+  /** Sent to the server's `onAuthenticate` (a function is asked again at every connection). */
+  token: string | (() => string | Promise<string>);
+  /** Needed where there is no global WebSocket (Node 20). */
+  WebSocketPolyfill?: WebSocketConstructor;
+  /** First reconnect delay in ms (default 1000, Hocuspocus' own); later attempts back off. */
+  reconnectDelayMs?: number;
+};
+
+export type HocuspocusConnection = Connection & {
+  /** The underlying provider and its socket, for status events and partitions in tests. */
+  provider: HocuspocusProvider;
+  websocket: HocuspocusProviderWebsocket;
+  /** The instance in use (or being tried) now. */
+  readonly url: string;
+  /** Set once the server refused the token: the connection has stopped for good. */
+  readonly error: HocuspocusAuthError | undefined;
+};
+
+type Listening = { addEventListener(type: "error", listener: () => void): void };
+
+/**
+ * Every socket gets an error listener of its own that stays. The provider removes its listeners
+ * before it closes a socket; `ws` then reports a socket closed while still connecting (destroy()
+ * during a connection attempt) as an "error" event with no listener left: an uncaught exception
+ * that would end a Node process. The provider's own listener still sees every error.
+ */
+function guarded(Base: WebSocketConstructor): WebSocketConstructor {
+  return class extends (Base as new (url: string, protocols?: string | string[]) => Listening) {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols);
+      this.addEventListener("error", () => {});
+    }
+  };
+}
+
+function checkedUrls(opts: HocuspocusOptions): string[] {
+  if (opts.url !== undefined && opts.urls !== undefined) throw new TypeError("connectHocuspocus: give `url` or `urls`, not both");
+  const urls = opts.urls ?? (opts.url === undefined ? [] : [opts.url]);
+  if (!Array.isArray(urls) || urls.length === 0) throw new TypeError(`connectHocuspocus: \`url\` or \`urls\` is required, got ${describe(opts.urls ?? opts.url)}`);
+  for (const url of urls) {
+    requireNonEmptyString("connectHocuspocus", "url", url);
+    let protocol = "";
+    try {
+      protocol = new URL(url).protocol;
+    } catch {
+      // reported below
+    }
+    if (protocol !== "ws:" && protocol !== "wss:") throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${describe(url)}`);
+  }
+  return urls;
+}
+
+/**
+ * Syncs `doc` with other devices through Hocuspocus (one instance or a cluster on Redis), with the
+ * guarantees of connectPeers: a peer's presence removal is a failure event, our own lost connection
+ * is not taken for the peers' death, and a reconnect is visible to the others at once.
+ */
+export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): HocuspocusConnection {
+  const urls = checkedUrls(opts);
+  requireNonEmptyString("connectHocuspocus", "room", opts.room);
+  if (typeof opts.token !== "string" && typeof opts.token !== "function") {
+    throw new TypeError(`connectHocuspocus: \`token\` must be a string or a function returning one, got ${describe(opts.token)}`);
+  }
+  if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
+    throw new TypeError("connectHocuspocus: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
+  }
+  const token = opts.token;
+  const delay = opts.reconnectDelayMs ?? 1000;
+  if (!Number.isFinite(delay) || delay < 0) throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
+
+  let index = 0;
+  let destroyed = false;
+  let error: HocuspocusAuthError | undefined;
+  let resolveSynced!: () => void;
+  let rejectSynced!: (reason: HocuspocusAuthError) => void;
+  const whenSynced = new Promise<void>((resolve, reject) => ((resolveSynced = resolve), (rejectSynced = reject)));
+  // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
+  whenSynced.catch(() => {});
+
+  const awareness = createAwareness(doc);
+  const websocket = new HocuspocusProviderWebsocket({
+    url: urls[0]!,
+    delay,
+    minDelay: Math.min(delay, 1000),
+    WebSocketPolyfill: guarded(opts.WebSocketPolyfill ?? (WebSocket as unknown as WebSocketConstructor)),
+  });
+  // Registered before the provider attaches: the socket's own close handler emits "disconnect"
+  // before the provider's handler runs, which removes every remote presence as if they had left.
+  // It fires on every closed socket, failed attempts included.
+  const onDisconnect = (): void => {
+    dropRemotePresence(awareness);
+    if (urls.length > 1 && !destroyed && error === undefined) {
+      index = (index + 1) % urls.length;
+      websocket.configuration.url = urls[index]!; // the retry loop reads it at its next attempt
+    }
+  };
+  websocket.on("disconnect", onDisconnect);
+
+  const provider = new HocuspocusProvider({
+    websocketProvider: websocket,
+    name: opts.room,
+    document: doc,
+    awareness,
+    // Always a function returning a promise: the provider's union type does not take our wider one.
+    token: async () => (typeof token === "function" ? await token() : token),
+    onSynced: () => resolveSynced(),
+    // Only after authentication does the server read our awareness, so bump the clock then.
+    onAuthenticated: () => announceAgain(awareness),
+    onAuthenticationFailed: ({ reason }) => {
+      if (destroyed || error !== undefined) return;
+      error = new HocuspocusAuthError(opts.room, reason);
+      websocket.disconnect(); // stop: the server keeps the socket open and would never sync us
+      rejectSynced(error);
+    },
+  });
+  provider.attach();
+
+  function destroy(): void {
+    if (destroyed) return;
+    destroyed = true;
+    doc.off("destroy", destroy);
+    // The provider sends our "left" awareness frame, then closes the room; then the socket goes.
+    provider.destroy();
+    websocket.off("disconnect", onDisconnect);
+    websocket.destroy();
+    retireAwareness(awareness);
+    resolveSynced();
+  }
+  doc.on("destroy", destroy);
+
+  return {
+    whenSynced,
+    awareness,
+    destroy,
+    provider,
+    websocket,
+    get url() {
+      return websocket.configuration.url;
+    },
+    get error() {
+      return error;
+    },
+  };
+}
