@@ -49,7 +49,7 @@ export default defineConfig(
     },
   },
   {
-    files: ["src/sync/**/*.ts"],
+    files: ["src/sync/**/*.ts", "src/hocuspocus/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

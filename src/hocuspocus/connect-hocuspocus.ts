@@ -1,3 +1,4 @@
+import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import type { Doc } from "yjs";
 import { describe } from "../core/errors.ts";
@@ -91,6 +92,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const whenSynced = new Promise<void>((resolve, reject) => ((resolveSynced = resolve), (rejectSynced = reject)));
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
+  // Stores on this doc make their first claim once it synced: replicas on other devices may race.
+  const unregister = registerConnector(doc, { whenSynced, crossDevice: true });
 
   const awareness = createAwareness(doc);
   const websocket = new HocuspocusProviderWebsocket({
@@ -133,6 +136,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
+    unregister();
     doc.off("destroy", destroy);
     // The provider sends our "left" awareness frame, then closes the room; then the socket goes.
     provider.destroy();
