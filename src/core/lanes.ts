@@ -249,10 +249,15 @@ export class RecordMap<T> {
   constructor(
     private readonly lanes: Lanes,
     readonly name: string,
-    validate: (value: unknown) => T | string,
+    private readonly validator: (value: unknown) => T | string,
     rank?: (value: T) => number,
   ) {
-    lanes.table(name, validate, rank as Rank | undefined);
+    lanes.table(name, validator, rank as Rank | undefined);
+  }
+
+  /** The readers' own check: a writer uses it so that it writes only what every replica reads. */
+  validate(value: unknown): T | string {
+    return this.validator(value);
   }
 
   get(key: string): T | undefined {

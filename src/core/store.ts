@@ -3,7 +3,7 @@ import { ClaimEngine } from "./engine.ts";
 import { ORIGIN, randomId, type Job } from "./job.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import type { StoreEvent, StoreEventListener } from "./events.ts";
-import { performFetch } from "./fetcher.ts";
+import { DEFAULT_MAX_RESULT_BYTES, performFetch } from "./fetcher.ts";
 import { fetchKey } from "./key.ts";
 import { watchPresence } from "./presence.ts";
 import type { MalformedRecord } from "./lanes.ts";
@@ -43,6 +43,12 @@ export type CreateStoreOptions = SharedFetchStoreOptions & {
   maxPrograms?: number;
   /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
   maxProgramBytes?: number;
+  /**
+   * A response body larger than this (UTF-8 bytes) is recorded as an error ("result cannot be
+   * shared: …") instead of being written into the doc every replica receives. Default 1 MiB
+   * (DEFAULT_MAX_RESULT_BYTES).
+   */
+  maxResultBytes?: number;
 };
 
 /** Extras beyond the contract: the devtools panel and tests read these. */
@@ -89,6 +95,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const retentionMs = positive("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS);
   const maxPrograms = boundOption("maxPrograms", options.maxPrograms, DEFAULT_MAX_PROGRAMS, true);
   const maxProgramBytes = boundOption("maxProgramBytes", options.maxProgramBytes, DEFAULT_MAX_PROGRAM_BYTES, false);
+  const maxResultBytes = boundOption("maxResultBytes", options.maxResultBytes, DEFAULT_MAX_RESULT_BYTES, false);
 
   const listeners = new Set<StoreEventListener>();
   const emit = (event: StoreEvent) => {
@@ -158,7 +165,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     label: requestLabel(req),
     leaseMs: lease,
     results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
+    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey, maxResultBytes }),
   });
   const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: programLeaseMs, records });
   const lru = new ProgramLru({
