@@ -21,8 +21,8 @@ export class Retention {
   private readonly since = new Map<string, number>();
   /** Replica → when this replica last saw its heartbeat change. */
   private readonly beatSince = new Map<string, number>();
-  /** Key → when this replica last wrote an ask for it: asks are rewritten at most every retention/24. */
-  private readonly asked = new Map<string, number>();
+  /** Key → when this replica last saw its ask record change (anyone's write, its own included). */
+  private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
   private readonly unobserve: (() => void)[];
@@ -45,7 +45,10 @@ export class Retention {
       ...[claims, results, programs, errors].map((map) => map.onChange(firstSeen)),
       asks.onChange((keys) => {
         const now = Date.now();
-        for (const key of keys) this.since.set(key, now);
+        for (const key of keys) {
+          this.since.set(key, now);
+          this.askSeen.set(key, now);
+        }
       }),
       beats.onChange((ids) => {
         const now = Date.now();
@@ -55,17 +58,18 @@ export class Retention {
   }
 
   /**
-   * Called when this replica asks for a key; writes at most once per retention/24 per key, after
-   * the ask's claim (a microtask later, batched): the doc never shows a key asked for but unclaimed.
+   * Called when this replica asks for a key. The ask record is rewritten only when this replica
+   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
+   * microtask later, batched): the doc never shows a key asked for but unclaimed.
    */
   touch(key: string): void {
     if (this.stopped) return;
     const now = Date.now();
-    const last = this.asked.get(key);
+    const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
     if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
       if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
       this.due.set(key, now);
-      this.asked.set(key, now);
+      this.askSeen.set(key, now);
     }
     if (now - this.lastSweep >= this.retentionMs / 24) {
       this.lastSweep = now;
@@ -93,7 +97,7 @@ export class Retention {
     if (this.stopped) return [];
     const { claims, results, programs, errors, asks, beats } = this.records;
     const keys = new Set([...claims.keys(), ...results.keys(), ...programs.keys(), ...errors.keys(), ...asks.keys()]);
-    for (const key of this.since.keys()) if (!keys.has(key)) this.since.delete(key);
+    for (const map of [this.since, this.askSeen]) for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     const expired: string[] = [];
     for (const key of keys) {
       if (this.isBusy(key)) continue;
@@ -105,7 +109,7 @@ export class Retention {
       for (const key of expired) {
         for (const map of [claims, results, programs, errors, asks]) if (map.get(key) !== undefined) map.delete(key);
         this.since.delete(key);
-        this.asked.delete(key);
+        this.askSeen.delete(key);
       }
       for (const id of oldBeats) {
         beats.delete(id);
