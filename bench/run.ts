@@ -8,6 +8,7 @@ import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
 import { Network } from "../test/harness/network.ts";
 import { bundleSizes } from "./bundle.ts";
+import { scaleBench } from "./scale.ts";
 
 const CYCLES = Number(process.env.CYCLES ?? 10_000);
 const KEYS = Number(process.env.KEYS ?? 100);
@@ -66,3 +67,5 @@ console.log(`shared-fetch bench — node ${process.version}, yjs in-process netw
 await bundleSizes();
 await docGrowth();
 for (const r of [2, 8, 32]) await dedupe(r);
+console.log("scaling (issue 8): per-request, per-claim and per-update cost as the doc grows, beside TanStack Query");
+await scaleBench();

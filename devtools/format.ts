@@ -37,13 +37,37 @@ export function describeEvent(event: StoreEvent): string {
   }
 }
 
-/** A peer's raw content, shown safely: never thrown, never huge. */
+/**
+ * A peer's raw content, shown safely: never thrown, never huge. It stops reading once `max`
+ * characters are out, so a peer's 20 MB (or 100 000-level) garbage costs no more than a short one.
+ */
 export function preview(value: unknown, max = 160): string {
-  let text: string;
+  const out = { text: "" };
+  const full = !write(value, 0, out, max);
+  return full || out.text.length > max ? `${out.text.slice(0, max - 1)}…` : out.text;
+}
+
+/** Appends JSON-like text; returns false once `max` characters are written. */
+function write(value: unknown, depth: number, out: { text: string }, max: number): boolean {
+  const put = (s: string) => (out.text += s).length <= max;
+  if (value === null || typeof value === "number" || typeof value === "boolean") return put(String(value));
+  if (typeof value === "string") return put(JSON.stringify(value.length > max ? value.slice(0, max) : value));
+  if (typeof value !== "object") return put(typeof value === "bigint" ? `${value}n` : `<${typeof value}>`);
+  if (depth >= 8) return put("…");
+  // A Y type (a peer may put one where a record belongs): its fields are Yjs internals.
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return put(`<${value.constructor?.name ?? "object"}>`);
+  let entries: [string | undefined, unknown][];
   try {
-    text = JSON.stringify(value) ?? String(value);
+    entries = Array.isArray(value) ? value.slice(0, max).map((v) => [undefined, v]) : Object.keys(value).slice(0, max).map((k) => [k, (value as Record<string, unknown>)[k]]);
   } catch {
-    text = Object.prototype.toString.call(value);
+    return put(Object.prototype.toString.call(value));
   }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  const [open, close] = Array.isArray(value) ? ["[", "]"] : ["{", "}"];
+  if (!put(open)) return false;
+  for (const [i, [key, item]] of entries.entries()) {
+    if (i > 0 && !put(",")) return false;
+    if (key !== undefined && !put(`${JSON.stringify(key)}:`)) return false;
+    if (!write(item, depth + 1, out, max)) return false;
+  }
+  return put(close);
 }

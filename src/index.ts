@@ -3,6 +3,7 @@
 export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS } from "./core/store.ts";
 export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
 export { SharedFetchInputError } from "./core/errors.ts";
+export { DEFAULT_MAX_RESULT_BYTES } from "./core/fetcher.ts";
 export type { StoreEvent, StoreEventListener } from "./core/events.ts";
 export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, Holder } from "./core/inspector.ts";
 export type { StaleReason } from "./core/liveness.ts";

@@ -43,4 +43,43 @@ describe("growth: records nobody asked for within the retention window are remov
     expect(size()).toBeLessThan(after100 * 1.2);
     c.destroy();
   }, 60_000); // 1 000 request cycles: seconds of real time on a loaded machine
+
+  it("finding 6: a replica whose clock is 25 h ahead does not erase results others asked for a minute ago", async () => {
+    const c = cluster(1);
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "kept" });
+    const asked = { url: `${URL_A}/asked` };
+    await until(a!.ensure(asked)); // a asks now, on a's clock
+    await tick(60_000);
+    // A device whose clock runs 25 h ahead joins: every timestamp a wrote looks a day old to it.
+    vi.setSystemTime(Date.now() + 25 * HOUR);
+    const ahead = c.join();
+    const swept: string[][] = [];
+    ahead.onEvent((e) => e.type === "swept" && swept.push(e.keys));
+    await until(ahead.ensure({ url: `${URL_A}/other` })); // active: it sweeps
+    expect(swept).toEqual([]);
+    expect(a!.snapshot(asked)).toEqual({ status: "success", data: "kept" });
+    // Its own clock still bounds growth: once *it* has seen the key unasked-for for 24 h, it goes.
+    await tick(25 * HOUR);
+    await until(ahead.ensure({ url: `${URL_A}/third` }));
+    expect(swept).toHaveLength(1);
+    expect(swept[0]).toContain(ahead.keyOf(asked));
+    c.destroy();
+  });
+
+  it("a destroyed store sweeps nothing, not even a sweep it queued just before destroy()", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "a's" });
+    const mine = { url: `${URL_A}/mine` };
+    await until(a!.ensure(mine));
+    await until(b!.ensure({ url: `${URL_A}/b1` }));
+    await tick(25 * HOUR); // b has seen a's key unasked-for for a day: a sweep would remove it
+    void b!.ensure({ url: `${URL_A}/b2` }).catch(() => {}); // queues b's sweep in a microtask...
+    b!.destroy(); // ...and b is gone before it runs
+    await tick();
+    expect(a!.snapshot(mine)).toEqual({ status: "success", data: "a's" });
+    c.destroy();
+  });
 });
+

@@ -30,7 +30,7 @@ describe("the seed's claim takeover cases", () => {
     c.host.auto = () => ({ status: 500, body: { reason: "boom" } });
     const snap = await until(c.stores[0]!.ensure(req));
     expect(snap).toEqual({ status: "error", error: { status: 500, message: expect.stringContaining("HTTP 500") } });
-    expect(snap.error!.message).toContain("boom");
+    expect(snap.error!.message).toBe(`HTTP 500 Internal Server Error from GET ${URL_A}`);
     c.destroy();
   });
 
@@ -42,9 +42,9 @@ describe("the seed's claim takeover cases", () => {
       else call.respondRaw(200, "<html>not json</html>");
       return undefined;
     };
-    await expect(until(a!.ensure({ url: `${URL_A}/down` }))).resolves.toMatchObject({ status: "error", error: { message: "network error: fetch failed (ECONNREFUSED)" } });
+    await expect(until(a!.ensure({ url: `${URL_A}/down` }))).resolves.toMatchObject({ status: "error", error: { message: `GET ${URL_A}/down failed: network error (connection refused)` } });
     const bad = await until(a!.ensure({ url: `${URL_A}/html` }));
-    expect(bad.error!.message).toMatch(/not valid JSON: <html>not json<\/html>/);
+    expect(bad.error!.message).toBe(`response of GET ${URL_A}/html is not valid JSON (HTTP 200 OK)`);
     c.destroy();
   });
 

@@ -2,7 +2,8 @@ import type { DocRecords } from "./doc-records.ts";
 import type { AbortReason, AttemptPhase } from "./decide.ts";
 import { abortError, isAbortError } from "./errors.ts";
 import type { StoreEvent } from "./events.ts";
-import { messageOf, type Outcome } from "./fetcher.ts";
+import type { Outcome } from "./fetcher.ts";
+import { networkCause } from "./causes.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
 import type { ClaimRecord } from "./records.ts";
@@ -130,7 +131,8 @@ export class Attempt {
     }
     run.then(
       (outcome) => this.finish(outcome),
-      (error: unknown) => this.finish(isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: messageOf(error) } }),
+      // Never a dependency's error text in the doc: it may quote a URL or a header (invariant 13).
+      (error: unknown) => this.finish(isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: `${job.label}: ${networkCause(error)}` } }),
     );
   }
 

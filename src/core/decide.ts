@@ -1,3 +1,5 @@
+import { MAX_REV } from "./records.ts";
+
 /**
  * The claim engine's decisions as data: a pure function from what one replica knows about one key
  * (its view) to the next thing to do (an action). No Yjs, no timers, no clock: `now` and the
@@ -8,8 +10,8 @@
 /** The engine's lifecycle. Claims wait in `starting` (the Web Lock grant); nothing runs after `destroyed`. */
 export type Lifecycle = "starting" | "ready" | "suspended" | "destroyed";
 
-/** Revisions stay far below 2^53: a record at or beyond this bound is not a revision anyone may claim. */
-export const MAX_REV = 2 ** 40;
+/** Revisions stay far below 2^53: every validator refuses one above MAX_REV, so none is ever claimed. */
+export { MAX_REV };
 
 /** The phases of this replica's own attempt at the key (see Attempt). */
 export type AttemptPhase = "locking" | "settling" | "settled" | "running";
@@ -95,7 +97,7 @@ export function decide(view: KeyView): Action {
   }
   // Never send a revision this replica already settled again: its outcome was written or lost.
   if (target.rev <= view.settled) target = { type: "claim", rev: view.settled + 1 };
-  if (target.rev >= MAX_REV) return { type: "resolve", all: true };
+  if (target.rev > MAX_REV) return { type: "resolve", all: true };
   if (lifecycle === "starting") return { type: "await-ready" };
   return target;
 }

@@ -1,25 +1,29 @@
-import { isIdempotent, type NormalizedRequest } from "./request.ts";
+import { httpStatus, networkCause } from "./causes.ts";
 import { abortError } from "./errors.ts";
+import { isIdempotent, requestLabel, type NormalizedRequest } from "./request.ts";
 
 export type OutcomeError = { message: string; status?: number };
 export type Outcome = { ok: true; data: unknown } | { ok: false; error: OutcomeError };
 
-const EXCERPT = 200;
+/**
+ * Default bound on one response body written into the shared doc (UTF-8 bytes). Every replica
+ * receives and keeps what one writes, so a larger response is recorded as an error instead.
+ */
+export const DEFAULT_MAX_RESULT_BYTES = 1_048_576;
 
-function excerpt(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT - 1)}…` : flat;
-}
+export type FetchContext = { signal: AbortSignal; idempotencyKey: string; maxResultBytes?: number };
 
 /**
  * One HTTP attempt. Resolves with an outcome for every HTTP or network failure; rejects only with
  * an AbortError when `signal` aborts, so an aborted attempt can never be recorded as a failure.
+ *
+ * Every message is built from the request's label (method, origin, path) and a status or a
+ * classified cause: never from the URL's query, a header, the body, or a dependency's error text,
+ * any of which may quote a secret (invariant 13).
  */
-export async function performFetch(
-  fetchFn: typeof fetch,
-  req: NormalizedRequest,
-  ctx: { signal: AbortSignal; idempotencyKey: string },
-): Promise<Outcome> {
+export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest, ctx: FetchContext): Promise<Outcome> {
+  const label = requestLabel(req);
+  const max = ctx.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const headers: Record<string, string> = { ...req.headers };
   // Invariant 12: a takeover may send this request twice; the key lets the host drop the copy.
   if (!isIdempotent(req.method) && !("idempotency-key" in headers)) headers["idempotency-key"] = ctx.idempotencyKey;
@@ -28,29 +32,94 @@ export async function performFetch(
     response = await fetchFn(req.url, { method: req.method, headers, body: req.body, signal: ctx.signal });
   } catch (error) {
     if (ctx.signal.aborted) throw abortError(ctx.signal.reason);
-    return { ok: false, error: { message: `network error: ${messageOf(error)}` } };
+    return failure(`${label} failed: ${networkCause(error)}`);
   }
-  let text: string;
+  const { status } = response;
+  if (!response.ok) {
+    // Nobody reads an error page: its text may echo the request back.
+    cancel(response);
+    return failure(`${httpStatus(status)} from ${label}`, status);
+  }
+  const declared = Number(response.headers?.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    cancel(response);
+    return failure(`result cannot be shared: the response to ${label} is ${formatSize(declared)}, more than maxResultBytes (${max} bytes)`);
+  }
+  let text: string | undefined;
   try {
-    text = await response.text();
+    text = await readCapped(response, max);
   } catch (error) {
     if (ctx.signal.aborted) throw abortError(ctx.signal.reason);
-    return { ok: false, error: { message: `reading the response failed: ${messageOf(error)}`, status: response.status } };
+    return failure(`reading the response of ${label} failed: ${networkCause(error)}`, status);
   }
-  if (!response.ok) {
-    const body = excerpt(text);
-    const reason = `${response.status}${response.statusText ? ` ${response.statusText}` : ""}`;
-    return { ok: false, error: { message: `HTTP ${reason} from ${req.method} ${req.url}${body ? `: ${body}` : ""}`, status: response.status } };
-  }
+  if (text === undefined) return failure(`result cannot be shared: the response to ${label} is more than maxResultBytes (${max} bytes)`);
   if (req.parse === "text" || req.method === "HEAD") return { ok: true, data: text };
-  if (text.trim() === "" && (response.status === 204 || response.status === 205)) return { ok: true, data: null };
+  if (text.trim() === "" && (status === 204 || status === 205)) return { ok: true, data: null };
   try {
     return { ok: true, data: JSON.parse(text) as unknown };
   } catch {
-    return { ok: false, error: { message: `response of ${req.method} ${req.url} is not valid JSON: ${excerpt(text) || "(empty body)"}`, status: response.status } };
+    return failure(`response of ${label} is not valid JSON (${httpStatus(status)})`, status);
   }
 }
 
+function failure(message: string, status?: number): Outcome {
+  return { ok: false, error: status === undefined ? { message } : { message, status } };
+}
+
+function cancel(response: Response): void {
+  response.body?.cancel().catch(() => {});
+}
+
+/**
+ * The body as text, or undefined once it passes `max` UTF-8 bytes. Bytes are counted as they
+ * arrive, so a huge body is dropped after `max` bytes rather than read whole (Content-Length may
+ * be absent or wrong).
+ */
+async function readCapped(response: Response, max: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (!reader) {
+    // A Response-like object without a stream (custom fetch): measure its text.
+    const text = await response.text();
+    return utf8Length(text) > max ? undefined : text;
+  }
+  const decoder = new TextDecoder();
+  let text = "";
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      reader.cancel().catch(() => {});
+      return undefined;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
+}
+
+/** UTF-8 length without encoding the string. */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB (${bytes} bytes)`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes} bytes)`;
+  return `${bytes} bytes`;
+}
+
+/** For errors that never reach the doc (thrown to the caller). */
 export function messageOf(error: unknown): string {
   if (error instanceof Error) {
     const cause = (error as { cause?: unknown }).cause;

@@ -1,6 +1,6 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { Job } from "./job.ts";
-import { messageOf, type Outcome } from "./fetcher.ts";
+import type { Outcome } from "./fetcher.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import { programKey } from "./key.ts";
 import { isPlainObject, parseHttpUrl } from "./request.ts";
@@ -85,11 +85,10 @@ export class ProgramWork {
 }
 
 /**
- * The resolver's messages already name the module, importer and the failing call's message; what
- * they leave out is the network's own reason (the cause of fetch's "fetch failed").
+ * The resolver's messages name modules by path (never the entry's query) and classify network
+ * failures; anything else thrown here is not known to be free of secrets, so only its kind is said.
  */
 function programMessage(error: unknown): string {
-  if (!(error instanceof Error) || error.name !== "ProgramResolveError") return messageOf(error);
-  const inner = (error.cause as { cause?: unknown } | undefined)?.cause;
-  return inner instanceof Error && inner.message ? `${error.message} (${inner.message})` : error.message;
+  if (error instanceof Error && error.name === "ProgramResolveError") return error.message;
+  return `program resolution failed (internal ${error instanceof Error ? error.name : typeof error})`;
 }

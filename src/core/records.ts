@@ -28,6 +28,19 @@ export type BeatRecord = {
 };
 
 const MAX_ID = 200;
+/**
+ * Revisions stay far below 2^53 so that "the next revision" is always exact and always valid: a
+ * peer's record beyond this is malformed (ignored), never a revision anyone builds on. At one
+ * refetch per millisecond a key would need 24 days to reach it.
+ */
+export const MAX_REV = 2 ** 31;
+/** How deep a JSON payload may nest; every replica reads with the same bound. */
+export const MAX_JSON_DEPTH = 64;
+/**
+ * How many values a JSON payload may hold: validation cost stays bounded whatever a peer writes.
+ * A 1 MiB response (DEFAULT_MAX_RESULT_BYTES) holds at most about 524 000 (`[0,0,…]`).
+ */
+export const MAX_JSON_VALUES = 1_000_000;
 const MAX_LEASE_MS = 7 * 24 * 3600_000;
 
 function isId(value: unknown): value is string {
@@ -35,8 +48,10 @@ function isId(value: unknown): value is string {
 }
 
 function isRev(value: unknown): value is number {
-  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1;
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= MAX_REV;
 }
+
+const REV_PROBLEM = (what: string) => `${what}.rev is not an integer from 1 to ${MAX_REV}`;
 
 function own(record: Record<string, unknown>, name: string): unknown {
   return Object.hasOwn(record, name) ? record[name] : undefined;
@@ -54,7 +69,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const kind = own(value, "kind");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
-  if (!isRev(rev)) return "claim.rev is not a positive integer";
+  if (!isRev(rev)) return REV_PROBLEM("claim");
   if (typeof leaseMs !== "number" || !(leaseMs > 0) || leaseMs > MAX_LEASE_MS) return "claim.leaseMs is not a positive number of ms";
   if (browserId !== undefined && !isId(browserId)) return "claim.browserId is not a string";
   if (label !== undefined && typeof label !== "string") return "claim.label is not a string";
@@ -73,7 +88,7 @@ export function resultValidator(validateData: (data: unknown) => string | null):
   return (value) => {
     if (!isPlainObject(value)) return "result is not a plain object";
     const rev = own(value, "rev");
-    if (!isRev(rev)) return "result.rev is not a positive integer";
+    if (!isRev(rev)) return REV_PROBLEM("result");
     if (!Object.hasOwn(value, "data")) return "result has no data";
     const problem = validateData(value.data);
     if (problem) return `result.data ${problem}`;
@@ -88,7 +103,7 @@ export function validateError(value: unknown): ErrorRecord | string {
   const rev = own(value, "rev");
   const message = own(value, "message");
   const status = own(value, "status");
-  if (!isRev(rev)) return "error.rev is not a positive integer";
+  if (!isRev(rev)) return REV_PROBLEM("error");
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
   return value as ErrorRecord;
@@ -107,21 +122,34 @@ export function validateAsk(value: unknown): number | string {
   return typeof value === "number" && Number.isFinite(value) ? value : "last-asked time is not a number";
 }
 
-/** JSON payloads only: anything a peer could put there that is not JSON is refused. */
-export function validateJson(data: unknown, depth = 0): string | null {
-  if (depth > 64) return "is nested too deeply";
+/**
+ * JSON payloads only, as every replica can read them back from the doc: finite numbers, at most
+ * MAX_JSON_DEPTH levels, at most MAX_JSON_VALUES values, and no own `__proto__` key (Yjs decodes
+ * objects by assignment, so a peer would receive it as a prototype, not a key). The writer runs
+ * this same check before writing (writeback.ts), so whatever it writes every replica reads.
+ * Stops at the first problem; the cost is bounded by MAX_JSON_VALUES.
+ */
+export function validateJson(data: unknown): string | null {
+  const budget = { left: MAX_JSON_VALUES };
+  return checkJson(data, 0, budget);
+}
+
+function checkJson(data: unknown, depth: number, budget: { left: number }): string | null {
+  if (--budget.left < 0) return `holds more than ${MAX_JSON_VALUES} values`;
   if (data === null || typeof data === "string" || typeof data === "boolean") return null;
-  if (typeof data === "number") return Number.isFinite(data) ? null : "holds a non-finite number";
+  if (typeof data === "number") return Number.isFinite(data) ? null : "holds a number JSON cannot carry (Infinity or NaN, e.g. from 1e999)";
+  if (depth >= MAX_JSON_DEPTH) return `is nested more than ${MAX_JSON_DEPTH} levels deep`;
   if (Array.isArray(data)) {
     for (const item of data) {
-      const problem = validateJson(item, depth + 1);
+      const problem = checkJson(item, depth + 1, budget);
       if (problem) return problem;
     }
     return null;
   }
   if (isPlainObject(data)) {
+    if (Object.hasOwn(data, "__proto__")) return 'holds a "__proto__" key, which peers would not read back as a key';
     for (const key of Object.keys(data)) {
-      const problem = validateJson(data[key], depth + 1);
+      const problem = checkJson(data[key], depth + 1, budget);
       if (problem) return problem;
     }
     return null;

@@ -24,6 +24,18 @@ function fail(message: string): never {
   throw new SharedFetchInputError(message);
 }
 
+/**
+ * A URL as an error message may show it: no userinfo, no query, no fragment (they may carry a
+ * password or a token). Also for text that does not parse as a URL.
+ */
+export function shownUrl(url: string): string {
+  const cut = url.search(/[?#]/);
+  const head = cut >= 0 ? url.slice(0, cut) : url;
+  // Userinfo runs from the scheme to the last "@" before the path (WHATWG allows "@" in a password).
+  const text = head.replace(/^([a-z][a-z0-9+.-]*:[/\\]*)[^/\\]*@/i, "$1…@");
+  return describe(cut >= 0 ? `${text}?…` : text);
+}
+
 export function parseHttpUrl(url: unknown, what = "url"): URL {
   if (typeof url !== "string") fail(`shared-fetch: ${what} must be a string, got ${describe(url)}`);
   if (url.trim() === "") fail(`shared-fetch: ${what} is empty; expected an absolute http(s) URL`);
@@ -31,12 +43,32 @@ export function parseHttpUrl(url: unknown, what = "url"): URL {
   try {
     parsed = new URL(url);
   } catch {
-    fail(`shared-fetch: ${what} ${describe(url)} is not a valid absolute URL; expected e.g. "https://host/path"`);
+    fail(`shared-fetch: ${what} ${shownUrl(url)} is not a valid absolute URL; expected e.g. "https://host/path"`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    fail(`shared-fetch: ${what} ${describe(url)} has protocol ${parsed.protocol}; expected http: or https:`);
+    fail(`shared-fetch: ${what} ${shownUrl(url)} has protocol ${parsed.protocol}; expected http: or https:`);
+  }
+  // fetch refuses credentials in a URL, and its error would quote them; the URL is also hashed
+  // into the key and shown in labels, so they are refused here without repeating them.
+  if (parsed.username !== "" || parsed.password !== "") {
+    fail(`shared-fetch: ${what} ${shownUrl(url)} carries credentials (user:password@); fetch refuses them: send them in an Authorization header instead`);
   }
   return parsed;
+}
+
+/** fetch refuses these in a header value (Fetch standard: a header value has no NUL, CR or LF). */
+const FORBIDDEN_VALUE_BYTES: Record<string, string> = { "\0": "NUL", "\r": "CR", "\n": "LF" };
+
+/** Names the header and the problem, never the value (it is often a token). */
+function checkHeaderValue(name: string, value: string): void {
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i]!;
+    const forbidden = FORBIDDEN_VALUE_BYTES[ch];
+    if (forbidden) fail(`shared-fetch: the value of header ${describe(name)} holds a ${forbidden} byte at position ${i}; fetch refuses header values with NUL, CR or LF`);
+    if (ch.charCodeAt(0) > 0xff) {
+      fail(`shared-fetch: the value of header ${describe(name)} holds a character beyond U+00FF at position ${i}; header values are bytes (encode it, e.g. with encodeURIComponent)`);
+    }
+  }
 }
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
@@ -54,7 +86,8 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
     for (const name of Object.keys(req.headers)) {
       const value = (req.headers as Record<string, unknown>)[name];
       if (typeof value !== "string") fail(`shared-fetch: header ${describe(name)} must be a string, got ${describe(value)}`);
-      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token`);
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+      checkHeaderValue(name, value);
       const lower = name.toLowerCase();
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
       headers[lower] = value;

@@ -3,17 +3,29 @@ import type { DocRecords } from "./doc-records.ts";
 export const DEFAULT_RETENTION_MS = 24 * 3600_000;
 
 /**
- * Growth bound: records of keys that no replica asked for within `retentionMs` are removed by
- * whichever replica notices. Times here are wall clocks of the askers; a skew of minutes against a
- * window of hours only shifts when a record is collected, never what a fetch sees.
+ * Growth bound: records of keys that nobody asked for within `retentionMs` are removed by
+ * whichever replica notices.
+ *
+ * Judged on the observer's own clock (DESIGN.md: never compare another machine's timestamp with
+ * `Date.now()`): a key's age is how long *this* replica has seen it without its ask record
+ * changing. The clock starts when this replica first sees the key (or when it was created, for
+ * what the doc already held) and restarts whenever any replica rewrites the ask record. The time
+ * inside an ask record is informational only; a device whose clock is a day ahead erases nothing
+ * that others asked for within the window.
  */
 export class Retention {
   private lastSweep = -Infinity;
   private stopped = false;
-  /** Keys found with records but no ask record: their window starts when this replica saw them. */
-  private readonly noticed = new Map<string, number>();
+  private readonly born = Date.now();
+  /** Key → when this replica last saw its ask record change (or first saw the key), on its own clock. */
+  private readonly since = new Map<string, number>();
+  /** Replica → when this replica last saw its heartbeat change. */
+  private readonly beatSince = new Map<string, number>();
+  /** Key → when this replica last saw its ask record change (anyone's write, its own included). */
+  private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
+  private readonly unobserve: (() => void)[];
 
   constructor(
     private readonly records: DocRecords,
@@ -22,19 +34,42 @@ export class Retention {
     private readonly isBusy: (key: string) => boolean,
     private readonly write: (fn: () => void) => void,
     private readonly onSwept: (keys: string[]) => void,
-  ) {}
+  ) {
+    const { claims, results, programs, errors, asks, beats } = records;
+    // Inside the writer's transaction: only note the time (observers must not write or throw).
+    const firstSeen = (keys: Set<string>) => {
+      const now = Date.now();
+      for (const key of keys) if (!this.since.has(key)) this.since.set(key, now);
+    };
+    this.unobserve = [
+      ...[claims, results, programs, errors].map((map) => map.onChange(firstSeen)),
+      asks.onChange((keys) => {
+        const now = Date.now();
+        for (const key of keys) {
+          this.since.set(key, now);
+          this.askSeen.set(key, now);
+        }
+      }),
+      beats.onChange((ids) => {
+        const now = Date.now();
+        for (const id of ids) this.beatSince.set(id, now);
+      }),
+    ];
+  }
 
   /**
-   * Called when this replica asks for a key; writes at most once per retention/24 per key, after
-   * the ask's claim (a microtask later, batched): the doc never shows a key asked for but unclaimed.
+   * Called when this replica asks for a key. The ask record is rewritten only when this replica
+   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
+   * microtask later, batched): the doc never shows a key asked for but unclaimed.
    */
   touch(key: string): void {
     if (this.stopped) return;
     const now = Date.now();
-    const at = this.records.asks.get(key);
-    if (at === undefined || now - at > this.retentionMs / 24) {
+    const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
+    if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
       if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
       this.due.set(key, now);
+      this.askSeen.set(key, now);
     }
     if (now - this.lastSweep >= this.retentionMs / 24) {
       this.lastSweep = now;
@@ -42,10 +77,11 @@ export class Retention {
     }
   }
 
-  /** The store is destroyed: write nothing more. */
+  /** The store is destroyed: write nothing more, not even a sweep already queued. */
   stop(): void {
     this.stopped = true;
     this.due.clear();
+    this.unobserve.forEach((off) => off());
   }
 
   private flushAsks(): void {
@@ -61,26 +97,25 @@ export class Retention {
     // Queued before a destroy(): a destroyed store writes nothing.
     if (this.stopped) return [];
     const { claims, results, programs, errors, asks, beats } = this.records;
-    const cutoff = now - this.retentionMs;
     const keys = new Set([...claims.keys(), ...results.keys(), ...programs.keys(), ...errors.keys(), ...asks.keys()]);
+    for (const map of [this.since, this.askSeen]) for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     const expired: string[] = [];
     for (const key of keys) {
       if (this.isBusy(key)) continue;
-      let at = asks.get(key);
-      if (at === undefined) {
-        at = this.noticed.get(key) ?? now;
-        this.noticed.set(key, at);
-      }
-      if (at < cutoff) expired.push(key);
+      if (now - (this.since.get(key) ?? this.born) > this.retentionMs) expired.push(key);
     }
-    const oldBeats = beats.entries().filter(([id, b]) => id !== this.replicaId && typeof b.at === "number" && b.at < cutoff);
+    const oldBeats = beats.keys().filter((id) => id !== this.replicaId && now - (this.beatSince.get(id) ?? this.born) > this.retentionMs);
     if (expired.length === 0 && oldBeats.length === 0) return expired;
     this.write(() => {
       for (const key of expired) {
         for (const map of [claims, results, programs, errors, asks]) if (map.get(key) !== undefined) map.delete(key);
-        this.noticed.delete(key);
+        this.since.delete(key);
+        this.askSeen.delete(key);
       }
-      for (const [id] of oldBeats) beats.delete(id);
+      for (const id of oldBeats) {
+        beats.delete(id);
+        this.beatSince.delete(id);
+      }
     });
     if (expired.length) this.onSwept(expired);
     return expired;

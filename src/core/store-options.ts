@@ -3,6 +3,7 @@ import { randomId } from "./job.ts";
 import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
 import type { LockManagerLike } from "./locks.ts";
 import { numberOption } from "./options.ts";
+import { DEFAULT_MAX_RESULT_BYTES } from "./fetcher.ts";
 import { DEFAULT_RETENTION_MS } from "./retention.ts";
 import type { SharedFetchStoreOptions } from "./types.ts";
 
@@ -36,6 +37,12 @@ export type CreateStoreOptions = SharedFetchStoreOptions & {
   maxPrograms?: number;
   /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
   maxProgramBytes?: number;
+  /**
+   * A response body larger than this (UTF-8 bytes) is recorded as an error ("result cannot be
+   * shared: …") instead of being written into the doc every replica receives. Default 1 MiB
+   * (DEFAULT_MAX_RESULT_BYTES).
+   */
+  maxResultBytes?: number;
 };
 
 /** A lease is checked where it is given: observers would cap a longer one (MAX_OBSERVED_LEASE_MS). */
@@ -53,6 +60,7 @@ export type ResolvedStoreOptions = {
   retentionMs: number;
   maxPrograms: number;
   maxProgramBytes: number;
+  maxResultBytes: number;
 };
 
 export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreOptions {
@@ -77,6 +85,7 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
     retentionMs: numberOption("retentionMs", options.retentionMs, DEFAULT_RETENTION_MS),
     maxPrograms: numberOption("maxPrograms", options.maxPrograms, DEFAULT_MAX_PROGRAMS, { min: "non-negative", integer: true }),
     maxProgramBytes: numberOption("maxProgramBytes", options.maxProgramBytes, DEFAULT_MAX_PROGRAM_BYTES, { min: "non-negative" }),
+    maxResultBytes: numberOption("maxResultBytes", options.maxResultBytes, DEFAULT_MAX_RESULT_BYTES, { min: "non-negative" }),
   };
 }
 

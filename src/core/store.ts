@@ -131,7 +131,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     label: requestLabel(req),
     leaseMs: lease,
     results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(o.fetch, req, { signal, idempotencyKey }),
+    run: ({ signal, idempotencyKey }) => performFetch(o.fetch, req, { signal, idempotencyKey, maxResultBytes: o.maxResultBytes }),
   });
   const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({

@@ -1,7 +1,7 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { Outcome } from "./fetcher.ts";
 import type { RecordMap } from "./lanes.ts";
-import type { ResultRecord } from "./records.ts";
+import type { ErrorRecord, ResultRecord } from "./records.ts";
 
 /**
  * Records one attempt's outcome. Gated on key and revision, never on the claim (invariant 6):
@@ -9,24 +9,38 @@ import type { ResultRecord } from "./records.ts";
  * Results and errors are separate records (invariant 7): an error is written only when nothing at
  * its revision or later is recorded, so it can never hide a result; a result replaces an older
  * or equal-revision error. Returns whether anything was written.
+ *
+ * Write only what everyone can read: each record is checked with the very validator readers use
+ * (the table's). A result no replica could read back (too deep, a non-finite number, …) is
+ * recorded as an error saying so, which ends the work at this revision; an unreadable result never
+ * replaces a good one, and the record is never left for every replica to fetch again and again.
  */
 export function writeOutcome(
   records: DocRecords,
   results: RecordMap<ResultRecord>,
   attempt: { key: string; rev: number; label: string; outcome: Outcome },
 ): boolean {
-  const { key, rev, label, outcome } = attempt;
+  const { key, rev, label } = attempt;
   const { errors } = records;
   const result = results.get(key);
   const error = errors.get(key);
+  let outcome = attempt.outcome;
   if (outcome.ok) {
     if (result && result.rev >= rev) return false;
-    results.set(key, { rev, data: outcome.data, label });
-    if (error && error.rev <= rev) errors.delete(key);
-    return true;
+    const record: ResultRecord = { rev, data: outcome.data, label };
+    const problem = results.validate(record);
+    if (typeof problem !== "string") {
+      results.set(key, record);
+      if (error && error.rev <= rev) errors.delete(key);
+      return true;
+    }
+    outcome = { ok: false, error: { message: `result cannot be shared: ${problem.replace(/^result\.data /, "its data ")} (${label})` } };
   }
   if ((result?.rev ?? 0) >= rev || (error?.rev ?? 0) >= rev) return false;
   const { message, status } = outcome.error;
-  errors.set(key, status === undefined ? { rev, message } : { rev, message, status });
+  const record: ErrorRecord = status === undefined ? { rev, message } : { rev, message, status };
+  // An error record nobody could read (e.g. a revision out of bounds) is not written at all.
+  if (typeof errors.validate(record) === "string") return false;
+  errors.set(key, record);
   return true;
 }

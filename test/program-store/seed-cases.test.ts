@@ -54,7 +54,7 @@ describe("the seed's cases for programs", () => {
     const c = cluster(1, { fetch: globalThis.fetch, settleMs: 0 });
     const snap = await c.stores[0]!.ensureProgram({ url });
     expect(snap.status).toBe("error");
-    expect(snap.error!.message).toMatch(/^could not fetch module \/app\/main\.ts: fetch failed \(.*ECONNREFUSED.*\)$/);
+    expect(snap.error!.message).toMatch(/^could not fetch module \/app\/main\.ts: network error \(connection refused\)$/);
     c.destroy();
   });
 

@@ -160,7 +160,7 @@ describe("resolveProgram: errors", () => {
     const failing: typeof fetch = (input, init) =>
       String(input).endsWith("/a.ts") ? Promise.reject(new TypeError("fetch failed")) : fetch(input, init);
     const err = await failure(resolveProgram(h.url("/app/main.ts"), { fetch: failing }));
-    expect(err.message).toBe("could not fetch module /app/a.ts: fetch failed (imported by /app/main.ts as './a.ts')");
+    expect(err.message).toBe("could not fetch module /app/a.ts: network error (imported by /app/main.ts as './a.ts')");
     expect(err).toMatchObject({ importer: "/app/main.ts", specifier: "./a.ts" });
     expect(err.status).toBeUndefined();
   });

@@ -1,5 +1,6 @@
 import type { Transform } from "sucrase";
 import type { ProgramFile } from "../types.ts";
+import { syntaxCause } from "../causes.ts";
 import { ProgramResolveError } from "./errors.ts";
 import { extensionOf } from "./specifiers.ts";
 
@@ -29,8 +30,8 @@ export async function compileFiles(files: ProgramFile[]): Promise<Record<string,
         disableESTransforms: true,
       }).code;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new ProgramResolveError(`cannot compile ${file.name}: ${message}`, { cause: err });
+      // Sucrase's message may quote the source; the position is what a reader needs.
+      throw new ProgramResolveError(`cannot compile ${file.name}: ${syntaxCause(err)}`, { cause: err });
     }
   }
   return compiled;

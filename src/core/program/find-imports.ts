@@ -1,4 +1,5 @@
 import { init, parse, type Import } from "es-module-lexer";
+import { syntaxCause } from "../causes.ts";
 import { ProgramResolveError } from "./errors.ts";
 
 /**
@@ -16,8 +17,7 @@ export async function findImports(source: string, path: string): Promise<string[
     try {
       [imports] = parse(importStatements(source, path), path);
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new ProgramResolveError(`cannot parse module ${path}: ${message}`, { cause: err });
+      throw new ProgramResolveError(`cannot parse module ${path}: ${syntaxCause(err)}`, { cause: err });
     }
   }
   const found = new Set<string>();

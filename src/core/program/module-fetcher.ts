@@ -1,3 +1,4 @@
+import { networkCause } from "../causes.ts";
 import { ProgramResolveError } from "./errors.ts";
 import { pathOf } from "./specifiers.ts";
 
@@ -27,8 +28,8 @@ export class ModuleFetcher {
     } catch (err) {
       if (signal.aborted) throw signal.reason;
       if (err instanceof ProgramResolveError) throw err;
-      const message = err instanceof Error ? err.message : String(err);
-      throw new ProgramResolveError(`could not fetch module ${pathOf(requestUrl)}: ${message}`, {
+      // fetch's own text may quote the request URL, whose query is the entry's (a token, maybe).
+      throw new ProgramResolveError(`could not fetch module ${pathOf(requestUrl)}: ${networkCause(err)}`, {
         url: stripQuery(requestUrl),
         cause: err,
       });

@@ -197,6 +197,7 @@ class ProgramWalk {
 
 function asResolveError(err: unknown): ProgramResolveError {
   if (err instanceof ProgramResolveError) return err;
-  const message = err instanceof Error ? err.message : String(err);
-  return new ProgramResolveError(`program resolution failed: ${message}`, { cause: err });
+  // Not one of ours: its text is not known to be free of the entry's query, so only its kind is named.
+  const kind = err instanceof Error ? err.name : typeof err;
+  return new ProgramResolveError(`program resolution failed (internal ${kind})`, { cause: err });
 }

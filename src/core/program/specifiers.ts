@@ -1,3 +1,4 @@
+import { shownUrl } from "../request.ts";
 import { ProgramResolveError } from "./errors.ts";
 
 const PROBE_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs"];
@@ -40,6 +41,9 @@ export function parseEntryUrl(value: unknown): ProgramEntry {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new ProgramResolveError(`invalid program entry URL ${shown}: only http(s) URLs can be resolved`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw new ProgramResolveError(`invalid program entry URL ${shown}: it carries credentials (user:password@), which fetch refuses`);
   }
   url.hash = "";
   const requestUrl = url.href;
@@ -112,7 +116,7 @@ export function pathOf(url: string): string {
   return new URL(url).pathname;
 }
 
+/** Never the query or userinfo of the entry URL: they may carry a token. */
 function describeValue(value: unknown): string {
-  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return typeof value === "string" ? shownUrl(value) : String(value).slice(0, 120);
 }

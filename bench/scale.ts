@@ -1,0 +1,158 @@
+/**
+ * Work that scales with the change, not the doc (issue 8, finding 5). Against one loopback HTTP
+ * host on 127.0.0.1, in one run:
+ * - client time per request for successive blocks of 1 000 new keys, shared-fetch beside TanStack
+ *   Query's `fetchQuery` (query-core QueryClient) asking the same host;
+ * - at 1 000, 10 000 and 50 000 keys in the doc: time to claim (the synchronous part of `ensure`
+ *   for a new key) and time per incoming update (another replica's claim or result applied);
+ * - 8 replicas × 1 000 keys asked at once, each update delivered as its own task → requests per key.
+ * Prints JSON lines (../shared BENCH.md format) and a short human line for each.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { QueryClient } from "@tanstack/query-core";
+import * as Y from "yjs";
+import { createSharedFetchStore } from "../src/index.ts";
+
+type Stats = { value: number; min: number; max: number; runs: number };
+const SIZES = (process.env.SCALE_SIZES ?? "1000,10000,50000").split(",").filter(Boolean).map(Number);
+const BLOCK = 1000;
+/** 1 000 as issue 8 asks; this run takes minutes while the claim storm (see README) stands. */
+const LOAD_KEYS = Number(process.env.LOAD_KEYS ?? 1000);
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 1000) / 1000;
+  return { value: round(sorted[Math.floor(sorted.length / 2)]!), min: round(sorted[0]!), max: round(sorted.at(-1)!), runs: sorted.length };
+}
+
+function print(figure: string, contender: string, params: Record<string, unknown>, s: Stats, unit: string): void {
+  console.log(JSON.stringify({ figure, contender, params, value: s.value, unit, runs: s.runs, min: s.min, max: s.max }));
+}
+
+async function loopbackHost() {
+  let requests = 0;
+  const server = createServer((req, res) => {
+    requests++;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ path: req.url, n: requests }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, requests: () => requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** An instant in-process host: fills the doc quickly between measured blocks. */
+const instant: typeof fetch = async (input) => new Response(JSON.stringify({ path: String(input) }), { status: 200 });
+
+async function timePerRequest(ask: (i: number) => Promise<unknown>, from: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = from; i < from + BLOCK; i++) {
+    const t = performance.now();
+    await ask(i);
+    samples.push(performance.now() - t);
+  }
+  return samples;
+}
+
+async function scaling(base: string) {
+  const doc = new Y.Doc();
+  const peerDoc = new Y.Doc();
+  let liveFetch: typeof fetch = fetch;
+  const store = createSharedFetchStore({ doc, settleMs: 0, locks: null, fetch: (input, init) => liveFetch(input, init) });
+  const tanstack = new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, retry: false } } });
+  const url = (i: number) => `${base}/k/${i}`;
+  // Warm up the JIT, the sockets and both contenders on a throwaway doc and cache first.
+  const warm = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+  const warmClient = new QueryClient();
+  await timePerRequest((i) => warm.ensure({ url: `${base}/warm/${i}` }), 0);
+  await timePerRequest((i) => warmClient.fetchQuery({ queryKey: [i], queryFn: () => fetch(`${base}/warm-t/${i}`).then((r) => r.json()) }), 0);
+  warm.destroy();
+  let keys = 0;
+  const blocks: number[] = [];
+  for (const target of SIZES) {
+    // Fill to `target - BLOCK` keys without the network, then measure the last block against the host.
+    liveFetch = instant;
+    while (keys < target - BLOCK) await store.ensure({ url: url(keys++) });
+    liveFetch = fetch;
+    const ours = stats(await timePerRequest((i) => store.ensure({ url: url(i) }), keys));
+    const theirs = stats(await timePerRequest((i) => tanstack.fetchQuery({ queryKey: [url(i)], queryFn: () => fetch(url(i)).then((r) => r.json()) }), keys));
+    keys += BLOCK;
+    blocks.push(ours.value);
+    print("time per request", "shared-fetch", { keysInDoc: keys, block: BLOCK }, ours, "ms");
+    print("time per request", "tanstack-query", { keysInCache: keys, block: BLOCK }, theirs, "ms");
+
+    // Time to claim: the synchronous part of ensure for a key nobody holds.
+    liveFetch = () => new Promise<Response>(() => {}); // never answers: the claim stays
+    const claimSamples: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = performance.now();
+      void store.ensure({ url: `${base}/claim/${target}/${i}` }).catch(() => {});
+      claimSamples.push(performance.now() - t);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    print("time to claim", "shared-fetch", { keysInDoc: keys }, stats(claimSamples), "ms");
+
+    // Time per incoming update: a peer's claim for a new key, applied to this replica's doc.
+    Y.applyUpdate(peerDoc, Y.encodeStateAsUpdate(doc, Y.encodeStateVector(peerDoc)));
+    const peer = createSharedFetchStore({ doc: peerDoc, settleMs: 0, locks: null, fetch: () => new Promise<Response>(() => {}) });
+    const updates: Uint8Array[] = [];
+    const collect = (update: Uint8Array) => updates.push(update);
+    peerDoc.on("update", collect);
+    for (let i = 0; i < 200; i++) void peer.ensure({ url: `${base}/peer/${target}/${i}` }).catch(() => {});
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    peerDoc.off("update", collect);
+    const updateSamples = updates.map((update) => {
+      const t = performance.now();
+      Y.applyUpdate(doc, update, "peer");
+      return performance.now() - t;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    print("time per incoming update", "shared-fetch", { keysInDoc: keys }, stats(updateSamples), "ms");
+    peer.destroy();
+    console.error(`  ${keys} keys: ${ours.value} ms per request (TanStack fetchQuery ${theirs.value} ms), claim ${stats(claimSamples).value} ms, incoming update ${stats(updateSamples).value} ms`);
+  }
+  store.destroy();
+  return blocks;
+}
+
+/** Every update delivered as its own task (setTimeout), as BroadcastChannel and WebSocket do. */
+async function loadTest() {
+  // In-process host (20 ms per answer): 8 000 concurrent sockets to one loopback server mostly
+  // measure the socket pool, and a starved event loop turns them into connect timeouts.
+  let requests = 0;
+  const slow: typeof fetch = async () => {
+    requests++;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    return new Response("1", { status: 200 });
+  };
+  const docs = Array.from({ length: 8 }, () => new Y.Doc());
+  const origin = Symbol("net");
+  for (const doc of docs) {
+    doc.on("update", (update: Uint8Array, from: unknown) => {
+      if (from === origin) return;
+      for (const other of docs) if (other !== doc) setTimeout(() => Y.applyUpdate(other, update, origin), 0);
+    });
+  }
+  const stores = docs.map((doc) => createSharedFetchStore({ doc, locks: null, fetch: slow }));
+  const started = performance.now();
+  const snaps = await Promise.all(stores.flatMap((s) => Array.from({ length: LOAD_KEYS }, (_, i) => s.ensure({ url: `https://api.example.test/load/${i}` }))));
+  const errors = snaps.filter((snap) => snap.status !== "success").length;
+  if (errors > 0) console.error(`  (${errors} of ${snaps.length} ensures ended without a result)`);
+  const perKey = requests / LOAD_KEYS;
+  print("requests per key", "shared-fetch", { replicas: 8, keys: LOAD_KEYS, delivery: "one task per update" }, { value: perKey, min: perKey, max: perKey, runs: 1 }, "requests");
+  console.error(`  8 replicas × ${LOAD_KEYS} keys, one task per update: ${perKey} requests per key (${Math.round(performance.now() - started)} ms)`);
+  stores.forEach((s) => s.destroy());
+}
+
+export async function scaleBench(): Promise<void> {
+  const host = await loopbackHost();
+  try {
+    const blocks = await scaling(host.base);
+    if (blocks.length) console.error(`  time per request, each block / first block: ${blocks.map((b) => (b / blocks[0]!).toFixed(2)).join(", ")}`);
+    await loadTest();
+  } finally {
+    await host.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await scaleBench();

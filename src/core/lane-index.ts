@@ -1,0 +1,238 @@
+import * as Y from "yjs";
+import { isPlainObject } from "./request.ts";
+
+/** A record read from the doc that failed validation: ignored, kept for devtools. */
+export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
+export type Validator = (value: unknown) => unknown;
+/** Orders racing records of one table before seq does, e.g. a higher revision always wins. */
+export type Rank = (value: unknown) => number;
+
+/** One lane: a nested Y.Array of the root, written by one replica. */
+export type Lane = { array: Y.Array<unknown>; creator: number; ids: Set<string> };
+/** One element of a lane, by its Yjs id (`client:clock`), which never changes. */
+export type Entry = { id: string; client: number; clock: number; lane: Lane; table: string; key: string; seq: number; valid?: { value: unknown; rank: number } };
+/** Every entry of one (table, key) in any lane, and the one that counts. */
+export type Slot = { table: string; key: string; entries: Map<string, Entry>; winner?: Entry };
+
+type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank> };
+
+/**
+ * The index of the lanes, kept up to date per transaction from what the transaction changed (its
+ * new structs and its delete set), never by re-reading the doc: the work of an update scales with
+ * the update, not with the doc (issue 8, finding 5). Each element is validated once, when it
+ * arrives; validators stop at the first problem and have bounded cost (records.ts), so a huge or
+ * deeply nested record from a peer delays nothing else that arrives with it.
+ */
+export class LaneIndex {
+  readonly slots = new Map<string, Slot>();
+  readonly winners = new Map<string, Map<string, Entry>>();
+  readonly bad = new Map<string, MalformedRecord>();
+  /** Slots holding more than one valid entry: the losers are deleted later (Lanes.cleanup). */
+  readonly contested = new Set<Slot>();
+  /** Lanes whose last entry went since the caller last looked (their writer may remove them). */
+  readonly emptied = new Set<Y.Array<unknown>>();
+  private readonly lanes = new Map<unknown, Lane>();
+  private readonly laneById = new Map<string, Lane>();
+  private readonly entries = new Map<string, Entry>();
+  /** Lane elements that belong to no (table, key): malformed, or of a table this store lacks. */
+  private readonly loose = new Map<string, Lane>();
+
+  constructor(
+    private readonly root: Y.Array<unknown>,
+    private readonly tables: Tables,
+  ) {}
+
+  /** Rebuilds from the doc as it is (construction, or a table registered later). */
+  rebuild(): void {
+    for (const map of [this.slots, this.winners, this.bad, this.lanes, this.laneById, this.entries, this.loose]) map.clear();
+    this.contested.clear();
+    for (const t of this.tables.validators.keys()) this.winners.set(t, new Map());
+    forEachLive(this.root, (id, value) => this.addRoot(id, value));
+  }
+
+  /** Applies one transaction; `changed` collects (table → keys) for the listeners. */
+  apply(tr: Y.Transaction, changed: Map<string, Set<string>>): void {
+    const store = tr.doc.store;
+    const added: Y.Item[] = [];
+    tr.afterState.forEach((after, client) => {
+      const before = tr.beforeState.get(client) ?? 0;
+      const structs = store.clients.get(client);
+      if (after <= before || !structs) return;
+      for (let i = Y.findIndexSS(structs, before); i < structs.length && structs[i]!.id.clock < after; i++) {
+        const s = structs[i];
+        if (s instanceof Y.Item && !s.deleted && s.countable) added.push(s);
+      }
+    });
+    // Lanes before their entries: a lane and what was pushed into it can arrive in one update.
+    for (const item of added) if (item.parent === this.root) eachElement(item, (id, value) => this.addRoot(id, value, changed));
+    for (const item of added) {
+      const lane = this.lanes.get(item.parent);
+      if (lane) eachElement(item, (id, value) => this.addEntry(lane, id, value, changed));
+    }
+    tr.deleteSet.clients.forEach((ranges, client) => {
+      const structs = store.clients.get(client);
+      if (!structs) return;
+      for (const { clock, len } of ranges) {
+        const end = clock + len;
+        for (let i = Y.findIndexSS(structs, clock); i < structs.length && structs[i]!.id.clock < end; i++) {
+          const s = structs[i]!;
+          const from = Math.max(clock, s.id.clock);
+          const to = Math.min(end, s.id.clock + s.length);
+          for (let c = from; c < to; c++) this.remove(`${client}:${c}`, changed);
+        }
+      }
+    });
+  }
+
+  lane(array: Y.Array<unknown>): Lane | undefined {
+    return this.lanes.get(array);
+  }
+
+  slot(table: string, key: string): Slot | undefined {
+    return this.slots.get(slotKey(table, key));
+  }
+
+  private addRoot(id: string, value: unknown, changed?: Map<string, Set<string>>): void {
+    if (this.laneById.has(id) || this.bad.has(id)) return;
+    if (!(value instanceof Y.Array)) {
+      this.bad.set(id, { map: "lanes", reason: "lane is not a Y.Array", value });
+      return;
+    }
+    const lane: Lane = { array: value, creator: value._item?.id.client ?? 0, ids: new Set() };
+    this.lanes.set(value, lane);
+    this.laneById.set(id, lane);
+    forEachLive(value, (entryId, raw) => this.addEntry(lane, entryId, raw, changed));
+  }
+
+  private addEntry(lane: Lane, id: string, raw: unknown, changed?: Map<string, Set<string>>): void {
+    if (this.entries.has(id) || this.bad.has(id)) return;
+    lane.ids.add(id);
+    const shaped = isPlainObject(raw) && typeof raw.t === "string" && typeof raw.k === "string";
+    if (!shaped || !Object.hasOwn(raw, "v") || typeof raw.s !== "number") {
+      this.bad.set(id, { map: "lanes", reason: "entry is not a { t, k, v, s } record", value: raw });
+      // Still one of (t, k)'s entries: a rewrite of the record deletes it with the rest.
+      if (shaped) this.track(lane, id, raw.t as string, raw.k as string, raw.s, undefined, changed);
+      else this.loose.set(id, lane);
+      return;
+    }
+    const table = raw.t as string;
+    const key = raw.k as string;
+    const validate = this.tables.validators.get(table);
+    if (!validate) {
+      this.bad.set(id, { map: "lanes", key, reason: `unknown table ${JSON.stringify(table).slice(0, 40)}`, value: raw });
+      this.loose.set(id, lane);
+      return;
+    }
+    const checked = validate(raw.v);
+    if (typeof checked === "string") {
+      this.bad.set(id, { map: table, key, reason: checked, value: raw.v });
+      this.track(lane, id, table, key, raw.s, undefined, changed);
+      return;
+    }
+    const rank = this.tables.ranks.get(table)?.(checked) ?? 0;
+    this.track(lane, id, table, key, raw.s, { value: checked, rank }, changed);
+  }
+
+  private track(lane: Lane, id: string, table: string, key: string, seq: unknown, valid: Entry["valid"], changed?: Map<string, Set<string>>): void {
+    const [client, clock] = parseId(id);
+    const entry: Entry = { id, client, clock, lane, table, key, seq: typeof seq === "number" && Number.isFinite(seq) ? seq : 0, valid };
+    this.entries.set(id, entry);
+    const sk = slotKey(table, key);
+    let slot = this.slots.get(sk);
+    if (!slot) this.slots.set(sk, (slot = { table, key, entries: new Map() }));
+    slot.entries.set(id, entry);
+    if (valid) this.elect(slot);
+    note(changed, table, key);
+  }
+
+  private remove(id: string, changed: Map<string, Set<string>>): void {
+    this.bad.delete(id);
+    const lane = this.laneById.get(id);
+    if (lane) {
+      this.laneById.delete(id);
+      this.lanes.delete(lane.array);
+      for (const entryId of lane.ids) this.remove(entryId, changed);
+      return;
+    }
+    const loose = this.loose.get(id);
+    if (loose) {
+      this.loose.delete(id);
+      this.leave(loose, id);
+    }
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.leave(entry.lane, id);
+    const sk = slotKey(entry.table, entry.key);
+    const slot = this.slots.get(sk)!;
+    slot.entries.delete(id);
+    if (entry.valid) this.elect(slot);
+    if (slot.entries.size === 0) this.slots.delete(sk);
+    note(changed, entry.table, entry.key);
+  }
+
+  private leave(lane: Lane, id: string): void {
+    lane.ids.delete(id);
+    if (lane.ids.size === 0) this.emptied.add(lane.array);
+  }
+
+  /** Every replica picks the same winner: rank, then seq, then the lane creator's clientID. */
+  private elect(slot: Slot): void {
+    let winner: Entry | undefined;
+    let valid = 0;
+    for (const e of slot.entries.values()) {
+      if (!e.valid) continue;
+      valid++;
+      if (!winner || beats(e, winner)) winner = e;
+    }
+    slot.winner = winner;
+    const table = this.winners.get(slot.table);
+    if (winner) table?.set(slot.key, winner);
+    else table?.delete(slot.key);
+    if (valid > 1) this.contested.add(slot);
+    else this.contested.delete(slot);
+  }
+}
+
+function beats(a: Entry, b: Entry): boolean {
+  if (a.valid!.rank !== b.valid!.rank) return a.valid!.rank > b.valid!.rank;
+  if (a.seq !== b.seq) return a.seq > b.seq;
+  return a.lane.creator > b.lane.creator;
+}
+
+function slotKey(table: string, key: string): string {
+  return `${table}\u0000${key}`;
+}
+
+function parseId(id: string): [number, number] {
+  const colon = id.indexOf(":");
+  return [Number(id.slice(0, colon)), Number(id.slice(colon + 1))];
+}
+
+function note(changed: Map<string, Set<string>> | undefined, table: string, key: string): void {
+  if (!changed) return;
+  let keys = changed.get(table);
+  if (!keys) changed.set(table, (keys = new Set()));
+  keys.add(key);
+}
+
+function eachElement(item: Y.Item, fn: (id: string, value: unknown) => void): void {
+  const content = item.content.getContent();
+  for (let i = 0; i < content.length; i++) fn(`${item.id.client}:${item.id.clock + i}`, content[i]);
+}
+
+/** The live elements of an array with their ids (toArray() has no ids). */
+export function forEachLive(array: Y.Array<unknown>, fn: (id: string, value: unknown) => void): void {
+  for (let item = array._start; item !== null; item = item.right) if (!item.deleted && item.countable) eachElement(item, fn);
+}
+
+/** Position of the element `client:clock` in `array`, or -1; a lane is short (Lanes caps it). */
+export function indexOfElement(array: Y.Array<unknown>, client: number, clock: number): number {
+  let index = 0;
+  for (let item = array._start; item !== null; item = item.right) {
+    if (item.deleted || !item.countable) continue;
+    if (item.id.client === client && clock >= item.id.clock && clock < item.id.clock + item.length) return index + clock - item.id.clock;
+    index += item.length;
+  }
+  return -1;
+}
