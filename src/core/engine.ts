@@ -2,6 +2,7 @@ import type { DocRecords } from "./doc-records.ts";
 import { abortError, isAbortError } from "./errors.ts";
 import type { StoreEvent } from "./events.ts";
 import { messageOf, type Outcome } from "./fetcher.ts";
+import { meetsDemand } from "./freshness.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import type { WorkKind } from "./key.ts";
 import { Liveness } from "./liveness.ts";
@@ -92,8 +93,11 @@ export class ClaimEngine {
     };
   }
 
-  /** `refetch`: wait for a revision newer than what is recorded now (joining one already claimed). */
-  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot> {
+  /**
+   * `refetch`: wait for a revision newer than what is recorded now (joining one already claimed).
+   * `maxAgeMs`: an ensure whose recorded outcome is older than that is treated like a refetch.
+   */
+  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch", maxAgeMs?: number): Promise<Snapshot> {
     if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const st = this.state(job.key, job.kind, job.results);
@@ -101,7 +105,8 @@ export class ClaimEngine {
     const { result, error, claim } = this.read(st);
     const recorded = recordedRev(result, error);
     let minRev = 1;
-    if (mode === "ensure") {
+    const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
+    if (mode === "ensure" && !tooOld) {
       if (recorded > 0) return Promise.resolve(this.compute(st));
     } else {
       const active = Math.max(claim && claim.rev > recorded ? claim.rev : 0, st.local && st.local.rev > recorded ? st.local.rev : 0);

@@ -2,7 +2,8 @@ import { isIdempotent, type NormalizedRequest } from "./request.ts";
 import { abortError } from "./errors.ts";
 
 export type OutcomeError = { message: string; status?: number };
-export type Outcome = { ok: true; data: unknown } | { ok: false; error: OutcomeError };
+/** `at`: when the work was asked for, on this replica's clock (recorded with the outcome). */
+export type Outcome = ({ ok: true; data: unknown } | { ok: false; error: OutcomeError }) & { at?: number };
 
 const EXCERPT = 200;
 

@@ -4,6 +4,7 @@ import { ORIGIN, randomId, type Job } from "./job.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import type { StoreEvent, StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
+import { NO_RETRY, withRetries, type RetryPolicy } from "./retry.ts";
 import { fetchKey } from "./key.ts";
 import { watchPresence } from "./presence.ts";
 import type { MalformedRecord } from "./lanes.ts";
@@ -55,6 +56,11 @@ export interface SharedFetchStoreExtras {
   claims(): [string, ClaimRecord][];
   malformed(): MalformedRecord[];
   readonly records: DocRecords;
+  /**
+   * When the recorded result for a request was asked for, on its writer's clock (ms since the
+   * epoch); undefined when nothing is recorded or the record predates ages (see freshness.ts).
+   */
+  resultAt(req: SharedRequest | string): number | undefined;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
   /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
@@ -152,14 +158,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       })
     : () => {};
 
-  const fetchJob = (req: NormalizedRequest, lease: number): Job => ({
-    kind: "fetch",
-    key: fetchKey(identity, req),
-    label: requestLabel(req),
-    leaseMs: lease,
-    results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
-  });
+  const fetchJob = (req: NormalizedRequest, lease: number, retry: RetryPolicy = NO_RETRY): Job => {
+    // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
+    const at = Date.now();
+    return {
+      kind: "fetch",
+      key: fetchKey(identity, req),
+      label: requestLabel(req),
+      leaseMs: lease,
+      results: records.results,
+      run: async ({ signal, idempotencyKey }) => ({ ...(await withRetries(() => performFetch(fetchFn, req, { signal, idempotencyKey }), retry, signal)), at }),
+    };
+  };
+  const maxAge = (value: number | undefined) => (value === Infinity ? value : value === undefined ? undefined : positive("maxAgeMs", value, 0, true));
   const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: programLeaseMs, records });
   const lru = new ProgramLru({
     records,
@@ -200,19 +211,22 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const lease = positive("leaseMs", opts?.leaseMs, leaseMs);
-        const job = fetchJob(normalizeRequest(req), lease);
+        const maxAgeMs = maxAge(opts?.maxAgeMs);
+        const job = fetchJob(normalizeRequest(req), lease, opts?.retry);
         if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, opts?.signal, "ensure");
+        return engine.ensure(job, opts?.signal, "ensure", maxAgeMs);
       });
     },
-    refetch(req: SharedRequest): Promise<Snapshot> {
+    refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const job = fetchJob(normalizeRequest(req), leaseMs);
+        const job = fetchJob(normalizeRequest(req), positive("leaseMs", opts?.leaseMs, leaseMs), opts?.retry);
+        if (opts?.signal?.aborted) return Promise.reject(abortError(opts.signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, undefined, "refetch");
+        return engine.ensure(job, opts?.signal, "refetch");
       });
     },
+    resultAt: (req: SharedRequest | string) => records.results.get(keyOf(req))?.at,
     snapshot(req: SharedRequest): Snapshot {
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },

@@ -16,17 +16,18 @@ export function writeOutcome(
   attempt: { key: string; rev: number; label: string; outcome: Outcome },
 ): boolean {
   const { key, rev, label, outcome } = attempt;
+  const at = outcome.at === undefined ? {} : { at: outcome.at };
   const { errors } = records;
   const result = results.get(key);
   const error = errors.get(key);
   if (outcome.ok) {
     if (result && result.rev >= rev) return false;
-    results.set(key, { rev, data: outcome.data, label });
+    results.set(key, { rev, data: outcome.data, label, ...at });
     if (error && error.rev <= rev) errors.delete(key);
     return true;
   }
   if ((result?.rev ?? 0) >= rev || (error?.rev ?? 0) >= rev) return false;
   const { message, status } = outcome.error;
-  errors.set(key, status === undefined ? { rev, message } : { rev, message, status });
+  errors.set(key, status === undefined ? { rev, message, ...at } : { rev, message, status, ...at });
   return true;
 }
