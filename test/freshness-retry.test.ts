@@ -54,8 +54,9 @@ describe("store.ensure with maxAgeMs: a freshness demand met by any replica's re
     expect(c.host.calls).toHaveLength(2);
     c.host.calls[1]!.respond(200, { n: 2 });
     for (const s of await until(Promise.all(both))) expect(s).toMatchObject({ status: "success", data: { n: 2 } });
-    expect(a!.resultAt(req)).toBeTypeOf("number");
-    expect(Date.now() - a!.resultAt(req)!).toBeLessThan(200);
+    const info = a!.resultInfo(req)!;
+    expect(info.rev).toBe(2);
+    expect(Date.now() - info.at!).toBeLessThan(200);
     c.destroy();
   });
 

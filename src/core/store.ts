@@ -57,10 +57,10 @@ export interface SharedFetchStoreExtras {
   malformed(): MalformedRecord[];
   readonly records: DocRecords;
   /**
-   * When the recorded result for a request was asked for, on its writer's clock (ms since the
-   * epoch); undefined when nothing is recorded or the record predates ages (see freshness.ts).
+   * The recorded result's revision and `at` (when it was asked for, on its writer's clock, ms
+   * since the epoch; absent in records that predate ages, see freshness.ts); undefined when none.
    */
-  resultAt(req: SharedRequest | string): number | undefined;
+  resultInfo(req: SharedRequest | string): { rev: number; at?: number } | undefined;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
   /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
@@ -226,7 +226,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         return engine.ensure(job, opts?.signal, "refetch");
       });
     },
-    resultAt: (req: SharedRequest | string) => records.results.get(keyOf(req))?.at,
+    resultInfo(req: SharedRequest | string) {
+      const result = records.results.get(keyOf(req));
+      return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: result.at });
+    },
     snapshot(req: SharedRequest): Snapshot {
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
