@@ -55,12 +55,13 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     expect(screen.getByTestId("a-data").textContent).toBe("1");
     expect(screen.getByTestId("b-data").textContent).toBe("1");
     const dedupe = (log: Seen[]) => log.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(log[i - 1]));
-    // The store's notice (claim released with the result) comes a microtask before TanStack's
-    // result: one render still pending, which is the truth (this tab's query function runs).
-    expect(dedupe(logA)).toEqual([
+    // The store's notice (claim released with the result) may come a microtask before TanStack's
+    // result (React 19 renders it, 18 batches it away): then one render is still pending with no
+    // claim, which is the truth (this tab's query function runs). It is dropped before comparing.
+    const later = (log: Seen[]) => dedupe(log).filter((s, i) => i === 0 || s.status !== "pending" || s.claim !== "-");
+    expect(dedupe(later(logA))).toEqual([
       { status: "pending", data: undefined, claim: "-" },
       { status: "pending", data: undefined, claim: "mine" },
-      { status: "pending", data: undefined, claim: "-" },
       { status: "success", data: { n: 1 }, claim: "-" },
     ]);
     expect(dedupe(logB).filter((s) => s.status !== "pending" || s.claim !== "-").slice(0, 1)).toEqual([{ status: "pending", data: undefined, claim: "foreign" }]);
