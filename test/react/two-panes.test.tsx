@@ -51,8 +51,7 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     await flush();
     expect(c.host.calls).toHaveLength(1);
     await act(async () => c.host.calls[0]!.respond(200, { n: 1 }));
-    await flush();
-    expect(screen.getByTestId("a-data").textContent).toBe("1");
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("1"));
     expect(screen.getByTestId("b-data").textContent).toBe("1");
     const dedupe = (log: Seen[]) => log.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(log[i - 1]));
     // The store's notice (claim released with the result) may come a microtask before TanStack's
@@ -81,16 +80,15 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
         {mount(b!, "b", [])}
       </>,
     );
-    await flush();
+    await waitFor(() => expect([screen.getByTestId("a-data").textContent, screen.getByTestId("b-data").textContent]).toEqual(["1", "1"]));
     c.host.auto = undefined;
     await act(async () => screen.getByText("refetch b").click());
-    await flush();
-    expect(c.host.calls).toHaveLength(2);
+    await waitFor(() => expect(c.host.calls).toHaveLength(2));
     // TanStack's status stays success (this tab fetches nothing); the claim shows the work elsewhere.
-    expect(logA.at(-1)).toEqual({ status: "success", data: { n: 1 }, claim: "foreign" });
+    await waitFor(() => expect(logA.at(-1)).toEqual({ status: "success", data: { n: 1 }, claim: "foreign" }));
     await act(async () => c.host.calls[1]!.respond(200, { n: 2 }));
-    await flush();
-    expect(screen.getByTestId("a-data").textContent).toBe("2");
+    // TanStack notifies on a 0 ms timer: wait for the pushed result rather than one microtask.
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("2"));
     const firstData = logA.findIndex((s) => s.data !== undefined);
     expect(logA.slice(firstData).filter((s) => s.data === undefined)).toEqual([]);
     c.destroy();
