@@ -4,7 +4,7 @@
  * same options, a shared readable query key, invalidation and mutations shared across replicas,
  * retries inside the claim.
  */
-import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { Component, type ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
@@ -180,6 +180,27 @@ describe("shared across replicas", () => {
     expect(c.host.calls).toHaveLength(3);
     expect(seenB.filter((t) => t.startsWith("error"))).toEqual([]);
     expect(sharedQueryOptions(c.stores[0]!, URL_A, { retry: 5 }).retry).toBe(false);
+    c.destroy();
+  });
+});
+
+describe("sharedQueryOptions works unchanged with TanStack's client methods and useQueries", () => {
+  it("ensureQueryData / getQueryData / fetchQuery and useQueries share one cache entry and one request", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    c.host.auto = () => ({ status: 200, body: { n: 4 } });
+    const client = new QueryClient();
+    const options = sharedQueryOptions<Item>(c.stores[0]!, URL_A, { staleTime: 60_000 });
+    const data: Item = await client.ensureQueryData(options); // typed through the DataTag key
+    expect(data).toEqual({ n: 4 });
+    expect(client.getQueryData(options.queryKey)).toEqual({ n: 4 });
+    expect(await client.fetchQuery(options)).toEqual({ n: 4 });
+    function Many() {
+      const [one] = useQueries({ queries: [options] });
+      return <span data-testid="many">{one.isSuccess ? one.data.n : "-"}</span>;
+    }
+    render(app(c.stores[0]!, client, <Many />));
+    await waitFor(() => expect(screen.getByTestId("many").textContent).toBe("4"));
+    expect(c.host.calls).toHaveLength(1);
     c.destroy();
   });
 });
