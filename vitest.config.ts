@@ -35,6 +35,23 @@ export default defineConfig({
         },
       },
       {
+        // The React tests once more on React 18.3 (peer range ^18.2 || ^19): imports Vite
+        // transforms are aliased here, CommonJS requires by test/harness/react-18.ts.
+        resolve: {
+          alias: [
+            { find: /^react-dom(?=$|\/)/, replacement: "react-dom-18" },
+            { find: /^react(?=$|\/)/, replacement: "react-18" },
+          ],
+        },
+        test: {
+          name: "react18",
+          include: ["test/react/**/*.test.{ts,tsx}"],
+          environment: "node",
+          setupFiles: ["test/harness/react-18.ts"],
+          server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
+        },
+      },
+      {
         // Every story in stories/ is a test: it renders in chromium and its play function runs.
         // No setProjectAnnotations setup file: the plugin applies .storybook/preview itself.
         plugins: [storybookTest({ configDir: fileURLToPath(new URL("./.storybook", import.meta.url)) })],

@@ -8,6 +8,10 @@
  * - takeover across devices: claimant's browser context closed → host receives the 2nd request
  * - follower shows data: host sends the claimant's answer → the follower tab's DOM shows the data
  * - two devices at once (booting together / both up and asking together): requests per run
+ * - requests per refetch interval: K tabs polling with refetchInterval, for shared-fetch, TanStack
+ *   Query alone and TanStack Query + its broadcast plugin (JSON lines, ../shared/BENCH.md)
+ *
+ *   FIGURES=interval npm run bench:browser   runs only the last one (INTERVAL_MS=1000, 5 intervals)
  */
 import { cpus } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -124,6 +128,39 @@ async function simultaneous(browser: Browser, host: CountingHost, sync: SyncServ
   }
 }
 
+const INTERVAL_MS = Number(process.env.INTERVAL_MS ?? 1000);
+const INTERVALS = 5;
+const CONTENDERS = { shared: "shared-fetch", tanstack: "tanstack-query", broadcast: "tanstack-query+broadcast" } as const;
+
+/** K tabs of one context polling every INTERVAL_MS: host requests per interval over INTERVALS intervals. */
+async function perInterval(browser: Browser, host: CountingHost, lib: keyof typeof CONTENDERS, tabs: number): Promise<number> {
+  const context = await browser.newContext();
+  try {
+    const api = `/api/${uniqueName(`bench-poll-${lib}`)}`;
+    const pages = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, interval: INTERVAL_MS, lib }, tabs);
+    await Promise.all(pages.map((t) => t.waitForData()));
+    // Let the opening burst pass, then count whole intervals by the host's clock.
+    await new Promise((r) => setTimeout(r, INTERVAL_MS));
+    const from = performance.now();
+    await new Promise((r) => setTimeout(r, INTERVAL_MS * INTERVALS));
+    const counted = host.calls(api).filter((c) => c.at > from && c.at <= from + INTERVAL_MS * INTERVALS).length;
+    return counted / INTERVALS;
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
+async function requestsPerInterval(browser: Browser, host: CountingHost): Promise<void> {
+  for (const tabs of [2, 8]) {
+    for (const lib of ["shared", "tanstack", "broadcast"] as const) {
+      const value = await perInterval(browser, host, lib, tabs);
+      const params = { tabs, intervalMs: INTERVAL_MS, intervals: INTERVALS };
+      console.log(JSON.stringify({ figure: "requests per refetch interval", contender: CONTENDERS[lib], params, value, unit: "requests", runs: 1, min: value, max: value }));
+    }
+  }
+}
+
 function stats(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -138,6 +175,10 @@ async function main(): Promise<void> {
   const browser = await launchBrowser();
   try {
     console.log(`$ npm run bench:browser   (node --import tsx bench/browser.ts)`);
+    if (process.env.FIGURES === "interval") {
+      await requestsPerInterval(browser, host);
+      return;
+    }
     console.log(
       `env: chromium ${browser.version()} (headless, ${findChromium().path}), node ${process.version}, ${cpus().length} cpus, ` +
         `runs ${RUNS} (simultaneous: ${SIM_RUNS}), leaseMs ${LEASE_MS}, host + y-websocket server on 127.0.0.1`,
@@ -175,6 +216,8 @@ async function main(): Promise<void> {
     console.log("");
     console.log(`2 devices booting at once (settle window ${DEFAULT_SETTLE_MS} ms): ${dup(sims.boot)}`);
     console.log(`2 devices up, asking at once:                    ${dup(sims.ask)}`);
+    console.log("");
+    await requestsPerInterval(browser, host);
     console.log("");
     console.log(`samples (ms): ${rows.map((r) => `${r.name.split(" (")[0]}: [${r.samples.map((x) => x.toFixed(1)).join(", ")}]`).join("; ")}`);
   } finally {

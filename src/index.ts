@@ -25,9 +25,13 @@ export type {
   SharedFetchStoreOptions,
 } from "./core/types.ts";
 export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
-export { useSharedFetch, type UseSharedFetchOptions } from "./react/use-shared-fetch.ts";
-export { useProgram, type UseProgramOptions, type ProgramData } from "./react/use-program.ts";
-export type { SharedQueryResult } from "./react/use-store-query.ts";
+export { useSharedFetch, type UseSharedFetchOptions, type SharedFetchResult } from "./react/use-shared-fetch.ts";
+export { useProgram, sharedProgramOptions, type UseProgramOptions, type ProgramData } from "./react/use-program.ts";
+export { sharedQueryOptions, sharedQueryKey, type SharedQueryOptionsInput } from "./react/shared-query-options.ts";
+export { sharedMutationFn } from "./react/shared-mutation.ts";
+export { SharedFetchError } from "./react/shared-error.ts";
+export type { SharedView } from "./react/use-shared-view.ts";
+export type { RetryPolicy } from "./core/retry.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
-export { useSharedFetchSuspense } from "./react/use-shared-fetch-suspense.ts";
+export { useSharedFetchSuspense, type UseSharedFetchSuspenseOptions } from "./react/use-shared-fetch-suspense.ts";

@@ -2,6 +2,7 @@ import { Attempt, type StopReason } from "./attempt.ts";
 import { decide, isTerminal, MAX_STEPS, type Action, type Lifecycle } from "./decide.ts";
 import type { EngineOptions } from "./engine-options.ts";
 import { abortError } from "./errors.ts";
+import { meetsDemand } from "./freshness.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { ORIGIN, type Job, type KeyState } from "./job.ts";
 import { addWaiter, demandedRev, rejectWaiters, resolveWaiters } from "./waiters.ts";
@@ -79,14 +80,20 @@ export class ClaimEngine {
     };
   }
 
-  /** `refetch`: wait for a revision newer than what is recorded now (joining one already claimed). */
-  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot> {
+  /**
+   * `refetch`: wait for a revision newer than what is recorded now (joining one already claimed).
+   * `maxAgeMs`: an ensure whose recorded outcome is older than that is treated like a refetch.
+   */
+  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch", maxAgeMs?: number): Promise<Snapshot> {
     if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.reader.read(st);
-    const minRev = demandedRev(mode, recordedRev(result, error), claim?.rev, st.attempt?.rev);
+    const recorded = recordedRev(result, error);
+    // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
+    const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
+    const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
     return addWaiter(st, minRev, signal, () => this.step(st));
   }

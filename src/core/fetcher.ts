@@ -3,7 +3,8 @@ import { abortError } from "./errors.ts";
 import { isIdempotent, requestLabel, type NormalizedRequest } from "./request.ts";
 
 export type OutcomeError = { message: string; status?: number };
-export type Outcome = { ok: true; data: unknown } | { ok: false; error: OutcomeError };
+/** `at`: when the work was asked for, on this replica's clock (recorded with the outcome). */
+export type Outcome = ({ ok: true; data: unknown } | { ok: false; error: OutcomeError }) & { at?: number };
 
 /**
  * Default bound on one response body written into the shared doc (UTF-8 bytes). Every replica

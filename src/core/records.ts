@@ -18,8 +18,12 @@ export type ClaimRecord = {
   kind?: "fetch" | "program";
 };
 
-export type ResultRecord = { rev: number; data: unknown; label?: string };
-export type ErrorRecord = { rev: number; message: string; status?: number };
+/**
+ * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
+ * epoch, when the writing replica asked for the work. Ages are judged on it (see freshness.ts).
+ */
+export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number };
+export type ErrorRecord = { rev: number; message: string; status?: number; at?: number };
 /** One liveness record per replica, bumped while it has work in flight. */
 export type BeatRecord = {
   n: number;
@@ -52,6 +56,10 @@ function isRev(value: unknown): value is number {
 }
 
 const REV_PROBLEM = (what: string) => `${what}.rev is not an integer from 1 to ${MAX_REV}`;
+
+function isAt(value: unknown): boolean {
+  return value === undefined || (typeof value === "number" && Number.isFinite(value));
+}
 
 function own(record: Record<string, unknown>, name: string): unknown {
   return Object.hasOwn(record, name) ? record[name] : undefined;
@@ -93,6 +101,7 @@ export function resultValidator(validateData: (data: unknown) => string | null):
     const problem = validateData(value.data);
     if (problem) return `result.data ${problem}`;
     const label = own(value, "label");
+    if (!isAt(own(value, "at"))) return "result.at is not a finite number";
     // The record object itself is returned so that data keeps its identity across reads.
     return label === undefined || typeof label === "string" ? (value as ResultRecord) : "result.label is not a string";
   };
@@ -106,6 +115,7 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (!isRev(rev)) return REV_PROBLEM("error");
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
+  if (!isAt(own(value, "at"))) return "error.at is not a finite number";
   return value as ErrorRecord;
 }
 

@@ -4,6 +4,7 @@ import { ORIGIN, type Job } from "./job.ts";
 import { abortError } from "./errors.ts";
 import type { StoreEventListener } from "./events.ts";
 import { performFetch } from "./fetcher.ts";
+import { NO_RETRY, withRetries, type RetryPolicy } from "./retry.ts";
 import { fetchKey } from "./key.ts";
 import { inspect, type Inspection } from "./inspector.ts";
 import { PRESENCE_FIELD, watchPresence } from "./presence.ts";
@@ -16,6 +17,7 @@ import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
 import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./store-options.ts";
+import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import type { ClaimRecord } from "./records.ts";
@@ -34,6 +36,13 @@ export interface SharedFetchStoreExtras {
   inspect(): Inspection;
   /** Called after any change the inspector would show (doc records, verdicts, this store's events), batched per microtask. */
   onInspect(listener: () => void): () => void;
+  /**
+   * The recorded result's revision and `at` (when it was asked for, on its writer's clock, ms
+   * since the epoch; absent in records that predate ages, see freshness.ts); undefined when none.
+   */
+  resultInfo(req: SharedRequest | string): { rev: number; at?: number } | undefined;
+  /** The same for a program's recorded resolution. */
+  programResultInfo(req: ProgramRequest): { rev: number; at?: number } | undefined;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
   /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
@@ -125,14 +134,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     : () => {};
   const stopWatchingDoc = watchDoc(records, events.changed);
 
-  const fetchJob = (req: NormalizedRequest, lease: number): Job => ({
-    kind: "fetch",
-    key: fetchKey(identity, req),
-    label: requestLabel(req),
-    leaseMs: lease,
-    results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(o.fetch, req, { signal, idempotencyKey, maxResultBytes: o.maxResultBytes }),
-  });
+  const fetchJob = (req: NormalizedRequest, lease: number, retry: RetryPolicy = NO_RETRY): Job => {
+    // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
+    const at = Date.now();
+    return {
+      kind: "fetch",
+      key: fetchKey(identity, req),
+      label: requestLabel(req),
+      leaseMs: lease,
+      results: records.results,
+      run: async ({ signal, idempotencyKey }) => ({ ...(await withRetries(() => performFetch(o.fetch, req, { signal, idempotencyKey, maxResultBytes: o.maxResultBytes }), retry, signal)), at }),
+    };
+  };
+  const maxAge = (value: unknown) => (value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" }));
   const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
     records,
@@ -172,19 +186,24 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        const job = fetchJob(normalizeRequest(req), leaseMs);
+        const maxAgeMs = maxAge(opts?.maxAgeMs);
+        const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, signal, "ensure");
+        return engine.ensure(job, signal, "ensure", maxAgeMs);
       });
     },
-    refetch(req: SharedRequest): Promise<Snapshot> {
+    refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const job = fetchJob(normalizeRequest(req), o.leaseMs);
+        const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
+        const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
+        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, undefined, "refetch");
+        return engine.ensure(job, signal, "refetch");
       });
     },
+    resultInfo: (req: SharedRequest | string) => infoOf(records.results.get(keyOf(req))),
+    programResultInfo: (req: ProgramRequest) => infoOf(records.programs.get(programs.keyOf(req))),
     snapshot(req: SharedRequest): Snapshot {
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
@@ -236,6 +255,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   };
   registerInternals(store, { records, engine });
   return store;
+}
+
+function infoOf(result: { rev: number; at?: number } | undefined): { rev: number; at?: number } | undefined {
+  return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: result.at });
 }
 
 /** Connectors are registered and none of them reaches other devices. */

@@ -1,5 +1,6 @@
 import type * as Y from "yjs";
 import type { Awareness } from "y-protocols/awareness";
+import type { RetryPolicy } from "./retry.ts";
 
 /** A request as callers describe it. Header values and the body are hashed into the key, never stored. */
 export type SharedRequest = {
@@ -50,6 +51,14 @@ export type EnsureOptions = {
   signal?: AbortSignal;
   /** Override of the lease bound for a claim this call makes. */
   leaseMs?: number;
+  /**
+   * Freshness demand: a recorded outcome older than this (by its `at`, see Snapshot.updatedAt) is
+   * not enough; then ensure waits for a newer revision like `refetch` (joining one already
+   * claimed). Default: any recorded outcome will do.
+   */
+  maxAgeMs?: number;
+  /** Retries inside the claim, should this replica fetch (default: none). */
+  retry?: RetryPolicy;
 };
 
 export type SharedFetchStoreOptions = {
@@ -74,7 +83,8 @@ export interface SharedFetchStore {
   ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot>;
   snapshot(req: SharedRequest): Snapshot;
   subscribe(req: SharedRequest, listener: () => void): () => void;
-  refetch(req: SharedRequest): Promise<Snapshot>;
+  /** Waits for a revision newer than what is recorded now (joining one already claimed). */
+  refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot>;
   ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
   programSnapshot(req: ProgramRequest): Snapshot<Program>;
   subscribeProgram(req: ProgramRequest, listener: () => void): () => void;

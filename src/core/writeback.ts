@@ -21,13 +21,14 @@ export function writeOutcome(
   attempt: { key: string; rev: number; label: string; outcome: Outcome },
 ): boolean {
   const { key, rev, label } = attempt;
+  const at = attempt.outcome.at === undefined ? {} : { at: attempt.outcome.at };
   const { errors } = records;
   const result = results.get(key);
   const error = errors.get(key);
   let outcome = attempt.outcome;
   if (outcome.ok) {
     if (result && result.rev >= rev) return false;
-    const record: ResultRecord = { rev, data: outcome.data, label };
+    const record: ResultRecord = { rev, data: outcome.data, label, ...at };
     const problem = results.validate(record);
     if (typeof problem !== "string") {
       results.set(key, record);
@@ -38,7 +39,7 @@ export function writeOutcome(
   }
   if ((result?.rev ?? 0) >= rev || (error?.rev ?? 0) >= rev) return false;
   const { message, status } = outcome.error;
-  const record: ErrorRecord = status === undefined ? { rev, message } : { rev, message, status };
+  const record: ErrorRecord = status === undefined ? { rev, message, ...at } : { rev, message, status, ...at };
   // An error record nobody could read (e.g. a revision out of bounds) is not written at all.
   if (typeof errors.validate(record) === "string") return false;
   errors.set(key, record);

@@ -1,50 +1,99 @@
-import { useMemo } from "react";
+import { hashKey as hashQueryKey, queryOptions, useQuery, type Query, type QueryFunctionContext, type QueryKey, type UseQueryResult } from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
+import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
+import { demandOf } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { useStoreQuery, type SharedQueryResult } from "./use-store-query.ts";
-
-export type UseProgramOptions = {
-  /** false disables it like passing null. */
-  enabled?: boolean;
-  /** Also return JavaScript for each TS/JSX file as `data.compiled` (file name → code). */
-  compile?: boolean;
-};
+import type { SharedFetchError } from "./shared-error.ts";
+import { deliveredRev, isRunning, trackRunning, unwrap, type SharedQueryOptionsInput } from "./shared-query-options.ts";
+import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
+import { absoluteUrl } from "./url.ts";
 
 /** A resolved program; `compiled` is present when it was asked for with `compile: true`. */
 export type ProgramData = Program & { compiled?: Record<string, string> };
 
-function identify(store: SharedFetchStore, req: ProgramRequest): string {
-  const programKeyOf = (store as Partial<SharedFetchStoreExtras>).programKeyOf;
-  if (programKeyOf) return programKeyOf.call(store, req);
-  const { url, compile } = normalizeProgramRequest(req);
-  return JSON.stringify([url, compile]);
+/** Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as `data.compiled`). */
+export type UseProgramOptions<TData = ProgramData> = Omit<SharedQueryOptionsInput<ProgramData, TData>, "leaseMs" | "retry" | "retryDelay"> & { compile?: boolean };
+
+type Extras = Partial<SharedFetchStoreExtras>;
+
+function recordOf(store: SharedFetchStore, req: ProgramRequest) {
+  const extras = store as Extras;
+  return extras.programResultInfo?.call(store, req);
 }
 
-/** A program (entry module and its imports) resolved once across replicas. `null` disables it. */
-export function useProgram(url: string | null, opts?: UseProgramOptions): SharedQueryResult<ProgramData> {
-  const store = useSharedFetchStore();
-  const compile = opts?.compile === true;
-  let id: string | null = null;
-  let inputError: string | undefined;
-  if (url !== null && opts?.enabled !== false) {
-    try {
-      id = identify(store, compile ? { url, compile } : { url });
-    } catch (error) {
-      inputError = messageOf(error);
-    }
+/**
+ * Query options for a program (an entry module and everything it imports) resolved once across
+ * replicas: `["shared-fetch", "program", url without query, key]`. A program record has no age:
+ * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision).
+ */
+export function sharedProgramOptions<TData = ProgramData>(store: SharedFetchStore, url: string | null, options?: UseProgramOptions<TData>) {
+  const { compile, queryKey: ownKey, ...rest } = options ?? {};
+  let req: ProgramRequest | null = null;
+  let key: QueryKey;
+  let inputError: unknown;
+  try {
+    req = url === null ? null : compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    if (req) {
+      const n = normalizeProgramRequest(req);
+      const u = new URL(n.url);
+      const id = (store as Extras).programKeyOf?.call(store, req) ?? hashKey(JSON.stringify([n.url, n.compile]));
+      key = ownKey ?? ["shared-fetch", "program", `${u.origin}${u.pathname}`, id];
+    } else key = ownKey ?? ["shared-fetch", null];
+  } catch (error) {
+    inputError = error;
+    key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
-  const req = useMemo<ProgramRequest | null>(() => (id === null ? null : compile ? { url: url!, compile } : { url: url! }), [id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const refetchProgram = (store as Partial<SharedFetchStoreExtras>).refetchProgram;
-  return useStoreQuery<ProgramData>(`program:${store.replicaId}`, {
-    id,
-    inputError,
-    ensure: (signal) => store.ensureProgram(req!, { signal }),
+  const id = JSON.stringify(key);
+  const queryFn = async (ctx: QueryFunctionContext): Promise<ProgramData> => {
+    if (inputError !== undefined) throw inputError;
+    if (!req) throw new Error("shared-fetch: this query is disabled (its url is null)");
+    return trackRunning(store, id, () => run(ctx, req!));
+  };
+  const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
+    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as Query<unknown, Error, unknown, readonly unknown[]> | undefined;
+    const refetchProgram = (store as Extras).refetchProgram;
+    const snap = (demandOf(query).mode === "refetch" && refetchProgram ? await refetchProgram.call(store, req) : await store.ensureProgram(req, { signal: ctx.signal })) as Snapshot;
+    const record = recordOf(store, req);
+    if (query && record && !snap.error) deliveredRev.set(query, record.rev);
+    return unwrap<ProgramData>(snap);
+  };
+  return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
+    // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
+    // and asks again, which the store answers from the record without a request).
+    ...(rest.initialData === undefined
+      ? {
+          initialData: () => (req && inputError === undefined && !isRunning(store, id) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined),
+          initialDataUpdatedAt: 0,
+        }
+      : {}),
+    ...rest,
+    ...(req === null && inputError === undefined ? { enabled: false } : {}),
+    queryKey: key,
+    queryFn,
+    retry: false,
+  });
+}
+
+/** useQuery(sharedProgramOptions(…)) plus the view across replicas. `null` disables it. */
+export function useProgram<TData = ProgramData>(url: string | null, options?: UseProgramOptions<TData>): UseQueryResult<TData, SharedFetchError> & SharedView {
+  const store = useSharedFetchStore();
+  const opts = sharedProgramOptions<TData>(store, url, options);
+  const query = useQuery(opts);
+  let req: ProgramRequest | null = null;
+  try {
+    if (url !== null && opts.enabled !== false) req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    if (req) normalizeProgramRequest(req);
+  } catch {
+    req = null; // reported as the query's error
+  }
+  const binding: ViewBinding = {
+    id: req ? hashQueryKey(opts.queryKey) : null,
     snapshot: () => store.programSnapshot(req!),
     subscribe: (listener) => store.subscribeProgram(req!, listener),
-    // A real re-resolution (a new revision), not a look-up of what is recorded.
-    refetch: () => (refetchProgram ? refetchProgram.call(store, req!) : store.ensureProgram(req!)) as Promise<Snapshot<ProgramData>>,
-  });
+    info: () => recordOf(store, req!),
+  };
+  return useSharedView(query, opts.queryKey, binding);
 }

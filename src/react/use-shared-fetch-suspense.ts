@@ -1,26 +1,31 @@
-import { useSuspenseQuery } from "@tanstack/react-query";
-import type { SharedFetchStoreExtras } from "../core/store.ts";
+import { hashKey as hashQueryKey, useSuspenseQuery, type UseSuspenseQueryResult } from "@tanstack/react-query";
+import { normalizeRequest } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { useSharedFetch, type UseSharedFetchOptions } from "./use-shared-fetch.ts";
-import type { SharedQueryResult } from "./use-store-query.ts";
+import type { SharedFetchError } from "./shared-error.ts";
+import { sharedQueryOptions } from "./shared-query-options.ts";
+import type { UseSharedFetchOptions } from "./use-shared-fetch.ts";
+import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
+import { toRequest } from "./url.ts";
+
+/** Options of useSharedFetchSuspense: those useSuspenseQuery takes. */
+export type UseSharedFetchSuspenseOptions<T = unknown, TData = T> = Omit<UseSharedFetchOptions<T, TData>, "enabled" | "placeholderData" | "throwOnError">;
 
 /**
- * useSharedFetch for React Suspense: suspends until a result or error is recorded by any replica
- * (an HTTP failure is a recorded error: it renders with `status: "error"` rather than throwing).
- * The query is the same TanStack cache entry useSharedFetch uses, so the two hooks share it.
- * Bad input throws to the nearest error boundary, as Suspense hooks do.
+ * `useSuspenseQuery(sharedQueryOptions(…))` plus the view across replicas: suspends until any
+ * replica records an outcome; an error with no data throws to the nearest error boundary (as
+ * useSuspenseQuery does). Same cache entry as useSharedFetch for the same request.
  */
-export function useSharedFetchSuspense<T = unknown>(req: string | SharedRequest, opts?: Omit<UseSharedFetchOptions, "enabled">): SharedQueryResult<T> {
+export function useSharedFetchSuspense<T = unknown, TData = T>(req: string | SharedRequest, options?: UseSharedFetchSuspenseOptions<T, TData>): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const request = typeof req === "string" ? { url: req } : req;
-  const keyOf = (store as Partial<SharedFetchStoreExtras>).keyOf;
-  const id = keyOf ? keyOf(request) : JSON.stringify(request);
-  useSuspenseQuery({
-    queryKey: ["shared-fetch", `fetch:${store.replicaId}`, id],
-    queryFn: ({ signal }) => store.ensure(request, { signal, leaseMs: opts?.leaseMs }),
-    staleTime: Infinity,
-    retry: false,
-  });
-  return useSharedFetch<T>(request, opts);
+  const opts = sharedQueryOptions<T, TData>(store, req, options);
+  const query = useSuspenseQuery(opts);
+  let request: SharedRequest | null = null;
+  try {
+    request = toRequest(req);
+    normalizeRequest(request);
+  } catch {
+    request = null; // useSuspenseQuery has thrown the input error already
+  }
+  return useSharedView(query, opts.queryKey, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

@@ -1,47 +1,38 @@
-import { useMemo } from "react";
-import type { SharedFetchStoreExtras } from "../core/store.ts";
-import { messageOf } from "../core/fetcher.ts";
-import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
+import { hashKey as hashQueryKey, useQuery, type UseQueryResult } from "@tanstack/react-query";
+import { normalizeRequest } from "../core/request.ts";
+import type { SharedRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { useStoreQuery, type SharedQueryResult } from "./use-store-query.ts";
+import type { SharedFetchError } from "./shared-error.ts";
+import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query-options.ts";
+import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
+import { toRequest } from "./url.ts";
 
-export type UseSharedFetchOptions = {
-  /** Lease bound for a claim this hook makes (default: the store's leaseMs). */
-  leaseMs?: number;
-  /** false disables the request like passing null. */
-  enabled?: boolean;
-};
+/** Every `useQuery` option (select, placeholderData, staleTime, refetchInterval, retry, …), plus `leaseMs` and your own `queryKey`. */
+export type UseSharedFetchOptions<T = unknown, TData = T> = SharedQueryOptionsInput<T, TData>;
 
-function identify(store: SharedFetchStore, req: SharedRequest): string {
-  const keyOf = (store as Partial<SharedFetchStoreExtras>).keyOf;
-  return keyOf ? keyOf(req) : JSON.stringify([req.url, req.method, req.headers, req.body, req.parse]);
+/** TanStack's `UseQueryResult` (`isSuccess` narrows `data`) plus `claim` and `isFetchingAnywhere`. */
+export type SharedFetchResult<TData = unknown> = UseQueryResult<TData, SharedFetchError> & SharedView;
+
+function safeRequest(req: string | SharedRequest | null): SharedRequest | null {
+  try {
+    const request = req === null ? null : toRequest(req);
+    if (request) normalizeRequest(request);
+    return request;
+  } catch {
+    return null; // the query reports it as its error
+  }
 }
 
 /**
- * One request shared by every tab and peer that shows it. `null` (or enabled: false) disables it.
+ * `useQuery(sharedQueryOptions(store, req, options))` plus the view across replicas: one request
+ * shared by every tab and device that shows it. `null` (or `enabled: false`) disables it.
+ * `refetch()` asks for a newer revision (joining one already claimed anywhere).
  * Must be used inside <SharedFetchProvider> and a TanStack <QueryClientProvider>.
  */
-export function useSharedFetch<T = unknown>(req: string | SharedRequest | null, opts?: UseSharedFetchOptions): SharedQueryResult<T> {
+export function useSharedFetch<T = unknown, TData = T>(req: string | SharedRequest | null, options?: UseSharedFetchOptions<T, TData>): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
-  const request: SharedRequest | null = req === null || opts?.enabled === false ? null : typeof req === "string" ? { url: req } : req;
-  let id: string | null = null;
-  let inputError: string | undefined;
-  if (request) {
-    try {
-      id = identify(store, request);
-    } catch (error) {
-      inputError = messageOf(error);
-    }
-  }
-  // The request object may be a new literal on every render; its key is what identifies it.
-  const stable = useMemo(() => request, [id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const leaseMs = opts?.leaseMs;
-  return useStoreQuery<T>(`fetch:${store.replicaId}`, {
-    id,
-    inputError,
-    ensure: (signal) => store.ensure(stable!, { signal, leaseMs }) as Promise<Snapshot<T>>,
-    snapshot: () => store.snapshot(stable!) as Snapshot<T>,
-    subscribe: (listener) => store.subscribe(stable!, listener),
-    refetch: () => store.refetch(stable!) as Promise<Snapshot<T>>,
-  });
+  const opts = sharedQueryOptions<T, TData>(store, req, options);
+  const query = useQuery(opts);
+  const request = opts.enabled === false ? null : safeRequest(req);
+  return useSharedView(query, opts.queryKey, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

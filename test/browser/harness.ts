@@ -49,6 +49,12 @@ export type PageConfig = {
   presence?: "tabs" | "peers";
   /** The hook stays disabled until `tab.start()`. */
   manualStart?: boolean;
+  /** TanStack options of the page's query (see test/browser/page/main.tsx). */
+  stale?: number;
+  interval?: number;
+  retry?: number;
+  retryDelay?: number;
+  lib?: "shared" | "tanstack" | "broadcast";
 };
 
 export function pageUrl(host: CountingHost, config: PageConfig): string {
@@ -58,6 +64,7 @@ export function pageUrl(host: CountingHost, config: PageConfig): string {
   if (config.room) q.set("room", config.room);
   if (config.presence) q.set("presence", config.presence);
   if (config.manualStart) q.set("start", "manual");
+  for (const name of ["stale", "interval", "retry", "retryDelay", "lib"] as const) if (config[name] !== undefined) q.set(name, String(config[name]));
   return `${host.origin}/?${q}`;
 }
 

@@ -6,11 +6,11 @@ import { performance } from "node:perf_hooks";
 
 /**
  * How the host answers one request of a path:
- * - `{ delayMs }`: answers after delayMs (0: at once);
+ * - `{ delayMs, status? }`: answers after delayMs (0: at once), with `status` (default 200);
  * - `"hang"`: never answers (the socket stays open until the client goes or the host closes);
  * - `"hold"`: waits until the test calls `call.respond()` (see `host.nextCall`).
  */
-export type Step = { delayMs: number } | "hang" | "hold";
+export type Step = { delayMs: number; status?: number } | "hang" | "hold";
 
 /** One request the host received under /api/. Times are node `performance.now()` ms. */
 export type ApiCall = {
@@ -65,13 +65,13 @@ export async function startHost(pageDir: string): Promise<CountingHost> {
   const open = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
 
-  const answer = (call: ApiCall, res: http.ServerResponse, body: unknown): number | undefined => {
+  const answer = (call: ApiCall, res: http.ServerResponse, body: unknown, status = 200): number | undefined => {
     if (call.answeredAt !== undefined || call.closedAt !== undefined || res.writableEnded) return undefined;
     const text = JSON.stringify(body ?? { path: call.path, n: call.n });
     // Stamped before the write: this process may be descheduled right after handing the bytes to
     // the socket, while the browser already renders them.
     call.answeredAt = performance.now();
-    res.writeHead(200, {
+    res.writeHead(status, {
       "Content-Type": "application/json",
       "Cache-Control": "no-store",
       "Access-Control-Allow-Origin": "*",
@@ -109,8 +109,9 @@ export async function startHost(pageDir: string): Promise<CountingHost> {
     if (url.searchParams.get("hang") === "1") step = "hang";
     else if (url.searchParams.has("delay")) step = { delayMs: Number(url.searchParams.get("delay")) };
     if (step === "hang" || step === "hold") return;
-    if (step.delayMs <= 0) answer(call, res, undefined);
-    else setTimeout(() => answer(call, res, undefined), step.delayMs);
+    const { status } = step;
+    if (step.delayMs <= 0) answer(call, res, undefined, status);
+    else setTimeout(() => answer(call, res, undefined, status), step.delayMs);
   };
 
   const file = async (pathname: string, res: http.ServerResponse): Promise<void> => {

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, render, screen } from "@testing-library/react";
-import { Suspense } from "react";
-import { afterEach, describe, expect, it } from "vitest";
-import { SharedFetchProvider, useSharedFetchSuspense } from "../../src/index.ts";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { Component, Suspense, type ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { SharedFetchError, SharedFetchProvider, useSharedFetchSuspense } from "../../src/index.ts";
 import { cluster, URL_A } from "../harness/replicas.ts";
 
 afterEach(cleanup);
@@ -12,6 +12,20 @@ const flush = () => act(async () => {});
 function Item({ url }: { url: string }) {
   const { status, data } = useSharedFetchSuspense<{ n: number }>(url);
   return <span data-testid="item">{`${status}: ${data?.n}`}</span>;
+}
+
+class Boundary extends Component<{ errors: unknown[]; children: ReactNode }, { error: unknown }> {
+  override state = { error: undefined as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.errors.push(error);
+  }
+  override render() {
+    const e = this.state.error as SharedFetchError | undefined;
+    return e ? <span data-testid="boundary">{`${e.name} ${e.status}: ${e.message}`}</span> : this.props.children;
+  }
 }
 
 describe("useSharedFetchSuspense", () => {
@@ -38,22 +52,27 @@ describe("useSharedFetchSuspense", () => {
     c.destroy();
   });
 
-  it("a recorded HTTP error renders as status error instead of throwing", async () => {
+  it("a recorded HTTP error with no data throws a SharedFetchError to the error boundary (as useSuspenseQuery does)", async () => {
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;
     c.host.auto = () => ({ status: 503, body: "down" });
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
     render(
-      <QueryClientProvider client={new QueryClient()}>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
         <SharedFetchProvider store={a!}>
-          <Suspense fallback={<span>loading</span>}>
-            <Item url={URL_A} />
-          </Suspense>
+          <Boundary errors={errors}>
+            <Suspense fallback={<span>loading</span>}>
+              <Item url={URL_A} />
+            </Suspense>
+          </Boundary>
         </SharedFetchProvider>
       </QueryClientProvider>,
     );
-    await flush();
-    await flush();
-    expect(screen.getByTestId("item").textContent).toBe("error: undefined");
+    await waitFor(() => expect(screen.getByTestId("boundary").textContent).toMatch(/^SharedFetchError 503: HTTP 503/));
+    expect(errors[0]).toBeInstanceOf(SharedFetchError);
+    expect(c.host.calls).toHaveLength(1);
+    spy.mockRestore();
     c.destroy();
   });
 });

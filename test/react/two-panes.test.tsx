@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { StrictMode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -51,20 +51,21 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     await flush();
     expect(c.host.calls).toHaveLength(1);
     await act(async () => c.host.calls[0]!.respond(200, { n: 1 }));
-    await flush();
-    expect(screen.getByTestId("a-data").textContent).toBe("1");
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("1"));
     expect(screen.getByTestId("b-data").textContent).toBe("1");
     const dedupe = (log: Seen[]) => log.filter((s, i) => i === 0 || JSON.stringify(s) !== JSON.stringify(log[i - 1]));
-    expect(dedupe(logA)).toEqual([
+    // The store's notice (claim released with the result) may come a microtask before TanStack's
+    // result (React 19 renders it, 18 batches it away): then one render is still pending with no
+    // claim, which is the truth (this tab's query function runs). It is dropped before comparing.
+    const later = (log: Seen[]) => dedupe(log).filter((s, i) => i === 0 || s.status !== "pending" || s.claim !== "-");
+    expect(dedupe(later(logA))).toEqual([
       { status: "pending", data: undefined, claim: "-" },
       { status: "pending", data: undefined, claim: "mine" },
       { status: "success", data: { n: 1 }, claim: "-" },
     ]);
-    expect(dedupe(logB)).toEqual([
-      { status: "pending", data: undefined, claim: "-" },
-      { status: "pending", data: undefined, claim: "foreign" },
-      { status: "success", data: { n: 1 }, claim: "-" },
-    ]);
+    expect(dedupe(logB).filter((s) => s.status !== "pending" || s.claim !== "-").slice(0, 1)).toEqual([{ status: "pending", data: undefined, claim: "foreign" }]);
+    expect(dedupe(logB).at(-1)).toEqual({ status: "success", data: { n: 1 }, claim: "-" });
+    expect(logB.filter((s) => s.status !== "pending" && s.data === undefined)).toEqual([]);
     c.destroy();
   });
 
@@ -79,15 +80,15 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
         {mount(b!, "b", [])}
       </>,
     );
-    await flush();
+    await waitFor(() => expect([screen.getByTestId("a-data").textContent, screen.getByTestId("b-data").textContent]).toEqual(["1", "1"]));
     c.host.auto = undefined;
     await act(async () => screen.getByText("refetch b").click());
-    await flush();
-    expect(c.host.calls).toHaveLength(2);
-    expect(logA.at(-1)).toEqual({ status: "pending", data: { n: 1 }, claim: "foreign" });
+    await waitFor(() => expect(c.host.calls).toHaveLength(2));
+    // TanStack's status stays success (this tab fetches nothing); the claim shows the work elsewhere.
+    await waitFor(() => expect(logA.at(-1)).toEqual({ status: "success", data: { n: 1 }, claim: "foreign" }));
     await act(async () => c.host.calls[1]!.respond(200, { n: 2 }));
-    await flush();
-    expect(screen.getByTestId("a-data").textContent).toBe("2");
+    // TanStack notifies on a 0 ms timer: wait for the pushed result rather than one microtask.
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("2"));
     const firstData = logA.findIndex((s) => s.data !== undefined);
     expect(logA.slice(firstData).filter((s) => s.data === undefined)).toEqual([]);
     c.destroy();
@@ -100,6 +101,9 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     const logA: Seen[] = [];
     render(mount(a!, "a", logA));
     await flush();
+    // TanStack notifies on a 0 ms timer, and the hook re-stamps dataUpdatedAt with the writer's
+    // `at` once after the result: let both land before counting.
+    await act(() => new Promise((r) => setTimeout(r, 20)));
     const renders = logA.length;
     await act(async () => {
       await b!.ensure({ url: `${URL_A}/other` });
@@ -123,16 +127,16 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     c.destroy();
   });
 
-  it("null disables the request; a bad URL shows an error naming it instead of throwing", async () => {
+  it("null disables the request (TanStack's disabled state); a bad URL shows an error naming it instead of throwing", async () => {
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;
     const idle: Seen[] = [];
     render(mount(a!, "a", idle, null));
     await flush();
-    expect(idle.at(-1)).toEqual({ status: "idle", data: undefined, claim: "-" });
+    expect(idle.at(-1)).toEqual({ status: "pending", data: undefined, claim: "-" });
     expect(c.host.calls).toHaveLength(0);
     function Bad() {
-      const { status, error } = useSharedFetch("not a url");
+      const { status, error } = useSharedFetch("ftp://example.test/items");
       return <span data-testid="bad">{`${status}: ${error?.message}`}</span>;
     }
     render(
@@ -142,8 +146,8 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
         </SharedFetchProvider>
       </QueryClientProvider>,
     );
-    await flush();
-    expect(screen.getByTestId("bad").textContent).toMatch(/^error: shared-fetch: url "not a url" is not a valid absolute URL/);
+    await waitFor(() => expect(screen.getByTestId("bad").textContent).toMatch(/^error/));
+    expect(screen.getByTestId("bad").textContent).toMatch(/^error: shared-fetch: url "ftp:\/\/example.test\/items" has protocol ftp:/);
     c.destroy();
   });
 
@@ -156,8 +160,7 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     await flush();
     expect(c.host.calls).toHaveLength(1);
     await act(async () => c.host.open[0]!.respond(200, { n: 3 }));
-    await flush();
-    expect(screen.getByTestId("a-data").textContent).toBe("3");
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("3"));
     c.destroy();
   });
 

@@ -6,14 +6,22 @@
  *   ws, room  y-websocket server URL and room: also connectPeers when given
  *   presence  "tabs" | "peers": whose awareness the store watches  (default: peers when ws is set)
  *   start     "manual": the request starts only when the test calls window.__start()
+ *   stale     staleTime in ms (default 60000: tabs opened one after another reuse the result)
+ *   interval  refetchInterval in ms (with refetchIntervalInBackground)
+ *   retry, retryDelay  TanStack's retry options (default retry 0)
+ *   lib       "shared" (default), "tanstack" (plain useQuery, each tab fetches) or "broadcast"
+ *             (plain useQuery + @tanstack/query-broadcast-client-experimental): bench contenders
+ * window.__client is the tab's QueryClient, __invalidate() invalidates the shared query and
+ * __mutate() posts through sharedMutationFn and then invalidates (the mutation pattern).
  * It renders status/data/claim into data-testid elements and records, in window.__history, every
  * rendered state, and in window.__events every store event, each with an epoch timestamp.
  */
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { broadcastQueryClient } from "@tanstack/query-broadcast-client-experimental";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
-import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
+import { createSharedFetchStore, sharedMutationFn, sharedQueryKey, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
 import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
 import type { HistoryEntry, PageWindow } from "./types.ts";
 import { internalsOf } from "../../../src/internals.ts";
@@ -37,6 +45,29 @@ const ws = params.get("ws");
 const room = params.get("room") ?? tabsName;
 const presence = params.get("presence") ?? (ws ? "peers" : "tabs");
 
+const stale = Number(params.get("stale") ?? 60_000);
+const interval = params.get("interval") ? Number(params.get("interval")) : undefined;
+const lib = params.get("lib") ?? "shared";
+const queryOptions = {
+  staleTime: stale,
+  retry: Number(params.get("retry") ?? 0),
+  retryDelay: Number(params.get("retryDelay") ?? 0),
+  ...(interval ? { refetchInterval: interval, refetchIntervalInBackground: true } : {}),
+};
+
+/** The contender's hook: useSharedFetch, or plain useQuery with the page's fetch (bench). */
+function useQueryFor(url: string | null) {
+  const shared = lib === "shared";
+  const plain = useQuery({
+    queryKey: ["plain", url],
+    queryFn: async () => (await fetch(url!, { cache: "no-store" })).json() as Promise<unknown>,
+    enabled: !shared && url !== null,
+    ...queryOptions,
+  });
+  const ours = useSharedFetch(shared ? url : null, queryOptions);
+  return shared ? ours : plain;
+}
+
 function App() {
   // start=manual: the hook stays disabled until the test calls window.__start() (so several
   // devices that are already up can ask at the same moment).
@@ -44,7 +75,9 @@ function App() {
   useEffect(() => {
     win.__start = () => setStarted(true);
   }, []);
-  const { status, data, claim, error } = useSharedFetch(started ? api : null);
+  const query = useQueryFor(started ? api : null);
+  const { status, data, error } = query;
+  const claim = "claim" in query ? query.claim : undefined;
   const last = useRef<HistoryEntry | undefined>(undefined);
   // Every committed state, deduplicated: what the user could have seen.
   useLayoutEffect(() => {
@@ -106,6 +139,15 @@ async function start(): Promise<void> {
   win.__replicaId = store.replicaId;
   win.__store = store;
   const queryClient = new QueryClient();
+  win.__client = queryClient;
+  if (lib === "broadcast") broadcastQueryClient({ queryClient: queryClient as never, broadcastChannel: `bench-${tabsName}` });
+  const key = sharedQueryKey(store, { url: api });
+  win.__invalidate = () => queryClient.invalidateQueries({ queryKey: key.slice(0, 3) });
+  const post = sharedMutationFn(store, (n: number) => ({ url: `${api}/add`, method: "POST", body: JSON.stringify({ n }) }));
+  win.__mutate = async () => {
+    await post(Date.now());
+    await win.__invalidate!();
+  };
   document.body.dataset.replica = store.replicaId;
   createRoot(document.getElementById("root")!).render(
     <QueryClientProvider client={queryClient}>

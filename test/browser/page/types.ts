@@ -29,5 +29,11 @@ export type PageWindow = {
   /** With start=manual: enables the hook. */
   __start?: () => void;
   __replicaId?: string;
+  /** The tab's QueryClient. */
+  __client?: unknown;
+  /** Invalidates the shared query by its key prefix. */
+  __invalidate?: () => Promise<void>;
+  /** POSTs through sharedMutationFn, then invalidates. */
+  __mutate?: () => Promise<void>;
   __store?: unknown;
 };

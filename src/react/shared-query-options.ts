@@ -1,0 +1,123 @@
+import { queryOptions, type Query, type QueryFunctionContext, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
+import { messageOf } from "../core/fetcher.ts";
+import { hashKey } from "../core/key.ts";
+import { normalizeRequest } from "../core/request.ts";
+import type { SharedFetchStoreExtras } from "../core/store.ts";
+import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
+import { demandOf, retryPolicy } from "./demand.ts";
+import { SharedFetchError } from "./shared-error.ts";
+import { toRequest } from "./url.ts";
+
+/** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
+export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryKey" | "queryFn"> & {
+  /** Your own query key instead of the default `["shared-fetch", method, url without query, key]`. */
+  queryKey?: QueryKey;
+  /** Lease bound for a claim this query makes (default: the store's leaseMs). */
+  leaseMs?: number;
+};
+
+type Extras = Partial<SharedFetchStoreExtras>;
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+
+/**
+ * The revision whose result each query holds, as delivered by the store (its query function or a
+ * push from another replica's result). Absent: the data came from elsewhere (hydration,
+ * initialData, setQueryData) and is compared by time instead.
+ */
+export const deliveredRev = new WeakMap<object, number>();
+
+/**
+ * Keys whose query function runs in this tab, per store. TanStack consults `initialData` again on
+ * every options update while a query has no data; while our own query function runs it delivers
+ * the result itself (as plain useQuery would), so `initialData` must not slip it in first.
+ */
+const running = new WeakMap<object, Map<string, number>>();
+
+export function trackRunning<T>(store: object, key: string, work: () => Promise<T>): Promise<T> {
+  let map = running.get(store);
+  if (!map) running.set(store, (map = new Map()));
+  const m = map;
+  m.set(key, (m.get(key) ?? 0) + 1);
+  return work().finally(() => {
+    const n = (m.get(key) ?? 1) - 1;
+    if (n > 0) m.set(key, n);
+    else m.delete(key);
+  });
+}
+
+export function isRunning(store: object, key: string): boolean {
+  return (running.get(store)?.get(key) ?? 0) > 0;
+}
+
+/** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
+export function unwrap<T>(snap: Snapshot): T {
+  if (snap.error) throw new SharedFetchError(snap.error);
+  return snap.data as T;
+}
+
+/** `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13). */
+export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): readonly [string, string, string, string] {
+  const n = normalizeRequest(req);
+  const u = new URL(n.url);
+  const keyOf = (store as Extras).keyOf;
+  const key = keyOf ? keyOf.call(store, n) : hashKey(JSON.stringify([n.url, n.method, n.headers, n.body, n.parse]));
+  return ["shared-fetch", n.method, `${u.origin}${u.pathname}`, key];
+}
+
+/**
+ * `useQuery` options (the v5 `queryOptions` idiom) for a request shared by every tab and device:
+ * pass them to useQuery, useSuspenseQuery, useQueries, prefetchQuery, ensureQueryData, fetchQuery,
+ * getQueryData, invalidateQueries or HydrationBoundary's queries alike. TanStack's `retry` and
+ * `retryDelay` run in the store's claimant (TanStack itself gets `retry: false`), so other replicas
+ * show pending through the retries and the host sees one sequence of attempts. Freshness options
+ * are judged on the recorded result's age (see README, "Coming from TanStack Query"). `null`
+ * disables the query. Bad input (an invalid URL) becomes the query's error, never a throw.
+ */
+export function sharedQueryOptions<T = unknown, TData = T>(store: SharedFetchStore, request: string | SharedRequest | null, options?: SharedQueryOptionsInput<T, TData>) {
+  const { queryKey: ownKey, leaseMs, retry, retryDelay, ...rest } = options ?? {};
+  let req: SharedRequest | null = null;
+  let key: QueryKey;
+  let inputError: unknown;
+  try {
+    req = request === null ? null : toRequest(request);
+    key = ownKey ?? (req ? sharedQueryKey(store, req) : ["shared-fetch", null]);
+  } catch (error) {
+    inputError = error;
+    key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
+  }
+  const id = JSON.stringify(key);
+  const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
+    if (inputError !== undefined) throw inputError;
+    if (!req) throw new Error("shared-fetch: this query is disabled (its request is null)");
+    return trackRunning(store, id, () => run(ctx, req!));
+  };
+  const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
+    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
+    const demand = demandOf(query);
+    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(ctx.client, retry, retryDelay) };
+    const snap = demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+    const info = (store as Extras).resultInfo?.call(store, req);
+    if (query && info && !snap.error) deliveredRev.set(query, info.rev);
+    return unwrap<T>(snap);
+  };
+  const recorded = () => (req && inputError === undefined && !isRunning(store, id) ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) } : undefined);
+  return queryOptions<T, SharedFetchError, TData, QueryKey>({
+    // A result any replica recorded (e.g. persisted in IndexedDB) shows at once, aged by its `at`:
+    // TanStack then revalidates it on mount when it is stale (stale-while-revalidate).
+    ...(rest.initialData === undefined
+      ? {
+          initialData: () => {
+            const r = recorded();
+            return r?.info && r.snap.data !== undefined ? (r.snap.data as T) : undefined;
+          },
+          // A record that predates ages is of unknown age: as old as can be.
+          initialDataUpdatedAt: () => recorded()?.info?.at ?? 0,
+        }
+      : {}),
+    ...rest,
+    ...(req === null && inputError === undefined ? { enabled: false } : {}),
+    queryKey: key,
+    queryFn,
+    retry: false,
+  });
+}

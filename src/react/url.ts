@@ -1,0 +1,23 @@
+import { SharedFetchInputError, describe } from "../core/errors.ts";
+import type { SharedRequest } from "../core/types.ts";
+
+/**
+ * Relative URLs resolve against the page's `location.href` (so the key holds the absolute URL and
+ * two pages of one origin share it). Outside a browser there is nothing to resolve against.
+ */
+export function absoluteUrl(url: string): string {
+  if (typeof url !== "string") return url;
+  if (url.trim() === "") return url; // normalizeRequest names the problem
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
+  const base = (globalThis as { location?: { href?: unknown } }).location?.href;
+  if (typeof base !== "string") {
+    throw new SharedFetchInputError(`shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`);
+  }
+  return new URL(url, base).href;
+}
+
+export function toRequest(req: string | SharedRequest): SharedRequest {
+  if (typeof req === "string") return { url: absoluteUrl(req) };
+  if (req && typeof req === "object" && typeof req.url === "string") return { ...req, url: absoluteUrl(req.url) };
+  return req;
+}

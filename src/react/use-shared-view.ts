@@ -1,0 +1,77 @@
+import { useQueryClient, type QueryKey, type RefetchOptions } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
+import type { SharedFetchStoreExtras } from "../core/store.ts";
+import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
+import { REFETCH_META } from "./demand.ts";
+import { deliveredRev } from "./shared-query-options.ts";
+
+/** What the hooks add to TanStack's result: the view across replicas. */
+export type SharedView = {
+  /** Who works on newer data than what is recorded, in any replica, while someone does. */
+  claim: ClaimView | undefined;
+  /** This tab's query function runs, or any replica works on the key (TanStack's isFetching is this tab's alone). */
+  isFetchingAnywhere: boolean;
+};
+
+const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
+const noop = () => {};
+
+/** How the view reads one kind of work from the store (fetches or programs). */
+export type ViewBinding = {
+  /** Stable id of the work (its query hash), or null when disabled. */
+  id: string | null;
+  snapshot(): Snapshot;
+  subscribe(listener: () => void): () => void;
+  /** The recorded result's revision and writer's `at`. */
+  info(): { rev: number; at?: number } | undefined;
+};
+
+export function fetchBinding(store: SharedFetchStore, id: string | null, req: SharedRequest | null): ViewBinding {
+  const extras = store as Partial<SharedFetchStoreExtras>;
+  return {
+    id: req ? id : null,
+    snapshot: () => store.snapshot(req!),
+    subscribe: (listener) => store.subscribe(req!, listener),
+    info: () => extras.resultInfo?.call(store, req!),
+  };
+}
+
+/**
+ * TanStack's result plus the cross-replica view. Results other replicas record reach this tab's
+ * cache with their writer's `at` as `dataUpdatedAt` (so staleness is the recorded result's age),
+ * except while this tab's own query function runs: it delivers them itself. The result keeps
+ * TanStack's property tracking (each field is a getter onto TanStack's result).
+ */
+export function useSharedView<R extends { isFetching: boolean; refetch: (options?: RefetchOptions) => Promise<unknown> }>(query: R, queryKey: QueryKey, binding: ViewBinding): R & SharedView {
+  const client = useQueryClient();
+  const { id } = binding;
+  // Keyed on `id` alone: the binding's closures change identity on every render.
+  const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const getSnapshot = useCallback(() => (id === null ? IDLE : binding.snapshot()), [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const snap = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  useEffect(() => {
+    if (id === null || snap.data === undefined) return;
+    const cached = client.getQueryCache().find({ queryKey, exact: true });
+    const info = binding.info();
+    if (!cached || !info || cached.state.fetchStatus !== "idle") return;
+    const { state } = cached;
+    const delivered = deliveredRev.get(cached);
+    const at = info.at ?? 0;
+    if (delivered === undefined) {
+      // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
+      if (state.data !== undefined && at <= state.dataUpdatedAt) return;
+    } else if (info.rev < delivered || (info.rev === delivered && state.dataUpdatedAt === at)) return;
+    deliveredRev.set(cached, info.rev);
+    client.setQueryData(queryKey, snap.data, { updatedAt: at });
+  }, [id, snap, client, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const refetch = useCallback((options?: RefetchOptions) => query.refetch({ ...options, meta: REFETCH_META } as RefetchOptions), [query]);
+  return useMemo(() => {
+    const view = {} as R & SharedView;
+    const own = new Set(["refetch", "claim", "isFetchingAnywhere"]);
+    for (const name of Object.keys(query)) if (!own.has(name)) Object.defineProperty(view, name, { enumerable: true, get: () => query[name as keyof R] });
+    Object.defineProperty(view, "refetch", { enumerable: true, value: refetch });
+    Object.defineProperty(view, "claim", { enumerable: true, value: snap.claim });
+    Object.defineProperty(view, "isFetchingAnywhere", { enumerable: true, get: () => query.isFetching || snap.claim !== undefined });
+    return view;
+  }, [query, snap, refetch]);
+}

@@ -1,0 +1,117 @@
+/**
+ * Freshness shared across real chromium tabs (issue 9): polls, focus, stale-while-revalidate
+ * after a reload, invalidation after a mutation, and retries inside the claim — each one request
+ * for every tab. Host timestamps count requests per interval window; everything else is driven
+ * by explicit events (visibilitychange, reload, invalidate).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { findClaimant, openTab, openTabs, uniqueName, waitUntil, type Tab } from "./harness.ts";
+import { startE2E } from "./setup.ts";
+
+let e2e: Awaited<ReturnType<typeof startE2E>>;
+beforeAll(async () => {
+  e2e = await startE2E();
+});
+afterEach(async () => {
+  await e2e.closeContexts();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+
+const LEASE_MS = 1500;
+const dataOf = async (t: Tab) => {
+  const text = (await t.state()).data;
+  return text === "" ? null : (JSON.parse(text) as { n: number });
+};
+const allShow = (tabs: Tab[], n: number) => waitUntil(`every tab shows n=${n}`, async () => (await Promise.all(tabs.map(dataOf))).every((d) => d?.n === n));
+
+describe("freshness shared across tabs", () => {
+  it("8 tabs polling with refetchInterval: one request per interval, counted over 5 intervals", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("poll")}`;
+    const INTERVAL = 1000;
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, interval: INTERVAL }, 8);
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    const from = host.calls(api).at(-1)!.at;
+    await host.waitForCall(api, host.count(api) + 5, 20_000);
+    await new Promise((r) => setTimeout(r, 200));
+    const windows = [0, 0, 0, 0, 0];
+    for (const call of host.calls(api)) {
+      const k = Math.floor((call.at - from) / INTERVAL);
+      if (call.at > from && k < 5) windows[k]!++;
+    }
+    const total = windows.reduce((a, b) => a + b, 0);
+    // One per interval; the boundary (a tick one interval after the last request) may move one
+    // request across a window edge, never add one per tab.
+    expect(total, `per window ${windows.join(" ")}`).toBeGreaterThanOrEqual(4);
+    expect(total, `per window ${windows.join(" ")}`).toBeLessThanOrEqual(6);
+    expect(Math.max(...windows), `per window ${windows.join(" ")}`).toBeLessThanOrEqual(2);
+  });
+
+  it("a focus (visibilitychange) in one tab, staleTime 0: one request, every tab shows the new data", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("focus")}`;
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, stale: 0 }, 4);
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    await new Promise((r) => setTimeout(r, 300));
+    const before = host.count(api);
+    await tabs[2]!.page.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+    await host.waitForCall(api, before + 1);
+    await allShow(tabs, before + 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.count(api)).toBe(before + 1);
+  });
+
+  it("a reload on a persisted stale result: the data at once, then one revalidation", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("reload")}`;
+    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS };
+    const context = await e2e.newContext();
+    const tab = await openTab(context, host, config, "first");
+    await tab.ready();
+    await tab.waitForData();
+    expect(host.count(api)).toBe(1);
+    // The same page again, now with staleTime 0: what IndexedDB holds is stale by definition.
+    const again = await openTab(context, host, { ...config, stale: 0 }, "again");
+    await tab.page.close();
+    await again.ready();
+    await again.waitForData(30_000, '"n":2');
+    const history = await again.history();
+    expect(history[0], JSON.stringify(history)).toMatchObject({ status: "success", hasData: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.count(api)).toBe(2);
+  });
+
+  it("a mutation in tab A plus invalidation: one POST, one GET, every tab updated", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("mutate")}`;
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 4);
+    await allShow(tabs, 1);
+    await tabs[0]!.page.evaluate(() => (window as unknown as { __mutate(): Promise<void> }).__mutate());
+    await allShow(tabs, 2);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.count(api)).toBe(2);
+    expect(host.count(`${api}/add`)).toBe(1);
+  });
+
+  it("retries: every tab pending through them, one sequence of attempts at the host, from one tab", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("retry")}`;
+    host.plan(api, [{ delayMs: 0, status: 503 }, { delayMs: 0, status: 503 }, { delayMs: 0 }]);
+    const context = await e2e.newContext();
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, retry: 2, retryDelay: 300 }, 4);
+    await findClaimant(tabs);
+    await allShow(tabs, 3);
+    expect(host.count(api)).toBe(3);
+    const dispatchers = (await Promise.all(tabs.map((t) => t.events()))).filter((ev) => ev.some((e) => e.type === "dispatched"));
+    expect(dispatchers).toHaveLength(1);
+    for (const tab of tabs) {
+      const history = await tab.history();
+      expect(history.filter((h) => h.status === "error"), `${tab.name} ${JSON.stringify(history)}`).toEqual([]);
+    }
+  });
+});

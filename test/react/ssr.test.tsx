@@ -1,0 +1,96 @@
+// @vitest-environment jsdom
+/**
+ * SSR and hydration: a server prefetches with sharedQueryOptions into a QueryClient (store on a
+ * plain Y.Doc, no sync) against a real HTTP host on 127.0.0.1 and dehydrates; the client hydrates
+ * with hydrateRoot and renders the data with no request while it is fresh, and no hydration warning.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { dehydrate, HydrationBoundary, QueryClient, QueryClientProvider, type DehydratedState } from "@tanstack/react-query";
+import { act } from "@testing-library/react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { createSharedFetchStore, sharedQueryOptions, SharedFetchProvider, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+
+let server: http.Server;
+let url = "";
+let requests = 0;
+beforeAll(async () => {
+  server = http.createServer((_req, res) => {
+    requests++;
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify([{ id: 1, name: "one" }]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/items`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+type Item = { id: number; name: string };
+const OPTIONS = { staleTime: 60_000 };
+
+function Items() {
+  const q = useSharedFetch<Item[]>(url, OPTIONS);
+  return <ul data-fetching={String(q.isFetchingAnywhere)}>{q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}</ul>;
+}
+
+function App({ client, store, state }: { client: QueryClient; store: SharedFetchStore; state: DehydratedState }) {
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>
+        <HydrationBoundary state={state}>
+          <Items />
+        </HydrationBoundary>
+      </SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", () => {
+  it("the client renders the server's data with 0 requests while fresh, and no hydration mismatch", async () => {
+    // Server: a store on a plain doc, no sync.
+    const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    const serverClient = new QueryClient();
+    await serverClient.prefetchQuery(sharedQueryOptions<Item[]>(serverStore, url, OPTIONS));
+    const state = JSON.parse(JSON.stringify(dehydrate(serverClient))) as DehydratedState;
+    const html = renderToString(<App client={new QueryClient()} store={serverStore} state={state} />);
+    expect(html).toContain("<li>one</li>");
+    expect(requests).toBe(1);
+    serverStore.destroy();
+
+    // Client: its own store and doc, nothing recorded; the dehydrated state is all it has.
+    const clientFetch = vi.fn(globalThis.fetch);
+    const clientStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null, fetch: clientFetch });
+    const container = document.createElement("div");
+    container.innerHTML = html;
+    document.body.appendChild(container);
+    const problems: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
+    const recoverable: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(container, <App client={new QueryClient()} store={clientStore} state={state} />, { onRecoverableError: (e) => recoverable.push(e) });
+    });
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    spy.mockRestore();
+    expect(container.innerHTML).toBe(html);
+    expect(clientFetch).not.toHaveBeenCalled();
+    expect(requests).toBe(1);
+    expect(problems).toEqual([]);
+    expect(recoverable).toEqual([]);
+    clientStore.destroy();
+  });
+
+  it("in Node (no page location) a relative URL is a clear error", () => {
+    const store = createSharedFetchStore({ doc: new Y.Doc(), locks: null });
+    const saved = Object.getOwnPropertyDescriptor(globalThis, "location");
+    Object.defineProperty(globalThis, "location", { value: undefined, configurable: true });
+    try {
+      const options = sharedQueryOptions(store, "/api/items");
+      return expect(new QueryClient().fetchQuery(options)).rejects.toThrow(/"\/api\/items" is relative and there is no page location/);
+    } finally {
+      if (saved) Object.defineProperty(globalThis, "location", saved);
+      store.destroy();
+    }
+  });
+});
