@@ -2,8 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decide, isTerminal, MAX_REV, type Action, type KeyView } from "../src/core/decide.ts";
 
-const base: KeyView = { lifecycle: "ready", recorded: 0, settled: 0, waiters: [], listeners: 0 };
-const view = (over: Partial<KeyView>): KeyView => ({ ...base, ...over });
+const base: KeyView = { lifecycle: "ready", recorded: 0, resultRev: 0, settled: 0, waiters: [], listeners: 0 };
+/** A recorded revision is a result unless the row says otherwise (resultRev). */
+const view = (over: Partial<KeyView>): KeyView => ({ ...base, resultRev: over.recorded ?? 0, ...over });
 const foreign = (rev: number, stale: boolean, staleAt = 5000) => ({ replicaId: "B", nonce: "nb", rev, mine: false, stale, staleAt });
 const mineClaim = (rev: number, nonce = "na") => ({ replicaId: "A", nonce, rev, mine: true, stale: false, staleAt: Infinity });
 const attempt = (rev: number, phase: "locking" | "settling" | "settled" | "running", forListeners = false) => ({ rev, nonce: "na", phase, forListeners });
@@ -30,6 +31,7 @@ const table: [string, KeyView, Action][] = [
   ["settled but another claim won the race: yield", view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }), { type: "yield", to: "B" }],
   ["settled, another claim at a lower revision: ours stands", view({ waiters: [2], recorded: 0, claim: foreign(1, false), attempt: attempt(2, "settled") }), { type: "dispatch" }],
   ["invariant 6: someone recorded our revision first: our copy is moot", view({ recorded: 1, attempt: attempt(1, "running"), listeners: 1 }), { type: "abort", reason: "superseded" }],
+  ["invariant 7: a failing duplicate's error recorded first does not cost our healthy attempt", view({ recorded: 1, resultRev: 0, waiters: [], listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
   ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
   ["work taken over for listeners lives while someone shows the key", view({ listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
   ["a waiter's own work is aborted when only listeners remain (contract)", view({ listeners: 1, attempt: attempt(1, "running", false) }), { type: "abort", reason: "no-waiters" }],
@@ -54,6 +56,7 @@ const arbView: fc.Arbitrary<KeyView> = fc
     settled: fc.integer({ min: 0, max: 6 }),
     waiters: fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 3 }),
     listeners: fc.integer({ min: 0, max: 2 }),
+    errorOnTop: fc.boolean(),
     claim: fc.option(
       fc.record({
         replicaId: fc.constantFrom("A", "B"),
@@ -71,7 +74,7 @@ const arbView: fc.Arbitrary<KeyView> = fc
     ),
   })
   .map((v) => {
-    const out: KeyView = { lifecycle: v.lifecycle, recorded: v.recorded, settled: v.settled, waiters: v.waiters, listeners: v.listeners };
+    const out: KeyView = { lifecycle: v.lifecycle, recorded: v.recorded, resultRev: v.errorOnTop ? 0 : v.recorded, settled: v.settled, waiters: v.waiters, listeners: v.listeners };
     if (v.claim) out.claim = v.claim.mine ? { ...v.claim, stale: false, staleAt: Infinity } : v.claim;
     if (v.attempt) out.attempt = v.attempt;
     return out;

@@ -1,3 +1,4 @@
+import type { HostCall } from "./harness/host.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import type { Snapshot } from "../src/index.ts";
@@ -198,6 +199,37 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     await until(alice.ensure(req));
     expect(bob.snapshot(req)).toEqual({ status: "idle" });
     expect(alice.keyOf(req)).not.toBe(bob.keyOf(req));
+    c.destroy();
+  });
+});
+
+describe("invariant 7, the other order: a failing duplicate's error home first does not cost the healthy original", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("the original keeps running for the panes that show the key; its result replaces the error everywhere", async () => {
+    const c = cluster(2, { settleMs: 20 });
+    const [a, b] = c.stores;
+    const req = { url: URL_A };
+    c.net.isolate(c.docOf(a!)); // a partition: both replicas claim and send the request
+    c.net.isolate(c.docOf(b!));
+    const offA = a!.subscribe(req, () => {}); // a's pane shows the key
+    const pa = a!.ensure(req);
+    const pb = b!.ensure(req);
+    await tick(50);
+    expect(c.host.calls).toHaveLength(2);
+    const [fromA, fromB] = c.host.calls as [HostCall, HostCall]; // a asked first: its request went out first
+    fromB.respond(429, { error: "duplicate" });
+    await tick();
+    c.net.heal();
+    await tick();
+    await expect(until(pa)).resolves.toMatchObject({ status: "error" });
+    await expect(until(pb)).resolves.toMatchObject({ status: "error" });
+    expect(fromA.aborted).toBe(false); // still running for a's pane
+    fromA.respond(200, { good: true });
+    await tick();
+    for (const s of [a!, b!]) expect(s.snapshot(req)).toEqual({ status: "success", data: { good: true } });
+    offA();
     c.destroy();
   });
 });

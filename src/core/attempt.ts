@@ -59,8 +59,12 @@ export class Attempt {
   constructor(
     readonly job: Job,
     readonly rev: number,
-    /** Started with no waiter here, to finish abandoned work for the key's listeners. */
-    readonly forListeners: boolean,
+    /**
+     * Lives for the key's listeners, not its waiters: started with no waiter here (abandoned work),
+     * or its waiters were answered by another replica's error while it still runs (a failing
+     * duplicate must not cost the healthy original: its result replaces that error).
+     */
+    public forListeners: boolean,
     private readonly deps: AttemptDeps,
   ) {}
 

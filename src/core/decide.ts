@@ -20,6 +20,8 @@ export type KeyView = {
   lifecycle: Lifecycle;
   /** Highest revision recorded for the key (result or error), 0 when none. */
   recorded: number;
+  /** Highest revision of a recorded result (an error does not count), 0 when none. */
+  resultRev: number;
   /** Highest revision an attempt of this replica finished (written or dropped as a duplicate). */
   settled: number;
   /** The claim standing in the doc, with this replica's verdict on a foreign claimant. */
@@ -66,8 +68,10 @@ export function decide(view: KeyView): Action {
   const { lifecycle, recorded, claim, attempt, waiters, listeners } = view;
   if (lifecycle === "destroyed" || lifecycle === "suspended") return { type: "none" };
   if (waiters.some((minRev) => minRev <= recorded)) return { type: "resolve" };
-  // A revision at or above ours is recorded (another replica came home first): our copy is moot.
-  if (attempt && attempt.rev <= recorded) return { type: "abort", reason: "superseded" };
+  // A result at or above our revision is recorded (another replica came home first): our copy is
+  // moot. An error is not: it is evidence about that request only, and our result, when it comes
+  // home, replaces it (a failing duplicate must not cost the healthy original, invariant 7).
+  if (attempt && attempt.rev <= view.resultRev) return { type: "abort", reason: "superseded" };
   // Every waiter here has gone: abort. Work taken over for listeners lives while someone shows the key.
   if (attempt && waiters.length === 0 && !(attempt.forListeners && listeners > 0)) return { type: "abort", reason: "no-waiters" };
   if (attempt) {

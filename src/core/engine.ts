@@ -5,7 +5,7 @@ import { abortError } from "./errors.ts";
 import { meetsDemand } from "./freshness.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { ORIGIN, type Job, type KeyState } from "./job.ts";
-import { addWaiter, demandedRev, rejectWaiters, resolveWaiters } from "./waiters.ts";
+import { addWaiter, demandedRev, notifyListeners, rejectWaiters, resolveWaiters } from "./waiters.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import { Liveness, type Verdict } from "./liveness.ts";
@@ -156,17 +156,7 @@ export class ClaimEngine {
   }
 
   private refresh(st: KeyState): void {
-    const snap = this.reader.compute(st);
-    if (snap !== st.notified) {
-      st.notified = snap;
-      for (const listener of [...st.listeners]) {
-        try {
-          listener();
-        } catch (error) {
-          queueMicrotask(() => console.error("shared-fetch: subscriber failed", error));
-        }
-      }
-    }
+    notifyListeners(st, this.reader.compute(st));
     this.step(st);
   }
 
@@ -183,6 +173,7 @@ export class ClaimEngine {
     switch (action.type) {
       case "resolve": {
         const { result, error } = this.reader.read(st);
+        if (st.attempt && (result?.rev ?? 0) < st.attempt.rev) st.attempt.forListeners = true;
         return resolveWaiters(st, recordedRev(result, error), this.reader.compute(st), action.all);
       }
       case "abort":
@@ -220,17 +211,18 @@ export class ClaimEngine {
   private claim(st: KeyState, rev: number, takeoverOf?: string): void {
     const job = st.job;
     if (!job) return;
+    const { records, replicaId, keyLock, emit } = this.opts;
     const attempt = new Attempt(job, rev, st.waiters.size === 0, {
-      records: this.opts.records,
-      replicaId: this.replicaId,
-      browserId: this.opts.browserId(),
+      records,
+      replicaId,
+      keyLock,
+      emit,
       heartbeat: this.heartbeat,
+      browserId: this.opts.browserId(),
       settleMs: this.opts.settleMs(),
-      keyLock: this.opts.keyLock,
-      seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
-      emit: this.opts.emit,
       write: (fn) => this.write(fn),
       batch: (fn) => this.batch.queue(fn),
+      seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
       changed: () => {
         if (st.attempt === attempt && attempt.phase === undefined) {
           st.attempt = undefined;

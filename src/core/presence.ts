@@ -54,3 +54,27 @@ export function watchPresence(
     if (awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, null);
   };
 }
+
+/** Presence wired into an engine: a departed peer's claims go stale at once (and the inspector is told). */
+export function watchReplicaPresence(
+  awareness: Awareness,
+  self: { replicaId: string; browserId?: string },
+  engine: { liveness: { markGone(id: string): void; markPresent(id: string): void }; markClaimantDirty(id: string): void },
+  changed: () => void,
+): { present: ReadonlySet<string>; stop(): void } {
+  const present = new Set<string>();
+  const stop = watchPresence(awareness, self, {
+    gone: (id) => {
+      present.delete(id);
+      engine.liveness.markGone(id);
+      engine.markClaimantDirty(id);
+      changed();
+    },
+    present: (id) => {
+      present.add(id);
+      engine.liveness.markPresent(id);
+      changed();
+    },
+  });
+  return { present, stop };
+}

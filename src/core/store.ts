@@ -3,12 +3,12 @@ import { ClaimEngine } from "./engine.ts";
 import { ORIGIN, type Job } from "./job.ts";
 import { abortError } from "./errors.ts";
 import type { StoreEventListener } from "./events.ts";
-import { performFetch } from "./fetcher.ts";
-import { NO_RETRY, withRetries, type RetryPolicy } from "./retry.ts";
+import type { RetryPolicy } from "./retry.ts";
 import { fetchKey } from "./key.ts";
 import { inspect, type Inspection } from "./inspector.ts";
-import { PRESENCE_FIELD, watchPresence } from "./presence.ts";
-import { normalizeRequest, requestLabel, type NormalizedRequest } from "./request.ts";
+import { PRESENCE_FIELD, watchReplicaPresence } from "./presence.ts";
+import { fetchJob as createFetchJob } from "./fetch-job.ts";
+import { normalizeRequest, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
@@ -116,36 +116,11 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   const retention = new Retention(records, o.retentionMs, replicaId, (key) => engine.isBusy(key), batched, (keys) => events.emit({ type: "swept", keys }));
-  const present = options.awareness ? new Set<string>() : undefined;
-  const stopPresence = options.awareness
-    ? watchPresence(options.awareness, { replicaId, browserId }, {
-        gone: (id) => {
-          present?.delete(id);
-          engine.liveness.markGone(id);
-          engine.markClaimantDirty(id);
-          events.changed();
-        },
-        present: (id) => {
-          present?.add(id);
-          engine.liveness.markPresent(id);
-          events.changed();
-        },
-      })
-    : () => {};
+  const presence = options.awareness ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed) : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
 
-  const fetchJob = (req: NormalizedRequest, lease: number, retry: RetryPolicy = NO_RETRY): Job => {
-    // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
-    const at = Date.now();
-    return {
-      kind: "fetch",
-      key: fetchKey(identity, req),
-      label: requestLabel(req),
-      leaseMs: lease,
-      results: records.results,
-      run: async ({ signal, idempotencyKey }) => ({ ...(await withRetries(() => performFetch(o.fetch, req, { signal, idempotencyKey, maxResultBytes: o.maxResultBytes }), retry, signal)), at }),
-    };
-  };
+  const jobDeps = { identity, fetch: o.fetch, maxResultBytes: o.maxResultBytes, records };
+  const fetchJob = (req: NormalizedRequest, lease: number, retry?: RetryPolicy): Job => createFetchJob(jobDeps, req, lease, retry);
   const maxAge = (value: unknown) => (value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" }));
   const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
@@ -236,7 +211,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     programKeyOf: (req: ProgramRequest) => programs.keyOf(req),
     onEvent: events.onEvent,
     onInspect: events.onChange,
-    inspect: () => inspect({ records, engine, browserId, present: () => present }),
+    inspect: () => inspect({ records, engine, browserId, present: () => presence?.present }),
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),
     destroy(): void {
@@ -247,7 +222,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.destroy();
       locks?.stop();
       stopLifecycle();
-      stopPresence();
+      presence?.stop();
       stopWatchingDoc();
       records.destroy();
       events.stop();

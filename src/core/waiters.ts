@@ -44,3 +44,16 @@ export function rejectWaiters(st: KeyState, error: unknown): void {
   }
   st.waiters.clear();
 }
+
+/** Tells the key's subscribers when its snapshot changed identity; a throwing one never stops the others. */
+export function notifyListeners(st: KeyState, snapshot: Snapshot): void {
+  if (snapshot === st.notified) return;
+  st.notified = snapshot;
+  for (const listener of [...st.listeners]) {
+    try {
+      listener();
+    } catch (error) {
+      queueMicrotask(() => console.error("shared-fetch: subscriber failed", error));
+    }
+  }
+}

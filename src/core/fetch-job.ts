@@ -1,0 +1,23 @@
+import type { DocRecords } from "./doc-records.ts";
+import { performFetch } from "./fetcher.ts";
+import type { Job } from "./job.ts";
+import { fetchKey } from "./key.ts";
+import { requestLabel, type NormalizedRequest } from "./request.ts";
+import { NO_RETRY, withRetries, type RetryPolicy } from "./retry.ts";
+
+export type FetchJobDeps = { identity: string; fetch: typeof fetch; maxResultBytes: number; records: DocRecords };
+
+/** A request as a job of the claim engine: keyed by identity and inputs, retried inside its claim. */
+export function fetchJob(deps: FetchJobDeps, req: NormalizedRequest, leaseMs: number, retry: RetryPolicy = NO_RETRY): Job {
+  // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
+  const at = Date.now();
+  const once = (signal: AbortSignal, idempotencyKey: string) => performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
+  return {
+    kind: "fetch",
+    key: fetchKey(deps.identity, req),
+    label: requestLabel(req),
+    leaseMs,
+    results: deps.records.results,
+    run: async ({ signal, idempotencyKey }) => ({ ...(await withRetries(() => once(signal, idempotencyKey), retry, signal)), at }),
+  };
+}
