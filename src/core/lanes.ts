@@ -38,6 +38,7 @@ export class Lanes {
   private bad: MalformedRecord[] = [];
   private dirty = true;
   private cleanupQueued = false;
+  private frozen = false;
   /** Validation is per stored entry object, which Yjs keeps stable: a big result is checked once. */
   private readonly checked = new WeakMap<object, unknown>();
   private readonly observer: (events: Y.YEvent<Y.AbstractType<unknown>>[]) => void;
@@ -120,7 +121,16 @@ export class Lanes {
     return this.bad;
   }
 
+  /**
+   * Development simulation of a crash (dev-simulations.ts): from now on this replica writes
+   * nothing at all — no claim, release, heartbeat or cleanup — while its records stay in the doc.
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
   set(table: string, key: string, value: unknown): void {
+    if (this.frozen) return;
     this.doc.transact(() => {
       const seq = this.deleteEntries(table, key);
       this.lane().push([{ t: table, k: key, v: value, s: seq + 1 }]);
@@ -128,6 +138,7 @@ export class Lanes {
   }
 
   delete(table: string, key: string): void {
+    if (this.frozen) return;
     this.doc.transact(() => this.deleteEntries(table, key));
   }
 
@@ -214,7 +225,7 @@ export class Lanes {
 
   /** Deferred: never write inside an observer (its exceptions would reach the writer). */
   private queueCleanup(): void {
-    if (this.cleanupQueued) return;
+    if (this.cleanupQueued || this.frozen) return;
     this.cleanupQueued = true;
     queueMicrotask(() => {
       this.cleanupQueued = false;

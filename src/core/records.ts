@@ -18,8 +18,9 @@ export type ClaimRecord = {
   kind?: "fetch" | "program";
 };
 
-export type ResultRecord = { rev: number; data: unknown; label?: string };
-export type ErrorRecord = { rev: number; message: string; status?: number };
+/** `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools. */
+export type ResultRecord = { rev: number; data: unknown; label?: string; by?: string };
+export type ErrorRecord = { rev: number; message: string; status?: number; by?: string };
 /** One liveness record per replica, bumped while it has work in flight. */
 export type BeatRecord = {
   n: number;
@@ -78,8 +79,11 @@ export function resultValidator(validateData: (data: unknown) => string | null):
     const problem = validateData(value.data);
     if (problem) return `result.data ${problem}`;
     const label = own(value, "label");
+    if (label !== undefined && typeof label !== "string") return "result.label is not a string";
+    const by = own(value, "by");
+    if (by !== undefined && !isId(by)) return "result.by is not a replica id";
     // The record object itself is returned so that data keeps its identity across reads.
-    return label === undefined || typeof label === "string" ? (value as ResultRecord) : "result.label is not a string";
+    return value as ResultRecord;
   };
 }
 
@@ -91,6 +95,8 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (!isRev(rev)) return "error.rev is not a positive integer";
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
+  const by = own(value, "by");
+  if (by !== undefined && !isId(by)) return "error.by is not a replica id";
   return value as ErrorRecord;
 }
 

@@ -20,6 +20,7 @@ import { registerInternals } from "./internals.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import type { ClaimRecord } from "./records.ts";
 import { createEmitter } from "./emitter.ts";
+import { createDevSimulations } from "./dev-simulations.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
@@ -104,6 +105,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       })
     : () => {};
   const stopWatchingDoc = watchDoc(records, events.changed);
+  // Development simulations for the devtools (crash, pause network); inert until called.
+  const dev = createDevSimulations({ lanes: records.lanes, dropLock: () => locks?.stop(), changed: events.changed });
+  const fetchFn = dev.gate(o.fetch);
 
   const fetchJob = (req: NormalizedRequest, lease: number): Job => ({
     kind: "fetch",
@@ -111,9 +115,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     label: requestLabel(req),
     leaseMs: lease,
     results: records.results,
-    run: ({ signal, idempotencyKey }) => performFetch(o.fetch, req, { signal, idempotencyKey }),
+    run: ({ signal, idempotencyKey }) => performFetch(fetchFn, req, { signal, idempotencyKey }),
   });
-  const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
+  const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
     records,
     maxPrograms: o.maxPrograms,
@@ -214,7 +218,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       events.stop();
     },
   };
-  registerInternals(store, { records, engine });
+  registerInternals(store, { records, engine, dev });
   return store;
 }
 
