@@ -4,16 +4,16 @@
  * none of the panel's code (tree-shaken; measured by test/devtools/production-build.test.ts).
  * To ship the panel on purpose, import from `shared-fetch/devtools/production`.
  */
-import type { ReactNode } from "react";
+import { createElement, Fragment, type ReactNode } from "react";
 import * as Devtools from "./production.ts";
-
-const off = process.env.NODE_ENV !== "development";
 
 type Component<P> = (props: P) => ReactNode;
 
-export const SharedFetchDevtools: Component<Devtools.SharedFetchDevtoolsProps> = off ? () => null : Devtools.SharedFetchDevtools;
-export const SharedFetchDevtoolsPanel: Component<Devtools.SharedFetchDevtoolsPanelProps> = off ? () => null : Devtools.SharedFetchDevtoolsPanel;
+// The condition is written out in each export, as TanStack does: every bundler folds it there
+// (esbuild does not fold a shared `const off = …`), and then drops the unused panel.
+export const SharedFetchDevtools: Component<Devtools.SharedFetchDevtoolsProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtools;
+export const SharedFetchDevtoolsPanel: Component<Devtools.SharedFetchDevtoolsPanelProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtoolsPanel;
 /** Outside development, a plugin whose panel renders nothing (the shell still lists it). */
-export const sharedFetchDevtoolsPlugin: typeof Devtools.sharedFetchDevtoolsPlugin = off ? () => ({ id: "shared-fetch", name: "shared-fetch", render: null }) : Devtools.sharedFetchDevtoolsPlugin;
+export const sharedFetchDevtoolsPlugin: typeof Devtools.sharedFetchDevtoolsPlugin = process.env.NODE_ENV !== "development" ? () => ({ id: "shared-fetch", name: "shared-fetch", render: createElement(Fragment) }) : Devtools.sharedFetchDevtoolsPlugin;
 export type { SharedFetchDevtoolsProps, SharedFetchDevtoolsPanelProps, DevtoolsTab, SharedFetchDevtoolsPlugin } from "./production.ts";
 export * from "./headless.ts";

@@ -1,8 +1,8 @@
-import type { ReactNode } from "react";
+import type { ReactElement } from "react";
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 
 /** The shape `<TanStackDevtools plugins={[…]} />` (@tanstack/react-devtools) takes for one plugin. */
-export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactNode; defaultOpen?: boolean };
+export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactElement; defaultOpen?: boolean };
 
 /**
  * A TanStack Devtools plugin: the panel sits beside the Query devtools in one shell.

@@ -98,7 +98,12 @@ export class Timeline {
     const drafts: Draft[] = [];
     const prev = this.prev;
     if (!prev) {
-      for (const k of next.keys) if (k.claim && !k.claim.finished) drafts.push({ ...tag(k), type: "claimed", replicaId: k.claim.replicaId, rev: k.claim.rev, existing: true });
+      for (const k of next.keys) {
+        const c = k.claim;
+        if (!c || c.finished) continue;
+        drafts.push({ ...tag(k), type: "claimed", replicaId: c.replicaId, rev: c.rev, existing: true });
+        if (c.stale && c.reason) drafts.push({ ...tag(k), type: "stale", replicaId: c.replicaId, rev: c.rev, reason: c.reason, silentMs: c.silentMs });
+      }
     } else {
       for (const [id, reason] of departed) if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
