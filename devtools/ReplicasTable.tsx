@@ -1,5 +1,5 @@
 import { HeaderRow } from "./HeaderRow.tsx";
-import { shortId } from "./format.ts";
+import { formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsReplica } from "./types.ts";
 
@@ -9,24 +9,37 @@ export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsR
     <>
       {!hasAwareness && <p style={styles.empty}>No awareness given: presence unknown, replicas that hold nothing are not listed.</p>}
       <table style={styles.table} aria-label="Replicas">
-        <HeaderRow names={["Replica", "Present", "Browser", "Heartbeat", "Claims"]} />
+        <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Identity"]} />
         <tbody>
           {rows.map((r) => (
             <tr key={r.replicaId} data-testid="replica-row" data-replica-id={r.replicaId} data-present={r.present === undefined ? "unknown" : String(r.present)}>
-              <th scope="row" style={{ ...styles.td, fontWeight: "normal", textAlign: "left" }} title={r.replicaId}>
+              <th scope="row" style={styles.rowHeader} title={r.replicaId}>
                 {shortId(r.replicaId, 24)}
                 {r.me && <strong> (me)</strong>}
               </th>
-              <td style={styles.td}>{r.present === undefined ? "?" : r.present ? "yes" : "no"}</td>
               <td style={styles.td} title={r.browserId}>
-                {r.browserId ? shortId(r.browserId) : "—"}
+                {r.where}
               </td>
-              <td style={styles.td}>{r.heartbeat ?? "—"}</td>
+              <td style={styles.td} data-testid="present">
+                {presence(r)}
+              </td>
+              <td style={styles.td}>{r.heartbeat === undefined ? "—" : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}</td>
               <td style={styles.td}>{r.claims}</td>
+              <td style={styles.td} title="Short SHA-256 of the store's identity (others' identities are hashed into keys)">
+                {r.identityHash ?? "—"}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </>
   );
+}
+
+function presence(r: DevtoolsReplica): string {
+  const since = r.since === undefined ? "" : ` since ${formatTime(r.since)}`;
+  if (r.departed === "lock-released") return `absent: lock released${since}`;
+  if (r.departed === "presence-left") return `absent: presence left${since}`;
+  if (r.present === undefined) return "?";
+  return r.present ? `present${since}` : `absent${since}`;
 }

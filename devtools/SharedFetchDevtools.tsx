@@ -1,95 +1,80 @@
-import { useId, useState, type KeyboardEvent } from "react";
-import type { Awareness } from "y-protocols/awareness";
-import type { SharedFetchStore } from "./core.ts";
-import { EventLog } from "./EventLog.tsx";
-import { shortId } from "./format.ts";
-import { KeysTable } from "./KeysTable.tsx";
-import { MalformedList } from "./MalformedList.tsx";
-import { ReplicasTable } from "./ReplicasTable.tsx";
+import { useState, type KeyboardEvent, type PointerEvent } from "react";
+import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 import { styles } from "./styles.ts";
-import { devtoolsModelFor, useDevtoolsModel } from "./use-devtools-model.ts";
-import type { DevtoolsSnapshot } from "./types.ts";
+import { devtoolsModelFor } from "./use-devtools-model.ts";
 
-export type DevtoolsTab = "keys" | "replicas" | "events" | "malformed";
+export type { DevtoolsTab } from "./SharedFetchDevtoolsPanel.tsx";
 
-export type SharedFetchDevtoolsProps = {
-  /** The store to inspect (from createSharedFetchStore). */
-  store: SharedFetchStore;
-  /** The awareness given to the store: adds presence to replicas and claims. */
-  awareness?: Awareness;
+export type SharedFetchDevtoolsProps = Omit<SharedFetchDevtoolsPanelProps, "onClose" | "style"> & {
   /** Default false. */
   initialIsOpen?: boolean;
-  /** Default "keys". */
-  initialTab?: DevtoolsTab;
+  /** Where the toggle floats. Default "bottom-right" (ReactQueryDevtools' default is bottom-right too: give one of them "bottom-left"). */
+  buttonPosition?: "bottom-right" | "bottom-left";
+  /** Height of the docked panel in px, resizable by its top edge. Default 320. */
+  initialHeight?: number;
 };
 
-const TABS: { id: DevtoolsTab; name: string; count: (s: DevtoolsSnapshot) => number }[] = [
-  { id: "keys", name: "Keys", count: (s) => s.keys.length },
-  { id: "replicas", name: "Replicas", count: (s) => s.replicas.length },
-  { id: "events", name: "Events", count: (s) => s.events.length },
-  { id: "malformed", name: "Malformed", count: (s) => s.malformed.length },
-];
+const MIN = 120;
+const maxHeight = () => (typeof window === "undefined" ? 2000 : Math.max(MIN, window.innerHeight - 40));
+const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN, h)));
 
-/** A toggle button "shared-fetch" and, when open, a panel showing every replica's claims. */
-export function SharedFetchDevtools({ store, awareness, initialIsOpen = false, initialTab = "keys" }: SharedFetchDevtoolsProps) {
+/** A floating toggle "shared-fetch" and, when open, the panel docked at the bottom of the page. */
+export function SharedFetchDevtools({ initialIsOpen = false, buttonPosition = "bottom-right", initialHeight = 320, ...panel }: SharedFetchDevtoolsProps) {
   const [open, setOpen] = useState(initialIsOpen);
-  const panelId = useId();
-  // Created at mount, not at first open: the event log should hold what happened before.
-  devtoolsModelFor(store, awareness);
+  const [height, setHeight] = useState(initialHeight);
+  // Created at mount, not at first open: the timeline and event log should hold what happened before.
+  devtoolsModelFor(panel.store, panel.awareness);
+  const side = buttonPosition === "bottom-left" ? { left: 12 } : { right: 12 };
   return (
     <div style={styles.root} data-testid="shared-fetch-devtools">
-      <button type="button" style={styles.toggle} aria-expanded={open} aria-controls={open ? panelId : undefined} onClick={() => setOpen((o) => !o)}>
-        shared-fetch
-      </button>
-      {open && <Panel id={panelId} store={store} awareness={awareness} initialTab={initialTab} />}
+      {!open && (
+        <button type="button" style={{ ...styles.toggle, ...styles.floating, ...side }} aria-expanded={false} onClick={() => setOpen(true)}>
+          shared-fetch
+        </button>
+      )}
+      {open && (
+        <div style={{ ...styles.dock, height }}>
+          <ResizeHandle height={height} onResize={(h) => setHeight(clamp(h))} />
+          <SharedFetchDevtoolsPanel {...panel} onClose={() => setOpen(false)} style={styles.docked} />
+        </div>
+      )}
     </div>
   );
 }
 
-type PanelProps = { id: string; store: SharedFetchStore; awareness: Awareness | undefined; initialTab: DevtoolsTab };
-
-// Subscribes only while open: a closed panel costs one lazily rebuilt model, no renders.
-function Panel({ id, store, awareness, initialTab }: PanelProps) {
-  const snapshot = useDevtoolsModel(store, awareness);
-  const [tab, setTab] = useState(initialTab);
-  const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
+/** The dock's top edge: drag it, or focus it and use the arrow keys (a WAI-ARIA window splitter). */
+function ResizeHandle({ height, onResize }: { height: number; onResize: (height: number) => void }) {
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    const startY = event.clientY;
+    const start = height;
+    const target = event.currentTarget;
+    target.setPointerCapture?.(event.pointerId);
+    const move = (e: globalThis.PointerEvent) => onResize(start + (startY - e.clientY));
+    const up = () => {
+      target.removeEventListener("pointermove", move);
+      target.removeEventListener("pointerup", up);
+    };
+    target.addEventListener("pointermove", move);
+    target.addEventListener("pointerup", up);
+  };
   const onKeyDown = (event: KeyboardEvent) => {
-    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    const step = event.key === "ArrowUp" ? 24 : event.key === "ArrowDown" ? -24 : 0;
     if (step === 0) return;
-    const next = TABS[(TABS.findIndex((t) => t.id === tab) + step + TABS.length) % TABS.length]!.id;
-    setTab(next);
-    document.getElementById(tabId(next))?.focus();
+    event.preventDefault();
+    onResize(height + step);
   };
   return (
-    <section id={id} style={styles.panel} aria-label="shared-fetch devtools">
-      <div style={styles.header}>
-        <div role="tablist" aria-label="shared-fetch devtools views" style={styles.tabs} onKeyDown={onKeyDown}>
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              id={tabId(t.id)}
-              type="button"
-              role="tab"
-              aria-selected={tab === t.id}
-              aria-controls={`${id}-view`}
-              tabIndex={tab === t.id ? 0 : -1}
-              style={{ ...styles.tab, ...(tab === t.id ? styles.tabSelected : {}) }}
-              onClick={() => setTab(t.id)}
-            >
-              {t.name} ({t.count(snapshot)})
-            </button>
-          ))}
-        </div>
-        <span style={styles.muted} title={snapshot.replicaId}>
-          inspecting {shortId(snapshot.replicaId, 24)}
-        </span>
-      </div>
-      <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body}>
-        {tab === "keys" && <KeysTable rows={snapshot.keys} />}
-        {tab === "replicas" && <ReplicasTable rows={snapshot.replicas} hasAwareness={snapshot.hasAwareness} />}
-        {tab === "events" && <EventLog events={snapshot.events} />}
-        {tab === "malformed" && <MalformedList records={snapshot.malformed} />}
-      </div>
-    </section>
+    <div
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize shared-fetch devtools"
+      aria-valuenow={height}
+      aria-valuemin={MIN}
+      aria-valuemax={maxHeight()}
+      tabIndex={0}
+      style={styles.handle}
+      onPointerDown={onPointerDown}
+      onKeyDown={onKeyDown}
+    />
   );
 }

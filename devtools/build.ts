@@ -1,6 +1,6 @@
 import type { InspectedClaim, Inspection } from "./core.ts";
 import type { Presence } from "./presence.ts";
-import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKind, DevtoolsReplica } from "./types.ts";
+import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica } from "./types.ts";
 
 /** What the store's events told about a key that its records may not (e.g. a claim's kind). */
 export type KeyHint = { label?: string; kind?: DevtoolsKind };
@@ -12,6 +12,11 @@ export type BuildInputs = {
   hints: ReadonlyMap<string, KeyHint>;
   /** UTF-8 size of a result's data, cached per data object (Yjs keeps it stable). */
   bytesOf: (data: unknown) => number;
+  /** When the panel saw a key's current outcome written (the timeline knows). */
+  recordedAt: (key: string, rev: number) => number | undefined;
+  /** When the panel saw a replica's presence change. */
+  since: ReadonlyMap<string, number>;
+  identityHash: string;
 };
 
 export type Built = {
@@ -29,21 +34,43 @@ export function build(input: BuildInputs): Built {
     const hint = hints.get(k.key);
     const label = k.label ?? hint?.label;
     const kind: DevtoolsKind = k.kind !== "unknown" ? k.kind : (hint?.kind ?? "unknown");
-    const row: DevtoolsKeyRow = { key: k.key, label: label === undefined ? `key ${k.key.slice(0, 12)}…` : clip(label, 200), kind };
+    const row: DevtoolsKeyRow = {
+      key: k.key,
+      label: label === undefined ? `key ${k.key.slice(0, 12)}…` : clip(label, 200),
+      kind,
+      status: statusOf(k.claim, k.result?.rev ?? 0, k.error?.rev ?? 0),
+      recorded: k.recorded,
+      local: k.local !== undefined,
+    };
     if (k.claim) {
       row.claim = claimView(k.claim, input.presence);
       if (!k.claim.stale && k.claim.staleAt > inspection.at) nextExpiry = Math.min(nextExpiry, k.claim.staleAt);
     }
-    if (k.result) row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
+    if (k.result) {
+      row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
+      if (k.result.by !== undefined) row.result.by = k.result.by;
+      const at = input.recordedAt(k.key, k.result.rev);
+      if (at !== undefined) row.result.at = at;
+    }
     if (k.error) {
       const message = clip(k.error.message, 1000);
       row.error = k.error.status === undefined ? { rev: k.error.rev, message } : { rev: k.error.rev, message, status: k.error.status };
+      if (k.error.by !== undefined) row.error.by = k.error.by;
+      const at = input.recordedAt(k.key, k.error.rev);
+      if (at !== undefined) row.error.at = at;
     }
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;
     keys.push(row);
   }
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { keys, replicas: replicas(input), nextExpiry };
+}
+
+/** A claim on work not yet recorded is pending (or stale: believed abandoned); else the latest outcome. */
+export function statusOf(claim: InspectedClaim | undefined, resultRev: number, errorRev: number): DevtoolsKeyStatus {
+  if (claim && !claim.finished) return claim.stale ? "stale" : "pending";
+  if (errorRev > resultRev) return "error";
+  return resultRev > 0 ? "success" : "idle";
 }
 
 /** Labels and messages are a peer's strings, validated as strings but not in length. */
@@ -63,6 +90,7 @@ function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsC
     finished: c.finished,
     holder: c.holder,
     silentMs: c.silentMs,
+    staleAt: c.staleAt,
   };
   if (c.reason) claim.reason = c.reason;
   if (c.browserId !== undefined) claim.browserId = c.browserId;
@@ -72,9 +100,18 @@ function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsC
 
 function replicas(input: BuildInputs): DevtoolsReplica[] {
   return input.inspection.replicas.map((r): DevtoolsReplica => {
-    const row: DevtoolsReplica = { replicaId: r.replicaId, me: r.me, claims: r.claims };
+    const browserIdOfMe = input.inspection.replicas.find((x) => x.me)?.browserId;
+    const seenBrowser = input.presence?.get(r.replicaId)?.browserId ?? r.browserId;
+    const where = r.me ? "this tab" : seenBrowser !== undefined && seenBrowser === browserIdOfMe ? "same browser" : "other device";
+    const row: DevtoolsReplica = { replicaId: r.replicaId, me: r.me, claims: r.claims, where };
+    const since = input.since.get(r.replicaId);
+    if (since !== undefined) row.since = since;
+    if (r.me) row.identityHash = input.identityHash;
     const seen = input.presence?.get(r.replicaId);
-    if (input.presence) row.present = r.me || (input.presence.has(r.replicaId) && r.departed === undefined);
+    // The store's own view of presence first (it acts on it); the panel's awareness otherwise.
+    if (r.present !== undefined) row.present = r.present;
+    else if (input.presence) row.present = r.me || input.presence.has(r.replicaId);
+    if (r.departed) row.present = false;
     const browserId = seen?.browserId ?? r.browserId;
     if (browserId !== undefined) row.browserId = browserId;
     if (r.departed) row.departed = r.departed;

@@ -1,4 +1,19 @@
-export { SharedFetchDevtools, type SharedFetchDevtoolsProps, type DevtoolsTab } from "./SharedFetchDevtools.tsx";
-export { createDevtoolsModel, DEFAULT_MAX_EVENTS, type DevtoolsModel, type DevtoolsModelOptions } from "./model.ts";
-export { useDevtoolsModel, devtoolsModelFor } from "./use-devtools-model.ts";
-export type { DevtoolsClaim, DevtoolsEvent, DevtoolsKeyRow, DevtoolsKind, DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
+/**
+ * `shared-fetch/devtools`. As with TanStack's devtools, the components render nothing outside
+ * development: with `process.env.NODE_ENV` replaced by the bundler, a production build keeps
+ * none of the panel's code (tree-shaken; measured by test/devtools/production-build.test.ts).
+ * To ship the panel on purpose, import from `shared-fetch/devtools/production`.
+ */
+import { createElement, Fragment, type ReactNode } from "react";
+import * as Devtools from "./production.ts";
+
+type Component<P> = (props: P) => ReactNode;
+
+// The condition is written out in each export, as TanStack does: every bundler folds it there
+// (esbuild does not fold a shared `const off = …`), and then drops the unused panel.
+export const SharedFetchDevtools: Component<Devtools.SharedFetchDevtoolsProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtools;
+export const SharedFetchDevtoolsPanel: Component<Devtools.SharedFetchDevtoolsPanelProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtoolsPanel;
+/** Outside development, a plugin whose panel renders nothing (the shell still lists it). */
+export const sharedFetchDevtoolsPlugin: typeof Devtools.sharedFetchDevtoolsPlugin = process.env.NODE_ENV !== "development" ? () => ({ id: "shared-fetch", name: "shared-fetch", render: createElement(Fragment) }) : Devtools.sharedFetchDevtoolsPlugin;
+export type { SharedFetchDevtoolsProps, SharedFetchDevtoolsPanelProps, DevtoolsTab, SharedFetchDevtoolsPlugin } from "./production.ts";
+export * from "./headless.ts";

@@ -1,15 +1,22 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
-import { inspectable, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { inspectable, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
-import type { DevtoolsEvent, DevtoolsSnapshot } from "./types.ts";
+import { Timeline } from "./timeline.ts";
+import type { DevtoolsEvent, DevtoolsKeyStatus, DevtoolsSnapshot } from "./types.ts";
 
 export type DevtoolsModelOptions = {
   /** Presence (from connectTabs/connectPeers): shows which replicas are here and whose claims lost their holder. */
   awareness?: Awareness;
   /** How many store events the log keeps, newest last. Default 200. */
   maxEvents?: number;
+  /** How many timeline entries are kept. Default 500. */
+  maxTimeline?: number;
+  /** Listeners are told at most once per this many ms (a render budget of ~10/s). Default 100; 0: every change. */
+  minNotifyIntervalMs?: number;
 };
 
 /** A TanStack/Yjs-style external store of everything the panel shows, for useSyncExternalStore. */
@@ -17,18 +24,23 @@ export type DevtoolsModel = {
   subscribe(listener: () => void): () => void;
   /** Rebuilt lazily; keeps its identity until its content changes. */
   getSnapshot(): DevtoolsSnapshot;
+  /** The cross-replica timeline this model records (from its creation on, open or closed). */
+  readonly timeline: Timeline;
   destroy(): void;
 };
 
 export const DEFAULT_MAX_EVENTS = 200;
+export const DEFAULT_NOTIFY_INTERVAL_MS = 100;
 
 const utf8 = new TextEncoder();
 const report = (what: string, error: unknown) => queueMicrotask(() => console.error(`shared-fetch devtools: ${what}`, error));
+const NO_COUNTS: Record<DevtoolsKeyStatus, number> = { idle: 0, pending: 0, stale: 0, success: 0, error: 0 };
 
 export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModelOptions = {}): DevtoolsModel {
-  const { store: s, records } = inspectable(store);
+  const { store: s, records, internals } = inspectable(store);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   if (!Number.isSafeInteger(maxEvents) || maxEvents < 1) throw new RangeError(`shared-fetch devtools: maxEvents must be a positive integer, got ${String(maxEvents)}`);
+  const interval = opts.minNotifyIntervalMs ?? DEFAULT_NOTIFY_INTERVAL_MS;
   const { awareness } = opts;
   const hints = new Map<string, KeyHint>();
   const sizes = new WeakMap<object, number>();
@@ -38,29 +50,60 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     if (size === undefined) sizes.set(data, (size = utf8.encode(JSON.stringify(data) ?? "").length));
     return size;
   };
+  const timeline = new Timeline({ sizeOf: bytesOf, ...(opts.maxTimeline !== undefined ? { max: opts.maxTimeline } : {}) });
+  const identityHash = bytesToHex(sha256(utf8ToBytes(s.identity))).slice(0, 12);
+  /** When this model saw each replica's presence change (the first sighting is the baseline, not a change). */
+  const presentSeen = new Map<string, boolean | undefined>();
+  const since = new Map<string, number>();
   const listeners = new Set<() => void>();
   let events: readonly DevtoolsEvent[] = [];
   let seq = 0;
+  let inspection: Inspection | undefined;
   let snapshot: DevtoolsSnapshot | undefined;
   let notified: DevtoolsSnapshot | undefined;
   let dirty = true;
   let queued = false;
   let destroyed = false;
+  let lastNotify = -Infinity;
+  let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
-
-  // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, notify later.
+  // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, observe later.
   const changed = () => {
-    dirty = true;
     if (queued || destroyed) return;
     queued = true;
-    queueMicrotask(flush);
+    queueMicrotask(() => {
+      if (queued) observe(true);
+    });
   };
-  // Nobody listening: stay dirty and build nothing. Otherwise notify only on a real change.
-  const flush = () => {
+  /** One inspection per batch of changes, open or closed: the timeline must not miss a transition. */
+  function observe(tell: boolean): void {
     queued = false;
+    if (destroyed) return;
+    try {
+      inspection = s.inspect();
+      timeline.observe(inspection);
+      notePresence(inspection);
+      arm(nextExpiry(inspection), inspection.at);
+    } catch (error) {
+      // A panel must never take down the app it inspects: keep showing what was last known.
+      report("reading the doc failed", error);
+    }
+    dirty = true;
+    if (tell) schedule();
+  }
+  // Renders are batched: at most one notification per `interval`, the first one at once.
+  function schedule(): void {
+    if (destroyed || listeners.size === 0 || notifyTimer !== undefined) return;
+    const wait = lastNotify + interval - Date.now();
+    if (wait <= 0) notify();
+    else notifyTimer = setTimeout(notify, wait);
+  }
+  function notify(): void {
+    notifyTimer = undefined;
     if (destroyed || listeners.size === 0 || model.getSnapshot() === notified) return;
     notified = snapshot;
+    lastNotify = Date.now();
     for (const listener of [...listeners]) {
       try {
         listener();
@@ -68,7 +111,14 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         report("listener failed", error);
       }
     }
-  };
+  }
+  function notePresence(i: Inspection): void {
+    for (const r of i.replicas) {
+      const had = presentSeen.has(r.replicaId);
+      if (had && presentSeen.get(r.replicaId) !== r.present) since.set(r.replicaId, i.at);
+      presentSeen.set(r.replicaId, r.present);
+    }
+  }
   const guard =
     <A,>(fn: (arg: A) => void) =>
     (arg: A) => {
@@ -89,6 +139,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     awareness.on("change", changed);
     stops.push(() => awareness.off("change", changed));
   }
+  // The baseline: what stands when the panel starts (and the claims' expiry timer).
+  observe(false);
 
   function record(event: StoreEvent): void {
     const kept = events.length >= maxEvents ? events.slice(events.length - maxEvents + 1) : events;
@@ -102,22 +154,26 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   }
 
   function rebuild(): DevtoolsSnapshot {
-    const now = Date.now();
+    const prev = snapshot;
+    const i = inspection;
+    const simulations = { crashed: internals.dev.crashed, networkPaused: internals.dev.networkPaused };
+    if (!i) return prev ?? empty(s.replicaId, !!awareness, events, simulations);
     let built: Built;
     try {
-      built = build({ inspection: s.inspect(), presence: readPresence(awareness), hints, bytesOf });
+      built = build({ inspection: i, presence: readPresence(awareness), hints, bytesOf, recordedAt: (k, rev) => timeline.recordedAt(k, rev), since, identityHash });
     } catch (error) {
-      // A panel must never take down the app it inspects: keep showing what was last known.
-      report("reading the doc failed", error);
-      return snapshot ?? { replicaId: s.replicaId, hasAwareness: !!awareness, keys: [], replicas: [], malformed: [], events };
+      report("building the view failed", error);
+      return prev ?? empty(s.replicaId, !!awareness, events, simulations);
     }
-    arm(built.nextExpiry, now);
-    const prev = snapshot;
     const keys = shareRows(prev?.keys ?? [], built.keys, (row) => row.key);
     const replicas = shareRows(prev?.replicas ?? [], built.replicas, (row) => row.replicaId);
-    const malformed = shareMalformed(prev?.malformed ?? [], s.malformed());
-    if (prev && prev.keys === keys && prev.replicas === replicas && prev.malformed === malformed && prev.events === events) return prev;
-    return { replicaId: s.replicaId, hasAwareness: !!awareness, keys, replicas, malformed, events };
+    const malformed = shareMalformed(prev?.malformed ?? [], i.malformed);
+    const tl = timeline.entries();
+    const sameSims = prev && prev.simulations.crashed === simulations.crashed && prev.simulations.networkPaused === simulations.networkPaused;
+    if (prev && sameSims && prev.keys === keys && prev.replicas === replicas && prev.malformed === malformed && prev.events === events && prev.timeline === tl) return prev;
+    const counts = { ...NO_COUNTS };
+    for (const row of keys) counts[row.status] += 1;
+    return { replicaId: s.replicaId, hasAwareness: !!awareness, keys, replicas, malformed, events, timeline: tl, at: i.at, counts, simulations: sameSims ? prev.simulations : simulations };
   }
 
   /** A silent claimant goes stale with no doc change: wake up when the next lease runs out. */
@@ -127,16 +183,24 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   }
 
   const model: DevtoolsModel = {
+    timeline,
     subscribe(listener) {
       // A first subscriber holds the current snapshot (React reads before it subscribes, and
       // checks again right after); later ones join listeners told of `notified` already.
       if (listeners.size === 0) notified = snapshot;
       listeners.add(listener);
+      if (dirty) schedule();
       return () => {
         listeners.delete(listener);
       };
     },
     getSnapshot() {
+      // A change is queued but not yet observed: observe now, so a read never lags the store.
+      // Listeners are told a microtask later, never from inside the reader's render.
+      if (queued) {
+        observe(false);
+        queueMicrotask(schedule);
+      }
       if (dirty || !snapshot) {
         dirty = false;
         snapshot = rebuild();
@@ -148,8 +212,19 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       destroyed = true;
       for (const stop of stops) stop();
       arm(Infinity, 0);
+      if (notifyTimer !== undefined) clearTimeout(notifyTimer);
       listeners.clear();
     },
   };
   return model;
+}
+
+function nextExpiry(i: Inspection): number {
+  let next = Infinity;
+  for (const k of i.keys) if (k.claim && !k.claim.stale && !k.claim.finished && k.claim.staleAt > i.at) next = Math.min(next, k.claim.staleAt);
+  return next;
+}
+
+function empty(replicaId: string, hasAwareness: boolean, events: readonly DevtoolsEvent[], simulations: DevtoolsSnapshot["simulations"]): DevtoolsSnapshot {
+  return { replicaId, hasAwareness, keys: [], replicas: [], malformed: [], events, timeline: [], at: Date.now(), counts: { ...NO_COUNTS }, simulations };
 }

@@ -1,4 +1,8 @@
 import type { MalformedRecord, StoreEvent } from "./core.ts";
+import type { TimelineEntry } from "./timeline.ts";
+
+/** A key's state as the panel counts it: `stale` is a claim the store believes abandoned, not yet taken over. */
+export type DevtoolsKeyStatus = "idle" | "pending" | "stale" | "success" | "error";
 
 /** What kind of work a key is, guessed from the table its result lives in (or the store's events). */
 export type DevtoolsKind = "fetch" | "program" | "unknown";
@@ -27,6 +31,8 @@ export type DevtoolsClaim = {
   reason?: "abandoned" | "presence-left" | "lock-released" | "lease-silence" | "disowned";
   /** How long the store has seen no sign of life for it, on its own clock. */
   silentMs: number;
+  /** When it goes stale by silence on the store's clock (Infinity: only an event can tell, or it is ours). */
+  staleAt: number;
 };
 
 export type DevtoolsKeyRow = {
@@ -34,10 +40,18 @@ export type DevtoolsKeyRow = {
   /** Method, origin and path (never a query string or body); the key's prefix when unknown. */
   label: string;
   kind: DevtoolsKind;
+  status: DevtoolsKeyStatus;
+  /** Highest revision recorded (result or error), 0 when none. */
+  recorded: number;
   claim?: DevtoolsClaim;
-  /** `bytes`: size of the recorded data as UTF-8 JSON. */
-  result?: { rev: number; bytes: number };
-  error?: { rev: number; message: string; status?: number };
+  /**
+   * `bytes`: size of the recorded data as UTF-8 JSON; `by`: the replica that wrote it (when the
+   * record names it); `at`: when this panel saw it written, on its clock (absent: before it started).
+   */
+  result?: { rev: number; bytes: number; by?: string; at?: number };
+  error?: { rev: number; message: string; status?: number; by?: string; at?: number };
+  /** This store asked for the key (it can refetch it: it knows the request behind the hash). */
+  local: boolean;
   /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
   lastAskedAt?: number;
 };
@@ -57,6 +71,12 @@ export type DevtoolsReplica = {
   departed?: "presence-left" | "lock-released";
   /** Claims it holds in the doc. */
   claims: number;
+  /** Where it runs, as the inspected store can tell. */
+  where: "this tab" | "same browser" | "other device";
+  /** When this panel saw `present` last change, on its clock (absent: unchanged since the panel started). */
+  since?: number;
+  /** Short hash of the store's identity (the inspected replica only: others' identities are hashed into keys). */
+  identityHash?: string;
 };
 
 export type DevtoolsEvent = {
@@ -77,4 +97,11 @@ export type DevtoolsSnapshot = {
   malformed: readonly MalformedRecord[];
   /** Oldest first, at most `maxEvents`. */
   events: readonly DevtoolsEvent[];
+  /** The cross-replica timeline, newest first. */
+  timeline: readonly TimelineEntry[];
+  /** When the inspection behind this snapshot was taken, on the panel's clock. */
+  at: number;
+  counts: Readonly<Record<DevtoolsKeyStatus, number>>;
+  /** Development simulations in force on the inspected replica. */
+  simulations: { crashed: boolean; networkPaused: boolean };
 };

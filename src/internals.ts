@@ -8,3 +8,4 @@ export type { MalformedRecord, RecordMap } from "./core/lanes.ts";
 export type { BeatRecord, ClaimRecord, ErrorRecord, ResultRecord } from "./core/records.ts";
 export { PRESENCE_FIELD } from "./core/presence.ts";
 export { isPlainObject } from "./core/request.ts";
+export type { DevSimulations } from "./core/dev-simulations.ts";

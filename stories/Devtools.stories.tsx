@@ -3,7 +3,7 @@ import { QueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
 import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate } from "y-protocols/awareness";
-import { SharedFetchDevtools, useDevtoolsModel } from "../devtools/index.ts";
+import { SharedFetchDevtools, useDevtoolsModel } from "../devtools/production.ts";
 import { createSharedFetchStore, type SharedFetchStore } from "../src/index.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
 import { HostCounter, ReplicaPanes } from "./support/panes.tsx";

@@ -10,6 +10,8 @@ export type Holder = "this replica" | "same browser" | "other replica";
 /** A claim with this store's own verdict on it: the same judgement the engine acts on. */
 export type InspectedClaim = {
   replicaId: string;
+  /** Unique per claim: a takeover keeps the revision and changes the nonce. */
+  nonce: string;
   rev: number;
   kind?: "fetch" | "program";
   leaseMs: number;
@@ -38,8 +40,9 @@ export type InspectedKey = {
   label?: string;
   /** Highest revision recorded (result or error). */
   recorded: number;
-  result?: { rev: number; data: unknown };
-  error?: { rev: number; message: string; status?: number };
+  /** `by`: the replica that wrote it, when the record names it. */
+  result?: { rev: number; data: unknown; by?: string };
+  error?: { rev: number; message: string; status?: number; by?: string };
   claim?: InspectedClaim;
   /** This replica's interest in the key. */
   local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string } };
@@ -95,8 +98,11 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     const row: InspectedKey = { key, kind, recorded };
     const label = claim?.label ?? result?.label ?? states.get(key)?.job?.label;
     if (label !== undefined) row.label = label;
-    if (result) row.result = { rev: result.rev, data: result.data };
-    if (error) row.error = error.status === undefined ? { rev: error.rev, message: error.message } : { rev: error.rev, message: error.message, status: error.status };
+    if (result) row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
+    if (error) {
+      row.error = error.status === undefined ? { rev: error.rev, message: error.message } : { rev: error.rev, message: error.message, status: error.status };
+      if (error.by !== undefined) row.error.by = error.by;
+    }
     if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now);
     const st = states.get(key);
     if (st) {
@@ -114,7 +120,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
 function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded: number, now: number): InspectedClaim {
   const mine = deps.engine.owns(key, c);
   const holder: Holder = mine ? "this replica" : c.browserId !== undefined && c.browserId === deps.browserId ? "same browser" : "other replica";
-  const base = { replicaId: c.replicaId, rev: c.rev, leaseMs: c.leaseMs, abandoned: c.abandoned === true, holder, mine, finished: c.rev <= recorded };
+  const base = { replicaId: c.replicaId, nonce: c.nonce, rev: c.rev, leaseMs: c.leaseMs, abandoned: c.abandoned === true, holder, mine, finished: c.rev <= recorded };
   const out: InspectedClaim = mine
     ? { ...base, stale: false, staleAt: Infinity, silentMs: 0, exact: true }
     : (() => {

@@ -1,8 +1,9 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { ClaimEngine } from "./engine.ts";
+import type { DevSimulations } from "./dev-simulations.ts";
 
 /** What the devtools and the tests may reach inside a store: not part of the public API. */
-export type StoreInternals = { records: DocRecords; engine: ClaimEngine };
+export type StoreInternals = { records: DocRecords; engine: ClaimEngine; dev: DevSimulations };
 
 const internals = new WeakMap<object, StoreInternals>();
 

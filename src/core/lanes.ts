@@ -46,6 +46,7 @@ export class Lanes {
   /** Entries pushed in the transaction under way: not indexed until it ends, yet a rewrite must see them. */
   private readonly pushed = new Map<string, { lane: Y.Array<unknown>; client: number; clock: number; seq: number }>();
   private readonly onTransaction: (tr: Y.Transaction) => void;
+  private frozen = false;
 
   constructor(
     readonly doc: Y.Doc,
@@ -114,7 +115,16 @@ export class Lanes {
     return [...this.read().bad.values()];
   }
 
+  /**
+   * Development simulation of a crash (dev-simulations.ts): from now on this replica writes
+   * nothing at all — no claim, release, heartbeat or cleanup — while its records stay in the doc.
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
   set(table: string, key: string, value: unknown): void {
+    if (this.frozen) return;
     this.doc.transact(() => {
       const seq = this.deleteEntries(table, key);
       if (!this.mine || this.mine._item?.deleted || this.minePushes >= LANE_CAP) this.openLane();
@@ -126,6 +136,7 @@ export class Lanes {
   }
 
   delete(table: string, key: string): void {
+    if (this.frozen) return;
     this.doc.transact(() => this.deleteEntries(table, key));
   }
 
@@ -171,7 +182,7 @@ export class Lanes {
 
   /** Deferred: never write inside an observer (its exceptions would reach the writer). */
   private queueCleanup(): void {
-    if (this.cleanupQueued) return;
+    if (this.cleanupQueued || this.frozen) return;
     this.cleanupQueued = true;
     queueMicrotask(() => {
       this.cleanupQueued = false;

@@ -45,7 +45,10 @@ export function watchPresence(
   };
   for (const clientId of awareness.getStates().keys()) {
     const id = read(clientId);
-    if (id !== undefined && clientId !== awareness.clientID) byClient.set(clientId, id);
+    if (id === undefined || clientId === awareness.clientID) continue;
+    byClient.set(clientId, id);
+    // Present before this store started: the inspector would otherwise report it absent.
+    handlers.present(id);
   }
   awareness.on("change", onChange);
   awareness.setLocalStateField(PRESENCE_FIELD, self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId });

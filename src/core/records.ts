@@ -21,9 +21,10 @@ export type ClaimRecord = {
 /**
  * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
  * epoch, when the writing replica asked for the work. Ages are judged on it (see freshness.ts).
+ * `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools.
  */
-export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number };
-export type ErrorRecord = { rev: number; message: string; status?: number; at?: number };
+export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string };
+export type ErrorRecord = { rev: number; message: string; status?: number; at?: number; by?: string };
 /** One liveness record per replica, bumped while it has work in flight. */
 export type BeatRecord = {
   n: number;
@@ -101,9 +102,12 @@ export function resultValidator(validateData: (data: unknown) => string | null):
     const problem = validateData(value.data);
     if (problem) return `result.data ${problem}`;
     const label = own(value, "label");
+    if (label !== undefined && typeof label !== "string") return "result.label is not a string";
     if (!isAt(own(value, "at"))) return "result.at is not a finite number";
+    const by = own(value, "by");
+    if (by !== undefined && !isId(by)) return "result.by is not a replica id";
     // The record object itself is returned so that data keeps its identity across reads.
-    return label === undefined || typeof label === "string" ? (value as ResultRecord) : "result.label is not a string";
+    return value as ResultRecord;
   };
 }
 
@@ -116,6 +120,8 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
   if (!isAt(own(value, "at"))) return "error.at is not a finite number";
+  const by = own(value, "by");
+  if (by !== undefined && !isId(by)) return "error.by is not a replica id";
   return value as ErrorRecord;
 }
 

@@ -23,6 +23,7 @@ import type { MalformedRecord } from "./lanes.ts";
 import type { ClaimRecord } from "./records.ts";
 import { createEmitter } from "./emitter.ts";
 import { connectorsOf, whenDocSynced } from "./connectors.ts";
+import { createDevSimulations } from "./dev-simulations.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
@@ -118,11 +119,14 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const retention = new Retention(records, o.retentionMs, replicaId, (key) => engine.isBusy(key), batched, (keys) => events.emit({ type: "swept", keys }));
   const presence = options.awareness ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed) : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
+  // Development simulations for the devtools (crash, pause network); inert until called.
+  const dev = createDevSimulations({ lanes: records.lanes, dropLock: () => locks?.stop(), changed: events.changed });
+  const fetchFn = dev.gate(o.fetch);
 
-  const jobDeps = { identity, fetch: o.fetch, maxResultBytes: o.maxResultBytes, records };
+  const jobDeps = { identity, fetch: fetchFn, maxResultBytes: o.maxResultBytes, records };
   const fetchJob = (req: NormalizedRequest, lease: number, retry?: RetryPolicy): Job => createFetchJob(jobDeps, req, lease, retry);
   const maxAge = (value: unknown) => (value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" }));
-  const programs = new ProgramWork({ identity, fetch: o.fetch, leaseMs: o.programLeaseMs, records });
+  const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
     records,
     maxPrograms: o.maxPrograms,
@@ -228,7 +232,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       events.stop();
     },
   };
-  registerInternals(store, { records, engine });
+  registerInternals(store, { records, engine, dev });
   return store;
 }
 

@@ -18,17 +18,18 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 export function writeOutcome(
   records: DocRecords,
   results: RecordMap<ResultRecord>,
-  attempt: { key: string; rev: number; label: string; outcome: Outcome },
+  attempt: { key: string; rev: number; label: string; outcome: Outcome; by?: string },
 ): boolean {
-  const { key, rev, label } = attempt;
+  const { key, rev, label, by } = attempt;
   const at = attempt.outcome.at === undefined ? {} : { at: attempt.outcome.at };
+  const writer = by === undefined ? {} : { by };
   const { errors } = records;
   const result = results.get(key);
   const error = errors.get(key);
   let outcome = attempt.outcome;
   if (outcome.ok) {
     if (result && result.rev >= rev) return false;
-    const record: ResultRecord = { rev, data: outcome.data, label, ...at };
+    const record: ResultRecord = { rev, data: outcome.data, label, ...at, ...writer };
     const problem = results.validate(record);
     if (typeof problem !== "string") {
       results.set(key, record);
@@ -39,7 +40,7 @@ export function writeOutcome(
   }
   if ((result?.rev ?? 0) >= rev || (error?.rev ?? 0) >= rev) return false;
   const { message, status } = outcome.error;
-  const record: ErrorRecord = status === undefined ? { rev, message, ...at } : { rev, message, status, ...at };
+  const record: ErrorRecord = status === undefined ? { rev, message, ...at, ...writer } : { rev, message, status, ...at, ...writer };
   // An error record nobody could read (e.g. a revision out of bounds) is not written at all.
   if (typeof errors.validate(record) === "string") return false;
   errors.set(key, record);

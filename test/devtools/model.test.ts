@@ -33,7 +33,7 @@ describe("devtools model", () => {
     await tick();
     const done = model.getSnapshot().keys[0]!;
     expect(done.claim).toBeUndefined();
-    expect(done.result).toEqual({ rev: 1, bytes: JSON.stringify({ hello: "world" }).length });
+    expect(done.result).toEqual({ rev: 1, bytes: JSON.stringify({ hello: "world" }).length, by: b!.replicaId, at: expect.any(Number) });
     model.destroy();
     c.destroy();
   });

@@ -1,52 +1,55 @@
 // @vitest-environment jsdom
-import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { StrictMode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { SharedFetchDevtools } from "../../devtools/index.ts";
+import { SharedFetchDevtools } from "../../devtools/production.ts";
+import * as gated from "../../devtools/index.ts";
 import { ROOT } from "../../src/internals.ts";
 import { background, cluster, URL_A } from "../harness/replicas.ts";
+import { seedKeys } from "./seed.ts";
 
 const req = { url: URL_A };
 /** Lets the stores' microtasks and React's updates run. */
 const flush = () => act(async () => {});
 const keyRows = () => screen.queryAllByTestId("key-row");
+/** Renders are batched (at most ~10/s): wait for the next one instead of assuming it. */
+const eventually = (check: () => void) => waitFor(check, { timeout: 3000, interval: 20 });
 
 afterEach(cleanup);
 
 describe("<SharedFetchDevtools>", () => {
-  it("opens and closes from its toggle; tabs switch views and say which is selected", async () => {
+  it("a floating toggle opens the docked panel and its close button closes it; tabs follow arrows, Home and End", async () => {
     const c = cluster(2, { settleMs: 0 });
     const [a] = c.stores;
     render(<SharedFetchDevtools store={a!} />);
-    const toggle = screen.getByRole("button", { name: "shared-fetch" });
-    expect(toggle).toHaveProperty("ariaExpanded", "false");
-    expect(screen.queryByRole("tablist")).toBeNull();
-
-    fireEvent.click(toggle);
-    expect(toggle).toHaveProperty("ariaExpanded", "true");
+    fireEvent.click(screen.getByRole("button", { name: "shared-fetch" }));
     const tabs = within(screen.getByRole("tablist")).getAllByRole("tab");
     expect(tabs.map((t) => [t.textContent, t.getAttribute("aria-selected")])).toEqual([
       ["Keys (0)", "true"],
+      ["Timeline (0)", "false"],
       ["Replicas (1)", "false"],
       ["Events (0)", "false"],
       ["Malformed (0)", "false"],
     ]);
     expect(screen.getByRole("tabpanel").textContent).toMatch(/No keys/);
+    expect(screen.getByRole("separator", { name: "Resize shared-fetch devtools" }).getAttribute("aria-valuenow")).toBe("320");
+    fireEvent.keyDown(screen.getByRole("separator"), { key: "ArrowUp" });
+    expect(screen.getByRole("separator").getAttribute("aria-valuenow")).toBe("344");
 
-    fireEvent.click(screen.getByRole("tab", { name: /^Events/ }));
-    expect(screen.getByRole("tab", { name: /^Events/ }).getAttribute("aria-selected")).toBe("true");
-    expect(screen.getByRole("tab", { name: /^Keys/ }).getAttribute("aria-selected")).toBe("false");
-    fireEvent.keyDown(screen.getByRole("tab", { name: /^Events/ }), { key: "ArrowRight" });
+    fireEvent.keyDown(screen.getByRole("tab", { name: /^Keys/ }), { key: "End" });
     expect(document.activeElement).toBe(screen.getByRole("tab", { name: /^Malformed/ }));
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowRight" });
+    expect(document.activeElement).toBe(screen.getByRole("tab", { name: /^Keys/ }));
+    fireEvent.keyDown(document.activeElement!, { key: "ArrowLeft" });
     expect(screen.getByRole("tabpanel").getAttribute("aria-labelledby")).toBe(screen.getByRole("tab", { name: /^Malformed/ }).id);
 
-    fireEvent.click(toggle);
+    fireEvent.click(screen.getByRole("button", { name: "Close shared-fetch devtools" }));
     expect(screen.queryByRole("tablist")).toBeNull();
-    c.destroy();
+    expect(screen.getByRole("button", { name: "shared-fetch" })).toBeTruthy();
   });
 
-  it("a key row follows the claim from a foreign holder to me to none, then shows the result rev", async () => {
+  it("a key row follows the claim from a foreign holder to me to none, shows who wrote the result, and an error beside it", async () => {
     const c = cluster(2, { settleMs: 0 });
     const [a, b] = c.stores;
     render(
@@ -55,33 +58,51 @@ describe("<SharedFetchDevtools>", () => {
       </StrictMode>,
     );
     background(b!.ensure(req));
-    await flush();
-    expect(keyRows()).toHaveLength(1);
+    await eventually(() => expect(keyRows()).toHaveLength(1));
     const row = () => keyRows()[0]!;
     expect(row().dataset.holder).toBe(b!.replicaId);
-    expect(within(row()).getByRole("rowheader").textContent).toMatch(/^GET https:\/\/api\.example\.test\/items/);
-    expect(within(row()).getByTestId("holder").textContent).toBe(b!.replicaId.length > 12 ? `${b!.replicaId.slice(0, 11)}…` : b!.replicaId);
-    expect(within(row()).getByTestId("claim-state").textContent).toMatch(/rev 1 live/);
+    expect(row().dataset.status).toBe("pending");
+    expect(within(row()).getByRole("rowheader").textContent).toBe("GET https://api.example.test/items");
+    expect(within(row()).getByTestId("holder").textContent).toMatch(/ · other device$/);
+    expect(within(row()).getByTestId("claim-state").textContent).toMatch(/^rev 1 live/);
 
     await act(async () => c.host.calls[0]!.respond(200, { n: 1 }));
-    await flush();
+    await eventually(() => expect(row().dataset.resultRev).toBe("1"));
     expect(row().dataset.holder).toBe("none");
-    expect(row().dataset.resultRev).toBe("1");
-    expect(within(row()).getByTestId("result").textContent).toBe("rev 1 · 7 B");
+    expect(within(row()).getByTestId("result").textContent).toMatch(/^rev 1 · 7 B/);
+    expect(within(row()).getByTestId("result").textContent).toContain(`by ${b!.replicaId.slice(0, 11)}…`);
 
     background(a!.refetch(req));
-    await flush();
-    expect(within(row()).getByTestId("holder").textContent).toBe("me");
+    await eventually(() => expect(within(row()).getByTestId("holder").textContent).toBe("me (this tab)"));
     await act(async () => c.host.calls[1]!.respond(500, { oops: true }));
-    await flush();
-    expect(row().dataset.holder).toBe("none");
+    await eventually(() => expect(row().dataset.status).toBe("error"));
     expect(within(row()).getByTestId("error").textContent).toMatch(/^rev 2: .*\(HTTP 500\)$/);
     expect(row().dataset.resultRev).toBe("1");
 
+    fireEvent.click(screen.getByRole("tab", { name: /^Timeline/ }));
+    const types = screen.getAllByTestId("timeline-entry").map((e) => e.dataset.type);
+    expect(types).toEqual(["error", "claimed", "result", "claimed"]);
     fireEvent.click(screen.getByRole("tab", { name: /^Events/ }));
-    const types = screen.getAllByTestId("event-row").map((r) => r.dataset.type);
-    expect(types).toEqual(["settled", "dispatched", "claimed"]);
-    c.destroy();
+    expect(screen.getAllByTestId("event-row").map((r) => r.dataset.type)).toEqual(["settled", "dispatched", "claimed"]);
+  });
+
+  it("details: a bounded JSON preview, evict the record, and refetch only where this replica asked", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { hello: "world" } });
+    await act(() => b!.ensure(req));
+    render(<SharedFetchDevtools store={a!} initialIsOpen />);
+    await eventually(() => expect(keyRows()).toHaveLength(1));
+    fireEvent.click(screen.getByRole("button", { name: /^Details of GET/ }));
+    const details = screen.getByTestId("key-details");
+    expect((within(details).getByRole("button", { name: "refetch / invalidate" }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(within(details).getByRole("button", { name: /^show JSON/ }));
+    expect(JSON.parse(screen.getByTestId("json-preview").textContent!)).toEqual({ hello: "world" });
+    fireEvent.click(within(details).getByRole("button", { name: "evict record" }));
+    // The key stays listed (its last-asked time is still in the doc), with nothing recorded.
+    await eventually(() => expect(keyRows()[0]!.dataset.status).toBe("idle"));
+    expect(keyRows()[0]!.dataset.resultRev).toBe("none");
+    expect(b!.snapshot(req).status).toBe("idle");
   });
 
   it("the Replicas tab lists the inspected replica and the holders it sees; Malformed lists bad records", async () => {
@@ -89,13 +110,15 @@ describe("<SharedFetchDevtools>", () => {
     const [a, b] = c.stores;
     render(<SharedFetchDevtools store={a!} initialIsOpen initialTab="replicas" />);
     background(b!.ensure(req));
-    await flush();
+    await eventually(() => expect(screen.getAllByTestId("replica-row")).toHaveLength(2));
     const rows = screen.getAllByTestId("replica-row");
     expect(rows.map((r) => [r.dataset.replicaId, r.dataset.present])).toEqual([
       [a!.replicaId, "unknown"],
       [b!.replicaId, "unknown"],
     ]);
     expect(within(rows[0]!).getByRole("rowheader").textContent).toMatch(/\(me\)$/);
+    expect(rows[0]!.textContent).toMatch(/this tab/);
+    expect(rows[0]!.textContent).toMatch(/[0-9a-f]{12}$/);
     expect(screen.getByText(/No awareness given/)).toBeTruthy();
 
     fireEvent.click(screen.getByRole("tab", { name: /^Malformed/ }));
@@ -106,10 +129,43 @@ describe("<SharedFetchDevtools>", () => {
       lane.push([{ t: "claims", k: "k", v: { replicaId: 5 }, s: 1 }]);
       peer.getArray<unknown>(ROOT).push([lane]);
     });
-    await flush();
-    const bad = screen.getAllByTestId("malformed-row");
-    expect(bad.map((r) => r.textContent)).toEqual([expect.stringMatching(/^claims k: claim\.replicaId is not a non-empty string\{"replicaId":5\}$/)]);
+    await eventually(() => expect(screen.getAllByTestId("malformed-row")).toHaveLength(1));
+    expect(screen.getAllByTestId("malformed-row")[0]!.textContent).toMatch(/^claims k: claim\.replicaId is not a non-empty string\{"replicaId":5\}$/);
     expect(screen.getByRole("tab", { name: /^Malformed/ }).textContent).toBe("Malformed (1)");
-    c.destroy();
+  });
+
+  it("1 000 keys: counts by status, a status filter, search, and pages of 50 rows", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    seedKeys(c.docOf(a!), 1000, { errorEvery: 10 });
+    render(<SharedFetchDevtools store={a!} initialIsOpen />);
+    await flush();
+    expect(screen.getByTestId("count-error").textContent).toBe("error 100");
+    expect(screen.getByTestId("count-success").textContent).toBe("success 900");
+    expect(keyRows()).toHaveLength(50);
+    expect(screen.getByTestId("pager").textContent).toMatch(/page 1 of 20 \(1000 keys\)/);
+    fireEvent.click(screen.getByTestId("count-error"));
+    expect(keyRows().every((r) => r.dataset.status === "error")).toBe(true);
+    expect(screen.getByTestId("pager").textContent).toMatch(/page 1 of 2 \(100 keys\)/);
+    fireEvent.change(screen.getByRole("searchbox"), { target: { value: "items/999" } });
+    expect(keyRows().map((r) => within(r).getByRole("rowheader").textContent)).toEqual(["GET https://api.example.test/items/999"]);
+    fireEvent.click(screen.getByRole("button", { name: "Next page of keys" }));
+    expect(keyRows()).toHaveLength(1);
+    // jsdom on a loaded 2-core machine: seconds, not a performance claim (bench/devtools.ts measures).
+  }, 30_000);
+
+  it("outside development the default entry renders nothing (NODE_ENV is not 'development' under vitest)", () => {
+    const c = cluster(1);
+    const { container } = render(
+      <>
+        <gated.SharedFetchDevtools store={c.stores[0]!} initialIsOpen />
+        <gated.SharedFetchDevtoolsPanel store={c.stores[0]!} />
+      </>,
+    );
+    expect(process.env.NODE_ENV).not.toBe("development");
+    expect(container.innerHTML).toBe("");
+    cleanup();
+    const { container: shell } = render(gated.sharedFetchDevtoolsPlugin({ store: c.stores[0]! }).render);
+    expect(shell.innerHTML).toBe("");
   });
 });

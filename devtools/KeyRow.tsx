@@ -1,0 +1,95 @@
+import { useState } from "react";
+import { Badge } from "./Badge.tsx";
+import type { SharedFetchStore } from "./core.ts";
+import { KeyDetails } from "./KeyDetails.tsx";
+import { formatBytes, formatTime, shortId } from "./format.ts";
+import { splitLabel } from "./keys-query.ts";
+import { styles } from "./styles.ts";
+import { describeReason } from "./timeline.ts";
+import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsReplica } from "./types.ts";
+import { useNow } from "./use-now.ts";
+
+const HOLDER = { "this replica": "this tab", "same browser": "same browser", "other replica": "other device" } as const;
+const TONE = { pending: "info", stale: "stale", success: "ok", error: "stale", idle: "info" } as const;
+
+/** One key: its request, who holds it and for how long, what is recorded, and a details toggle. */
+export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: SharedFetchStore; replicas: readonly DevtoolsReplica[] }) {
+  const [open, setOpen] = useState(false);
+  const { claim, result, error } = row;
+  const { method, url } = splitLabel(row.label);
+  const detailsId = `sfd-details-${row.key.slice(0, 16)}`;
+  return (
+    <>
+      <tr data-testid="key-row" data-key={row.key} data-status={row.status} data-holder={claim?.replicaId ?? "none"} data-result-rev={result?.rev ?? "none"}>
+        <th scope="row" style={styles.rowHeader} title={row.key}>
+          {method && <strong>{method} </strong>}
+          {url}
+        </th>
+        <td style={styles.td}>{row.kind}</td>
+        <td style={styles.td}>
+          <Badge tone={TONE[row.status]}>{row.status}</Badge>
+        </td>
+        <td style={styles.td} data-testid="holder" title={claim?.replicaId}>
+          {claim ? (claim.mine ? "me (this tab)" : `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`) : "none"}
+        </td>
+        <td style={styles.td}>{claim ? <ClaimState claim={claim} /> : "—"}</td>
+        <td style={styles.td} data-testid="result">
+          {result ? (
+            <>
+              rev {result.rev} · {formatBytes(result.bytes)}
+              <div style={styles.muted}>{writer(result, replicas)}</div>
+            </>
+          ) : (
+            "—"
+          )}
+        </td>
+        <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error">
+          {error ? `rev ${error.rev}: ${error.message}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}` : "—"}
+        </td>
+        <td style={styles.td}>
+          <button type="button" style={styles.button} aria-expanded={open} aria-controls={open ? detailsId : undefined} aria-label={`Details of ${row.label}`} onClick={() => setOpen((o) => !o)}>
+            {open ? "hide" : "details"}
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr id={detailsId}>
+          <td colSpan={8} style={styles.td}>
+            <KeyDetails row={row} store={store} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsReplica[]): string {
+  const me = replicas.find((r) => r.me)?.replicaId;
+  const who = rec.by === undefined ? "writer not named" : rec.by === me ? "by me" : `by ${shortId(rec.by)}`;
+  return `${who} · ${rec.at === undefined ? "before this panel started" : formatTime(rec.at)}`;
+}
+
+/** Revision, the store's verdict and why, how long it has been silent, and a live countdown to stale. */
+function ClaimState({ claim }: { claim: DevtoolsClaim }) {
+  const counting = !claim.mine && !claim.stale && !claim.finished && Number.isFinite(claim.staleAt);
+  const now = useNow(counting);
+  return (
+    <span data-testid="claim-state" data-reason={claim.reason ?? ""}>
+      rev {claim.rev}{" "}
+      {claim.finished ? (
+        <Badge tone="info">finished</Badge>
+      ) : claim.stale ? (
+        <Badge tone="stale">{`stale: ${claim.reason ? describeReason(claim.reason) : "?"}`}</Badge>
+      ) : (
+        <Badge tone="ok">live</Badge>
+      )}
+      {!claim.mine && !claim.finished && (
+        <span style={styles.muted}>
+          silent {Math.round(claim.silentMs)} ms
+          {counting && ` · stale in ${Math.max(0, (claim.staleAt - now) / 1000).toFixed(1)} s`}
+          {!counting && !claim.stale && Number.isFinite(claim.staleAt) === false && " · watched by its Web Lock"}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,71 @@
+import { useId, useState, type CSSProperties } from "react";
+import type { Awareness } from "y-protocols/awareness";
+import type { SharedFetchStore } from "./core.ts";
+import { EventLog } from "./EventLog.tsx";
+import { shortId } from "./format.ts";
+import { KeysView } from "./KeysView.tsx";
+import { MalformedList } from "./MalformedList.tsx";
+import { ReplicasTable } from "./ReplicasTable.tsx";
+import { Simulations } from "./Simulations.tsx";
+import { styles } from "./styles.ts";
+import { Tabs, type TabSpec } from "./Tabs.tsx";
+import { TimelineView } from "./TimelineView.tsx";
+import type { DevtoolsSnapshot } from "./types.ts";
+import { useDevtoolsModel } from "./use-devtools-model.ts";
+
+export type DevtoolsTab = "keys" | "timeline" | "replicas" | "events" | "malformed";
+
+export type SharedFetchDevtoolsPanelProps = {
+  /** The store to inspect (from createSharedFetchStore). */
+  store: SharedFetchStore;
+  /** The awareness given to the store: adds presence to replicas and claims. */
+  awareness?: Awareness;
+  /** Default "keys". */
+  initialTab?: DevtoolsTab;
+  /** Show the development simulations (crash this replica, pause network). Default true. */
+  simulations?: boolean;
+  /** Shown as a close button when given (the floating panel passes it). */
+  onClose?: () => void;
+  style?: CSSProperties;
+};
+
+function tabs(s: DevtoolsSnapshot): TabSpec<DevtoolsTab>[] {
+  return [
+    { id: "keys", name: "Keys", count: s.keys.length },
+    { id: "timeline", name: "Timeline", count: s.timeline.length },
+    { id: "replicas", name: "Replicas", count: s.replicas.length },
+    { id: "events", name: "Events", count: s.events.length },
+    { id: "malformed", name: "Malformed", count: s.malformed.length },
+  ];
+}
+
+/** The panel itself, to embed anywhere (the floating toggle and the TanStack Devtools plugin use it). */
+export function SharedFetchDevtoolsPanel({ store, awareness, initialTab = "keys", simulations = true, onClose, style }: SharedFetchDevtoolsPanelProps) {
+  const id = useId();
+  const snapshot = useDevtoolsModel(store, awareness);
+  const [tab, setTab] = useState(initialTab);
+  const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
+  return (
+    <section style={{ ...styles.root, ...styles.panel, ...style }} aria-label="shared-fetch devtools" data-testid="shared-fetch-devtools-panel">
+      <div style={styles.header}>
+        <Tabs tabs={tabs(snapshot)} selected={tab} onSelect={setTab} idOf={tabId} panelId={`${id}-view`} label="shared-fetch devtools views" />
+        <span style={styles.muted} title={snapshot.replicaId}>
+          inspecting {shortId(snapshot.replicaId, 24)}
+        </span>
+        {simulations && <Simulations store={store} state={snapshot.simulations} />}
+        {onClose && (
+          <button type="button" style={{ ...styles.button, marginLeft: "auto" }} onClick={onClose} aria-label="Close shared-fetch devtools">
+            ✕
+          </button>
+        )}
+      </div>
+      <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
+        {tab === "keys" && <KeysView snapshot={snapshot} store={store} />}
+        {tab === "timeline" && <TimelineView snapshot={snapshot} />}
+        {tab === "replicas" && <ReplicasTable rows={snapshot.replicas} hasAwareness={snapshot.hasAwareness} />}
+        {tab === "events" && <EventLog events={snapshot.events} />}
+        {tab === "malformed" && <MalformedList records={snapshot.malformed} />}
+      </div>
+    </section>
+  );
+}

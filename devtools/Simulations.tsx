@@ -1,0 +1,23 @@
+import { simulateCrash, simulatePauseNetwork } from "./actions.ts";
+import type { SharedFetchStore } from "./core.ts";
+import { styles } from "./styles.ts";
+
+/** Development-only failure simulations on the inspected replica. */
+export function Simulations({ store, state }: { store: SharedFetchStore; state: { crashed: boolean; networkPaused: boolean } }) {
+  return (
+    <span style={styles.toolbarInline} role="group" aria-label="Simulations (development only)">
+      <button
+        type="button"
+        style={styles.button}
+        disabled={state.crashed}
+        title="Stop writing (no heartbeat, no release) and let this replica's Web Lock go; its claims stay for others to take over. Reload to recover."
+        onClick={() => simulateCrash(store)}
+      >
+        {state.crashed ? "crashed (reload to recover)" : "crash this replica"}
+      </button>
+      <button type="button" style={styles.button} aria-pressed={state.networkPaused} title="This replica's requests wait until resumed" onClick={() => simulatePauseNetwork(store, !state.networkPaused)}>
+        {state.networkPaused ? "resume network" : "pause network"}
+      </button>
+    </span>
+  );
+}

@@ -1,0 +1,58 @@
+import { useMemo, useState } from "react";
+import { formatTime, shortId } from "./format.ts";
+import { styles } from "./styles.ts";
+import { describeEntry, matches, type TimelineFilter } from "./timeline.ts";
+import type { DevtoolsSnapshot } from "./types.ts";
+
+const SHOWN = 200;
+
+/** The cross-replica story, newest first, filterable by key and by replica. */
+export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
+  const [key, setKey] = useState("");
+  const [replica, setReplica] = useState("");
+  const filter: TimelineFilter = useMemo(() => ({ ...(key ? { key } : {}), ...(replica ? { replicaId: replica } : {}) }), [key, replica]);
+  const entries = useMemo(() => snapshot.timeline.filter((e) => matches(e, filter)), [snapshot.timeline, filter]);
+  const name = (id: string) => (id === snapshot.replicaId ? "this tab" : shortId(id));
+  const keys = useMemo(() => [...new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!])).entries()], [snapshot.timeline]);
+  return (
+    <>
+      <div style={styles.toolbar}>
+        <label>
+          Key{" "}
+          <select value={key} onChange={(e) => setKey(e.target.value)} style={styles.input}>
+            <option value="">all keys</option>
+            {keys.map(([k, label]) => (
+              <option key={k} value={k}>
+                {label.slice(0, 80)} ({k.slice(0, 8)})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Replica{" "}
+          <select value={replica} onChange={(e) => setReplica(e.target.value)} style={styles.input}>
+            <option value="">all replicas</option>
+            {snapshot.replicas.map((r) => (
+              <option key={r.replicaId} value={r.replicaId}>
+                {r.me ? `${shortId(r.replicaId)} (this tab)` : shortId(r.replicaId)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span style={styles.muted}>times on this panel&apos;s clock</span>
+      </div>
+      {entries.length === 0 ? (
+        <p style={styles.empty}>Nothing has happened since the panel started{key || replica ? " (for this filter)" : ""}.</p>
+      ) : (
+        <ol style={styles.list} aria-label="Timeline, newest first">
+          {entries.slice(0, SHOWN).map((e) => (
+            <li key={e.seq} data-testid="timeline-entry" data-type={e.type} data-reason={"reason" in e ? e.reason : ""} style={styles.listItem}>
+              <time style={styles.muted}>{formatTime(e.at)}</time> {describeEntry(e, name)}
+            </li>
+          ))}
+        </ol>
+      )}
+      {entries.length > SHOWN && <p style={styles.muted}>{entries.length - SHOWN} older entries not shown: filter by key or replica.</p>}
+    </>
+  );
+}

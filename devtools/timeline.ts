@@ -1,0 +1,234 @@
+import type { InspectedClaim, InspectedKey, Inspection, MalformedRecord, StaleReason } from "./core.ts";
+
+/**
+ * The cross-replica timeline: what happened to each key, derived only from the doc transitions
+ * (and the store's verdicts) this panel observed — no extra record is ever written to the doc, so
+ * every panel that watched the same doc tells the same story. React-free: Storybook scenarios and
+ * tests narrate with it too. Times are this panel's clock (Date.now() when it observed the change).
+ */
+export type TimelineEntry = { seq: number; at: number; key?: string; label?: string } & (
+  | { type: "claimed"; replicaId: string; rev: number; existing?: true }
+  | { type: "stale"; replicaId: string; rev: number; reason: StaleReason; silentMs: number }
+  | { type: "takeover"; from: string; to: string; rev: number; reason: StaleReason; afterMs: number }
+  | { type: "yielded"; from: string; to: string; rev: number }
+  | { type: "result"; by?: string; rev: number; bytes: number }
+  | { type: "error"; by?: string; rev: number; message: string; status?: number; besideResult?: number }
+  | { type: "released"; replicaId: string; rev: number }
+  | { type: "swept" }
+  | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
+  | { type: "malformed"; table: string; reason: string }
+);
+
+export type TimelineEntryType = TimelineEntry["type"];
+export type TimelineFilter = { key?: string; replicaId?: string; types?: readonly TimelineEntryType[] };
+
+export type TimelineOptions = {
+  /** Entries kept, newest first. Default 500. */
+  max?: number;
+  /** UTF-8 size of a result's data (the model caches it per data object). */
+  sizeOf?: (data: unknown) => number;
+};
+
+export const DEFAULT_TIMELINE_MAX = 500;
+const utf8 = new TextEncoder();
+const defaultSize = (data: unknown) => utf8.encode(JSON.stringify(data) ?? "").length;
+
+/** Every replica an entry names (for the filter by replica). */
+export function replicasOf(entry: TimelineEntry): string[] {
+  switch (entry.type) {
+    case "takeover":
+    case "yielded":
+      return [entry.from, entry.to];
+    case "result":
+    case "error":
+      return entry.by === undefined ? [] : [entry.by];
+    case "claimed":
+    case "stale":
+    case "released":
+    case "departed":
+      return [entry.replicaId];
+    default:
+      return [];
+  }
+}
+
+export function matches(entry: TimelineEntry, filter: TimelineFilter): boolean {
+  if (filter.key !== undefined && entry.key !== filter.key) return false;
+  if (filter.replicaId !== undefined && !replicasOf(entry).includes(filter.replicaId)) return false;
+  return !filter.types || filter.types.includes(entry.type);
+}
+
+type Prev = { inspection: Inspection; byKey: Map<string, InspectedKey>; departed: Map<string, string> };
+type Draft = TimelineEntry extends infer E ? (E extends TimelineEntry ? Omit<E, "seq" | "at"> : never) : never;
+
+export class Timeline {
+  private list: TimelineEntry[] = [];
+  private prev: Prev | undefined;
+  private seq = 0;
+  private readonly max: number;
+  private readonly sizeOf: (data: unknown) => number;
+  private readonly writtenAt = new Map<string, { rev: number; at: number }>();
+  private malformedSeen = new Set<unknown>();
+
+  constructor(opts: TimelineOptions = {}) {
+    this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
+    if (!Number.isSafeInteger(this.max) || this.max < 1) throw new RangeError(`shared-fetch devtools: timeline max must be a positive integer, got ${String(opts.max)}`);
+    this.sizeOf = opts.sizeOf ?? defaultSize;
+  }
+
+  /** Newest first. Keeps its identity until an entry is added. */
+  entries(filter?: TimelineFilter): readonly TimelineEntry[] {
+    return filter ? this.list.filter((e) => matches(e, filter)) : this.list;
+  }
+
+  /** When this panel saw the current result (or error) of `key` written, on its clock; undefined: before it started. */
+  recordedAt(key: string, rev: number): number | undefined {
+    const seen = this.writtenAt.get(key);
+    return seen && seen.rev === rev ? seen.at : undefined;
+  }
+
+  /**
+   * Compares an inspection with the previous one and appends what changed. The first one is the
+   * baseline: only the claims standing then are told ("held when this panel started").
+   */
+  observe(next: Inspection): boolean {
+    const before = this.list;
+    const byKey = new Map(next.keys.map((k) => [k.key, k]));
+    const departed = new Map(next.replicas.filter((r) => r.departed).map((r) => [r.replicaId, r.departed!]));
+    const drafts: Draft[] = [];
+    const prev = this.prev;
+    if (!prev) {
+      for (const k of next.keys) {
+        const c = k.claim;
+        if (!c || c.finished) continue;
+        drafts.push({ ...tag(k), type: "claimed", replicaId: c.replicaId, rev: c.rev, existing: true });
+        if (c.stale && c.reason) drafts.push({ ...tag(k), type: "stale", replicaId: c.replicaId, rev: c.rev, reason: c.reason, silentMs: c.silentMs });
+      }
+    } else {
+      for (const [id, reason] of departed) if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
+      for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
+      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push({ ...tag(k), type: "swept" });
+    }
+    this.diffMalformed(next.malformed, drafts);
+    this.prev = { inspection: next, byKey, departed };
+    if (drafts.length === 0) return false;
+    const fresh = drafts.map((d) => ({ ...d, seq: ++this.seq, at: next.at }) as TimelineEntry).reverse();
+    this.list = [...fresh, ...before].slice(0, this.max);
+    return true;
+  }
+
+  private diffKey(prev: Prev, was: InspectedKey | undefined, now: InspectedKey, next: Inspection, departed: Map<string, string>, out: Draft[]): void {
+    const t = tag(now);
+    const pc = was?.claim;
+    const nc = now.claim;
+    if (nc && (!pc || pc.nonce !== nc.nonce)) {
+      const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
+      if (takenFrom) {
+        const afterMs = Math.max(0, takenFrom.silentMs + (next.at - prev.inspection.at));
+        const reason = takeoverReason(takenFrom, afterMs, next.at, departed);
+        if (reason === undefined) out.push({ ...t, type: "yielded", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev });
+        else {
+          // A panel that did not see the old claim go stale first still tells why it was taken over.
+          if (!takenFrom.stale) out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
+          out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
+        }
+      } else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+    }
+    if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
+      out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });
+    }
+    const r = now.result;
+    if (r && (!was?.result || was.result.rev !== r.rev || was.result.by !== r.by)) {
+      this.writtenAt.set(now.key, { rev: r.rev, at: next.at });
+      out.push({ ...t, type: "result", rev: r.rev, bytes: this.sizeOf(r.data), ...(r.by !== undefined ? { by: r.by } : {}) });
+    }
+    const e = now.error;
+    if (e && (!was?.error || was.error.rev !== e.rev || was.error.message !== e.message)) {
+      if (!r || e.rev > r.rev) this.writtenAt.set(now.key, { rev: e.rev, at: next.at });
+      const entry: Draft = { ...t, type: "error", rev: e.rev, message: e.message };
+      if (e.status !== undefined) entry.status = e.status;
+      if (e.by !== undefined) entry.by = e.by;
+      if (r) entry.besideResult = r.rev;
+      out.push(entry);
+    }
+    if (pc && !pc.finished && !nc && now.recorded < pc.rev) out.push({ ...t, type: "released", replicaId: pc.replicaId, rev: pc.rev });
+    if (was?.result && !r && now.claim === undefined && !now.error) out.push({ ...t, type: "swept" });
+  }
+
+  private diffMalformed(records: readonly MalformedRecord[], out: Draft[]): void {
+    const seen = new Set<unknown>();
+    for (const m of records) {
+      // Values are a peer's raw content: identified by identity (Yjs keeps it), never walked.
+      const id = typeof m.value === "object" && m.value !== null ? m.value : `${m.map}\u0000${m.key ?? ""}\u0000${m.reason}`;
+      seen.add(id);
+      if (!this.malformedSeen.has(id)) out.push({ type: "malformed", table: m.map, reason: m.reason, ...(m.key !== undefined ? { key: m.key.slice(0, 200) } : {}) });
+    }
+    this.malformedSeen = seen;
+  }
+}
+
+function tag(k: InspectedKey): { key: string; label?: string } {
+  return k.label === undefined ? { key: k.key } : { key: k.key, label: k.label };
+}
+
+/**
+ * Why a claim was rewritten by another replica at the same revision. This panel's own verdict
+ * first; then a departure it learned of meanwhile; then the silence it measured (a replica takes
+ * over at most a lease after the last sign of life, and this panel's clock started no later than
+ * the taker's, give or take a sync). None of these: two replicas claimed at once and one yielded.
+ */
+function takeoverReason(c: InspectedClaim, silentMs: number, now: number, departed: Map<string, string>): StaleReason | undefined {
+  if (c.stale && c.reason) return c.reason;
+  if (c.abandoned) return "abandoned";
+  const gone = departed.get(c.replicaId);
+  if (gone === "lock-released" || gone === "presence-left") return gone;
+  if (now >= c.staleAt || silentMs >= c.leaseMs / 2) return "lease-silence";
+  return undefined;
+}
+
+const REASONS: Record<StaleReason, string> = {
+  "lock-released": "lock released",
+  "presence-left": "presence left",
+  "lease-silence": "lease silence",
+  abandoned: "abandoned by its page",
+  disowned: "disowned (a claim under this replica's id it never made)",
+};
+
+/** Plain words for a verdict reason ("lock released", "lease silence", …). */
+export function describeReason(reason: StaleReason): string {
+  return REASONS[reason];
+}
+
+/** One sentence per entry, e.g. "B took over GET /api/report from A after 812 ms: lease silence". */
+export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = defaultName): string {
+  const what = entry.label ?? (entry.key !== undefined ? `key ${entry.key.slice(0, 12)}…` : "the doc");
+  const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+  switch (entry.type) {
+    case "claimed":
+      return entry.existing ? `${name(entry.replicaId)} held ${what} (rev ${entry.rev}) when this panel started` : `${name(entry.replicaId)} claimed ${what} (rev ${entry.rev})`;
+    case "stale":
+      return entry.reason === "lease-silence"
+        ? `${name(entry.replicaId)}'s heartbeat lapsed on ${what}: silent for ${Math.round(entry.silentMs)} ms`
+        : `${name(entry.replicaId)}'s claim on ${what} went stale: ${describeReason(entry.reason)}`;
+    case "takeover":
+      return `${name(entry.to)} took over ${what} from ${name(entry.from)} after ${Math.round(entry.afterMs)} ms: ${describeReason(entry.reason)}`;
+    case "yielded":
+      return `${name(entry.from)} yielded ${what} (rev ${entry.rev}) to ${name(entry.to)}: both claimed at once`;
+    case "result":
+      return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${size(entry.bytes)})`;
+    case "error":
+      return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
+    case "released":
+      return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded`;
+    case "swept":
+      return `${what} was swept from the doc`;
+    case "departed":
+      return entry.reason === "lock-released" ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)` : `${name(entry.replicaId)} is gone: its presence left`;
+    case "malformed":
+      return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
+  }
+}
+
+function defaultName(replicaId: string): string {
+  return replicaId.length > 12 ? `${replicaId.slice(0, 11)}…` : replicaId;
+}

@@ -1,0 +1,172 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { expect, waitFor, within } from "storybook/test";
+import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
+import * as Y from "yjs";
+import { describeEntry, SharedFetchDevtoolsPanel, useDevtoolsModel } from "../devtools/production.ts";
+import { createSharedFetchStore, type SharedFetchStoreWithExtras, type StaleReason } from "../src/index.ts";
+import { internalsOf, PRESENCE_FIELD, ROOT, TABLES } from "../src/internals.ts";
+import { seedKeys } from "../test/devtools/seed.ts";
+import { createLinkedDocs } from "./support/linked-docs.ts";
+import { useDisposable } from "./support/replicas.ts";
+import { createSimulatedHost } from "./support/simulated-host.ts";
+
+/**
+ * The panel in each state it must show well: empty, in flight, a stale claim for each of the
+ * store's reasons, an error beside a result, 1 000 keys. Replica "observer" is inspected; peers'
+ * records are written raw into the doc (as a peer on another machine would have written them).
+ */
+type State = "empty" | "in-flight" | `stale-${StaleReason}` | "error-beside-result" | "thousand-keys";
+
+const URL = "https://host.example/api/report";
+const LABEL = `GET ${URL}`;
+
+/** One raw record from a peer, in a lane of its own. */
+function writeAsPeer(doc: Y.Doc, table: string, key: string, value: unknown): void {
+  const lane = new Y.Array<unknown>();
+  lane.push([{ t: table, k: key, v: value, s: 1 }]);
+  doc.getArray<unknown>(ROOT).push([lane]);
+}
+
+function createState(state: State) {
+  const linked = createLinkedDocs(2);
+  const awareness = new Awareness(linked.docs[1]!);
+  // The simulated host never answers in time: claims stay in flight while the story is looked at.
+  const host = createSimulatedHost({ delayMs: 600_000 });
+  const peer = createSharedFetchStore({ doc: linked.docs[0]!, replicaId: "replica-a", fetch: host.fetch, leaseMs: 1500 });
+  const observer = createSharedFetchStore({ doc: linked.docs[1]!, replicaId: "observer", fetch: host.fetch, awareness });
+  const doc = linked.docs[1]!;
+  const key = observer.keyOf({ url: URL });
+  // A replica on another device, not running here (a running store would disown a claim under its id).
+  const claim = { replicaId: "replica-r", nonce: "n-1", rev: 1, leaseMs: 1500, label: LABEL, kind: "fetch" };
+  switch (state) {
+    case "in-flight":
+      peer.ensure({ url: URL }).catch(() => {});
+      break;
+    case "stale-lease-silence": // no heartbeat ever comes: stale 1.5 s after the observer first saw it
+      writeAsPeer(doc, TABLES.claims, key, claim);
+      break;
+    case "stale-abandoned":
+      writeAsPeer(doc, TABLES.claims, key, { ...claim, abandoned: true });
+      break;
+    case "stale-disowned": // a claim under the observer's own id that it never made
+      writeAsPeer(doc, TABLES.claims, key, { ...claim, replicaId: "observer", nonce: "forged" });
+      break;
+    case "stale-presence-left": {
+      const other = new Awareness(new Y.Doc());
+      other.setLocalStateField(PRESENCE_FIELD, { replicaId: "replica-r" });
+      awareness.getStates().set(other.clientID, other.getLocalState()!);
+      awareness.emit("change", [{ added: [other.clientID], updated: [], removed: [] }, "story"]);
+      writeAsPeer(doc, TABLES.claims, key, { ...claim, leaseMs: 600_000 });
+      setTimeout(() => removeAwarenessStates(awareness, [other.clientID], "timeout"), 300);
+      break;
+    }
+    case "stale-lock-released": // both stores hold real Web Locks of this browser; the claimant "crashes"
+      peer.ensure({ url: URL }).catch(() => {});
+      setTimeout(() => internalsOf(peer).dev.crash(), 500);
+      break;
+    case "error-beside-result":
+      seedKeys(doc, 1, { errorEvery: 1, origin: "https://host.example" });
+      break;
+    case "thousand-keys":
+      seedKeys(doc, 1000, { errorEvery: 10, claimEvery: 50 });
+      break;
+  }
+  return {
+    observer,
+    awareness,
+    destroy() {
+      peer.destroy();
+      observer.destroy();
+      linked.destroy();
+    },
+  };
+}
+
+/** The timeline as sentences, as a scenario narrates it (describeEntry is public for this). */
+function Narration({ store }: { store: SharedFetchStoreWithExtras }) {
+  const { timeline } = useDevtoolsModel(store);
+  const name = (id: string) => (id === "observer" ? "Observer" : id === "replica-a" ? "A" : id === "replica-r" ? "R" : id);
+  return (
+    <ol data-testid="narration" style={{ fontFamily: "system-ui, sans-serif", fontSize: 13 }}>
+      {[...timeline].reverse().map((e) => (
+        <li key={e.seq}>{describeEntry(e, name)}</li>
+      ))}
+    </ol>
+  );
+}
+
+function DevtoolsState({ state }: { state: State }) {
+  const world = useDisposable(() => createState(state));
+  return (
+    <div>
+      <SharedFetchDevtoolsPanel store={world.observer} awareness={world.awareness} initialTab="keys" />
+      <Narration store={world.observer} />
+    </div>
+  );
+}
+
+const meta = {
+  title: "Devtools/States",
+  component: DevtoolsState,
+  args: { state: "empty" },
+  render: (args) => <DevtoolsState key={args.state} {...args} />,
+} satisfies Meta<typeof DevtoolsState>;
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+const slow = { timeout: 15_000 };
+
+export const Empty: Story = {
+  args: { state: "empty" },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await expect(await canvas.findByText("No keys in the doc yet.", {}, slow)).toBeTruthy();
+  },
+};
+
+export const InFlight: Story = {
+  args: { state: "in-flight" },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByTestId("key-row")).toHaveAttribute("data-status", "pending"), slow);
+    await expect(canvas.getByTestId("claim-state")).toHaveTextContent(/live/);
+  },
+};
+
+/** A stale claim for one reason: the Keys row says it, in the store's words. */
+function staleStory(reason: StaleReason, words: RegExp): Story {
+  return {
+    args: { state: `stale-${reason}` },
+    play: async ({ canvasElement }) => {
+      const canvas = within(canvasElement);
+      await waitFor(() => expect(canvas.getByTestId("narration")).toHaveTextContent(words), slow);
+    },
+  };
+}
+
+export const StaleLeaseSilence = staleStory("lease-silence", /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+ ms/);
+export const StaleAbandoned = staleStory("abandoned", /R's claim on GET https:\/\/host\.example\/api\/report went stale: abandoned by its page/);
+export const StaleDisowned = staleStory("disowned", /Observer's claim on .* went stale: disowned/);
+export const StalePresenceLeft = staleStory("presence-left", /R's claim on .* went stale: presence left/);
+export const StaleLockReleased = staleStory("lock-released", /A's claim on .* went stale: lock released/);
+
+export const ErrorBesideResult: Story = {
+  args: { state: "error-beside-result" },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    const row = await canvas.findByTestId("key-row", {}, slow);
+    await expect(row).toHaveAttribute("data-status", "error");
+    await expect(row).toHaveAttribute("data-result-rev", "1");
+    await expect(within(row).getByTestId("error")).toHaveTextContent(/^rev 2: HTTP 503 Service Unavailable \(HTTP 503\)$/);
+  },
+};
+
+export const ThousandKeys: Story = {
+  args: { state: "thousand-keys" },
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByTestId("pager")).toHaveTextContent(/page 1 of 20 \(1000 keys\)/), slow);
+    await expect(canvas.getAllByTestId("key-row")).toHaveLength(50);
+    await expect(canvas.getByTestId("count-error")).toHaveTextContent("error 100");
+  },
+};

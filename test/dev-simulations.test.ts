@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { internalsOf } from "../src/internals.ts";
+import { validateError, resultValidator, validateJson } from "../src/core/records.ts";
+import { FakeLocks } from "./harness/fake-locks.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+
+const req = { url: URL_A };
+
+describe("records name their writer (`by`, for the devtools)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("a result and an error carry the id of the replica whose attempt wrote them; the inspector shows it", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    const first = background(a!.ensure(req));
+    await tick(1);
+    c.host.calls[0]!.respond(200, { n: 1 });
+    await until(first);
+    expect(b!.inspect().keys[0]!.result).toEqual({ rev: 1, data: { n: 1 }, by: a!.replicaId });
+    const again = background(b!.refetch(req));
+    await tick(1);
+    c.host.calls[1]!.respond(500, "no");
+    await until(again);
+    expect(a!.inspect().keys[0]!.error).toMatchObject({ rev: 2, status: 500, by: b!.replicaId });
+    expect(internalsOf(a!).records.results.get(a!.keyOf(req))).toMatchObject({ by: a!.replicaId });
+  });
+
+  it("a `by` that is not a replica id makes the record malformed (ignored), absent is fine", () => {
+    const validate = resultValidator(validateJson);
+    expect(validate({ rev: 1, data: 1 })).toEqual({ rev: 1, data: 1 });
+    expect(validate({ rev: 1, data: 1, by: 7 })).toBe("result.by is not a replica id");
+    expect(validate({ rev: 1, data: 1, by: "" })).toBe("result.by is not a replica id");
+    expect(validateError({ rev: 1, message: "m", by: "x".repeat(201) })).toBe("error.by is not a replica id");
+    expect(validateError({ rev: 1, message: "m", by: "r1" })).toEqual({ rev: 1, message: "m", by: "r1" });
+  });
+});
+
+describe("development simulations (internals: dev.crash, dev.pauseNetwork)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("crash: the replica writes nothing more, keeps its claim in the doc, and its Web Lock is let go", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0);
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", settleMs: 0 });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", settleMs: 0 });
+    await tick();
+    background(a.ensure(req));
+    await tick(10);
+    b.subscribe(req, () => {});
+    expect(b.inspect().keys[0]!.claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    const beats = () => internalsOf(b).records.beats.get(a.replicaId)?.n;
+    const before = beats();
+
+    internalsOf(a).dev.crash();
+    expect(internalsOf(a).dev.crashed).toBe(true);
+    await tick(1);
+    // b saw the lock go and took the work over, as after a real crash.
+    expect(b.inspect().keys[0]!.claim).toMatchObject({ replicaId: b.replicaId, mine: true });
+    expect(c.host.calls).toHaveLength(2);
+    // a answers late: nothing it does reaches the doc any more (no result, no heartbeat, no release).
+    c.host.calls[0]!.respond(200, "from a");
+    await tick(10_000);
+    expect(internalsOf(b).records.results.get(b.keyOf(req))).toBeUndefined();
+    expect(beats()).toBe(before);
+    a.destroy();
+    expect(internalsOf(b).records.claims.get(b.keyOf(req))?.replicaId).toBe(b.replicaId);
+    expect(internalsOf(b).records.claims.entries().map(([key]) => key)).toEqual([b.keyOf(req)]);
+  });
+
+  it("pause network: requests wait until resumed, then go out; an abort while paused sends nothing", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    const dev = internalsOf(a!).dev;
+    dev.pauseNetwork(true);
+    expect(dev.networkPaused).toBe(true);
+    const waiting = background(a!.ensure(req));
+    await tick(60_000);
+    expect(c.host.calls).toHaveLength(0);
+    expect(a!.snapshot(req).status).toBe("pending");
+    const aborted = new AbortController();
+    const other = background(a!.ensure({ url: `${URL_A}/other` }, { signal: aborted.signal }));
+    await tick(1);
+    aborted.abort();
+    await expect(other).rejects.toMatchObject({ name: "AbortError" });
+    dev.pauseNetwork(false);
+    await tick(1);
+    expect(c.host.calls.map((call) => call.url)).toEqual([URL_A]);
+    c.host.calls[0]!.respond(200, "ok");
+    await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "ok" });
+  });
+});
