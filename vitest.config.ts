@@ -23,7 +23,8 @@ export default defineConfig({
         plugins: [storybookTest({ configDir: fileURLToPath(new URL("./.storybook", import.meta.url)) })],
         test: {
           name: "storybook",
-          testTimeout: 20_000,
+          // Several scenarios wait out leases on purpose, on a loaded machine.
+          testTimeout: 60_000,
           browser: {
             enabled: true,
             headless: true,

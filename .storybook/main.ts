@@ -1,4 +1,5 @@
 import type { StorybookConfig } from "@storybook/react-vite";
+import { realTabPlugin } from "./real-tab-plugin.ts";
 
 // No network here and no questions asked: keep telemetry off however Storybook is started
 // (`npm start`, `storybook build`, or the vitest plugin, which loads this file too).
@@ -15,6 +16,8 @@ const config: StorybookConfig = {
     const include = viteConfig.optimizeDeps?.include ?? [];
     return {
       ...viteConfig,
+      // The "Real tabs" story's page, served at /real-tab/ (dev, build and the story tests).
+      plugins: [...(viteConfig.plugins ?? []), realTabPlugin()],
       optimizeDeps: {
         ...viteConfig.optimizeDeps,
         include: [...new Set([...include, "react", "react-dom", "react-dom/client", "react/jsx-runtime"])],

@@ -26,8 +26,13 @@ export function narration(canvasElement: HTMLElement): string[] {
 
 /** Waits for the scenario's verdict line and returns it. */
 export async function verdict(canvasElement: HTMLElement, timeout = 30_000): Promise<string> {
-  const el = await within(canvasElement).findByTestId("verdict", {}, { timeout });
-  return el.textContent ?? "";
+  try {
+    const el = await within(canvasElement).findByTestId("verdict", {}, { timeout });
+    return el.textContent ?? "";
+  } catch {
+    // The timeline is the best account of where the scenario stopped.
+    throw new Error(`no verdict within ${timeout} ms; what happened:\n  ${narration(canvasElement).join("\n  ")}`);
+  }
 }
 
 /** No pane ever rendered "not pending, no data" (each pane remembers it: data-lied). */
@@ -43,5 +48,8 @@ export async function expectRequests(canvasElement: HTMLElement, n: number, time
 
 /** A line of the narration matches `pattern`. */
 export async function expectNarrated(canvasElement: HTMLElement, pattern: RegExp): Promise<void> {
-  await waitFor(() => expect(narration(canvasElement).some((line) => pattern.test(line))).toBe(true), WAIT);
+  await waitFor(() => {
+    const lines = narration(canvasElement);
+    if (!lines.some((line) => pattern.test(line))) throw new Error(`nothing narrated matches ${pattern}; what happened:\n  ${lines.join("\n  ")}`);
+  }, WAIT);
 }

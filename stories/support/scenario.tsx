@@ -47,11 +47,13 @@ type FrameProps = {
   controls?: ReactNode;
   /** The scenario's one-line verdict once its end state is reached, else undefined. */
   verdict: (ctx: VerdictContext) => string | undefined;
+  /** Replaces the default panes (one useSharedFetch pane per replica), e.g. for programs. */
+  panes?: ReactNode;
   children?: ReactNode;
 };
 
 /** Host counter, controls, one pane per replica and, beside them, the narrated timeline. */
-export function ScenarioFrame({ world, request, controls, verdict, children }: FrameProps) {
+export function ScenarioFrame({ world, request, controls, verdict, panes, children }: FrameProps) {
   const state = useSyncExternalStore(world.subscribe, world.getSnapshot, world.getSnapshot);
   useVerdict(world, verdict);
   return (
@@ -59,7 +61,7 @@ export function ScenarioFrame({ world, request, controls, verdict, children }: F
       <div>
         <HostCounter host={world.host} />
         {controls && <div style={styles.controls}>{controls}</div>}
-        <ReplicaPanes replicas={state.replicas} request={request} crashed={state.crashed} closed={state.closed} />
+        {panes ?? <ReplicaPanes replicas={state.replicas} request={request} crashed={state.crashed} closed={state.closed} />}
         {children}
       </div>
       <NarrationView narration={world.narration} />
