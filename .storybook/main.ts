@@ -6,10 +6,13 @@ import { realTabPlugin } from "./real-tab-plugin.ts";
 process.env.STORYBOOK_DISABLE_TELEMETRY = "1";
 
 const config: StorybookConfig = {
-  stories: ["../stories/**/*.stories.@(ts|tsx)"],
-  addons: ["@storybook/addon-vitest"],
+  // The introduction (MDX) first, then the scenarios.
+  stories: ["../stories/Introduction.mdx", "../stories/**/*.stories.@(ts|tsx)"],
+  addons: ["@storybook/addon-docs", "@storybook/addon-vitest"],
   framework: { name: "@storybook/react-vite", options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
+  // The scenarios explain themselves: no onboarding checklist in the sidebar or the menu.
+  features: { sidebarOnboardingChecklist: false, menuOnboardingChecklist: false },
   async viteFinal(viteConfig) {
     // With a clean cache `storybook dev` otherwise fails with
     // "does not provide an export named 'default'" for react: Vite must pre-bundle these CommonJS packages.

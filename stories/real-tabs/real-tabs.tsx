@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
 import { useDisposable } from "../support/replicas.ts";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Narration, narrateHost, narrateStore } from "../support/narration.ts";
+import { hostSummary, Narration, narrateHost, narrateStore } from "../support/narration.ts";
 import { HostCounter } from "../support/panes.tsx";
 import { NarrationView } from "../support/scenario.tsx";
 import { createSimulatedHost, type SimulatedHost } from "../support/simulated-host.ts";
@@ -142,7 +142,9 @@ function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
           if (!m || crashedAt === undefined) continue;
           const answered = entries.some((x) => x.at >= e.at && x.text === `host answered ${m[1]}`);
           if (!answered) return;
+          // The verdict first: adding the summary re-enters this listener, which then returns at once.
           world.narration.end(`${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`);
+          world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys())) });
           return;
         }
       }),
