@@ -58,7 +58,8 @@ export default defineConfig({
         test: {
           name: "storybook",
           globalSetup: [requireBrowser],
-          testTimeout: 20_000,
+          // Several scenarios wait out leases on purpose, on a loaded machine.
+          testTimeout: 60_000,
           browser: {
             enabled: true,
             headless: true,

@@ -6,7 +6,7 @@
  */
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
-import { Network } from "../test/harness/network.ts";
+import { Network } from "../sim/network.ts";
 import { bundleSizes } from "./bundle.ts";
 import { scaleBench } from "./scale.ts";
 

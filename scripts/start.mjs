@@ -32,4 +32,4 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 run("sync server", process.execPath, ["scripts/server.mjs"], { optional: true });
-run("storybook", bin("storybook"), ["dev", "-p", "6006", "--host", "127.0.0.1", "--ci", "--no-open", "--disable-telemetry", "--no-version-updates"]);
+run("storybook", bin("storybook"), ["dev", "-p", "6006", "--host", "127.0.0.1", "--ci", "--no-open", "--disable-telemetry", "--no-version-updates", "--initial-path=/docs/introduction--docs"]);

@@ -1,86 +1,76 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { useEffect, useState } from "react";
-import type { SharedFetchStoreWithExtras } from "../src/index.ts";
+import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
-import { findPanes, held } from "./support/play.ts";
-import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
+import { expectNarrated, expectNoLies, expectRequests, findPanes, held, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
-import { createSimulatedHost, type HostBehavior, type SimulatedHost } from "./support/simulated-host.ts";
+import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
+import { createSimulatedHost } from "./support/simulated-host.ts";
+import { allSucceeded, leaseArg, liveSnapshots, urlArg, useAsked } from "./support/worlds.ts";
 
-type ScenarioProps = {
-  /** The lease bound of every claim, short here so that several pass while you watch. */
-  leaseMs: number;
-  /** How the host treats the first request. */
-  first: HostBehavior;
-  url: string;
-};
-
-/** Two replicas on linked docs, one simulated host, and a button that crashes Replica A. */
-function Scenario({ leaseMs, first, url }: ScenarioProps) {
-  const [host] = useState(() => createSimulatedHost({ delayMs: 300, behavior: first }));
-  const world = useDisposable(() => createReplicas({ names: ["Replica A", "Replica B"], fetch: host.fetch, leaseMs, separateBrowsers: true }));
-  const [crashed, setCrashed] = useState(false);
-  // B asks once A's request is out, so that A is the claimant (the story is about A's fate).
-  const [aDispatched, setADispatched] = useState(false);
-  useEffect(
-    () => (world.replicas[0]!.store as SharedFetchStoreWithExtras).onEvent((e) => e.type === "dispatched" && setADispatched(true)),
-    [world],
-  );
-  const crash = () => {
-    crashA(world, host);
-    setCrashed(true);
-  };
-  return (
-    <div>
-      <HostCounter host={host} />
-      <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
-        lease {leaseMs} ms ·{" "}
-        <button type="button" onClick={crash} disabled={crashed}>
-          Crash Replica A
-        </button>{" "}
-        {crashed && <span data-testid="crashed">Replica A crashed: its doc no longer syncs, its claim stays behind</span>}
-      </p>
-      <ReplicaPanes replicas={world.replicas} request={(i) => (i === 0 || aDispatched ? url : null)} />
-    </div>
-  );
-}
-
-/**
- * A crash is not an orderly stop: no destroy(), no release. Replica A's doc simply stops
- * syncing (its heartbeats no longer reach B); its claim stays in B's doc until B's lease runs out.
- * (The replicas play separate browsers: within one real browser the crashed tab's Web Lock would
- * be released and B would take over at once — see test/browser/tabs.test.ts.)
- */
-function crashA(world: Replicas, host: SimulatedHost): void {
-  const docA = world.replicas[0]!.doc;
-  for (const link of world.linked.links) if (link.ends.includes(docA)) link.cut();
-  // What comes after the crash is answered: the replica that takes over gets the data.
-  host.behavior = "ok";
-}
+type Args = { leaseMs: number; url: string };
 
 const meta = {
   title: "Scenarios/Failures",
-  component: Scenario,
-  args: { leaseMs: 800, first: "hang", url: "https://host.example/api/report" },
-  argTypes: {
-    leaseMs: { control: { type: "number", min: 100, step: 100 } },
-    first: { control: "inline-radio", options: ["ok", "fail", "hang"] },
-    url: { control: "text" },
-  },
-  render: (args) => <Scenario key={`${args.leaseMs} ${args.first} ${args.url}`} {...args} />,
-} satisfies Meta<typeof Scenario>;
-
+  args: { leaseMs: 800, url: "https://host.example/api/report" },
+  argTypes: { leaseMs: leaseArg, url: urlArg },
+} satisfies Meta<Args>;
 export default meta;
-type Story = StoryObj<typeof meta>;
+type Story = StoryObj<Args>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A host that never answers: both replicas stay pending through many leases, with one request. */
+/** Two replicas as separate browsers (a crash is found by the lease, as across devices). */
+function twoDevices(leaseMs: number, behavior: "hang" | "ok" | "first-hangs", delayMs = 300): Replicas {
+  const host =
+    behavior === "first-hangs"
+      ? createSimulatedHost({ delayMs, behaviorFor: (call) => (call.n === 1 ? "hang" : undefined) })
+      : createSimulatedHost({ delayMs, behavior });
+  return createReplicas({ names: ["Replica A", "Replica B"], host, leaseMs, separateBrowsers: true });
+}
+
+// ---------------------------------------------------------------- 2. hung host
+function HungHostScenario({ leaseMs, url }: Args) {
+  const world = useDisposable(() => twoDevices(leaseMs, "hang"));
+  const asked = useAsked(world.host, "A");
+  const [closed, setClosed] = useState(false);
+  const close = () => {
+    setClosed(true);
+    world.close(world.replicas[0]!);
+  };
+  const done = ({ host, state }: VerdictContext) => {
+    if (!closed || host.aborted < 1) return undefined;
+    const b = liveSnapshots(state, { url })[0]?.[1];
+    return b?.status === "pending" ? "A hung host stays pending, never 'done, nothing here'; closing A aborted its request at the host, and B carries on waiting." : undefined;
+  };
+  return (
+    <ScenarioFrame
+      world={world}
+      request={(i) => (i === 0 || asked ? url : null)}
+      verdict={done}
+      controls={
+        <button type="button" onClick={close} disabled={closed}>
+          Close Replica A
+        </button>
+      }
+    />
+  );
+}
+
 export const HungHost: Story = {
   name: "Hung host: pending, never 'done, nothing here'",
-  play: async ({ canvasElement, args }) => {
+  render: (args) => <HungHostScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariants 1, 8, 10, 11. The host never answers. A's claim is a lease, not a timeout: A's heartbeats keep it alive through many leases, both panes stay pending with one request. Closing A's tab aborts its request at the host (cancellation reaches the network); B, still waiting, claims and asks again.",
+      },
+    },
+  },
+  play: async ({ canvasElement, args, userEvent }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
-    await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 15_000 });
+    await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), WAIT);
+    await expectRequests(canvasElement, 1);
     // The one waiting that is inherent here: let several leases pass while the claimant lives.
     await sleep(args.leaseMs * 5);
     for (const pane of [paneA, paneB]) {
@@ -89,80 +79,182 @@ export const HungHost: Story = {
     }
     // One holder throughout, seen the same way by both: no takeover of a live (heartbeating) claim.
     await expect([held(paneA), held(paneB)]).toEqual([["mine"], ["replica-a"]]);
-    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
+    await expectRequests(canvasElement, 1);
+    await userEvent.click(canvas.getByRole("button", { name: "Close Replica A" }));
+    await expect(await verdict(canvasElement)).toMatch(/closing A aborted its request/);
+    await waitFor(() => expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1"), WAIT);
+    await expect(paneB).toHaveAttribute("data-status", "pending");
+    await expectNoLies([paneB]);
   },
 };
 
-/** Replica A crashes mid-request: B takes its claim over after one lease and gets the data. */
+// ---------------------------------------------------------------- 3. crashed tab
+function CrashedTabScenario({ leaseMs, url }: Args) {
+  // A's request hangs; whatever comes after the crash is answered.
+  const world = useDisposable(() => twoDevices(leaseMs, "first-hangs"));
+  const asked = useAsked(world.host, "A");
+  const [crashed, setCrashed] = useState(false);
+  const crash = () => {
+    setCrashed(true);
+    world.crash(world.replicas[0]!);
+  };
+  const done = ({ state }: VerdictContext) =>
+    crashed && allSucceeded(state, { url }) ? "B took over A's abandoned claim after one lease of silence and got the data; never 'done, nothing here'." : undefined;
+  return (
+    <ScenarioFrame
+      world={world}
+      request={(i) => (i === 0 || asked ? url : null)}
+      verdict={done}
+      controls={
+        <button type="button" onClick={crash} disabled={crashed}>
+          Crash Replica A
+        </button>
+      }
+    />
+  );
+}
+
 export const CrashedTab: Story = {
   name: "Crashed tab: its claim is taken over",
+  render: (args) => <CrashedTabScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariants 3 and 4. A's request hangs and A crashes: no destroy, no release, its claim stays behind. B measures A's silence on its own clock and, one lease later, rewrites the claim into its own in one step — never through 'no claim'. (As separate browsers: within one browser the Web Lock would tell at once — see Real tabs.)",
+      },
+    },
+  },
   play: async ({ canvasElement, userEvent }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
-    // Replica A is the claimant (B asks once A's request is out): wait until B names it.
-    await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), { timeout: 15_000 });
+    await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), WAIT);
     await userEvent.click(canvas.getByRole("button", { name: "Crash Replica A" }));
-    await waitFor(() => expect(paneB).toHaveAttribute("data-status", "success"), { timeout: 15_000 });
+    await expect(paneA).toHaveAttribute("data-crashed", "true");
+    await expect(within(paneA).getByRole("button", { name: "Refetch" })).toBeDisabled();
+    await expect(await verdict(canvasElement)).toMatch(/^B took over/);
     await expect(within(paneB).getByTestId("data")).toHaveTextContent('"request": 2');
-    // B went from "replica-a holds it" (then "… (stale)", once its lease ran out) straight to
-    // "mine": never "no claim" in between.
+    // B went from "replica-a holds it" (then "… (stale)") straight to "mine": never "no claim".
     const holders = held(paneB)
       .map((c) => c.replace(" (stale)", ""))
       .filter((c, i, all) => c !== all[i - 1]);
     await expect(holders).toEqual(["replica-a", "mine"]);
-    await expect(paneA).toHaveAttribute("data-status", "pending");
-    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
-  },
-  parameters: {
-    docs: { description: { story: "A's request hangs; after the crash the host answers whatever comes next." } },
+    await expectRequests(canvasElement, 2);
+    await expectNarrated(canvasElement, /^A crashed$/);
+    await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by B$/);
+    await expectNoLies([paneB]);
   },
 };
 
-/** Two replicas that cannot hear each other (a partition) both fetch; healed, they agree on one result. */
-function PartitionScenario({ leaseMs, url }: { leaseMs: number; url: string }) {
-  const [host] = useState(() => createSimulatedHost({ delayMs: 400 }));
+// ---------------------------------------------------------------- 4. crash and immediate reload
+function CrashReloadScenario({ leaseMs, url }: Args) {
   const world = useDisposable(() => {
-    const replicas = createReplicas({ names: ["Replica A", "Replica B"], fetch: host.fetch, leaseMs, separateBrowsers: true });
-    for (const link of replicas.linked.links) link.cut(); // partitioned from the start
-    return replicas;
+    const host = createSimulatedHost({ delayMs: 300, behaviorFor: (call) => (call.n === 1 ? "hang" : undefined) });
+    return createReplicas({ names: ["Replica A"], host, leaseMs, separateBrowsers: true });
   });
-  const [healed, setHealed] = useState(false);
-  const heal = () => {
-    for (const link of world.linked.links) link.reconnect();
-    setHealed(true);
+  const [reloaded, setReloaded] = useState(false);
+  const crashAndReload = () => {
+    setReloaded(true);
+    const a = world.replicas[0]!;
+    world.crash(a);
+    world.reload(a, "Replica A2");
   };
+  const done = ({ state }: VerdictContext) =>
+    reloaded && allSucceeded(state, { url }) ? "The reloaded tab found the dead claim, re-checked it when its lease ran out (the bound is armed) and fetched: no endless spinner." : undefined;
   return (
-    <div>
-      <HostCounter host={host} />
-      <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
-        <button type="button" onClick={heal} disabled={healed}>
-          Heal the partition
-        </button>{" "}
-        {healed && <span data-testid="healed">healed: the docs exchanged what they missed</span>}
-      </p>
-      <ReplicaPanes replicas={world.replicas} request={url} />
-    </div>
+    <ScenarioFrame
+      world={world}
+      request={url}
+      verdict={done}
+      controls={
+        <button type="button" onClick={crashAndReload} disabled={reloaded}>
+          Crash Replica A and reload it
+        </button>
+      }
+    />
   );
 }
 
-export const Partition: StoryObj<typeof PartitionScenario> = {
+export const CrashAndReload: Story = {
+  name: "Crash and immediate reload: the bound is armed",
+  render: (args) => <CrashReloadScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariant 9. The only tab crashes mid-request and the user reloads at once. The new tab (a new replica) finds the crashed tab's claim, younger than the lease, in its persisted doc. In the seed nothing would look again and the spinner would never end; here the new tab schedules its own re-check for the moment the claim goes stale, then takes over.",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent }) => {
+    const { canvas, paneA } = await findPanes(canvasElement, ["Replica A"]);
+    await expectRequests(canvasElement, 1);
+    await waitFor(() => expect(paneA).toHaveAttribute("data-claim", "mine"), WAIT);
+    await userEvent.click(canvas.getByRole("button", { name: "Crash Replica A and reload it" }));
+    const paneA2 = await canvas.findByRole("region", { name: "Replica A2" }, WAIT);
+    await expect(await verdict(canvasElement)).toMatch(/bound is armed/);
+    await expect(paneA2).toHaveAttribute("data-status", "success");
+    await expect(held(paneA2).map((c) => c.replace(" (stale)", "")).filter((c, i, all) => c !== all[i - 1])).toEqual(["replica-a", "mine"]);
+    await expectNarrated(canvasElement, /^A2 took over \/api\/report from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by A2$/);
+    await expectNoLies([paneA2]);
+  },
+};
+
+// ---------------------------------------------------------------- 8. partition and heal
+function PartitionScenario({ leaseMs, url }: Args) {
+  const world = useDisposable(() => {
+    const w = twoDevices(leaseMs, "ok", 400);
+    for (const r of w.replicas) w.net.isolate(r.doc); // partitioned from the start
+    return w;
+  });
+  const [healed, setHealed] = useState(false);
+  const heal = () => {
+    setHealed(true);
+    world.narration.add({ text: "the partition healed: the docs exchanged what they missed" });
+    world.net.heal();
+  };
+  const done = ({ state }: VerdictContext) => {
+    if (!healed || !allSucceeded(state, { url })) return undefined;
+    const [a, b] = liveSnapshots(state, { url }).map(([, s]) => JSON.stringify(s.data));
+    return a === b ? "Cut off, both fetched (the price of a partition); healed, both show the one result the doc kept." : undefined;
+  };
+  return (
+    <ScenarioFrame
+      world={world}
+      request={url}
+      verdict={done}
+      controls={
+        <button type="button" onClick={heal} disabled={healed}>
+          Heal the partition
+        </button>
+      }
+    />
+  );
+}
+
+export const Partition: Story = {
   name: "Partition: both fetch, healed they agree",
   render: (args) => <PartitionScenario key={`${args.leaseMs} ${args.url}`} {...args} />,
-  args: { leaseMs: 800, url: "https://host.example/api/report" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariants 6 and 7 (and the CRDT race of DESIGN.md). Two replicas that cannot hear each other each claim and fetch: a duplicate, harmless. Healed, the doc keeps one result per revision deterministically and both panes show that one.",
+      },
+    },
+  },
   play: async ({ canvasElement, userEvent }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
-    // Neither can see the other's claim, so each fetches: a duplicate, the price of a partition.
-    await waitFor(
-      () => {
-        expect(paneA).toHaveAttribute("data-status", "success");
-        expect(paneB).toHaveAttribute("data-status", "success");
-      },
-      { timeout: 15_000 },
-    );
-    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    await waitFor(() => {
+      expect(paneA).toHaveAttribute("data-status", "success");
+      expect(paneB).toHaveAttribute("data-status", "success");
+    }, WAIT);
+    await expectRequests(canvasElement, 2);
     await userEvent.click(canvas.getByRole("button", { name: "Heal the partition" }));
-    // Both revisions are 1: the doc keeps one of the two results, and both panes show that one.
-    await waitFor(() => expect(within(paneA).getByTestId("data").textContent).toBe(within(paneB).getByTestId("data").textContent), { timeout: 15_000 });
-    await expect(paneA).toHaveAttribute("data-status", "success");
-    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    await expect(await verdict(canvasElement)).toMatch(/both show the one result/);
+    await expect(within(paneA).getByTestId("data").textContent).toBe(within(paneB).getByTestId("data").textContent);
+    await expectRequests(canvasElement, 2);
+    await expectNoLies([paneA, paneB]);
   },
 };

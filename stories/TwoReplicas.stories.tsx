@@ -1,10 +1,10 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
-import { findPanes, held } from "./support/play.ts";
-import { HostCounter, ReplicaPanes } from "./support/panes.tsx";
+import { expectNarrated, expectNoLies, findPanes, held, verdict } from "./support/play.ts";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
+import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
+import { allSucceeded, delayArg, urlArg } from "./support/worlds.ts";
 
 type ScenarioProps = {
   /** How long the simulated host takes to answer, in ms. */
@@ -19,26 +19,19 @@ type ScenarioProps = {
  * one replica claims it and fetches, the other sees the claim and waits for the result.
  */
 function TwoReplicas({ delayMs, url }: ScenarioProps) {
-  const [host] = useState(() => createSimulatedHost({ delayMs }));
-  const world = useDisposable(() =>
-    createReplicas({ names: ["Replica A", "Replica B"], fetch: host.fetch }),
-  );
-  return (
-    <div>
-      <HostCounter host={host} />
-      <ReplicaPanes replicas={world.replicas} request={url} />
-    </div>
-  );
+  const world = useDisposable(() => createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs }) }));
+  const done = ({ state, host }: VerdictContext) =>
+    allSucceeded(state, { url }) && host.inFlight === 0 && !state.replicas.some((r) => r.store.snapshot({ url }).claim)
+      ? `Both panes show the host's answer #${host.requests}: ${host.requests === 1 ? "one request for two replicas" : `${host.requests} requests in all`}.`
+      : undefined;
+  return <ScenarioFrame world={world} request={url} verdict={done} />;
 }
 
 const meta = {
   title: "Scenarios/Two replicas",
   component: TwoReplicas,
   args: { delayMs: 600, url: "https://host.example/api/greeting" },
-  argTypes: {
-    delayMs: { control: { type: "number", min: 0, step: 100 } },
-    url: { control: "text" },
-  },
+  argTypes: { delayMs: delayArg, url: urlArg },
   // A fresh world (docs, stores, host) whenever an arg changes.
   render: (args) => <TwoReplicas key={`${args.delayMs} ${args.url}`} {...args} />,
 } satisfies Meta<typeof TwoReplicas>;
@@ -49,6 +42,14 @@ type Story = StoryObj<typeof meta>;
 /** Both panes end up showing the host's answer, and the host was asked once. */
 export const OneRequest: Story = {
   name: "Two panes, two replicas, one request",
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "The point of the library, and invariant 8. Both replicas ask at once; one claims and fetches, the other sees the claim (pending, naming the claimant) and waits. One host request; both panes show its answer.",
+      },
+    },
+  },
   play: async ({ canvasElement, args }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
     await waitFor(
@@ -62,7 +63,7 @@ export const OneRequest: Story = {
       { timeout: args.delayMs + 15_000 },
     );
     // While the host worked, one replica held the claim and the other named it and waited.
-        expect([
+    expect([
       [["mine"], ["replica-a"]],
       [["replica-b"], ["mine"]],
     ]).toContainEqual([held(paneA), held(paneB)]);
@@ -72,12 +73,22 @@ export const OneRequest: Story = {
     await expect(dataA).toHaveTextContent("hello from the host");
     await expect(dataB.textContent).toBe(dataA.textContent);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
+    await expect(await verdict(canvasElement)).toMatch(/one request for two replicas/);
+    await expectNoLies([paneA, paneB]);
   },
 };
 
 /** A refetch from one pane is one more host request, and its answer reaches both panes. */
 export const RefetchFromEitherPane: Story = {
   name: "Refetch from one pane updates both",
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariants 6 and 8. B presses Refetch: a new revision is claimed, one more host request, and its answer reaches both panes; the old data stays shown while the refetch runs.",
+      },
+    },
+  },
   play: async ({ canvasElement, args, userEvent }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
     const timeout = args.delayMs + 15_000;
@@ -90,6 +101,8 @@ export const RefetchFromEitherPane: Story = {
     );
 
     await userEvent.click(within(paneB).getByRole("button", { name: "Refetch" }));
+    // The narration says who pressed it: B claims the next revision.
+    await expectNarrated(canvasElement, /^B claimed \/api\/greeting \(rev 2\)$/);
     await waitFor(
       () => {
         for (const pane of [paneA, paneB]) {

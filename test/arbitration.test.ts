@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import * as Y from "yjs";
 import { registerConnector } from "../src/core/connectors.ts";
 import { createSharedFetchStore } from "../src/index.ts";
-import { FakeLocks } from "./harness/fake-locks.ts";
+import { FakeLocks } from "../sim/fake-locks.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };

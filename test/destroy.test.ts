@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
-import { Host } from "./harness/host.ts";
+import { Host } from "../sim/host.ts";
 import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const HOUR = 3600_000;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { internalsOf } from "../src/internals.ts";
 import { validateError, resultValidator, validateJson } from "../src/core/records.ts";
-import { FakeLocks } from "./harness/fake-locks.ts";
+import { FakeLocks } from "../sim/fake-locks.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };

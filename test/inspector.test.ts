@@ -3,8 +3,8 @@ import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Liveness, MAX_OBSERVED_LEASE_MS } from "../src/core/liveness.ts";
-import { FakeLocks } from "./harness/fake-locks.ts";
-import { Host } from "./harness/host.ts";
+import { FakeLocks } from "../sim/fake-locks.ts";
+import { Host } from "../sim/host.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const LEASE = 5000;

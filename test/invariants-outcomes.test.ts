@@ -1,4 +1,4 @@
-import type { HostCall } from "./harness/host.ts";
+import type { HostCall } from "../sim/host.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import type { Snapshot } from "../src/index.ts";

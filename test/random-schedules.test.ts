@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import type { Snapshot } from "../src/index.ts";
 import { ROOT, TABLES } from "../src/internals.ts";
-import type { HostCall } from "./harness/host.ts";
+import type { HostCall } from "../sim/host.ts";
 import { cluster, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 /** mulberry32: a tiny seeded PRNG so a failing schedule can be replayed by its seed. */

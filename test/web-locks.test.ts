@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
-import { FakeLocks } from "./harness/fake-locks.ts";
+import { FakeLocks } from "../sim/fake-locks.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };

@@ -1,8 +1,8 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useId, useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
+import { useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, useSharedFetch, type SharedRequest } from "../../src/index.ts";
+import type { Host, HostState } from "../../sim/host.ts";
 import type { Replica } from "./replicas.ts";
-import type { HostState, SimulatedHost } from "./simulated-host.ts";
 
 const styles = {
   row: { display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(16rem, 1fr))", gap: "1rem" },
@@ -18,15 +18,18 @@ const styles = {
   term: { color: "#5a6470" },
   data: { margin: 0, whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: 12 },
   host: { fontFamily: "system-ui, sans-serif", fontSize: 14, margin: "0 0 1rem" },
+  // A crashed pane is its last screen, greyed out: nothing in it can be used any more.
+  crashed: { opacity: 0.45, filter: "grayscale(1)", background: "#eef0f2" },
+  badge: { marginLeft: 8, padding: "0 6px", borderRadius: 4, background: "#5a6470", color: "white", fontSize: 12, fontWeight: 600 },
 } satisfies Record<string, CSSProperties>;
 
 /** The host's state, re-rendered on every change. */
-export function useHostState(host: SimulatedHost): HostState {
+export function useHostState(host: Host): HostState {
   return useSyncExternalStore(host.subscribe, host.getState, host.getState);
 }
 
 /** The shared "host requests: N" counter (data-testid "host-requests"). */
-export function HostCounter({ host }: { host: SimulatedHost }) {
+export function HostCounter({ host }: { host: Host }) {
   const state = useHostState(host);
   return (
     <p style={styles.host}>
@@ -48,17 +51,31 @@ type PaneProps = {
   replica: Replica;
   /** What the pane asks for; `null` leaves it idle. */
   request: string | SharedRequest | null;
+  /** Crashed: shown greyed with its last state, buttons off (its store lives on, cut off). */
+  crashed?: boolean;
+  /** Closed in an orderly way: its hook is unmounted (the store was destroyed). */
+  closed?: boolean;
 };
 
 /**
  * One replica's view: its own QueryClient and store, and one `useSharedFetch`. A landmark named
  * after the replica ("Replica A") holding fields with data-testid status, claim, data, error.
  */
-export function ReplicaPane({ replica, request }: PaneProps) {
+export function ReplicaPane({ replica, request, crashed, closed }: PaneProps) {
+  if (closed) {
+    return (
+      <section aria-label={replica.name} style={{ ...styles.pane, ...styles.crashed }} data-status="closed" data-claim="none">
+        <h2 style={styles.heading}>
+          {replica.name} <span style={styles.badge}>closed</span>
+        </h2>
+        <p style={{ margin: 0 }}>Tab closed: its store was destroyed, its own claims released.</p>
+      </section>
+    );
+  }
   return (
     <QueryClientProvider client={replica.queryClient}>
       <SharedFetchProvider store={replica.store}>
-        <PaneBody replica={replica} request={request} />
+        <PaneBody replica={replica} request={request} crashed={crashed} />
       </SharedFetchProvider>
     </QueryClientProvider>
   );
@@ -69,24 +86,34 @@ function claimText(claim: { replicaId: string; mine: boolean; stale: boolean } |
   return `${claim.mine ? "mine" : claim.replicaId}${claim.stale ? " (stale)" : ""}`;
 }
 
-function PaneBody({ replica, request }: PaneProps) {
-  const headingId = useId();
+/** "Not pending, no data": the lie a takeover through "no claim" would show (invariant 4, 8). */
+function lies(request: PaneProps["request"], status: string, hasData: boolean, hasError: boolean): boolean {
+  return request !== null && status !== "pending" && !hasData && !hasError;
+}
+
+function PaneBody({ replica, request, crashed }: PaneProps) {
   const result = useSharedFetch(request);
   // Every claim this pane has shown, in order: play functions check the history after the fact
   // instead of racing to catch a transient state on a busy machine.
   const claimsSeen = useRef<string[]>([]);
   const shown = claimText(result.claim);
   if (claimsSeen.current.at(-1) !== shown) claimsSeen.current.push(shown); // eslint-disable-line react-hooks/refs
+  // Remembered, not sampled: a play function asserts no render ever showed "done, nothing here".
+  const lied = useRef(false);
+  if (lies(request, result.status, result.data !== undefined, result.error !== undefined)) lied.current = true; // eslint-disable-line react-hooks/refs
   return (
     <section
-      aria-labelledby={headingId}
-      style={styles.pane}
+      aria-label={replica.name}
+      style={crashed ? { ...styles.pane, ...styles.crashed } : styles.pane}
       data-status={result.status}
+      data-crashed={String(crashed ?? false)}
+      data-lied={String(lied.current)} // eslint-disable-line react-hooks/refs
       data-claim={shown}
       data-claims-seen={claimsSeen.current.join(" > ")} // eslint-disable-line react-hooks/refs
     >
-      <h2 id={headingId} style={styles.heading}>
+      <h2 style={styles.heading}>
         {replica.name}
+        {crashed && <span style={styles.badge}>crashed</span>}
       </h2>
       <dl style={styles.fields}>
         <dt style={styles.term}>replica id</dt>
@@ -116,7 +143,7 @@ function PaneBody({ replica, request }: PaneProps) {
         </dd>
       </dl>
       <p style={{ margin: "0.75rem 0 0" }}>
-        <button type="button" onClick={() => void result.refetch()}>
+        <button type="button" disabled={crashed} onClick={() => void result.refetch()}>
           Refetch
         </button>
       </p>
@@ -125,11 +152,27 @@ function PaneBody({ replica, request }: PaneProps) {
 }
 
 /** One pane per replica, side by side; `request` may differ per replica (by index). */
-export function ReplicaPanes({ replicas, request }: { replicas: readonly Replica[]; request: PaneProps["request"] | ((index: number) => PaneProps["request"]) }) {
+export function ReplicaPanes({
+  replicas,
+  request,
+  crashed,
+  closed,
+}: {
+  replicas: readonly Replica[];
+  request: PaneProps["request"] | ((index: number) => PaneProps["request"]);
+  crashed?: ReadonlySet<string>;
+  closed?: ReadonlySet<string>;
+}) {
   return (
     <PaneRow>
       {replicas.map((replica, i) => (
-        <ReplicaPane key={replica.replicaId} replica={replica} request={typeof request === "function" ? request(i) : request} />
+        <ReplicaPane
+          key={replica.replicaId}
+          replica={replica}
+          request={typeof request === "function" ? request(i) : request}
+          crashed={crashed?.has(replica.replicaId) ?? false}
+          closed={closed?.has(replica.replicaId) ?? false}
+        />
       ))}
     </PaneRow>
   );

@@ -1,17 +1,55 @@
-import { within } from "storybook/test";
+import { expect, waitFor, within } from "storybook/test";
+
+/** Generous: a cold or busy test browser can take seconds to render the first frame. */
+export const WAIT = { timeout: 20_000 } as const;
 
 /**
- * The canvas and the two panes of a scenario. Generous waits: a cold or busy test browser can take
- * seconds to render the first frame.
+ * The canvas and the panes of a scenario, by name ("Replica A", "Replica B" by default).
  */
-export async function findPanes(canvasElement: HTMLElement) {
+export async function findPanes(canvasElement: HTMLElement, names: string[] = ["Replica A", "Replica B"]) {
   const canvas = within(canvasElement);
-  const paneA = await canvas.findByRole("region", { name: "Replica A" }, { timeout: 15_000 });
-  const paneB = await canvas.findByRole("region", { name: "Replica B" }, { timeout: 15_000 });
-  return { canvas, paneA, paneB };
+  const panes: HTMLElement[] = [];
+  for (const name of names) panes.push(await canvas.findByRole("region", { name }, WAIT));
+  return { canvas, paneA: panes[0]!, paneB: panes[1]!, panes };
 }
 
 /** The holders a pane has shown, in order, without the "none" between them (data-claims-seen). */
 export function held(pane: HTMLElement): string[] {
   return (pane.dataset.claimsSeen ?? "").split(" > ").filter((c) => c !== "none");
+}
+
+/** The narrated timeline's lines, in order. */
+export function narration(canvasElement: HTMLElement): string[] {
+  const list = within(canvasElement).getByTestId("narration");
+  return [...list.querySelectorAll("li")].map((li) => li.textContent?.replace(/^\+\d+\.\d+ s/, "") ?? "");
+}
+
+/** Waits for the scenario's verdict line and returns it. */
+export async function verdict(canvasElement: HTMLElement, timeout = 30_000): Promise<string> {
+  try {
+    const el = await within(canvasElement).findByTestId("verdict", {}, { timeout });
+    return el.textContent ?? "";
+  } catch {
+    // The timeline is the best account of where the scenario stopped.
+    throw new Error(`no verdict within ${timeout} ms; what happened:\n  ${narration(canvasElement).join("\n  ")}`);
+  }
+}
+
+/** No pane ever rendered "not pending, no data" (each pane remembers it: data-lied). */
+export async function expectNoLies(panes: HTMLElement[]): Promise<void> {
+  for (const pane of panes) await expect(pane).toHaveAttribute("data-lied", "false");
+}
+
+/** The host counter reads exactly `n`. */
+export async function expectRequests(canvasElement: HTMLElement, n: number, timeout = 20_000): Promise<void> {
+  const canvas = within(canvasElement);
+  await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(new RegExp(`^host requests: ${n}$`)), { timeout });
+}
+
+/** A line of the narration matches `pattern`. */
+export async function expectNarrated(canvasElement: HTMLElement, pattern: RegExp): Promise<void> {
+  await waitFor(() => {
+    const lines = narration(canvasElement);
+    if (!lines.some((line) => pattern.test(line))) throw new Error(`nothing narrated matches ${pattern}; what happened:\n  ${lines.join("\n  ")}`);
+  }, WAIT);
 }

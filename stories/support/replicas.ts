@@ -1,72 +1,135 @@
 import { QueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import type * as Y from "yjs";
-import { createSharedFetchStore, type SharedFetchStore } from "../../src/index.ts";
-import { createLinkedDocs, type LinkedDocs, type LinkOptions } from "./linked-docs.ts";
+import * as Y from "yjs";
+import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import type { FakeLocks } from "../../sim/fake-locks.ts";
+import type { Host } from "../../sim/host.ts";
+import { Network } from "../../sim/network.ts";
+import { Narration, narrateHost, narrateStore } from "./narration.ts";
 
 export type Replica = {
   /** Display name, e.g. "Replica A". */
   name: string;
   replicaId: string;
   doc: Y.Doc;
-  store: SharedFetchStore;
+  store: SharedFetchStoreWithExtras;
   /** Each replica has its own QueryClient, as separate tabs or devices would. */
   queryClient: QueryClient;
 };
 
+export type WorldState = { replicas: readonly Replica[]; crashed: ReadonlySet<string>; closed: ReadonlySet<string> };
+
 export type Replicas = {
+  /** The replicas as first created (a reload adds one to `getSnapshot().replicas`). */
   replicas: Replica[];
-  linked: LinkedDocs;
-  /** Destroy every store, clear every QueryClient, cut every link, destroy every doc. */
+  net: Network;
+  host: Host;
+  narration: Narration;
+  /** A crash, not an orderly stop: no destroy(), no release; its doc stops syncing, its locks are freed. */
+  crash(replica: Replica): void;
+  /** An orderly close (the tab is closed): `store.destroy()` aborts its work and releases its own claims. */
+  close(replica: Replica): void;
+  /** A new replica (new id) on a doc holding what the crashed one's persistence held. */
+  reload(replica: Replica, name: string): Replica;
+  getSnapshot(): WorldState;
+  subscribe(listener: () => void): () => void;
   destroy(): void;
 };
 
-export type CreateReplicasOptions = LinkOptions & {
-  /** One replica per name: "Replica A" gets the replica id "replica-a". */
+export type CreateReplicasOptions = {
+  /** One replica per name: "Replica A" gets the replica id "replica-a" and sends as "A". */
   names: string[];
-  /** The fetch every store uses (a simulated host's `fetch`). */
-  fetch: typeof fetch;
+  host: Host;
   leaseMs?: number;
-  identity?: string;
+  settleMs?: number;
   /**
    * Each replica plays a browser of its own (its own browser id). In one page every store shares
    * the page's Web Locks, so a "crashed" store's lock would stay held and its claim alive; as
    * separate browsers, a crash is found by the lease, as across devices.
    */
   separateBrowsers?: boolean;
+  /** Tabs of one browser: a shared fake lock manager whose `crash(tag)` frees a tab's locks. */
+  locks?: FakeLocks;
+  /** Per-replica store options (by index). */
+  storeOptions?: (index: number) => Partial<CreateStoreOptions>;
 };
 
-const idOf = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-");
+export const idOf = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-");
+/** "Replica A" → "A": what the narration and the host call it. */
+export const shortOf = (name: string) => name.trim().split(/\s+/).at(-1) ?? name;
 
-/** One linked Y.Doc, one store and one QueryClient per name. */
+/** One doc, store and QueryClient per name, on one network, all narrated. */
 export function createReplicas(options: CreateReplicasOptions): Replicas {
-  const linked = createLinkedDocs(options.names.length, options);
-  const replicas = options.names.map((name, i): Replica => {
-    const doc = linked.docs[i]!;
+  const net = new Network(0);
+  const narration = new Narration();
+  const offs = [narrateHost(narration, options.host)];
+  const listeners = new Set<() => void>();
+  let state: WorldState = { replicas: [], crashed: new Set(), closed: new Set() };
+  const publish = (next: WorldState) => {
+    state = next;
+    for (const l of [...listeners]) l();
+  };
+  const make = (name: string, index: number, from?: Y.Doc): Replica => {
+    const doc = new Y.Doc();
+    if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
+    net.add(doc);
     const replicaId = idOf(name);
     const store = createSharedFetchStore({
       doc,
       replicaId,
-      fetch: options.fetch,
+      fetch: options.host.fetchAs(shortOf(name)),
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
-      ...(options.identity !== undefined ? { identity: options.identity } : {}),
+      ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
       ...(options.separateBrowsers ? { browserId: `${replicaId}-browser` } : {}),
+      ...(options.locks ? { locks: options.locks.forTab(replicaId), browserId: "one-browser" } : {}),
+      ...options.storeOptions?.(index),
     });
+    offs.push(narrateStore(narration, shortOf(name), store));
     const queryClient = new QueryClient({
       // The store decides when to fetch; keep TanStack from retrying or refetching on its own.
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
     });
     return { name, replicaId, doc, store, queryClient };
-  });
+  };
+  const replicas = options.names.map((name, i) => make(name, i));
+  state = { replicas, crashed: new Set(), closed: new Set() };
+  const all = () => state.replicas;
   return {
     replicas,
-    linked,
+    net,
+    host: options.host,
+    narration,
+    crash(replica) {
+      net.remove(replica.doc);
+      options.locks?.crash(replica.replicaId);
+      narration.add({ text: `${shortOf(replica.name)} crashed`, replica: shortOf(replica.name) });
+      publish({ ...state, crashed: new Set([...state.crashed, replica.replicaId]) });
+    },
+    close(replica) {
+      narration.add({ text: `${shortOf(replica.name)} closed its tab (an orderly stop)`, replica: shortOf(replica.name) });
+      replica.store.destroy();
+      publish({ ...state, closed: new Set([...state.closed, replica.replicaId]) });
+    },
+    reload(replica, name) {
+      const next = make(name, all().length, replica.doc);
+      narration.add({ text: `${shortOf(name)} opened (a reload of ${shortOf(replica.name)}: a new replica, same persisted doc)`, replica: shortOf(name) });
+      publish({ ...state, replicas: [...state.replicas, next] });
+      return next;
+    },
+    getSnapshot: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
     destroy() {
-      for (const r of replicas) {
+      for (const off of offs) off();
+      for (const r of all()) {
         r.store.destroy();
         r.queryClient.clear();
       }
-      linked.destroy();
+      net.destroy();
+      options.host.destroy();
+      for (const r of all()) r.doc.destroy();
     },
   };
 }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createDevtoolsModel, describeEntry, Timeline, type TimelineEntry } from "../../devtools/index.ts";
 import { internalsOf, ROOT, TABLES } from "../../src/internals.ts";
-import { FakeLocks } from "../harness/fake-locks.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 const LEASE = 5000;

@@ -1,8 +1,8 @@
 import { onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Host } from "./host.ts";
-import { Network } from "./network.ts";
+import { Host } from "../../sim/host.ts";
+import { Network } from "../../sim/network.ts";
 
 export const URL_A = "https://api.example.test/items";
 

@@ -60,7 +60,7 @@ describe("agreeBrowserId: one browser id per browser, on the first visit too (is
     vi.stubGlobal("localStorage", storage);
     vi.resetModules();
     const { agreeBrowserId } = await import("../../src/core/browser-id.ts");
-    const { FakeLocks } = await import("../harness/fake-locks.ts");
+    const { FakeLocks } = await import("../../sim/fake-locks.ts");
     const locks = new FakeLocks();
     // Both tabs read an empty storage and stored their own id before either saw the other's.
     storage.setItem("shared-fetch:browser-id", "tab-b");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectPeers, createSharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Host } from "../harness/host.ts";
+import { Host } from "../../sim/host.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
 let server: SyncServer;

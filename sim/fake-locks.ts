@@ -1,4 +1,4 @@
-import type { LockManagerLike } from "../../src/core/locks.ts";
+import type { LockManagerLike } from "../src/core/locks.ts";
 
 type Holder = { tag: string; token: object };
 

@@ -1,0 +1,159 @@
+import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
+import { useDisposable } from "../support/replicas.ts";
+import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { hostSummary, Narration, narrateHost, narrateStore } from "../support/narration.ts";
+import { HostCounter } from "../support/panes.tsx";
+import { NarrationView } from "../support/scenario.tsx";
+import { createSimulatedHost, type SimulatedHost } from "../support/simulated-host.ts";
+import type { RealTabsBridge, TabWindow } from "./tab-page.tsx";
+
+export type RealTabsProps = {
+  /** How many tabs open at first (2–4). */
+  tabs: number;
+  leaseMs: number;
+  delayMs: number;
+  url: string;
+};
+
+type Tab = { name: string; src: string; state: "open" | "crashed" };
+type TabsWorld = {
+  id: string;
+  host: SimulatedHost;
+  narration: Narration;
+  stores: Map<string, SharedFetchStoreWithExtras>;
+  crashedAt: Map<string, number>;
+  destroy(): void;
+};
+
+const NAMES = ["A", "B", "C", "D", "E", "F"];
+const registry = (window as unknown as { __realTabs?: Record<string, RealTabsBridge> }).__realTabs ?? {};
+(window as unknown as { __realTabs: Record<string, RealTabsBridge> }).__realTabs = registry;
+
+const styles = {
+  layout: { display: "grid", gridTemplateColumns: "minmax(0, 3fr) minmax(16rem, 2fr)", gap: "1rem", alignItems: "start" },
+  tabs: { display: "grid", gridTemplateColumns: "repeat(2, minmax(0, 1fr))", gap: "0.75rem" },
+  frame: { border: "1px solid #c8cdd3", borderRadius: 8, overflow: "hidden", fontFamily: "system-ui, sans-serif", fontSize: 13 },
+  bar: { display: "flex", gap: 6, alignItems: "center", padding: "4px 8px", background: "#f3f4f6" },
+  crashed: { height: 120, display: "grid", placeItems: "center", background: "#eef0f2", color: "#5a6470", filter: "grayscale(1)" },
+} satisfies Record<string, CSSProperties>;
+
+function createTabsWorld(delayMs: number): TabsWorld {
+  const id = `rt-${Math.random().toString(36).slice(2, 10)}`;
+  const host = createSimulatedHost({ delayMs });
+  const narration = new Narration();
+  const offs = [narrateHost(narration, host)];
+  const stores = new Map<string, SharedFetchStoreWithExtras>();
+  registry[id] = {
+    fetchFor: (name) => host.fetchAs(name),
+    register(name, store) {
+      stores.set(name, store);
+      offs.push(narrateStore(narration, name, store));
+      narration.add({ text: `${name} opened: a real tab with its own store (${store.replicaId.slice(0, 8)}…)`, replica: name });
+    },
+  };
+  return {
+    id,
+    host,
+    narration,
+    stores,
+    crashedAt: new Map(),
+    destroy() {
+      for (const off of offs) off();
+      host.destroy();
+      delete registry[id];
+      // The iframes are gone with the story; their persisted doc is not needed any more.
+      indexedDB.deleteDatabase(id);
+    },
+  };
+}
+
+/** 2–4 iframes of /real-tab/, each a real tab on `connectTabs`, and buttons to add, crash and reload tabs. */
+export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps) {
+  const world = useDisposable(() => createTabsWorld(delayMs));
+  useTakeoverVerdict(world, leaseMs);
+  const srcOf = (name: string) => `/real-tab/index.html?${new URLSearchParams({ world: world.id, name, tabs: world.id, lease: String(leaseMs), url })}`;
+  const [tabs, setTabs] = useState<Tab[]>(() => NAMES.slice(0, Math.min(4, Math.max(2, initial))).map((name) => ({ name, src: srcOf(name), state: "open" })));
+  const host = useSyncExternalStore(world.host.subscribe, world.host.getState, world.host.getState);
+  const crash = (name: string) => {
+    world.crashedAt.set(name, Date.now());
+    world.narration.add({ text: `${name} crashed: its iframe was removed mid-request`, replica: name });
+    setTabs((ts) => ts.map((t) => (t.name === name ? { ...t, state: "crashed" } : t)));
+  };
+  const reload = (frame: HTMLIFrameElement | null, name: string) => {
+    world.narration.add({ text: `${name} reloads: a new replica in the same tab`, replica: name });
+    frame?.contentWindow?.location.reload();
+  };
+  const add = () => setTabs((ts) => [...ts, { name: NAMES[ts.length]!, src: srcOf(NAMES[ts.length]!), state: "open" }]);
+  return (
+    <div style={styles.layout}>
+      <div>
+        <HostCounter host={world.host} />
+        <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
+          <button type="button" onClick={add} disabled={tabs.length >= NAMES.length}>
+            Add a tab
+          </button>{" "}
+          lease {leaseMs} ms · host answers after {delayMs} ms · first request from{" "}
+          <span data-testid="first-caller">{host.log[0]?.from ?? "—"}</span>
+        </p>
+        <div style={styles.tabs}>
+          {tabs.map((t) => (
+            <TabFrame key={t.name} tab={t} onCrash={crash} onReload={reload} />
+          ))}
+        </div>
+      </div>
+      <NarrationView narration={world.narration} />
+    </div>
+  );
+}
+
+function TabFrame({ tab, onCrash, onReload }: { tab: Tab; onCrash: (name: string) => void; onReload: (frame: HTMLIFrameElement | null, name: string) => void }) {
+  const [frame, setFrame] = useState<HTMLIFrameElement | null>(null);
+  const crashed = tab.state === "crashed";
+  return (
+    <section aria-label={`Tab ${tab.name}`} style={styles.frame} data-tab={tab.name} data-crashed={String(crashed)}>
+      <div style={styles.bar}>
+        <strong>Tab {tab.name}</strong>
+        <button type="button" disabled={crashed} onClick={() => onCrash(tab.name)}>
+          Crash {tab.name}
+        </button>
+        <button type="button" disabled={crashed} onClick={() => onReload(frame, tab.name)}>
+          Reload {tab.name}
+        </button>
+      </div>
+      {/* Removing the iframe ends its browsing context: its timers, channel and locks go with it. */}
+      {crashed ? <div style={styles.crashed}>crashed</div> : <iframe ref={setFrame} title={`tab ${tab.name}`} src={tab.src} style={{ border: 0, width: "100%", height: 120 }} />}
+    </section>
+  );
+}
+
+/**
+ * The verdict once a tab took over from a crashed one and every open tab shows data: how long
+ * after the crash, against the lease (a lock release is an event, the lease a timer).
+ */
+function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
+  useEffect(
+    () =>
+      world.narration.subscribe(() => {
+        const { entries, verdict } = world.narration.getSnapshot();
+        if (verdict !== undefined) return;
+        for (const e of entries) {
+          const m = /^(\w+) took over .* from (\w+)(?: after \d+ ms)?: (.*)$/.exec(e.text);
+          const crashedAt = m ? world.crashedAt.get(m[2]!) : undefined;
+          if (!m || crashedAt === undefined) continue;
+          const answered = entries.some((x) => x.at >= e.at && x.text === `host answered ${m[1]}`);
+          if (!answered) return;
+          // The verdict first: adding the summary re-enters this listener, which then returns at once.
+          world.narration.end(`${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`);
+          world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys())) });
+          return;
+        }
+      }),
+    [world, leaseMs],
+  );
+}
+
+/** A tab's window, for play functions (same origin). */
+export function tabWindow(canvasElement: HTMLElement, name: string): TabWindow | null {
+  const frame = canvasElement.querySelector<HTMLIFrameElement>(`section[data-tab="${name}"] iframe`);
+  return (frame?.contentWindow as TabWindow | null) ?? null;
+}

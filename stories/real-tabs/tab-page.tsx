@@ -1,0 +1,73 @@
+/**
+ * One real tab of the "Real tabs" story: a page of its own (served at /real-tab/ by
+ * .storybook/real-tab-plugin.ts), so its store has its own BroadcastChannel, IndexedDB and Web
+ * Locks, as a browser tab does. Its HTTP goes to the story's simulated host in the parent page
+ * (same origin, so the parent is reachable); the parent narrates this tab's store.
+ * Query: world (the parent's registry key), name ("A"), tabs (connectTabs name), lease, url.
+ */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { useLayoutEffect } from "react";
+import { createRoot } from "react-dom/client";
+import * as Y from "yjs";
+import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { connectTabs } from "../../src/sync/index.ts";
+
+/** What the parent page offers each tab (stories/real-tabs/real-tabs.tsx). */
+export type RealTabsBridge = {
+  fetchFor(name: string): typeof fetch;
+  register(name: string, store: SharedFetchStoreWithExtras): void;
+};
+
+export type TabWindow = Window & { __lied?: boolean; __store?: SharedFetchStoreWithExtras };
+
+const params = new URLSearchParams(location.search);
+const name = params.get("name") ?? "?";
+const url = params.get("url") ?? "https://host.example/api/report";
+const win = window as TabWindow;
+const bridge = (window.parent as unknown as { __realTabs?: Record<string, RealTabsBridge> }).__realTabs?.[params.get("world") ?? ""];
+win.__lied = false;
+
+function Tab() {
+  const { status, data, claim, error } = useSharedFetch(url);
+  // "Not pending, no data" is the lie this library exists to prevent: remember if it was ever shown.
+  useLayoutEffect(() => {
+    if (status !== "pending" && data === undefined && error === undefined) win.__lied = true;
+  });
+  return (
+    <main style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, margin: 8 }} data-status={status}>
+      <strong>Tab {name}</strong> <span style={{ color: "#5a6470" }}>{win.__store?.replicaId}</span>
+      <div>
+        status: <span data-testid="status">{status}</span>
+      </div>
+      <div>
+        claim: <span data-testid="claim">{claim ? (claim.mine ? "mine" : claim.replicaId) : "none"}</span>
+      </div>
+      <div>
+        data: <span data-testid="data">{data === undefined ? "—" : JSON.stringify(data)}</span>
+      </div>
+    </main>
+  );
+}
+
+async function start(): Promise<void> {
+  if (!bridge) throw new Error("real tab: open it from the Real tabs story (no bridge in the parent page)");
+  const doc = new Y.Doc();
+  const tabs = connectTabs(doc, { name: params.get("tabs") ?? "real-tabs" });
+  // Read what IndexedDB and the other tabs hold first, as an app would: a reload sees the claim.
+  await tabs.whenSynced;
+  const lease = Number(params.get("lease"));
+  const store = createSharedFetchStore({ doc, awareness: tabs.awareness, fetch: bridge.fetchFor(name), ...(lease > 0 ? { leaseMs: lease } : {}) });
+  win.__store = store;
+  bridge.register(name, store);
+  createRoot(document.getElementById("root")!).render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <SharedFetchProvider store={store}>
+        <Tab />
+      </SharedFetchProvider>
+    </QueryClientProvider>,
+  );
+}
+
+start().catch((error: unknown) => {
+  document.body.textContent = `failed to start: ${String(error)}`;
+});
