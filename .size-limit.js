@@ -30,9 +30,16 @@ const row = (name, path, names, limit, eager = true) => ({
 const hook = ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch"];
 
 export default [
-  row("store + useSharedFetch", main, hook, "16 KiB"),
-  row("  + connectTabs", main, [...hook, "connectTabs"], "20.5 KiB"),
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "23.5 KiB"),
-  row("devtools panel (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "6.5 KiB"),
+  row("store + useSharedFetch", main, hook, "24.5 KiB"),
+  row("  + connectTabs", main, [...hook, "connectTabs"], "29 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "32 KiB"),
+  // The gated entry renders nothing outside development and keeps none of the panel's code.
+  row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
+  row(
+    "devtools panel shipped on purpose (shared-fetch/devtools/production)",
+    "dist/devtools/production.js",
+    ["SharedFetchDevtools"],
+    "16 KiB",
+  ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];

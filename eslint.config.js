@@ -7,14 +7,7 @@ import { defineConfig } from "eslint/config";
 
 export default defineConfig(
   {
-    ignores: [
-      "dist/**",
-      "storybook-static/**",
-      "node_modules/**",
-      "coverage/**",
-      "test-results/**",
-      ".vite/**",
-    ],
+    ignores: ["dist/**", "storybook-static/**", "node_modules/**", "coverage/**", "test-results/**", ".vite/**"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -26,10 +19,7 @@ export default defineConfig(
     },
     rules: {
       // `_`-prefixed names are deliberately unused (callback parameters, destructured rest).
-      "@typescript-eslint/no-unused-vars": [
-        "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
-      ],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
     },
   },
   // Layers point one way: core ← sync ← react ← devtools. The core stays free of React and of the
@@ -41,8 +31,14 @@ export default defineConfig(
         "error",
         {
           patterns: [
-            { group: ["**/sync/**", "**/react/**", "**/devtools/**", "**/index.ts"], message: "src/core imports nothing outside src/core (layers: core ← sync ← react ← devtools)." },
-            { group: ["react", "react-dom", "react/*", "@tanstack/*", "y-indexeddb", "y-websocket", "y-protocols/sync", "ws"], message: "src/core is framework- and transport-free." },
+            {
+              group: ["**/sync/**", "**/react/**", "**/devtools/**", "**/index.ts"],
+              message: "src/core imports nothing outside src/core (layers: core ← sync ← react ← devtools).",
+            },
+            {
+              group: ["react", "react-dom", "react/*", "@tanstack/*", "y-indexeddb", "y-websocket", "y-protocols/sync", "ws"],
+              message: "src/core is framework- and transport-free.",
+            },
           ],
         },
       ],
@@ -53,14 +49,24 @@ export default defineConfig(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/react/**", "**/devtools/**", "react", "react-dom", "@tanstack/*"], message: "src/sync does not depend on React or the devtools." }] },
+        {
+          patterns: [
+            {
+              group: ["**/react/**", "**/devtools/**", "react", "react-dom", "@tanstack/*"],
+              message: "src/sync does not depend on React or the devtools.",
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ["src/react/**/*.ts", "src/react/**/*.tsx"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/devtools/**", "**/sync/**"], message: "src/react depends on src/core only." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/devtools/**", "**/sync/**"], message: "src/react depends on src/core only." }] },
+      ],
     },
   },
   {

@@ -99,7 +99,11 @@ async function followerShowsData(browser: Browser, host: CountingHost): Promise<
     const sentAt = performance.timeOrigin + call.respond()!;
     await Promise.all(tabs.map((t) => t.waitForData()));
     const shownAt = async (t: Tab) => (await t.history()).find((h) => h.hasData)!.at - clocks.get(t)!.offset - sentAt;
-    return { follower: await shownAt(follower), claimant: await shownAt(claimant), rtt: Math.max(...[...clocks.values()].map((c) => c.rtt)) };
+    return {
+      follower: await shownAt(follower),
+      claimant: await shownAt(claimant),
+      rtt: Math.max(...[...clocks.values()].map((c) => c.rtt)),
+    };
   } finally {
     await context.close();
     host.dropOpen();
@@ -116,7 +120,14 @@ async function simultaneous(browser: Browser, host: CountingHost, sync: SyncServ
   try {
     const api = `/api/${uniqueName(`bench-sim-${mode}`)}`;
     host.plan(api, [{ delayMs: 300 }]);
-    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, ws: sync.url, room: uniqueName("room"), manualStart: mode === "ask" };
+    const config = {
+      api,
+      tabs: uniqueName("tabs"),
+      leaseMs: LEASE_MS,
+      ws: sync.url,
+      room: uniqueName("room"),
+      manualStart: mode === "ask",
+    };
     const devices: Tab[] = await Promise.all(contexts.map((c, i) => openTab(c, host, config, `device${i}`)));
     await Promise.all(devices.map((d) => d.ready()));
     if (mode === "ask") await Promise.all(devices.map((d) => d.start()));
@@ -156,7 +167,18 @@ async function requestsPerInterval(browser: Browser, host: CountingHost): Promis
     for (const lib of ["shared", "tanstack", "broadcast"] as const) {
       const value = await perInterval(browser, host, lib, tabs);
       const params = { tabs, intervalMs: INTERVAL_MS, intervals: INTERVALS };
-      console.log(JSON.stringify({ figure: "requests per refetch interval", contender: CONTENDERS[lib], params, value, unit: "requests", runs: 1, min: value, max: value }));
+      console.log(
+        JSON.stringify({
+          figure: "requests per refetch interval",
+          contender: CONTENDERS[lib],
+          params,
+          value,
+          unit: "requests",
+          runs: 1,
+          min: value,
+          max: value,
+        }),
+      );
     }
   }
 }
@@ -186,7 +208,11 @@ async function main(): Promise<void> {
     const rows: Row[] = [
       { name: "takeover in one browser (Page.crash → 2nd request)", samples: [], note: "3 tabs, one context; request starts at mount" },
       { name: "  same, request started after the tabs are up", samples: [], note: "start=manual: claim made after the Web Lock is held" },
-      { name: "takeover across devices (context close → 2nd request)", samples: [], note: "2 contexts, y-websocket; B opened once A's request was in flight" },
+      {
+        name: "takeover across devices (context close → 2nd request)",
+        samples: [],
+        note: "2 contexts, y-websocket; B opened once A's request was in flight",
+      },
       { name: "follower shows data (answer sent → follower DOM)", samples: [], note: "2 tabs, one context" },
       { name: "claimant shows data (answer sent → claimant DOM)", samples: [], note: "same runs" },
     ];
@@ -201,7 +227,8 @@ async function main(): Promise<void> {
       clockRtt = Math.max(clockRtt, r.rtt);
     }
     const sims: Record<"boot" | "ask", number[]> = { boot: [], ask: [] };
-    for (const mode of ["boot", "ask"] as const) for (let i = 0; i < SIM_RUNS; i++) sims[mode].push(await simultaneous(browser, host, sync, mode));
+    for (const mode of ["boot", "ask"] as const)
+      for (let i = 0; i < SIM_RUNS; i++) sims[mode].push(await simultaneous(browser, host, sync, mode));
     const fmt = (n: number) => n.toFixed(1).padStart(8);
     const width = Math.max(...rows.map((r) => r.name.length));
     console.log("");
@@ -219,7 +246,9 @@ async function main(): Promise<void> {
     console.log("");
     await requestsPerInterval(browser, host);
     console.log("");
-    console.log(`samples (ms): ${rows.map((r) => `${r.name.split(" (")[0]}: [${r.samples.map((x) => x.toFixed(1)).join(", ")}]`).join("; ")}`);
+    console.log(
+      `samples (ms): ${rows.map((r) => `${r.name.split(" (")[0]}: [${r.samples.map((x) => x.toFixed(1)).join(", ")}]`).join("; ")}`,
+    );
   } finally {
     await browser.close().catch(() => {});
     await sync.close().catch(() => {});

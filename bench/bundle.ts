@@ -10,7 +10,9 @@ const ENTRY = new URL("../src/index.ts", import.meta.url).pathname;
 const HOCUSPOCUS_ENTRY = new URL("../src/hocuspocus/index.ts", import.meta.url).pathname;
 
 async function size(names: string[], fromHocuspocus: string[] = []): Promise<{ min: number; gz: number; lazy: number }> {
-  const contents = `export { ${names.join(", ")} } from ${JSON.stringify(ENTRY)};` + (fromHocuspocus.length ? `export { ${fromHocuspocus.join(", ")} } from ${JSON.stringify(HOCUSPOCUS_ENTRY)};` : "");
+  const contents =
+    `export { ${names.join(", ")} } from ${JSON.stringify(ENTRY)};` +
+    (fromHocuspocus.length ? `export { ${fromHocuspocus.join(", ")} } from ${JSON.stringify(HOCUSPOCUS_ENTRY)};` : "");
   const result = await build({
     outdir: "/virtual",
     stdin: { contents, resolveDir: process.cwd(), loader: "ts" },
@@ -29,7 +31,10 @@ async function size(names: string[], fromHocuspocus: string[] = []): Promise<{ m
   const [entry, ...chunks] = result.outputFiles;
   const isEntry = (f: { path: string }) => f.path.endsWith("/stdin.js");
   const main = result.outputFiles.find(isEntry) ?? entry!;
-  const shared = chunks.filter((f) => !isEntry(f) && main.text.includes(`./${f.path.split("/").pop()}"`) && !main.text.includes(`import("./${f.path.split("/").pop()}")`));
+  const shared = chunks.filter(
+    (f) =>
+      !isEntry(f) && main.text.includes(`./${f.path.split("/").pop()}"`) && !main.text.includes(`import("./${f.path.split("/").pop()}")`),
+  );
   const eager = [main, ...shared];
   const bytes = eager.reduce((n, f) => n + f.contents.byteLength, 0);
   const gz = eager.reduce((n, f) => n + gzipSync(f.contents, { level: 9 }).byteLength, 0);
@@ -43,7 +48,11 @@ export async function bundleSizes(): Promise<void> {
     ["  + connectTabs", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs"]],
     ["  + connectTabs + connectPeers", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs", "connectPeers"]],
     // shared-fetch/hocuspocus instead of connectPeers (the app's bundle then has no y-websocket).
-    ["  + connectTabs + connectHocuspocus", ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs"], ["connectHocuspocus"]],
+    [
+      "  + connectTabs + connectHocuspocus",
+      ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch", "connectTabs"],
+      ["connectHocuspocus"],
+    ],
   ];
   console.log("bundle size (esbuild, minified, gzip -9; react, @tanstack/react-query, yjs external):");
   for (const [label, names, fromHocuspocus] of rows) {

@@ -29,7 +29,12 @@ async function once(contender: Contender, run: number, host: CountingHost, clust
     const conn: Connection =
       contender === "y-websocket"
         ? connectPeers(doc, { url: ws.url, room, WebSocketPolyfill: WebSocket })
-        : connectHocuspocus(doc, { urls: i % 2 === 0 ? cluster.urls : [...cluster.urls].reverse(), room, token: cluster.token(room), WebSocketPolyfill: WebSocket });
+        : connectHocuspocus(doc, {
+            urls: i % 2 === 0 ? cluster.urls : [...cluster.urls].reverse(),
+            room,
+            token: cluster.token(room),
+            WebSocketPolyfill: WebSocket,
+          });
     const store = createSharedFetchStore({ doc, awareness: conn.awareness });
     return { doc, conn, store };
   });
@@ -55,14 +60,30 @@ async function once(contender: Contender, run: number, host: CountingHost, clust
     p.doc.destroy();
   }
   times.sort((a, b) => a - b);
-  return { requestsPerKey: perKey.reduce((a, b) => a + b, 0) / KEYS, maxPerKey: Math.max(...perKey), median: quantile(times, 0.5), p95: quantile(times, 0.95) };
+  return {
+    requestsPerKey: perKey.reduce((a, b) => a + b, 0) / KEYS,
+    maxPerKey: Math.max(...perKey),
+    median: quantile(times, 0.5),
+    p95: quantile(times, 0.95),
+  };
 }
 
 function emit(figure: string, contender: Contender, values: number[], unit: string): void {
   const sorted = [...values].sort((a, b) => a - b);
   const round = (n: number): number => Math.round(n * 100) / 100;
   const params = { peers: PEERS, keys: KEYS, instances: contender === "y-websocket" ? 1 : 2 };
-  console.log(JSON.stringify({ figure, contender, params, value: round(quantile(sorted, 0.5)), unit, runs: values.length, min: round(sorted[0]!), max: round(sorted.at(-1)!) }));
+  console.log(
+    JSON.stringify({
+      figure,
+      contender,
+      params,
+      value: round(quantile(sorted, 0.5)),
+      unit,
+      runs: values.length,
+      min: round(sorted[0]!),
+      max: round(sorted.at(-1)!),
+    }),
+  );
 }
 
 const host = await CountingHost.start();
@@ -78,13 +99,35 @@ try {
       console.error(`  run ${run + 1}/${RUNS} ${contender}: ${JSON.stringify(samples[contender].at(-1))}`);
     }
   }
-  console.error(`bench:cluster — node ${process.version}, ${PEERS} peers × ${KEYS} keys at once, ${RUNS} runs, host and servers on 127.0.0.1`);
+  console.error(
+    `bench:cluster — node ${process.version}, ${PEERS} peers × ${KEYS} keys at once, ${RUNS} runs, host and servers on 127.0.0.1`,
+  );
   for (const contender of ["hocuspocus-cluster", "y-websocket"] as const) {
     const s = samples[contender];
-    emit("requests per key", contender, s.map((x) => x.requestsPerKey), "requests");
-    emit("most requests for one key", contender, s.map((x) => x.maxPerKey), "requests");
-    emit("time to data, median over peers and keys", contender, s.map((x) => x.median), "ms");
-    emit("time to data, p95 over peers and keys", contender, s.map((x) => x.p95), "ms");
+    emit(
+      "requests per key",
+      contender,
+      s.map((x) => x.requestsPerKey),
+      "requests",
+    );
+    emit(
+      "most requests for one key",
+      contender,
+      s.map((x) => x.maxPerKey),
+      "requests",
+    );
+    emit(
+      "time to data, median over peers and keys",
+      contender,
+      s.map((x) => x.median),
+      "ms",
+    );
+    emit(
+      "time to data, p95 over peers and keys",
+      contender,
+      s.map((x) => x.p95),
+      "ms",
+    );
   }
 } finally {
   await ws.close();

@@ -24,7 +24,18 @@ function figure(name: string, params: Record<string, unknown>, samples: number[]
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const round = (n: number) => Math.round(n * 100) / 100;
   console.log(`${name}: ${round(median)} ${unit} (min ${round(sorted[0]!)}, max ${round(sorted.at(-1)!)}, ${samples.length} runs)`);
-  console.log(JSON.stringify({ figure: name, contender: "shared-fetch", params, value: round(median), unit, runs: samples.length, min: round(sorted[0]!), max: round(sorted.at(-1)!) }));
+  console.log(
+    JSON.stringify({
+      figure: name,
+      contender: "shared-fetch",
+      params,
+      value: round(median),
+      unit,
+      runs: samples.length,
+      min: round(sorted[0]!),
+      max: round(sorted.at(-1)!),
+    }),
+  );
 }
 
 function world() {
@@ -36,7 +47,14 @@ function world() {
   // One peer writing a new result revision for one key: the change a panel sees most often.
   const change = () => {
     n += 1;
-    records.doc.transact(() => records.results.set(keys[n % KEYS]!, { rev: 10 + n, data: { n }, label: `GET https://api.example.test/items/${n % KEYS}`, by: "peer-writer" }));
+    records.doc.transact(() =>
+      records.results.set(keys[n % KEYS]!, {
+        rev: 10 + n,
+        data: { n },
+        label: `GET https://api.example.test/items/${n % KEYS}`,
+        by: "peer-writer",
+      }),
+    );
   };
   return { store, change };
 }
@@ -113,14 +131,31 @@ async function gz(contents: string): Promise<{ gz: number; text: string }> {
 async function bundles(): Promise<void> {
   const rows: [string, string][] = [
     ["main entry (everything it exports)", `export * from "./src/index.ts";`],
-    ["app rendering <SharedFetchDevtools /> from shared-fetch/devtools", `import { SharedFetchDevtools } from "./devtools/index.ts"; export const x = SharedFetchDevtools;`],
-    ["app rendering it from shared-fetch/devtools/production", `import { SharedFetchDevtools } from "./devtools/production.ts"; export const x = SharedFetchDevtools;`],
+    [
+      "app rendering <SharedFetchDevtools /> from shared-fetch/devtools",
+      `import { SharedFetchDevtools } from "./devtools/index.ts"; export const x = SharedFetchDevtools;`,
+    ],
+    [
+      "app rendering it from shared-fetch/devtools/production",
+      `import { SharedFetchDevtools } from "./devtools/production.ts"; export const x = SharedFetchDevtools;`,
+    ],
   ];
   for (const [name, contents] of rows) {
     const { gz: size, text } = await gz(contents);
     const panelCode = text.includes("shared-fetch devtools views");
     console.log(`bundle ${name}: ${(size / 1024).toFixed(1)} KiB min+gz, panel code ${panelCode ? "included" : "absent"}`);
-    console.log(JSON.stringify({ figure: "bundle min+gz", contender: "shared-fetch", params: { bundle: name, panelCode }, value: Math.round(size / 102.4) / 10, unit: "KiB", runs: 1, min: Math.round(size / 102.4) / 10, max: Math.round(size / 102.4) / 10 }));
+    console.log(
+      JSON.stringify({
+        figure: "bundle min+gz",
+        contender: "shared-fetch",
+        params: { bundle: name, panelCode },
+        value: Math.round(size / 102.4) / 10,
+        unit: "KiB",
+        runs: 1,
+        min: Math.round(size / 102.4) / 10,
+        max: Math.round(size / 102.4) / 10,
+      }),
+    );
   }
 }
 

@@ -38,13 +38,17 @@ async function docGrowth() {
     if ((i + 1) % (CYCLES / 5) === 0) sizes.push([i + 1, Y.encodeStateAsUpdate(docA).byteLength]);
   }
   const ms = performance.now() - started;
-  console.log(`doc growth: ${CYCLES} request/refetch cycles over ${KEYS} keys, 2 replicas (${host.calls()} host calls, ${(ms / CYCLES).toFixed(2)} ms/cycle)`);
+  console.log(
+    `doc growth: ${CYCLES} request/refetch cycles over ${KEYS} keys, 2 replicas (${host.calls()} host calls, ${(ms / CYCLES).toFixed(2)} ms/cycle)`,
+  );
   for (const [n, bytes] of sizes) console.log(`  after ${String(n).padStart(6)} cycles: encoded doc ${(bytes / 1024).toFixed(1)} KiB`);
   // The same writes into a Y.Map, for comparison: every overwrite leaves a tombstone behind.
   const mapDoc = new Y.Doc();
   const map = mapDoc.getMap("results");
   for (let i = 0; i < CYCLES; i++) mapDoc.transact(() => map.set(String(i % KEYS), { rev: i, data: { n: i, at: i } }));
-  console.log(`  (a plain Y.Map with the same ${CYCLES} result overwrites alone: ${(Y.encodeStateAsUpdate(mapDoc).byteLength / 1024).toFixed(1)} KiB)`);
+  console.log(
+    `  (a plain Y.Map with the same ${CYCLES} result overwrites alone: ${(Y.encodeStateAsUpdate(mapDoc).byteLength / 1024).toFixed(1)} KiB)`,
+  );
   a.destroy();
   b.destroy();
 }

@@ -65,7 +65,10 @@ async function scaling(base: string) {
   const warm = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
   const warmClient = new QueryClient();
   await timePerRequest((i) => warm.ensure({ url: `${base}/warm/${i}` }), 0);
-  await timePerRequest((i) => warmClient.fetchQuery({ queryKey: [i], queryFn: () => fetch(`${base}/warm-t/${i}`).then((r) => r.json()) }), 0);
+  await timePerRequest(
+    (i) => warmClient.fetchQuery({ queryKey: [i], queryFn: () => fetch(`${base}/warm-t/${i}`).then((r) => r.json()) }),
+    0,
+  );
   warm.destroy();
   let keys = 0;
   const blocks: number[] = [];
@@ -75,7 +78,9 @@ async function scaling(base: string) {
     while (keys < target - BLOCK) await store.ensure({ url: url(keys++) });
     liveFetch = fetch;
     const ours = stats(await timePerRequest((i) => store.ensure({ url: url(i) }), keys));
-    const theirs = stats(await timePerRequest((i) => tanstack.fetchQuery({ queryKey: [url(i)], queryFn: () => fetch(url(i)).then((r) => r.json()) }), keys));
+    const theirs = stats(
+      await timePerRequest((i) => tanstack.fetchQuery({ queryKey: [url(i)], queryFn: () => fetch(url(i)).then((r) => r.json()) }), keys),
+    );
     keys += BLOCK;
     blocks.push(ours.value);
     print("time per request", "shared-fetch", { keysInDoc: keys, block: BLOCK }, ours, "ms");
@@ -109,7 +114,9 @@ async function scaling(base: string) {
     await new Promise((resolve) => setTimeout(resolve, 5));
     print("time per incoming update", "shared-fetch", { keysInDoc: keys }, stats(updateSamples), "ms");
     peer.destroy();
-    console.error(`  ${keys} keys: ${ours.value} ms per request (TanStack fetchQuery ${theirs.value} ms), claim ${stats(claimSamples).value} ms, incoming update ${stats(updateSamples).value} ms`);
+    console.error(
+      `  ${keys} keys: ${ours.value} ms per request (TanStack fetchQuery ${theirs.value} ms), claim ${stats(claimSamples).value} ms, incoming update ${stats(updateSamples).value} ms`,
+    );
   }
   store.destroy();
   return blocks;
@@ -135,12 +142,22 @@ async function loadTest() {
   }
   const stores = docs.map((doc) => createSharedFetchStore({ doc, locks: null, fetch: slow }));
   const started = performance.now();
-  const snaps = await Promise.all(stores.flatMap((s) => Array.from({ length: LOAD_KEYS }, (_, i) => s.ensure({ url: `https://api.example.test/load/${i}` }))));
+  const snaps = await Promise.all(
+    stores.flatMap((s) => Array.from({ length: LOAD_KEYS }, (_, i) => s.ensure({ url: `https://api.example.test/load/${i}` }))),
+  );
   const errors = snaps.filter((snap) => snap.status !== "success").length;
   if (errors > 0) console.error(`  (${errors} of ${snaps.length} ensures ended without a result)`);
   const perKey = requests / LOAD_KEYS;
-  print("requests per key", "shared-fetch", { replicas: 8, keys: LOAD_KEYS, delivery: "one task per update" }, { value: perKey, min: perKey, max: perKey, runs: 1 }, "requests");
-  console.error(`  8 replicas × ${LOAD_KEYS} keys, one task per update: ${perKey} requests per key (${Math.round(performance.now() - started)} ms)`);
+  print(
+    "requests per key",
+    "shared-fetch",
+    { replicas: 8, keys: LOAD_KEYS, delivery: "one task per update" },
+    { value: perKey, min: perKey, max: perKey, runs: 1 },
+    "requests",
+  );
+  console.error(
+    `  8 replicas × ${LOAD_KEYS} keys, one task per update: ${perKey} requests per key (${Math.round(performance.now() - started)} ms)`,
+  );
   stores.forEach((s) => s.destroy());
 }
 
@@ -148,7 +165,8 @@ export async function scaleBench(): Promise<void> {
   const host = await loopbackHost();
   try {
     const blocks = await scaling(host.base);
-    if (blocks.length) console.error(`  time per request, each block / first block: ${blocks.map((b) => (b / blocks[0]!).toFixed(2)).join(", ")}`);
+    if (blocks.length)
+      console.error(`  time per request, each block / first block: ${blocks.map((b) => (b / blocks[0]!).toFixed(2)).join(", ")}`);
     await loadTest();
   } finally {
     await host.close();

@@ -18,19 +18,40 @@ export function KeyDetails({ row, store }: { row: DevtoolsKeyRow; store: SharedF
   return (
     <div data-testid="key-details">
       <div style={styles.toolbar} role="group" aria-label={`Actions on ${row.label}`}>
-        <button type="button" style={styles.button} disabled={!row.local} title={row.local ? undefined : "Only a replica that asked for the key knows its request"} onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed.")}>
+        <button
+          type="button"
+          style={styles.button}
+          disabled={!row.local}
+          title={row.local ? undefined : "Only a replica that asked for the key knows its request"}
+          onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed.")}
+        >
           refetch / invalidate
         </button>
-        <button type="button" style={styles.button} disabled={!row.claim?.mine} onClick={() => report(releaseClaim(store, row.key), "Claim released.")}>
+        <button
+          type="button"
+          style={styles.button}
+          disabled={!row.claim?.mine}
+          onClick={() => report(releaseClaim(store, row.key), "Claim released.")}
+        >
           release my claim
         </button>
-        <button type="button" style={styles.button} disabled={!row.result && !row.error} onClick={() => report(evictRecord(store, row.key), "Record evicted from the doc.")}>
+        <button
+          type="button"
+          style={styles.button}
+          disabled={!row.result && !row.error}
+          onClick={() => report(evictRecord(store, row.key), "Record evicted from the doc.")}
+        >
           evict record
         </button>
         <button type="button" style={styles.button} onClick={() => void copyText(row.key).then((r) => report(r, "Key copied."))}>
           copy key
         </button>
-        <button type="button" style={styles.button} disabled={!row.result} onClick={() => void copyText(jsonPreview(recordedData(store, row.key).data).text).then((r) => report(r, "JSON copied."))}>
+        <button
+          type="button"
+          style={styles.button}
+          disabled={!row.result}
+          onClick={() => void copyText(jsonPreview(recordedData(store, row.key).data).text).then((r) => report(r, "JSON copied."))}
+        >
           copy JSON
         </button>
         <button type="button" style={styles.button} aria-expanded={!!preview} disabled={!row.result} onClick={togglePreview}>

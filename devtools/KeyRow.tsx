@@ -20,7 +20,13 @@ export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: S
   const detailsId = `sfd-details-${row.key.slice(0, 16)}`;
   return (
     <>
-      <tr data-testid="key-row" data-key={row.key} data-status={row.status} data-holder={claim?.replicaId ?? "none"} data-result-rev={result?.rev ?? "none"}>
+      <tr
+        data-testid="key-row"
+        data-key={row.key}
+        data-status={row.status}
+        data-holder={claim?.replicaId ?? "none"}
+        data-result-rev={result?.rev ?? "none"}
+      >
         <th scope="row" style={styles.rowHeader} title={row.key}>
           {method && <strong>{method} </strong>}
           {url}
@@ -47,7 +53,14 @@ export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: S
           {error ? `rev ${error.rev}: ${error.message}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}` : "—"}
         </td>
         <td style={styles.td}>
-          <button type="button" style={styles.button} aria-expanded={open} aria-controls={open ? detailsId : undefined} aria-label={`Details of ${row.label}`} onClick={() => setOpen((o) => !o)}>
+          <button
+            type="button"
+            style={styles.button}
+            aria-expanded={open}
+            aria-controls={open ? detailsId : undefined}
+            aria-label={`Details of ${row.label}`}
+            onClick={() => setOpen((o) => !o)}
+          >
             {open ? "hide" : "details"}
           </button>
         </td>

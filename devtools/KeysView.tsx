@@ -28,12 +28,25 @@ export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; stor
       <div style={styles.toolbar} role="group" aria-label="Filter keys by status">
         <FilterButton pressed={q.status === "all"} onClick={() => set({ status: "all" })} label={`all ${snapshot.keys.length}`} />
         {STATUSES.map((s) => (
-          <FilterButton key={s} pressed={q.status === s} onClick={() => set({ status: s })} label={`${s} ${snapshot.counts[s]}`} testId={`count-${s}`} />
+          <FilterButton
+            key={s}
+            pressed={q.status === s}
+            onClick={() => set({ status: s })}
+            label={`${s} ${snapshot.counts[s]}`}
+            testId={`count-${s}`}
+          />
         ))}
       </div>
       <div style={styles.toolbar}>
         <label>
-          Search <input type="search" value={q.search} onChange={(e) => set({ search: e.target.value })} placeholder="URL or key" style={styles.input} />
+          Search{" "}
+          <input
+            type="search"
+            value={q.search}
+            onChange={(e) => set({ search: e.target.value })}
+            placeholder="URL or key"
+            style={styles.input}
+          />
         </label>
         <label>
           Sort by{" "}
@@ -61,7 +74,13 @@ export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; stor
 
 function FilterButton({ pressed, onClick, label, testId }: { pressed: boolean; onClick: () => void; label: string; testId?: string }) {
   return (
-    <button type="button" aria-pressed={pressed} onClick={onClick} style={{ ...styles.button, ...(pressed ? styles.pressed : {}) }} data-testid={testId}>
+    <button
+      type="button"
+      aria-pressed={pressed}
+      onClick={onClick}
+      style={{ ...styles.button, ...(pressed ? styles.pressed : {}) }}
+      data-testid={testId}
+    >
       {label}
     </button>
   );
@@ -75,7 +94,13 @@ function Pager({ page, pages, total, onPage }: { page: number; pages: number; to
         ‹
       </button>{" "}
       page {page + 1} of {pages} ({total} keys){" "}
-      <button type="button" style={styles.button} disabled={page >= pages - 1} onClick={() => onPage(page + 1)} aria-label="Next page of keys">
+      <button
+        type="button"
+        style={styles.button}
+        disabled={page >= pages - 1}
+        onClick={() => onPage(page + 1)}
+        aria-label="Next page of keys"
+      >
         ›
       </button>
     </span>

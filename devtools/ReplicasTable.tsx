@@ -12,7 +12,12 @@ export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsR
         <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Identity"]} />
         <tbody>
           {rows.map((r) => (
-            <tr key={r.replicaId} data-testid="replica-row" data-replica-id={r.replicaId} data-present={r.present === undefined ? "unknown" : String(r.present)}>
+            <tr
+              key={r.replicaId}
+              data-testid="replica-row"
+              data-replica-id={r.replicaId}
+              data-present={r.present === undefined ? "unknown" : String(r.present)}
+            >
               <th scope="row" style={styles.rowHeader} title={r.replicaId}>
                 {shortId(r.replicaId, 24)}
                 {r.me && <strong> (me)</strong>}
@@ -23,7 +28,11 @@ export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsR
               <td style={styles.td} data-testid="present">
                 {presence(r)}
               </td>
-              <td style={styles.td}>{r.heartbeat === undefined ? "—" : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}</td>
+              <td style={styles.td}>
+                {r.heartbeat === undefined
+                  ? "—"
+                  : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}
+              </td>
               <td style={styles.td}>{r.claims}</td>
               <td style={styles.td} title="Short SHA-256 of the store's identity (others' identities are hashed into keys)">
                 {r.identityHash ?? "—"}

@@ -19,7 +19,12 @@ const maxHeight = () => (typeof window === "undefined" ? 2000 : Math.max(MIN, wi
 const clamp = (h: number) => Math.round(Math.min(maxHeight(), Math.max(MIN, h)));
 
 /** A floating toggle "shared-fetch" and, when open, the panel docked at the bottom of the page. */
-export function SharedFetchDevtools({ initialIsOpen = false, buttonPosition = "bottom-right", initialHeight = 320, ...panel }: SharedFetchDevtoolsProps) {
+export function SharedFetchDevtools({
+  initialIsOpen = false,
+  buttonPosition = "bottom-right",
+  initialHeight = 320,
+  ...panel
+}: SharedFetchDevtoolsProps) {
   const [open, setOpen] = useState(initialIsOpen);
   const [height, setHeight] = useState(initialHeight);
   // Created at mount, not at first open: the timeline and event log should hold what happened before.

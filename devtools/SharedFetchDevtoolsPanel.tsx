@@ -40,15 +40,33 @@ function tabs(s: DevtoolsSnapshot): TabSpec<DevtoolsTab>[] {
 }
 
 /** The panel itself, to embed anywhere (the floating toggle and the TanStack Devtools plugin use it). */
-export function SharedFetchDevtoolsPanel({ store, awareness, initialTab = "keys", simulations = true, onClose, style }: SharedFetchDevtoolsPanelProps) {
+export function SharedFetchDevtoolsPanel({
+  store,
+  awareness,
+  initialTab = "keys",
+  simulations = true,
+  onClose,
+  style,
+}: SharedFetchDevtoolsPanelProps) {
   const id = useId();
   const snapshot = useDevtoolsModel(store, awareness);
   const [tab, setTab] = useState(initialTab);
   const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
   return (
-    <section style={{ ...styles.root, ...styles.panel, ...style }} aria-label="shared-fetch devtools" data-testid="shared-fetch-devtools-panel">
+    <section
+      style={{ ...styles.root, ...styles.panel, ...style }}
+      aria-label="shared-fetch devtools"
+      data-testid="shared-fetch-devtools-panel"
+    >
       <div style={styles.header}>
-        <Tabs tabs={tabs(snapshot)} selected={tab} onSelect={setTab} idOf={tabId} panelId={`${id}-view`} label="shared-fetch devtools views" />
+        <Tabs
+          tabs={tabs(snapshot)}
+          selected={tab}
+          onSelect={setTab}
+          idOf={tabId}
+          panelId={`${id}-view`}
+          label="shared-fetch devtools views"
+        />
         <span style={styles.muted} title={snapshot.replicaId}>
           inspecting {shortId(snapshot.replicaId, 24)}
         </span>

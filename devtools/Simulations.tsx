@@ -15,7 +15,13 @@ export function Simulations({ store, state }: { store: SharedFetchStore; state: 
       >
         {state.crashed ? "crashed (reload to recover)" : "crash this replica"}
       </button>
-      <button type="button" style={styles.button} aria-pressed={state.networkPaused} title="This replica's requests wait until resumed" onClick={() => simulatePauseNetwork(store, !state.networkPaused)}>
+      <button
+        type="button"
+        style={styles.button}
+        aria-pressed={state.networkPaused}
+        title="This replica's requests wait until resumed"
+        onClick={() => simulatePauseNetwork(store, !state.networkPaused)}
+      >
         {state.networkPaused ? "resume network" : "pause network"}
       </button>
     </span>

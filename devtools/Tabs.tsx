@@ -4,7 +4,14 @@ import { styles } from "./styles.ts";
 export type TabSpec<T extends string> = { id: T; name: string; count?: number };
 
 /** A WAI-ARIA tablist: arrows, Home and End move the selection and the focus (roving tabindex). */
-export function Tabs<T extends string>({ tabs, selected, onSelect, idOf, panelId, label }: {
+export function Tabs<T extends string>({
+  tabs,
+  selected,
+  onSelect,
+  idOf,
+  panelId,
+  label,
+}: {
   tabs: readonly TabSpec<T>[];
   selected: T;
   onSelect: (id: T) => void;
@@ -14,7 +21,16 @@ export function Tabs<T extends string>({ tabs, selected, onSelect, idOf, panelId
 }) {
   const onKeyDown = (event: KeyboardEvent) => {
     const at = tabs.findIndex((t) => t.id === selected);
-    const to = event.key === "ArrowRight" ? at + 1 : event.key === "ArrowLeft" ? at - 1 : event.key === "Home" ? 0 : event.key === "End" ? tabs.length - 1 : undefined;
+    const to =
+      event.key === "ArrowRight"
+        ? at + 1
+        : event.key === "ArrowLeft"
+          ? at - 1
+          : event.key === "Home"
+            ? 0
+            : event.key === "End"
+              ? tabs.length - 1
+              : undefined;
     if (to === undefined) return;
     event.preventDefault();
     const next = tabs[(to + tabs.length) % tabs.length]!.id;

@@ -13,7 +13,10 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
   const filter: TimelineFilter = useMemo(() => ({ ...(key ? { key } : {}), ...(replica ? { replicaId: replica } : {}) }), [key, replica]);
   const entries = useMemo(() => snapshot.timeline.filter((e) => matches(e, filter)), [snapshot.timeline, filter]);
   const name = (id: string) => (id === snapshot.replicaId ? "this tab" : shortId(id));
-  const keys = useMemo(() => [...new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!])).entries()], [snapshot.timeline]);
+  const keys = useMemo(
+    () => [...new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!])).entries()],
+    [snapshot.timeline],
+  );
   return (
     <>
       <div style={styles.toolbar}>
@@ -46,7 +49,13 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
       ) : (
         <ol style={styles.list} aria-label="Timeline, newest first">
           {entries.slice(0, SHOWN).map((e) => (
-            <li key={e.seq} data-testid="timeline-entry" data-type={e.type} data-reason={"reason" in e ? e.reason : ""} style={styles.listItem}>
+            <li
+              key={e.seq}
+              data-testid="timeline-entry"
+              data-type={e.type}
+              data-reason={"reason" in e ? e.reason : ""}
+              style={styles.listItem}
+            >
               <time style={styles.muted}>{formatTime(e.at)}</time> {describeEntry(e, name)}
             </li>
           ))}

@@ -12,10 +12,16 @@ export { isPlainObject, PRESENCE_FIELD } from "../src/internals.ts";
  * The panel reads the store's inspector and events. A store typed as the plain contract may
  * still carry them (createSharedFetchStore always does); anything else gets a message saying why.
  */
-export function inspectable(store: SharedFetchStore): { store: SharedFetchStoreWithExtras; records: DocRecords; internals: StoreInternals } {
+export function inspectable(store: SharedFetchStore): {
+  store: SharedFetchStoreWithExtras;
+  records: DocRecords;
+  internals: StoreInternals;
+} {
   const s = store as Partial<SharedFetchStoreWithExtras> | null;
   if (!s || typeof s.onEvent !== "function" || typeof s.inspect !== "function" || typeof s.onInspect !== "function") {
-    throw new TypeError("shared-fetch devtools: the store has no inspect/onInspect/onEvent; pass the store returned by createSharedFetchStore");
+    throw new TypeError(
+      "shared-fetch devtools: the store has no inspect/onInspect/onEvent; pass the store returned by createSharedFetchStore",
+    );
   }
   const internals = internalsOf(s);
   return { store: s as SharedFetchStoreWithExtras, records: internals.records, internals };

@@ -58,7 +58,11 @@ function write(value: unknown, depth: number, out: { text: string }, max: number
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return put(`<${value.constructor?.name ?? "object"}>`);
   let entries: [string | undefined, unknown][];
   try {
-    entries = Array.isArray(value) ? value.slice(0, max).map((v) => [undefined, v]) : Object.keys(value).slice(0, max).map((k) => [k, (value as Record<string, unknown>)[k]]);
+    entries = Array.isArray(value)
+      ? value.slice(0, max).map((v) => [undefined, v])
+      : Object.keys(value)
+          .slice(0, max)
+          .map((k) => [k, (value as Record<string, unknown>)[k]]);
   } catch {
     return put(Object.prototype.toString.call(value));
   }

@@ -1,6 +1,31 @@
 // The React-free part of the devtools (model, timeline, actions) and its hook: the same in every build.
-export { createDevtoolsModel, DEFAULT_MAX_EVENTS, DEFAULT_NOTIFY_INTERVAL_MS, type DevtoolsModel, type DevtoolsModelOptions } from "./model.ts";
+export {
+  createDevtoolsModel,
+  DEFAULT_MAX_EVENTS,
+  DEFAULT_NOTIFY_INTERVAL_MS,
+  type DevtoolsModel,
+  type DevtoolsModelOptions,
+} from "./model.ts";
 export { useDevtoolsModel, devtoolsModelFor } from "./use-devtools-model.ts";
-export { Timeline, describeEntry, describeReason, matches, replicasOf, DEFAULT_TIMELINE_MAX, type TimelineEntry, type TimelineEntryType, type TimelineFilter, type TimelineOptions } from "./timeline.ts";
+export {
+  Timeline,
+  describeEntry,
+  describeReason,
+  matches,
+  replicasOf,
+  DEFAULT_TIMELINE_MAX,
+  type TimelineEntry,
+  type TimelineEntryType,
+  type TimelineFilter,
+  type TimelineOptions,
+} from "./timeline.ts";
 export { queryKeys, splitLabel, PAGE_SIZE, type KeySort, type KeysQuery } from "./keys-query.ts";
-export type { DevtoolsClaim, DevtoolsEvent, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
+export type {
+  DevtoolsClaim,
+  DevtoolsEvent,
+  DevtoolsKeyRow,
+  DevtoolsKeyStatus,
+  DevtoolsKind,
+  DevtoolsReplica,
+  DevtoolsSnapshot,
+} from "./types.ts";

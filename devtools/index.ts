@@ -11,9 +11,14 @@ type Component<P> = (props: P) => ReactNode;
 
 // The condition is written out in each export, as TanStack does: every bundler folds it there
 // (esbuild does not fold a shared `const off = …`), and then drops the unused panel.
-export const SharedFetchDevtools: Component<Devtools.SharedFetchDevtoolsProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtools;
-export const SharedFetchDevtoolsPanel: Component<Devtools.SharedFetchDevtoolsPanelProps> = process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtoolsPanel;
+export const SharedFetchDevtools: Component<Devtools.SharedFetchDevtoolsProps> =
+  process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtools;
+export const SharedFetchDevtoolsPanel: Component<Devtools.SharedFetchDevtoolsPanelProps> =
+  process.env.NODE_ENV !== "development" ? () => null : Devtools.SharedFetchDevtoolsPanel;
 /** Outside development, a plugin whose panel renders nothing (the shell still lists it). */
-export const sharedFetchDevtoolsPlugin: typeof Devtools.sharedFetchDevtoolsPlugin = process.env.NODE_ENV !== "development" ? () => ({ id: "shared-fetch", name: "shared-fetch", render: createElement(Fragment) }) : Devtools.sharedFetchDevtoolsPlugin;
+export const sharedFetchDevtoolsPlugin: typeof Devtools.sharedFetchDevtoolsPlugin =
+  process.env.NODE_ENV !== "development"
+    ? () => ({ id: "shared-fetch", name: "shared-fetch", render: createElement(Fragment) })
+    : Devtools.sharedFetchDevtoolsPlugin;
 export type { SharedFetchDevtoolsProps, SharedFetchDevtoolsPanelProps, DevtoolsTab, SharedFetchDevtoolsPlugin } from "./production.ts";
 export * from "./headless.ts";

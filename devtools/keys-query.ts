@@ -11,7 +11,11 @@ const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 
 /** Filter, search and sort, React-free: a thousand rows in well under a frame. */
 export function queryKeys(rows: readonly DevtoolsKeyRow[], q: Omit<KeysQuery, "page">): DevtoolsKeyRow[] {
   const needle = q.search.trim().toLowerCase();
-  const out = rows.filter((r) => (q.status === "all" || r.status === q.status) && (needle === "" || r.label.toLowerCase().includes(needle) || r.key.startsWith(needle)));
+  const out = rows.filter(
+    (r) =>
+      (q.status === "all" || r.status === q.status) &&
+      (needle === "" || r.label.toLowerCase().includes(needle) || r.key.startsWith(needle)),
+  );
   const by: Record<KeySort, (a: DevtoolsKeyRow, b: DevtoolsKeyRow) => number> = {
     request: (a, b) => cmp(a.label, b.label),
     status: (a, b) => ORDER[a.status] - ORDER[b.status],

@@ -39,7 +39,8 @@ const NO_COUNTS: Record<DevtoolsKeyStatus, number> = { idle: 0, pending: 0, stal
 export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModelOptions = {}): DevtoolsModel {
   const { store: s, records, internals } = inspectable(store);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
-  if (!Number.isSafeInteger(maxEvents) || maxEvents < 1) throw new RangeError(`shared-fetch devtools: maxEvents must be a positive integer, got ${String(maxEvents)}`);
+  if (!Number.isSafeInteger(maxEvents) || maxEvents < 1)
+    throw new RangeError(`shared-fetch devtools: maxEvents must be a positive integer, got ${String(maxEvents)}`);
   const interval = opts.minNotifyIntervalMs ?? DEFAULT_NOTIFY_INTERVAL_MS;
   const { awareness } = opts;
   const hints = new Map<string, KeyHint>();
@@ -120,7 +121,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     }
   }
   const guard =
-    <A,>(fn: (arg: A) => void) =>
+    <A>(fn: (arg: A) => void) =>
     (arg: A) => {
       try {
         fn(arg);
@@ -160,7 +161,15 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     if (!i) return prev ?? empty(s.replicaId, !!awareness, events, simulations);
     let built: Built;
     try {
-      built = build({ inspection: i, presence: readPresence(awareness), hints, bytesOf, recordedAt: (k, rev) => timeline.recordedAt(k, rev), since, identityHash });
+      built = build({
+        inspection: i,
+        presence: readPresence(awareness),
+        hints,
+        bytesOf,
+        recordedAt: (k, rev) => timeline.recordedAt(k, rev),
+        since,
+        identityHash,
+      });
     } catch (error) {
       report("building the view failed", error);
       return prev ?? empty(s.replicaId, !!awareness, events, simulations);
@@ -169,11 +178,32 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     const replicas = shareRows(prev?.replicas ?? [], built.replicas, (row) => row.replicaId);
     const malformed = shareMalformed(prev?.malformed ?? [], i.malformed);
     const tl = timeline.entries();
-    const sameSims = prev && prev.simulations.crashed === simulations.crashed && prev.simulations.networkPaused === simulations.networkPaused;
-    if (prev && sameSims && prev.keys === keys && prev.replicas === replicas && prev.malformed === malformed && prev.events === events && prev.timeline === tl) return prev;
+    const sameSims =
+      prev && prev.simulations.crashed === simulations.crashed && prev.simulations.networkPaused === simulations.networkPaused;
+    if (
+      prev &&
+      sameSims &&
+      prev.keys === keys &&
+      prev.replicas === replicas &&
+      prev.malformed === malformed &&
+      prev.events === events &&
+      prev.timeline === tl
+    )
+      return prev;
     const counts = { ...NO_COUNTS };
     for (const row of keys) counts[row.status] += 1;
-    return { replicaId: s.replicaId, hasAwareness: !!awareness, keys, replicas, malformed, events, timeline: tl, at: i.at, counts, simulations: sameSims ? prev.simulations : simulations };
+    return {
+      replicaId: s.replicaId,
+      hasAwareness: !!awareness,
+      keys,
+      replicas,
+      malformed,
+      events,
+      timeline: tl,
+      at: i.at,
+      counts,
+      simulations: sameSims ? prev.simulations : simulations,
+    };
   }
 
   /** A silent claimant goes stale with no doc change: wake up when the next lease runs out. */
@@ -221,10 +251,27 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
 
 function nextExpiry(i: Inspection): number {
   let next = Infinity;
-  for (const k of i.keys) if (k.claim && !k.claim.stale && !k.claim.finished && k.claim.staleAt > i.at) next = Math.min(next, k.claim.staleAt);
+  for (const k of i.keys)
+    if (k.claim && !k.claim.stale && !k.claim.finished && k.claim.staleAt > i.at) next = Math.min(next, k.claim.staleAt);
   return next;
 }
 
-function empty(replicaId: string, hasAwareness: boolean, events: readonly DevtoolsEvent[], simulations: DevtoolsSnapshot["simulations"]): DevtoolsSnapshot {
-  return { replicaId, hasAwareness, keys: [], replicas: [], malformed: [], events, timeline: [], at: Date.now(), counts: { ...NO_COUNTS }, simulations };
+function empty(
+  replicaId: string,
+  hasAwareness: boolean,
+  events: readonly DevtoolsEvent[],
+  simulations: DevtoolsSnapshot["simulations"],
+): DevtoolsSnapshot {
+  return {
+    replicaId,
+    hasAwareness,
+    keys: [],
+    replicas: [],
+    malformed: [],
+    events,
+    timeline: [],
+    at: Date.now(),
+    counts: { ...NO_COUNTS },
+    simulations,
+  };
 }

@@ -8,9 +8,15 @@ export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: Reac
  * A TanStack Devtools plugin: the panel sits beside the Query devtools in one shell.
  * `<TanStackDevtools plugins={[{ name: "TanStack Query", render: <ReactQueryDevtoolsPanel /> }, sharedFetchDevtoolsPlugin({ store })]} />`
  */
-export function sharedFetchDevtoolsPlugin(props: Omit<SharedFetchDevtoolsPanelProps, "onClose"> & { defaultOpen?: boolean }): SharedFetchDevtoolsPlugin {
+export function sharedFetchDevtoolsPlugin(
+  props: Omit<SharedFetchDevtoolsPanelProps, "onClose"> & { defaultOpen?: boolean },
+): SharedFetchDevtoolsPlugin {
   const { defaultOpen, ...panel } = props;
-  const plugin: SharedFetchDevtoolsPlugin = { id: "shared-fetch", name: "shared-fetch", render: <SharedFetchDevtoolsPanel {...panel} style={{ border: "none", borderRadius: 0, height: "100%" }} /> };
+  const plugin: SharedFetchDevtoolsPlugin = {
+    id: "shared-fetch",
+    name: "shared-fetch",
+    render: <SharedFetchDevtoolsPanel {...panel} style={{ border: "none", borderRadius: 0, height: "100%" }} />,
+  };
   if (defaultOpen !== undefined) plugin.defaultOpen = defaultOpen;
   return plugin;
 }

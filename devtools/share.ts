@@ -31,7 +31,8 @@ export function shareRows<T>(prev: readonly T[], next: T[], id: (row: T) => stri
 
 /** Malformed values are a peer's raw content (maybe huge): compared by identity, never walked. */
 export function shareMalformed(prev: readonly MalformedRecord[], next: MalformedRecord[]): readonly MalformedRecord[] {
-  const same = (a: MalformedRecord, b: MalformedRecord) => a.map === b.map && a.key === b.key && a.reason === b.reason && a.value === b.value;
+  const same = (a: MalformedRecord, b: MalformedRecord) =>
+    a.map === b.map && a.key === b.key && a.reason === b.reason && a.value === b.value;
   return prev.length === next.length && prev.every((m, i) => same(m, next[i]!)) ? prev : next;
 }
 

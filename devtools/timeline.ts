@@ -72,7 +72,8 @@ export class Timeline {
 
   constructor(opts: TimelineOptions = {}) {
     this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
-    if (!Number.isSafeInteger(this.max) || this.max < 1) throw new RangeError(`shared-fetch devtools: timeline max must be a positive integer, got ${String(opts.max)}`);
+    if (!Number.isSafeInteger(this.max) || this.max < 1)
+      throw new RangeError(`shared-fetch devtools: timeline max must be a positive integer, got ${String(opts.max)}`);
     this.sizeOf = opts.sizeOf ?? defaultSize;
   }
 
@@ -102,10 +103,12 @@ export class Timeline {
         const c = k.claim;
         if (!c || c.finished) continue;
         drafts.push({ ...tag(k), type: "claimed", replicaId: c.replicaId, rev: c.rev, existing: true });
-        if (c.stale && c.reason) drafts.push({ ...tag(k), type: "stale", replicaId: c.replicaId, rev: c.rev, reason: c.reason, silentMs: c.silentMs });
+        if (c.stale && c.reason)
+          drafts.push({ ...tag(k), type: "stale", replicaId: c.replicaId, rev: c.rev, reason: c.reason, silentMs: c.silentMs });
       }
     } else {
-      for (const [id, reason] of departed) if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
+      for (const [id, reason] of departed)
+        if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
       for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push({ ...tag(k), type: "swept" });
     }
@@ -117,7 +120,14 @@ export class Timeline {
     return true;
   }
 
-  private diffKey(prev: Prev, was: InspectedKey | undefined, now: InspectedKey, next: Inspection, departed: Map<string, string>, out: Draft[]): void {
+  private diffKey(
+    prev: Prev,
+    was: InspectedKey | undefined,
+    now: InspectedKey,
+    next: Inspection,
+    departed: Map<string, string>,
+    out: Draft[],
+  ): void {
     const t = tag(now);
     const pc = was?.claim;
     const nc = now.claim;
@@ -129,7 +139,8 @@ export class Timeline {
         if (reason === undefined) out.push({ ...t, type: "yielded", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev });
         else {
           // A panel that did not see the old claim go stale first still tells why it was taken over.
-          if (!takenFrom.stale) out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
+          if (!takenFrom.stale)
+            out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
           out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
         }
       } else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
@@ -161,7 +172,8 @@ export class Timeline {
       // Values are a peer's raw content: identified by identity (Yjs keeps it), never walked.
       const id = typeof m.value === "object" && m.value !== null ? m.value : `${m.map}\u0000${m.key ?? ""}\u0000${m.reason}`;
       seen.add(id);
-      if (!this.malformedSeen.has(id)) out.push({ type: "malformed", table: m.map, reason: m.reason, ...(m.key !== undefined ? { key: m.key.slice(0, 200) } : {}) });
+      if (!this.malformedSeen.has(id))
+        out.push({ type: "malformed", table: m.map, reason: m.reason, ...(m.key !== undefined ? { key: m.key.slice(0, 200) } : {}) });
     }
     this.malformedSeen = seen;
   }
@@ -202,10 +214,13 @@ export function describeReason(reason: StaleReason): string {
 /** One sentence per entry, e.g. "B took over GET /api/report from A after 812 ms: lease silence". */
 export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = defaultName): string {
   const what = entry.label ?? (entry.key !== undefined ? `key ${entry.key.slice(0, 12)}…` : "the doc");
-  const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+  const size = (bytes: number) =>
+    bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   switch (entry.type) {
     case "claimed":
-      return entry.existing ? `${name(entry.replicaId)} held ${what} (rev ${entry.rev}) when this panel started` : `${name(entry.replicaId)} claimed ${what} (rev ${entry.rev})`;
+      return entry.existing
+        ? `${name(entry.replicaId)} held ${what} (rev ${entry.rev}) when this panel started`
+        : `${name(entry.replicaId)} claimed ${what} (rev ${entry.rev})`;
     case "stale":
       return entry.reason === "lease-silence"
         ? `${name(entry.replicaId)}'s heartbeat lapsed on ${what}: silent for ${Math.round(entry.silentMs)} ms`
@@ -223,7 +238,9 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "swept":
       return `${what} was swept from the doc`;
     case "departed":
-      return entry.reason === "lock-released" ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)` : `${name(entry.replicaId)} is gone: its presence left`;
+      return entry.reason === "lock-released"
+        ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)`
+        : `${name(entry.replicaId)} is gone: its presence left`;
     case "malformed":
       return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
   }

@@ -16,7 +16,9 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}${windo
 const run = (command, args) => execFileSync(command, args, { stdio: "inherit", shell: windows });
 const dir = mkdtempSync(join(tmpdir(), "shared-fetch-lint-"));
 try {
-  const [{ filename }] = JSON.parse(execFileSync(npm, ["pack", "--json", "--pack-destination", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }));
+  const [{ filename }] = JSON.parse(
+    execFileSync(npm, ["pack", "--json", "--pack-destination", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }),
+  );
   const tarball = join(dir, filename);
   run(bin("publint"), ["--strict", tarball]);
   run(bin("attw"), [tarball, "--ignore-rules", "cjs-resolves-to-esm"]);

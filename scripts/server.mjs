@@ -63,7 +63,9 @@ function getRoom(name) {
       for (const id of removed) controlled.delete(id);
     }
     const changed = added.concat(updated, removed);
-    const bytes = message(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, changed)));
+    const bytes = message(MESSAGE_AWARENESS, (e) =>
+      encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, changed)),
+    );
     for (const conn of current.conns.keys()) send(current, conn, bytes);
   });
   rooms.set(name, room);
@@ -108,10 +110,18 @@ function onConnection(conn, request) {
     clearInterval(ping);
     close(room, conn);
   });
-  send(room, conn, message(MESSAGE_SYNC, (e) => syncProtocol.writeSyncStep1(e, room.doc)));
+  send(
+    room,
+    conn,
+    message(MESSAGE_SYNC, (e) => syncProtocol.writeSyncStep1(e, room.doc)),
+  );
   const states = [...room.awareness.getStates().keys()];
   if (states.length > 0) {
-    send(room, conn, message(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))));
+    send(
+      room,
+      conn,
+      message(MESSAGE_AWARENESS, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))),
+    );
   }
 }
 

@@ -9,7 +9,11 @@ const bin = (name) => fileURLToPath(new URL(`../node_modules/.bin/${name}`, impo
 const children = [];
 
 function run(label, command, args, { optional = false } = {}) {
-  const child = spawn(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" } });
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
+  });
   children.push(child);
   child.on("exit", (code, signal) => {
     if (optional && code !== 0 && !stopping) {
@@ -32,4 +36,15 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
 run("sync server", process.execPath, ["scripts/server.mjs"], { optional: true });
-run("storybook", bin("storybook"), ["dev", "-p", "6006", "--host", "127.0.0.1", "--ci", "--no-open", "--disable-telemetry", "--no-version-updates", "--initial-path=/docs/introduction--docs"]);
+run("storybook", bin("storybook"), [
+  "dev",
+  "-p",
+  "6006",
+  "--host",
+  "127.0.0.1",
+  "--ci",
+  "--no-open",
+  "--disable-telemetry",
+  "--no-version-updates",
+  "--initial-path=/docs/introduction--docs",
+]);

@@ -154,7 +154,8 @@ export class Host {
       const answer = this.auto?.(call);
       if (!answer) return;
       // `text` is sent as it is (e.g. a module's source), `body` as JSON.
-      const send = () => (answer.text !== undefined ? call.respondRaw(answer.status, answer.text) : call.respond(answer.status, answer.body));
+      const send = () =>
+        answer.text !== undefined ? call.respondRaw(answer.status, answer.text) : call.respond(answer.status, answer.body);
       if (!answer.delayMs) return send();
       const timer = setTimeout(() => {
         this.timers.delete(timer);

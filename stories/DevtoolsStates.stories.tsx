@@ -144,8 +144,14 @@ function staleStory(reason: StaleReason, words: RegExp): Story {
   };
 }
 
-export const StaleLeaseSilence = staleStory("lease-silence", /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+ ms/);
-export const StaleAbandoned = staleStory("abandoned", /R's claim on GET https:\/\/host\.example\/api\/report went stale: abandoned by its page/);
+export const StaleLeaseSilence = staleStory(
+  "lease-silence",
+  /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+ ms/,
+);
+export const StaleAbandoned = staleStory(
+  "abandoned",
+  /R's claim on GET https:\/\/host\.example\/api\/report went stale: abandoned by its page/,
+);
 export const StaleDisowned = staleStory("disowned", /Observer's claim on .* went stale: disowned/);
 export const StalePresenceLeft = staleStory("presence-left", /R's claim on .* went stale: presence left/);
 export const StaleLockReleased = staleStory("lock-released", /A's claim on .* went stale: lock released/);

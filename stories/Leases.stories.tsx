@@ -33,7 +33,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // ---------------------------------------------------------------- 5. a slow request outliving the lease
 function SlowRequestScenario({ leaseMs, delayMs, url, heartbeats }: Args) {
   const world = useDisposable(() => {
-    const w = createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs }), leaseMs, separateBrowsers: true });
+    const w = createReplicas({
+      names: ["Replica A", "Replica B"],
+      host: createSimulatedHost({ delayMs }),
+      leaseMs,
+      separateBrowsers: true,
+    });
     const docA = w.replicas[0]!.doc;
     // Only A's heartbeat records are lost; its claim and result still travel.
     if (!heartbeats) w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
@@ -115,7 +120,9 @@ function HiddenTabScenario({ leaseMs, url }: Args) {
     world.crash(world.replicas[0]!);
   };
   const done = ({ state }: VerdictContext) =>
-    crashed && allSucceeded(state, { url }) ? "Silent for many leases, A was not taken over while it lived (its Web Lock said so); its crash freed the lock and B took over at once." : undefined;
+    crashed && allSucceeded(state, { url })
+      ? "Silent for many leases, A was not taken over while it lived (its Web Lock said so); its crash freed the lock and B took over at once."
+      : undefined;
   return (
     <ScenarioFrame
       world={world}

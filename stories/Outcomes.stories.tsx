@@ -25,7 +25,12 @@ type Story = StoryObj<Args>;
  * B takes A's healthy claim over, so both requests are in flight — the stage of every duplicate.
  */
 function silentA(leaseMs: number, behaviorFor: (call: HostCall) => PerCall | undefined): Replicas {
-  const w = createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ behaviorFor }), leaseMs, separateBrowsers: true });
+  const w = createReplicas({
+    names: ["Replica A", "Replica B"],
+    host: createSimulatedHost({ behaviorFor }),
+    leaseMs,
+    separateBrowsers: true,
+  });
   const docA = w.replicas[0]!.doc;
   w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
   return w;
@@ -108,7 +113,9 @@ function TeardownScenario({ leaseMs, url }: Args) {
     world.close(world.replicas[0]!);
   };
   const done = (ctx: VerdictContext) =>
-    closed && settledWithData(ctx, { url }, 2) ? "A's teardown released only what carried A's id: B's claim stood, and B's request finished." : undefined;
+    closed && settledWithData(ctx, { url }, 2)
+      ? "A's teardown released only what carried A's id: B's claim stood, and B's request finished."
+      : undefined;
   return (
     <ScenarioFrame
       world={world}
@@ -146,7 +153,11 @@ export const TeardownAfterTakeover: Story = {
     await expect(recordedAt).toBeGreaterThan(closedAt);
     await expect(within(paneB).getByTestId("data")).toHaveTextContent('"request": 2');
     // B's view: A's claim, then its own, then none once recorded — never "none" while it worked.
-    await expect(held(paneB).map((c) => c.replace(" (stale)", "")).filter((c, i, all) => c !== all[i - 1])).toEqual(["replica-a", "mine"]);
+    await expect(
+      held(paneB)
+        .map((c) => c.replace(" (stale)", ""))
+        .filter((c, i, all) => c !== all[i - 1]),
+    ).toEqual(["replica-a", "mine"]);
     await expectNoLies([paneB]);
   },
 };
@@ -176,7 +187,8 @@ function idempotentWorld(leaseMs: number): Replicas {
   host.onCall((call) => {
     const key = call.headers["idempotency-key"];
     if (!key || call.state !== "answered" || firsts.get(key) !== call) return;
-    for (const dup of dups.get(key) ?? []) dup.respond(200, { order: [...firsts.keys()].indexOf(key) + 1, request: call.n }, { "idempotent-replayed": "true" });
+    for (const dup of dups.get(key) ?? [])
+      dup.respond(200, { order: [...firsts.keys()].indexOf(key) + 1, request: call.n }, { "idempotent-replayed": "true" });
   });
   return w;
 }
@@ -195,7 +207,9 @@ function IdempotentPostScenario({ leaseMs }: Args) {
   const world = useDisposable(() => idempotentWorld(leaseMs));
   const asked = useAsked(world.host, "A");
   const done = (ctx: VerdictContext) =>
-    settledWithData(ctx, ORDER, 2) ? "The POST was sent twice (a takeover), with one Idempotency-Key: the host placed one order and replayed its answer." : undefined;
+    settledWithData(ctx, ORDER, 2)
+      ? "The POST was sent twice (a takeover), with one Idempotency-Key: the host placed one order and replayed its answer."
+      : undefined;
   return (
     <ScenarioFrame world={world} request={(i) => (i === 0 || asked ? ORDER : null)} verdict={done}>
       <Orders world={world} />

@@ -23,7 +23,8 @@ function moduleFiles(depth: number): Map<string, string> {
   for (const version of ["v1", "v2"]) {
     files.set(`/app/${version}/main.ts`, `import { m1 } from "./m1.ts";\nexport const app = m1 + "${version}";\n`);
     for (let i = 1; i <= depth; i++) {
-      const next = i < depth ? `import { m${i + 1} } from "./m${i + 1}.ts";\n` : version === "v2" ? `import { pad } from "/deps/left-pad.ts";\n` : "";
+      const next =
+        i < depth ? `import { m${i + 1} } from "./m${i + 1}.ts";\n` : version === "v2" ? `import { pad } from "/deps/left-pad.ts";\n` : "";
       files.set(`/app/${version}/m${i}.ts`, `${next}export const m${i} = ${i < depth ? `m${i + 1} + ` : ""}"${i}";\n`);
     }
   }
@@ -74,7 +75,8 @@ function ProgramBody({ name, url }: { name: string; url: string | null }) {
         {result.claim ? ` · claim ${result.claim.mine ? "mine" : result.claim.replicaId}` : ""}
       </p>
       <p style={{ margin: 0 }}>
-        files: <span data-testid="files">{result.data ? result.data.files.map((f) => new URL(f.name, ORIGIN).pathname).join(", ") : "—"}</span>
+        files:{" "}
+        <span data-testid="files">{result.data ? result.data.files.map((f) => new URL(f.name, ORIGIN).pathname).join(", ") : "—"}</span>
       </p>
     </section>
   );
@@ -87,7 +89,9 @@ function ProgramScenario({ delayMs, depth }: Args) {
   const choose = (next: Choice) => {
     setChoice(next);
     setPath((p) => [...p, next]);
-    world.narration.add({ text: next === null ? "A cancelled: the program is no longer shown" : `A shows ${new URL(entry(next)).pathname}` });
+    world.narration.add({
+      text: next === null ? "A cancelled: the program is no longer shown" : `A shows ${new URL(entry(next)).pathname}`,
+    });
   };
   const url = choice === null ? null : entry(choice);
   const done = ({ world: w, host }: VerdictContext) => {

@@ -9,7 +9,10 @@ const meta = {
   component: RealTabs,
   args: { tabs: 2, leaseMs: 5000, delayMs: 1500, url: "https://host.example/api/report" },
   argTypes: {
-    tabs: { description: "How many tabs (iframes of one page) open at first: 2 to 4. Add more with the button.", control: { type: "number", min: 2, max: 4 } },
+    tabs: {
+      description: "How many tabs (iframes of one page) open at first: 2 to 4. Add more with the button.",
+      control: { type: "number", min: 2, max: 4 },
+    },
     leaseMs: { ...leaseArg, description: "Lease bound of every claim (ms). The default 5 s: a lock-based takeover does not wait for it." },
     delayMs: delayArg,
     url: urlArg,
@@ -35,14 +38,23 @@ export const CrashARealTab: Story = {
     await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 30_000 });
     const claimant = canvas.getByTestId("first-caller").textContent!;
     const other = claimant === "A" ? "B" : "A";
-    await waitFor(() => expect(tabWindow(canvasElement, other)?.document.querySelector('[data-testid="claim"]')?.textContent).toMatch(/^[0-9a-z-]{8,}$/), WAIT);
+    await waitFor(
+      () =>
+        expect(tabWindow(canvasElement, other)?.document.querySelector('[data-testid="claim"]')?.textContent).toMatch(/^[0-9a-z-]{8,}$/),
+      WAIT,
+    );
     await userEvent.click(canvas.getByRole("button", { name: `Crash ${claimant}` }));
     await expect(canvas.getByRole("region", { name: `Tab ${claimant}` })).toHaveAttribute("data-crashed", "true");
     const line = await verdict(canvasElement);
     await expect(line).toMatch(new RegExp(`^${other} took over \\d+ ms after ${claimant}'s iframe was removed`));
     // Far inside the lease: an event, not the lease, told the survivor.
     await expect(Number(/took over (\d+) ms/.exec(line)![1])).toBeLessThan(2500);
-    await expectNarrated(canvasElement, new RegExp(`^${other} took over /api/report from ${claimant}: (its Web Lock was released|its page marked the claim abandoned|its presence left)$`));
+    await expectNarrated(
+      canvasElement,
+      new RegExp(
+        `^${other} took over /api/report from ${claimant}: (its Web Lock was released|its page marked the claim abandoned|its presence left)$`,
+      ),
+    );
     const survivor = tabWindow(canvasElement, other)!;
     await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
     await expect(survivor.__lied).toBe(false);

@@ -40,7 +40,9 @@ function HungHostScenario({ leaseMs, url }: Args) {
   const done = ({ host, state }: VerdictContext) => {
     if (!closed || host.aborted < 1) return undefined;
     const b = liveSnapshots(state, { url })[0]?.[1];
-    return b?.status === "pending" ? "A hung host stays pending, never 'done, nothing here'; closing A aborted its request at the host, and B carries on waiting." : undefined;
+    return b?.status === "pending"
+      ? "A hung host stays pending, never 'done, nothing here'; closing A aborted its request at the host, and B carries on waiting."
+      : undefined;
   };
   return (
     <ScenarioFrame
@@ -99,7 +101,9 @@ function CrashedTabScenario({ leaseMs, url }: Args) {
     world.crash(world.replicas[0]!);
   };
   const done = ({ state }: VerdictContext) =>
-    crashed && allSucceeded(state, { url }) ? "B took over A's abandoned claim after one lease of silence and got the data; never 'done, nothing here'." : undefined;
+    crashed && allSucceeded(state, { url })
+      ? "B took over A's abandoned claim after one lease of silence and got the data; never 'done, nothing here'."
+      : undefined;
   return (
     <ScenarioFrame
       world={world}
@@ -160,7 +164,9 @@ function CrashReloadScenario({ leaseMs, url }: Args) {
     world.reload(a, "Replica A2");
   };
   const done = ({ state }: VerdictContext) =>
-    reloaded && allSucceeded(state, { url }) ? "The reloaded tab found the dead claim, re-checked it when its lease ran out (the bound is armed) and fetched: no endless spinner." : undefined;
+    reloaded && allSucceeded(state, { url })
+      ? "The reloaded tab found the dead claim, re-checked it when its lease ran out (the bound is armed) and fetched: no endless spinner."
+      : undefined;
   return (
     <ScenarioFrame
       world={world}
@@ -194,7 +200,11 @@ export const CrashAndReload: Story = {
     const paneA2 = await canvas.findByRole("region", { name: "Replica A2" }, WAIT);
     await expect(await verdict(canvasElement)).toMatch(/bound is armed/);
     await expect(paneA2).toHaveAttribute("data-status", "success");
-    await expect(held(paneA2).map((c) => c.replace(" (stale)", "")).filter((c, i, all) => c !== all[i - 1])).toEqual(["replica-a", "mine"]);
+    await expect(
+      held(paneA2)
+        .map((c) => c.replace(" (stale)", ""))
+        .filter((c, i, all) => c !== all[i - 1]),
+    ).toEqual(["replica-a", "mine"]);
     await expectNarrated(canvasElement, /^A2 took over \/api\/report from A after \d+ ms: lease silence$/);
     await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by A2$/);
     await expectNoLies([paneA2]);

@@ -63,7 +63,13 @@ describe("time to data: exact arbitration inside a browser, no window for a lone
     const late = new Y.Doc(); // a new tab whose sync with the others has not happened yet
     const sync = deferred();
     registerConnector(late, { whenSynced: sync.promise, crossDevice: false });
-    const b = createSharedFetchStore({ doc: late, fetch: c.host.fetch, settleMs: 0, locks: new FakeLocks().forTab("b"), browserId: "browser-2" });
+    const b = createSharedFetchStore({
+      doc: late,
+      fetch: c.host.fetch,
+      settleMs: 0,
+      locks: new FakeLocks().forTab("b"),
+      browserId: "browser-2",
+    });
     onTestFinished(() => b.destroy());
     const p = b.ensure(req);
     await tick(1000);

@@ -7,40 +7,113 @@ const base: KeyView = { lifecycle: "ready", recorded: 0, resultRev: 0, settled: 
 const view = (over: Partial<KeyView>): KeyView => ({ ...base, resultRev: over.recorded ?? 0, ...over });
 const foreign = (rev: number, stale: boolean, staleAt = 5000) => ({ replicaId: "B", nonce: "nb", rev, mine: false, stale, staleAt });
 const mineClaim = (rev: number, nonce = "na") => ({ replicaId: "A", nonce, rev, mine: true, stale: false, staleAt: Infinity });
-const attempt = (rev: number, phase: "locking" | "settling" | "settled" | "running", forListeners = false) => ({ rev, nonce: "na", phase, forListeners });
+const attempt = (rev: number, phase: "locking" | "settling" | "settled" | "running", forListeners = false) => ({
+  rev,
+  nonce: "na",
+  phase,
+  forListeners,
+});
 
 /** The decision table: each row is one combination of the view that matters, its action and why. */
 const table: [string, KeyView, Action][] = [
   ["nothing runs after destroy", view({ lifecycle: "destroyed", waiters: [1] }), { type: "none" }],
   ["a suspended page decides nothing (pagehide/freeze)", view({ lifecycle: "suspended", waiters: [1] }), { type: "none" }],
   ["ensure: a recorded outcome resolves the waiter (contract)", view({ recorded: 1, waiters: [1] }), { type: "resolve" }],
-  ["refetch: an older outcome does not resolve it", view({ recorded: 1, waiters: [2], claim: foreign(2, false) }), { type: "wait", until: 5000 }],
+  [
+    "refetch: an older outcome does not resolve it",
+    view({ recorded: 1, waiters: [2], claim: foreign(2, false) }),
+    { type: "wait", until: 5000 },
+  ],
   ["a waiter and nothing claimed: claim the next revision", view({ waiters: [1] }), { type: "claim", rev: 1 }],
   ["refetch: claim recorded + 1", view({ recorded: 3, waiters: [4] }), { type: "claim", rev: 4 }],
-  ["invariant 3/9: a live foreign claim is waited on until it would go stale", view({ waiters: [1], claim: foreign(1, false, 7000) }), { type: "wait", until: 7000 }],
-  ["invariant 4/12: a stale foreign claim is taken over at its revision", view({ waiters: [1], claim: foreign(1, true) }), { type: "claim", rev: 1, from: "B" }],
-  ["invariant 8: a listener finishes abandoned work", view({ listeners: 1, claim: foreign(2, true), recorded: 1 }), { type: "claim", rev: 2, from: "B" }],
+  [
+    "invariant 3/9: a live foreign claim is waited on until it would go stale",
+    view({ waiters: [1], claim: foreign(1, false, 7000) }),
+    { type: "wait", until: 7000 },
+  ],
+  [
+    "invariant 4/12: a stale foreign claim is taken over at its revision",
+    view({ waiters: [1], claim: foreign(1, true) }),
+    { type: "claim", rev: 1, from: "B" },
+  ],
+  [
+    "invariant 8: a listener finishes abandoned work",
+    view({ listeners: 1, claim: foreign(2, true), recorded: 1 }),
+    { type: "claim", rev: 2, from: "B" },
+  ],
   ["showing a key never starts new work", view({ listeners: 1 }), { type: "none" }],
   ["showing a key waits on a live claim too", view({ listeners: 1, claim: foreign(1, false, 9000) }), { type: "wait", until: 9000 }],
-  ["a leftover claim at the recorded revision is finished work", view({ recorded: 2, waiters: [3], claim: foreign(2, false) }), { type: "claim", rev: 3 }],
-  ["our own claim left without an attempt (pagehide, then back) is finished", view({ listeners: 1, claim: mineClaim(1) }), { type: "claim", rev: 1 }],
+  [
+    "a leftover claim at the recorded revision is finished work",
+    view({ recorded: 2, waiters: [3], claim: foreign(2, false) }),
+    { type: "claim", rev: 3 },
+  ],
+  [
+    "our own claim left without an attempt (pagehide, then back) is finished",
+    view({ listeners: 1, claim: mineClaim(1) }),
+    { type: "claim", rev: 1 },
+  ],
   ["nobody interested: forget the key", view({ claim: foreign(1, false) }), { type: "drop" }],
-  ["invariant 2: our own attempt is never judged by the clock", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "running") }), { type: "none" }],
+  [
+    "invariant 2: our own attempt is never judged by the clock",
+    view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "running") }),
+    { type: "none" },
+  ],
   ["still settling: wait for the window", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settling") }), { type: "none" }],
   ["settled and still ours: dispatch", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settled") }), { type: "dispatch" }],
-  ["settled but another claim won the race: yield", view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }), { type: "yield", to: "B" }],
-  ["settled, another claim at a lower revision: ours stands", view({ waiters: [2], recorded: 0, claim: foreign(1, false), attempt: attempt(2, "settled") }), { type: "dispatch" }],
-  ["invariant 6: someone recorded our revision first: our copy is moot", view({ recorded: 1, attempt: attempt(1, "running"), listeners: 1 }), { type: "abort", reason: "superseded" }],
-  ["invariant 7: a failing duplicate's error recorded first does not cost our healthy attempt", view({ recorded: 1, resultRev: 0, waiters: [], listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
+  [
+    "settled but another claim won the race: yield",
+    view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }),
+    { type: "yield", to: "B" },
+  ],
+  [
+    "settled, another claim at a lower revision: ours stands",
+    view({ waiters: [2], recorded: 0, claim: foreign(1, false), attempt: attempt(2, "settled") }),
+    { type: "dispatch" },
+  ],
+  [
+    "invariant 6: someone recorded our revision first: our copy is moot",
+    view({ recorded: 1, attempt: attempt(1, "running"), listeners: 1 }),
+    { type: "abort", reason: "superseded" },
+  ],
+  [
+    "invariant 7: a failing duplicate's error recorded first does not cost our healthy attempt",
+    view({ recorded: 1, resultRev: 0, waiters: [], listeners: 1, attempt: attempt(1, "running", true) }),
+    { type: "none" },
+  ],
   ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
-  ["work taken over for listeners lives while someone shows the key", view({ listeners: 1, attempt: attempt(1, "running", true) }), { type: "none" }],
-  ["a waiter's own work is aborted when only listeners remain (contract)", view({ listeners: 1, attempt: attempt(1, "running", false) }), { type: "abort", reason: "no-waiters" }],
-  ["waiting for the key's Web Lock, another tab's live claim arrived: yield (exact, no window)", view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "locking") }), { type: "yield", to: "B" }],
-  ["waiting for the key's Web Lock on a stale claim (takeover): keep waiting", view({ waiters: [1], claim: foreign(1, true), attempt: attempt(1, "locking") }), { type: "none" }],
+  [
+    "work taken over for listeners lives while someone shows the key",
+    view({ listeners: 1, attempt: attempt(1, "running", true) }),
+    { type: "none" },
+  ],
+  [
+    "a waiter's own work is aborted when only listeners remain (contract)",
+    view({ listeners: 1, attempt: attempt(1, "running", false) }),
+    { type: "abort", reason: "no-waiters" },
+  ],
+  [
+    "waiting for the key's Web Lock, another tab's live claim arrived: yield (exact, no window)",
+    view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "locking") }),
+    { type: "yield", to: "B" },
+  ],
+  [
+    "waiting for the key's Web Lock on a stale claim (takeover): keep waiting",
+    view({ waiters: [1], claim: foreign(1, true), attempt: attempt(1, "locking") }),
+    { type: "none" },
+  ],
   ["claims wait for this replica's lock (it names the browser)", view({ lifecycle: "starting", waiters: [1] }), { type: "await-ready" }],
-  ["the lock is not needed to wait on a live claim", view({ lifecycle: "starting", waiters: [1], claim: foreign(1, false, 3000) }), { type: "wait", until: 3000 }],
+  [
+    "the lock is not needed to wait on a live claim",
+    view({ lifecycle: "starting", waiters: [1], claim: foreign(1, false, 3000) }),
+    { type: "wait", until: 3000 },
+  ],
   ["a revision already settled here is never sent again", view({ waiters: [1], settled: 1 }), { type: "claim", rev: 2 }],
-  ["no revision at the overflow bound is claimed: the waiters get what is there", view({ recorded: MAX_REV, waiters: [MAX_REV + 1] }), { type: "resolve", all: true }],
+  [
+    "no revision at the overflow bound is claimed: the waiters get what is there",
+    view({ recorded: MAX_REV, waiters: [MAX_REV + 1] }),
+    { type: "resolve", all: true },
+  ],
 ];
 
 describe("decide: the decision table", () => {
@@ -69,12 +142,24 @@ const arbView: fc.Arbitrary<KeyView> = fc
       { nil: undefined },
     ),
     attempt: fc.option(
-      fc.record({ rev: fc.integer({ min: 1, max: 7 }), nonce: fc.constant("na"), phase: fc.constantFrom("locking", "settling", "settled", "running"), forListeners: fc.boolean() }),
+      fc.record({
+        rev: fc.integer({ min: 1, max: 7 }),
+        nonce: fc.constant("na"),
+        phase: fc.constantFrom("locking", "settling", "settled", "running"),
+        forListeners: fc.boolean(),
+      }),
       { nil: undefined },
     ),
   })
   .map((v) => {
-    const out: KeyView = { lifecycle: v.lifecycle, recorded: v.recorded, resultRev: v.errorOnTop ? 0 : v.recorded, settled: v.settled, waiters: v.waiters, listeners: v.listeners };
+    const out: KeyView = {
+      lifecycle: v.lifecycle,
+      recorded: v.recorded,
+      resultRev: v.errorOnTop ? 0 : v.recorded,
+      settled: v.settled,
+      waiters: v.waiters,
+      listeners: v.listeners,
+    };
     if (v.claim) out.claim = v.claim.mine ? { ...v.claim, stale: false, staleAt: Infinity } : v.claim;
     if (v.attempt) out.attempt = v.attempt;
     return out;
@@ -176,7 +261,11 @@ function applyToView(v: KeyView, a: Action): KeyView {
     case "dispatch":
       return { ...v, attempt: { ...v.attempt!, phase: "running" } };
     case "claim":
-      return { ...v, claim: mineClaim(a.rev), attempt: { rev: a.rev, nonce: "na", phase: "settling", forListeners: v.waiters.length === 0 } };
+      return {
+        ...v,
+        claim: mineClaim(a.rev),
+        attempt: { rev: a.rev, nonce: "na", phase: "settling", forListeners: v.waiters.length === 0 },
+      };
     default:
       return v;
   }

@@ -66,7 +66,11 @@ describe("development simulations (internals: dev.crash, dev.pauseNetwork)", () 
     expect(beats()).toBe(before);
     a.destroy();
     expect(internalsOf(b).records.claims.get(b.keyOf(req))?.replicaId).toBe(b.replicaId);
-    expect(internalsOf(b).records.claims.entries().map(([key]) => key)).toEqual([b.keyOf(req)]);
+    expect(
+      internalsOf(b)
+        .records.claims.entries()
+        .map(([key]) => key),
+    ).toEqual([b.keyOf(req)]);
   });
 
   it("pause network: requests wait until resumed, then go out; an abort while paused sends nothing", async () => {

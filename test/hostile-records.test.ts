@@ -44,7 +44,10 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     await tick();
     for (const store of [a!, b!]) {
       expect(store.claims()).toEqual([["__proto__", claim]]);
-      const keys = store.inspect().keys.map((k) => k.key).sort();
+      const keys = store
+        .inspect()
+        .keys.map((k) => k.key)
+        .sort();
       expect(keys).toEqual(["__proto__", "constructor"]);
       expect(store.malformed()).toEqual([]);
     }
@@ -117,7 +120,9 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
   it("a claim with a hostile replicaId shape is ignored rather than waited on", async () => {
     const c = cluster(1);
     const [a] = c.stores;
-    laneOf(c.docOf(a!), [{ t: TABLES.claims, k: a!.keyOf(req), v: { replicaId: { toString: 1 }, nonce: "n", rev: 1, leaseMs: 1e12 }, s: 1 }]);
+    laneOf(c.docOf(a!), [
+      { t: TABLES.claims, k: a!.keyOf(req), v: { replicaId: { toString: 1 }, nonce: "n", rev: 1, leaseMs: 1e12 }, s: 1 },
+    ]);
     const p = background(a!.ensure(req));
     await tick(30);
     expect(c.host.calls).toHaveLength(1); // nothing valid claims the key, so a claims it at once

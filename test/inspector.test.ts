@@ -109,10 +109,14 @@ describe("forged claims and bounds (issue: hardening)", () => {
 
   it("a lease beyond the bound an observer would believe is refused where it is given; a bad signal is a SharedFetchInputError", async () => {
     const doc = new Y.Doc();
-    expect(() => createSharedFetchStore({ doc, leaseMs: 8 * 24 * 3600_000, fetch: new Host().fetch })).toThrow(/leaseMs must be a positive number at most 600000, got 691200000/);
+    expect(() => createSharedFetchStore({ doc, leaseMs: 8 * 24 * 3600_000, fetch: new Host().fetch })).toThrow(
+      /leaseMs must be a positive number at most 600000, got 691200000/,
+    );
     const store = createSharedFetchStore({ doc, fetch: new Host().fetch, settleMs: 0 });
     await expect(store.ensure(req, { leaseMs: 1e12 })).rejects.toThrow(SharedFetchInputError);
-    await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toThrow(/signal must be an AbortSignal, got "nope"/);
+    await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toThrow(
+      /signal must be an AbortSignal, got "nope"/,
+    );
     await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toBeInstanceOf(SharedFetchInputError);
     expect(store.claims()).toEqual([]);
     store.destroy();

@@ -85,7 +85,14 @@ describe("claims and leases", () => {
     const [a, b] = c.stores;
     const key = a!.keyOf(req);
     // Claims from peers whose clocks are an hour behind and an hour ahead, carrying their own times.
-    const claim = (replicaId: string, skew: number) => ({ replicaId, nonce: `n-${replicaId}`, rev: 1, leaseMs: LEASE, at: Date.now() + skew, lastActivity: Date.now() + skew });
+    const claim = (replicaId: string, skew: number) => ({
+      replicaId,
+      nonce: `n-${replicaId}`,
+      rev: 1,
+      leaseMs: LEASE,
+      at: Date.now() + skew,
+      lastActivity: Date.now() + skew,
+    });
     internalsOf(a!).records.claims.set(key, claim("behind", -3600_000));
     const waiting = b!.ensure(req);
     await tick(LEASE - 100);
@@ -110,9 +117,11 @@ describe("claims and leases", () => {
     await tick(100);
     const seen = record(watcher!);
     const claimsSeen: (string | undefined)[] = [];
-    c.docOf(watcher!).getArray(ROOT).observeDeep(() => {
-      claimsSeen.push(watcher!.claims().find(([k]) => k === watcher!.keyOf(req))?.[1].replicaId);
-    });
+    c.docOf(watcher!)
+      .getArray(ROOT)
+      .observeDeep(() => {
+        claimsSeen.push(watcher!.claims().find(([k]) => k === watcher!.keyOf(req))?.[1].replicaId);
+      });
     c.crash(a!);
     const waiting = b!.ensure(req);
     await tick(LEASE + 100);

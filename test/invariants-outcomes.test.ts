@@ -180,7 +180,14 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     const c = cluster(1);
     const [a] = c.stores;
     c.host.auto = () => ({ status: 200, body: { ok: true } });
-    await until(a!.ensure({ url: `${URL_A}?token=QUERY-SECRET`, method: "POST", headers: { Authorization: "Bearer HEADER-SECRET" }, body: "BODY-SECRET" }));
+    await until(
+      a!.ensure({
+        url: `${URL_A}?token=QUERY-SECRET`,
+        method: "POST",
+        headers: { Authorization: "Bearer HEADER-SECRET" },
+        body: "BODY-SECRET",
+      }),
+    );
     const doc = c.docOf(a!);
     const text = JSON.stringify(doc.getArray(ROOT).toJSON());
     const bytes = new TextDecoder().decode(Y.encodeStateAsUpdate(doc));

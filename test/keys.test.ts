@@ -30,8 +30,12 @@ describe("request keys (SHA-256 over a canonical, type-aware serialisation)", ()
   });
 
   it("fields cannot bleed into each other (a separator inside a value shifts nothing)", () => {
-    expect(key({ url: "https://h.test/x", method: "POST", headers: { a: "1;b1:2" } })).not.toBe(key({ url: "https://h.test/x", method: "POST", headers: { a: "1", b: "2" } }));
-    expect(key({ url: "https://h.test/x", method: "POST", body: "p4:json;" })).not.toBe(key({ url: "https://h.test/x", method: "POST", body: "" }));
+    expect(key({ url: "https://h.test/x", method: "POST", headers: { a: "1;b1:2" } })).not.toBe(
+      key({ url: "https://h.test/x", method: "POST", headers: { a: "1", b: "2" } }),
+    );
+    expect(key({ url: "https://h.test/x", method: "POST", body: "p4:json;" })).not.toBe(
+      key({ url: "https://h.test/x", method: "POST", body: "" }),
+    );
   });
 
   it("property: two requests share a key exactly when their normalised inputs are equal", () => {
@@ -65,7 +69,9 @@ describe("request keys (SHA-256 over a canonical, type-aware serialisation)", ()
   });
 
   it("bad headers are rejected with the name of the bad value", () => {
-    expect(() => normalizeRequest({ url: "https://h.test", headers: { a: 1 as unknown as string } })).toThrow(/header "a" must be a string, got 1/);
+    expect(() => normalizeRequest({ url: "https://h.test", headers: { a: 1 as unknown as string } })).toThrow(
+      /header "a" must be a string, got 1/,
+    );
     expect(() => normalizeRequest({ url: "https://h.test", headers: { "bad name": "x" } })).toThrow(/"bad name" is not a valid HTTP token/);
     expect(() => normalizeRequest({ url: "https://h.test", headers: { A: "1", a: "2" } })).toThrow(/given twice/);
     expect(() => normalizeRequest({ url: "https://h.test", parse: "xml" as "json" })).toThrow(/parse must be "json" or "text", got "xml"/);

@@ -31,7 +31,9 @@ async function imports(path: string): Promise<string[]> {
   await init;
   const source = readFileSync(join(ROOT, path), "utf8");
   try {
-    return parse(source)[0].map((i) => (i as { n?: string }).n).filter((n): n is string => typeof n === "string");
+    return parse(source)[0]
+      .map((i) => (i as { n?: string }).n)
+      .filter((n): n is string => typeof n === "string");
   } catch {
     // The lexer reads JavaScript; for a file whose TypeScript or JSX it cannot lex, every
     // static `from "…"` and `import("…")`.

@@ -28,7 +28,15 @@ function hostileEntries(random: () => number, key: string): unknown[] {
   if (pick === 1) return [{ t: TABLES.results, k: key, v: { rev: Number.MAX_SAFE_INTEGER, data: "forged" }, s: 1e9 }];
   if (pick === 2) return [{ t: TABLES.claims, k: key, v: { replicaId: "ghost", nonce: "n", rev: 2 ** 31 + 1, leaseMs: LEASE }, s: 1e9 }];
   // A claim by a replica that never existed: taken over after one lease of silence.
-  if (pick === 3) return [{ t: TABLES.claims, k: key, v: { replicaId: `ghost-${random()}`, nonce: "n", rev: 1 + Math.floor(random() * 3), leaseMs: LEASE }, s: 1 }];
+  if (pick === 3)
+    return [
+      {
+        t: TABLES.claims,
+        k: key,
+        v: { replicaId: `ghost-${random()}`, nonce: "n", rev: 1 + Math.floor(random() * 3), leaseMs: LEASE },
+        s: 1,
+      },
+    ];
   if (pick === 4) return [{ t: TABLES.results, k: key, v: { rev: 1, data: deep(100) }, s: 1 }];
   if (pick === 5) return [{ t: TABLES.errors, k: key, v: { rev: 1, message: { huge: "x".repeat(50_000) } }, s: 1 }];
   // A valid but large result from a peer, at a low revision: shown like any other record.
@@ -59,7 +67,7 @@ function oddAnswer(random: () => number, call: HostCall, step: number): void {
  */
 async function schedule(seed: number): Promise<void> {
   const random = rng(seed);
-  const pick = <T,>(list: T[]): T => list[Math.floor(random() * list.length)]!;
+  const pick = <T>(list: T[]): T => list[Math.floor(random() * list.length)]!;
   const c = cluster(2 + Math.floor(random() * 2), { leaseMs: LEASE, maxResultBytes: MAX_RESULT_BYTES });
   c.net.delayMs = 3;
   const peer = new Y.Doc();
@@ -114,7 +122,10 @@ async function schedule(seed: number): Promise<void> {
   check();
   expect(settled, `seed ${seed}: some ensure never settled`).toBe(true);
   const results = await Promise.allSettled(waits);
-  expect(results.filter((r) => r.status === "rejected"), `seed ${seed}`).toEqual([]);
+  expect(
+    results.filter((r) => r.status === "rejected"),
+    `seed ${seed}`,
+  ).toEqual([]);
   const views = [...live].map((s) => KEYS.map((k) => JSON.stringify(s.snapshot(k))));
   for (const v of views) expect(v, `seed ${seed}: replicas disagree`).toEqual(views[0]);
   for (const v of views[0]!) expect(JSON.parse(v).status, `seed ${seed}: still pending`).not.toBe("pending");

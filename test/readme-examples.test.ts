@@ -43,7 +43,9 @@ describe("README examples", () => {
         paths: { "shared-fetch": ["src/index.ts"], "shared-fetch/devtools": ["devtools/index.ts"] },
       });
       const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-        const where = d.file ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+        const where = d.file
+          ? `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+          : "";
         return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
       });
       expect(problems).toEqual([]);

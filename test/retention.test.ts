@@ -82,4 +82,3 @@ describe("growth: records nobody asked for within the retention window are remov
     c.destroy();
   });
 });
-

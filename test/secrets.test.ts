@@ -37,8 +37,7 @@ beforeAll(async () => {
       else if (path === "/big") {
         const big = JSON.stringify({ said, pad: "x".repeat(2_000_000) });
         res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(big) }).end(big);
-      }
-      else if (path === "/big-chunked") {
+      } else if (path === "/big-chunked") {
         res.writeHead(200, { "transfer-encoding": "chunked" });
         res.write(`{"said":${JSON.stringify(said)},"pad":"`);
         res.end(`${"y".repeat(2_000_000)}"}`);
@@ -73,7 +72,12 @@ async function persisted(name: string): Promise<string> {
         (store) =>
           new Promise<string>((resolve, reject) => {
             const all = tx.objectStore(store).getAll();
-            all.onsuccess = () => resolve(all.result.map((v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : JSON.stringify(v))).join("\n"));
+            all.onsuccess = () =>
+              resolve(
+                all.result
+                  .map((v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : JSON.stringify(v)))
+                  .join("\n"),
+              );
             all.onerror = () => reject(all.error);
           }),
       ),
@@ -92,7 +96,13 @@ async function tab(fetchFn?: typeof fetch) {
   const doc = new Y.Doc();
   const conn = connectTabs(doc, { name });
   await conn.whenSynced;
-  const store: SharedFetchStoreWithExtras = createSharedFetchStore({ doc, awareness: conn.awareness, settleMs: 0, locks: null, ...(fetchFn ? { fetch: fetchFn } : {}) });
+  const store: SharedFetchStoreWithExtras = createSharedFetchStore({
+    doc,
+    awareness: conn.awareness,
+    settleMs: 0,
+    locks: null,
+    ...(fetchFn ? { fetch: fetchFn } : {}),
+  });
   /** Waits until IndexedDB holds `marker` (the failure's record is persisted), then checks every secret. */
   const scan = async (marker: string) => {
     let stored = await persisted(name);
@@ -125,11 +135,27 @@ const withSecrets = (path: string) => ({
 
 describe("invariant 13: no secret reaches the doc or IndexedDB through an error record", () => {
   it.each([
-    ["an HTTP error whose status text and body echo the request", "/fail", /^HTTP 500 Internal Server Error from POST http:\/\/127\.0\.0\.1:\d+\/fail\?…$/],
-    ["a response that is not JSON and echoes the request", "/html", /^response of POST http:\/\/127\.0\.0\.1:\d+\/html\?… is not valid JSON \(HTTP 200 OK\)$/],
+    [
+      "an HTTP error whose status text and body echo the request",
+      "/fail",
+      /^HTTP 500 Internal Server Error from POST http:\/\/127\.0\.0\.1:\d+\/fail\?…$/,
+    ],
+    [
+      "a response that is not JSON and echoes the request",
+      "/html",
+      /^response of POST http:\/\/127\.0\.0\.1:\d+\/html\?… is not valid JSON \(HTTP 200 OK\)$/,
+    ],
     ["a 404 whose status text quotes the URL", "/nowhere", /^HTTP 404 Not Found from POST/],
-    ["a body over maxResultBytes (Content-Length)", "/big", /^result cannot be shared: the response to POST .*\/big\?… is 1\.9 MiB \(\d+ bytes\), more than maxResultBytes \(1048576 bytes\)$/],
-    ["a body over maxResultBytes (chunked)", "/big-chunked", /^result cannot be shared: the response to POST .*\/big-chunked\?… is more than maxResultBytes \(1048576 bytes\)$/],
+    [
+      "a body over maxResultBytes (Content-Length)",
+      "/big",
+      /^result cannot be shared: the response to POST .*\/big\?… is 1\.9 MiB \(\d+ bytes\), more than maxResultBytes \(1048576 bytes\)$/,
+    ],
+    [
+      "a body over maxResultBytes (chunked)",
+      "/big-chunked",
+      /^result cannot be shared: the response to POST .*\/big-chunked\?… is more than maxResultBytes \(1048576 bytes\)$/,
+    ],
     ["JSON nested deeper than any replica reads", "/deep", /^result cannot be shared: .*nested more than 64 levels/],
   ])("%s", async (_what, path, message) => {
     const t = await tab();
@@ -149,7 +175,8 @@ describe("invariant 13: no secret reaches the doc or IndexedDB through an error 
   });
 
   it("a fetch (a dependency) that throws an error quoting the request: only 'network error' is kept", async () => {
-    const leaky: typeof fetch = (input, init) => Promise.reject(new TypeError(`cannot send ${String(input)} with ${JSON.stringify(init?.headers)} ${SECRETS.thrown}`));
+    const leaky: typeof fetch = (input, init) =>
+      Promise.reject(new TypeError(`cannot send ${String(input)} with ${JSON.stringify(init?.headers)} ${SECRETS.thrown}`));
     const t = await tab(leaky);
     const snap = await t.store.ensure(withSecrets("/thrown"));
     expect(snap.error!.message).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/thrown\?… failed: network error$/);
@@ -172,13 +199,41 @@ describe("invariant 13: no secret reaches the doc or IndexedDB through an error 
 
 describe("invariant 13: inputs fetch would refuse are refused up front, without repeating the secret", () => {
   it.each([
-    ["userinfo in the URL", { url: `http://${SECRETS.user}:${SECRETS.password}@127.0.0.1:9/x` }, /url "http:\/\/…@127\.0\.0\.1:9\/x" carries credentials/],
-    ["a user name alone", { url: `http://${SECRETS.user}@127.0.0.1:9/x?token=${SECRETS.query}` }, /url "http:\/\/…@127\.0\.0\.1:9\/x\?…" carries credentials/],
-    ["a NUL byte in a header value", { url: "http://127.0.0.1:9/x", headers: { authorization: `Bearer ${SECRETS.header}\0` } }, /header "authorization" holds a NUL byte at position 21/],
-    ["a CR in a header value", { url: "http://127.0.0.1:9/x", headers: { "x-key": `${SECRETS.header}\r` } }, /header "x-key" holds a CR byte/],
-    ["an LF in a header value", { url: "http://127.0.0.1:9/x", headers: { "x-key": `a\n${SECRETS.header}` } }, /header "x-key" holds a LF byte at position 1/],
-    ["a character beyond Latin-1 in a header value", { url: "http://127.0.0.1:9/x", headers: { "x-key": `${SECRETS.header}→` } }, /header "x-key" holds a character beyond U\+00FF/],
-    ["an invalid header name", { url: "http://127.0.0.1:9/x", headers: { "bad name": SECRETS.header } }, /header name "bad name" is not a valid HTTP token/],
+    [
+      "userinfo in the URL",
+      { url: `http://${SECRETS.user}:${SECRETS.password}@127.0.0.1:9/x` },
+      /url "http:\/\/…@127\.0\.0\.1:9\/x" carries credentials/,
+    ],
+    [
+      "a user name alone",
+      { url: `http://${SECRETS.user}@127.0.0.1:9/x?token=${SECRETS.query}` },
+      /url "http:\/\/…@127\.0\.0\.1:9\/x\?…" carries credentials/,
+    ],
+    [
+      "a NUL byte in a header value",
+      { url: "http://127.0.0.1:9/x", headers: { authorization: `Bearer ${SECRETS.header}\0` } },
+      /header "authorization" holds a NUL byte at position 21/,
+    ],
+    [
+      "a CR in a header value",
+      { url: "http://127.0.0.1:9/x", headers: { "x-key": `${SECRETS.header}\r` } },
+      /header "x-key" holds a CR byte/,
+    ],
+    [
+      "an LF in a header value",
+      { url: "http://127.0.0.1:9/x", headers: { "x-key": `a\n${SECRETS.header}` } },
+      /header "x-key" holds a LF byte at position 1/,
+    ],
+    [
+      "a character beyond Latin-1 in a header value",
+      { url: "http://127.0.0.1:9/x", headers: { "x-key": `${SECRETS.header}→` } },
+      /header "x-key" holds a character beyond U\+00FF/,
+    ],
+    [
+      "an invalid header name",
+      { url: "http://127.0.0.1:9/x", headers: { "bad name": SECRETS.header } },
+      /header name "bad name" is not a valid HTTP token/,
+    ],
     ["an unparsable URL with a query", { url: `not a url?token=${SECRETS.query}` }, /url "not a url\?…" is not a valid absolute URL/],
   ])("%s", async (_what, req, message) => {
     const t = await tab();
@@ -196,7 +251,9 @@ describe("invariant 13: inputs fetch would refuse are refused up front, without 
 
   it("a program entry with credentials is refused the same way", async () => {
     const t = await tab();
-    const error = await t.store.ensureProgram({ url: `http://${SECRETS.user}:${SECRETS.password}@127.0.0.1:9/app/main.ts` }).catch((e: unknown) => e as Error);
+    const error = await t.store
+      .ensureProgram({ url: `http://${SECRETS.user}:${SECRETS.password}@127.0.0.1:9/app/main.ts` })
+      .catch((e: unknown) => e as Error);
     expect(error).toBeInstanceOf(SharedFetchInputError);
     for (const secret of ALL) expect((error as Error).message).not.toContain(secret);
     t.close();

@@ -42,7 +42,10 @@ describe("the seed's claim takeover cases", () => {
       else call.respondRaw(200, "<html>not json</html>");
       return undefined;
     };
-    await expect(until(a!.ensure({ url: `${URL_A}/down` }))).resolves.toMatchObject({ status: "error", error: { message: `GET ${URL_A}/down failed: network error (connection refused)` } });
+    await expect(until(a!.ensure({ url: `${URL_A}/down` }))).resolves.toMatchObject({
+      status: "error",
+      error: { message: `GET ${URL_A}/down failed: network error (connection refused)` },
+    });
     const bad = await until(a!.ensure({ url: `${URL_A}/html` }));
     expect(bad.error!.message).toBe(`response of GET ${URL_A}/html is not valid JSON (HTTP 200 OK)`);
     c.destroy();

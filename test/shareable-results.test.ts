@@ -33,7 +33,10 @@ describe("write only what everyone can read", () => {
       { t: TABLES.claims, k: key, v: { replicaId: "ghost", nonce: "n", rev: huge, leaseMs: LEASE }, s: 1 },
     ]);
     await tick();
-    expect(a!.malformed().map((m) => m.reason)).toEqual(["result.rev is not an integer from 1 to 2147483648", "claim.rev is not an integer from 1 to 2147483648"]);
+    expect(a!.malformed().map((m) => m.reason)).toEqual([
+      "result.rev is not an integer from 1 to 2147483648",
+      "claim.rev is not an integer from 1 to 2147483648",
+    ]);
     c.host.auto = () => ({ status: 200, body: { n: c.host.calls.length } });
     await expect(until(a!.ensure(req))).resolves.toEqual({ status: "success", data: { n: 1 } });
     await expect(until(a!.refetch(req))).resolves.toEqual({ status: "success", data: { n: 2 } });
@@ -60,24 +63,35 @@ describe("write only what everyone can read", () => {
 
   it.each([
     ["JSON nested 65 levels deep", `${"[".repeat(65)}${"]".repeat(65)}`, "its data is nested more than 64 levels deep"],
-    ['{"big":1e999} (Infinity once parsed)', '{"big":1e999}', "its data holds a number JSON cannot carry (Infinity or NaN, e.g. from 1e999)"],
-    ['a "__proto__" key (peers would decode it as a prototype)', '{"__proto__":{"x":1},"a":1}', 'its data holds a "__proto__" key, which peers would not read back as a key'],
-  ])("invariant 7: a response no replica could read back (%s) is recorded as an error; the loop ends, the good result stays", async (_what, body, problem) => {
-    const c = cluster(2, { leaseMs: LEASE });
-    const [a, b] = c.stores;
-    c.host.auto = () => ({ status: 200, body: "good" });
-    await until(a!.ensure(req));
-    c.host.auto = (call) => void call.respondRaw(200, body);
-    const snap = await until(a!.refetch(req));
-    const error = { message: `result cannot be shared: ${problem} (GET ${URL_A})` };
-    expect(snap).toEqual({ status: "error", data: "good", error });
-    await tick(3 * LEASE);
-    expect(c.host.calls).toHaveLength(2); // one good, one unshareable: no loop
-    expect(b!.snapshot(req)).toEqual({ status: "error", data: "good", error });
-    expect(a!.malformed()).toEqual([]);
-    expect(b!.malformed()).toEqual([]);
-    c.destroy();
-  });
+    [
+      '{"big":1e999} (Infinity once parsed)',
+      '{"big":1e999}',
+      "its data holds a number JSON cannot carry (Infinity or NaN, e.g. from 1e999)",
+    ],
+    [
+      'a "__proto__" key (peers would decode it as a prototype)',
+      '{"__proto__":{"x":1},"a":1}',
+      'its data holds a "__proto__" key, which peers would not read back as a key',
+    ],
+  ])(
+    "invariant 7: a response no replica could read back (%s) is recorded as an error; the loop ends, the good result stays",
+    async (_what, body, problem) => {
+      const c = cluster(2, { leaseMs: LEASE });
+      const [a, b] = c.stores;
+      c.host.auto = () => ({ status: 200, body: "good" });
+      await until(a!.ensure(req));
+      c.host.auto = (call) => void call.respondRaw(200, body);
+      const snap = await until(a!.refetch(req));
+      const error = { message: `result cannot be shared: ${problem} (GET ${URL_A})` };
+      expect(snap).toEqual({ status: "error", data: "good", error });
+      await tick(3 * LEASE);
+      expect(c.host.calls).toHaveLength(2); // one good, one unshareable: no loop
+      expect(b!.snapshot(req)).toEqual({ status: "error", data: "good", error });
+      expect(a!.malformed()).toEqual([]);
+      expect(b!.malformed()).toEqual([]);
+      c.destroy();
+    },
+  );
 
   it("invariant 8: a first response that cannot be shared settles every replica as an error, none shows idle", async () => {
     const c = cluster(2, { leaseMs: LEASE });
@@ -117,7 +131,9 @@ describe("maxResultBytes: a bound on what one response may add to the shared doc
     // Two quotes and 50 characters of 2 bytes each: 102 bytes in UTF-8 (52 characters), more than 100.
     c.host.auto = (call) => void call.respondRaw(200, JSON.stringify("é".repeat(50)));
     const snap = await until(a!.ensure(req));
-    expect(snap.error).toEqual({ message: `result cannot be shared: the response to GET ${URL_A} is more than maxResultBytes (100 bytes)` });
+    expect(snap.error).toEqual({
+      message: `result cannot be shared: the response to GET ${URL_A} is more than maxResultBytes (100 bytes)`,
+    });
     c.host.auto = (call) => void call.respondRaw(200, JSON.stringify("é".repeat(49))); // 100 bytes: within the bound
     await expect(until(a!.refetch(req))).resolves.toMatchObject({ status: "success", data: "é".repeat(49) });
     c.destroy();
@@ -126,6 +142,8 @@ describe("maxResultBytes: a bound on what one response may add to the shared doc
   it("the default is 1 MiB, exported for the devtools preview and for callers", () => {
     expect(DEFAULT_MAX_RESULT_BYTES).toBe(1_048_576);
     expect(() => createSharedFetchStore({ doc: new Y.Doc(), maxResultBytes: -1 })).toThrow(SharedFetchInputError);
-    expect(() => createSharedFetchStore({ doc: new Y.Doc(), maxResultBytes: "big" as unknown as number })).toThrow(/maxResultBytes must be a non-negative number, got "big"/);
+    expect(() => createSharedFetchStore({ doc: new Y.Doc(), maxResultBytes: "big" as unknown as number })).toThrow(
+      /maxResultBytes must be a non-negative number, got "big"/,
+    );
   });
 });

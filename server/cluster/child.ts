@@ -41,7 +41,14 @@ export function requireBinary(path: string, debianPackage: string): void {
  * first or stays silent for `timeoutMs`). Children are also killed when this process exits, so a
  * crashed test run leaves no server behind.
  */
-export function spawnUntil(label: string, command: string, args: string[], ready: RegExp, options: SpawnOptions = {}, timeoutMs = 20_000): Promise<Child & { match: RegExpExecArray }> {
+export function spawnUntil(
+  label: string,
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: SpawnOptions = {},
+  timeoutMs = 20_000,
+): Promise<Child & { match: RegExpExecArray }> {
   const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], ...options });
   let output = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

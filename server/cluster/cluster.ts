@@ -53,8 +53,21 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     const startInstance = async (i: number): Promise<void> => {
       if (children[i] !== undefined) throw new Error(`startCluster: instance ${i} is already running`);
-      const env = { ...process.env, NAME: `hocuspocus-${i}`, PORT: String(ports[i]), REDIS_PORT: String(redis.port), DATABASE_URL: pg.connectionString, ROOM_SECRET: secret };
-      const child = await spawnUntil(`hocuspocus instance ${i}`, process.execPath, ["--import", "tsx", INSTANCE], /listening on ws:\/\/\S+/, { cwd: ROOT, env });
+      const env = {
+        ...process.env,
+        NAME: `hocuspocus-${i}`,
+        PORT: String(ports[i]),
+        REDIS_PORT: String(redis.port),
+        DATABASE_URL: pg.connectionString,
+        ROOM_SECRET: secret,
+      };
+      const child = await spawnUntil(
+        `hocuspocus instance ${i}`,
+        process.execPath,
+        ["--import", "tsx", INSTANCE],
+        /listening on ws:\/\/\S+/,
+        { cwd: ROOT, env },
+      );
       if (options.log) {
         const log = options.log;
         log(child.output().trimEnd());

@@ -11,7 +11,9 @@ const instances = Number(process.env.INSTANCES ?? 2);
 const cluster = await startCluster({ instances, secret, log: (line) => console.log(`  ${line}`) });
 console.log(`redis on 127.0.0.1:${cluster.redis.port}, postgres on ${cluster.postgres.connectionString}`);
 for (const url of cluster.urls) console.log(`hocuspocus instance: ${url}`);
-console.log(`token for room "demo": ${cluster.token("demo")}  (hex HMAC-SHA256 of the room name with ${secret === DEMO_SECRET ? "the demo secret" : "ROOM_SECRET"})`);
+console.log(
+  `token for room "demo": ${cluster.token("demo")}  (hex HMAC-SHA256 of the room name with ${secret === DEMO_SECRET ? "the demo secret" : "ROOM_SECRET"})`,
+);
 console.log("Ctrl-C stops everything and removes the data folder.");
 
 let stopping = false;

@@ -45,7 +45,9 @@ export async function createDocumentsTable(connectionString: string): Promise<vo
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (name text PRIMARY KEY, data bytea NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (name text PRIMARY KEY, data bytea NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
+    );
   } finally {
     await client.end();
   }

@@ -62,7 +62,11 @@ export async function startPostgres(): Promise<PostgresProcess> {
   let running = true;
   // Should the test process die, do not leave a daemon behind.
   const onExit = (): void => {
-    if (running) spawnSync(root ? "runuser" : `${BIN}/pg_ctl`, root ? ["-u", "postgres", "--", `${BIN}/pg_ctl`, "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"]);
+    if (running)
+      spawnSync(
+        root ? "runuser" : `${BIN}/pg_ctl`,
+        root ? ["-u", "postgres", "--", `${BIN}/pg_ctl`, "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"],
+      );
     rmSync(folder, { recursive: true, force: true });
   };
   const cancelOnExit = onProcessExit(onExit);

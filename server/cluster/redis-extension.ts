@@ -17,7 +17,10 @@ export class ClusterRedis extends Redis {
     const message = new OutgoingMessage(documentName).createAwarenessUpdateMessage(awareness, added.concat(updated, removed));
     // The same framing as the extension's private encodeMessage(): our identifier, then the
     // message, so that this instance ignores its own echo.
-    return this.pub.publish(`${this.configuration.prefix}:${documentName}`, Buffer.concat([this.messagePrefix, Buffer.from(message.toUint8Array())]));
+    return this.pub.publish(
+      `${this.configuration.prefix}:${documentName}`,
+      Buffer.concat([this.messagePrefix, Buffer.from(message.toUint8Array())]),
+    );
   }
 
   /** Resolves once both Redis connections are ready (rejects if one fails first). */

@@ -7,8 +7,10 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * invariant 13), so a token per room is the whole access rule.
  */
 export function roomToken(secret: string, room: string): string {
-  if (typeof secret !== "string" || secret.length < 16) throw new TypeError("roomToken: `secret` must be a string of at least 16 characters");
-  if (typeof room !== "string" || room === "") throw new TypeError(`roomToken: \`room\` must be a non-empty string, got ${JSON.stringify(room)}`);
+  if (typeof secret !== "string" || secret.length < 16)
+    throw new TypeError("roomToken: `secret` must be a string of at least 16 characters");
+  if (typeof room !== "string" || room === "")
+    throw new TypeError(`roomToken: \`room\` must be a non-empty string, got ${JSON.stringify(room)}`);
   return createHmac("sha256", secret).update(room, "utf8").digest("hex");
 }
 

@@ -93,7 +93,14 @@ export class Attempt {
   /** Writes the claim (replacing whatever stood: never through "no claim", invariant 4) and starts settling. */
   private write(takeoverOf?: string): void {
     const { job, rev, deps } = this;
-    const record: ClaimRecord = { replicaId: deps.replicaId, nonce: this.nonce, rev, leaseMs: job.leaseMs, label: job.label, kind: job.kind };
+    const record: ClaimRecord = {
+      replicaId: deps.replicaId,
+      nonce: this.nonce,
+      rev,
+      leaseMs: job.leaseMs,
+      label: job.label,
+      kind: job.kind,
+    };
     if (deps.browserId) record.browserId = deps.browserId;
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
@@ -136,7 +143,10 @@ export class Attempt {
     run.then(
       (outcome) => this.finish(outcome),
       // Never a dependency's error text in the doc: it may quote a URL or a header (invariant 13).
-      (error: unknown) => this.finish(isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: `${job.label}: ${networkCause(error)}` } }),
+      (error: unknown) =>
+        this.finish(
+          isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: `${job.label}: ${networkCause(error)}` } },
+        ),
     );
   }
 

@@ -51,7 +51,8 @@ function knownCode(error: unknown): string | undefined {
 /** "syntax error at line 3, column 7" from a parser's error, keeping only the numbers. */
 export function syntaxCause(error: unknown): string {
   const loc = (error as { loc?: { line?: unknown; column?: unknown } } | null)?.loc;
-  if (loc && Number.isInteger(loc.line) && Number.isInteger(loc.column)) return `syntax error at line ${String(loc.line)}, column ${String(loc.column)}`;
+  if (loc && Number.isInteger(loc.line) && Number.isInteger(loc.column))
+    return `syntax error at line ${String(loc.line)}, column ${String(loc.column)}`;
   const message = error instanceof Error ? error.message : "";
   const at = /\((\d+):(\d+)\)|:(\d+):(\d+)\s*$/.exec(message);
   if (!at) return "syntax error";

@@ -76,7 +76,8 @@ export function decide(view: KeyView): Action {
   if (attempt && waiters.length === 0 && !(attempt.forListeners && listeners > 0)) return { type: "abort", reason: "no-waiters" };
   if (attempt) {
     // Waiting for the key's lock, another tab's claim arrived: it won, step back.
-    if (attempt.phase === "locking" && claim && !claim.mine && !claim.stale && claim.rev >= attempt.rev) return { type: "yield", to: claim.replicaId };
+    if (attempt.phase === "locking" && claim && !claim.mine && !claim.stale && claim.rev >= attempt.rev)
+      return { type: "yield", to: claim.replicaId };
     // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.
     if (attempt.phase !== "settled") return { type: "none" };
     // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won.

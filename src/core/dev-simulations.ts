@@ -18,7 +18,11 @@ export type DevSimulations = {
   readonly networkPaused: boolean;
 };
 
-export function createDevSimulations(opts: { lanes: Lanes; dropLock: () => void; changed: () => void }): DevSimulations & { gate: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } {
+export function createDevSimulations(opts: {
+  lanes: Lanes;
+  dropLock: () => void;
+  changed: () => void;
+}): DevSimulations & { gate: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } {
   let crashed = false;
   let paused = false;
   let resume: (() => void) | undefined;

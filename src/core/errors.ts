@@ -21,7 +21,12 @@ export function isAbortError(error: unknown): boolean {
 export function describe(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === "string" ? JSON.stringify(value) : typeof value === "object" ? JSON.stringify(value) ?? String(value) : String(value);
+    text =
+      typeof value === "string"
+        ? JSON.stringify(value)
+        : typeof value === "object"
+          ? (JSON.stringify(value) ?? String(value))
+          : String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }

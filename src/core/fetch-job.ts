@@ -11,7 +11,8 @@ export type FetchJobDeps = { identity: string; fetch: typeof fetch; maxResultByt
 export function fetchJob(deps: FetchJobDeps, req: NormalizedRequest, leaseMs: number, retry: RetryPolicy = NO_RETRY): Job {
   // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
   const at = Date.now();
-  const once = (signal: AbortSignal, idempotencyKey: string) => performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
+  const once = (signal: AbortSignal, idempotencyKey: string) =>
+    performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
   return {
     kind: "fetch",
     key: fetchKey(deps.identity, req),

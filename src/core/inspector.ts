@@ -84,7 +84,13 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
   const { records, engine } = deps;
   const me = engine.replicaId;
   const claims = new Map(records.claims.entries());
-  const all = new Set([...claims.keys(), ...records.results.keys(), ...records.programs.keys(), ...records.errors.keys(), ...records.asks.keys()]);
+  const all = new Set([
+    ...claims.keys(),
+    ...records.results.keys(),
+    ...records.programs.keys(),
+    ...records.errors.keys(),
+    ...records.asks.keys(),
+  ]);
   const states = new Map([...engine.states()].map((st) => [st.key, st]));
   const keys: InspectedKey[] = [];
   for (const key of all) {
@@ -98,9 +104,13 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     const row: InspectedKey = { key, kind, recorded };
     const label = claim?.label ?? result?.label ?? states.get(key)?.job?.label;
     if (label !== undefined) row.label = label;
-    if (result) row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
+    if (result)
+      row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
     if (error) {
-      row.error = error.status === undefined ? { rev: error.rev, message: error.message } : { rev: error.rev, message: error.message, status: error.status };
+      row.error =
+        error.status === undefined
+          ? { rev: error.rev, message: error.message }
+          : { rev: error.rev, message: error.message, status: error.status };
       if (error.by !== undefined) row.error.by = error.by;
     }
     if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now);
@@ -119,13 +129,32 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
 
 function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded: number, now: number): InspectedClaim {
   const mine = deps.engine.owns(key, c);
-  const holder: Holder = mine ? "this replica" : c.browserId !== undefined && c.browserId === deps.browserId ? "same browser" : "other replica";
-  const base = { replicaId: c.replicaId, nonce: c.nonce, rev: c.rev, leaseMs: c.leaseMs, abandoned: c.abandoned === true, holder, mine, finished: c.rev <= recorded };
+  const holder: Holder = mine
+    ? "this replica"
+    : c.browserId !== undefined && c.browserId === deps.browserId
+      ? "same browser"
+      : "other replica";
+  const base = {
+    replicaId: c.replicaId,
+    nonce: c.nonce,
+    rev: c.rev,
+    leaseMs: c.leaseMs,
+    abandoned: c.abandoned === true,
+    holder,
+    mine,
+    finished: c.rev <= recorded,
+  };
   const out: InspectedClaim = mine
     ? { ...base, stale: false, staleAt: Infinity, silentMs: 0, exact: true }
     : (() => {
         const v = deps.engine.verdict(key, c, now);
-        const claim: InspectedClaim = { ...base, stale: v.stale, staleAt: v.staleAt, silentMs: Math.max(0, now - v.lastSignAt), exact: v.exact };
+        const claim: InspectedClaim = {
+          ...base,
+          stale: v.stale,
+          staleAt: v.staleAt,
+          silentMs: Math.max(0, now - v.lastSignAt),
+          exact: v.exact,
+        };
         if (v.reason) claim.reason = v.reason;
         return claim;
       })();

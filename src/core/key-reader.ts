@@ -58,7 +58,14 @@ export class KeyReader {
   view(st: KeyState): KeyView {
     const { result, error, claim } = this.read(st);
     const waiters = [...st.waiters].map((w) => w.minRev);
-    const view: KeyView = { lifecycle: this.deps.lifecycle(), recorded: recordedRev(result, error), resultRev: result?.rev ?? 0, settled: st.settled, waiters, listeners: st.listeners.size };
+    const view: KeyView = {
+      lifecycle: this.deps.lifecycle(),
+      recorded: recordedRev(result, error),
+      resultRev: result?.rev ?? 0,
+      settled: st.settled,
+      waiters,
+      listeners: st.listeners.size,
+    };
     if (claim) {
       const mine = this.isMine(st, claim);
       const verdict = mine ? { stale: false, staleAt: Infinity } : this.deps.verdict(st.key, claim, Date.now());

@@ -1,5 +1,6 @@
 import * as Y from "yjs";
 import { isPlainObject } from "./request.ts";
+import { creatorOf, eachElement, forEachLive } from "./yjs-internals.ts";
 
 /** A record read from the doc that failed validation: ignored, kept for devtools. */
 export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
@@ -10,7 +11,16 @@ export type Rank = (value: unknown) => number;
 /** One lane: a nested Y.Array of the root, written by one replica. */
 export type Lane = { array: Y.Array<unknown>; creator: number; ids: Set<string> };
 /** One element of a lane, by its Yjs id (`client:clock`), which never changes. */
-export type Entry = { id: string; client: number; clock: number; lane: Lane; table: string; key: string; seq: number; valid?: { value: unknown; rank: number } };
+export type Entry = {
+  id: string;
+  client: number;
+  clock: number;
+  lane: Lane;
+  table: string;
+  key: string;
+  seq: number;
+  valid?: { value: unknown; rank: number };
+};
 /** Every entry of one (table, key) in any lane, and the one that counts. */
 export type Slot = { table: string; key: string; entries: Map<string, Entry>; winner?: Entry };
 
@@ -98,7 +108,7 @@ export class LaneIndex {
       this.bad.set(id, { map: "lanes", reason: "lane is not a Y.Array", value });
       return;
     }
-    const lane: Lane = { array: value, creator: value._item?.id.client ?? 0, ids: new Set() };
+    const lane: Lane = { array: value, creator: creatorOf(value), ids: new Set() };
     this.lanes.set(value, lane);
     this.laneById.set(id, lane);
     forEachLive(value, (entryId, raw) => this.addEntry(lane, entryId, raw, changed));
@@ -133,7 +143,15 @@ export class LaneIndex {
     this.track(lane, id, table, key, raw.s, { value: checked, rank }, changed);
   }
 
-  private track(lane: Lane, id: string, table: string, key: string, seq: unknown, valid: Entry["valid"], changed?: Map<string, Set<string>>): void {
+  private track(
+    lane: Lane,
+    id: string,
+    table: string,
+    key: string,
+    seq: unknown,
+    valid: Entry["valid"],
+    changed?: Map<string, Set<string>>,
+  ): void {
     const [client, clock] = parseId(id);
     const entry: Entry = { id, client, clock, lane, table, key, seq: typeof seq === "number" && Number.isFinite(seq) ? seq : 0, valid };
     this.entries.set(id, entry);
@@ -214,25 +232,4 @@ function note(changed: Map<string, Set<string>> | undefined, table: string, key:
   let keys = changed.get(table);
   if (!keys) changed.set(table, (keys = new Set()));
   keys.add(key);
-}
-
-function eachElement(item: Y.Item, fn: (id: string, value: unknown) => void): void {
-  const content = item.content.getContent();
-  for (let i = 0; i < content.length; i++) fn(`${item.id.client}:${item.id.clock + i}`, content[i]);
-}
-
-/** The live elements of an array with their ids (toArray() has no ids). */
-export function forEachLive(array: Y.Array<unknown>, fn: (id: string, value: unknown) => void): void {
-  for (let item = array._start; item !== null; item = item.right) if (!item.deleted && item.countable) eachElement(item, fn);
-}
-
-/** Position of the element `client:clock` in `array`, or -1; a lane is short (Lanes caps it). */
-export function indexOfElement(array: Y.Array<unknown>, client: number, clock: number): number {
-  let index = 0;
-  for (let item = array._start; item !== null; item = item.right) {
-    if (item.deleted || !item.countable) continue;
-    if (item.id.client === client && clock >= item.id.clock && clock < item.id.clock + item.length) return index + clock - item.id.clock;
-    index += item.length;
-  }
-  return -1;
 }

@@ -1,9 +1,12 @@
 import * as Y from "yjs";
 import { SharedFetchInputError } from "./errors.ts";
 import { messageOf } from "./fetcher.ts";
-import { indexOfElement, LaneIndex, type MalformedRecord, type Rank, type Slot, type Validator } from "./lane-index.ts";
+import { LaneIndex, type MalformedRecord, type Rank, type Slot, type Validator } from "./lane-index.ts";
+import { deleteElement, isDeletedType } from "./yjs-internals.ts";
 
 export type { MalformedRecord, Rank } from "./lane-index.ts";
+// The typed view of one table lives beside the lanes it reads.
+export { RecordMap } from "./record-map.ts";
 type ChangeListener = (keys: Set<string>) => void;
 const CLEANUP = "shared-fetch:cleanup";
 
@@ -56,7 +59,9 @@ export class Lanes {
       this.root = doc.getArray<unknown>(name);
     } catch (error) {
       // Yjs refuses a root name already taken by another type in this doc (e.g. a Y.Map).
-      throw new SharedFetchInputError(`shared-fetch: the doc's root type ${JSON.stringify(name)} is already used as another type; give shared-fetch a doc (or a root) of its own (${messageOf(error)})`);
+      throw new SharedFetchInputError(
+        `shared-fetch: the doc's root type ${JSON.stringify(name)} is already used as another type; give shared-fetch a doc (or a root) of its own (${messageOf(error)})`,
+      );
     }
     this.index = new LaneIndex(this.root, { validators: this.validators, ranks: this.ranks });
     // Before any observer of the transaction runs, so every observer reads an index that is up
@@ -127,7 +132,7 @@ export class Lanes {
     if (this.frozen) return;
     this.doc.transact(() => {
       const seq = this.deleteEntries(table, key);
-      if (!this.mine || this.mine._item?.deleted || this.minePushes >= LANE_CAP) this.openLane();
+      if (!this.mine || isDeletedType(this.mine) || this.minePushes >= LANE_CAP) this.openLane();
       this.mine!.push([{ t: table, k: key, v: value, s: seq + 1 }]);
       this.minePushes++;
       const client = this.doc.clientID;
@@ -188,7 +193,7 @@ export class Lanes {
       this.cleanupQueued = false;
       try {
         const slots: Slot[] = [...this.read().contested];
-        const empty = [...this.own].filter((lane) => lane !== this.mine && !lane._item?.deleted && this.index.lane(lane)?.ids.size === 0);
+        const empty = [...this.own].filter((lane) => lane !== this.mine && !isDeletedType(lane) && this.index.lane(lane)?.ids.size === 0);
         if (slots.length === 0 && empty.length === 0) return;
         this.doc.transact(() => {
           for (const slot of slots) {
@@ -204,53 +209,6 @@ export class Lanes {
         report(error);
       }
     });
-  }
-}
-
-function deleteElement(array: Y.Array<unknown>, client: number, clock: number): void {
-  if (array._item?.deleted) return;
-  const at = indexOfElement(array, client, clock);
-  if (at >= 0) array.delete(at, 1);
-}
-
-/** A typed view of one table of the lanes. */
-export class RecordMap<T> {
-  constructor(
-    private readonly lanes: Lanes,
-    readonly name: string,
-    private readonly validator: (value: unknown) => T | string,
-    rank?: (value: T) => number,
-  ) {
-    lanes.table(name, validator, rank as Rank | undefined);
-  }
-
-  /** The readers' own check: a writer uses it so that it writes only what every replica reads. */
-  validate(value: unknown): T | string {
-    return this.validator(value);
-  }
-
-  get(key: string): T | undefined {
-    return this.lanes.get(this.name, key) as T | undefined;
-  }
-
-  keys(): string[] {
-    return this.entries().map(([k]) => k);
-  }
-
-  entries(): [string, T][] {
-    return this.lanes.entries(this.name) as [string, T][];
-  }
-
-  set(key: string, value: T): void {
-    this.lanes.set(this.name, key, value);
-  }
-
-  delete(key: string): void {
-    this.lanes.delete(this.name, key);
-  }
-
-  onChange(listener: (keys: Set<string>) => void): () => void {
-    return this.lanes.onChange(this.name, listener);
   }
 }
 

@@ -1,6 +1,10 @@
 /** The part of `navigator.locks` we use (feature-detected: Node 20 has none). */
 export type LockManagerLike = {
-  request(name: string, options: { mode?: "exclusive" | "shared"; signal?: AbortSignal; ifAvailable?: boolean }, callback: (lock: unknown) => unknown): Promise<unknown>;
+  request(
+    name: string,
+    options: { mode?: "exclusive" | "shared"; signal?: AbortSignal; ifAvailable?: boolean },
+    callback: (lock: unknown) => unknown,
+  ): Promise<unknown>;
 };
 
 /** Every replica's lifetime lock is named with this prefix (a tab can see whether others live). */

@@ -51,7 +51,10 @@ export function watchPresence(
     handlers.present(id);
   }
   awareness.on("change", onChange);
-  awareness.setLocalStateField(PRESENCE_FIELD, self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId });
+  awareness.setLocalStateField(
+    PRESENCE_FIELD,
+    self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId },
+  );
   return () => {
     awareness.off("change", onChange);
     if (awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, null);

@@ -1,7 +1,6 @@
 import type { DocRecords } from "./doc-records.ts";
 import { recordedRev } from "./snapshot.ts";
 
-
 export type ProgramLruOptions = {
   records: DocRecords;
   /** Stored programs (result or error records) this replica used, at most. */

@@ -18,7 +18,10 @@ export function validateProgramData(data: unknown): string | null {
   if (!isPlainObject(data)) return "is not a program object";
   if (typeof own(data, "main") !== "string") return "main is not a string";
   const files = own(data, "files");
-  if (!Array.isArray(files) || !files.every((f) => isPlainObject(f) && typeof own(f, "name") === "string" && typeof own(f, "contents") === "string")) {
+  if (
+    !Array.isArray(files) ||
+    !files.every((f) => isPlainObject(f) && typeof own(f, "name") === "string" && typeof own(f, "contents") === "string")
+  ) {
     return "files is not a list of { name, contents } strings";
   }
   const externals = own(data, "externals");

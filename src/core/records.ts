@@ -130,7 +130,8 @@ export function validateBeat(value: unknown): BeatRecord | string {
   const n = own(value, "n");
   if (typeof n !== "number" || !Number.isSafeInteger(n)) return "heartbeat.n is not an integer";
   const nonces = own(value, "nonces");
-  if (nonces !== undefined && !(Array.isArray(nonces) && nonces.length <= 10_000 && nonces.every(isId))) return "heartbeat.nonces is not a list of ids";
+  if (nonces !== undefined && !(Array.isArray(nonces) && nonces.length <= 10_000 && nonces.every(isId)))
+    return "heartbeat.nonces is not a list of ids";
   return value as BeatRecord;
 }
 

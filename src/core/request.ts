@@ -51,7 +51,9 @@ export function parseHttpUrl(url: unknown, what = "url"): URL {
   // fetch refuses credentials in a URL, and its error would quote them; the URL is also hashed
   // into the key and shown in labels, so they are refused here without repeating them.
   if (parsed.username !== "" || parsed.password !== "") {
-    fail(`shared-fetch: ${what} ${shownUrl(url)} carries credentials (user:password@); fetch refuses them: send them in an Authorization header instead`);
+    fail(
+      `shared-fetch: ${what} ${shownUrl(url)} carries credentials (user:password@); fetch refuses them: send them in an Authorization header instead`,
+    );
   }
   return parsed;
 }
@@ -64,9 +66,14 @@ function checkHeaderValue(name: string, value: string): void {
   for (let i = 0; i < value.length; i++) {
     const ch = value[i]!;
     const forbidden = FORBIDDEN_VALUE_BYTES[ch];
-    if (forbidden) fail(`shared-fetch: the value of header ${describe(name)} holds a ${forbidden} byte at position ${i}; fetch refuses header values with NUL, CR or LF`);
+    if (forbidden)
+      fail(
+        `shared-fetch: the value of header ${describe(name)} holds a ${forbidden} byte at position ${i}; fetch refuses header values with NUL, CR or LF`,
+      );
     if (ch.charCodeAt(0) > 0xff) {
-      fail(`shared-fetch: the value of header ${describe(name)} holds a character beyond U+00FF at position ${i}; header values are bytes (encode it, e.g. with encodeURIComponent)`);
+      fail(
+        `shared-fetch: the value of header ${describe(name)} holds a character beyond U+00FF at position ${i}; header values are bytes (encode it, e.g. with encodeURIComponent)`,
+      );
     }
   }
 }
@@ -74,7 +81,11 @@ function checkHeaderValue(name: string, value: string): void {
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
-    typeof input === "string" ? { url: input } : isPlainObject(input) ? (input as Partial<SharedRequest>) : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${describe(input)}`);
+    typeof input === "string"
+      ? { url: input }
+      : isPlainObject(input)
+        ? (input as Partial<SharedRequest>)
+        : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${describe(input)}`);
   const url = parseHttpUrl(req.url).href;
   const rawMethod = req.method ?? "GET";
   if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);
@@ -86,7 +97,8 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
     for (const name of Object.keys(req.headers)) {
       const value = (req.headers as Record<string, unknown>)[name];
       if (typeof value !== "string") fail(`shared-fetch: header ${describe(name)} must be a string, got ${describe(value)}`);
-      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
+      if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
+        fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       checkHeaderValue(name, value);
       const lower = name.toLowerCase();
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
@@ -95,7 +107,9 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   }
   const body = req.body;
   if (body !== undefined && typeof body !== "string") {
-    fail(`shared-fetch: unsupported body of type ${body === null ? "null" : typeof body} (${describe(body)}); expected a string (e.g. JSON.stringify(value))`);
+    fail(
+      `shared-fetch: unsupported body of type ${body === null ? "null" : typeof body} (${describe(body)}); expected a string (e.g. JSON.stringify(value))`,
+    );
   }
   if (body !== undefined && (method === "GET" || method === "HEAD")) fail(`shared-fetch: a ${method} request cannot carry a body`);
   const parse = req.parse ?? "json";

@@ -70,7 +70,8 @@ export class Sightings {
   /** The liveness verdict on a claim that is not this replica's own, on this replica's clock. */
   verdict(key: string, claim: ClaimRecord, now = Date.now()): Verdict {
     // Under our id but not made by us (forged, or a namesake): we know nobody works on it.
-    if (claim.replicaId === this.deps.replicaId) return { stale: true, reason: "disowned", staleAt: 0, lastSignAt: now, leaseMs: claim.leaseMs, exact: true };
+    if (claim.replicaId === this.deps.replicaId)
+      return { stale: true, reason: "disowned", staleAt: 0, lastSignAt: now, leaseMs: claim.leaseMs, exact: true };
     return this.liveness.verdict(key, claim, now, this.deps.watchClaimant?.(claim) ?? false);
   }
 

@@ -36,7 +36,8 @@ export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const status = view ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
   const snapshot: Snapshot = { status };
   if (result) snapshot.data = result.data;
-  if (latestIsError) snapshot.error = error.status === undefined ? { message: error.message } : { message: error.message, status: error.status };
+  if (latestIsError)
+    snapshot.error = error.status === undefined ? { message: error.message } : { message: error.message, status: error.status };
   if (view) snapshot.claim = view;
   return snapshot;
 }

@@ -94,7 +94,8 @@ export function ensureOptions(opts: unknown, fallbackLease: number): { signal: A
   if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease };
   if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
   const { signal, leaseMs } = opts as { signal?: unknown; leaseMs?: unknown };
-  if (signal !== undefined && !isSignal(signal)) throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
+  if (signal !== undefined && !isSignal(signal))
+    throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
   return { signal: signal as AbortSignal | undefined, leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease) };
 }
 

@@ -2,15 +2,14 @@ import { openDocRecords, type DocRecords } from "./doc-records.ts";
 import { ClaimEngine } from "./engine.ts";
 import { ORIGIN, type Job } from "./job.ts";
 import { abortError } from "./errors.ts";
-import type { StoreEventListener } from "./events.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { fetchKey } from "./key.ts";
-import { inspect, type Inspection } from "./inspector.ts";
+import { inspect } from "./inspector.ts";
 import { PRESENCE_FIELD, watchReplicaPresence } from "./presence.ts";
 import { fetchJob as createFetchJob } from "./fetch-job.ts";
 import { normalizeRequest, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
-import type { EnsureOptions, Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
+import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
 import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
@@ -19,42 +18,14 @@ import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
 import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./store-options.ts";
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
-import type { MalformedRecord } from "./lanes.ts";
-import type { ClaimRecord } from "./records.ts";
 import { createEmitter } from "./emitter.ts";
 import { connectorsOf, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
-/** Extras beyond the contract: the devtools panel and tests read these. */
-export interface SharedFetchStoreExtras {
-  readonly identity: string;
-  /** The key a request is coordinated under (hash of identity and inputs). */
-  keyOf(req: SharedRequest | string): string;
-  onEvent(listener: StoreEventListener): () => void;
-  /** What this store knows and believes now: every key's claim with its liveness verdict, replicas, malformed records. */
-  inspect(): Inspection;
-  /** Called after any change the inspector would show (doc records, verdicts, this store's events), batched per microtask. */
-  onInspect(listener: () => void): () => void;
-  /**
-   * The recorded result's revision and `at` (when it was asked for, on its writer's clock, ms
-   * since the epoch; absent in records that predate ages, see freshness.ts); undefined when none.
-   */
-  resultInfo(req: SharedRequest | string): { rev: number; at?: number } | undefined;
-  /** The same for a program's recorded resolution. */
-  programResultInfo(req: ProgramRequest): { rev: number; at?: number } | undefined;
-  /** The key a program request is coordinated under (identity, entry URL, compile flag). */
-  programKeyOf(req: ProgramRequest): string;
-  /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
-  refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>>;
-  /** Claims currently in the doc, every replica's. */
-  claims(): [string, ClaimRecord][];
-  /** Records from peers that failed validation and were ignored (invariant 14). */
-  malformed(): MalformedRecord[];
-}
-
-export type SharedFetchStoreWithExtras = SharedFetchStore & SharedFetchStoreExtras;
+import type { SharedFetchStoreWithExtras } from "./store-extras.ts";
+export type { SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./store-extras.ts";
 
 export function createSharedFetchStore(options: CreateStoreOptions): SharedFetchStoreWithExtras {
   const o = resolveStoreOptions(options);
@@ -96,7 +67,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // The first claim waits for this replica's lock (claims then name its browser) and for the doc's
     // initial sync through its connectors: a claim made before the doc knows what others recorded
     // or claimed is a duplicate waiting to happen (a tab that opens after the result was written).
-    ready: locks || connectorsOf(options.doc).length > 0 ? () => Promise.all([locks?.ready, agreed, whenDocSynced(options.doc)]).then(() => {}) : undefined,
+    ready:
+      locks || connectorsOf(options.doc).length > 0
+        ? () => Promise.all([locks?.ready, agreed, whenDocSynced(options.doc)]).then(() => {})
+        : undefined,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
@@ -116,8 +90,17 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   // Asks go into the engine's batch: one transaction with the claims of the same tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
-  const retention = new Retention(records, o.retentionMs, replicaId, (key) => engine.isBusy(key), batched, (keys) => events.emit({ type: "swept", keys }));
-  const presence = options.awareness ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed) : undefined;
+  const retention = new Retention(
+    records,
+    o.retentionMs,
+    replicaId,
+    (key) => engine.isBusy(key),
+    batched,
+    (keys) => events.emit({ type: "swept", keys }),
+  );
+  const presence = options.awareness
+    ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed)
+    : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
   const dev = createDevSimulations({ lanes: records.lanes, dropLock: () => locks?.stop(), changed: events.changed });
@@ -248,6 +231,8 @@ function onlyTabs(doc: DocRecords["doc"]): boolean {
 
 /** Every table change is something the inspector would show. */
 function watchDoc(records: DocRecords, changed: () => void): () => void {
-  const offs = [records.claims, records.results, records.programs, records.errors, records.beats, records.asks].map((map) => map.onChange(changed));
+  const offs = [records.claims, records.results, records.programs, records.errors, records.beats, records.asks].map((map) =>
+    map.onChange(changed),
+  );
   return () => offs.forEach((off) => off());
 }

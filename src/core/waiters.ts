@@ -6,9 +6,17 @@ import type { Snapshot } from "./types.ts";
  * The revision an `ensure` or `refetch` call waits for (0: resolve now with what is recorded).
  * `refetch` wants a revision newer than what is recorded now, joining one already claimed.
  */
-export function demandedRev(mode: "ensure" | "refetch", recorded: number, claimRev: number | undefined, attemptRev: number | undefined): number {
+export function demandedRev(
+  mode: "ensure" | "refetch",
+  recorded: number,
+  claimRev: number | undefined,
+  attemptRev: number | undefined,
+): number {
   if (mode === "ensure") return recorded > 0 ? 0 : 1;
-  const active = Math.max(claimRev !== undefined && claimRev > recorded ? claimRev : 0, attemptRev !== undefined && attemptRev > recorded ? attemptRev : 0);
+  const active = Math.max(
+    claimRev !== undefined && claimRev > recorded ? claimRev : 0,
+    attemptRev !== undefined && attemptRev > recorded ? attemptRev : 0,
+  );
   return active || recorded + 1;
 }
 

@@ -52,7 +52,8 @@ function guarded(Base: WebSocketConstructor): WebSocketConstructor {
 function checkedUrls(opts: HocuspocusOptions): string[] {
   if (opts.url !== undefined && opts.urls !== undefined) throw new TypeError("connectHocuspocus: give `url` or `urls`, not both");
   const urls = opts.urls ?? (opts.url === undefined ? [] : [opts.url]);
-  if (!Array.isArray(urls) || urls.length === 0) throw new TypeError(`connectHocuspocus: \`url\` or \`urls\` is required, got ${describe(opts.urls ?? opts.url)}`);
+  if (!Array.isArray(urls) || urls.length === 0)
+    throw new TypeError(`connectHocuspocus: \`url\` or \`urls\` is required, got ${describe(opts.urls ?? opts.url)}`);
   for (const url of urls) {
     requireNonEmptyString("connectHocuspocus", "url", url);
     let protocol = "";
@@ -61,7 +62,8 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
     } catch {
       // reported below
     }
-    if (protocol !== "ws:" && protocol !== "wss:") throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${describe(url)}`);
+    if (protocol !== "ws:" && protocol !== "wss:")
+      throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${describe(url)}`);
   }
   return urls;
 }
@@ -82,7 +84,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   }
   const token = opts.token;
   const delay = opts.reconnectDelayMs ?? 1000;
-  if (!Number.isFinite(delay) || delay < 0) throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
+  if (!Number.isFinite(delay) || delay < 0)
+    throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
 
   let index = 0;
   let destroyed = false;

@@ -10,6 +10,9 @@ import { toRequest } from "./url.ts";
  * data; rejects with a SharedFetchError for an HTTP or network failure. Invalidate the affected
  * shared queries in `onSuccess`: one tab refetches, every tab and device gets the new result.
  */
-export function sharedMutationFn<TVariables = void, TData = unknown>(store: SharedFetchStore, request: (variables: TVariables) => string | SharedRequest): (variables: TVariables) => Promise<TData> {
+export function sharedMutationFn<TVariables = void, TData = unknown>(
+  store: SharedFetchStore,
+  request: (variables: TVariables) => string | SharedRequest,
+): (variables: TVariables) => Promise<TData> {
   return async (variables) => unwrap<TData>(await store.refetch(toRequest(request(variables))));
 }

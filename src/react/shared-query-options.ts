@@ -9,7 +9,10 @@ import { SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
 
 /** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
-export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryKey" | "queryFn"> & {
+export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
+  UseQueryOptions<T, SharedFetchError, TData, QueryKey>,
+  "queryKey" | "queryFn"
+> & {
   /** Your own query key instead of the default `["shared-fetch", method, url without query, key]`. */
   queryKey?: QueryKey;
   /** Lease bound for a claim this query makes (default: the store's leaseMs). */
@@ -73,7 +76,11 @@ export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): rea
  * are judged on the recorded result's age (see README, "Coming from TanStack Query"). `null`
  * disables the query. Bad input (an invalid URL) becomes the query's error, never a throw.
  */
-export function sharedQueryOptions<T = unknown, TData = T>(store: SharedFetchStore, request: string | SharedRequest | null, options?: SharedQueryOptionsInput<T, TData>) {
+export function sharedQueryOptions<T = unknown, TData = T>(
+  store: SharedFetchStore,
+  request: string | SharedRequest | null,
+  options?: SharedQueryOptionsInput<T, TData>,
+) {
   const { queryKey: ownKey, leaseMs, retry, retryDelay, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;
@@ -95,12 +102,16 @@ export function sharedQueryOptions<T = unknown, TData = T>(store: SharedFetchSto
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const demand = demandOf(query);
     const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(ctx.client, retry, retryDelay) };
-    const snap = demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+    const snap =
+      demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
     if (query && info && !snap.error) deliveredRev.set(query, info.rev);
     return unwrap<T>(snap);
   };
-  const recorded = () => (req && inputError === undefined && !isRunning(store, id) ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) } : undefined);
+  const recorded = () =>
+    req && inputError === undefined && !isRunning(store, id)
+      ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
+      : undefined;
   return queryOptions<T, SharedFetchError, TData, QueryKey>({
     // A result any replica recorded (e.g. persisted in IndexedDB) shows at once, aged by its `at`:
     // TanStack then revalidates it on mount when it is stale (stale-while-revalidate).

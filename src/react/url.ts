@@ -11,7 +11,9 @@ export function absoluteUrl(url: string): string {
   if (/^[a-z][a-z0-9+.-]*:/i.test(url)) return url;
   const base = (globalThis as { location?: { href?: unknown } }).location?.href;
   if (typeof base !== "string") {
-    throw new SharedFetchInputError(`shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`);
+    throw new SharedFetchInputError(
+      `shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`,
+    );
   }
   return new URL(url, base).href;
 }

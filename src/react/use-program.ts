@@ -1,4 +1,12 @@
-import { hashKey as hashQueryKey, queryOptions, useQuery, type Query, type QueryFunctionContext, type QueryKey, type UseQueryResult } from "@tanstack/react-query";
+import {
+  hashKey as hashQueryKey,
+  queryOptions,
+  useQuery,
+  type Query,
+  type QueryFunctionContext,
+  type QueryKey,
+  type UseQueryResult,
+} from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
@@ -15,7 +23,10 @@ import { absoluteUrl } from "./url.ts";
 export type ProgramData = Program & { compiled?: Record<string, string> };
 
 /** Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as `data.compiled`). */
-export type UseProgramOptions<TData = ProgramData> = Omit<SharedQueryOptionsInput<ProgramData, TData>, "leaseMs" | "retry" | "retryDelay"> & { compile?: boolean };
+export type UseProgramOptions<TData = ProgramData> = Omit<
+  SharedQueryOptionsInput<ProgramData, TData>,
+  "leaseMs" | "retry" | "retryDelay"
+> & { compile?: boolean };
 
 type Extras = Partial<SharedFetchStoreExtras>;
 
@@ -53,9 +64,14 @@ export function sharedProgramOptions<TData = ProgramData>(store: SharedFetchStor
     return trackRunning(store, id, () => run(ctx, req!));
   };
   const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
-    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as Query<unknown, Error, unknown, readonly unknown[]> | undefined;
+    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
+      Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
-    const snap = (demandOf(query).mode === "refetch" && refetchProgram ? await refetchProgram.call(store, req) : await store.ensureProgram(req, { signal: ctx.signal })) as Snapshot;
+    const snap = (
+      demandOf(query).mode === "refetch" && refetchProgram
+        ? await refetchProgram.call(store, req)
+        : await store.ensureProgram(req, { signal: ctx.signal })
+    ) as Snapshot;
     const record = recordOf(store, req);
     if (query && record && !snap.error) deliveredRev.set(query, record.rev);
     return unwrap<ProgramData>(snap);
@@ -65,7 +81,10 @@ export function sharedProgramOptions<TData = ProgramData>(store: SharedFetchStor
     // and asks again, which the store answers from the record without a request).
     ...(rest.initialData === undefined
       ? {
-          initialData: () => (req && inputError === undefined && !isRunning(store, id) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined),
+          initialData: () =>
+            req && inputError === undefined && !isRunning(store, id)
+              ? (store.programSnapshot(req).data as ProgramData | undefined)
+              : undefined,
           initialDataUpdatedAt: 0,
         }
       : {}),
@@ -78,13 +97,17 @@ export function sharedProgramOptions<TData = ProgramData>(store: SharedFetchStor
 }
 
 /** useQuery(sharedProgramOptions(…)) plus the view across replicas. `null` disables it. */
-export function useProgram<TData = ProgramData>(url: string | null, options?: UseProgramOptions<TData>): UseQueryResult<TData, SharedFetchError> & SharedView {
+export function useProgram<TData = ProgramData>(
+  url: string | null,
+  options?: UseProgramOptions<TData>,
+): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
   const opts = sharedProgramOptions<TData>(store, url, options);
   const query = useQuery(opts);
   let req: ProgramRequest | null = null;
   try {
-    if (url !== null && opts.enabled !== false) req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    if (url !== null && opts.enabled !== false)
+      req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
     if (req) normalizeProgramRequest(req);
   } catch {
     req = null; // reported as the query's error

@@ -9,14 +9,20 @@ import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.
 import { toRequest } from "./url.ts";
 
 /** Options of useSharedFetchSuspense: those useSuspenseQuery takes. */
-export type UseSharedFetchSuspenseOptions<T = unknown, TData = T> = Omit<UseSharedFetchOptions<T, TData>, "enabled" | "placeholderData" | "throwOnError">;
+export type UseSharedFetchSuspenseOptions<T = unknown, TData = T> = Omit<
+  UseSharedFetchOptions<T, TData>,
+  "enabled" | "placeholderData" | "throwOnError"
+>;
 
 /**
  * `useSuspenseQuery(sharedQueryOptions(…))` plus the view across replicas: suspends until any
  * replica records an outcome; an error with no data throws to the nearest error boundary (as
  * useSuspenseQuery does). Same cache entry as useSharedFetch for the same request.
  */
-export function useSharedFetchSuspense<T = unknown, TData = T>(req: string | SharedRequest, options?: UseSharedFetchSuspenseOptions<T, TData>): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
+export function useSharedFetchSuspense<T = unknown, TData = T>(
+  req: string | SharedRequest,
+  options?: UseSharedFetchSuspenseOptions<T, TData>,
+): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
   const opts = sharedQueryOptions<T, TData>(store, req, options);
   const query = useSuspenseQuery(opts);

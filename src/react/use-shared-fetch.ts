@@ -29,7 +29,10 @@ function safeRequest(req: string | SharedRequest | null): SharedRequest | null {
  * `refetch()` asks for a newer revision (joining one already claimed anywhere).
  * Must be used inside <SharedFetchProvider> and a TanStack <QueryClientProvider>.
  */
-export function useSharedFetch<T = unknown, TData = T>(req: string | SharedRequest | null, options?: UseSharedFetchOptions<T, TData>): SharedFetchResult<TData> {
+export function useSharedFetch<T = unknown, TData = T>(
+  req: string | SharedRequest | null,
+  options?: UseSharedFetchOptions<T, TData>,
+): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
   const opts = sharedQueryOptions<T, TData>(store, req, options);
   const query = useQuery(opts);

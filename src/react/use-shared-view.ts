@@ -42,7 +42,11 @@ export function fetchBinding(store: SharedFetchStore, id: string | null, req: Sh
  * except while this tab's own query function runs: it delivers them itself. The result keeps
  * TanStack's property tracking (each field is a getter onto TanStack's result).
  */
-export function useSharedView<R extends { isFetching: boolean; refetch: (options?: RefetchOptions) => Promise<unknown> }>(query: R, queryKey: QueryKey, binding: ViewBinding): R & SharedView {
+export function useSharedView<R extends { isFetching: boolean; refetch: (options?: RefetchOptions) => Promise<unknown> }>(
+  query: R,
+  queryKey: QueryKey,
+  binding: ViewBinding,
+): R & SharedView {
   const client = useQueryClient();
   const { id } = binding;
   // Keyed on `id` alone: the binding's closures change identity on every render.
@@ -68,7 +72,8 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   return useMemo(() => {
     const view = {} as R & SharedView;
     const own = new Set(["refetch", "claim", "isFetchingAnywhere"]);
-    for (const name of Object.keys(query)) if (!own.has(name)) Object.defineProperty(view, name, { enumerable: true, get: () => query[name as keyof R] });
+    for (const name of Object.keys(query))
+      if (!own.has(name)) Object.defineProperty(view, name, { enumerable: true, get: () => query[name as keyof R] });
     Object.defineProperty(view, "refetch", { enumerable: true, value: refetch });
     Object.defineProperty(view, "claim", { enumerable: true, value: snap.claim });
     Object.defineProperty(view, "isFetchingAnywhere", { enumerable: true, get: () => query.isFetching || snap.claim !== undefined });

@@ -4,6 +4,7 @@ import { removeAwarenessStates } from "y-protocols/awareness";
 import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
+import { onOpenFailure } from "./indexeddb-internals.ts";
 import type { Connection } from "./connection.ts";
 import {
   asBytes,
@@ -139,7 +140,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   else {
     void persistence.whenSynced.then(() => resolveLoaded());
     // An IndexedDB that refuses to open (private modes, quota) must not leave whenSynced hanging.
-    persistence._db.catch(() => resolveLoaded());
+    onOpenFailure(persistence, resolveLoaded);
   }
 
   return connection;
@@ -160,7 +161,7 @@ function noOtherTabs(): Promise<void> {
   const locks = (globalThis as { navigator?: { locks?: { query?: () => Promise<{ held?: { name?: string }[] }> } } }).navigator?.locks;
   if (typeof locks?.query !== "function") return new Promise(() => {});
   return locks.query().then(
-    (state) => (state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined,
+    (state) => ((state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined),
     () => new Promise<void>(() => {}),
   );
 }

@@ -46,5 +46,6 @@ export function announceAgain(awareness: Awareness): void {
 
 /** Throws a TypeError naming the function, the option and the bad value. */
 export function requireNonEmptyString(fn: string, option: string, value: unknown): asserts value is string {
-  if (typeof value !== "string" || value === "") throw new TypeError(`${fn}: \`${option}\` must be a non-empty string, got ${describe(value)}`);
+  if (typeof value !== "string" || value === "")
+    throw new TypeError(`${fn}: \`${option}\` must be a non-empty string, got ${describe(value)}`);
 }

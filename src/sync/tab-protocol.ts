@@ -20,25 +20,16 @@ const frame = (type: number, write?: (encoder: encoding.Encoder) => void): Uint8
   return encoding.toUint8Array(encoder);
 };
 
-export const encodeSyncStep1 = (doc: Doc): Uint8Array =>
-  frame(messageSync, (e) => syncProtocol.writeSyncStep1(e, doc));
+export const encodeSyncStep1 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep1(e, doc));
 
-export const encodeSyncStep2 = (doc: Doc): Uint8Array =>
-  frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
+export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
 
-export const encodeUpdate = (update: Uint8Array): Uint8Array =>
-  frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
+export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
 export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwareness);
 
-export const encodeAwareness = (
-  awareness: Awareness,
-  clients: number[],
-  states?: Map<number, Record<string, unknown>>,
-): Uint8Array =>
-  frame(messageAwareness, (e) =>
-    encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)),
-  );
+export const encodeAwareness = (awareness: Awareness, clients: number[], states?: Map<number, Record<string, unknown>>): Uint8Array =>
+  frame(messageAwareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)));
 
 /**
  * Applies one frame with `origin` as the transaction/awareness origin and returns the reply to

@@ -71,8 +71,11 @@ function createTabsWorld(delayMs: number): TabsWorld {
 export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps) {
   const world = useDisposable(() => createTabsWorld(delayMs));
   useTakeoverVerdict(world, leaseMs);
-  const srcOf = (name: string) => `/real-tab/index.html?${new URLSearchParams({ world: world.id, name, tabs: world.id, lease: String(leaseMs), url })}`;
-  const [tabs, setTabs] = useState<Tab[]>(() => NAMES.slice(0, Math.min(4, Math.max(2, initial))).map((name) => ({ name, src: srcOf(name), state: "open" })));
+  const srcOf = (name: string) =>
+    `/real-tab/index.html?${new URLSearchParams({ world: world.id, name, tabs: world.id, lease: String(leaseMs), url })}`;
+  const [tabs, setTabs] = useState<Tab[]>(() =>
+    NAMES.slice(0, Math.min(4, Math.max(2, initial))).map((name) => ({ name, src: srcOf(name), state: "open" })),
+  );
   const host = useSyncExternalStore(world.host.subscribe, world.host.getState, world.host.getState);
   const crash = (name: string) => {
     world.crashedAt.set(name, Date.now());
@@ -106,7 +109,15 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
   );
 }
 
-function TabFrame({ tab, onCrash, onReload }: { tab: Tab; onCrash: (name: string) => void; onReload: (frame: HTMLIFrameElement | null, name: string) => void }) {
+function TabFrame({
+  tab,
+  onCrash,
+  onReload,
+}: {
+  tab: Tab;
+  onCrash: (name: string) => void;
+  onReload: (frame: HTMLIFrameElement | null, name: string) => void;
+}) {
   const [frame, setFrame] = useState<HTMLIFrameElement | null>(null);
   const crashed = tab.state === "crashed";
   return (
@@ -121,7 +132,11 @@ function TabFrame({ tab, onCrash, onReload }: { tab: Tab; onCrash: (name: string
         </button>
       </div>
       {/* Removing the iframe ends its browsing context: its timers, channel and locks go with it. */}
-      {crashed ? <div style={styles.crashed}>crashed</div> : <iframe ref={setFrame} title={`tab ${tab.name}`} src={tab.src} style={{ border: 0, width: "100%", height: 120 }} />}
+      {crashed ? (
+        <div style={styles.crashed}>crashed</div>
+      ) : (
+        <iframe ref={setFrame} title={`tab ${tab.name}`} src={tab.src} style={{ border: 0, width: "100%", height: 120 }} />
+      )}
     </section>
   );
 }
@@ -143,7 +158,9 @@ function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
           const answered = entries.some((x) => x.at >= e.at && x.text === `host answered ${m[1]}`);
           if (!answered) return;
           // The verdict first: adding the summary re-enters this listener, which then returns at once.
-          world.narration.end(`${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`);
+          world.narration.end(
+            `${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`,
+          );
           world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys())) });
           return;
         }

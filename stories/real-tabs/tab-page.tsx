@@ -56,7 +56,12 @@ async function start(): Promise<void> {
   // Read what IndexedDB and the other tabs hold first, as an app would: a reload sees the claim.
   await tabs.whenSynced;
   const lease = Number(params.get("lease"));
-  const store = createSharedFetchStore({ doc, awareness: tabs.awareness, fetch: bridge.fetchFor(name), ...(lease > 0 ? { leaseMs: lease } : {}) });
+  const store = createSharedFetchStore({
+    doc,
+    awareness: tabs.awareness,
+    fetch: bridge.fetchFor(name),
+    ...(lease > 0 ? { leaseMs: lease } : {}),
+  });
   win.__store = store;
   bridge.register(name, store);
   createRoot(document.getElementById("root")!).render(

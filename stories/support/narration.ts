@@ -89,7 +89,11 @@ export function narrateStore(n: Narration, name: string, store: SharedFetchStore
       const seen = `${row.key} ${c.replicaId} ${c.rev}`;
       if (row.local && row.local.waiters + row.local.listeners > 0 && !waiting.has(seen) && !c.stale) {
         waiting.add(seen);
-        n.add({ text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${labels.get(row.key) ?? "it"} and waits`, replica: name, key: row.key });
+        n.add({
+          text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${labels.get(row.key) ?? "it"} and waits`,
+          replica: name,
+          key: row.key,
+        });
       }
     }
   };
@@ -107,7 +111,10 @@ export function narrateStore(n: Narration, name: string, store: SharedFetchStore
         const seen = sightings.get(e.key);
         const reason = departed ?? seen?.reason ?? "lease-silence";
         // Silence is the reason only for a lease; an event (lock, presence) is its own moment.
-        const after = reason === "lease-silence" && seen && seen.claimant === e.takeoverOf ? ` after ${Math.round(Date.now() - seen.lastSignAt)} ms` : "";
+        const after =
+          reason === "lease-silence" && seen && seen.claimant === e.takeoverOf
+            ? ` after ${Math.round(Date.now() - seen.lastSignAt)} ms`
+            : "";
         return say(`${name} took over ${what} from ${n.nameOf(e.takeoverOf)}${after}: ${REASONS[reason] ?? reason}`);
       }
       case "yielded":
@@ -116,7 +123,9 @@ export function narrateStore(n: Narration, name: string, store: SharedFetchStore
         if (!e.written) return say(`${name}'s ${e.outcome} for ${what} came home second and was dropped`);
         return say(e.outcome === "result" ? `${name} recorded the result (rev ${e.rev})` : `${name} recorded an error (rev ${e.rev})`);
       case "aborted":
-        return say(`${name} aborted its request: ${{ superseded: "superseded", "no-waiters": "nobody waits for it any more", destroyed: "its store was closed", hidden: "its page was hidden" }[e.reason]}`);
+        return say(
+          `${name} aborted its request: ${{ superseded: "superseded", "no-waiters": "nobody waits for it any more", destroyed: "its store was closed", hidden: "its page was hidden" }[e.reason]}`,
+        );
       case "released":
         return say(`${name} released its claim (rev ${e.rev})`);
       default:
@@ -136,8 +145,13 @@ export function narrateHost(n: Narration, host: Host): () => void {
     const who = call.from ?? "a replica";
     const what = `${call.method} ${pathOf(call.url)}`;
     const idem = call.headers["idempotency-key"];
-    if (call.state === "in-flight") return n.add({ text: `host received ${what} from ${who}${idem ? ` (Idempotency-Key ${idem.slice(0, 8)}…)` : ""}`, replica: call.from });
-    if (call.state === "answered") return n.add({ text: `host answered ${who}${call.status === 200 ? "" : ` with HTTP ${call.status}`}`, replica: call.from });
+    if (call.state === "in-flight")
+      return n.add({
+        text: `host received ${what} from ${who}${idem ? ` (Idempotency-Key ${idem.slice(0, 8)}…)` : ""}`,
+        replica: call.from,
+      });
+    if (call.state === "answered")
+      return n.add({ text: `host answered ${who}${call.status === 200 ? "" : ` with HTTP ${call.status}`}`, replica: call.from });
     if (call.state === "aborted") return n.add({ text: `${who}'s request was aborted at the host`, replica: call.from });
     n.add({ text: `${who}'s request failed`, replica: call.from });
   });

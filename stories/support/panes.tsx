@@ -137,9 +137,7 @@ function PaneBody({ replica, request, crashed }: PaneProps) {
         </dd>
         <dt style={styles.term}>error</dt>
         <dd style={{ margin: 0 }} data-testid="error">
-          {result.error
-            ? `${result.error.message}${result.error.status !== undefined ? ` (HTTP ${result.error.status})` : ""}`
-            : "—"}
+          {result.error ? `${result.error.message}${result.error.status !== undefined ? ` (HTTP ${result.error.status})` : ""}` : "—"}
         </dd>
       </dl>
       <p style={{ margin: "0.75rem 0 0" }}>

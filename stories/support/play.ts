@@ -50,6 +50,7 @@ export async function expectRequests(canvasElement: HTMLElement, n: number, time
 export async function expectNarrated(canvasElement: HTMLElement, pattern: RegExp): Promise<void> {
   await waitFor(() => {
     const lines = narration(canvasElement);
-    if (!lines.some((line) => pattern.test(line))) throw new Error(`nothing narrated matches ${pattern}; what happened:\n  ${lines.join("\n  ")}`);
+    if (!lines.some((line) => pattern.test(line)))
+      throw new Error(`nothing narrated matches ${pattern}; what happened:\n  ${lines.join("\n  ")}`);
   }, WAIT);
 }

@@ -54,7 +54,11 @@ export type CreateReplicasOptions = {
   storeOptions?: (index: number) => Partial<CreateStoreOptions>;
 };
 
-export const idOf = (name: string) => name.trim().toLowerCase().replace(/[^a-z0-9]+/g, "-");
+export const idOf = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-");
 /** "Replica A" → "A": what the narration and the host call it. */
 export const shortOf = (name: string) => name.trim().split(/\s+/).at(-1) ?? name;
 
@@ -112,7 +116,10 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
     },
     reload(replica, name) {
       const next = make(name, all().length, replica.doc);
-      narration.add({ text: `${shortOf(name)} opened (a reload of ${shortOf(replica.name)}: a new replica, same persisted doc)`, replica: shortOf(name) });
+      narration.add({
+        text: `${shortOf(name)} opened (a reload of ${shortOf(replica.name)}: a new replica, same persisted doc)`,
+        replica: shortOf(name),
+      });
       publish({ ...state, replicas: [...state.replicas, next] });
       return next;
     },

@@ -7,11 +7,26 @@ import { shortOf, type Replicas, type WorldState } from "./replicas.ts";
 
 const styles = {
   layout: { display: "grid", gridTemplateColumns: "minmax(0, 3fr) minmax(16rem, 2fr)", gap: "1rem", alignItems: "start" },
-  timeline: { fontFamily: "system-ui, sans-serif", fontSize: 13, border: "1px solid #c8cdd3", borderRadius: 8, padding: "0.5rem 0.75rem", margin: 0 },
+  timeline: {
+    fontFamily: "system-ui, sans-serif",
+    fontSize: 13,
+    border: "1px solid #c8cdd3",
+    borderRadius: 8,
+    padding: "0.5rem 0.75rem",
+    margin: 0,
+  },
   list: { listStyle: "none", padding: 0, margin: 0, display: "grid", gap: 2 },
   at: { color: "#5a6470", fontVariantNumeric: "tabular-nums", marginRight: 6 },
   verdict: { margin: "0.5rem 0 0", padding: "0.4rem 0.5rem", background: "#e7f5ea", borderRadius: 4, fontWeight: 600 },
-  controls: { fontFamily: "system-ui, sans-serif", fontSize: 14, display: "flex", gap: 8, flexWrap: "wrap", alignItems: "center", margin: "0 0 1rem" },
+  controls: {
+    fontFamily: "system-ui, sans-serif",
+    fontSize: 14,
+    display: "flex",
+    gap: 8,
+    flexWrap: "wrap",
+    alignItems: "center",
+    margin: "0 0 1rem",
+  },
 } satisfies Record<string, CSSProperties>;
 
 /** The timeline (data-testid "narration", one `li` per entry) and the verdict once there is one. */

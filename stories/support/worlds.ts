@@ -14,7 +14,9 @@ export function useAsked(host: Host, from?: string): boolean {
 
 /** Each live replica's snapshot of `req` (crashed and closed ones left out). */
 export function liveSnapshots(state: WorldState, req: SharedRequest): [Replica, Snapshot][] {
-  return state.replicas.filter((r) => !state.crashed.has(r.replicaId) && !state.closed.has(r.replicaId)).map((r) => [r, r.store.snapshot(req)]);
+  return state.replicas
+    .filter((r) => !state.crashed.has(r.replicaId) && !state.closed.has(r.replicaId))
+    .map((r) => [r, r.store.snapshot(req)]);
 }
 
 /** Every live replica shows a settled result. */
@@ -25,7 +27,8 @@ export function allSucceeded(state: WorldState, req: SharedRequest): boolean {
 
 /** The Storybook controls every scenario shares, described for the Controls panel. */
 export const leaseArg = {
-  description: "Lease bound of every claim (ms): how long others believe a silent claimant. Short here so that several pass while you watch.",
+  description:
+    "Lease bound of every claim (ms): how long others believe a silent claimant. Short here so that several pass while you watch.",
   control: { type: "number", min: 200, step: 100 },
 } as const;
 export const delayArg = {

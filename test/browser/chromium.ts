@@ -74,7 +74,9 @@ export function findChromium(
   if (system) return { path: system, source: "system" };
   const pw = managed();
   if (pw && exists(pw)) return { path: pw, source: "playwright" };
-  throw new BrowserNotFoundError(`No Chromium found for the browser tests (looked at CHROMIUM_PATH, ${systemCandidates(env).join(", ")} and Playwright's cache). ${HOW_TO_GET_ONE}`);
+  throw new BrowserNotFoundError(
+    `No Chromium found for the browser tests (looked at CHROMIUM_PATH, ${systemCandidates(env).join(", ")} and Playwright's cache). ${HOW_TO_GET_ONE}`,
+  );
 }
 
 /** The path, or undefined when none is found (vitest.config.ts must load either way). */

@@ -23,7 +23,15 @@ let host: CountingHost;
 let browser: Browser;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "shared-fetch-devtools-page-"));
-  await build({ configFile: false, root: pageRoot, base: "/", logLevel: "warn", mode: "production", plugins: [react()], build: { outDir: dir, emptyOutDir: true, minify: false, reportCompressedSize: false } });
+  await build({
+    configFile: false,
+    root: pageRoot,
+    base: "/",
+    logLevel: "warn",
+    mode: "production",
+    plugins: [react()],
+    build: { outDir: dir, emptyOutDir: true, minify: false, reportCompressedSize: false },
+  });
   host = await startHost(dir);
   browser = await launchBrowser();
 }, 180_000);
@@ -85,7 +93,11 @@ describe("devtools in chromium tabs", () => {
     const offset = await pageClockOffset(survivor.page);
     const crashedAt = performance.timeOrigin + (await claimant.crash());
 
-    const staleSeenAt = await waitUntil("the stale verdict in the survivor's panel", () => survivor.page.evaluate(() => (window as unknown as { __staleSeenAt?: number }).__staleSeenAt), 60_000);
+    const staleSeenAt = await waitUntil(
+      "the stale verdict in the survivor's panel",
+      () => survivor.page.evaluate(() => (window as unknown as { __staleSeenAt?: number }).__staleSeenAt),
+      60_000,
+    );
     const latency = staleSeenAt - offset - crashedAt;
     console.info(`devtools e2e: crash to "stale: lock released" in the survivor's panel: ${latency.toFixed(0)} ms`);
     expect(latency).toBeLessThan(500);
@@ -93,7 +105,9 @@ describe("devtools in chromium tabs", () => {
     const takeover = panel.locator('[data-testid="timeline-entry"][data-type="takeover"]');
     await takeover.waitFor({ timeout: 60_000 });
     expect(await takeover.getAttribute("data-reason")).toBe("lock-released");
-    expect(await takeover.innerText()).toMatch(new RegExp(`this tab took over GET http://127\\.0\\.0\\.1:\\d+${api} from ${claimantId.slice(0, 11)}… after \\d+ ms: lock released`));
+    expect(await takeover.innerText()).toMatch(
+      new RegExp(`this tab took over GET http://127\\.0\\.0\\.1:\\d+${api} from ${claimantId.slice(0, 11)}… after \\d+ ms: lock released`),
+    );
 
     await panel.getByRole("tab", { name: /^Keys/ }).click();
     const row = panel.getByTestId("key-row");

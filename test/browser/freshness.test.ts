@@ -24,7 +24,8 @@ const dataOf = async (t: Tab) => {
   const text = (await t.state()).data;
   return text === "" ? null : (JSON.parse(text) as { n: number });
 };
-const allShow = (tabs: Tab[], n: number) => waitUntil(`every tab shows n=${n}`, async () => (await Promise.all(tabs.map(dataOf))).every((d) => d?.n === n));
+const allShow = (tabs: Tab[], n: number) =>
+  waitUntil(`every tab shows n=${n}`, async () => (await Promise.all(tabs.map(dataOf))).every((d) => d?.n === n));
 
 describe("freshness shared across tabs", () => {
   it("8 tabs polling with refetchInterval: one request per interval, counted over 5 intervals", async () => {
@@ -111,7 +112,10 @@ describe("freshness shared across tabs", () => {
     expect(dispatchers).toHaveLength(1);
     for (const tab of tabs) {
       const history = await tab.history();
-      expect(history.filter((h) => h.status === "error"), `${tab.name} ${JSON.stringify(history)}`).toEqual([]);
+      expect(
+        history.filter((h) => h.status === "error"),
+        `${tab.name} ${JSON.stringify(history)}`,
+      ).toEqual([]);
     }
   });
 });

@@ -64,7 +64,8 @@ export function pageUrl(host: CountingHost, config: PageConfig): string {
   if (config.room) q.set("room", config.room);
   if (config.presence) q.set("presence", config.presence);
   if (config.manualStart) q.set("start", "manual");
-  for (const name of ["stale", "interval", "retry", "retryDelay", "lib"] as const) if (config[name] !== undefined) q.set(name, String(config[name]));
+  for (const name of ["stale", "interval", "retry", "retryDelay", "lib"] as const)
+    if (config[name] !== undefined) q.set(name, String(config[name]));
   return `${host.origin}/?${q}`;
 }
 
@@ -86,7 +87,11 @@ export class Tab {
 
   /** Waits until the page mounted its store (after connectTabs/connectPeers synced). */
   async ready(timeoutMs = 30_000): Promise<void> {
-    await this.page.waitForFunction(() => (window as unknown as PageWindow).__ready === true || (window as unknown as PageWindow).__errors.length > 0, undefined, { timeout: timeoutMs });
+    await this.page.waitForFunction(
+      () => (window as unknown as PageWindow).__ready === true || (window as unknown as PageWindow).__errors.length > 0,
+      undefined,
+      { timeout: timeoutMs },
+    );
     const errors = await this.errors();
     if (errors.length) throw new Error(`${this.name}: page errors: ${errors.join("; ")}`);
   }
@@ -100,7 +105,9 @@ export class Tab {
     // No named inner functions in evaluated code: tsx (esbuild keepNames) would wrap them in
     // `__name(...)`, which does not exist in the page.
     return this.page.evaluate(() => {
-      const [status, data, mine] = ["status", "data", "claim-mine"].map((id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "");
+      const [status, data, mine] = ["status", "data", "claim-mine"].map(
+        (id) => document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "",
+      );
       return { status: status!, data: data!, mine: mine!, replica: document.body.dataset.replica ?? "" };
     });
   }
@@ -145,7 +152,9 @@ export class Tab {
   }
 
   async waitForStatus(status: string, timeoutMs = 30_000): Promise<void> {
-    await this.page.waitForFunction((s) => document.querySelector('[data-testid="status"]')?.textContent === s, status, { timeout: timeoutMs });
+    await this.page.waitForFunction((s) => document.querySelector('[data-testid="status"]')?.textContent === s, status, {
+      timeout: timeoutMs,
+    });
   }
 
   /**
@@ -190,7 +199,12 @@ export async function openTabs(context: BrowserContext, host: CountingHost, conf
 }
 
 /** Polls `probe` until it returns a value other than undefined/false, or throws after the deadline. */
-export async function waitUntil<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 30_000, intervalMs = 20): Promise<Exclude<T, false | undefined>> {
+export async function waitUntil<T>(
+  what: string,
+  probe: () => T | Promise<T>,
+  timeoutMs = 30_000,
+  intervalMs = 20,
+): Promise<Exclude<T, false | undefined>> {
   const deadline = performance.now() + timeoutMs;
   let last: T | undefined;
   for (;;) {

@@ -31,7 +31,8 @@ it("a hung host keeps every tab pending through many leases, with one request", 
   let polls = 0;
   while (performance.now() - start < WATCH_MS) {
     const states = await Promise.all(tabs.map((t) => t.state()));
-    for (const [i, s] of states.entries()) expect(s.status, `${tabs[i]!.name} at ${Math.round(performance.now() - start)} ms`).toBe("pending");
+    for (const [i, s] of states.entries())
+      expect(s.status, `${tabs[i]!.name} at ${Math.round(performance.now() - start)} ms`).toBe("pending");
     expect(host.count(api)).toBe(1);
     polls += 1;
     await new Promise((r) => setTimeout(r, 100));

@@ -17,7 +17,15 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { launchBrowser } from "./harness.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png", ".woff2": "font/woff2" };
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".woff2": "font/woff2",
+};
 
 let dir = "";
 let out = "";

@@ -12,7 +12,13 @@ const env = useCluster();
 function open(room: string, opts: Partial<HocuspocusOptions> = {}) {
   const cluster = env.cluster();
   const doc = new Y.Doc();
-  const conn = connectHocuspocus(doc, { urls: [cluster.urls[0]!], room, token: cluster.token(room), WebSocketPolyfill: WebSocket, ...opts });
+  const conn = connectHocuspocus(doc, {
+    urls: [cluster.urls[0]!],
+    room,
+    token: cluster.token(room),
+    WebSocketPolyfill: WebSocket,
+    ...opts,
+  });
   onTestFinished(() => (conn.destroy(), doc.destroy()));
   return { doc, conn, map: doc.getMap<unknown>("m") };
 }
@@ -21,7 +27,10 @@ const presenceOf = (p: Opened, other: Opened): unknown => p.conn.awareness.getSt
 async function seeEachOther(a: Opened, b: Opened): Promise<void> {
   a.conn.awareness.setLocalStateField("sharedFetch", { replicaId: "ra" });
   b.conn.awareness.setLocalStateField("sharedFetch", { replicaId: "rb" });
-  await Promise.all([until(a.conn.awareness, "change", () => presenceOf(a, b) !== undefined), until(b.conn.awareness, "change", () => presenceOf(b, a) !== undefined)]);
+  await Promise.all([
+    until(a.conn.awareness, "change", () => presenceOf(a, b) !== undefined),
+    until(b.conn.awareness, "change", () => presenceOf(b, a) !== undefined),
+  ]);
 }
 
 describe("connectHocuspocus: bad input is refused at once, naming the bad value", () => {
@@ -50,7 +59,10 @@ describe("connectHocuspocus against the cluster", () => {
     for (const token of ["", "not-a-token", env.cluster().token(`${room}-other`)]) {
       const intruder = open(room, { token });
       intruder.map.set("planted", token);
-      const error = await intruder.conn.whenSynced.then(() => undefined, (e: unknown) => e);
+      const error = await intruder.conn.whenSynced.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(HocuspocusAuthError);
       expect(error).toMatchObject({ name: "HocuspocusAuthError", room, reason: "permission-denied" });
       expect(intruder.conn.error).toBe(error);

@@ -30,7 +30,10 @@ describe("the instance the claimant is connected to is SIGKILLed mid-request", (
     host.hold = true;
     const fromA = a.store.ensure(req);
     await host.whenCount(path, 1);
-    await Promise.all([when(b.store, req, () => b.store.snapshot(req).claim?.replicaId === a.store.replicaId), when(c.store, req, () => c.store.snapshot(req).claim?.replicaId === a.store.replicaId)]);
+    await Promise.all([
+      when(b.store, req, () => b.store.snapshot(req).claim?.replicaId === a.store.replicaId),
+      when(c.store, req, () => c.store.snapshot(req).claim?.replicaId === a.store.replicaId),
+    ]);
     const fromB = b.store.ensure(req);
     const fromC = c.store.ensure(req);
 
@@ -71,7 +74,13 @@ describe("the instance the claimant is connected to is SIGKILLed mid-request", (
     await expect(fromB).resolves.toMatchObject({ status: "success" });
     await cluster.startInstance(0); // a's reconnect loop finds its instance again
     await expect(fromA).resolves.toMatchObject({ status: "success" });
-    await when(a.store, req, () => a.store.snapshot(req).data !== undefined && JSON.stringify(a.store.snapshot(req).data) === JSON.stringify(b.store.snapshot(req).data));
+    await when(
+      a.store,
+      req,
+      () =>
+        a.store.snapshot(req).data !== undefined &&
+        JSON.stringify(a.store.snapshot(req).data) === JSON.stringify(b.store.snapshot(req).data),
+    );
     expect(host.count(path)).toBe(2);
   });
 });

@@ -20,9 +20,7 @@ describe("devtools model", () => {
     background(b!.ensure(req));
     await tick(100);
     const { keys, replicas } = model.getSnapshot();
-    expect(keys).toEqual([
-      expect.objectContaining({ key: a!.keyOf(req), label: "GET https://api.example.test/items", kind: "fetch" }),
-    ]);
+    expect(keys).toEqual([expect.objectContaining({ key: a!.keyOf(req), label: "GET https://api.example.test/items", kind: "fetch" })]);
     expect(keys[0]!.claim).toMatchObject({ replicaId: b!.replicaId, mine: false, rev: 1, leaseMs: LEASE, stale: false, finished: false });
     expect(keys[0]!.claim!.holderPresent).toBeUndefined();
     expect(replicas.map((r) => [r.replicaId, r.me, r.claims])).toEqual([
@@ -49,7 +47,9 @@ describe("devtools model", () => {
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ replicaId: a!.replicaId, mine: false });
     await tick(LEASE + 100);
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ replicaId: b!.replicaId, mine: true, stale: false });
-    expect(model.getSnapshot().events.map((e) => e.event)).toContainEqual(expect.objectContaining({ type: "claimed", takeoverOf: a!.replicaId }));
+    expect(model.getSnapshot().events.map((e) => e.event)).toContainEqual(
+      expect.objectContaining({ type: "claimed", takeoverOf: a!.replicaId }),
+    );
     c.host.calls[1]!.respond(200, 1);
     await until(waiting);
     expect(model.getSnapshot().keys[0]).toMatchObject({ result: { rev: 1 } });
@@ -104,12 +104,20 @@ describe("devtools model", () => {
       ["idle-peer", true, "browser-c"],
     ].sort(([x], [y]) => String(x).localeCompare(String(y)));
     // The inspected replica first, then the others by id.
-    expect(model.getSnapshot().replicas.map((r) => [r.replicaId, r.present, r.browserId])).toEqual([[b.replicaId, true, undefined], ...others]);
+    expect(model.getSnapshot().replicas.map((r) => [r.replicaId, r.present, r.browserId])).toEqual([
+      [b.replicaId, true, undefined],
+      ...others,
+    ]);
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ holderPresent: true, stale: false });
     c.crash(a);
     removeAwarenessStates(awB!, [awA!.clientID], "timeout");
     await tick();
-    expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ replicaId: a.replicaId, holderPresent: false, leaseExpired: false, stale: true });
+    expect(model.getSnapshot().keys[0]!.claim).toMatchObject({
+      replicaId: a.replicaId,
+      holderPresent: false,
+      leaseExpired: false,
+      stale: true,
+    });
     expect(model.getSnapshot().replicas.find((r) => r.replicaId === a.replicaId)).toMatchObject({ present: false, claims: 1 });
     model.destroy();
     c.destroy();

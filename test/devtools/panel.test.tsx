@@ -130,7 +130,9 @@ describe("<SharedFetchDevtools>", () => {
       peer.getArray<unknown>(ROOT).push([lane]);
     });
     await eventually(() => expect(screen.getAllByTestId("malformed-row")).toHaveLength(1));
-    expect(screen.getAllByTestId("malformed-row")[0]!.textContent).toMatch(/^claims k: claim\.replicaId is not a non-empty string\{"replicaId":5\}$/);
+    expect(screen.getAllByTestId("malformed-row")[0]!.textContent).toMatch(
+      /^claims k: claim\.replicaId is not a non-empty string\{"replicaId":5\}$/,
+    );
     expect(screen.getByRole("tab", { name: /^Malformed/ }).textContent).toBe("Malformed (1)");
   });
 

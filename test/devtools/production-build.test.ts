@@ -33,14 +33,19 @@ createRoot(document.getElementById("root")!).render(<SharedFetchDevtools store={
     mode: "production",
     plugins: [react()],
     // The package's own subpaths, resolved to its sources as the published exports map resolves them to dist.
-    resolve: { alias: [
-      { find: /^shared-fetch\/devtools\/production$/, replacement: devtools("production.ts") },
-      { find: /^shared-fetch\/devtools$/, replacement: devtools("index.ts") },
-    ] },
+    resolve: {
+      alias: [
+        { find: /^shared-fetch\/devtools\/production$/, replacement: devtools("production.ts") },
+        { find: /^shared-fetch\/devtools$/, replacement: devtools("index.ts") },
+      ],
+    },
     build: { write: false, minify: false, reportCompressedSize: false },
   });
   const outputs = (Array.isArray(out) ? out : [out]) as Rolldown.RolldownOutput[];
-  return outputs.flatMap((o) => o.output).map((chunk) => (chunk.type === "chunk" ? chunk.code : typeof chunk.source === "string" ? chunk.source : "")).join("\n");
+  return outputs
+    .flatMap((o) => o.output)
+    .map((chunk) => (chunk.type === "chunk" ? chunk.code : typeof chunk.source === "string" ? chunk.source : ""))
+    .join("\n");
 }
 
 describe("production builds (TanStack's convention: process.env.NODE_ENV gates the panel)", () => {

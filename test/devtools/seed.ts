@@ -25,9 +25,21 @@ export function seedKeys(doc: Y.Doc, n: number, opts: SeedOptions = {}): string[
     const key = `seed${String(i).padStart(5, "0")}`.padEnd(64, "0");
     keys.push(key);
     const label = `GET ${origin}/items/${i}`;
-    entries.push({ t: TABLES.results, k: key, v: { rev: 1, data: { id: i, name: `item ${i}`, tags: ["a", "b"] }, label, by: writer }, s: ++s });
-    if (errorEvery > 0 && i % errorEvery === errorEvery - 1) entries.push({ t: TABLES.errors, k: key, v: { rev: 2, message: "HTTP 503 Service Unavailable", status: 503, by: writer }, s: ++s });
-    if (claimEvery > 0 && i % claimEvery === 0) entries.push({ t: TABLES.claims, k: key, v: { replicaId: claimant, nonce: `n${i}`, rev: 3, leaseMs: 5000, label, kind: "fetch" }, s: ++s });
+    entries.push({
+      t: TABLES.results,
+      k: key,
+      v: { rev: 1, data: { id: i, name: `item ${i}`, tags: ["a", "b"] }, label, by: writer },
+      s: ++s,
+    });
+    if (errorEvery > 0 && i % errorEvery === errorEvery - 1)
+      entries.push({ t: TABLES.errors, k: key, v: { rev: 2, message: "HTTP 503 Service Unavailable", status: 503, by: writer }, s: ++s });
+    if (claimEvery > 0 && i % claimEvery === 0)
+      entries.push({
+        t: TABLES.claims,
+        k: key,
+        v: { replicaId: claimant, nonce: `n${i}`, rev: 3, leaseMs: 5000, label, kind: "fetch" },
+        s: ++s,
+      });
   }
   doc.transact(() => {
     const lane = new Y.Array<unknown>();

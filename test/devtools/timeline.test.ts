@@ -31,7 +31,16 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     const expected = [
       { type: "claimed", key, label: LABEL, replicaId: a!.replicaId, rev: 1 },
       { type: "stale", key, label: LABEL, replicaId: a!.replicaId, rev: 1, reason: "lease-silence", silentMs: expect.any(Number) },
-      { type: "takeover", key, label: LABEL, from: a!.replicaId, to: b!.replicaId, rev: 1, reason: "lease-silence", afterMs: expect.any(Number) },
+      {
+        type: "takeover",
+        key,
+        label: LABEL,
+        from: a!.replicaId,
+        to: b!.replicaId,
+        rev: 1,
+        reason: "lease-silence",
+        afterMs: expect.any(Number),
+      },
       { type: "result", key, label: LABEL, by: b!.replicaId, rev: 1, bytes: 7 },
     ];
     for (const model of models) expect(story(model.timeline.entries())).toEqual(expected);
@@ -99,14 +108,38 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     expect(entries[3]).toMatchObject({ type: "error", by: a!.replicaId, rev: 2, status: 503, besideResult: 1 });
     const error = model.timeline.entries().find((e) => e.type === "error")!;
     expect(describeEntry(error)).toMatch(/HTTP 503.*the result of rev 1 is kept beside it$/);
-    expect(entries[7]).toMatchObject({ type: "malformed", table: "claims", key: "bad", reason: "claim.replicaId is not a non-empty string" });
+    expect(entries[7]).toMatchObject({
+      type: "malformed",
+      table: "claims",
+      key: "bad",
+      reason: "claim.replicaId is not a non-empty string",
+    });
     model.destroy();
   });
 
   it("two replicas claiming at once: the loser is told as yielded, not as a takeover", () => {
     const timeline = new Timeline();
-    const claim = (replicaId: string, nonce: string) => ({ replicaId, nonce, rev: 1, leaseMs: LEASE, abandoned: false, holder: "other replica" as const, mine: false, finished: false, stale: false, staleAt: 10 + LEASE, silentMs: 0, exact: false });
-    const at = (n: number, replicaId: string, nonce: string) => ({ replicaId: "me", at: n, keys: [{ key: "k", kind: "fetch" as const, recorded: 0, claim: claim(replicaId, nonce) }], replicas: [], malformed: [] });
+    const claim = (replicaId: string, nonce: string) => ({
+      replicaId,
+      nonce,
+      rev: 1,
+      leaseMs: LEASE,
+      abandoned: false,
+      holder: "other replica" as const,
+      mine: false,
+      finished: false,
+      stale: false,
+      staleAt: 10 + LEASE,
+      silentMs: 0,
+      exact: false,
+    });
+    const at = (n: number, replicaId: string, nonce: string) => ({
+      replicaId: "me",
+      at: n,
+      keys: [{ key: "k", kind: "fetch" as const, recorded: 0, claim: claim(replicaId, nonce) }],
+      replicas: [],
+      malformed: [],
+    });
     timeline.observe({ replicaId: "me", at: 0, keys: [], replicas: [], malformed: [] });
     timeline.observe(at(10, "A", "n1"));
     timeline.observe(at(30, "B", "n2"));
@@ -117,7 +150,14 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
   it("keeps at most `max` entries, newest first, and a bad max is refused", () => {
     const timeline = new Timeline({ max: 2 });
     timeline.observe({ replicaId: "me", at: 0, keys: [], replicas: [], malformed: [] });
-    for (let i = 1; i <= 3; i++) timeline.observe({ replicaId: "me", at: i, keys: [{ key: "k", kind: "fetch", recorded: i, result: { rev: i, data: i } }], replicas: [], malformed: [] });
+    for (let i = 1; i <= 3; i++)
+      timeline.observe({
+        replicaId: "me",
+        at: i,
+        keys: [{ key: "k", kind: "fetch", recorded: i, result: { rev: i, data: i } }],
+        replicas: [],
+        malformed: [],
+      });
     expect(timeline.entries().map((e) => e.type === "result" && e.rev)).toEqual([3, 2]);
     expect(() => new Timeline({ max: 0 })).toThrow(RangeError);
   });

@@ -19,7 +19,11 @@ import { startHost, type CountingHost } from "../browser/host.ts";
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const fixture = fileURLToPath(new URL("./consumer-app/", import.meta.url));
-type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+type Manifest = {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
 const names = (m: Manifest, ...fields: (keyof Manifest)[]) => fields.flatMap((f) => Object.keys(m[f] ?? {}));
 
 let app: string;
@@ -63,7 +67,10 @@ beforeAll(async () => {
   // fails here as it would for a user. Links resolve to their real paths: one copy of Yjs.
   const appManifest = JSON.parse(await readFile(join(app, "package.json"), "utf8")) as Manifest;
   const pkgManifest = JSON.parse(await readFile(join(modules, "shared-fetch", "package.json"), "utf8")) as Manifest;
-  const links = new Set([...names(appManifest, "dependencies", "devDependencies"), ...names(pkgManifest, "dependencies", "peerDependencies")]);
+  const links = new Set([
+    ...names(appManifest, "dependencies", "devDependencies"),
+    ...names(pkgManifest, "dependencies", "peerDependencies"),
+  ]);
   links.delete("shared-fetch");
   for (const name of links) {
     await mkdir(dirname(join(modules, name)), { recursive: true });
@@ -82,7 +89,11 @@ describe("a Vite + React + TypeScript app on the packed package", () => {
   it("finds both entries' shipped .d.ts under every moduleResolution, never the shipped .ts sources", () => {
     // node10 knows no "exports": without typesVersions it would fall through to devtools/index.ts.
     const from = join(app, "src", "main.tsx");
-    const resolvers = { node10: ts.ModuleResolutionKind.Node10, node16: ts.ModuleResolutionKind.Node16, bundler: ts.ModuleResolutionKind.Bundler };
+    const resolvers = {
+      node10: ts.ModuleResolutionKind.Node10,
+      node16: ts.ModuleResolutionKind.Node16,
+      bundler: ts.ModuleResolutionKind.Bundler,
+    };
     const found: Record<string, string | undefined> = {};
     for (const [resolver, moduleResolution] of Object.entries(resolvers)) {
       // Only node16 tells import from require (the app is "type": "module": an import).
@@ -91,7 +102,11 @@ describe("a Vite + React + TypeScript app on the packed package", () => {
       for (const entry of ["shared-fetch", "shared-fetch/devtools"]) {
         const mode = node16 ? ts.ModuleKind.ESNext : undefined;
         const { resolvedModule } = ts.resolveModuleName(entry, from, options, ts.sys, undefined, undefined, mode);
-        found[`${resolver} ${entry}`] = resolvedModule && relative(join(app, "node_modules", "shared-fetch"), resolvedModule.resolvedFileName).split(sep).join("/");
+        found[`${resolver} ${entry}`] =
+          resolvedModule &&
+          relative(join(app, "node_modules", "shared-fetch"), resolvedModule.resolvedFileName)
+            .split(sep)
+            .join("/");
       }
     }
     expect(found).toEqual({

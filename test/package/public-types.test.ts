@@ -11,7 +11,12 @@ const entries = ["dist/src/index.d.ts", "dist/devtools/index.d.ts"].map((f) => j
  * Walks the shipped .d.ts, where inferred types are spelled out as `import("./x").T` too.
  */
 function forgottenTypes(): string[] {
-  const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, noEmit: true, skipLibCheck: true });
+  const program = ts.createProgram(entries, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    skipLibCheck: true,
+  });
   const checker = program.getTypeChecker();
   const real = (s: ts.Symbol | undefined) => (s && s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
   const exported = new Set<ts.Symbol>();
@@ -20,7 +25,8 @@ function forgottenTypes(): string[] {
     for (const s of checker.getExportsOfModule(module)) exported.add(real(s)!);
   }
   const ours = (d: ts.Declaration) => resolve(d.getSourceFile().fileName).startsWith(resolve(dir, "dist") + sep);
-  const named = (d: ts.Node) => ts.isTypeAliasDeclaration(d) || ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d) || ts.isEnumDeclaration(d);
+  const named = (d: ts.Node) =>
+    ts.isTypeAliasDeclaration(d) || ts.isInterfaceDeclaration(d) || ts.isClassDeclaration(d) || ts.isEnumDeclaration(d);
   const seen = new Set<ts.Symbol>();
   const forgotten = new Set<string>();
   const visitSymbol = (symbol: ts.Symbol | undefined): void => {

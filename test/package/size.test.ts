@@ -16,7 +16,8 @@ const checks = ((await import(config)) as { default: { name: string; path: strin
 describe("size budgets (.size-limit.js)", () => {
   it("measures the files the tarball ships", () => {
     // global-setup's `npm pack` rebuilt dist/: the budgets below read it in place.
-    for (const { path } of checks) expect(readFileSync(join(root, path)).equals(readFileSync(join(inject("packedDir"), path))), path).toBe(true);
+    for (const { path } of checks)
+      expect(readFileSync(join(root, path)).equals(readFileSync(join(inject("packedDir"), path))), path).toBe(true);
   });
 
   it("keeps the main entry, the tabs and peers connectors, the devtools and the lazy resolver within budget", async () => {
@@ -26,7 +27,11 @@ describe("size budgets (.size-limit.js)", () => {
     );
     const results = JSON.parse(stdout) as Result[];
     expect(results.map((r) => r.name)).toEqual(checks.map((c) => c.name));
-    console.log(results.map((r) => `${r.name.padEnd(50)} ${(r.size / 1024).toFixed(1)} KiB of ${(r.sizeLimit / 1024).toFixed(1)} KiB (min+gz)`).join("\n"));
+    console.log(
+      results
+        .map((r) => `${r.name.padEnd(50)} ${(r.size / 1024).toFixed(1)} KiB of ${(r.sizeLimit / 1024).toFixed(1)} KiB (min+gz)`)
+        .join("\n"),
+    );
     for (const r of results) {
       expect(r.size, r.name).toBeGreaterThan(1024); // a real bundle, not an empty entry
       expect(r, r.name).toMatchObject({ passed: true });

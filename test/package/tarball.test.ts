@@ -12,7 +12,15 @@ const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Recor
 
 describe("the packed tarball", () => {
   it("holds the build of both entries with their types, the LICENSE and the README", () => {
-    for (const f of ["dist/src/index.js", "dist/src/index.d.ts", "dist/devtools/index.js", "dist/devtools/index.d.ts", "LICENSE", "README.md", "package.json"]) {
+    for (const f of [
+      "dist/src/index.js",
+      "dist/src/index.d.ts",
+      "dist/devtools/index.js",
+      "dist/devtools/index.d.ts",
+      "LICENSE",
+      "README.md",
+      "package.json",
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(readFileSync(join(dir, "LICENSE"), "utf8")).toMatch(/^MIT License/);
@@ -43,7 +51,12 @@ describe("the packed tarball", () => {
   });
 
   it("says where it lives: repository, homepage, bugs, keywords, license", () => {
-    expect(pkg).toMatchObject({ license: "MIT", repository: { type: "git" }, bugs: { url: expect.any(String) }, homepage: expect.any(String) });
+    expect(pkg).toMatchObject({
+      license: "MIT",
+      repository: { type: "git" },
+      bugs: { url: expect.any(String) },
+      homepage: expect.any(String),
+    });
     expect((pkg.keywords as string[]).length).toBeGreaterThan(3);
   });
 });

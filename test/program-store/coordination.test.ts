@@ -84,7 +84,9 @@ describe("programs share one resolution across replicas (real HTTP module host, 
     const url = "https://modules.example.test/app/main.ts";
     const key = a!.programKeyOf({ url, compile: true });
     const program = { main: "/app/main.ts", files: [{ name: "/app/main.ts", contents: "" }], externals: [] };
-    c.docOf(a!).transact(() => internalsOf(a!).records.programs.set(key, { rev: 1, data: { ...program, compiled: { "/app/main.ts": 42 } } }));
+    c.docOf(a!).transact(() =>
+      internalsOf(a!).records.programs.set(key, { rev: 1, data: { ...program, compiled: { "/app/main.ts": 42 } } }),
+    );
     expect(b!.programSnapshot({ url, compile: true })).toEqual({ status: "idle" });
     expect(b!.malformed().map((m) => m.reason)).toContainEqual(expect.stringContaining("compiled is not a map of file names to strings"));
     expect(validateProgramData({ ...program, compiled: { "/app/main.ts": "x" } })).toBeNull();
@@ -98,7 +100,9 @@ describe("programs share one resolution across replicas (real HTTP module host, 
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;
     const before = Y.encodeStateAsUpdate(c.docOf(a!)).byteLength;
-    await expect(a!.ensureProgram({ url: "https://x.test/m.ts", compile: "yes" as unknown as boolean })).rejects.toThrow(/compile flag must be a boolean/);
+    await expect(a!.ensureProgram({ url: "https://x.test/m.ts", compile: "yes" as unknown as boolean })).rejects.toThrow(
+      /compile flag must be a boolean/,
+    );
     await expect(a!.ensureProgram(null as unknown as { url: string })).rejects.toThrow(/program request must be/);
     await expect(a!.refetchProgram({ url: "" })).rejects.toThrow(/program url is empty/);
     expect(() => a!.programSnapshot({ url: "nope" })).toThrow(/not a valid absolute URL/);

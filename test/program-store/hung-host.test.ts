@@ -14,7 +14,11 @@ afterEach(async () => {
 });
 
 async function hungGraph() {
-  const h = await servers.start({ "/app/main.ts": `import "./dep.ts";\nimport "./ok.ts";\n`, "/app/ok.ts": `export {};\n`, "/app/dep.ts": `export {};\n` });
+  const h = await servers.start({
+    "/app/main.ts": `import "./dep.ts";\nimport "./ok.ts";\n`,
+    "/app/ok.ts": `export {};\n`,
+    "/app/dep.ts": `export {};\n`,
+  });
   h.hang("/app/dep.ts");
   return h;
 }

@@ -164,6 +164,8 @@ describe("stored programs are bounded, least recently used evicted first", () =>
     expect(utf8Length("€")).toBe(3);
     expect(utf8Length("😀")).toBe(4);
     expect(utf8Length("\ud800")).toBe(3);
-    expect(programBytes({ main: "/m", files: [{ name: "/m", contents: "é" }], externals: ["react"], compiled: { "/m": "x" } })).toBe(2 + 2 + 2 + 5 + 2 + 1);
+    expect(programBytes({ main: "/m", files: [{ name: "/m", contents: "é" }], externals: ["react"], compiled: { "/m": "x" } })).toBe(
+      2 + 2 + 2 + 5 + 2 + 1,
+    );
   });
 });

@@ -130,7 +130,12 @@ describe("the seed's cases for programs", () => {
 
     const name = (id: string) => (id === a!.replicaId ? "a" : id === taker ? "taker" : "other");
     const states = seen.map((s) => `${s.status}:${s.claim ? `${name(s.claim.replicaId)}${s.claim.stale ? "(stale)" : ""}` : "-"}`);
-    expect(states.filter((s, i) => i === 0 || s !== states[i - 1])).toEqual(["pending:a", "pending:a(stale)", "pending:taker", "success:-"]);
+    expect(states.filter((s, i) => i === 0 || s !== states[i - 1])).toEqual([
+      "pending:a",
+      "pending:a(stale)",
+      "pending:taker",
+      "success:-",
+    ]);
     expect(seen.some((s) => s.status === "idle")).toBe(false);
     off();
     c.destroy();
@@ -158,7 +163,10 @@ describe("the seed's cases for programs", () => {
 
     c.net.heal();
     await turn();
-    const expected = { status: "success", data: expect.objectContaining({ files: [expect.anything(), { name: "/app/dep.ts", contents: "export const ok = 1;" }] }) };
+    const expected = {
+      status: "success",
+      data: expect.objectContaining({ files: [expect.anything(), { name: "/app/dep.ts", contents: "export const ok = 1;" }] }),
+    };
     expect(a!.programSnapshot(req)).toEqual(expected);
     expect(b!.programSnapshot(req)).toEqual(expected);
     c.destroy();

@@ -19,8 +19,16 @@ async function failure(promise: Promise<unknown>): Promise<ProgramResolveError> 
 describe("resolveProgram: extension probing", () => {
   it("documents the probe order: .ts .tsx .js .jsx .mjs, then /index.*", () => {
     expect(PROBE_SUFFIXES).toEqual([
-      ".ts", ".tsx", ".js", ".jsx", ".mjs",
-      "/index.ts", "/index.tsx", "/index.js", "/index.jsx", "/index.mjs",
+      ".ts",
+      ".tsx",
+      ".js",
+      ".jsx",
+      ".mjs",
+      "/index.ts",
+      "/index.tsx",
+      "/index.js",
+      "/index.jsx",
+      "/index.mjs",
     ]);
   });
 

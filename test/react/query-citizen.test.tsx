@@ -4,17 +4,40 @@
  * same options, a shared readable query key, invalidation and mutations shared across replicas,
  * retries inside the claim.
  */
-import { QueryClient, QueryClientProvider, useMutation, useQueries, useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import {
+  QueryClient,
+  QueryClientProvider,
+  useMutation,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type UseQueryResult,
+} from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { Component, type ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { sharedMutationFn, sharedQueryKey, sharedQueryOptions, SharedFetchProvider, useSharedFetch, useSharedFetchStore, type SharedFetchStoreWithExtras, type UseSharedFetchOptions } from "../../src/index.ts";
+import {
+  sharedMutationFn,
+  sharedQueryKey,
+  sharedQueryOptions,
+  SharedFetchProvider,
+  useSharedFetch,
+  useSharedFetchStore,
+  type SharedFetchStoreWithExtras,
+  type UseSharedFetchOptions,
+} from "../../src/index.ts";
 import { cluster, URL_A, type Cluster } from "../harness/replicas.ts";
 
 afterEach(cleanup);
 type Item = { n: number };
 type Row = { status: string; fetchStatus: string; data: unknown; isPlaceholderData: boolean; isError: boolean };
-const row = (q: UseQueryResult<unknown, unknown>): Row => ({ status: q.status, fetchStatus: q.fetchStatus, data: q.data, isPlaceholderData: q.isPlaceholderData, isError: q.isError });
+const row = (q: UseQueryResult<unknown, unknown>): Row => ({
+  status: q.status,
+  fetchStatus: q.fetchStatus,
+  data: q.data,
+  isPlaceholderData: q.isPlaceholderData,
+  isError: q.isError,
+});
 const dedupe = (log: Row[]) => log.filter((r, i) => i === 0 || JSON.stringify(r) !== JSON.stringify(log[i - 1]));
 
 class Boundary extends Component<{ children: ReactNode }, { caught: boolean }> {
@@ -38,7 +61,11 @@ function app(store: SharedFetchStoreWithExtras, client: QueryClient, node: React
 }
 
 /** Renders plain useQuery (its own fetch of the same host) and useSharedFetch with `options`; returns both logs. */
-async function sideBySide(c: Cluster, options: UseSharedFetchOptions<Item, unknown>, requests: number): Promise<{ plain: Row[]; shared: Row[] }> {
+async function sideBySide(
+  c: Cluster,
+  options: UseSharedFetchOptions<Item, unknown>,
+  requests: number,
+): Promise<{ plain: Row[]; shared: Row[] }> {
   const plain: Row[] = [];
   const shared: Row[] = [];
   const plainFetch = async () => {

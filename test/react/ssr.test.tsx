@@ -32,7 +32,9 @@ const OPTIONS = { staleTime: 60_000 };
 
 function Items() {
   const q = useSharedFetch<Item[]>(url, OPTIONS);
-  return <ul data-fetching={String(q.isFetchingAnywhere)}>{q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}</ul>;
+  return (
+    <ul data-fetching={String(q.isFetchingAnywhere)}>{q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}</ul>
+  );
 }
 
 function App({ client, store, state }: { client: QueryClient; store: SharedFetchStore; state: DehydratedState }) {
@@ -69,7 +71,9 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
     const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
     const recoverable: unknown[] = [];
     await act(async () => {
-      hydrateRoot(container, <App client={new QueryClient()} store={clientStore} state={state} />, { onRecoverableError: (e) => recoverable.push(e) });
+      hydrateRoot(container, <App client={new QueryClient()} store={clientStore} state={state} />, {
+        onRecoverableError: (e) => recoverable.push(e),
+      });
     });
     await act(() => new Promise((r) => setTimeout(r, 50)));
     spy.mockRestore();

@@ -63,7 +63,11 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
       { status: "pending", data: undefined, claim: "mine" },
       { status: "success", data: { n: 1 }, claim: "-" },
     ]);
-    expect(dedupe(logB).filter((s) => s.status !== "pending" || s.claim !== "-").slice(0, 1)).toEqual([{ status: "pending", data: undefined, claim: "foreign" }]);
+    expect(
+      dedupe(logB)
+        .filter((s) => s.status !== "pending" || s.claim !== "-")
+        .slice(0, 1),
+    ).toEqual([{ status: "pending", data: undefined, claim: "foreign" }]);
     expect(dedupe(logB).at(-1)).toEqual({ status: "success", data: { n: 1 }, claim: "-" });
     expect(logB.filter((s) => s.status !== "pending" && s.data === undefined)).toEqual([]);
     c.destroy();

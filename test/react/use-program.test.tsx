@@ -69,11 +69,11 @@ describe("useProgram in a component", () => {
     expect(screen.getByTestId("main").textContent).toBe("/one/main.ts");
     expect(calls(c)).toEqual(["/one/main.ts", "/one/helper.ts"]);
     // The store's notice may come a microtask before TanStack's result (see two-panes.test.tsx).
-    expect(dedupe(log).map((s) => `${s.status}:${s.claim}:${s.files}`).filter((s, i, all) => s !== all[i - 1] && (i === 0 || s !== "pending:-:-"))).toEqual([
-      "pending:-:-",
-      "pending:mine:-",
-      "success:-:/one/main.ts,/one/helper.ts",
-    ]);
+    expect(
+      dedupe(log)
+        .map((s) => `${s.status}:${s.claim}:${s.files}`)
+        .filter((s, i, all) => s !== all[i - 1] && (i === 0 || s !== "pending:-:-")),
+    ).toEqual(["pending:-:-", "pending:mine:-", "success:-:/one/main.ts,/one/helper.ts"]);
     c.destroy();
   });
 
@@ -151,7 +151,11 @@ describe("useProgram in a component", () => {
     );
     await waitFor(() => expect(screen.getAllByTestId("status").map((e) => e.textContent)).toEqual(["success", "success"]));
     expect(calls(c)).toEqual(["/one/main.ts", "/one/helper.ts"]);
-    expect(dedupe(logB).map((s) => `${s.status}:${s.claim}`).filter((s, i) => i === 0 || s !== "pending:-")).toEqual(["pending:-", "pending:foreign", "success:-"]);
+    expect(
+      dedupe(logB)
+        .map((s) => `${s.status}:${s.claim}`)
+        .filter((s, i) => i === 0 || s !== "pending:-"),
+    ).toEqual(["pending:-", "pending:foreign", "success:-"]);
     c.destroy();
   });
 
@@ -192,7 +196,9 @@ describe("useProgram in a component", () => {
     }
     render(app(store, new QueryClient(), <Bad />));
     await waitFor(() => expect(screen.getByTestId("bad").textContent).toMatch(/^error/));
-    expect(screen.getByTestId("bad").textContent).toMatch(/^error: shared-fetch: program url "ftp:\/\/modules.example.test\/x.ts" has protocol ftp:/);
+    expect(screen.getByTestId("bad").textContent).toMatch(
+      /^error: shared-fetch: program url "ftp:\/\/modules.example.test\/x.ts" has protocol ftp:/,
+    );
     c.destroy();
   });
 });

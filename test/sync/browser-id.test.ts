@@ -64,7 +64,11 @@ describe("agreeBrowserId: one browser id per browser, on the first visit too (is
     const locks = new FakeLocks();
     // Both tabs read an empty storage and stored their own id before either saw the other's.
     storage.setItem("shared-fetch:browser-id", "tab-b");
-    const agreed = await Promise.all([agreeBrowserId(locks.forTab("a"), "tab-a"), agreeBrowserId(locks.forTab("b"), "tab-b"), agreeBrowserId(locks.forTab("c"), "tab-c")]);
+    const agreed = await Promise.all([
+      agreeBrowserId(locks.forTab("a"), "tab-a"),
+      agreeBrowserId(locks.forTab("b"), "tab-b"),
+      agreeBrowserId(locks.forTab("c"), "tab-c"),
+    ]);
     expect(new Set(agreed).size).toBe(1);
     expect(agreed[0]).toBe("tab-a");
     expect(storage.items.get("shared-fetch:browser-id")).toBe("tab-a");

@@ -69,9 +69,7 @@ describe("connectPeers through a y-websocket server", () => {
     await until(a.conn.awareness, "change", () => sharedFetchOf(a, b) !== undefined);
     expect(sharedFetchOf(b, a)).toEqual({ replicaId: "ra", browserId: "ba" });
 
-    const removal = nextEvent<[{ removed: number[] }, unknown]>(b.conn.awareness, "change", (c) =>
-      c.removed.includes(a.doc.clientID),
-    );
+    const removal = nextEvent<[{ removed: number[] }, unknown]>(b.conn.awareness, "change", (c) => c.removed.includes(a.doc.clientID));
     a.conn.destroy();
     const [, origin] = await removal;
     expect(origin).not.toBe(connectionLostOrigin); // a peer really left
@@ -87,12 +85,8 @@ describe("connectPeers through a y-websocket server", () => {
     await until(b.conn.awareness, "change", () => sharedFetchOf(b, a) !== undefined);
     await until(a.conn.awareness, "change", () => sharedFetchOf(a, b) !== undefined);
 
-    const lostLocally = nextEvent<[{ removed: number[] }, unknown]>(b.conn.awareness, "change", (c) =>
-      c.removed.includes(a.doc.clientID),
-    );
-    const seenLeaving = nextEvent<[{ removed: number[] }, unknown]>(a.conn.awareness, "change", (c) =>
-      c.removed.includes(b.doc.clientID),
-    );
+    const lostLocally = nextEvent<[{ removed: number[] }, unknown]>(b.conn.awareness, "change", (c) => c.removed.includes(a.doc.clientID));
+    const seenLeaving = nextEvent<[{ removed: number[] }, unknown]>(a.conn.awareness, "change", (c) => c.removed.includes(b.doc.clientID));
     b.conn.provider.disconnect(); // a partition, seen from b
     expect((await lostLocally)[1]).toBe(connectionLostOrigin);
     expect((await seenLeaving)[1]).not.toBe(connectionLostOrigin);

@@ -67,7 +67,9 @@ describe("presence as a failure event across devices (y-websocket on 127.0.0.1)"
     void a.store.ensure(req).catch(() => {});
     await host.whenCalls(1);
     void b.store.ensure(req).catch(() => {});
-    const removed = new Promise<void>((resolve) => b.conn.awareness.on("change", ({ removed }: { removed: number[] }) => removed.length && resolve()));
+    const removed = new Promise<void>((resolve) =>
+      b.conn.awareness.on("change", ({ removed }: { removed: number[] }) => removed.length && resolve()),
+    );
     b.conn.provider.disconnect(); // b is the one offline: a's claim must keep its lease
     await removed; // b's awareness dropped a's state, with the connection-lost origin
     await new Promise<void>((resolve) => setImmediate(resolve)); // a (wrong) takeover is written in a microtask

@@ -40,7 +40,11 @@ describe("connectTabs does not echo", () => {
     const a = openTab(name);
     const b = openTab(name);
     const c = openTab(name);
-    for (const [tab, id] of [[a, "ra"], [b, "rb"], [c, "rc"]] as const) {
+    for (const [tab, id] of [
+      [a, "ra"],
+      [b, "rb"],
+      [c, "rc"],
+    ] as const) {
       tab.conn.awareness.setLocalStateField("sharedFetch", { replicaId: id, browserId: "br" });
     }
     // Once everyone sees everyone, every handshake query has been answered.

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { BrowserNotFoundError, findChromium } from "../browser/chromium.ts";
 
-const only = (...paths: string[]) => (path: string) => paths.includes(path);
+const only =
+  (...paths: string[]) =>
+  (path: string) =>
+    paths.includes(path);
 const noPlaywright = () => undefined;
 
 describe("findChromium", () => {
@@ -11,7 +14,9 @@ describe("findChromium", () => {
   });
 
   it("refuses a CHROMIUM_PATH that does not exist rather than quietly using another browser", () => {
-    expect(() => findChromium({ CHROMIUM_PATH: "/nope" }, only("/usr/bin/chromium"), noPlaywright)).toThrow(/CHROMIUM_PATH is set to \/nope/);
+    expect(() => findChromium({ CHROMIUM_PATH: "/nope" }, only("/usr/bin/chromium"), noPlaywright)).toThrow(
+      /CHROMIUM_PATH is set to \/nope/,
+    );
   });
 
   it("finds Debian's, then Ubuntu/Fedora's chromium, then Google Chrome", () => {

@@ -82,10 +82,7 @@ export class ModuleFetcher {
     const { maxFileBytes, maxTotalBytes } = this.opts;
     const url = stripQuery(requestUrl);
     if (fileBytes > maxFileBytes) {
-      return new ProgramResolveError(
-        `module ${pathOf(requestUrl)} is larger than the limit of ${maxFileBytes} bytes per file`,
-        { url },
-      );
+      return new ProgramResolveError(`module ${pathOf(requestUrl)} is larger than the limit of ${maxFileBytes} bytes per file`, { url });
     }
     if (totalBytes > maxTotalBytes) {
       return new ProgramResolveError(

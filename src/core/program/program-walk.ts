@@ -2,14 +2,7 @@ import { ProgramResolveError } from "./errors.ts";
 import { findImports } from "./find-imports.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { ModuleFetcher, type FetchOutcome } from "./module-fetcher.ts";
-import {
-  isScript,
-  pathOf,
-  probeCandidates,
-  resolveSpecifier,
-  type ImportTarget,
-  type ProgramEntry,
-} from "./specifiers.ts";
+import { isScript, pathOf, probeCandidates, resolveSpecifier, type ImportTarget, type ProgramEntry } from "./specifiers.ts";
 
 export type WalkOptions = {
   fetch: typeof fetch;
@@ -138,10 +131,7 @@ class ProgramWalk {
     if (this.modules.has(url)) return;
     this.modules.set(url, text);
     if (this.modules.size > this.options.maxFiles) {
-      throw new ProgramResolveError(
-        `program has more than ${this.options.maxFiles} modules (limit reached at ${pathOf(url)})`,
-        { url },
-      );
+      throw new ProgramResolveError(`program has more than ${this.options.maxFiles} modules (limit reached at ${pathOf(url)})`, { url });
     }
     const path = pathOf(url);
     if (!isScript(path)) return;
@@ -177,10 +167,11 @@ class ProgramWalk {
           return true;
         }
         if (outcome.status !== 404) {
-          throw new ProgramResolveError(
-            `module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`,
-            { ...details, url, status: outcome.status },
-          );
+          throw new ProgramResolveError(`module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`, {
+            ...details,
+            url,
+            status: outcome.status,
+          });
         }
         if (index < urls.length - 1) return false;
         const tried = target.explicit ? `HTTP 404 for ${pathOf(url)}` : `tried ${urls.map(pathOf).join(", ")}`;

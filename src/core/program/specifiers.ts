@@ -3,10 +3,7 @@ import { ProgramResolveError } from "./errors.ts";
 
 const PROBE_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs"];
 /** The documented probe order for a specifier without an extension: first 2xx wins. */
-export const PROBE_SUFFIXES: readonly string[] = [
-  ...PROBE_EXTENSIONS,
-  ...PROBE_EXTENSIONS.map((ext) => `/index${ext}`),
-];
+export const PROBE_SUFFIXES: readonly string[] = [...PROBE_EXTENSIONS, ...PROBE_EXTENSIONS.map((ext) => `/index${ext}`)];
 
 const SCRIPT_EXTENSIONS = [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"];
 /**
@@ -26,9 +23,7 @@ export type ProgramEntry = {
   name: string;
 };
 
-export type ImportTarget =
-  | { kind: "external"; specifier: string }
-  | { kind: "module"; url: string; explicit: boolean };
+export type ImportTarget = { kind: "external"; specifier: string } | { kind: "module"; url: string; explicit: boolean };
 
 export function parseEntryUrl(value: unknown): ProgramEntry {
   const shown = describeValue(value);
@@ -83,10 +78,10 @@ export function resolveSpecifier(specifier: string, importerUrl: string, entry: 
   // Only an importer inside the root is fenced in: a module reached by a root-absolute import
   // (`/lib/x.ts`) lives outside it by the author's choice, and its own `./y` must still work.
   if (relative && importer.pathname.startsWith(entry.root) && !url.pathname.startsWith(entry.root)) {
-    throw new ProgramResolveError(
-      `${importer.pathname} imports '${specifier}', which climbs above the program root ${entry.root}`,
-      { importer: importer.pathname, specifier },
-    );
+    throw new ProgramResolveError(`${importer.pathname} imports '${specifier}', which climbs above the program root ${entry.root}`, {
+      importer: importer.pathname,
+      specifier,
+    });
   }
   // A dependency's own query or hash would make two names for one file; the file is its path.
   const moduleUrl = url.origin + url.pathname;

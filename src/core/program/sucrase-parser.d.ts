@@ -9,12 +9,7 @@ declare module "sucrase/dist/parser/index.js" {
     /** True inside type annotations and type declarations, which emit no code. */
     isType: boolean;
   };
-  export function parse(
-    input: string,
-    isJSXEnabled: boolean,
-    isTypeScriptEnabled: boolean,
-    isFlowEnabled: boolean,
-  ): { tokens: Token[] };
+  export function parse(input: string, isJSXEnabled: boolean, isTypeScriptEnabled: boolean, isFlowEnabled: boolean): { tokens: Token[] };
 }
 
 declare module "sucrase/dist/parser/tokenizer/types.js" {

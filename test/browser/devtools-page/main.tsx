@@ -46,7 +46,13 @@ async function start(): Promise<void> {
     <QueryClientProvider client={new QueryClient()}>
       <SharedFetchProvider store={store}>
         <App />
-        <SharedFetchDevtools store={store} awareness={tabs.awareness} initialIsOpen initialHeight={380} initialTab={(params.get("tab") ?? "keys") as DevtoolsTab} />
+        <SharedFetchDevtools
+          store={store}
+          awareness={tabs.awareness}
+          initialIsOpen
+          initialHeight={380}
+          initialTab={(params.get("tab") ?? "keys") as DevtoolsTab}
+        />
       </SharedFetchProvider>
     </QueryClientProvider>,
   );

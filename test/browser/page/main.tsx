@@ -21,7 +21,14 @@ import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-quer
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
-import { createSharedFetchStore, sharedMutationFn, sharedQueryKey, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
+import {
+  createSharedFetchStore,
+  sharedMutationFn,
+  sharedQueryKey,
+  SharedFetchProvider,
+  useSharedFetch,
+  type StoreEvent,
+} from "../../../src/index.ts";
 import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
 import type { HistoryEntry, PageWindow } from "./types.ts";
 import { internalsOf } from "../../../src/internals.ts";
@@ -90,13 +97,19 @@ function App() {
   });
   return (
     <main>
-      <p>status: <span data-testid="status">{status}</span></p>
-      <p>data: <span data-testid="data">{data === undefined ? "" : JSON.stringify(data)}</span></p>
-      <p>error: <span data-testid="error">{error ? error.message : ""}</span></p>
       <p>
-        claim: <span data-testid="claim-replica">{claim?.replicaId ?? ""}</span>{" "}
-        mine <span data-testid="claim-mine">{claim ? String(claim.mine) : ""}</span>{" "}
-        stale <span data-testid="claim-stale">{claim ? String(claim.stale) : ""}</span>
+        status: <span data-testid="status">{status}</span>
+      </p>
+      <p>
+        data: <span data-testid="data">{data === undefined ? "" : JSON.stringify(data)}</span>
+      </p>
+      <p>
+        error: <span data-testid="error">{error ? error.message : ""}</span>
+      </p>
+      <p>
+        claim: <span data-testid="claim-replica">{claim?.replicaId ?? ""}</span> mine{" "}
+        <span data-testid="claim-mine">{claim ? String(claim.mine) : ""}</span> stale{" "}
+        <span data-testid="claim-stale">{claim ? String(claim.stale) : ""}</span>
       </p>
     </main>
   );
@@ -109,7 +122,16 @@ async function start(): Promise<void> {
   const peers = ws ? connectPeers(doc, { url: ws, room }) : null;
   // Where each doc update came from, and when (for diagnosing sync delays).
   doc.on("update", (update: Uint8Array, origin: unknown) => {
-    const from = origin === tabs ? "tabs" : peers && origin === peers.provider ? "ws" : origin === "shared-fetch" ? "local" : typeof origin === "string" ? origin : "other";
+    const from =
+      origin === tabs
+        ? "tabs"
+        : peers && origin === peers.provider
+          ? "ws"
+          : origin === "shared-fetch"
+            ? "local"
+            : typeof origin === "string"
+              ? origin
+              : "other";
     win.__updates.push({ at: now(), from, bytes: update.byteLength });
   });
   void tabs.whenSynced.then(() => (win.__marks.tabsSynced = now()));
@@ -131,7 +153,8 @@ async function start(): Promise<void> {
     queueMicrotask(() => {
       for (const key of keys) {
         const holder = internalsOf(store).records.claims.get(key)?.replicaId ?? null;
-        const recorded = internalsOf(store).records.results.get(key) !== undefined || internalsOf(store).records.errors.get(key) !== undefined;
+        const recorded =
+          internalsOf(store).records.results.get(key) !== undefined || internalsOf(store).records.errors.get(key) !== undefined;
         win.__claimLog.push({ at, key, holder, mine: holder === store.replicaId, recorded });
       }
     });

@@ -3,7 +3,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
-import { connectTabs, createSharedFetchStore, SharedFetchProvider, useSharedFetch, type CreateStoreOptions, type ProgramData } from "shared-fetch";
+import {
+  connectTabs,
+  createSharedFetchStore,
+  SharedFetchProvider,
+  useSharedFetch,
+  type CreateStoreOptions,
+  type ProgramData,
+} from "shared-fetch";
 import { SharedFetchDevtools } from "shared-fetch/devtools";
 
 type Item = { path: string; n: number };

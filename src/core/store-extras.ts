@@ -1,0 +1,34 @@
+import type { StoreEventListener } from "./events.ts";
+import type { Inspection } from "./inspector.ts";
+import type { MalformedRecord } from "./lanes.ts";
+import type { ClaimRecord } from "./records.ts";
+import type { Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
+
+/** Extras beyond the contract: the devtools panel and tests read these. */
+export interface SharedFetchStoreExtras {
+  readonly identity: string;
+  /** The key a request is coordinated under (hash of identity and inputs). */
+  keyOf(req: SharedRequest | string): string;
+  onEvent(listener: StoreEventListener): () => void;
+  /** What this store knows and believes now: every key's claim with its liveness verdict, replicas, malformed records. */
+  inspect(): Inspection;
+  /** Called after any change the inspector would show (doc records, verdicts, this store's events), batched per microtask. */
+  onInspect(listener: () => void): () => void;
+  /**
+   * The recorded result's revision and `at` (when it was asked for, on its writer's clock, ms
+   * since the epoch; absent in records that predate ages, see freshness.ts); undefined when none.
+   */
+  resultInfo(req: SharedRequest | string): { rev: number; at?: number } | undefined;
+  /** The same for a program's recorded resolution. */
+  programResultInfo(req: ProgramRequest): { rev: number; at?: number } | undefined;
+  /** The key a program request is coordinated under (identity, entry URL, compile flag). */
+  programKeyOf(req: ProgramRequest): string;
+  /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
+  refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>>;
+  /** Claims currently in the doc, every replica's. */
+  claims(): [string, ClaimRecord][];
+  /** Records from peers that failed validation and were ignored (invariant 14). */
+  malformed(): MalformedRecord[];
+}
+
+export type SharedFetchStoreWithExtras = SharedFetchStore & SharedFetchStoreExtras;

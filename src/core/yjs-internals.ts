@@ -1,0 +1,48 @@
+import type * as Y from "yjs";
+
+/*
+ * Every use of a Yjs field that is not public API (`_start`, `_item`, item ids) lives here, so a
+ * Yjs upgrade that renames one breaks this file and its test (test/yjs-internals.test.ts), not the
+ * lanes in silence. Checked against yjs 13.6.
+ */
+
+/** Any Yjs type (Y.Array, Y.Map, …): only its integration item is read. */
+type NestedType = { readonly _item: Y.Item | null };
+
+/** True once the nested type was deleted from its parent (its `_item` is a tombstone). */
+export function isDeletedType(type: NestedType): boolean {
+  return type._item?.deleted === true;
+}
+
+/** The client id that created a nested type (0 for a root type or one not yet integrated). */
+export function creatorOf(type: NestedType): number {
+  return type._item?.id.client ?? 0;
+}
+
+export function eachElement(item: Y.Item, fn: (id: string, value: unknown) => void): void {
+  const content = item.content.getContent();
+  for (let i = 0; i < content.length; i++) fn(`${item.id.client}:${item.id.clock + i}`, content[i]);
+}
+
+/** The live elements of an array with their ids (toArray() has no ids). */
+export function forEachLive(array: Y.Array<unknown>, fn: (id: string, value: unknown) => void): void {
+  for (let item = array._start; item !== null; item = item.right) if (!item.deleted && item.countable) eachElement(item, fn);
+}
+
+/** Position of the element `client:clock` in `array`, or -1; a lane is short (Lanes caps it). */
+export function indexOfElement(array: Y.Array<unknown>, client: number, clock: number): number {
+  let index = 0;
+  for (let item = array._start; item !== null; item = item.right) {
+    if (item.deleted || !item.countable) continue;
+    if (item.id.client === client && clock >= item.id.clock && clock < item.id.clock + item.length) return index + clock - item.id.clock;
+    index += item.length;
+  }
+  return -1;
+}
+
+/** Deletes the element `client:clock` of `array` if it is still there. */
+export function deleteElement(array: Y.Array<unknown>, client: number, clock: number): void {
+  if (isDeletedType(array)) return;
+  const at = indexOfElement(array, client, clock);
+  if (at >= 0) array.delete(at, 1);
+}
