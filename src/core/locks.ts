@@ -30,6 +30,10 @@ export class ReplicaLocks {
   private release: (() => void) | undefined;
   private controller = new AbortController();
   private readonly watching = new Set<string>();
+  /** Replicas whose lock this replica was granted: dead, never watched again (a re-watch would be granted at once, for ever). */
+  private readonly dead = new Set<string>();
+  /** Key locks this replica holds: a crash (or stop) lets them go, as the browser does. */
+  private readonly keys = new Set<() => void>();
   /** True once this replica's own lock is held: only then may its claims name its browser. */
   held = false;
   /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
@@ -61,11 +65,12 @@ export class ReplicaLocks {
 
   /** Queue on another replica's lock; `onGone` fires when the browser grants it to us. */
   watch(replicaId: string): void {
-    if (replicaId === this.replicaId || this.watching.has(replicaId)) return;
+    if (replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return;
     this.watching.add(replicaId);
     this.locks
       .request(lockName(replicaId), { mode: "exclusive", signal: this.controller.signal }, () => {
         this.watching.delete(replicaId);
+        this.dead.add(replicaId);
         this.onGone(replicaId);
       })
       .catch(() => this.watching.delete(replicaId));
@@ -78,7 +83,19 @@ export class ReplicaLocks {
   holdKey(key: string, signal: AbortSignal): Promise<() => void> {
     return new Promise((resolve, reject) => {
       this.locks
-        .request(`shared-fetch:key:${key}`, { mode: "exclusive", signal }, () => new Promise<void>((release) => resolve(() => release())))
+        .request(
+          `shared-fetch:key:${key}`,
+          { mode: "exclusive", signal },
+          () =>
+            new Promise<void>((release) => {
+              const letGo = () => {
+                this.keys.delete(letGo);
+                release();
+              };
+              this.keys.add(letGo);
+              resolve(letGo);
+            }),
+        )
         .catch(reject);
     });
   }
@@ -92,6 +109,7 @@ export class ReplicaLocks {
 
   stop(): void {
     this.drop();
+    for (const release of [...this.keys]) release();
     this.controller.abort();
     this.controller = new AbortController();
     this.watching.clear();

@@ -1,5 +1,5 @@
 import type { Awareness } from "y-protocols/awareness";
-import { isPlainObject } from "./request.ts";
+import { isId, isPlainObject } from "./request.ts";
 
 export const PRESENCE_FIELD = "sharedFetch";
 /**
@@ -24,7 +24,7 @@ export function watchPresence(
     const state = awareness.getStates().get(clientId);
     const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
     const id = isPlainObject(field) ? field.replicaId : undefined;
-    return typeof id === "string" && id.length > 0 && id.length <= 200 ? id : undefined;
+    return isId(id) ? id : undefined;
   };
   const onChange = ({ added, updated, removed }: Change, origin: unknown) => {
     try {

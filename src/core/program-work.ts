@@ -3,12 +3,8 @@ import type { Job } from "./job.ts";
 import type { Outcome } from "./fetcher.ts";
 import { SharedFetchInputError, abortError, describe } from "./errors.ts";
 import { programKey } from "./key.ts";
-import { isPlainObject, parseHttpUrl } from "./request.ts";
+import { isPlainObject, own, parseHttpUrl } from "./request.ts";
 import type { ProgramRequest } from "./types.ts";
-
-function own(record: Record<string, unknown>, name: string): unknown {
-  return Object.hasOwn(record, name) ? record[name] : undefined;
-}
 
 /**
  * A program payload read from the doc must look like one before React ever sees it (invariant 14).

@@ -1,4 +1,4 @@
-import { isPlainObject } from "./request.ts";
+import { isId, isPlainObject, own } from "./request.ts";
 
 /** "Replica R works on this key at revision `rev`": a lease on the right to fetch, not a timeout. */
 export type ClaimRecord = {
@@ -32,7 +32,6 @@ export type BeatRecord = {
   nonces?: string[];
 };
 
-const MAX_ID = 200;
 /**
  * Revisions stay far below 2^53 so that "the next revision" is always exact and always valid: a
  * peer's record beyond this is malformed (ignored), never a revision anyone builds on. At one
@@ -48,10 +47,6 @@ export const MAX_JSON_DEPTH = 64;
 export const MAX_JSON_VALUES = 1_000_000;
 const MAX_LEASE_MS = 7 * 24 * 3600_000;
 
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= MAX_ID;
-}
-
 function isRev(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= MAX_REV;
 }
@@ -60,10 +55,6 @@ const REV_PROBLEM = (what: string) => `${what}.rev is not an integer from 1 to $
 
 function isAt(value: unknown): boolean {
   return value === undefined || (typeof value === "number" && Number.isFinite(value));
-}
-
-function own(record: Record<string, unknown>, name: string): unknown {
-  return Object.hasOwn(record, name) ? record[name] : undefined;
 }
 
 export function validateClaim(value: unknown): ClaimRecord | string {

@@ -117,6 +117,18 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   return { url, method, headers, body, parse };
 }
 
+/** A field of a peer's or caller's object, read only if it is the object's own (never `__proto__`-shaped). */
+export function own(record: Record<string, unknown>, name: string): unknown {
+  return Object.hasOwn(record, name) ? record[name] : undefined;
+}
+
+/** Replica ids, nonces and browser ids are non-empty strings of at most this many characters. */
+export const MAX_ID_LENGTH = 200;
+
+export function isId(value: unknown): value is string {
+  return typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
+}
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);

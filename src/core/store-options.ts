@@ -3,6 +3,7 @@ import { randomId } from "./job.ts";
 import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
 import type { LockManagerLike } from "./locks.ts";
 import { numberOption } from "./options.ts";
+import { isId } from "./request.ts";
 import { DEFAULT_MAX_RESULT_BYTES } from "./fetcher.ts";
 import { DEFAULT_RETENTION_MS } from "./retention.ts";
 import type { SharedFetchStoreOptions } from "./types.ts";
@@ -68,7 +69,7 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
     throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${describe(options)}`);
   }
   const replicaId = options.replicaId ?? randomId();
-  if (typeof replicaId !== "string" || replicaId.length === 0 || replicaId.length > 200) {
+  if (!isId(replicaId)) {
     throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);
   }
   const identity = options.identity ?? "anonymous";
