@@ -7,7 +7,10 @@
 import { createElement, Fragment, type ReactNode } from "react";
 import * as Devtools from "./production.ts";
 
-type Component<P> = (props: P) => ReactNode;
+/** A function component of the panel (exported: the public declarations name it). */
+export type Component<P> = (props: P) => ReactNode;
+// Bundlers replace `process.env.NODE_ENV`; declared here so apps without Node types compile.
+declare const process: { env: { NODE_ENV?: string } };
 
 // The condition is written out in each export, as TanStack does: every bundler folds it there
 // (esbuild does not fold a shared `const off = …`), and then drops the unused panel.

@@ -3,6 +3,7 @@
 export { createSharedFetchStore, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS } from "./core/store.ts";
 export type { CreateStoreOptions, SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./core/store.ts";
 export { SharedFetchInputError } from "./core/errors.ts";
+export type { Outcome, OutcomeError } from "./core/fetcher.ts";
 export { DEFAULT_MAX_RESULT_BYTES } from "./core/fetcher.ts";
 export type { StoreEvent, StoreEventListener } from "./core/events.ts";
 export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, Holder } from "./core/inspector.ts";
@@ -27,7 +28,7 @@ export type {
 export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
 export { useSharedFetch, type UseSharedFetchOptions, type SharedFetchResult } from "./react/use-shared-fetch.ts";
 export { useProgram, sharedProgramOptions, type UseProgramOptions, type ProgramData } from "./react/use-program.ts";
-export { sharedQueryOptions, sharedQueryKey, type SharedQueryOptionsInput } from "./react/shared-query-options.ts";
+export { sharedQueryOptions, sharedQueryKey, type SharedQueryOptionsInput, type SharedQueryOptions } from "./react/shared-query-options.ts";
 export { sharedMutationFn } from "./react/shared-mutation.ts";
 export { SharedFetchError } from "./react/shared-error.ts";
 export type { SharedView } from "./react/use-shared-view.ts";

@@ -1,4 +1,13 @@
-import { queryOptions, type Query, type QueryFunctionContext, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
+import {
+  queryOptions,
+  type OmitKeyof,
+  type Query,
+  type QueryFunction,
+  type QueryFunctionContext,
+  type QueryKey,
+  type QueryKeyWithDataTag,
+  type UseQueryOptions,
+} from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeRequest } from "../core/request.ts";
@@ -76,11 +85,20 @@ export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): rea
  * are judged on the recorded result's age (see README, "Coming from TanStack Query"). `null`
  * disables the query. Bad input (an invalid URL) becomes the query's error, never a throw.
  */
+/**
+ * What `sharedQueryOptions` returns: TanStack's `queryOptions` shape, named through
+ * `@tanstack/react-query` so that an app's type checker resolves it there (it need not resolve
+ * `@tanstack/query-core` itself, e.g. under pnpm's strict layout).
+ */
+export type SharedQueryOptions<T, TData = T> = OmitKeyof<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryFn"> & {
+  queryFn?: QueryFunction<T, QueryKey, never> | undefined;
+} & QueryKeyWithDataTag<QueryKey, T, SharedFetchError>;
+
 export function sharedQueryOptions<T = unknown, TData = T>(
   store: SharedFetchStore,
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
-) {
+): SharedQueryOptions<T, TData> {
   const { queryKey: ownKey, leaseMs, retry, retryDelay, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;

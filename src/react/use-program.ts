@@ -15,7 +15,14 @@ import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../cor
 import { demandOf } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
-import { deliveredRev, isRunning, trackRunning, unwrap, type SharedQueryOptionsInput } from "./shared-query-options.ts";
+import {
+  deliveredRev,
+  isRunning,
+  trackRunning,
+  unwrap,
+  type SharedQueryOptions,
+  type SharedQueryOptionsInput,
+} from "./shared-query-options.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
 
@@ -40,7 +47,11 @@ function recordOf(store: SharedFetchStore, req: ProgramRequest) {
  * replicas: `["shared-fetch", "program", url without query, key]`. A program record has no age:
  * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision).
  */
-export function sharedProgramOptions<TData = ProgramData>(store: SharedFetchStore, url: string | null, options?: UseProgramOptions<TData>) {
+export function sharedProgramOptions<TData = ProgramData>(
+  store: SharedFetchStore,
+  url: string | null,
+  options?: UseProgramOptions<TData>,
+): SharedQueryOptions<ProgramData, TData> {
   const { compile, queryKey: ownKey, ...rest } = options ?? {};
   let req: ProgramRequest | null = null;
   let key: QueryKey;

@@ -11,7 +11,8 @@ import {
   type CreateStoreOptions,
   type ProgramData,
 } from "shared-fetch";
-import { SharedFetchDevtools } from "shared-fetch/devtools";
+// A production build: the gated `shared-fetch/devtools` would render nothing, so ship the panel on purpose.
+import { SharedFetchDevtools } from "shared-fetch/devtools/production";
 
 type Item = { path: string; n: number };
 
