@@ -64,7 +64,8 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     if (delivered === undefined) {
       // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
       if (state.data !== undefined && at <= state.dataUpdatedAt) return;
-    } else if (info.rev < delivered || (info.rev === delivered && state.dataUpdatedAt === at)) return;
+    } else if (info.rev < delivered || (info.rev === delivered && state.dataUpdatedAt === at && state.data === snap.data)) return;
+    // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
     deliveredRev.set(cached, info.rev);
     client.setQueryData(queryKey, snap.data, { updatedAt: at });
   }, [id, snap, client, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
