@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { internalsOf } from "../src/internals.ts";
 import { validateError, resultValidator, validateJson } from "../src/core/records.ts";
-import { FakeLocks } from "../sim/fake-locks.ts";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
 
@@ -41,11 +40,7 @@ describe("development simulations (internals: dev.crash, dev.pauseNetwork)", () 
   afterEach(() => vi.useRealTimers());
 
   it("crash: the replica writes nothing more, keeps its claim in the doc, and its Web Lock is let go", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", settleMs: 0 });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", settleMs: 0 });
-    await tick();
+    const { c, a, b } = await twoTabs({ settleMs: 0 });
     background(a.ensure(req));
     await tick(10);
     b.subscribe(req, () => {});

@@ -3,9 +3,8 @@ import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Liveness, MAX_OBSERVED_LEASE_MS } from "../src/core/liveness.ts";
-import { FakeLocks } from "../sim/fake-locks.ts";
 import { Host } from "../sim/host.ts";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -35,11 +34,7 @@ describe("the inspector: the store's own verdicts, one staleness model (invarian
   });
 
   it("reason 'lock-released': a crashed tab of the same browser, and its replica shown departed", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", settleMs: 0 });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", settleMs: 0 });
-    await tick();
+    const { locks, c, a, b } = await twoTabs({ settleMs: 0 });
     background(a.ensure(req));
     await tick(10);
     expect(b.inspect().keys[0]!.claim).toMatchObject({ holder: "same browser", stale: false, exact: true });

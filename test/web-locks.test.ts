@@ -1,19 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
-
-/** Two tabs of one browser: one lock manager, one browser id, both locks held. */
-async function twoTabs() {
-  const locks = new FakeLocks();
-  const c = cluster(0);
-  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
-  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
-  await tick();
-  return { locks, c, a, b };
-}
 
 describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
   beforeEach(useFakeClock);

@@ -2,8 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createDevtoolsModel, describeEntry, Timeline, type TimelineEntry } from "../../devtools/index.ts";
 import { internalsOf, ROOT, TABLES } from "../../src/internals.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "../harness/replicas.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -52,11 +51,7 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
   });
 
   it("a crashed tab of the same browser: lock released, then the takeover, on the survivor's panel", async () => {
-    const locks = new FakeLocks();
-    const c = cluster(0);
-    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", settleMs: 0 });
-    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", settleMs: 0 });
-    await tick();
+    const { locks, c, a, b } = await twoTabs({ settleMs: 0 });
     background(a.ensure(req));
     await tick(10);
     const model = createDevtoolsModel(b, { minNotifyIntervalMs: 0 });

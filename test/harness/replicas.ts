@@ -3,6 +3,7 @@ import * as Y from "yjs";
 import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
 import { Network } from "../../sim/network.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
 
 export const URL_A = "https://api.example.test/items";
 
@@ -74,4 +75,14 @@ export async function until<T>(promise: Promise<T>, stepMs = 10, maxMs = 600_000
 export function background<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
   return promise;
+}
+
+/** Two tabs of one browser: one lock manager, one browser id, both locks held. */
+export async function twoTabs(options: Partial<CreateStoreOptions> = {}) {
+  const locks = new FakeLocks();
+  const c = cluster(0);
+  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", ...options });
+  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", ...options });
+  await tick();
+  return { locks, c, a, b };
 }
