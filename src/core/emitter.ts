@@ -1,7 +1,7 @@
 import type { StoreEvent, StoreEventListener } from "./events.ts";
 
 /** Listeners must never break the store or each other: a throwing one is reported, the rest still run. */
-function callAll<T extends unknown[]>(listeners: Set<(...args: T) => void>, args: T, what: string): void {
+export function callAll<T extends unknown[]>(listeners: Set<(...args: T) => void>, args: T, what: string): void {
   for (const listener of [...listeners]) {
     try {
       listener(...args);

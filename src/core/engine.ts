@@ -102,7 +102,8 @@ export class ClaimEngine {
   destroy(): void {
     if (this.lifecycle === "destroyed") return;
     this.lifecycle = "destroyed";
-    this.batch.discard();
+    // Its claims were never seen by anyone: drop what is queued, write nothing more through it.
+    this.batch.stop();
     for (const st of this.keys.all()) {
       this.stopAttempt(st, "destroyed");
       rejectWaiters(st, abortError("shared-fetch: the store was destroyed"));
@@ -112,7 +113,6 @@ export class ClaimEngine {
     const own = claims.entries().filter(([, claim]) => claim.replicaId === this.replicaId);
     if (own.length) this.write(() => own.forEach(([key]) => claims.delete(key)));
     this.heartbeat.stop();
-    this.batch.stop();
     this.sightings.stop();
   }
 

@@ -1,3 +1,4 @@
+import { callAll } from "./emitter.ts";
 import { abortError } from "./errors.ts";
 import type { KeyState, Waiter } from "./job.ts";
 import type { Snapshot } from "./types.ts";
@@ -57,11 +58,5 @@ export function rejectWaiters(st: KeyState, error: unknown): void {
 export function notifyListeners(st: KeyState, snapshot: Snapshot): void {
   if (snapshot === st.notified) return;
   st.notified = snapshot;
-  for (const listener of [...st.listeners]) {
-    try {
-      listener();
-    } catch (error) {
-      queueMicrotask(() => console.error("shared-fetch: subscriber failed", error));
-    }
-  }
+  callAll(st.listeners, [], "subscriber");
 }

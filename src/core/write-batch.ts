@@ -35,11 +35,6 @@ export class WriteBatch {
     this.doc.transact(() => fns.forEach((fn) => fn()), this.origin);
   }
 
-  /** Drops what is queued (the store is going away: its claims were never seen). */
-  discard(): void {
-    this.queued = [];
-  }
-
   stop(): void {
     this.stopped = true;
     this.queued = [];
