@@ -13,6 +13,8 @@ export class KeyStates {
   private readonly dirty = new Set<string>();
   private flushQueued = false;
   private stopped = false;
+  /** Trim when the map grows past this: raised while most states are busy, so a trim is amortised O(1) per key. */
+  private trimAt = IDLE_STATES;
 
   constructor(private readonly hooks: { refresh(st: KeyState): void; beforeFlush(): void }) {}
 
@@ -20,8 +22,9 @@ export class KeyStates {
     let st = this.states.get(key);
     if (!st) {
       st = { key, kind, results, waiters: new Set(), listeners: new Set(), nonces: [], settled: 0 };
+      // Trim before adding: the new state has no waiter yet, and its caller is about to add one.
+      if (this.states.size >= this.trimAt) this.trimIdle();
       this.states.set(key, st);
-      if (this.states.size > IDLE_STATES) this.trimIdle();
     }
     return st;
   }
@@ -89,6 +92,8 @@ export class KeyStates {
       this.drop(st);
       excess--;
     }
+    // Busy states stay: with thousands in flight, the next scan waits until the map doubles.
+    this.trimAt = Math.max(IDLE_STATES, this.states.size * 2);
   }
 
   private clearTimer(st: KeyState): void {
