@@ -7,6 +7,7 @@ import { networkCause } from "./causes.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
 import type { ClaimRecord } from "./records.ts";
+import { startSettleTimer, type SettleTimer } from "./settle-timer.ts";
 import { writeOutcome } from "./writeback.ts";
 
 /** What an attempt needs from its engine. */
@@ -40,7 +41,7 @@ export type StopReason = AbortReason | "destroyed" | "hidden";
 
 type State =
   | { phase: "locking" }
-  | { phase: "settling"; timer: ReturnType<typeof setTimeout> | undefined }
+  | { phase: "settling"; timer: SettleTimer | undefined }
   | { phase: "settled" }
   | { phase: "running" }
   | { phase: "done"; written: boolean }
@@ -112,7 +113,7 @@ export class Attempt {
       deps.changed();
     };
     // Settle even with a zero window a task later, after the batched claim was written.
-    if (deps.settleMs > 0) this.state = { phase: "settling", timer: setTimeout(settled, deps.settleMs) };
+    if (deps.settleMs > 0) this.state = { phase: "settling", timer: startSettleTimer(deps.settleMs, settled) };
     else {
       this.state = { phase: "settling", timer: undefined };
       queueMicrotask(settled);
@@ -122,6 +123,7 @@ export class Attempt {
 
   /** Another claim won the race for this revision. Our claim was already overwritten: nothing to release. */
   yieldTo(replicaId: string): void {
+    if (this.state.phase === "settling") this.state.timer?.cancel();
     this.state = { phase: "stopped", reason: "superseded" };
     this.controller.abort(abortError("shared-fetch: yielded"));
     this.unlock();
@@ -154,7 +156,7 @@ export class Attempt {
   stop(reason: StopReason): void {
     const { state, job, deps } = this;
     if (state.phase === "done" || state.phase === "stopped") return;
-    if (state.phase === "settling" && state.timer !== undefined) clearTimeout(state.timer);
+    if (state.phase === "settling") state.timer?.cancel();
     this.state = { phase: "stopped", reason };
     this.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
     this.unlock();
