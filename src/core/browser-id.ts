@@ -1,5 +1,5 @@
 import type { LockManagerLike } from "./locks.ts";
-import { uuidv4 } from "lib0/random";
+import { randomId } from "./job.ts";
 
 const storageKey = "shared-fetch:browser-id";
 let cached: string | undefined;
@@ -20,14 +20,14 @@ function readOrCreate(): string {
     if (typeof localStorage !== "undefined" && localStorage !== null) {
       const existing = localStorage.getItem(storageKey);
       if (existing) return existing;
-      const id = uuidv4();
+      const id = randomId();
       localStorage.setItem(storageKey, id);
       return id;
     }
   } catch {
     // fall through to an id of our own
   }
-  return uuidv4();
+  return randomId();
 }
 
 const agreedKey = "shared-fetch:browser-id:agreed";

@@ -11,6 +11,8 @@ export class Heartbeat {
   private period = 0;
   private n = 0;
   private readonly leases = new Map<{ nonce: string }, number>();
+  /** How many works run under each lease length: the shortest is found among a few lengths, not every work. */
+  private readonly lengths = new Map<number, number>();
 
   constructor(
     private readonly beats: RecordMap<BeatRecord & { at?: number }>,
@@ -19,22 +21,36 @@ export class Heartbeat {
   ) {}
 
   add(work: { nonce: string }, leaseMs: number): void {
+    if (this.leases.has(work)) return;
     this.leases.set(work, leaseMs);
+    this.lengths.set(leaseMs, (this.lengths.get(leaseMs) ?? 0) + 1);
     this.update();
   }
 
   remove(work: { nonce: string }): void {
-    if (this.leases.delete(work)) this.update();
+    const leaseMs = this.leases.get(work);
+    if (leaseMs === undefined) return;
+    this.leases.delete(work);
+    const left = this.lengths.get(leaseMs)! - 1;
+    if (left) this.lengths.set(leaseMs, left);
+    else this.lengths.delete(leaseMs);
+    // Gone idle: the running interval stops itself at its next tick without writing (see beat), so
+    // back-to-back requests reuse one timer instead of setting and clearing one each.
+    if (this.leases.size) this.update();
   }
 
   stop(): void {
     this.leases.clear();
-    this.update();
+    this.lengths.clear();
+    this.arm(0);
   }
 
   private update(): void {
-    const period = this.leases.size === 0 ? 0 : Math.max(1, Math.floor(Math.min(...this.leases.values()) / 3));
-    if (period === this.period) return;
+    const period = this.leases.size === 0 ? 0 : Math.max(1, Math.floor(Math.min(...this.lengths.keys()) / 3));
+    if (period !== this.period) this.arm(period);
+  }
+
+  private arm(period: number): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     this.period = period;
@@ -42,6 +58,8 @@ export class Heartbeat {
   }
 
   private beat(): void {
+    // Nothing is written while idle.
+    if (this.leases.size === 0) return this.arm(0);
     // `at` is the writer's clock and only serves retention; staleness never reads it (invariant 3).
     // It names the claims it vouches for: a forged claim under our id is not kept alive by it.
     const nonces = [...this.leases.keys()].map((work) => work.nonce);

@@ -1,4 +1,3 @@
-import { uuidv4 } from "lib0/random";
 import type { Attempt } from "./attempt.ts";
 import type { Outcome } from "./fetcher.ts";
 import type { WorkKind } from "./key.ts";
@@ -43,7 +42,16 @@ export const ORIGIN = "shared-fetch";
 /** How many keys may hold state with nobody waiting or listening (snapshot() calls only). */
 export const IDLE_STATES = 1000;
 
-/** crypto.randomUUID exists only in secure contexts; an app served over plain http on a LAN needs this. */
+/**
+ * A random v4 UUID. `crypto.randomUUID` exists only in secure contexts (an app served over plain
+ * http on a LAN has none), so the fallback formats 16 bytes of one `getRandomValues` call — not a
+ * call per hex digit, which made id generation the largest cost of a request.
+ */
 export function randomId(): string {
-  return uuidv4();
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

@@ -34,7 +34,8 @@ type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank> };
  * deeply nested record from a peer delays nothing else that arrives with it.
  */
 export class LaneIndex {
-  readonly slots = new Map<string, Slot>();
+  /** table → key → slot: nested, so a lookup hashes the key string it is given, not a fresh concatenation. */
+  private readonly slots = new Map<string, Map<string, Slot>>();
   readonly winners = new Map<string, Map<string, Entry>>();
   readonly bad = new Map<string, MalformedRecord>();
   /** Slots holding more than one valid entry: the losers are deleted later (Lanes.cleanup). */
@@ -99,7 +100,7 @@ export class LaneIndex {
   }
 
   slot(table: string, key: string): Slot | undefined {
-    return this.slots.get(slotKey(table, key));
+    return this.slots.get(table)?.get(key);
   }
 
   private addRoot(id: string, value: unknown, changed?: Map<string, Set<string>>): void {
@@ -155,9 +156,10 @@ export class LaneIndex {
     const [client, clock] = parseId(id);
     const entry: Entry = { id, client, clock, lane, table, key, seq: typeof seq === "number" && Number.isFinite(seq) ? seq : 0, valid };
     this.entries.set(id, entry);
-    const sk = slotKey(table, key);
-    let slot = this.slots.get(sk);
-    if (!slot) this.slots.set(sk, (slot = { table, key, entries: new Map() }));
+    let inTable = this.slots.get(table);
+    if (!inTable) this.slots.set(table, (inTable = new Map()));
+    let slot = inTable.get(key);
+    if (!slot) inTable.set(key, (slot = { table, key, entries: new Map() }));
     slot.entries.set(id, entry);
     if (valid) this.elect(slot);
     note(changed, table, key);
@@ -181,11 +183,11 @@ export class LaneIndex {
     if (!entry) return;
     this.entries.delete(id);
     this.leave(entry.lane, id);
-    const sk = slotKey(entry.table, entry.key);
-    const slot = this.slots.get(sk)!;
+    const inTable = this.slots.get(entry.table)!;
+    const slot = inTable.get(entry.key)!;
     slot.entries.delete(id);
     if (entry.valid) this.elect(slot);
-    if (slot.entries.size === 0) this.slots.delete(sk);
+    if (slot.entries.size === 0) inTable.delete(entry.key);
     note(changed, entry.table, entry.key);
   }
 
@@ -216,10 +218,6 @@ function beats(a: Entry, b: Entry): boolean {
   if (a.valid!.rank !== b.valid!.rank) return a.valid!.rank > b.valid!.rank;
   if (a.seq !== b.seq) return a.seq > b.seq;
   return a.lane.creator > b.lane.creator;
-}
-
-function slotKey(table: string, key: string): string {
-  return `${table}\u0000${key}`;
 }
 
 function parseId(id: string): [number, number] {
