@@ -13,6 +13,13 @@ export const MOCKED_API = `${globalThis.location?.origin ?? "http://localhost"}/
 
 /** Names the replica that sent a request; added by `workerFetch` below the store, so not part of any key. */
 const SENDER = "x-shared-fetch-replica";
+/**
+ * Names the call, so the handler (in the same page) finds the AbortSignal the store passed: the
+ * worker forwards a request without it, and a real network would carry the abort to the host.
+ */
+const CALL = "x-shared-fetch-call";
+const signals = new Map<string, AbortSignal>();
+let calls = 0;
 
 let current: Host | undefined;
 
@@ -39,25 +46,36 @@ export function answeredByWorker<W extends { host: Host; destroy(): void }>(worl
 export function workerFetch(from: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const call = `${from}-${++calls}`;
     headers.set(SENDER, from);
-    return fetchFn(input, { ...init, headers });
+    headers.set(CALL, call);
+    const signal = init?.signal ?? undefined;
+    if (signal) signals.set(call, signal);
+    return fetchFn(input, { ...init, headers }).finally(() => signals.delete(call));
   };
 }
 
-/** The handlers a story installs in its `beforeEach` (`msw.use(...mockedApi())`). */
-export function mockedApi(): HttpHandler[] {
+/**
+ * The handlers a story installs in its `beforeEach` (`msw.use(...mockedApi())`). `hostFetch`
+ * overrides where a request is answered (a real tab's page hands it to its parent's host).
+ */
+export function mockedApi(hostFetch?: (from: string | undefined) => typeof fetch): HttpHandler[] {
   return [
     http.all(`${MOCKED_API}/*`, async ({ request }) => {
       const host = current;
-      if (!host) return new Response(JSON.stringify({ error: "no story host is mounted" }), { status: 503 });
       const from = request.headers.get(SENDER) ?? undefined;
+      if (!host && !hostFetch) return new Response(JSON.stringify({ error: "no story host is mounted" }), { status: 503 });
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => {
-        if (name !== SENDER) headers[name] = value;
+        if (name !== SENDER && name !== CALL) headers[name] = value;
       });
+      const signal = signals.get(request.headers.get(CALL) ?? "") ?? request.signal;
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
-      const send = from === undefined ? host.fetch : host.fetchAs(from);
-      return send(request.url, { method: request.method, headers, ...(body !== undefined ? { body } : {}), signal: request.signal });
+      const send = hostFetch ? hostFetch(from) : from === undefined ? host!.fetch : host!.fetchAs(from);
+      // An aborted call: its fetch has already rejected in the page; answer the worker with a network error.
+      return send(request.url, { method: request.method, headers, ...(body !== undefined ? { body } : {}), signal }).catch(() =>
+        Response.error(),
+      );
     }),
   ];
 }
