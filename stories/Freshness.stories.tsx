@@ -61,13 +61,17 @@ function RefetchIntervalScenario({ replicas, intervalMs, intervals, delayMs, url
       options={{ refetchInterval: polling ? intervalMs : false, refetchIntervalInBackground: true }}
       verdict={done}
     >
-      <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }} data-testid="polls" data-runs={JSON.stringify(runs)}>
+      <p
+        style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}
+        data-testid="polls"
+        data-runs={JSON.stringify(runs)}
+        data-rounds={JSON.stringify(rounds)}
+      >
         query runs (mount + polls):{" "}
         {Object.entries(runs)
           .map(([name, n]) => `${name} ${n}`)
           .join(" · ")}
       </p>
-      <p style={{ display: "none" }} data-testid="rounds" data-rounds={JSON.stringify(rounds)} />
     </ScenarioFrame>
   );
 }
@@ -89,7 +93,7 @@ export const RefetchInterval: Story = {
     const { canvas, panes } = await findPanes(canvasElement, names);
     const line = await verdict(canvasElement, 30_000 + args.intervals * (args.intervalMs + args.delayMs) * 4);
     await expect(line).toMatch(/one per interval, shared by all/);
-    const rounds = JSON.parse(canvas.getByTestId("rounds").dataset.rounds!) as { request: number; rev: number; at?: number }[];
+    const rounds = JSON.parse(canvas.getByTestId("polls").dataset.rounds!) as { request: number; rev: number; at?: number }[];
     const runs = JSON.parse(canvas.getByTestId("polls").dataset.runs!) as Record<string, number>;
     // The first request, then one per interval: host requests and revisions go one to one.
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(new RegExp(`^host requests: ${args.intervals + 1}$`));
