@@ -7,7 +7,7 @@ import { defineConfig } from "eslint/config";
 
 export default defineConfig(
   {
-    ignores: ["dist/**", "storybook-static/**", "node_modules/**", "coverage/**", "test-results/**", ".vite/**"],
+    ignores: ["dist/**", "storybook-static/**", ".storybook/public/**", "node_modules/**", "coverage/**", "test-results/**", ".vite/**"],
   },
   js.configs.recommended,
   tseslint.configs.recommended,

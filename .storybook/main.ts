@@ -8,7 +8,11 @@ process.env.STORYBOOK_DISABLE_TELEMETRY = "1";
 const config: StorybookConfig = {
   // The introduction (MDX) first, then the scenarios.
   stories: ["../stories/Introduction.mdx", "../stories/**/*.stories.@(ts|tsx)"],
-  addons: ["@storybook/addon-docs", "@storybook/addon-vitest"],
+  // msw-storybook-addon starts Mock Service Worker once and gives each story `msw` (handlers reset between stories).
+  addons: ["@storybook/addon-docs", "@storybook/addon-vitest", "msw-storybook-addon"],
+  // The service worker script (`npx msw init .storybook/public`), served at /mockServiceWorker.js
+  // by `storybook dev`, `storybook build` and the story tests alike.
+  staticDirs: ["./public"],
   framework: { name: "@storybook/react-vite", options: {} },
   core: { disableTelemetry: true, disableWhatsNewNotifications: true },
   // The scenarios explain themselves: no onboarding checklist in the sidebar or the menu.

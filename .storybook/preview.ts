@@ -9,7 +9,12 @@ const preview: Preview = {
     // A newcomer lands on "How shared-fetch works"; the scenarios follow in the order they build on each other.
     options: {
       storySort: {
-        order: ["Introduction", "Scenarios", ["Two replicas", "Failures", "Leases", "Outcomes", "Programs", "Real tabs"], "Devtools"],
+        order: [
+          "Introduction",
+          "Scenarios",
+          ["Two replicas", "Failures", "Leases", "Outcomes", "Freshness", "Programs", "Real tabs"],
+          "Devtools",
+        ],
       },
     },
   },

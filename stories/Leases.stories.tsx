@@ -2,7 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
 import { FakeLocks } from "../sim/fake-locks.ts";
-import { insertsOnly } from "../sim/network.ts";
+import { internalsOf } from "../src/internals.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, narration, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -20,7 +20,7 @@ const meta = {
     url: urlArg,
     heartbeats: {
       description:
-        "Whether Replica A's heartbeat writes reach the others. Off: the network drops them (the store has no switch), which is the seed's behaviour — a claim that ages with the request, not with the claimant's silence.",
+        "Whether Replica A writes heartbeats. Off: A's store is told to write none (the development switch `dev.stopHeartbeats` of `shared-fetch/internals`; claims, results and releases are written as usual), which is the seed's behaviour — a claim that ages with the request, not with the claimant's silence.",
       control: "boolean",
     },
   },
@@ -39,9 +39,11 @@ function SlowRequestScenario({ leaseMs, delayMs, url, heartbeats }: Args) {
       leaseMs,
       separateBrowsers: true,
     });
-    const docA = w.replicas[0]!.doc;
-    // Only A's heartbeat records are lost; its claim and result still travel.
-    if (!heartbeats) w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
+    // A writes no heartbeat; its claim and result are written and travel as usual.
+    if (!heartbeats) {
+      internalsOf(w.replicas[0]!.store).dev.stopHeartbeats(true);
+      w.narration.add({ text: "A's heartbeats are switched off (development switch): A writes none" });
+    }
     return w;
   });
   const asked = useAsked(world.host, "A");
@@ -83,7 +85,7 @@ export const SlowRequestWithoutHeartbeats: Story = {
     docs: {
       description: {
         story:
-          "Invariants 6 and 10, by their absence. A's heartbeats are dropped on the way, as the seed's claims were never refreshed: after one lease B takes the healthy claim over and sends the request again. The duplicate is harmless (the first answer home counts, the second is dropped quietly), but it is the waste heartbeats prevent.",
+          "Invariants 6 and 10, by their absence. A's store is switched to write no heartbeat (`dev.stopHeartbeats(true)` from `shared-fetch/internals`, a development switch; nothing else changes), as the seed's claims were never refreshed: after one lease B takes the healthy claim over and sends the request again. The duplicate is harmless (the first answer home counts, the second is dropped quietly), but it is the waste heartbeats prevent.",
       },
     },
   },
@@ -107,10 +109,9 @@ function HiddenTabScenario({ leaseMs, url }: Args) {
       leaseMs,
       locks: new FakeLocks(),
     });
-    const docA = w.replicas[0]!.doc;
     // A hidden tab's timers are throttled (to once a minute in Chrome): its heartbeats stop.
-    w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
-    w.narration.add({ text: "A is hidden: its timers are throttled, no heartbeat of A reaches B" });
+    internalsOf(w.replicas[0]!.store).dev.stopHeartbeats(true);
+    w.narration.add({ text: "A is hidden: its timers are throttled, A writes no heartbeat" });
     return w;
   });
   const asked = useAsked(world.host, "A");

@@ -7,6 +7,7 @@ import { insertsOnly } from "../sim/network.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, narration, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
+import { answeredByWorker, MOCKED_API, mockedApi, workerFetch, workerScript } from "./support/mocked-host.ts";
 import { createSimulatedHost, type PerCall } from "./support/simulated-host.ts";
 import { leaseArg, liveSnapshots, urlArg, useAsked } from "./support/worlds.ts";
 
@@ -24,12 +25,13 @@ type Story = StoryObj<Args>;
  * Two devices where A's heartbeats are lost (a suspended laptop, a throttled tab): after one lease
  * B takes A's healthy claim over, so both requests are in flight — the stage of every duplicate.
  */
-function silentA(leaseMs: number, behaviorFor: (call: HostCall) => PerCall | undefined): Replicas {
+function silentA(leaseMs: number, behaviorFor: (call: HostCall) => PerCall | undefined, throughWorker = false): Replicas {
   const w = createReplicas({
     names: ["Replica A", "Replica B"],
     host: createSimulatedHost({ behaviorFor }),
     leaseMs,
     separateBrowsers: true,
+    ...(throughWorker ? { fetchFor: (from: string) => workerFetch(from) } : {}),
   });
   const docA = w.replicas[0]!.doc;
   w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
@@ -44,9 +46,16 @@ function FailingDuplicateScenario({ leaseMs, url }: Args) {
   // Cut off from each other, both fetch: A's answer is good, B's duplicate is rate-limited.
   const world = useDisposable(() => {
     const host = createSimulatedHost({ delayMs: 300, behaviorFor: (call) => (call.from === "B" ? "rate-limit" : "ok") });
-    const w = createReplicas({ names: ["Replica A", "Replica B"], host, leaseMs, separateBrowsers: true });
+    // Real fetch to /api/report, answered through Mock Service Worker by this host.
+    const w = createReplicas({
+      names: ["Replica A", "Replica B"],
+      host,
+      leaseMs,
+      separateBrowsers: true,
+      fetchFor: (from) => workerFetch(from),
+    });
     for (const r of w.replicas) w.net.isolate(r.doc);
-    return w;
+    return answeredByWorker(w);
   });
   const [healed, setHealed] = useState(false);
   const heal = () => {
@@ -72,14 +81,25 @@ function FailingDuplicateScenario({ leaseMs, url }: Args) {
   );
 }
 
+/** The URL control of the stories whose requests go through Mock Service Worker. */
+const mockedUrlArg = {
+  ...urlArg,
+  description: `What the panes ask for: a real fetch, answered by Mock Service Worker for any path under ${MOCKED_API}/ (other URLs go to the network).`,
+};
+
 export const FailingDuplicate: Story = {
   name: "Failing duplicate (429) does not erase the good result",
+  args: { url: `${MOCKED_API}/report` },
+  argTypes: { url: mockedUrlArg },
+  beforeEach: ({ msw }) => {
+    msw.use(...mockedApi());
+  },
   render: (args) => <FailingDuplicateScenario key={JSON.stringify(args)} {...args} />,
   parameters: {
     docs: {
       description: {
         story:
-          "Invariant 7. Two requests for the same inputs (here a partition: each replica claims and fetches). A's comes home with the data; B's duplicate is rate-limited, as a duplicate plausibly is. In the seed the error path cleared the result; here results and errors are separate records, so when the docs merge the error takes nothing away and both panes show A's result.",
+          "Invariant 7. Two requests for the same inputs (here a partition: each replica claims and fetches). A's comes home with the data; B's duplicate is rate-limited, as a duplicate plausibly is. In the seed the error path cleared the result; here results and errors are separate records, so when the docs merge the error takes nothing away and both panes show A's result. Both requests are real fetches to /api/report, answered through Mock Service Worker.",
       },
     },
   },
@@ -90,6 +110,8 @@ export const FailingDuplicate: Story = {
       expect(paneB).toHaveAttribute("data-status", "error");
     }, WAIT);
     await expect(within(paneB).getByTestId("error")).toHaveTextContent("HTTP 429");
+    // Both requests were real fetches, answered through the service worker.
+    await expect(workerScript()).toMatch(/\/mockServiceWorker\.js$/);
     await userEvent.click(canvas.getByRole("button", { name: "Heal the partition" }));
     await expect(await verdict(canvasElement)).toMatch(/error never erases a result/);
     await expectRequests(canvasElement, 2);
@@ -163,11 +185,12 @@ export const TeardownAfterTakeover: Story = {
 };
 
 // ---------------------------------------------------------------- 9. a POST after takeover
-const ORDER: SharedRequest = { url: "https://host.example/api/orders", method: "POST", body: '{"item":"book"}' };
+const ORDER: SharedRequest = { url: `${MOCKED_API}/orders`, method: "POST", body: '{"item":"book"}' };
 
 /** A host that keeps the first answer per Idempotency-Key and replays it to any duplicate. */
 function idempotentWorld(leaseMs: number): Replicas {
-  const w = silentA(leaseMs, () => undefined);
+  // Real fetch to /api/orders, answered through Mock Service Worker by this host.
+  const w = silentA(leaseMs, () => undefined, true);
   const host = w.host;
   const firsts = new Map<string, HostCall>();
   const dups = new Map<string, HostCall[]>();
@@ -190,7 +213,7 @@ function idempotentWorld(leaseMs: number): Replicas {
     for (const dup of dups.get(key) ?? [])
       dup.respond(200, { order: [...firsts.keys()].indexOf(key) + 1, request: call.n }, { "idempotent-replayed": "true" });
   });
-  return w;
+  return answeredByWorker(w);
 }
 
 function Orders({ world }: { world: Replicas }) {
@@ -219,18 +242,22 @@ function IdempotentPostScenario({ leaseMs }: Args) {
 
 export const IdempotentPost: Story = {
   name: "POST after takeover: same Idempotency-Key, one order",
+  beforeEach: ({ msw }) => {
+    msw.use(...mockedApi());
+  },
   render: (args) => <IdempotentPostScenario key={JSON.stringify(args)} {...args} />,
   parameters: {
     docs: {
       description: {
         story:
-          "Invariant 12. A non-idempotent request carries an Idempotency-Key stable per key and revision. A takeover keeps the revision, so B's duplicate POST carries A's key, and a host that honours the header (IETF httpapi draft) drops the duplicate's side effect.",
+          "Invariant 12. A non-idempotent request carries an Idempotency-Key stable per key and revision. A takeover keeps the revision, so B's duplicate POST carries A's key, and a host that honours the header (IETF httpapi draft) drops the duplicate's side effect. The POSTs are real fetches to /api/orders, answered through Mock Service Worker: the header is read from the request as sent.",
       },
     },
   },
   play: async ({ canvasElement }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
     await expect(await verdict(canvasElement, 40_000)).toMatch(/placed one order/);
+    await expect(workerScript()).toMatch(/\/mockServiceWorker\.js$/);
     const keys = (canvas.getByTestId("orders").dataset.keys ?? "").split(" ");
     await expect(keys).toHaveLength(2);
     await expect(keys[0]).not.toBe("none");

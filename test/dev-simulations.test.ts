@@ -35,7 +35,7 @@ describe("records name their writer (`by`, for the devtools)", () => {
   });
 });
 
-describe("development simulations (internals: dev.crash, dev.pauseNetwork)", () => {
+describe("development simulations (internals: dev.crash, dev.pauseNetwork, dev.stopHeartbeats)", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
 
@@ -88,5 +88,42 @@ describe("development simulations (internals: dev.crash, dev.pauseNetwork)", () 
     expect(c.host.calls.map((call) => call.url)).toEqual([URL_A]);
     c.host.calls[0]!.respond(200, "ok");
     await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "ok" });
+  });
+  it("stopHeartbeats (invariant 10 switched off): a healthy claim ages with its request and is taken over after one lease; on again, it is not", async () => {
+    const c = cluster(2, { settleMs: 0, leaseMs: 600 });
+    const [a, b] = c.stores;
+    const dev = internalsOf(a!).dev;
+    const beats = () => internalsOf(b!).records.beats.get(a!.replicaId)?.n;
+    background(a!.ensure(req));
+    await tick(1);
+    const waiting = background(b!.ensure(req));
+    // Heartbeats on: four leases of a slow request, no takeover.
+    await tick(2400);
+    expect(c.host.calls).toHaveLength(1);
+    const beating = beats();
+    expect(beating).toBeGreaterThan(0);
+
+    dev.stopHeartbeats(true);
+    expect(dev.heartbeatsStopped).toBe(true);
+    await tick(400);
+    expect(beats()).toBe(beating);
+    expect(c.host.calls).toHaveLength(1);
+    // One lease of silence after a's last beat: b takes the healthy claim over and asks again.
+    await tick(400);
+    expect(c.host.calls).toHaveLength(2);
+    expect(b!.inspect().keys[0]!.claim).toMatchObject({ replicaId: b!.replicaId, mine: true });
+    // Everything but the beats is still written: a's answer, home first, is the result.
+    c.host.calls[0]!.respond(200, "from a");
+    await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "from a" });
+
+    dev.stopHeartbeats(false);
+    expect(dev.heartbeatsStopped).toBe(false);
+    const again = background(a!.refetch(req));
+    await tick(1);
+    await tick(2400);
+    expect(beats()).toBeGreaterThan(beating!);
+    expect(c.host.calls).toHaveLength(3);
+    c.host.calls[2]!.respond(200, "again");
+    await until(again);
   });
 });

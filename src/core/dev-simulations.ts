@@ -1,4 +1,5 @@
 import type { Lanes } from "./lanes.ts";
+import { TABLES } from "./doc-records.ts";
 import { abortError } from "./errors.ts";
 
 /**
@@ -16,6 +17,14 @@ export type DevSimulations = {
   /** While paused, this replica's requests wait before reaching the network (like an offline mode). */
   pauseNetwork(paused: boolean): void;
   readonly networkPaused: boolean;
+  /**
+   * While stopped, this replica writes no heartbeat (invariant 10 switched off, as the seed's
+   * claims were never refreshed): its claims then age with its requests, and after one lease of
+   * silence another replica takes a healthy claim over. Everything else (claims, results,
+   * releases) is written as usual.
+   */
+  stopHeartbeats(stopped: boolean): void;
+  readonly heartbeatsStopped: boolean;
 };
 
 export function createDevSimulations(opts: {
@@ -25,6 +34,7 @@ export function createDevSimulations(opts: {
 }): DevSimulations & { gate: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } {
   let crashed = false;
   let paused = false;
+  let beatsStopped = false;
   let resume: (() => void) | undefined;
   let resumed = Promise.resolve();
   const waitForNetwork = (signal: AbortSignal | null | undefined): Promise<void> => {
@@ -58,6 +68,15 @@ export function createDevSimulations(opts: {
     },
     get networkPaused() {
       return paused;
+    },
+    stopHeartbeats(stopped: boolean) {
+      if (stopped === beatsStopped) return;
+      beatsStopped = stopped;
+      opts.lanes.mute(TABLES.beats, stopped);
+      opts.changed();
+    },
+    get heartbeatsStopped() {
+      return beatsStopped;
     },
     // The gate wraps the store's fetch once; it costs one check per request while not paused.
     gate: (fetch) => (input, init) => (paused ? waitForNetwork(init?.signal).then(() => fetch(input, init)) : fetch(input, init)),

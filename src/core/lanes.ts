@@ -50,6 +50,8 @@ export class Lanes {
   private readonly pushed = new Map<string, { lane: Y.Array<unknown>; client: number; clock: number; seq: number }>();
   private readonly onTransaction: (tr: Y.Transaction) => void;
   private frozen = false;
+  /** Tables this replica writes nothing into (a development simulation: dev-simulations.ts). */
+  private readonly muted = new Set<string>();
 
   constructor(
     readonly doc: Y.Doc,
@@ -128,8 +130,17 @@ export class Lanes {
     this.frozen = true;
   }
 
+  /**
+   * Development simulation (dev-simulations.ts): while muted, this replica's writes into `table`
+   * are skipped, e.g. its heartbeats, as if its timers never ran; everything else goes on.
+   */
+  mute(table: string, muted: boolean): void {
+    if (muted) this.muted.add(table);
+    else this.muted.delete(table);
+  }
+
   set(table: string, key: string, value: unknown): void {
-    if (this.frozen) return;
+    if (this.frozen || this.muted.has(table)) return;
     this.doc.transact(() => {
       const seq = this.deleteEntries(table, key);
       if (!this.mine || isDeletedType(this.mine) || this.minePushes >= LANE_CAP) this.openLane();

@@ -14,6 +14,8 @@ export type SharedView = {
 };
 
 const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
+/** The store's data object last set into each query by the effect below. */
+const handedOver = new WeakMap<object, unknown>();
 const noop = () => {};
 
 /** How the view reads one kind of work from the store (fetches or programs). */
@@ -64,9 +66,17 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     if (delivered === undefined) {
       // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
       if (state.data !== undefined && at <= state.dataUpdatedAt) return;
-    } else if (info.rev < delivered || (info.rev === delivered && state.dataUpdatedAt === at && state.data === snap.data)) return;
+    } else if (
+      info.rev < delivered ||
+      (info.rev === delivered && ((state.dataUpdatedAt === at && state.data === snap.data) || handedOver.get(cached) === snap.data))
+    )
+      return;
     // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
     deliveredRev.set(cached, info.rev);
+    // Remembered by identity (TanStack's structural sharing keeps its own copy): a later snapshot
+    // change of the same record (a claim appearing) must not set it again, as each set restarts the
+    // query's refetchInterval timer, and a tab whose timer restarts whenever another tab claims never polls.
+    handedOver.set(cached, snap.data);
     client.setQueryData(queryKey, snap.data, { updatedAt: at });
   }, [id, snap, client, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const refetch = useCallback((options?: RefetchOptions) => query.refetch({ ...options, meta: REFETCH_META } as RefetchOptions), [query]);

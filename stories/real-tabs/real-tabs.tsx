@@ -4,7 +4,7 @@ import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { hostSummary, Narration, narrateHost, narrateStore } from "../support/narration.ts";
 import { HostCounter } from "../support/panes.tsx";
 import { NarrationView } from "../support/scenario.tsx";
-import { createSimulatedHost, type SimulatedHost } from "../support/simulated-host.ts";
+import { createSimulatedHost, defaultRespond, type HostCall, type SimulatedHost } from "../support/simulated-host.ts";
 import type { RealTabsBridge, TabWindow } from "./tab-page.tsx";
 
 export type RealTabsProps = {
@@ -37,9 +37,14 @@ const styles = {
   crashed: { height: 120, display: "grid", placeItems: "center", background: "#eef0f2", color: "#5a6470", filter: "grayscale(1)" },
 } satisfies Record<string, CSSProperties>;
 
-function createTabsWorld(delayMs: number): TabsWorld {
+function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld {
   const id = `rt-${Math.random().toString(36).slice(2, 10)}`;
-  const host = createSimulatedHost({ delayMs });
+  // Requests that arrive before every first tab is open are held: each iframe loads its page on
+  // its own (slowly on a cold or busy machine), and a request answered before the others open
+  // would leave no claim to watch and no tab to take over.
+  const held: HostCall[] = [];
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const host = createSimulatedHost({ delayMs, behaviorFor: (call) => (stores.size < initialTabs ? (held.push(call), "hang") : undefined) });
   const narration = new Narration();
   const offs = [narrateHost(narration, host)];
   const stores = new Map<string, SharedFetchStoreWithExtras>();
@@ -49,6 +54,15 @@ function createTabsWorld(delayMs: number): TabsWorld {
       stores.set(name, store);
       offs.push(narrateStore(narration, name, store));
       narration.add({ text: `${name} opened: a real tab with its own store (${store.replicaId.slice(0, 8)}…)`, replica: name });
+      if (stores.size !== initialTabs || held.length === 0) return;
+      narration.add({ text: `every tab is open: the host answers in ${delayMs} ms` });
+      for (const call of held.splice(0)) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          call.respond(200, defaultRespond(call));
+        }, delayMs);
+        timers.add(timer);
+      }
     },
   };
   return {
@@ -58,6 +72,7 @@ function createTabsWorld(delayMs: number): TabsWorld {
     stores,
     crashedAt: new Map(),
     destroy() {
+      for (const timer of timers) clearTimeout(timer);
       for (const off of offs) off();
       host.destroy();
       delete registry[id];
@@ -69,7 +84,7 @@ function createTabsWorld(delayMs: number): TabsWorld {
 
 /** 2–4 iframes of /real-tab/, each a real tab on `connectTabs`, and buttons to add, crash and reload tabs. */
 export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps) {
-  const world = useDisposable(() => createTabsWorld(delayMs));
+  const world = useDisposable(() => createTabsWorld(delayMs, Math.min(4, Math.max(2, initial))));
   useTakeoverVerdict(world, leaseMs);
   const srcOf = (name: string) =>
     `/real-tab/index.html?${new URLSearchParams({ world: world.id, name, tabs: world.id, lease: String(leaseMs), url })}`;

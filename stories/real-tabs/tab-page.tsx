@@ -1,16 +1,19 @@
 /**
  * One real tab of the "Real tabs" story: a page of its own (served at /real-tab/ by
  * .storybook/real-tab-plugin.ts), so its store has its own BroadcastChannel, IndexedDB and Web
- * Locks, as a browser tab does. Its HTTP goes to the story's simulated host in the parent page
- * (same origin, so the parent is reachable); the parent narrates this tab's store.
+ * Locks, as a browser tab does. Its HTTP is a real fetch to /api/ on this origin, answered through
+ * Mock Service Worker by the story's counting host in the parent page (same origin, so the parent
+ * is reachable); the parent narrates this tab's store.
  * Query: world (the parent's registry key), name ("A"), tabs (connectTabs name), lease, url.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useLayoutEffect } from "react";
+import { setupWorker } from "msw/browser";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { connectTabs } from "../../src/sync/index.ts";
+import { MOCKED_API, mockedApi, workerFetch } from "../support/mocked-host.ts";
 
 /** What the parent page offers each tab (stories/real-tabs/real-tabs.tsx). */
 export type RealTabsBridge = {
@@ -22,7 +25,7 @@ export type TabWindow = Window & { __lied?: boolean; __store?: SharedFetchStoreW
 
 const params = new URLSearchParams(location.search);
 const name = params.get("name") ?? "?";
-const url = params.get("url") ?? "https://host.example/api/report";
+const url = params.get("url") ?? `${MOCKED_API}/report`;
 const win = window as TabWindow;
 const bridge = (window.parent as unknown as { __realTabs?: Record<string, RealTabsBridge> }).__realTabs?.[params.get("world") ?? ""];
 win.__lied = false;
@@ -51,6 +54,10 @@ function Tab() {
 
 async function start(): Promise<void> {
   if (!bridge) throw new Error("real tab: open it from the Real tabs story (no bridge in the parent page)");
+  // This tab's own fetch goes out for real; the service worker hands it back to this page's
+  // handler, which passes it to the story's counting host in the parent page.
+  const worker = setupWorker(...mockedApi(() => bridge.fetchFor(name)));
+  await worker.start({ quiet: true, onUnhandledRequest: "bypass", serviceWorker: { url: "/mockServiceWorker.js" } });
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name: params.get("tabs") ?? "real-tabs" });
   // Read what IndexedDB and the other tabs hold first, as an app would: a reload sees the claim.
@@ -59,7 +66,7 @@ async function start(): Promise<void> {
   const store = createSharedFetchStore({
     doc,
     awareness: tabs.awareness,
-    fetch: bridge.fetchFor(name),
+    fetch: workerFetch(name),
     ...(lease > 0 ? { leaseMs: lease } : {}),
   });
   win.__store = store;

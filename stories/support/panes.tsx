@@ -1,6 +1,6 @@
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
-import { SharedFetchProvider, useSharedFetch, type SharedRequest } from "../../src/index.ts";
+import { SharedFetchProvider, useSharedFetch, type SharedRequest, type UseSharedFetchOptions } from "../../src/index.ts";
 import type { Host, HostState } from "../../sim/host.ts";
 import type { Replica } from "./replicas.ts";
 
@@ -55,13 +55,15 @@ type PaneProps = {
   crashed?: boolean;
   /** Closed in an orderly way: its hook is unmounted (the store was destroyed). */
   closed?: boolean;
+  /** `useSharedFetch`'s options (e.g. a `refetchInterval`). */
+  options?: UseSharedFetchOptions | undefined;
 };
 
 /**
  * One replica's view: its own QueryClient and store, and one `useSharedFetch`. A landmark named
  * after the replica ("Replica A") holding fields with data-testid status, claim, data, error.
  */
-export function ReplicaPane({ replica, request, crashed, closed }: PaneProps) {
+export function ReplicaPane({ replica, request, crashed, closed, options }: PaneProps) {
   if (closed) {
     return (
       <section aria-label={replica.name} style={{ ...styles.pane, ...styles.crashed }} data-status="closed" data-claim="none">
@@ -75,7 +77,7 @@ export function ReplicaPane({ replica, request, crashed, closed }: PaneProps) {
   return (
     <QueryClientProvider client={replica.queryClient}>
       <SharedFetchProvider store={replica.store}>
-        <PaneBody replica={replica} request={request} crashed={crashed} />
+        <PaneBody replica={replica} request={request} crashed={crashed} options={options} />
       </SharedFetchProvider>
     </QueryClientProvider>
   );
@@ -91,8 +93,14 @@ function lies(request: PaneProps["request"], status: string, hasData: boolean, h
   return request !== null && status !== "pending" && !hasData && !hasError;
 }
 
-function PaneBody({ replica, request, crashed }: PaneProps) {
-  const result = useSharedFetch(request);
+/** The host's call number in a default answer ({ request: n }), to tell one answer from the next. */
+function requestNumber(data: unknown): number | undefined {
+  const n = (data as { request?: unknown } | null | undefined)?.request;
+  return typeof n === "number" ? n : undefined;
+}
+
+function PaneBody({ replica, request, crashed, options }: PaneProps) {
+  const result = useSharedFetch(request, options);
   // Every claim this pane has shown, in order: play functions check the history after the fact
   // instead of racing to catch a transient state on a busy machine.
   const claimsSeen = useRef<string[]>([]);
@@ -100,6 +108,11 @@ function PaneBody({ replica, request, crashed }: PaneProps) {
   if (claimsSeen.current.at(-1) !== shown) claimsSeen.current.push(shown); // eslint-disable-line react-hooks/refs
   // Remembered, not sampled: a play function asserts no render ever showed "done, nothing here".
   const lied = useRef(false);
+  // Every answer this pane has shown, by the host's call number (data-answers-seen): a play function
+  // checks that each new revision reached every pane, however briefly it was on screen.
+  const answersSeen = useRef<number[]>([]);
+  const answer = requestNumber(result.data);
+  if (answer !== undefined && answersSeen.current.at(-1) !== answer) answersSeen.current.push(answer); // eslint-disable-line react-hooks/refs
   if (lies(request, result.status, result.data !== undefined, result.error !== undefined)) lied.current = true; // eslint-disable-line react-hooks/refs
   return (
     <section
@@ -110,6 +123,7 @@ function PaneBody({ replica, request, crashed }: PaneProps) {
       data-lied={String(lied.current)} // eslint-disable-line react-hooks/refs
       data-claim={shown}
       data-claims-seen={claimsSeen.current.join(" > ")} // eslint-disable-line react-hooks/refs
+      data-answers-seen={answersSeen.current.join(" ")} // eslint-disable-line react-hooks/refs
     >
       <h2 style={styles.heading}>
         {replica.name}
@@ -155,11 +169,13 @@ export function ReplicaPanes({
   request,
   crashed,
   closed,
+  options,
 }: {
   replicas: readonly Replica[];
   request: PaneProps["request"] | ((index: number) => PaneProps["request"]);
   crashed?: ReadonlySet<string>;
   closed?: ReadonlySet<string>;
+  options?: UseSharedFetchOptions | undefined;
 }) {
   return (
     <PaneRow>
@@ -170,6 +186,7 @@ export function ReplicaPanes({
           request={typeof request === "function" ? request(i) : request}
           crashed={crashed?.has(replica.replicaId) ?? false}
           closed={closed?.has(replica.replicaId) ?? false}
+          options={options}
         />
       ))}
     </PaneRow>

@@ -52,6 +52,11 @@ export type CreateReplicasOptions = {
   locks?: FakeLocks;
   /** Per-replica store options (by index). */
   storeOptions?: (index: number) => Partial<CreateStoreOptions>;
+  /**
+   * Each replica's `fetch`, by its short name ("A"). Default: the host's in-page `fetchAs`; a story
+   * on Mock Service Worker passes the browser's fetch (support/mocked-host.ts).
+   */
+  fetchFor?: (from: string) => typeof fetch;
 };
 
 export const idOf = (name: string) =>
@@ -81,7 +86,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
     const store = createSharedFetchStore({
       doc,
       replicaId,
-      fetch: options.host.fetchAs(shortOf(name)),
+      fetch: (options.fetchFor ?? ((from: string) => options.host.fetchAs(from)))(shortOf(name)),
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
       ...(options.separateBrowsers ? { browserId: `${replicaId}-browser` } : {}),

@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
-import type { SharedRequest } from "../../src/index.ts";
+import type { SharedRequest, UseSharedFetchOptions } from "../../src/index.ts";
 import type { HostState } from "../../sim/host.ts";
 import { hostSummary, type Narration } from "./narration.ts";
 import { HostCounter, ReplicaPanes } from "./panes.tsx";
@@ -58,6 +58,8 @@ export type VerdictContext = { world: Replicas; state: WorldState; host: HostSta
 type FrameProps = {
   world: Replicas;
   request: string | SharedRequest | null | ((index: number) => string | SharedRequest | null);
+  /** The panes' `useSharedFetch` options (e.g. a `refetchInterval`). */
+  options?: UseSharedFetchOptions | undefined;
   /** Buttons that drive the scenario (crash, heal, …), shown above the panes. */
   controls?: ReactNode;
   /** The scenario's one-line verdict once its end state is reached, else undefined. */
@@ -68,7 +70,7 @@ type FrameProps = {
 };
 
 /** Host counter, controls, one pane per replica and, beside them, the narrated timeline. */
-export function ScenarioFrame({ world, request, controls, verdict, panes, children }: FrameProps) {
+export function ScenarioFrame({ world, request, options, controls, verdict, panes, children }: FrameProps) {
   const state = useSyncExternalStore(world.subscribe, world.getSnapshot, world.getSnapshot);
   useVerdict(world, verdict);
   return (
@@ -76,7 +78,9 @@ export function ScenarioFrame({ world, request, controls, verdict, panes, childr
       <div>
         <HostCounter host={world.host} />
         {controls && <div style={styles.controls}>{controls}</div>}
-        {panes ?? <ReplicaPanes replicas={state.replicas} request={request} crashed={state.crashed} closed={state.closed} />}
+        {panes ?? (
+          <ReplicaPanes replicas={state.replicas} request={request} crashed={state.crashed} closed={state.closed} options={options} />
+        )}
         {children}
       </div>
       <NarrationView narration={world.narration} />

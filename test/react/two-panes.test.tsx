@@ -118,6 +118,46 @@ describe("useSharedFetch: two stores on synced docs rendered side by side", () =
     c.destroy();
   });
 
+  it("a claim leaves a query alone whose data came from the doc (no data set again): its refetchInterval timer is not restarted", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    c.host.auto = (call) => (call.n <= 2 ? { status: 200, body: { n: call.n } } : undefined);
+    const clients = [new QueryClient(), new QueryClient()];
+    const actions: string[][] = [[], []];
+    clients.forEach((client, i) =>
+      client.getQueryCache().subscribe((e) => {
+        if (e.type === "updated") actions[i]!.push(e.action.type);
+      }),
+    );
+    const pane = (store: SharedFetchStoreWithExtras, client: QueryClient, name: string) => (
+      <QueryClientProvider client={client}>
+        <SharedFetchProvider store={store}>
+          <Pane name={name} url={URL_A} log={[]} />
+        </SharedFetchProvider>
+      </QueryClientProvider>
+    );
+    render(
+      <>
+        {pane(a!, clients[0]!, "a")}
+        {pane(b!, clients[1]!, "b")}
+      </>,
+    );
+    await waitFor(() => expect(screen.getByTestId("b-data").textContent).toBe("1"));
+    // Revision 2 reaches both panes from the doc, not through their query functions (TanStack
+    // keeps its own structurally shared copy of what is set: not the store's object).
+    await act(async () => void (await b!.refetch({ url: URL_A })));
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("2"));
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    const before = actions.map((list) => list.length);
+    // A refetch outside the panes: its claim changes both stores' snapshots; its request hangs.
+    void b!.refetch({ url: URL_A }).catch(() => {});
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(c.host.calls).toHaveLength(3);
+    expect(b!.snapshot({ url: URL_A }).claim).toBeDefined();
+    expect(actions.map((list, i) => list.slice(before[i]))).toEqual([[], []]);
+    c.destroy();
+  });
+
   it("unmounting the last component aborts the request on the network and releases the claim", async () => {
     const c = cluster(2, { settleMs: 0 });
     const [a, b] = c.stores;
