@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
@@ -13,7 +14,17 @@ const HOLDER = { "this replica": "this tab", "same browser": "same browser", "ot
 const TONE = { pending: "info", stale: "stale", success: "ok", error: "stale", idle: "info" } as const;
 
 /** One key: its request, who holds it and for how long, what is recorded, and a details toggle. */
-export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: SharedFetchStore; replicas: readonly DevtoolsReplica[] }) {
+export function KeyRow({
+  row,
+  store,
+  replicas,
+  queryClient,
+}: {
+  row: DevtoolsKeyRow;
+  store: SharedFetchStore;
+  replicas: readonly DevtoolsReplica[];
+  queryClient?: QueryClient | undefined;
+}) {
   const [open, setOpen] = useState(false);
   const { claim, result, error } = row;
   const { method, url } = splitLabel(row.label);
@@ -68,7 +79,7 @@ export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: S
       {open && (
         <tr id={detailsId}>
           <td colSpan={8} style={styles.td}>
-            <KeyDetails row={row} store={store} />
+            <KeyDetails row={row} store={store} queryClient={queryClient} />
           </td>
         </tr>
       )}

@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyRow } from "./KeyRow.tsx";
@@ -15,7 +16,15 @@ const SORTS: { id: KeySort; name: string }[] = [
 ];
 
 /** Counts by status (also the status filter), search, sort, and one page of rows at a time. */
-export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; store: SharedFetchStore }) {
+export function KeysView({
+  snapshot,
+  store,
+  queryClient,
+}: {
+  snapshot: DevtoolsSnapshot;
+  store: SharedFetchStore;
+  queryClient?: QueryClient | undefined;
+}) {
   const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request", page: 0 });
   const rows = useMemo(() => queryKeys(snapshot.keys, q), [snapshot.keys, q]);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
@@ -64,7 +73,7 @@ export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; stor
         <HeaderRow names={["Request", "Kind", "Status", "Holder", "Claim", "Result", "Error", "Actions"]} />
         <tbody>
           {shown.map((row) => (
-            <KeyRow key={row.key} row={row} store={store} replicas={snapshot.replicas} />
+            <KeyRow key={row.key} row={row} store={store} replicas={snapshot.replicas} queryClient={queryClient} />
           ))}
         </tbody>
       </table>

@@ -95,7 +95,7 @@ describe("<SharedFetchDevtools>", () => {
     await eventually(() => expect(keyRows()).toHaveLength(1));
     fireEvent.click(screen.getByRole("button", { name: /^Details of GET/ }));
     const details = screen.getByTestId("key-details");
-    expect((within(details).getByRole("button", { name: "refetch / invalidate" }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(details).getByRole("button", { name: "refetch" }) as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(within(details).getByRole("button", { name: /^show JSON/ }));
     expect(JSON.parse(screen.getByTestId("json-preview").textContent!)).toEqual({ hello: "world" });
     fireEvent.click(within(details).getByRole("button", { name: "evict record" }));
