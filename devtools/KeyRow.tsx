@@ -19,8 +19,11 @@ export function KeyRow({
   store,
   replicas,
   queryClient,
+  index,
 }: {
   row: DevtoolsKeyRow;
+  /** Its place in the filtered list (0-based), for aria-rowindex: only a window of rows is rendered. */
+  index: number;
   store: SharedFetchStore;
   replicas: readonly DevtoolsReplica[];
   queryClient?: QueryClient | undefined;
@@ -34,6 +37,7 @@ export function KeyRow({
       <tr
         data-testid="key-row"
         data-key={row.key}
+        aria-rowindex={index + 2}
         data-status={row.status}
         data-holder={claim?.replicaId ?? "none"}
         data-result-rev={result?.rev ?? "none"}
@@ -77,7 +81,7 @@ export function KeyRow({
         </td>
       </tr>
       {open && (
-        <tr id={detailsId}>
+        <tr id={detailsId} data-details-of={row.key}>
           <td colSpan={8} style={styles.td}>
             <KeyDetails row={row} store={store} queryClient={queryClient} />
           </td>
