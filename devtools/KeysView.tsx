@@ -6,7 +6,7 @@ import { HeaderRow } from "./HeaderRow.tsx";
 import { queryKeys, STATUSES, type KeySort, type KeysQuery } from "./keys-query.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
-import { useVirtualRows } from "./virtual-rows.ts";
+import { useVirtualRows } from "./use-virtual-rows.ts";
 
 const COLUMNS = ["Request", "Kind", "Status", "Holder", "Claim", "Result", "Error", "Actions"];
 
@@ -31,7 +31,7 @@ export function KeysView({
   const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request" });
   const rows = useMemo(() => queryKeys(snapshot.keys, q), [snapshot.keys, q]);
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
-  const view = useVirtualRows(keys);
+  const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
   const set = (patch: Partial<KeysQuery>) => setQ((old) => ({ ...old, ...patch }));
   return (
@@ -70,13 +70,13 @@ export function KeysView({
           </select>
         </label>
         <span style={styles.muted} data-testid="shown">
-          {rows.length} keys · rows {rows.length === 0 ? 0 : view.start + 1}–{view.end} rendered
+          {rows.length} keys · rows {rows.length === 0 ? 0 : start + 1}–{end} rendered
         </span>
       </div>
       {/* Its own scroller, focusable: arrows and Page Up/Down scroll it from the keyboard and reveal later rows. */}
       <div
-        ref={view.scrollerRef}
-        onScroll={view.onScroll}
+        ref={attach}
+        onScroll={onScroll}
         style={styles.scroller}
         tabIndex={0}
         role="region"
@@ -86,11 +86,11 @@ export function KeysView({
         <table style={styles.table} aria-label="Keys" aria-rowcount={rows.length + 1}>
           <HeaderRow names={COLUMNS} />
           <tbody>
-            {view.top > 0 && <Spacer px={view.top} />}
-            {rows.slice(view.start, view.end).map((row, i) => (
-              <KeyRow key={row.key} row={row} index={view.start + i} store={store} replicas={snapshot.replicas} queryClient={queryClient} />
+            {top > 0 && <Spacer px={top} />}
+            {rows.slice(start, end).map((row, i) => (
+              <KeyRow key={row.key} row={row} index={start + i} store={store} replicas={snapshot.replicas} queryClient={queryClient} />
             ))}
-            {view.bottom > 0 && <Spacer px={view.bottom} />}
+            {bottom > 0 && <Spacer px={bottom} />}
           </tbody>
         </table>
       </div>

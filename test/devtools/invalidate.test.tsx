@@ -10,7 +10,8 @@ import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } 
 import { cluster, URL_A } from "../harness/replicas.ts";
 
 const req = { url: URL_A };
-const eventually = (check: () => void) => waitFor(check, { timeout: 3000, interval: 20 });
+// Generous: jsdom renders on a loaded 2-core machine (no timing is asserted here).
+const eventually = (check: () => void) => waitFor(check, { timeout: 10_000, interval: 20 });
 const flush = () => act(async () => {});
 
 afterEach(cleanup);
@@ -93,7 +94,7 @@ describe("devtools actions: refetch and invalidate are different things", () => 
     expect(c.host.calls).toHaveLength(3);
     await eventually(() => expect(screen.getByTestId("b-data").textContent).toBe("3"));
     expect(screen.getByTestId("a-data").textContent).toBe("3");
-  });
+  }, 30_000);
 
   it("with the app's QueryClient (found through its provider): its active query of the key refetches now, an inactive one is only marked invalid", async () => {
     const c = counting();
@@ -132,7 +133,7 @@ describe("devtools actions: refetch and invalidate are different things", () => 
     await flush();
     expect(client.getQueryState(sharedQueryKey(a!, { url: other }))?.isInvalidated).toBe(true);
     expect(c.host.calls).toHaveLength(3);
-  });
+  }, 30_000);
 
   it("the query key rebuilt from a doc label is sharedQueryOptions' key; a crashed replica refuses; nothing recorded and no client is a message", () => {
     const c = cluster(1);

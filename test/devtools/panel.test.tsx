@@ -47,7 +47,8 @@ describe("<SharedFetchDevtools>", () => {
     fireEvent.click(screen.getByRole("button", { name: "Close shared-fetch devtools" }));
     expect(screen.queryByRole("tablist")).toBeNull();
     expect(screen.getByRole("button", { name: "shared-fetch" })).toBeTruthy();
-  });
+    // The file's first render loads React and the panel: seconds on a loaded 2-core machine.
+  }, 30_000);
 
   it("a key row follows the claim from a foreign holder to me to none, shows who wrote the result, and an error beside it", async () => {
     const c = cluster(2, { settleMs: 0 });
@@ -103,7 +104,7 @@ describe("<SharedFetchDevtools>", () => {
     await eventually(() => expect(keyRows()[0]!.dataset.status).toBe("idle"));
     expect(keyRows()[0]!.dataset.resultRev).toBe("none");
     expect(b!.snapshot(req).status).toBe("idle");
-  });
+  }, 30_000);
 
   it("the Replicas tab lists the inspected replica and the holders it sees; Malformed lists bad records", async () => {
     const c = cluster(2, { settleMs: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { windowOf } from "../../devtools/virtual-rows.ts";
+import { windowOf } from "../../devtools/use-virtual-rows.ts";
 
 describe("windowOf (the keys table's windowing)", () => {
   it("covers the viewport plus overscan; the spacers carry the height of every row not rendered", () => {
