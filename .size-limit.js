@@ -39,7 +39,7 @@ export default [
     "devtools panel shipped on purpose (shared-fetch/devtools/production)",
     "dist/devtools/production.js",
     ["SharedFetchDevtools"],
-    "16 KiB",
+    "17 KiB",
   ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];

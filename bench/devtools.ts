@@ -1,11 +1,13 @@
 /**
  * `npm run bench:devtools`: the panel with 1 000 keys, and what it adds to bundles. One JSON line
- * per figure (shared/BENCH.md), a readable line before each. Asserts nothing.
+ * per figure (shared/BENCH.md), a readable line before each. Asserts nothing. `npm run bench`
+ * runs the panel's figures too (devtoolsFigures, without the bundles: bench/bundle.ts has those).
  * - update: a doc change to the next snapshot of the model (inspect, timeline diff, rebuild)
  * - renders per second: listener calls while the doc changes every 5 ms (renders are batched)
- * - panel render: the open panel (Keys view, one page of 50) rendered to a string
+ * - panel render: the open panel (Keys view: the rows of one viewport, virtualised) rendered to a string
  * - bundles (esbuild, minified, gzip -9, react/yjs external, NODE_ENV=production)
  */
+import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 import { createElement } from "react";
@@ -107,7 +109,7 @@ function panelRender(): void {
     renderToString(createElement(SharedFetchDevtoolsPanel, { store }));
     samples.push(performance.now() - started);
   }
-  figure("devtools panel render (Keys, 50 of 1000 rows)", { keys: KEYS }, samples, "ms");
+  figure("devtools panel render (Keys, the rows in view of 1000)", { keys: KEYS }, samples, "ms");
   store.destroy();
 }
 
@@ -159,8 +161,15 @@ async function bundles(): Promise<void> {
   }
 }
 
-console.log(`shared-fetch devtools bench — node ${process.version}, ${KEYS} keys`);
-await update();
-await rendersPerSecond();
-panelRender();
-await bundles();
+/** The panel's figures with 1 000 keys: one update's time, renders per second, one render of the open panel. */
+export async function devtoolsFigures(): Promise<void> {
+  await update();
+  await rendersPerSecond();
+  panelRender();
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  console.log(`shared-fetch devtools bench — node ${process.version}, ${KEYS} keys`);
+  await devtoolsFigures();
+  await bundles();
+}

@@ -9,6 +9,7 @@ import { createSharedFetchStore } from "../src/index.ts";
 import { Network } from "../sim/network.ts";
 import { bundleSizes } from "./bundle.ts";
 import { scaleBench } from "./scale.ts";
+import { devtoolsFigures } from "./devtools.ts";
 
 const CYCLES = Number(process.env.CYCLES ?? 10_000);
 const KEYS = Number(process.env.KEYS ?? 100);
@@ -73,3 +74,5 @@ await docGrowth();
 for (const r of [2, 8, 32]) await dedupe(r);
 console.log("scaling (issue 8): per-request, per-claim and per-update cost as the doc grows, beside TanStack Query");
 await scaleBench();
+console.log("devtools (issue 12): the panel with 1 000 keys");
+await devtoolsFigures();

@@ -1,12 +1,22 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { copyText, evictRecord, jsonPreview, recordedData, refetchKey, releaseClaim, type ActionResult } from "./actions.ts";
 import type { SharedFetchStore } from "./core.ts";
 import { formatBytes } from "./format.ts";
+import { invalidateKey } from "./invalidate.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsKeyRow } from "./types.ts";
 
 /** Actions on one key and a collapsible preview of its recorded JSON (read only when opened). */
-export function KeyDetails({ row, store }: { row: DevtoolsKeyRow; store: SharedFetchStore }) {
+export function KeyDetails({
+  row,
+  store,
+  queryClient,
+}: {
+  row: DevtoolsKeyRow;
+  store: SharedFetchStore;
+  queryClient?: QueryClient | undefined;
+}) {
   const [message, setMessage] = useState("");
   const [preview, setPreview] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
   const report = (result: ActionResult, done: string) => setMessage(result.ok ? done : result.message);
@@ -23,9 +33,21 @@ export function KeyDetails({ row, store }: { row: DevtoolsKeyRow; store: SharedF
           style={styles.button}
           disabled={!row.local}
           title={row.local ? undefined : "Only a replica that asked for the key knows its request"}
-          onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed.")}
+          onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed now.")}
         >
-          refetch / invalidate
+          refetch
+        </button>
+        <button
+          type="button"
+          style={styles.button}
+          disabled={!row.result && !row.error && !queryClient}
+          title={`Mark it stale for every replica: the next mount, focus or poll anywhere fetches again${queryClient ? "; this tab's active queries refetch now" : ""}`}
+          onClick={() => {
+            const done = invalidateKey(store, row.key, { label: row.label, ...(queryClient ? { queryClient } : {}) });
+            report(done, `Marked stale for every replica${done.queryClient ? "; this tab's queries invalidated" : ""}.`);
+          }}
+        >
+          invalidate
         </button>
         <button
           type="button"

@@ -1,3 +1,4 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
@@ -13,7 +14,20 @@ const HOLDER = { "this replica": "this tab", "same browser": "same browser", "ot
 const TONE = { pending: "info", stale: "stale", success: "ok", error: "stale", idle: "info" } as const;
 
 /** One key: its request, who holds it and for how long, what is recorded, and a details toggle. */
-export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: SharedFetchStore; replicas: readonly DevtoolsReplica[] }) {
+export function KeyRow({
+  row,
+  store,
+  replicas,
+  queryClient,
+  index,
+}: {
+  row: DevtoolsKeyRow;
+  /** Its place in the filtered list (0-based), for aria-rowindex: only a window of rows is rendered. */
+  index: number;
+  store: SharedFetchStore;
+  replicas: readonly DevtoolsReplica[];
+  queryClient?: QueryClient | undefined;
+}) {
   const [open, setOpen] = useState(false);
   const { claim, result, error } = row;
   const { method, url } = splitLabel(row.label);
@@ -23,6 +37,7 @@ export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: S
       <tr
         data-testid="key-row"
         data-key={row.key}
+        aria-rowindex={index + 2}
         data-status={row.status}
         data-holder={claim?.replicaId ?? "none"}
         data-result-rev={result?.rev ?? "none"}
@@ -66,9 +81,9 @@ export function KeyRow({ row, store, replicas }: { row: DevtoolsKeyRow; store: S
         </td>
       </tr>
       {open && (
-        <tr id={detailsId}>
+        <tr id={detailsId} data-details-of={row.key}>
           <td colSpan={8} style={styles.td}>
-            <KeyDetails row={row} store={store} />
+            <KeyDetails row={row} store={store} queryClient={queryClient} />
           </td>
         </tr>
       )}

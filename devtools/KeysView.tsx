@@ -1,10 +1,14 @@
+import type { QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyRow } from "./KeyRow.tsx";
 import { HeaderRow } from "./HeaderRow.tsx";
-import { PAGE_SIZE, queryKeys, STATUSES, type KeySort, type KeysQuery } from "./keys-query.ts";
+import { queryKeys, STATUSES, type KeySort, type KeysQuery } from "./keys-query.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
+import { useVirtualRows } from "./use-virtual-rows.ts";
+
+const COLUMNS = ["Request", "Kind", "Status", "Holder", "Claim", "Result", "Error", "Actions"];
 
 const SORTS: { id: KeySort; name: string }[] = [
   { id: "request", name: "request" },
@@ -14,15 +18,22 @@ const SORTS: { id: KeySort; name: string }[] = [
   { id: "written", name: "last written" },
 ];
 
-/** Counts by status (also the status filter), search, sort, and one page of rows at a time. */
-export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; store: SharedFetchStore }) {
-  const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request", page: 0 });
+/** Counts by status (also the status filter), search, sort, and the rows in view: 1 000 keys render a screenful. */
+export function KeysView({
+  snapshot,
+  store,
+  queryClient,
+}: {
+  snapshot: DevtoolsSnapshot;
+  store: SharedFetchStore;
+  queryClient?: QueryClient | undefined;
+}) {
+  const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request" });
   const rows = useMemo(() => queryKeys(snapshot.keys, q), [snapshot.keys, q]);
+  const keys = useMemo(() => rows.map((r) => r.key), [rows]);
+  const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
-  const pages = Math.max(1, Math.ceil(rows.length / PAGE_SIZE));
-  const page = Math.min(q.page, pages - 1);
-  const shown = rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-  const set = (patch: Partial<KeysQuery>) => setQ((old) => ({ ...old, page: 0, ...patch }));
+  const set = (patch: Partial<KeysQuery>) => setQ((old) => ({ ...old, ...patch }));
   return (
     <>
       <div style={styles.toolbar} role="group" aria-label="Filter keys by status">
@@ -58,17 +69,41 @@ export function KeysView({ snapshot, store }: { snapshot: DevtoolsSnapshot; stor
             ))}
           </select>
         </label>
-        <Pager page={page} pages={pages} total={rows.length} onPage={(p) => setQ((old) => ({ ...old, page: p }))} />
+        <span style={styles.muted} data-testid="shown">
+          {rows.length} keys · rows {rows.length === 0 ? 0 : start + 1}–{end} rendered
+        </span>
       </div>
-      <table style={styles.table} aria-label="Keys">
-        <HeaderRow names={["Request", "Kind", "Status", "Holder", "Claim", "Result", "Error", "Actions"]} />
-        <tbody>
-          {shown.map((row) => (
-            <KeyRow key={row.key} row={row} store={store} replicas={snapshot.replicas} />
-          ))}
-        </tbody>
-      </table>
+      {/* Its own scroller, focusable: arrows and Page Up/Down scroll it from the keyboard and reveal later rows. */}
+      <div
+        ref={attach}
+        onScroll={onScroll}
+        style={styles.scroller}
+        tabIndex={0}
+        role="region"
+        aria-label="Keys list"
+        data-testid="keys-scroller"
+      >
+        <table style={styles.table} aria-label="Keys" aria-rowcount={rows.length + 1}>
+          <HeaderRow names={COLUMNS} />
+          <tbody>
+            {top > 0 && <Spacer px={top} />}
+            {rows.slice(start, end).map((row, i) => (
+              <KeyRow key={row.key} row={row} index={start + i} store={store} replicas={snapshot.replicas} queryClient={queryClient} />
+            ))}
+            {bottom > 0 && <Spacer px={bottom} />}
+          </tbody>
+        </table>
+      </div>
     </>
+  );
+}
+
+/** The height of the rows not rendered, so the scrollbar tells the whole list. */
+function Spacer({ px }: { px: number }) {
+  return (
+    <tr aria-hidden="true" style={{ height: px }}>
+      <td colSpan={COLUMNS.length} style={{ padding: 0, border: 0 }} />
+    </tr>
   );
 }
 
@@ -83,26 +118,5 @@ function FilterButton({ pressed, onClick, label, testId }: { pressed: boolean; o
     >
       {label}
     </button>
-  );
-}
-
-/** Long lists are paginated: a page of 50 rows renders in a few ms however many keys there are. */
-function Pager({ page, pages, total, onPage }: { page: number; pages: number; total: number; onPage: (page: number) => void }) {
-  return (
-    <span style={styles.muted} data-testid="pager">
-      <button type="button" style={styles.button} disabled={page === 0} onClick={() => onPage(page - 1)} aria-label="Previous page of keys">
-        ‹
-      </button>{" "}
-      page {page + 1} of {pages} ({total} keys){" "}
-      <button
-        type="button"
-        style={styles.button}
-        disabled={page >= pages - 1}
-        onClick={() => onPage(page + 1)}
-        aria-label="Next page of keys"
-      >
-        ›
-      </button>
-    </span>
   );
 }

@@ -1,4 +1,5 @@
-import { useId, useState, type CSSProperties } from "react";
+import { QueryClientContext, type QueryClient } from "@tanstack/react-query";
+import { useContext, useId, useState, type CSSProperties } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type { SharedFetchStore } from "./core.ts";
 import { EventLog } from "./EventLog.tsx";
@@ -22,6 +23,11 @@ export type SharedFetchDevtoolsPanelProps = {
   awareness?: Awareness;
   /** Default "keys". */
   initialTab?: DevtoolsTab;
+  /**
+   * The app's QueryClient, for "invalidate" (its queries of the key are invalidated as well as
+   * the doc's record). Default: the one of a surrounding QueryClientProvider, if any.
+   */
+  queryClient?: QueryClient;
   /** Show the development simulations (crash this replica, pause network). Default true. */
   simulations?: boolean;
   /** Shown as a close button when given (the floating panel passes it). */
@@ -45,10 +51,14 @@ export function SharedFetchDevtoolsPanel({
   awareness,
   initialTab = "keys",
   simulations = true,
+  queryClient,
   onClose,
   style,
 }: SharedFetchDevtoolsPanelProps) {
   const id = useId();
+  // The context, not useQueryClient: an app without a provider gets the panel, not a throw.
+  const provided = useContext(QueryClientContext);
+  const client = queryClient ?? provided;
   const snapshot = useDevtoolsModel(store, awareness);
   const [tab, setTab] = useState(initialTab);
   const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
@@ -78,7 +88,7 @@ export function SharedFetchDevtoolsPanel({
         )}
       </div>
       <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
-        {tab === "keys" && <KeysView snapshot={snapshot} store={store} />}
+        {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} />}
         {tab === "timeline" && <TimelineView snapshot={snapshot} />}
         {tab === "replicas" && <ReplicasTable rows={snapshot.replicas} hasAwareness={snapshot.hasAwareness} />}
         {tab === "events" && <EventLog events={snapshot.events} />}

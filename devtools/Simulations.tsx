@@ -10,7 +10,7 @@ export function Simulations({ store, state }: { store: SharedFetchStore; state: 
         type="button"
         style={styles.button}
         disabled={state.crashed}
-        title="Stop writing (no heartbeat, no release) and let this replica's Web Lock go; its claims stay for others to take over. Reload to recover."
+        title="As a crashed tab: it writes and reads nothing more (no heartbeat, no release, no sync), leaves presence and lets its Web Lock go; its claims stay for others to take over. Reload to recover."
         onClick={() => simulateCrash(store)}
       >
         {state.crashed ? "crashed (reload to recover)" : "crash this replica"}

@@ -19,7 +19,7 @@ export {
   type TimelineFilter,
   type TimelineOptions,
 } from "./timeline.ts";
-export { queryKeys, splitLabel, PAGE_SIZE, type KeySort, type KeysQuery } from "./keys-query.ts";
+export { queryKeys, splitLabel, type KeySort, type KeysQuery } from "./keys-query.ts";
 export type {
   DevtoolsClaim,
   DevtoolsEvent,

@@ -1,15 +1,14 @@
 import type { DevtoolsKeyRow, DevtoolsKeyStatus } from "./types.ts";
 
 export type KeySort = "request" | "status" | "revision" | "size" | "written";
-export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sort: KeySort; page: number };
-export const PAGE_SIZE = 50;
+export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sort: KeySort };
 export const STATUSES: readonly DevtoolsKeyStatus[] = ["pending", "stale", "success", "error", "idle"];
 
 const ORDER: Record<DevtoolsKeyStatus, number> = { stale: 0, pending: 1, error: 2, success: 3, idle: 4 };
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Filter, search and sort, React-free: a thousand rows in well under a frame. */
-export function queryKeys(rows: readonly DevtoolsKeyRow[], q: Omit<KeysQuery, "page">): DevtoolsKeyRow[] {
+export function queryKeys(rows: readonly DevtoolsKeyRow[], q: KeysQuery): DevtoolsKeyRow[] {
   const needle = q.search.trim().toLowerCase();
   const out = rows.filter(
     (r) =>

@@ -1,5 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import { internalsOf } from "../src/internals.ts";
+import { openDocRecords } from "../src/core/doc-records.ts";
+import { validateProgramData } from "../src/core/program-work.ts";
+import { linkedAwareness } from "./devtools/awareness.ts";
 import { validateError, resultValidator, validateJson } from "../src/core/records.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
 
@@ -66,6 +69,62 @@ describe("development simulations (internals: dev.crash, dev.pauseNetwork, dev.s
         .records.claims.entries()
         .map(([key]) => key),
     ).toEqual([b.keyOf(req)]);
+  });
+
+  it("crash across devices: its presence leaves, B takes its claim over, and A sees none of it (no update, no result, no beat)", async () => {
+    const presence = linkedAwareness(2);
+    onTestFinished(() => presence.destroy());
+    const [awA, awB] = presence.all as [(typeof presence.all)[0], (typeof presence.all)[0]];
+    // A lease far longer than the test: only the presence event can explain a takeover.
+    const c = cluster(0, { settleMs: 0, leaseMs: 600_000 });
+    const a = c.join({ awareness: awA });
+    const b = c.join({ awareness: awB });
+    const other = { url: `${URL_A}/other` };
+    background(a.ensure(req));
+    background(a.ensure(other));
+    await tick(10);
+    let seenByA = 0;
+    a.subscribe(req, () => seenByA++);
+    b.subscribe(req, () => {});
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    // Past lease/3: A's heartbeat vouches for its work.
+    await tick(250_000);
+    const beats = () => internalsOf(b).records.beats.get(a.replicaId)?.n;
+    const before = beats();
+    expect(before).toBeGreaterThan(0);
+    expect(awB.getStates().has(awA.clientID)).toBe(true);
+    seenByA = 0;
+
+    internalsOf(a).dev.crash();
+    await tick(1);
+    // B saw A leave (invariant 3: a real event) and took over the key it shows; the other key's claim stays, stale.
+    expect(awB.getStates().has(awA.clientID)).toBe(false);
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: b.replicaId, mine: true });
+    const left = b.inspect().keys.find((k) => k.key === b.keyOf(other))!.claim;
+    expect(left).toMatchObject({ replicaId: a.replicaId, stale: true, reason: "presence-left" });
+    expect(c.host.calls.map((call) => call.url)).toEqual([URL_A, other.url, URL_A]);
+
+    // The takeover reached A's doc (the network still delivers), yet A's store never read it.
+    const raw = openDocRecords(c.docOf(a), validateProgramData);
+    expect(raw.claims.get(a.keyOf(req))?.replicaId).toBe(b.replicaId);
+    raw.destroy();
+    expect(a.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, mine: true });
+    expect(a.inspect().keys.find((k) => k.key === a.keyOf(req))!.claim).toMatchObject({ replicaId: a.replicaId });
+
+    c.host.calls[2]!.respond(200, "from b");
+    await tick(10);
+    expect(b.snapshot(req)).toMatchObject({ status: "success", data: "from b" });
+    expect(a.snapshot(req)).toMatchObject({ status: "pending" });
+    expect(seenByA).toBe(0);
+
+    // A's late response is never seen; nothing it asks for after the crash goes out; no beat from it.
+    c.host.calls[0]!.respond(200, "from a");
+    background(a.ensure({ url: `${URL_A}/after-crash` }));
+    await tick(600_000);
+    expect(c.host.calls).toHaveLength(3);
+    expect(beats()).toBe(before);
+    expect(b.snapshot(req).data).toBe("from b");
+    expect(a.snapshot(req).data).toBeUndefined();
   });
 
   it("pause network: requests wait until resumed, then go out; an abort while paused sends nothing", async () => {

@@ -9,8 +9,11 @@ import { abortError } from "./errors.ts";
 export type DevSimulations = {
   /**
    * This replica stops as if its page crashed: it writes nothing more (no heartbeat, no release,
-   * no result), its Web Lock is let go as the browser does for a dead tab, and its claims stay in
-   * the doc for the others to take over. Irreversible: reload to get a live replica again.
+   * no result) and reads nothing more (updates that reach its doc are ignored, so it never sees
+   * the takeover), its presence is withdrawn (others see it leave, as a sync server reports a
+   * closed socket) and its Web Lock let go (as the browser does for a dead tab), no request of
+   * its reaches the network nor any response it, and its claims stay in the doc for the others
+   * to take over. Irreversible: reload to get a live replica again.
    */
   crash(): void;
   readonly crashed: boolean;
@@ -27,9 +30,19 @@ export type DevSimulations = {
   readonly heartbeatsStopped: boolean;
 };
 
+/** Never settles; an abort (the store's destroy) still ends it, so nothing is left waiting for ever. */
+function dead(signal: AbortSignal | null | undefined): Promise<never> {
+  return new Promise<never>((_, reject) => {
+    if (signal?.aborted) return reject(abortError(signal.reason));
+    signal?.addEventListener("abort", () => reject(abortError(signal.reason)), { once: true });
+  });
+}
+
 export function createDevSimulations(opts: {
   lanes: Lanes;
   dropLock: () => void;
+  /** Stops watching presence and withdraws this replica's awareness state. */
+  dropPresence: () => void;
   changed: () => void;
 }): DevSimulations & { gate: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } {
   let crashed = false;
@@ -53,6 +66,7 @@ export function createDevSimulations(opts: {
       if (crashed) return;
       crashed = true;
       opts.lanes.freeze();
+      opts.dropPresence();
       opts.dropLock();
       opts.changed();
     },
@@ -78,7 +92,13 @@ export function createDevSimulations(opts: {
     get heartbeatsStopped() {
       return beatsStopped;
     },
-    // The gate wraps the store's fetch once; it costs one check per request while not paused.
-    gate: (fetch) => (input, init) => (paused ? waitForNetwork(init?.signal).then(() => fetch(input, init)) : fetch(input, init)),
+    // The gate wraps the store's fetch once; it costs two checks per request while nothing is simulated.
+    gate: (fetch) => (input, init) => {
+      const signal = init?.signal;
+      if (crashed) return dead(signal);
+      const sent = paused ? waitForNetwork(signal).then(() => (crashed ? dead(signal) : fetch(input, init))) : fetch(input, init);
+      // A dead page's code never runs again: a response that arrives after the crash is never seen.
+      return sent.then((response) => (crashed ? dead(signal) : response));
+    },
   };
 }

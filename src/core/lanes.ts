@@ -69,6 +69,8 @@ export class Lanes {
     // Before any observer of the transaction runs, so every observer reads an index that is up
     // to date. Inside the writer's transaction: read and notify only; never throw, never write.
     this.onTransaction = (tr) => {
+      // A crashed replica (dev-simulations.ts) reads nothing more: its view stays as it died.
+      if (this.frozen) return;
       this.pushed.clear();
       const changed = new Map<string, Set<string>>();
       try {
@@ -124,9 +126,12 @@ export class Lanes {
 
   /**
    * Development simulation of a crash (dev-simulations.ts): from now on this replica writes
-   * nothing at all — no claim, release, heartbeat or cleanup — while its records stay in the doc.
+   * nothing at all — no claim, release, heartbeat or cleanup — while its records stay in the doc,
+   * and it reads nothing more either: updates that still reach the doc are not indexed, so its
+   * view (and its listeners) stay as they were when it died.
    */
   freeze(): void {
+    this.read();
     this.frozen = true;
   }
 
@@ -187,7 +192,7 @@ export class Lanes {
   }
 
   private read(): LaneIndex {
-    if (this.dirty) this.rebuild();
+    if (this.dirty && !this.frozen) this.rebuild();
     return this.index;
   }
 

@@ -103,7 +103,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
-  const dev = createDevSimulations({ lanes: records.lanes, dropLock: () => locks?.stop(), changed: events.changed });
+  const dev = createDevSimulations({
+    lanes: records.lanes,
+    // A page coming back from the back/forward cache must not take the lock again either.
+    dropLock: () => {
+      stopLifecycle();
+      locks?.stop();
+    },
+    dropPresence: () => {
+      presence?.stop();
+      options.awareness?.setLocalState(null);
+    },
+    changed: events.changed,
+  });
   const fetchFn = dev.gate(o.fetch);
 
   const jobDeps = { identity, fetch: fetchFn, maxResultBytes: o.maxResultBytes, records };

@@ -61,6 +61,12 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     const info = binding.info();
     if (!cached || !info || cached.state.fetchStatus !== "idle") return;
     const { state } = cached;
+    // A recorded outcome dated at the epoch was invalidated for every replica (the devtools'
+    // invalidate): stale here too, as invalidateQueries marks it; the next mount, focus or poll fetches.
+    if (info.at === 0 && state.dataUpdatedAt > 0 && !state.isInvalidated) {
+      void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
+      return;
+    }
     const delivered = deliveredRev.get(cached);
     const at = info.at ?? 0;
     if (delivered === undefined) {
