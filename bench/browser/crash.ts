@@ -22,7 +22,16 @@ async function visit(context: BrowserContext, host: CountingHost, lib: Lib, name
   await tab!.page.close();
 }
 
-type CrashSample = { toSecond: number; toData: number; requests: number } | { duplicateBeforeCrash: number };
+type CrashSample =
+  | { toSecond: number; toData: number; requests: number; toTakeover: number | undefined; toDispatch: number | undefined }
+  | { duplicateBeforeCrash: number };
+
+/** Epoch of the first event of `type` after `after` in a tab (shared-fetch's store events). */
+async function eventAfter(tab: Tab, type: string, after: number, offset: number): Promise<number | undefined> {
+  const events = await tab.events();
+  const hit = events.find((e) => e.type === type && e.at - offset > after);
+  return hit ? hit.at - offset : undefined;
+}
 
 export async function crashSample(browser: Browser, host: CountingHost, lib: Lib, profile: Profile): Promise<CrashSample> {
   const context = await browser.newContext();
@@ -49,8 +58,24 @@ export async function crashSample(browser: Browser, host: CountingHost, lib: Lib
     const second = await host.waitForCall(api, 2, 30_000);
     await Promise.all(survivors.map((t) => t.waitForData()));
     await sleep(100);
-    const dataAt = await Promise.all(survivors.map(async (t) => (await marksOf(t)).marks.data! - offsets.get(t)!));
+    const marks = await Promise.all(survivors.map(marksOf));
+    const dataAt = marks.map((m, i) => m.marks.data! - offsets.get(survivors[i]!)!);
+    // Where the survivors' time went: the takeover claim (shared-fetch) or the lock grant (leader), then the request.
+    const earliest = (xs: (number | undefined)[]) => {
+      const known = xs.filter((x): x is number => x !== undefined);
+      return known.length ? Math.min(...known) - crashedAt : undefined;
+    };
+    const takeover =
+      lib === "leader"
+        ? marks.map((m, i) => (m.marks.leader === undefined ? undefined : m.marks.leader - offsets.get(survivors[i]!)!))
+        : await Promise.all(survivors.map((t) => eventAfter(t, "claimed", crashedAt, offsets.get(t)!)));
+    const dispatch = marks.map((m, i) => {
+      const at = m.fetches[0];
+      return at === undefined ? undefined : at - offsets.get(survivors[i]!)!;
+    });
     return {
+      toTakeover: earliest(takeover),
+      toDispatch: earliest(dispatch),
       toSecond: performance.timeOrigin + second.at - crashedAt,
       toData: Math.max(...dataAt) - crashedAt,
       requests: host.count(api),
@@ -82,6 +107,8 @@ export async function crashes(browser: Browser, host: CountingHost, figures: Fig
         figures.add("crash to 2nd request", who, params, "ms", rep, r.toSecond);
         figures.add("crash to data in survivors", who, params, "ms", rep, r.toData);
         figures.add("requests per key with a crash", who, params, "requests", rep, r.requests);
+        if (r.toTakeover !== undefined) figures.add("crash to takeover (claim or lock grant)", who, params, "ms", rep, r.toTakeover);
+        if (r.toDispatch !== undefined) figures.add("crash to survivor's fetch() call", who, params, "ms", rep, r.toDispatch);
       }
     }
   }

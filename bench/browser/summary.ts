@@ -45,7 +45,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
   const counts = rows.filter((r) => r.unit.startsWith("runs of"));
   for (const r of counts)
     console.log(`${r.figure} (${r.contender}): ${r.value} of ${r.runs} (per run: ${(r.perRun as number[]).join(" ")})`);
-  const kept = rows.filter((r) => r.figure.includes("(") && r.unit === "ms");
+  const kept = rows.filter((r) => r.figure.startsWith("takeover across devices") || r.figure.includes("shows data"));
   for (const r of kept) console.log(`${r.figure}: ${fmt(r)} ms over ${r.samples} runs`);
   const interval = rows.filter((r) => r.figure === "requests per refetch interval");
   for (const r of interval) console.log(`requests per refetch interval, ${r.params.tabs} tabs (${r.contender}): ${r.value}`);

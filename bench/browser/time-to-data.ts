@@ -12,7 +12,20 @@ import { median, type Figures } from "./stats.ts";
 
 export const TTD_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared"];
 /** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
-const PHASES = ["script", "store", "tabsSynced", "leader", "claimed", "dispatched", "fetch", "data"] as const;
+const PHASES = [
+  "script",
+  "store",
+  "idbOpen",
+  "idbOpened",
+  "locksQueried",
+  "firstChannelMessage",
+  "tabsSynced",
+  "leader",
+  "claimed",
+  "dispatched",
+  "fetch",
+  "data",
+] as const;
 
 export async function timeToDataSample(
   browser: Browser,

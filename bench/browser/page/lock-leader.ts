@@ -103,14 +103,14 @@ export function createLockLeader(options: LockLeaderOptions): LockLeader {
     return new Promise<void>((resolve) => stop.signal.addEventListener("abort", () => resolve()));
   };
 
-  channel.onmessage = (event: MessageEvent<Message>) => {
+  channel.addEventListener("message", (event: MessageEvent<Message>) => {
     const m = event.data;
     if (typeof m !== "object" || m === null) return;
     if (m.t === "ask" && leading && typeof m.url === "string") void lead(m.url);
     else if (m.t === "result" && typeof m.url === "string") settle(m.url, { data: m.data });
     else if (m.t === "error" && typeof m.url === "string") settle(m.url, { error: new Error(String(m.message)) });
     else if (m.t === "leader" && !leading) for (const url of waiters.keys()) post({ t: "ask", url });
-  };
+  });
 
   const role = new Promise<"leader" | "follower">((resolve) => {
     const queue = () =>

@@ -52,3 +52,26 @@ globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
   }
   return originalFetch(input, init);
 };
+
+// Where a tab's boot waits, seen from outside any library: IndexedDB opening, the first message
+// another tab sent on a channel, and lock queries (how a tab learns whether it is alone).
+const idbOpen = IDBFactory.prototype.open;
+IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+  mark("idbOpen");
+  const request = version === undefined ? idbOpen.call(this, name) : idbOpen.call(this, name, version);
+  request.addEventListener("success", () => mark("idbOpened"));
+  return request;
+};
+const addListener = BroadcastChannel.prototype.addEventListener;
+BroadcastChannel.prototype.addEventListener = function (this: BroadcastChannel, type: string, listener: unknown, options?: unknown) {
+  if (type === "message") addListener.call(this, "message", () => mark("firstChannelMessage"));
+  return addListener.call(this, type, listener as EventListener, options as AddEventListenerOptions);
+} as typeof BroadcastChannel.prototype.addEventListener;
+const query = LockManager.prototype.query;
+LockManager.prototype.query = function (this: LockManager) {
+  mark("locksQuery");
+  return query.call(this).then((state) => {
+    mark("locksQueried");
+    return state;
+  });
+};
