@@ -91,6 +91,7 @@ export const duplicatesBeforeCrash = new Map<string, number>();
 
 export async function crashes(browser: Browser, host: CountingHost, figures: Figures, rep: number): Promise<void> {
   for (const profile of ["warm", "fresh"] as const) {
+    console.error(`crash: repetition ${rep + 1}/${settings.reps}, ${profile} profile`);
     const params = { tabs: settings.crashTabs, hostMs: settings.hostMs, profile };
     for (let s = 0; s < settings.samples; s++) {
       const order = s % 2 ? [...CRASH_LIBS].reverse() : CRASH_LIBS;

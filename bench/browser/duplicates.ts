@@ -9,6 +9,7 @@ import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { SyncServer } from "../../test/sync/ws-server.ts";
 import { benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
+import { timeline } from "./timeline.ts";
 import { countRow, type Row } from "./stats.ts";
 
 export const BOOT_LIBS: Lib[] = ["leader", "shared"];
@@ -21,7 +22,9 @@ async function bootInBrowser(browser: Browser, host: CountingHost, lib: Lib): Pr
     const tabs = await openBenchTabs(context, benchUrl(host, lib, { api, name: uniqueName("app") }), settings.bootTabs);
     await Promise.all(tabs.map((t) => t.waitForData()));
     await sleep(100);
-    return host.count(api);
+    const requests = host.count(api);
+    if (requests > 1) console.log(`note: ${CONTENDERS[lib]} sent ${requests} requests at boot: ${await timeline(tabs)}`);
+    return requests;
   } finally {
     await context.close();
     host.dropOpen();
@@ -58,7 +61,9 @@ async function bootTwoDevices(browser: Browser, host: CountingHost, sync: SyncSe
     const tabs = (await Promise.all(contexts.map((c, i) => openBenchTabs(c, url, 1, 0, `device${i}`)))).flat();
     await Promise.all(tabs.map((t) => t.waitForData()));
     await sleep(100);
-    return host.count(api);
+    const requests = host.count(api);
+    if (requests > 1) console.log(`note: two devices sent ${requests} requests at boot: ${await timeline(tabs)}`);
+    return requests;
   } finally {
     await Promise.all(contexts.map((c) => c.close().catch(() => {})));
     host.dropOpen();

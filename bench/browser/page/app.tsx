@@ -39,7 +39,16 @@ export function mount(client: QueryClient, useView: () => QueryView, wrap: (chil
   win.__ready = true;
 }
 
-/** The query options of every contender: TanStack's defaults, plus polling for the interval figure. */
-export function pollingOptions(interval: number | undefined) {
-  return interval ? { refetchInterval: interval, refetchIntervalInBackground: true } : {};
+/**
+ * The query options of every contender: the README's example (a result younger than 30 s is
+ * fresh: a tab opened after it was recorded uses it, as the lock leader reuses its last result),
+ * with polling every `interval` ms for the interval figure.
+ */
+export const FRESH_MS = 30_000;
+export function queryOptionsFor(interval: number | undefined) {
+  return {
+    staleTime: FRESH_MS,
+    refetchInterval: 60_000,
+    ...(interval ? { refetchInterval: interval, refetchIntervalInBackground: true } : {}),
+  };
 }

@@ -3,11 +3,11 @@
 import { api, appName, interval } from "./probe.ts";
 import { broadcastQueryClient } from "@tanstack/query-broadcast-client-experimental";
 import { QueryClient, useQuery } from "@tanstack/react-query";
-import { mount, pollingOptions } from "./app.tsx";
+import { mount, queryOptionsFor } from "./app.tsx";
 
 const client = new QueryClient();
 broadcastQueryClient({ queryClient: client as never, broadcastChannel: appName });
-const options = pollingOptions(interval);
+const options = queryOptionsFor(interval);
 mount(client, () =>
   useQuery({
     queryKey: ["bench", api],

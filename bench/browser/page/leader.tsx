@@ -2,9 +2,10 @@
 // First: the probe's marks and fetch counter are set before any library runs.
 import { api, appName, mark } from "./probe.ts";
 import { QueryClient, useQuery } from "@tanstack/react-query";
-import { mount } from "./app.tsx";
+import { FRESH_MS, mount, queryOptionsFor } from "./app.tsx";
 import { createLockLeader } from "./lock-leader.ts";
 
-const leader = createLockLeader({ name: appName, onLeader: () => mark("leader") });
+const leader = createLockLeader({ name: appName, reuseMs: FRESH_MS, onLeader: () => mark("leader") });
 void leader.role.then((role) => mark(role));
-mount(new QueryClient(), () => useQuery({ queryKey: ["bench", api], queryFn: () => leader.get(api) }));
+const options = queryOptionsFor(undefined);
+mount(new QueryClient(), () => useQuery({ queryKey: ["bench", api], queryFn: () => leader.get(api), ...options }));

@@ -1,6 +1,7 @@
 /**
  * shared-fetch as its README shows it: a doc, connectTabs (and connectPeers for devices), the
- * store created at once — nothing awaited — and useSharedFetch with default options.
+ * store created at once with default options — nothing awaited — and useSharedFetch with the
+ * README example's query options (as every contender).
  */
 // First: the probe's marks and fetch counter are set before any library runs.
 import { api, appName, interval, mark, now, params, win } from "./probe.ts";
@@ -8,7 +9,7 @@ import { QueryClient } from "@tanstack/react-query";
 import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
 import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
-import { mount, pollingOptions } from "./app.tsx";
+import { mount, queryOptionsFor } from "./app.tsx";
 
 const ws = params.get("ws");
 const doc = new Y.Doc();
@@ -24,7 +25,7 @@ store.onEvent((event: StoreEvent) => {
   mark(event.type, at);
 });
 
-const options = pollingOptions(interval);
+const options = queryOptionsFor(interval);
 mount(
   new QueryClient(),
   () => useSharedFetch(api, options),

@@ -2,9 +2,9 @@
 // First: the probe's marks and fetch counter are set before any library runs.
 import { api, interval } from "./probe.ts";
 import { QueryClient, useQuery } from "@tanstack/react-query";
-import { mount, pollingOptions } from "./app.tsx";
+import { mount, queryOptionsFor } from "./app.tsx";
 
-const options = pollingOptions(interval);
+const options = queryOptionsFor(interval);
 mount(new QueryClient(), () =>
   useQuery({
     queryKey: ["bench", api],
