@@ -1,0 +1,77 @@
+/**
+ * What every contender page records, the same way for each, so the bench compares like with
+ * like: epoch timestamps (timeOrigin + now, sub-ms) of the script start, each request to the API
+ * path, store milestones and the first commit that put data into the DOM.
+ */
+export type BenchWindow = {
+  /** script (module start), data (first commit with data), and contender milestones. */
+  __marks: Record<string, number>;
+  /** performance.timeOrigin: the navigation start, as an epoch. */
+  __t0: number;
+  /** Epoch time of every fetch() of the API path from this tab. */
+  __fetches: number[];
+  /** shared-fetch store events (claimed, dispatched, …), for the harness's dispatched(). */
+  __events: { at: number; type: string; [field: string]: unknown }[];
+  __history: { at: number; status: string; hasData: boolean; mine: boolean | null }[];
+  __errors: string[];
+  __ready?: boolean;
+};
+
+export const win = window as unknown as BenchWindow;
+export const now = (): number => performance.timeOrigin + performance.now();
+
+win.__marks = { script: now() };
+win.__t0 = performance.timeOrigin;
+win.__fetches = [];
+win.__events = [];
+win.__history = [];
+win.__errors = [];
+window.addEventListener("error", (e) => win.__errors.push(String(e.error ?? e.message)));
+window.addEventListener("unhandledrejection", (e) => win.__errors.push(`unhandled rejection: ${String(e.reason)}`));
+
+export const params = new URLSearchParams(location.search);
+/** Absolute URL of the shared request. */
+export const api = new URL(params.get("api") ?? "/api/missing", location.href).href;
+/** connectTabs name / lock and channel name: one per sample, so samples never mix. */
+export const appName = params.get("name") ?? "bench";
+export const interval = params.get("interval") ? Number(params.get("interval")) : undefined;
+
+/** Sets a mark once (the first time wins). */
+export function mark(name: string, at = now()): void {
+  win.__marks[name] ??= at;
+}
+
+// Counted where every contender's request leaves the page: whoever calls fetch for the API path.
+const originalFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (url.startsWith(api)) {
+    const at = now();
+    win.__fetches.push(at);
+    mark("fetch", at);
+  }
+  return originalFetch(input, init);
+};
+
+// Where a tab's boot waits, seen from outside any library: IndexedDB opening, the first message
+// another tab sent on a channel, and lock queries (how a tab learns whether it is alone).
+const idbOpen = IDBFactory.prototype.open;
+IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+  mark("idbOpen");
+  const request = version === undefined ? idbOpen.call(this, name) : idbOpen.call(this, name, version);
+  request.addEventListener("success", () => mark("idbOpened"));
+  return request;
+};
+const addListener = BroadcastChannel.prototype.addEventListener;
+BroadcastChannel.prototype.addEventListener = function (this: BroadcastChannel, type: string, listener: unknown, options?: unknown) {
+  if (type === "message") addListener.call(this, "message", () => mark("firstChannelMessage"));
+  return addListener.call(this, type, listener as EventListener, options as AddEventListenerOptions);
+} as typeof BroadcastChannel.prototype.addEventListener;
+const query = LockManager.prototype.query;
+LockManager.prototype.query = function (this: LockManager) {
+  mark("locksQuery");
+  return query.call(this).then((state) => {
+    mark("locksQueried");
+    return state;
+  });
+};

@@ -1,0 +1,131 @@
+/**
+ * Shared pieces of the browser bench: the settings (env), the contender pages (built with Vite
+ * beside the e2e test page, served by the counting host) and opening tabs on them.
+ */
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import type { BrowserContext } from "playwright-core";
+import { build } from "vite";
+import { buildTestPage, Tab } from "../../test/browser/harness.ts";
+import type { CountingHost } from "../../test/browser/host.ts";
+import type { BenchWindow } from "./page/probe.ts";
+
+function intEnv(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name}=${JSON.stringify(raw)}: expected an integer ≥ ${min}`);
+  return n;
+}
+
+const ALL_FIGURES = ["ttd", "crash", "boot", "devices", "takeover", "follower", "interval"] as const;
+export type FigureName = (typeof ALL_FIGURES)[number];
+
+function figuresEnv(): Set<FigureName> {
+  const raw = process.env.FIGURES;
+  if (!raw) return new Set(ALL_FIGURES);
+  const names = raw.split(",").map((s) => s.trim());
+  const bad = names.filter((n) => !(ALL_FIGURES as readonly string[]).includes(n));
+  if (bad.length) throw new Error(`FIGURES=${raw}: unknown ${bad.join(", ")}; expected a comma list of ${ALL_FIGURES.join(", ")}`);
+  return new Set(names as FigureName[]);
+}
+
+/** Bench settings; every one can be set by env for a quick run (e.g. REPS=1 SAMPLES=1). */
+export const settings = {
+  figures: figuresEnv(),
+  /** Repetitions; each figure is the median (min–max) over them of the per-repetition median. */
+  reps: intEnv("REPS", 3),
+  samples: intEnv("SAMPLES", 3),
+  hostMs: intEnv("HOST_MS", 300, 0),
+  tabCounts: (process.env.TABS ?? "2,4,8").split(",").map((s) => {
+    const n = Number(s);
+    if (!Number.isInteger(n) || n < 2) throw new Error(`TABS=${process.env.TABS}: expected a comma list of integers ≥ 2`);
+    return n;
+  }),
+  staggerMs: intEnv("STAGGER_MS", 100, 0),
+  /** Tabs of the crash figure (the claimant and its survivors). */
+  crashTabs: intEnv("CRASH_TABS", 3, 2),
+  bootTabs: intEnv("BOOT_TABS", 4, 2),
+  bootRuns: intEnv("BOOT_RUNS", 10),
+  deviceBoots: intEnv("DEVICE_BOOTS", 20),
+  /** Runs of the figures kept from before (takeover across devices, follower shows data). */
+  runs: intEnv("RUNS", 5),
+  leaseMs: intEnv("LEASE_MS", 1500),
+  intervalMs: intEnv("INTERVAL_MS", 1000),
+};
+
+/** The contenders' pages (bench/browser/page/*.html) and the names they print under. */
+export const CONTENDERS = {
+  tanstack: "tanstack-query",
+  broadcast: "tanstack-query+broadcast",
+  leader: "weblock-leader",
+  shared: "shared-fetch",
+} as const;
+export type Lib = keyof typeof CONTENDERS;
+
+const benchRoot = fileURLToPath(new URL("./page/", import.meta.url));
+
+/** Builds the e2e test page at / and the contender pages under /bench/ of one temp dir. */
+export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const pages = await buildTestPage();
+  await build({
+    configFile: false,
+    root: benchRoot,
+    base: "/bench/",
+    logLevel: "warn",
+    mode: "production",
+    plugins: [react()],
+    build: {
+      outDir: join(pages.dir, "bench"),
+      emptyOutDir: true,
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      rollupOptions: { input: Object.fromEntries(Object.keys(CONTENDERS).map((lib) => [lib, join(benchRoot, `${lib}.html`)])) },
+    },
+  });
+  return pages;
+}
+
+export type BenchPageConfig = { api: string; name: string; ws?: string; room?: string; interval?: number };
+
+export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig): string {
+  const q = new URLSearchParams({ api: config.api, name: config.name });
+  if (config.ws) q.set("ws", config.ws);
+  if (config.room) q.set("room", config.room);
+  if (config.interval) q.set("interval", String(config.interval));
+  return `${host.origin}/bench/${lib}.html?${q}`;
+}
+
+/**
+ * Opens `n` tabs of `url`: pages are created first, then navigated all at once (staggerMs 0) or
+ * one every staggerMs. Resolves once every tab mounted its page.
+ */
+export async function openBenchTabs(context: BrowserContext, url: string, n: number, staggerMs = 0, prefix = "tab"): Promise<Tab[]> {
+  const pages = await Promise.all(Array.from({ length: n }, () => context.newPage()));
+  const tabs = pages.map((page, i) => new Tab(page, context, `${prefix}${i}`));
+  const start = performance.now();
+  await Promise.all(
+    tabs.map(async (t, i) => {
+      const wait = start + i * staggerMs - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      await t.page.goto(url, { waitUntil: "domcontentloaded" });
+    }),
+  );
+  await Promise.all(tabs.map((t) => t.ready()));
+  return tabs;
+}
+
+export type TabMarks = { t0: number; marks: Record<string, number>; fetches: number[] };
+
+/** The probe's record of one tab (page epoch ms). */
+export function marksOf(tab: Tab): Promise<TabMarks> {
+  return tab.page.evaluate(() => {
+    const w = window as unknown as BenchWindow;
+    return { t0: w.__t0, marks: w.__marks, fetches: w.__fetches };
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,0 +1,60 @@
+/** The readable part of the browser bench's output: tables of the main figures and the targets' verdicts. */
+import { CONTENDERS, settings } from "./setup.ts";
+import { find, fmt, printTable, type Row } from "./stats.ts";
+import type { Verdict } from "./targets.ts";
+
+const TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared];
+
+export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
+  const ttd = rows.filter((r) => r.figure === "slowest tab time to data" && r.contender === CONTENDERS.leader);
+  if (ttd.length) {
+    console.log(`time to data, ms from each tab's navigation start to data in its DOM: median (min–max) over ${settings.reps} repetitions`);
+    const lines: string[][] = [];
+    for (const leader of ttd) {
+      for (const figure of ["slowest tab time to data", "median tab time to data", "requests per key"]) {
+        const label = `${figure.replace(" time to data", "")}, ${leader.params.tabs} tabs ${leader.params.opened}`;
+        const ratio = ratios.find(
+          (r) => r.figure === `${figure} ÷ ${CONTENDERS.leader}` && r.contender === CONTENDERS.shared && same(r, leader),
+        );
+        lines.push([label, ...TTD.map((c) => fmt(find(rows, figure, c, leader.params))), ratio ? `${fmt(ratio)}×` : ""]);
+      }
+    }
+    printTable(["", ...TTD, "shared ÷ leader"], lines);
+    console.log("");
+  }
+  const crash = rows.filter((r) => r.figure.startsWith("crash to") && r.contender === CONTENDERS.leader);
+  if (crash.length) {
+    const lines = crash.map((leader) => {
+      const ratio = ratios.find((r) => r.figure === `${leader.figure} ÷ ${CONTENDERS.leader}` && same(r, leader));
+      const label = `${leader.figure}, ${leader.params.profile} profile (${leader.params.tabs} tabs)`;
+      return [label, fmt(leader), fmt(find(rows, leader.figure, CONTENDERS.shared, leader.params)), ratio ? `${fmt(ratio)}×` : ""];
+    });
+    printTable(["crash of the fetching tab, ms", CONTENDERS.leader, CONTENDERS.shared, "shared ÷ leader"], lines);
+    console.log("");
+  }
+  const phases = rows.filter((r) => r.figure.startsWith("first-fetching tab") && r.params.opened === "at once" && r.params.tabs === 4);
+  if (phases.length) {
+    console.log("where the time goes, 4 tabs at once: ms from navigation start of the first tab that fetched");
+    const names = [...new Set(phases.map((r) => r.figure))];
+    printTable(
+      ["milestone", ...TTD],
+      names.map((f) => [f.replace("first-fetching tab: navigation start → ", ""), ...TTD.map((c) => fmt(find(phases, f, c)))]),
+    );
+    console.log("");
+  }
+  const counts = rows.filter((r) => r.unit.startsWith("runs of"));
+  for (const r of counts)
+    console.log(`${r.figure} (${r.contender}): ${r.value} of ${r.runs} (per run: ${(r.perRun as number[]).join(" ")})`);
+  const kept = rows.filter((r) => r.figure.startsWith("takeover across devices") || r.figure.includes("shows data"));
+  for (const r of kept) console.log(`${r.figure}: ${fmt(r)} ms over ${r.samples} runs`);
+  const interval = rows.filter((r) => r.figure === "requests per refetch interval");
+  for (const r of interval) console.log(`requests per refetch interval, ${r.params.tabs} tabs (${r.contender}): ${r.value}`);
+  if (verdicts.length) {
+    console.log("\ntargets (ratios to the lock leader in this run):");
+    for (const v of verdicts) console.log(`  ${v.met ? "target met    " : "target NOT met"}  ${v.what}: ${v.figure}`);
+  }
+}
+
+function same(a: Row, b: Row): boolean {
+  return JSON.stringify(a.params) === JSON.stringify(b.params);
+}

@@ -1,0 +1,95 @@
+/**
+ * K tabs of one browser opening the same page, at once or staggered, the host answering in
+ * hostMs: requests per key, and each tab's time from its navigation start to data in its DOM
+ * (page-local: both ends on the tab's own clock), slowest and median tab. Also where the time of
+ * the first-fetching tab goes (navigation start → script → store/claim → request).
+ */
+import type { Browser } from "playwright-core";
+import { uniqueName } from "../../test/browser/harness.ts";
+import type { CountingHost } from "../../test/browser/host.ts";
+import { benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, sleep, type Lib, type TabMarks } from "./setup.ts";
+import { timeline } from "./timeline.ts";
+import { median, type Figures } from "./stats.ts";
+
+export const TTD_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared"];
+/** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
+const PHASES = [
+  "script",
+  "store",
+  "idbOpen",
+  "idbOpened",
+  "locksQueried",
+  "firstChannelMessage",
+  "tabsSynced",
+  "leader",
+  "claimed",
+  "dispatched",
+  "fetch",
+  "data",
+] as const;
+
+export async function timeToDataSample(
+  browser: Browser,
+  host: CountingHost,
+  lib: Lib,
+  tabs: number,
+  staggered: boolean,
+): Promise<{ requests: number; perTab: number[]; first: TabMarks }> {
+  const context = await browser.newContext();
+  try {
+    const api = `/api/${uniqueName(`ttd-${lib}`)}`;
+    host.plan(api, [{ delayMs: settings.hostMs }]);
+    const url = benchUrl(host, lib, { api, name: uniqueName("app") });
+    const pages = await openBenchTabs(context, url, tabs, staggered ? settings.staggerMs : 0);
+    await Promise.all(pages.map((t) => t.waitForData()));
+    // A duplicate sent late would still be counted.
+    await sleep(100);
+    const requests = host.count(api);
+    if (lib === "shared" && requests > 1) {
+      console.log(
+        `note: shared-fetch sent ${requests} requests for ${tabs} tabs (${staggered ? "staggered" : "at once"}): ${await timeline(pages)}`,
+      );
+    }
+    const marks = await Promise.all(pages.map(marksOf));
+    const perTab = marks.map((m) => {
+      if (m.marks.data === undefined) throw new Error(`${CONTENDERS[lib]}: a tab shows data but marked none`);
+      return m.marks.data - m.t0;
+    });
+    const fetching = marks.filter((m) => m.fetches.length > 0).sort((a, b) => a.fetches[0]! - b.fetches[0]!);
+    if (fetching.length === 0) throw new Error(`${CONTENDERS[lib]}: the host saw ${requests} requests but no tab fetched`);
+    // The leader page's whole point: one request when the tabs open at once. If not, it is broken.
+    if (lib === "leader" && requests !== 1) throw new Error(`weblock-leader sent ${requests} requests for ${tabs} tabs (expected 1)`);
+    // TanStack alone shares nothing between tabs (its broadcast plugin may hand a late tab data first).
+    if (lib === "tanstack" && requests !== tabs)
+      throw new Error(`tanstack-query: ${requests} requests for ${tabs} tabs (expected ${tabs})`);
+    return { requests, perTab, first: fetching[0]! };
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
+/** One repetition: `samples` samples of every contender, K and opening mode, contenders interleaved. */
+export async function timeToData(browser: Browser, host: CountingHost, figures: Figures, rep: number): Promise<void> {
+  for (const tabs of settings.tabCounts) {
+    console.error(`time to data: repetition ${rep + 1}/${settings.reps}, ${tabs} tabs`);
+    for (const staggered of [false, true]) {
+      const params = { tabs, hostMs: settings.hostMs, opened: staggered ? `every ${settings.staggerMs} ms` : "at once" };
+      for (let s = 0; s < settings.samples; s++) {
+        // Rotate the order so no contender always runs first (machine load drifts).
+        const order = TTD_LIBS.map((_, i) => TTD_LIBS[(i + s + rep) % TTD_LIBS.length]!);
+        for (const lib of order) {
+          const r = await timeToDataSample(browser, host, lib, tabs, staggered);
+          const who = CONTENDERS[lib];
+          figures.add("requests per key", who, params, "requests", rep, r.requests);
+          figures.add("slowest tab time to data", who, params, "ms", rep, Math.max(...r.perTab));
+          figures.add("median tab time to data", who, params, "ms", rep, median(r.perTab));
+          for (const phase of PHASES) {
+            const at = phase === "fetch" ? r.first.fetches[0] : r.first.marks[phase];
+            if (at !== undefined) figures.add(`first-fetching tab: navigation start → ${phase}`, who, params, "ms", rep, at - r.first.t0);
+          }
+        }
+      }
+    }
+  }
+}
