@@ -101,7 +101,7 @@ export async function runOnce(spec: RunSpec, servers: Servers, host: HostProcess
         );
       }
     }
-    const times = (await withDeadline(`${contender}: the asks`, Promise.all(asks), 180_000)).sort((a, b) => a - b);
+    const times = (await withDeadline(`${contender}: the asks`, Promise.all(asks), 600_000)).sort((a, b) => a - b);
     loop.disable();
     if (errors.length > 0) throw new Error(`${contender}: ${errors.length} of ${times.length} asks ended without data, e.g. ${errors[0]}`);
     await whenDocsQuiet(peers); // the losers' claims still travelling
