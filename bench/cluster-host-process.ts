@@ -16,7 +16,9 @@ export type HostReply =
 const counts = new Map<string, number>();
 const send = (reply: HostReply): void => void process.send?.(reply);
 
-const server = createServer((request, response) => {
+// No request or headers timeout: the peers' process can be starved for a minute between opening
+// a connection and writing its request (Node's 60 s headers timeout then closed it: EPIPE).
+const server = createServer({ requestTimeout: 0, headersTimeout: 0 }, (request, response) => {
   const path = new URL(request.url ?? "/", "http://host").pathname;
   const n = (counts.get(path) ?? 0) + 1;
   counts.set(path, n);

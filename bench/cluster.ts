@@ -66,6 +66,10 @@ function emit(figure: Figure, contender: Contender, settleMs: number, samples: S
   console.log(JSON.stringify({ ...line, min: round(values[0]!), max: round(values.at(-1)!) }));
 }
 
+// Every y-websocket provider adds a process "exit" listener (and removes it on destroy): 50 of
+// them are expected here, not a leak.
+process.setMaxListeners(PEERS + 20);
+
 const fmt = (l: number[]): string => l.map((n) => n.toFixed(2)).join(" ");
 const loadAtStart = loadavg();
 const host = await startHostProcess();
