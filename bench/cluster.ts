@@ -16,7 +16,7 @@ import { startSyncServer } from "../test/sync/ws-server.ts";
 import { startHostProcess } from "./cluster-host.ts";
 import { startWatcher } from "./cluster-watcher.ts";
 import type { Contender } from "./cluster-peers.ts";
-import { quantile, runOnce, type Sample } from "./cluster-run.ts";
+import { runOnce, type Sample } from "./cluster-run.ts";
 
 function positiveInts(name: string, fallback: string, min = 1): number[] {
   const raw = process.env[name] ?? fallback;
@@ -59,10 +59,16 @@ const FIGURES: Figure[] = [
 
 const round = (n: number): number => Math.round(n * 100) / 100;
 function emit(figure: Figure, contender: Contender, settleMs: number, samples: Sample[]): void {
-  const values = samples.map(figure.of).sort((a, b) => a - b);
-  if (!values.every(Number.isFinite)) return; // a figure this contender does not have (one server: no "across")
+  // Runs without a sample of this figure (one server has no "across") do not count in `runs`.
+  const values = samples
+    .map(figure.of)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
+  if (values.length === 0) return;
+  const mid = values.length / 2;
+  const median = Number.isInteger(mid) ? (values[mid - 1]! + values[mid]!) / 2 : values[Math.floor(mid)]!;
   const params = { peers: PEERS, keys: KEYS, instances: contender === "y-websocket" ? 1 : 2, settleMs };
-  const line = { figure: figure.figure, contender, params, value: round(quantile(values, 0.5)), unit: figure.unit, runs: values.length };
+  const line = { figure: figure.figure, contender, params, value: round(median), unit: figure.unit, runs: values.length };
   console.log(JSON.stringify({ ...line, min: round(values[0]!), max: round(values.at(-1)!) }));
 }
 
