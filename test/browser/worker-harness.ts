@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import type { BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { build } from "vite";
 import { Tab } from "./harness.ts";
 import type { CountingHost } from "./host.ts";
@@ -78,6 +78,36 @@ export async function pageHeap(tab: Tab): Promise<number> {
     await cdp.send("HeapProfiler.collectGarbage").catch(() => {});
     const { usedSize } = await cdp.send("Runtime.getHeapUsage");
     return usedSize;
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+}
+
+/** JS heap in use by each live SharedWorker of the browser (CDP, through the browser target), in bytes. */
+export async function workerHeaps(browser: Browser): Promise<number[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    const out: number[] = [];
+    for (const target of targetInfos.filter((t) => t.type === "shared_worker")) {
+      const { sessionId } = await cdp.send("Target.attachToTarget", { targetId: target.targetId, flatten: false });
+      const ask = (id: number, method: string) =>
+        new Promise<Record<string, unknown>>((resolve) => {
+          const onMessage = (event: { sessionId?: string; message: string }) => {
+            const reply = JSON.parse(event.message) as { id?: number; result?: Record<string, unknown> };
+            if (event.sessionId !== sessionId || reply.id !== id) return;
+            cdp.off("Target.receivedMessageFromTarget", onMessage);
+            resolve(reply.result ?? {});
+          };
+          cdp.on("Target.receivedMessageFromTarget", onMessage);
+          void cdp.send("Target.sendMessageToTarget", { sessionId, message: JSON.stringify({ id, method }) });
+        });
+      await ask(1, "HeapProfiler.collectGarbage");
+      const usage = await ask(2, "Runtime.getHeapUsage");
+      if (typeof usage.usedSize === "number") out.push(usage.usedSize);
+      await cdp.send("Target.detachFromTarget", { sessionId }).catch(() => {});
+    }
+    return out;
   } finally {
     await cdp.detach().catch(() => {});
   }

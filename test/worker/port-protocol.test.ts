@@ -137,7 +137,11 @@ describe("who leaves, and what it costs", () => {
     const [call] = await host.whenCalls(1);
     // t1's page dies: the browser frees its lock, the worker is granted it and withdraws t1's waiter.
     b.locks.crash(t1.tag);
-    await new Promise((r) => setTimeout(r, 20));
+    const store = [...b.workers.values()][0]!.stores()[0]!;
+    const waiters = () => store.inspect().keys.find((k) => k.key === t2.keyOf({ url: API }))?.local?.waiters;
+    expect(waiters()).toBe(2);
+    while (waiters() !== 1) await new Promise((r) => setImmediate(r));
+    // One waiter is left: the request runs on.
     expect(call!.aborted).toBe(false);
     // The last waiter goes: the request is aborted at the host.
     c1.abort();
@@ -174,6 +178,35 @@ describe("who leaves, and what it costs", () => {
     expect(s1).toMatchObject({ status: "success", data: { second: true } });
     expect(s2).toMatchObject({ status: "success", data: { second: true } });
     expect(t1.replicaId).toBe(t2.replicaId);
+  });
+});
+
+describe("back/forward cache", () => {
+  it("pagehide drops the tab's interest (its request is aborted, invariant 11); pageshow from the cache re-sends it and it resolves", async () => {
+    const page = new EventTarget();
+    const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+    g.addEventListener = page.addEventListener.bind(page);
+    g.removeEventListener = page.removeEventListener.bind(page);
+    cleanups.push(() => {
+      delete g.addEventListener;
+      delete g.removeEventListener;
+    });
+    const host = new Host();
+    const b = browser(host);
+    const t = b.tab();
+    const running = t.ensure({ url: API });
+    const [first] = await host.whenCalls(1);
+    page.dispatchEvent(new Event("pagehide"));
+    await new Promise<void>((resolve) => {
+      if (first!.aborted) return resolve();
+      const off = host.onCall((c) => c === first && c.aborted && (off(), resolve()));
+    });
+    // Frozen, the tab still shows what it showed: its ensure waits on, pending.
+    expect(t.snapshot({ url: API }).status).toBe("pending");
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    const calls = await host.whenCalls(2);
+    calls[1]!.respond(200, { back: true });
+    await expect(running).resolves.toMatchObject({ status: "success", data: { back: true } });
   });
 });
 
