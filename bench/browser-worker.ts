@@ -8,7 +8,8 @@
  *
  * - requests per key, sockets at the sync server, IndexedDB connections: K tabs opened, all show the data
  * - JS heap per tab (CDP Runtime.getHeapUsage after a GC), and of the worker
- * - crash of a non-host tab while the host takes ANSWER_MS: host answer → data in the slowest survivor
+ * - crash of a non-host tab while the host takes ANSWER_MS: host answer → data in the slowest
+ *   survivor's store (delivery: hidden tabs paint late, their timers throttled)
  *   (the "host" is the worker's creator in worker mode, the claimant in per-tab mode)
  * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
  *   slowest survivor, and requests
@@ -67,13 +68,28 @@ async function setup(browser: Browser, host: CountingHost, contender: Contender,
   return { context, tabs: [first!, ...rest] };
 }
 
-/** When the tab's DOM first showed data, on this process's performance clock. */
-async function dataShownAt(tab: Tab): Promise<number> {
+/** Page epoch ms → this process's performance clock. */
+async function toLocal(tab: Tab): Promise<(epoch: number) => number> {
   const { offset } = await tab.clockOffset(7);
-  const history = await tab.history();
-  const entry = history.find((h) => h.hasData);
-  if (!entry) throw new Error(`${tab.name} never showed data`);
-  return entry.at - offset - performance.timeOrigin;
+  return (epoch) => epoch - offset - performance.timeOrigin;
+}
+
+/**
+ * When the tab's store first held the data, on this process's clock: delivery to the tab. Hidden
+ * tabs paint late (their timers are throttled), so the DOM would measure the browser's throttling.
+ */
+async function dataAt(tab: Tab): Promise<number> {
+  const at = await waitUntil(`${tab.name} has the data`, () =>
+    tab.page.evaluate(() => (window as unknown as { __dataAt?: number }).__dataAt),
+  );
+  return (await toLocal(tab))(at);
+}
+
+/** When the successor worker's script started running (worker mode), on this process's clock. */
+async function successorStartedAt(tab: Tab): Promise<number | undefined> {
+  const diag = await tab.page.evaluate(() => (window as unknown as { __diag: { worker?: string; startedAt?: number }[] }).__diag);
+  const started = diag.filter((d) => typeof d.startedAt === "number" && !d.worker?.endsWith(":0"));
+  return started[0] ? (await toLocal(tab))(started[0].startedAt!) : undefined;
 }
 
 async function claimantOf(tabs: Tab[], contender: Contender): Promise<Tab> {
@@ -132,7 +148,7 @@ async function crashOther(
     await victim.crash();
     const survivors = tabs.filter((t) => t !== victim);
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
-    const shown = await Promise.all(survivors.map(dataShownAt));
+    const shown = await Promise.all(survivors.map(dataAt));
     return { ms: Math.max(...shown) - call.answeredAt!, requests: host.count(api) };
   } finally {
     await context.close();
@@ -146,7 +162,7 @@ async function crashHost(
   host: CountingHost,
   contender: Contender,
   k: number,
-): Promise<{ ms: number; requestMs: number; requests: number }> {
+): Promise<{ ms: number; requestMs: number; startMs: number | undefined; requests: number }> {
   const api = `/api/${uniqueName("bench-w-host")}`;
   host.plan(api, ["hang", { delayMs: 0 }]);
   const { context, tabs } = await setup(browser, host, contender, k, { api, tabs: uniqueName("app"), leaseMs: LEASE_MS });
@@ -158,8 +174,14 @@ async function crashHost(
     const crashedAt = await claimant.crash();
     const second = await host.waitForCall(api, 2, 30_000);
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
-    const shown = await Promise.all(survivors.map(dataShownAt));
-    return { ms: Math.max(...shown) - crashedAt, requestMs: second.at - crashedAt, requests: host.count(api) };
+    const shown = await Promise.all(survivors.map(dataAt));
+    const started = await successorStartedAt(survivors[0]!);
+    return {
+      ms: Math.max(...shown) - crashedAt,
+      requestMs: second.at - crashedAt,
+      startMs: started === undefined ? undefined : started - crashedAt,
+      requests: host.count(api),
+    };
   } finally {
     await context.close();
     host.dropOpen();
@@ -179,6 +201,7 @@ async function main(): Promise<void> {
         const otherRequests: number[] = [];
         const hostMs: number[] = [];
         const hostRequestMs: number[] = [];
+        const startMs: number[] = [];
         const hostRequests: number[] = [];
         for (let i = 0; i < RUNS; i++) {
           const o = await crashOther(browser, host, contender, k);
@@ -187,12 +210,14 @@ async function main(): Promise<void> {
           const h = await crashHost(browser, host, contender, k);
           hostMs.push(h.ms);
           hostRequestMs.push(h.requestMs);
+          if (h.startMs !== undefined) startMs.push(h.startMs);
           hostRequests.push(h.requests);
         }
         emit("crash of a non-host tab: host answer → data in survivors", contender, { tabs: k, answerMs: ANSWER_MS }, other, "ms");
         emit("crash of a non-host tab: requests", contender, { tabs: k }, otherRequests, "requests");
         emit("crash of the host tab: crash → data in survivors", contender, { tabs: k, leaseMs: LEASE_MS }, hostMs, "ms");
         emit("crash of the host tab: crash → 2nd request at the host", contender, { tabs: k, leaseMs: LEASE_MS }, hostRequestMs, "ms");
+        if (startMs.length > 0) emit("crash of the host tab: crash → next worker's script runs", contender, { tabs: k }, startMs, "ms");
         emit("crash of the host tab: requests", contender, { tabs: k }, hostRequests, "requests");
       }
     }

@@ -57,7 +57,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   let held: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
 
-  const open = async (config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string }> => {
+  const open = async (config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc }> => {
     if (destroyed) throw new Error("shared-fetch worker: destroyed");
     if (name !== undefined && config.name !== name)
       throw new Error(`shared-fetch worker: this worker serves ${JSON.stringify(name)}, a tab asked for ${JSON.stringify(config.name)}`);
@@ -72,11 +72,12 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       held = locks ? holdLock(locks, lock).then((r) => (release = r)) : Promise.resolve();
     }
     await held;
+    const d = doc;
     let store = stores.get(config.identity);
     if (!store) {
       store = createSharedFetchStore({
         ...options.store,
-        doc,
+        doc: d,
         identity: config.identity,
         ...(awareness ? { awareness } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -87,7 +88,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       });
       stores.set(config.identity, store);
     }
-    return { store, lock };
+    return { store, lock, doc: d };
   };
 
   const deps = {

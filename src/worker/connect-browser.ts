@@ -11,6 +11,7 @@ import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
 import { realmLocks, type LockManagerLike } from "./port.ts";
 import type { BrowserConfig } from "./protocol.ts";
 import { RemoteStore } from "./remote-store.ts";
+import { registerRemoteInternals } from "./remote-internals.ts";
 
 /** Where this tab's replica runs: the browser's SharedWorker, or the tab itself. */
 export type ReplicaMode = "shared-worker" | "tab";
@@ -68,6 +69,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   const store = new RemoteStore(identity, options.leaseMs ?? DEFAULT_LEASE_MS, options.programLeaseMs ?? DEFAULT_PROGRAM_LEASE_MS, tabId);
   // The browser id every tab agrees on, before the first hello names it to the worker.
   const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
+  registerRemoteInternals(store);
   const link = new WorkerLink({ store, locks, config, tabId, start: options.worker, before: agreed });
   const destroy = store.destroy.bind(store);
   return Object.assign(store, {

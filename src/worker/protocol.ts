@@ -41,7 +41,9 @@ export type TabMessage =
   | { t: "abort"; id: number }
   | { t: "sub"; kind: WorkKind; key: string; req: unknown }
   | { t: "unsub"; key: string }
-  | { t: "watch"; inspect: boolean; events: boolean }
+  | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
+  /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
+  | { t: "doc"; update: Uint8Array }
   /** pagehide: drop every interest of this tab now (it may come back from the back/forward cache). */
   | { t: "bye" };
 
@@ -54,6 +56,8 @@ export type WorkerMessage =
   | { t: "rejected"; id: number; error: WireError }
   | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[] }
   | { t: "event"; event: StoreEvent }
+  /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
+  | { t: "doc"; update: Uint8Array }
   /** The worker cannot serve this tab (bad config, other protocol version): the tab falls back. */
   | { t: "refused"; message: string };
 
@@ -111,7 +115,13 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
     case "unsub":
       return str(data.key) ? (data as TabMessage) : undefined;
     case "watch":
-      return typeof data.inspect === "boolean" && typeof data.events === "boolean" ? (data as TabMessage) : undefined;
+      return typeof data.inspect === "boolean" &&
+        typeof data.events === "boolean" &&
+        (data.doc === undefined || typeof data.doc === "boolean")
+        ? (data as TabMessage)
+        : undefined;
+    case "doc":
+      return data.update instanceof Uint8Array ? (data as TabMessage) : undefined;
     case "bye":
       return data as TabMessage;
     default:
@@ -146,6 +156,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
     case "refused":
       return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
+    case "doc":
+      return data.update instanceof Uint8Array ? (data as WorkerMessage) : undefined;
     default:
       return undefined;
   }

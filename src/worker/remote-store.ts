@@ -1,3 +1,4 @@
+import * as Y from "yjs";
 import { abortError, SharedFetchInputError } from "../core/errors.ts";
 import type { StoreEventListener } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
@@ -52,6 +53,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private inspection: Inspection;
   private claimList: [string, ClaimRecord][] = [];
   private malformedList: MalformedRecord[] = [];
+  private mirror: Y.Doc | undefined;
   private nextId = 1;
   private destroyed = false;
   /** Worker messages that failed validation and were dropped. */
@@ -126,6 +128,15 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
         return;
       case "event":
         callAll(this.eventListeners, [msg.event], "event");
+        return;
+      case "doc":
+        if (this.mirror) {
+          try {
+            Y.applyUpdate(this.mirror, msg.update, this);
+          } catch (error) {
+            console.warn("shared-fetch: ignored a doc update from the worker that failed to apply", error);
+          }
+        }
         return;
       default:
         return;
@@ -294,7 +305,32 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   private sendWatch(): void {
-    this.link?.({ t: "watch", inspect: this.inspectListeners.size > 0, events: this.eventListeners.size > 0 });
+    this.link?.({
+      t: "watch",
+      inspect: this.inspectListeners.size > 0,
+      events: this.eventListeners.size > 0,
+      doc: this.mirror !== undefined,
+    });
+  }
+
+  /**
+   * A copy of the worker's doc, kept in sync both ways from the first call on (the devtools read
+   * the raw records and their actions write them). Made only when asked: a tab otherwise holds no doc.
+   */
+  mirrorDoc(): Y.Doc {
+    if (this.mirror) return this.mirror;
+    const doc = new Y.Doc();
+    this.mirror = doc;
+    doc.on("update", (update: Uint8Array, origin: unknown) => {
+      if (origin !== this) this.link?.({ t: "doc", update });
+    });
+    this.sendWatch();
+    return doc;
+  }
+
+  /** The requests this tab shows (by key): only a tab that asked knows the headers and body behind a key. */
+  shownRequests(): { key: string; kind: WorkKind; req: unknown }[] {
+    return [...this.watched].map(([key, w]) => ({ key, kind: w.kind, req: w.req }));
   }
 
   /** The worker's inspection as last sent (fresh while someone listens to onInspect). */
@@ -328,6 +364,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.watched.clear();
     this.eventListeners.clear();
     this.inspectListeners.clear();
+    this.mirror?.destroy();
   }
 }
 

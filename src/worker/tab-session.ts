@@ -1,3 +1,4 @@
+import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
 import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
@@ -6,7 +7,7 @@ import { parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage,
 export type SessionDeps = {
   locks: LockManagerLike | undefined;
   /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
-  open(config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string }>;
+  open(config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc }>;
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
@@ -21,6 +22,7 @@ type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
  */
 export class TabSession {
   private store: SharedFetchStoreWithExtras | undefined;
+  private doc: Y.Doc | undefined;
   private readonly waiters = new Map<number, AbortController>();
   private readonly subs = new Map<string, Sub>();
   private watching: (() => void)[] = [];
@@ -79,7 +81,11 @@ export class TabSession {
         this.subs.delete(msg.key);
         return;
       case "watch":
-        return this.watch(store, msg.inspect, msg.events);
+        return this.watch(store, msg.inspect, msg.events, msg.doc === true);
+      case "doc":
+        // The tab's devtools acted on its mirror (evict, release): apply it here like any peer's update.
+        if (this.doc) Y.applyUpdate(this.doc, msg.update, this);
+        return;
       case "bye":
         return this.dropInterest();
     }
@@ -89,7 +95,7 @@ export class TabSession {
     if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
     // A tab back from the back/forward cache says hello again: it re-sends what it still wants.
     this.dropInterest();
-    let opened: { store: SharedFetchStoreWithExtras; lock: string };
+    let opened: { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc };
     try {
       opened = await this.deps.open(msg.config);
     } catch (error) {
@@ -97,6 +103,7 @@ export class TabSession {
     }
     if (this.closed) return;
     this.store = opened.store;
+    this.doc = opened.doc;
     const { locks } = this.deps;
     this.stopWatchingTab?.();
     // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
@@ -177,7 +184,7 @@ export class TabSession {
     });
   }
 
-  private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean): void {
+  private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
     for (const off of this.watching) off();
     this.watching = [];
     if (inspect) {
@@ -186,6 +193,15 @@ export class TabSession {
       post();
     }
     if (events) this.watching.push(store.onEvent((event) => this.post({ t: "event", event })));
+    const doc = this.doc;
+    if (mirror && doc) {
+      const onUpdate = (update: Uint8Array, origin: unknown) => {
+        if (origin !== this) this.post({ t: "doc", update });
+      };
+      doc.on("update", onUpdate);
+      this.watching.push(() => doc.off("update", onUpdate));
+      this.post({ t: "doc", update: Y.encodeStateAsUpdate(doc) });
+    }
   }
 
   /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */

@@ -20,6 +20,10 @@ type Win = {
   __mode?: string;
   __idbOpens: { tab: number; workers: Record<string, number> };
   __store?: unknown;
+  /** What the workers announced (start, IndexedDB opens), with when this tab heard it. */
+  __diag: Record<string, unknown>[];
+  /** When this tab's store first held data for the page's request (epoch ms): delivery, not paint. */
+  __dataAt?: number;
 };
 const win = window as unknown as Win;
 const now = () => performance.timeOrigin + performance.now();
@@ -27,6 +31,7 @@ win.__history = [];
 win.__events = [];
 win.__errors = [];
 win.__idbOpens = { tab: 0, workers: {} };
+win.__diag = [];
 window.addEventListener("error", (e) => win.__errors.push(String(e.error ?? e.message)));
 window.addEventListener("unhandledrejection", (e) => win.__errors.push(`unhandled rejection: ${String(e.reason)}`));
 
@@ -35,8 +40,9 @@ indexedDB.open = (name: string, version?: number) => {
   win.__idbOpens.tab += 1;
   return idbOpen(name, version);
 };
-new BroadcastChannel("e2e-diag").onmessage = (e: MessageEvent<{ worker: string; opens: number }>) => {
-  win.__idbOpens.workers[e.data.worker] = e.data.opens;
+new BroadcastChannel("e2e-diag").onmessage = (e: MessageEvent<{ worker: string; opens?: number }>) => {
+  if (e.data.opens !== undefined) win.__idbOpens.workers[e.data.worker] = e.data.opens;
+  win.__diag.push({ at: now(), ...e.data });
 };
 
 const params = new URLSearchParams(location.search);
@@ -83,6 +89,12 @@ const store = connectBrowser({
   worker: (name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
 });
 win.__mode = store.mode;
+// Hidden tabs paint late (timers throttled); the store's own arrival time is what a visible tab would paint a frame later.
+const off = store.subscribe({ url: api }, () => {
+  if (store.snapshot({ url: api }).data === undefined) return;
+  win.__dataAt = now();
+  off();
+});
 win.__store = store;
 store.onEvent((event: StoreEvent) => win.__events.push({ at: now(), ...event }));
 document.body.dataset.replica = store.replicaId;
