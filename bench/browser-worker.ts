@@ -8,7 +8,7 @@
  *
  * - requests per key, sockets at the sync server, IndexedDB connections: K tabs opened, all show the data
  * - JS heap per tab (CDP Runtime.getHeapUsage after a GC), and of the worker
- * - crash of a non-host tab while the host takes ANSWER_MS: host answer → data in the slowest
+ * - crash of a non-host tab, the host answering ANSWER_MS later: host answer → data in the slowest
  *   survivor's store (delivery: hidden tabs paint late, their timers throttled)
  *   (the "host" is the worker's creator in worker mode, the claimant in per-tab mode)
  * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
@@ -139,14 +139,18 @@ async function crashOther(
   k: number,
 ): Promise<{ ms: number; requests: number }> {
   const api = `/api/${uniqueName("bench-w-other")}`;
-  host.plan(api, [{ delayMs: ANSWER_MS }]);
+  host.plan(api, ["hold"]);
   const { context, tabs } = await setup(browser, host, contender, k, { api, tabs: uniqueName("app"), leaseMs: LEASE_MS });
   try {
     const call = await host.waitForCall(api, 1);
     const claimant = await claimantOf(tabs, contender);
     const victim = tabs.find((t) => t !== claimant)!;
-    await victim.crash();
     const survivors = tabs.filter((t) => t !== victim);
+    // Every tab is up and waiting before the crash; the host answers ANSWER_MS after it (booting tabs would skew the delivery).
+    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    await victim.crash();
+    await new Promise((r) => setTimeout(r, ANSWER_MS));
+    call.respond();
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
     const shown = await Promise.all(survivors.map(dataAt));
     return { ms: Math.max(...shown) - call.answeredAt!, requests: host.count(api) };
