@@ -85,11 +85,11 @@ async function dataAt(tab: Tab): Promise<number> {
   return (await toLocal(tab))(at);
 }
 
-/** When the successor worker's script started running (worker mode), on this process's clock. */
-async function successorStartedAt(tab: Tab): Promise<number | undefined> {
-  const diag = await tab.page.evaluate(() => (window as unknown as { __diag: { worker?: string; startedAt?: number }[] }).__diag);
-  const started = diag.filter((d) => typeof d.startedAt === "number" && !d.worker?.endsWith(":0"));
-  return started[0] ? (await toLocal(tab))(started[0].startedAt!) : undefined;
+/** When the successor worker opened its doc's IndexedDB (its first hello), on this process's clock. */
+async function successorOpenedAt(tab: Tab): Promise<number | undefined> {
+  const diag = await tab.page.evaluate(() => (window as unknown as { __diag: { worker?: string; openedAt?: number }[] }).__diag);
+  const opened = diag.filter((d) => typeof d.openedAt === "number" && !d.worker?.endsWith(":0"));
+  return opened[0] ? (await toLocal(tab))(opened[0].openedAt!) : undefined;
 }
 
 async function claimantOf(tabs: Tab[], contender: Contender): Promise<Tab> {
@@ -179,7 +179,7 @@ async function crashHost(
     const second = await host.waitForCall(api, 2, 30_000);
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
     const shown = await Promise.all(survivors.map(dataAt));
-    const started = await successorStartedAt(survivors[0]!);
+    const started = await successorOpenedAt(survivors[0]!);
     return {
       ms: Math.max(...shown) - crashedAt,
       requestMs: second.at - crashedAt,
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
         emit("crash of a non-host tab: requests", contender, { tabs: k }, otherRequests, "requests");
         emit("crash of the host tab: crash → data in survivors", contender, { tabs: k, leaseMs: LEASE_MS }, hostMs, "ms");
         emit("crash of the host tab: crash → 2nd request at the host", contender, { tabs: k, leaseMs: LEASE_MS }, hostRequestMs, "ms");
-        if (startMs.length > 0) emit("crash of the host tab: crash → next worker's script runs", contender, { tabs: k }, startMs, "ms");
+        if (startMs.length > 0) emit("crash of the host tab: crash → next worker opens the doc", contender, { tabs: k }, startMs, "ms");
         emit("crash of the host tab: requests", contender, { tabs: k }, hostRequests, "requests");
       }
     }

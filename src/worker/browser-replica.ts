@@ -52,6 +52,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   const stores = new Map<string, SharedFetchStoreWithExtras>();
   const sessions = new Set<TabSession>();
   let malformed = 0;
+  let accepted = 0;
   let destroyed = false;
   // Claims name the worker's browser only once its lock is held: then its death is seen at once.
   let held: Promise<unknown> | undefined;
@@ -101,7 +102,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   return {
     accept(port) {
       if (destroyed) return port.close();
-      sessions.add(new TabSession(port, deps));
+      sessions.add(new TabSession(port, deps, accepted === 0));
+      accepted += 1;
     },
     stores: () => [...stores.values()],
     get malformed() {

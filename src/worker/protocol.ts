@@ -50,7 +50,11 @@ export type TabMessage =
 export type WireError = { name: string; message: string };
 
 export type WorkerMessage =
-  | { t: "ready"; v: number; replicaId: string; identity: string; lock: string }
+  /**
+   * `host`: this tab's port connected first, i.e. this tab started the worker, which then lives in
+   * its renderer and dies with it. The other tabs start the next generation's worker in advance.
+   */
+  | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean }
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "rejected"; id: number; error: WireError }

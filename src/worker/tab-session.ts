@@ -35,6 +35,8 @@ export class TabSession {
   constructor(
     private readonly port: PortLike,
     private readonly deps: SessionDeps,
+    /** This port connected first: its tab started the worker. */
+    private readonly first = false,
   ) {
     port.addEventListener("message", this.onMessage);
     port.start?.();
@@ -108,7 +110,14 @@ export class TabSession {
     this.stopWatchingTab?.();
     // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
     this.stopWatchingTab = locks ? watchLock(locks, msg.lock, () => this.dropInterest()) : undefined;
-    this.post({ t: "ready", v: PROTOCOL, replicaId: opened.store.replicaId, identity: opened.store.identity, lock: opened.lock });
+    this.post({
+      t: "ready",
+      v: PROTOCOL,
+      replicaId: opened.store.replicaId,
+      identity: opened.store.identity,
+      lock: opened.lock,
+      host: this.first,
+    });
   }
 
   private ensure(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "ensure" }>): void {

@@ -37,6 +37,12 @@ const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`
 export class WorkerLink {
   private generation = 0;
   private worker: SharedWorkerLike | undefined;
+  /**
+   * The next generation's worker, started by a tab that did not start the current one (so it
+   * lives in another renderer). It loads its script and waits: it opens no doc, database or
+   * socket before a hello. When the current worker dies, the tabs say hello to this one.
+   */
+  private standby: { generation: number; worker: SharedWorkerLike } | undefined;
   private stopWatch: (() => void) | undefined;
   private releaseTabLock: (() => void) | undefined;
   private workerLock: string | undefined;
@@ -57,15 +63,21 @@ export class WorkerLink {
     this.connect();
   }
 
-  private connect(): void {
-    if (this.stopped || this.hidden) return;
-    let worker: SharedWorkerLike;
+  private spawn(generation: number): SharedWorkerLike | undefined {
     try {
-      worker = this.o.start(workerName(this.o.config.name, this.generation));
+      return this.o.start(workerName(this.o.config.name, generation));
     } catch (error) {
       console.error("shared-fetch: could not start the replica worker", error);
-      return;
+      return undefined;
     }
+  }
+
+  private connect(): void {
+    if (this.stopped || this.hidden) return;
+    const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
+    this.standby = undefined;
+    const worker = ready ?? this.spawn(this.generation);
+    if (!worker) return;
     this.worker = worker;
     worker.addEventListener?.("error", (event) => console.error("shared-fetch: the replica worker failed", event));
     const port = worker.port;
@@ -92,6 +104,13 @@ export class WorkerLink {
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.attach((m) => port.postMessage(m), msg.replicaId);
+      if (msg.host === false && this.standby?.generation !== generation + 1) {
+        const next = this.spawn(generation + 1);
+        if (next) {
+          next.port.start?.();
+          this.standby = { generation: generation + 1, worker: next };
+        }
+      }
       return;
     }
     if (msg?.t === "refused") {
@@ -157,6 +176,7 @@ export class WorkerLink {
     this.offPage();
     this.stopWatch?.();
     this.worker?.port.close();
+    this.standby?.worker.port.close();
     this.releaseTabLock?.();
   }
 }
