@@ -35,16 +35,21 @@ const ANSWER_MS = Number(process.env.ANSWER_MS ?? 1000);
 const LEASE_MS = 1500;
 
 type Contender = "shared-fetch/worker" | "shared-fetch/tabs";
-const CONTENDERS: Contender[] = ["shared-fetch/worker", "shared-fetch/tabs"];
+/** MODES=worker or MODES=tabs runs one side only; STANDBY=off turns the next generation's standby worker off. */
+const CONTENDERS = (["shared-fetch/worker", "shared-fetch/tabs"] as Contender[]).filter(
+  (c) => !process.env.MODES || process.env.MODES.split(",").includes(c.split("/")[1]!),
+);
+const STANDBY = process.env.STANDBY !== "off";
 
 function emit(figure: string, contender: Contender, params: Record<string, unknown>, samples: number[], unit: string): void {
   const sorted = [...samples].sort((a, b) => a - b);
   const value = sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
   const round = (x: number) => Math.round(x * 10) / 10;
+  const name = contender === "shared-fetch/worker" && !STANDBY ? "shared-fetch/worker-no-standby" : contender;
   console.log(
     JSON.stringify({
       figure,
-      contender,
+      contender: name,
       params,
       value: round(value),
       unit,
@@ -58,7 +63,7 @@ function emit(figure: string, contender: Contender, params: Record<string, unkno
 async function setup(browser: Browser, host: CountingHost, contender: Contender, k: number, config: WorkerPageConfig) {
   const context = await browser.newContext();
   const worker = contender === "shared-fetch/worker";
-  const cfg: WorkerPageConfig = worker ? config : { ...config, worker: "absent" };
+  const cfg: WorkerPageConfig = worker ? (STANDBY ? config : { ...config, standby: "off" }) : { ...config, worker: "absent" };
   // The first tab alone: in worker mode it starts the SharedWorker, which then lives in its renderer.
   const [first] = await openWorkerTabs(context, host, cfg, 1, "host");
   await waitUntil("the first tab asked", () =>
@@ -123,7 +128,7 @@ async function counts(browser: Browser, host: CountingHost, sync: SyncServer, co
     emit("JS heap per tab", contender, params, heaps, "MiB");
     if (contender === "shared-fetch/worker") {
       const workers = (await workerHeaps(browser)).map((b) => b / 1024 / 1024);
-      if (workers.length > 0) emit("JS heap of the worker", contender, params, workers, "MiB");
+      if (workers.length > 0) emit("JS heap per worker (the live one and the standby)", contender, params, workers, "MiB");
     }
   } finally {
     await context.close();

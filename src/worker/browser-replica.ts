@@ -70,7 +70,10 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       const peers = options.connectPeers ? options.connectPeers(doc, config) : config.peers ? connectPeers(doc, config.peers) : undefined;
       if (peers) connections.push(peers);
       awareness = (peers ?? tabs).awareness;
-      held = locks ? holdLock(locks, lock).then((r) => (release = r)) : Promise.resolve();
+      // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
+      // Locks whether any other replica lives, and the worker's own store must not count as one
+      // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).
+      held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced]);
     }
     await held;
     const d = doc;

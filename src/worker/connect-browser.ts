@@ -35,6 +35,11 @@ export type ConnectBrowserOptions = {
    * Absent, `false`, or where SharedWorker or Web Locks do not exist: this tab is a replica of its own.
    */
   worker?: ((name: string) => SharedWorkerLike) | false;
+  /**
+   * Start the next generation's worker in advance from a tab that did not start the current one
+   * (default true): it loads its script and opens nothing until the current worker dies.
+   */
+  standby?: boolean;
   /** The tab replica's fetch (the worker uses its own). */
   fetch?: typeof fetch;
   /** Web Locks (default `navigator.locks`); tests pass a fake. */
@@ -70,7 +75,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   // The browser id every tab agrees on, before the first hello names it to the worker.
   const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
   registerRemoteInternals(store);
-  const link = new WorkerLink({ store, locks, config, tabId, start: options.worker, before: agreed });
+  const link = new WorkerLink({ store, locks, config, tabId, start: options.worker, before: agreed, standby: options.standby !== false });
   const destroy = store.destroy.bind(store);
   return Object.assign(store, {
     mode: "shared-worker" as const,

@@ -18,6 +18,8 @@ export type WorkerLinkOptions = {
   start: (name: string) => SharedWorkerLike;
   /** Settles before the first hello (the browser id agreement). */
   before?: Promise<unknown>;
+  /** Start the next generation's worker in advance (see `standby`). */
+  standby?: boolean;
 };
 
 /** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
@@ -104,7 +106,7 @@ export class WorkerLink {
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.attach((m) => port.postMessage(m), msg.replicaId);
-      if (msg.host === false && this.standby?.generation !== generation + 1) {
+      if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
         const next = this.spawn(generation + 1);
         if (next) {
           next.port.start?.();

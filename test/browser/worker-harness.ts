@@ -31,7 +31,15 @@ export async function buildWorkerPage(): Promise<{ dir: string; remove: () => Pr
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export type WorkerPageConfig = { api: string; tabs: string; leaseMs?: number; ws?: string; room?: string; worker?: "absent" };
+export type WorkerPageConfig = {
+  api: string;
+  tabs: string;
+  leaseMs?: number;
+  ws?: string;
+  room?: string;
+  worker?: "absent";
+  standby?: "off";
+};
 
 export function workerPageUrl(host: CountingHost, config: WorkerPageConfig): string {
   const q = new URLSearchParams({ api: config.api, tabs: config.tabs });
@@ -39,6 +47,7 @@ export function workerPageUrl(host: CountingHost, config: WorkerPageConfig): str
   if (config.ws) q.set("ws", config.ws);
   if (config.room) q.set("room", config.room);
   if (config.worker) q.set("worker", config.worker);
+  if (config.standby) q.set("standby", config.standby);
   return `${host.origin}/?${q}`;
 }
 

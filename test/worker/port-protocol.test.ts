@@ -137,10 +137,11 @@ describe("who leaves, and what it costs", () => {
     const p2 = t2.ensure({ url: API }, { signal: c1.signal });
     const [call] = await host.whenCalls(1);
     // t1's page dies: the browser frees its lock, the worker is granted it and withdraws t1's waiter.
-    b.locks.crash(t1.tag);
     const store = [...b.workers.values()][0]!.stores()[0]!;
     const waiters = () => store.inspect().keys.find((k) => k.key === t2.keyOf({ url: API }))?.local?.waiters;
-    expect(waiters()).toBe(2);
+    // Both tabs' waiters have reached the worker before t1 dies.
+    while (waiters() !== 2) await new Promise((r) => setImmediate(r));
+    b.locks.crash(t1.tag);
     while (waiters() !== 1) await new Promise((r) => setImmediate(r));
     // One waiter is left: the request runs on.
     expect(call!.aborted).toBe(false);

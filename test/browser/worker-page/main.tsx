@@ -86,6 +86,7 @@ const store = connectBrowser({
   name: params.get("tabs") ?? "e2e",
   ...(lease ? { leaseMs: Number(lease) } : {}),
   ...(ws ? { peers: { url: ws, room: params.get("room") ?? "e2e" } } : {}),
+  standby: params.get("standby") !== "off",
   worker: (name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
 });
 win.__mode = store.mode;
