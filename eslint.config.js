@@ -45,7 +45,7 @@ export default defineConfig(
     },
   },
   {
-    files: ["src/sync/**/*.ts", "src/hocuspocus/**/*.ts"],
+    files: ["src/sync/**/*.ts", "src/hocuspocus/**/*.ts", "src/worker/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",

@@ -79,6 +79,7 @@ export function SharedFetchDevtoolsPanel({
         />
         <span style={styles.muted} title={snapshot.replicaId}>
           inspecting {shortId(snapshot.replicaId, 24)}
+          {modeLabel(store)}
         </span>
         {simulations && <Simulations store={store} state={snapshot.simulations} />}
         {onClose && (
@@ -96,4 +97,10 @@ export function SharedFetchDevtoolsPanel({
       </div>
     </section>
   );
+}
+
+/** Where the inspected replica runs, for stores from connectBrowser (`mode`); nothing for other stores. */
+function modeLabel(store: unknown): string {
+  const mode = (store as { mode?: unknown } | null)?.mode;
+  return mode === "shared-worker" ? " · in the browser's SharedWorker" : mode === "tab" ? " · in this tab (no SharedWorker)" : "";
 }

@@ -96,6 +96,7 @@ function onConnection(conn, request) {
   // The room is the URL path, as y-websocket's WebsocketProvider sends it: ws://host/ROOM?params
   const name = (request.url ?? "/").slice(1).split("?")[0] ?? "";
   const room = getRoom(name);
+  connectionsEver += 1;
   room.conns.set(conn, new Set());
   conn.binaryType = "arraybuffer";
   conn.on("message", (data) => onMessage(room, conn, data));
@@ -125,7 +126,15 @@ function onConnection(conn, request) {
   }
 }
 
-const server = http.createServer((_request, response) => {
+let connectionsEver = 0;
+const server = http.createServer((request, response) => {
+  // Connection counts (no room names, no content): how many sockets a browser holds, for tests and benchmarks.
+  if (request.url === "/stats") {
+    const open = [...rooms.values()].reduce((n, room) => n + room.conns.size, 0);
+    response.writeHead(200, { "Content-Type": "application/json" });
+    response.end(JSON.stringify({ open, total: connectionsEver }));
+    return;
+  }
   response.writeHead(200, { "Content-Type": "text/plain" });
   response.end("okay");
 });

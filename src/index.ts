@@ -36,3 +36,5 @@ export type { RetryPolicy } from "./core/retry.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
 export { useSharedFetchSuspense, type UseSharedFetchSuspenseOptions } from "./react/use-shared-fetch-suspense.ts";
+export { connectBrowser, type ConnectBrowserOptions, type BrowserStore, type ReplicaMode } from "./worker/connect-browser.ts";
+export type { SharedWorkerLike } from "./worker/worker-link.ts";

@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
-/** Layers point one way: core ← sync ← react ← devtools (a layer may import only those before it). */
-const LAYERS = ["src/core", "src/sync", "src/react", "devtools"] as const;
+/** Layers point one way: core ← sync ← worker ← react ← devtools (a layer may import only those before it). */
+const LAYERS = ["src/core", "src/sync", "src/worker", "src/react", "devtools"] as const;
 /** Packages each layer may not import (the core is framework- and transport-free). */
 const FORBIDDEN: Record<(typeof LAYERS)[number], RegExp> = {
   "src/core": /^(react|react-dom|@tanstack\/|y-indexeddb|y-websocket|ws$)/,
   "src/sync": /^(react|react-dom|@tanstack\/)/,
+  "src/worker": /^(react|react-dom|@tanstack\/)/,
   "src/react": /^(y-indexeddb|y-websocket)/,
   devtools: /^$/,
 };

@@ -1,0 +1,241 @@
+/**
+ * One replica per browser (connectBrowser + SharedWorker) against per-tab replicas (the same page
+ * with SharedWorker deleted: connectTabs + createSharedFetchStore in every tab), in one chromium
+ * run, for K = 2, 4, 8 tabs of one browser context, against the counting host and a y-websocket
+ * server on 127.0.0.1. JSON lines per ../shared/BENCH.md.
+ *
+ *   npm run bench:worker           (RUNS=3 per crash figure; TABS=2,4,8; ANSWER_MS=1000)
+ *
+ * - requests per key, sockets at the sync server, IndexedDB connections: K tabs opened, all show the data
+ * - JS heap per tab (CDP Runtime.getHeapUsage after a GC), and of the worker
+ * - crash of a non-host tab, the host answering ANSWER_MS later: host answer → data in the slowest
+ *   survivor's store (delivery: hidden tabs paint late, their timers throttled)
+ *   (the "host" is the worker's creator in worker mode, the claimant in per-tab mode)
+ * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
+ *   slowest survivor, and requests
+ */
+import { performance } from "node:perf_hooks";
+import type { Browser } from "playwright-core";
+import { startSyncServer, type SyncServer } from "../test/sync/ws-server.ts";
+import { startHost, type CountingHost } from "../test/browser/host.ts";
+import { launchBrowser, uniqueName, waitUntil, type Tab } from "../test/browser/harness.ts";
+import {
+  buildWorkerPage,
+  idbOpens,
+  openWorkerTabs,
+  pageHeap,
+  socketStats,
+  workerHeaps,
+  type WorkerPageConfig,
+} from "../test/browser/worker-harness.ts";
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const KS = (process.env.TABS ?? "2,4,8").split(",").map(Number);
+const ANSWER_MS = Number(process.env.ANSWER_MS ?? 1000);
+const LEASE_MS = 1500;
+
+type Contender = "shared-fetch/worker" | "shared-fetch/tabs";
+/** MODES=worker or MODES=tabs runs one side only; STANDBY=off turns the next generation's standby worker off. */
+const CONTENDERS = (["shared-fetch/worker", "shared-fetch/tabs"] as Contender[]).filter(
+  (c) => !process.env.MODES || process.env.MODES.split(",").includes(c.split("/")[1]!),
+);
+const STANDBY = process.env.STANDBY !== "off";
+
+function emit(figure: string, contender: Contender, params: Record<string, unknown>, samples: number[], unit: string): void {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const value = sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+  const round = (x: number) => Math.round(x * 10) / 10;
+  const name = contender === "shared-fetch/worker" && !STANDBY ? "shared-fetch/worker-no-standby" : contender;
+  console.log(
+    JSON.stringify({
+      figure,
+      contender: name,
+      params,
+      value: round(value),
+      unit,
+      runs: samples.length,
+      min: round(sorted[0]!),
+      max: round(sorted.at(-1)!),
+    }),
+  );
+}
+
+async function setup(browser: Browser, host: CountingHost, contender: Contender, k: number, config: WorkerPageConfig) {
+  const context = await browser.newContext();
+  const worker = contender === "shared-fetch/worker";
+  const cfg: WorkerPageConfig = worker ? (STANDBY ? config : { ...config, standby: "off" }) : { ...config, worker: "absent" };
+  // The first tab alone: in worker mode it starts the SharedWorker, which then lives in its renderer.
+  const [first] = await openWorkerTabs(context, host, cfg, 1, "host");
+  await waitUntil("the first tab asked", () =>
+    first!.page.evaluate(() => document.querySelector('[data-testid="status"]')?.textContent !== "idle"),
+  );
+  const rest = k > 1 ? await openWorkerTabs(context, host, cfg, k - 1, "tab") : [];
+  return { context, tabs: [first!, ...rest] };
+}
+
+/** Page epoch ms → this process's performance clock. */
+async function toLocal(tab: Tab): Promise<(epoch: number) => number> {
+  const { offset } = await tab.clockOffset(7);
+  return (epoch) => epoch - offset - performance.timeOrigin;
+}
+
+/**
+ * When the tab's store first held the data, on this process's clock: delivery to the tab. Hidden
+ * tabs paint late (their timers are throttled), so the DOM would measure the browser's throttling.
+ */
+async function dataAt(tab: Tab): Promise<number> {
+  const at = await waitUntil(`${tab.name} has the data`, () =>
+    tab.page.evaluate(() => (window as unknown as { __dataAt?: number }).__dataAt),
+  );
+  return (await toLocal(tab))(at);
+}
+
+/** When the successor worker opened its doc's IndexedDB (its first hello), on this process's clock. */
+async function successorOpenedAt(tab: Tab): Promise<number | undefined> {
+  const diag = await tab.page.evaluate(() => (window as unknown as { __diag: { worker?: string; openedAt?: number }[] }).__diag);
+  const opened = diag.filter((d) => typeof d.openedAt === "number" && !d.worker?.endsWith(":0"));
+  return opened[0] ? (await toLocal(tab))(opened[0].openedAt!) : undefined;
+}
+
+async function claimantOf(tabs: Tab[], contender: Contender): Promise<Tab> {
+  if (contender === "shared-fetch/worker") return tabs[0]!;
+  return waitUntil("the claimant tab", async () => {
+    const flags = await Promise.all(tabs.map((t) => t.dispatched()));
+    return tabs[flags.indexOf(true)];
+  });
+}
+
+async function counts(browser: Browser, host: CountingHost, sync: SyncServer, contender: Contender, k: number): Promise<void> {
+  const api = `/api/${uniqueName("bench-w-count")}`;
+  const before = await socketStats(sync.url);
+  const { context, tabs } = await setup(browser, host, contender, k, {
+    api,
+    tabs: uniqueName("app"),
+    ws: sync.url,
+    room: uniqueName("room"),
+  });
+  try {
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    const after = await socketStats(sync.url);
+    const opens = await Promise.all(tabs.map(idbOpens));
+    const idb = opens.reduce((n, o) => n + o.tab, 0) + Object.values(opens[0]!.workers).reduce((a, b) => a + b, 0);
+    const params = { tabs: k };
+    emit("requests per key", contender, params, [host.count(api)], "requests");
+    emit("sockets at the sync server", contender, params, [after.open - before.open], "sockets");
+    emit("IndexedDB connections", contender, params, [idb], "connections");
+    const heaps = [];
+    for (const tab of tabs) heaps.push((await pageHeap(tab)) / 1024 / 1024);
+    emit("JS heap per tab", contender, params, heaps, "MiB");
+    if (contender === "shared-fetch/worker") {
+      const workers = (await workerHeaps(browser)).map((b) => b / 1024 / 1024);
+      if (workers.length > 0) emit("JS heap per worker (the live one and the standby)", contender, params, workers, "MiB");
+    }
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
+/** A tab other than the host crashes while the host takes ANSWER_MS: host answer → data in the slowest survivor. */
+async function crashOther(
+  browser: Browser,
+  host: CountingHost,
+  contender: Contender,
+  k: number,
+): Promise<{ ms: number; requests: number }> {
+  const api = `/api/${uniqueName("bench-w-other")}`;
+  host.plan(api, ["hold"]);
+  const { context, tabs } = await setup(browser, host, contender, k, { api, tabs: uniqueName("app"), leaseMs: LEASE_MS });
+  try {
+    const call = await host.waitForCall(api, 1);
+    const claimant = await claimantOf(tabs, contender);
+    const victim = tabs.find((t) => t !== claimant)!;
+    const survivors = tabs.filter((t) => t !== victim);
+    // Every tab is up and waiting before the crash; the host answers ANSWER_MS after it (booting tabs would skew the delivery).
+    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    await victim.crash();
+    await new Promise((r) => setTimeout(r, ANSWER_MS));
+    call.respond();
+    await Promise.all(survivors.map((t) => t.waitForData(30_000)));
+    const shown = await Promise.all(survivors.map(dataAt));
+    return { ms: Math.max(...shown) - call.answeredAt!, requests: host.count(api) };
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
+/** The host tab (worker's creator / claimant) crashes mid-request: crash → data in the slowest survivor. */
+async function crashHost(
+  browser: Browser,
+  host: CountingHost,
+  contender: Contender,
+  k: number,
+): Promise<{ ms: number; requestMs: number; startMs: number | undefined; requests: number }> {
+  const api = `/api/${uniqueName("bench-w-host")}`;
+  host.plan(api, ["hang", { delayMs: 0 }]);
+  const { context, tabs } = await setup(browser, host, contender, k, { api, tabs: uniqueName("app"), leaseMs: LEASE_MS });
+  try {
+    await host.waitForCall(api, 1);
+    const claimant = await claimantOf(tabs, contender);
+    const survivors = tabs.filter((t) => t !== claimant);
+    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    const crashedAt = await claimant.crash();
+    const second = await host.waitForCall(api, 2, 30_000);
+    await Promise.all(survivors.map((t) => t.waitForData(30_000)));
+    const shown = await Promise.all(survivors.map(dataAt));
+    const started = await successorOpenedAt(survivors[0]!);
+    return {
+      ms: Math.max(...shown) - crashedAt,
+      requestMs: second.at - crashedAt,
+      startMs: started === undefined ? undefined : started - crashedAt,
+      requests: host.count(api),
+    };
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
+async function main(): Promise<void> {
+  const page = await buildWorkerPage();
+  const host = await startHost(page.dir);
+  const sync = await startSyncServer();
+  const browser = await launchBrowser();
+  try {
+    for (const k of KS) {
+      for (const contender of CONTENDERS) {
+        await counts(browser, host, sync, contender, k);
+        const other: number[] = [];
+        const otherRequests: number[] = [];
+        const hostMs: number[] = [];
+        const hostRequestMs: number[] = [];
+        const startMs: number[] = [];
+        const hostRequests: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const o = await crashOther(browser, host, contender, k);
+          other.push(o.ms);
+          otherRequests.push(o.requests);
+          const h = await crashHost(browser, host, contender, k);
+          hostMs.push(h.ms);
+          hostRequestMs.push(h.requestMs);
+          if (h.startMs !== undefined) startMs.push(h.startMs);
+          hostRequests.push(h.requests);
+        }
+        emit("crash of a non-host tab: host answer → data in survivors", contender, { tabs: k, answerMs: ANSWER_MS }, other, "ms");
+        emit("crash of a non-host tab: requests", contender, { tabs: k }, otherRequests, "requests");
+        emit("crash of the host tab: crash → data in survivors", contender, { tabs: k, leaseMs: LEASE_MS }, hostMs, "ms");
+        emit("crash of the host tab: crash → 2nd request at the host", contender, { tabs: k, leaseMs: LEASE_MS }, hostRequestMs, "ms");
+        if (startMs.length > 0) emit("crash of the host tab: crash → next worker opens the doc", contender, { tabs: k }, startMs, "ms");
+        emit("crash of the host tab: requests", contender, { tabs: k }, hostRequests, "requests");
+      }
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    await sync.close();
+    await host.close();
+    await page.remove();
+  }
+}
+
+await main();

@@ -1,0 +1,113 @@
+import * as Y from "yjs";
+import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
+import { describe, SharedFetchInputError } from "../core/errors.ts";
+import { randomId } from "../core/job.ts";
+import { createSharedFetchStore } from "../core/store.ts";
+import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
+import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS } from "../core/store-options.ts";
+import { connectPeers } from "../sync/connect-peers.ts";
+import { connectTabs } from "../sync/connect-tabs.ts";
+import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
+import { realmLocks, type LockManagerLike } from "./port.ts";
+import type { BrowserConfig } from "./protocol.ts";
+import { RemoteStore } from "./remote-store.ts";
+import { registerRemoteInternals } from "./remote-internals.ts";
+
+/** Where this tab's replica runs: the browser's SharedWorker, or the tab itself. */
+export type ReplicaMode = "shared-worker" | "tab";
+
+export type BrowserStore = SharedFetchStoreWithExtras & {
+  /** Which of the two this tab got (the devtools show it). */
+  readonly mode: ReplicaMode;
+};
+
+export type ConnectBrowserOptions = {
+  /** Names the doc's IndexedDB database, BroadcastChannel and locks: one per doc and trust boundary. */
+  name: string;
+  identity?: string;
+  leaseMs?: number;
+  programLeaseMs?: number;
+  /** A y-websocket server for other devices (the worker connects to it; a worker file may connect its own). */
+  peers?: { url: string; room: string; params?: Record<string, string> };
+  /**
+   * Starts the browser's replica worker, e.g.
+   * `(name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name })`.
+   * Absent, `false`, or where SharedWorker or Web Locks do not exist: this tab is a replica of its own.
+   */
+  worker?: ((name: string) => SharedWorkerLike) | false;
+  /**
+   * Start the next generation's worker in advance from a tab that did not start the current one
+   * (default true): it loads its script and opens nothing until the current worker dies.
+   */
+  standby?: boolean;
+  /** The tab replica's fetch (the worker uses its own). */
+  fetch?: typeof fetch;
+  /** Web Locks (default `navigator.locks`); tests pass a fake. */
+  locks?: LockManagerLike;
+};
+
+/**
+ * One store per tab, with the replica where it costs least: in the browser's SharedWorker when
+ * there is one (one doc, one socket, one IndexedDB connection for every tab; a crashed tab costs
+ * nothing), else in the tab (connectTabs + createSharedFetchStore, as before). Same public surface
+ * either way; `store.mode` says which. destroy() disconnects too.
+ */
+export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
+  if (!options || typeof options !== "object" || typeof options.name !== "string" || options.name === "")
+    throw new SharedFetchInputError(`shared-fetch: connectBrowser needs { name: non-empty string }, got ${describe(options)}`);
+  const identity = options.identity ?? "anonymous";
+  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  const locks = options.locks ?? realmLocks();
+  const canWork = typeof options.worker === "function" && (options.locks !== undefined || typeof SharedWorker === "function") && !!locks;
+  if (!canWork || !locks || typeof options.worker !== "function") return tabReplica(options, identity);
+
+  const browserId = getBrowserId();
+  const config: BrowserConfig = {
+    name: options.name,
+    identity,
+    browserId,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
+    ...(options.peers ? { peers: options.peers } : {}),
+  };
+  const tabId = randomId();
+  const store = new RemoteStore(identity, options.leaseMs ?? DEFAULT_LEASE_MS, options.programLeaseMs ?? DEFAULT_PROGRAM_LEASE_MS, tabId);
+  // The browser id every tab agrees on, before the first hello names it to the worker.
+  const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
+  registerRemoteInternals(store);
+  const link = new WorkerLink({ store, locks, config, tabId, start: options.worker, before: agreed, standby: options.standby !== false });
+  const destroy = store.destroy.bind(store);
+  return Object.assign(store, {
+    mode: "shared-worker" as const,
+    destroy: () => {
+      destroy();
+      link.stop();
+    },
+  });
+}
+
+function tabReplica(options: ConnectBrowserOptions, identity: string): BrowserStore {
+  const doc = new Y.Doc();
+  const tabs = connectTabs(doc, { name: options.name });
+  const peers = options.peers ? connectPeers(doc, options.peers) : undefined;
+  const store = createSharedFetchStore({
+    doc,
+    identity,
+    awareness: (peers ?? tabs).awareness,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.locks ? { locks: options.locks } : {}),
+  });
+  const destroy = store.destroy;
+  // The same object (the devtools find its internals by identity), told its mode and its connections.
+  return Object.assign(store, {
+    mode: "tab" as const,
+    destroy: () => {
+      destroy();
+      peers?.destroy();
+      tabs.destroy();
+      doc.destroy();
+    },
+  });
+}

@@ -1,0 +1,40 @@
+import type { LockManagerLike } from "../core/locks.ts";
+
+/** The part of a MessagePort both sides use (browser MessagePort, Node's global MessageChannel ports). */
+export type PortLike = {
+  postMessage(message: unknown): void;
+  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  start?(): void;
+  close(): void;
+};
+
+export type { LockManagerLike };
+
+/** Web Locks of this realm, when there are any (a SharedWorker has them; Node 20 has none). */
+export function realmLocks(): (LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> }) | undefined {
+  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
+  return nav?.locks && typeof nav.locks.request === "function" ? nav.locks : undefined;
+}
+
+/**
+ * Holds `name` until the returned release is called; resolves once the lock is granted. A lock
+ * the browser releases on death is how each side of the port learns the other died: a
+ * MessagePort has no close event.
+ */
+export function holdLock(locks: LockManagerLike, name: string): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    locks.request(name, { mode: "exclusive" }, () => new Promise<void>((release) => resolve(release))).catch(reject);
+  });
+}
+
+/** Calls `onGone` once the holder of `name` is gone (its lock granted to us); stop() withdraws. */
+export function watchLock(locks: LockManagerLike, name: string, onGone: () => void): () => void {
+  const controller = new AbortController();
+  locks
+    .request(name, { mode: "exclusive", signal: controller.signal }, () => {
+      if (!controller.signal.aborted) onGone();
+    })
+    .catch(() => {});
+  return () => controller.abort();
+}

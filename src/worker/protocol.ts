@@ -1,0 +1,175 @@
+/**
+ * The messages between a tab and the browser's replica in a SharedWorker, over one MessagePort
+ * per tab. Requests travel here with their headers and bodies (the worker must send them), never
+ * through the doc (invariant 13). Each side validates what it receives: a malformed message is
+ * dropped and counted, never thrown (the other side may be an older or a broken build).
+ */
+import type { StoreEvent } from "../core/events.ts";
+import type { Inspection } from "../core/inspector.ts";
+import type { MalformedRecord } from "../core/lanes.ts";
+import type { ClaimRecord } from "../core/records.ts";
+import { isPlainObject } from "../core/request.ts";
+import type { Snapshot } from "../core/types.ts";
+
+/** Version of this protocol: a tab and a worker of different builds refuse each other clearly. */
+export const PROTOCOL = 1;
+
+/** Every worker's lifetime lock starts with this; the rest is its SharedWorker name. */
+export const WORKER_LOCK_PREFIX = "shared-fetch:worker:";
+
+export type WorkKind = "fetch" | "program";
+export type Mode = "ensure" | "refetch";
+
+/** What the tab tells the worker about the replica it wants (the worker file may override peers). */
+export type BrowserConfig = {
+  /** Names the doc's IndexedDB database, BroadcastChannel and Web Locks: one per doc and trust boundary. */
+  name: string;
+  identity: string;
+  /** Shared by every tab of the browser (localStorage): claims name it, so a dead worker is found by its lock. */
+  browserId?: string;
+  leaseMs?: number;
+  programLeaseMs?: number;
+  /** A y-websocket server, when the worker file does not connect peers itself. */
+  peers?: { url: string; room: string; params?: Record<string, string> };
+};
+
+export type ResultInfo = { rev: number; at?: number };
+
+export type TabMessage =
+  | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig }
+  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number }
+  | { t: "abort"; id: number }
+  | { t: "sub"; kind: WorkKind; key: string; req: unknown }
+  | { t: "unsub"; key: string }
+  | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
+  /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
+  | { t: "doc"; update: Uint8Array }
+  /** pagehide: drop every interest of this tab now (it may come back from the back/forward cache). */
+  | { t: "bye" };
+
+export type WireError = { name: string; message: string };
+
+export type WorkerMessage =
+  /**
+   * `host`: this tab's port connected first, i.e. this tab started the worker, which then lives in
+   * its renderer and dies with it. The other tabs start the next generation's worker in advance.
+   */
+  | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean }
+  | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
+  | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
+  | { t: "rejected"; id: number; error: WireError }
+  | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[] }
+  | { t: "event"; event: StoreEvent }
+  /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
+  | { t: "doc"; update: Uint8Array }
+  /** The worker cannot serve this tab (bad config, other protocol version): the tab falls back. */
+  | { t: "refused"; message: string };
+
+const STATUSES = new Set(["idle", "pending", "success", "error"]);
+
+const str = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 10_000;
+const int = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+const optNum = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isFinite(v));
+const kind = (v: unknown): v is WorkKind => v === "fetch" || v === "program";
+
+function isSnapshot(v: unknown): v is Snapshot {
+  if (!isPlainObject(v) || !STATUSES.has(v.status as string)) return false;
+  if (v.error !== undefined && !(isPlainObject(v.error) && typeof v.error.message === "string")) return false;
+  if (v.claim !== undefined) {
+    const c = v.claim;
+    if (!isPlainObject(c) || typeof c.replicaId !== "string" || typeof c.mine !== "boolean" || typeof c.stale !== "boolean") return false;
+  }
+  return true;
+}
+
+function isInfo(v: unknown): boolean {
+  return v === undefined || (isPlainObject(v) && int(v.rev) && optNum(v.at));
+}
+
+function isConfig(v: unknown): v is BrowserConfig {
+  if (!isPlainObject(v) || !str(v.name) || typeof v.identity !== "string") return false;
+  if (v.browserId !== undefined && !str(v.browserId)) return false;
+  if (!optNum(v.leaseMs) || !optNum(v.programLeaseMs)) return false;
+  if (v.peers !== undefined) {
+    const p = v.peers;
+    if (!isPlainObject(p) || !str(p.url) || !str(p.room)) return false;
+    if (p.params !== undefined && !(isPlainObject(p.params) && Object.values(p.params).every((x) => typeof x === "string"))) return false;
+  }
+  return true;
+}
+
+/** A tab's message as the worker accepts it, or undefined. */
+export function parseTabMessage(data: unknown): TabMessage | undefined {
+  if (!isPlainObject(data)) return undefined;
+  switch (data.t) {
+    case "hello":
+      return int(data.v) && str(data.tab) && str(data.lock) && isConfig(data.config) ? (data as TabMessage) : undefined;
+    case "ensure":
+      return int(data.id) &&
+        kind(data.kind) &&
+        (data.mode === "ensure" || data.mode === "refetch") &&
+        optNum(data.leaseMs) &&
+        optNum(data.maxAgeMs)
+        ? (data as TabMessage)
+        : undefined;
+    case "abort":
+      return int(data.id) ? (data as TabMessage) : undefined;
+    case "sub":
+      return kind(data.kind) && str(data.key) ? (data as TabMessage) : undefined;
+    case "unsub":
+      return str(data.key) ? (data as TabMessage) : undefined;
+    case "watch":
+      return typeof data.inspect === "boolean" &&
+        typeof data.events === "boolean" &&
+        (data.doc === undefined || typeof data.doc === "boolean")
+        ? (data as TabMessage)
+        : undefined;
+    case "doc":
+      return data.update instanceof Uint8Array ? (data as TabMessage) : undefined;
+    case "bye":
+      return data as TabMessage;
+    default:
+      return undefined;
+  }
+}
+
+/** The worker's message as a tab accepts it, or undefined. */
+export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
+  if (!isPlainObject(data)) return undefined;
+  switch (data.t) {
+    case "ready":
+      return int(data.v) && str(data.replicaId) && typeof data.identity === "string" && str(data.lock)
+        ? (data as WorkerMessage)
+        : undefined;
+    case "snap":
+      return str(data.key) && isSnapshot(data.snap) && isInfo(data.info) ? (data as WorkerMessage) : undefined;
+    case "settled":
+      return int(data.id) && str(data.key) && isSnapshot(data.snap) && isInfo(data.info) ? (data as WorkerMessage) : undefined;
+    case "rejected":
+      return int(data.id) && isPlainObject(data.error) && typeof data.error.name === "string" && typeof data.error.message === "string"
+        ? (data as WorkerMessage)
+        : undefined;
+    case "inspect":
+      return isPlainObject(data.inspection) &&
+        Array.isArray((data.inspection as { keys?: unknown }).keys) &&
+        Array.isArray(data.claims) &&
+        Array.isArray(data.malformed)
+        ? (data as WorkerMessage)
+        : undefined;
+    case "event":
+      return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
+    case "refused":
+      return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
+    case "doc":
+      return data.update instanceof Uint8Array ? (data as WorkerMessage) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** An error as it crosses the port: its name (AbortError, SharedFetchInputError, …) and message. */
+export function toWire(error: unknown): WireError {
+  if (error instanceof Error || (isPlainObject(error) && typeof error.message === "string"))
+    return { name: String((error as Error).name ?? "Error"), message: String((error as Error).message) };
+  return { name: "Error", message: String(error) };
+}

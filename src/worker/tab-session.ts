@@ -1,0 +1,235 @@
+import * as Y from "yjs";
+import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
+import type { Snapshot } from "../core/types.ts";
+import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
+
+export type SessionDeps = {
+  locks: LockManagerLike | undefined;
+  /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
+  open(config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc }>;
+  /** A message that failed validation: dropped (tests count these). */
+  onMalformed?(data: unknown): void;
+  onClosed(session: TabSession): void;
+};
+
+type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
+
+/**
+ * One tab as the worker sees it: its waiters (each with an AbortController, so the store aborts
+ * the request once every tab that waited for it left, invariant 11), its subscriptions, and its
+ * Web Lock: granted to the worker means the tab crashed or closed, and its interest is dropped.
+ */
+export class TabSession {
+  private store: SharedFetchStoreWithExtras | undefined;
+  private doc: Y.Doc | undefined;
+  private readonly waiters = new Map<number, AbortController>();
+  private readonly subs = new Map<string, Sub>();
+  private watching: (() => void)[] = [];
+  private stopWatchingTab: (() => void) | undefined;
+  /** Subscriptions whose snapshot changed, posted once per microtask (listeners run inside Yjs transactions). */
+  private readonly dirty = new Set<string>();
+  private flushQueued = false;
+  private closed = false;
+
+  constructor(
+    private readonly port: PortLike,
+    private readonly deps: SessionDeps,
+    /** This port connected first: its tab started the worker. */
+    private readonly first = false,
+  ) {
+    port.addEventListener("message", this.onMessage);
+    port.start?.();
+  }
+
+  private post(message: WorkerMessage): void {
+    if (this.closed) return;
+    try {
+      this.port.postMessage(message);
+    } catch (error) {
+      // A value that cannot be cloned must not take the worker down for the other tabs.
+      console.warn("shared-fetch worker: could not post to a tab", error);
+    }
+  }
+
+  private readonly onMessage = (event: MessageEvent): void => {
+    const msg = parseTabMessage(event.data);
+    if (!msg) {
+      this.deps.onMalformed?.(event.data);
+      return;
+    }
+    try {
+      this.handle(msg);
+    } catch (error) {
+      console.warn("shared-fetch worker: a tab message failed", error);
+    }
+  };
+
+  private handle(msg: TabMessage): void {
+    if (msg.t === "hello") return void this.hello(msg);
+    const store = this.store;
+    if (!store) return;
+    switch (msg.t) {
+      case "ensure":
+        return this.ensure(store, msg);
+      case "abort":
+        this.waiters.get(msg.id)?.abort();
+        this.waiters.delete(msg.id);
+        return;
+      case "sub":
+        return this.subscribe(store, msg.kind, msg.key, msg.req);
+      case "unsub":
+        this.subs.get(msg.key)?.off();
+        this.subs.delete(msg.key);
+        return;
+      case "watch":
+        return this.watch(store, msg.inspect, msg.events, msg.doc === true);
+      case "doc":
+        // The tab's devtools acted on its mirror (evict, release): apply it here like any peer's update.
+        if (this.doc) Y.applyUpdate(this.doc, msg.update, this);
+        return;
+      case "bye":
+        return this.dropInterest();
+    }
+  }
+
+  private async hello(msg: Extract<TabMessage, { t: "hello" }>): Promise<void> {
+    if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
+    // A tab back from the back/forward cache says hello again: it re-sends what it still wants.
+    this.dropInterest();
+    let opened: { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc };
+    try {
+      opened = await this.deps.open(msg.config);
+    } catch (error) {
+      return this.post({ t: "refused", message: toWire(error).message });
+    }
+    if (this.closed) return;
+    this.store = opened.store;
+    this.doc = opened.doc;
+    const { locks } = this.deps;
+    this.stopWatchingTab?.();
+    // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
+    this.stopWatchingTab = locks ? watchLock(locks, msg.lock, () => this.dropInterest()) : undefined;
+    this.post({
+      t: "ready",
+      v: PROTOCOL,
+      replicaId: opened.store.replicaId,
+      identity: opened.store.identity,
+      lock: opened.lock,
+      host: this.first,
+    });
+  }
+
+  private ensure(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "ensure" }>): void {
+    const controller = new AbortController();
+    this.waiters.set(msg.id, controller);
+    const { signal } = controller;
+    let key: string;
+    let running: Promise<Snapshot>;
+    try {
+      if (msg.kind === "fetch") {
+        key = store.keyOf(msg.req as never);
+        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}) };
+        running =
+          msg.mode === "refetch"
+            ? store.refetch(msg.req as never, opts)
+            : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
+      } else {
+        key = store.programKeyOf(msg.req as never);
+        running = msg.mode === "refetch" ? store.refetchProgram(msg.req as never) : store.ensureProgram(msg.req as never, { signal });
+      }
+    } catch (error) {
+      this.waiters.delete(msg.id);
+      return this.post({ t: "rejected", id: msg.id, error: toWire(error) });
+    }
+    running.then(
+      (snap) => {
+        if (this.waiters.get(msg.id) !== controller) return;
+        this.waiters.delete(msg.id);
+        this.post({ t: "settled", id: msg.id, key, snap, ...this.info(store, msg.kind, msg.req) });
+      },
+      (error: unknown) => {
+        if (this.waiters.get(msg.id) !== controller) return;
+        this.waiters.delete(msg.id);
+        this.post({ t: "rejected", id: msg.id, error: toWire(error) });
+      },
+    );
+  }
+
+  private info(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", req: unknown): { info?: { rev: number; at?: number } } {
+    const info = kind === "fetch" ? store.resultInfo(req as never) : store.programResultInfo(req as never);
+    return info ? { info } : {};
+  }
+
+  private subscribe(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
+    this.subs.get(key)?.off();
+    const sub: Sub = { off: () => {}, last: undefined, post: () => {} };
+    const read = (): Snapshot => (kind === "fetch" ? store.snapshot(req as never) : store.programSnapshot(req as never));
+    sub.post = () => {
+      const snap = read();
+      if (snap === sub.last) return;
+      sub.last = snap;
+      this.post({ t: "snap", key, snap, ...this.info(store, kind, req) });
+    };
+    try {
+      const listener = () => this.markDirty(key);
+      sub.off = kind === "fetch" ? store.subscribe(req as never, listener) : store.subscribeProgram(req as never, listener);
+      this.subs.set(key, sub);
+      sub.post();
+    } catch {
+      // A request the store refuses: the tab validates before it subscribes, so this is a broken tab.
+    }
+  }
+
+  private markDirty(key: string): void {
+    this.dirty.add(key);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      const keys = [...this.dirty];
+      this.dirty.clear();
+      for (const k of keys) this.subs.get(k)?.post();
+    });
+  }
+
+  private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
+    for (const off of this.watching) off();
+    this.watching = [];
+    if (inspect) {
+      const post = () => this.post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed() });
+      this.watching.push(store.onInspect(post));
+      post();
+    }
+    if (events) this.watching.push(store.onEvent((event) => this.post({ t: "event", event })));
+    const doc = this.doc;
+    if (mirror && doc) {
+      const onUpdate = (update: Uint8Array, origin: unknown) => {
+        if (origin !== this) this.post({ t: "doc", update });
+      };
+      doc.on("update", onUpdate);
+      this.watching.push(() => doc.off("update", onUpdate));
+      this.post({ t: "doc", update: Y.encodeStateAsUpdate(doc) });
+    }
+  }
+
+  /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */
+  dropInterest(): void {
+    for (const controller of this.waiters.values()) controller.abort();
+    this.waiters.clear();
+    for (const sub of this.subs.values()) sub.off();
+    this.subs.clear();
+    for (const off of this.watching) off();
+    this.watching = [];
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.dropInterest();
+    this.closed = true;
+    this.stopWatchingTab?.();
+    this.port.removeEventListener("message", this.onMessage);
+    this.port.close();
+    this.deps.onClosed(this);
+  }
+}

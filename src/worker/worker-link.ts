@@ -1,0 +1,216 @@
+import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
+import type { RemoteStore } from "./remote-store.ts";
+
+/** What `new SharedWorker(...)` gives: its port (and error events). */
+export type SharedWorkerLike = {
+  port: PortLike;
+  addEventListener?(type: "error", listener: (event: Event) => void): void;
+};
+
+type QueryableLocks = LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> };
+
+export type WorkerLinkOptions = {
+  store: RemoteStore;
+  locks: QueryableLocks;
+  config: BrowserConfig;
+  tabId: string;
+  start: (name: string) => SharedWorkerLike;
+  /** Settles before the first hello (the browser id agreement). */
+  before?: Promise<unknown>;
+  /** Start the next generation's worker in advance (see `standby`). */
+  standby?: boolean;
+};
+
+/** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
+export function workerName(name: string, generation: number): string {
+  return `shared-fetch:${name}:${generation}`;
+}
+
+const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
+
+/**
+ * Keeps one tab connected to the browser's live replica worker. The tab holds a Web Lock for its
+ * life (the worker queues on it: granted = the tab died, since a MessagePort has no close event),
+ * and queues on the worker's lock: granted = the worker died (it lives in the renderer of the tab
+ * that started it, so that tab's crash kills it). Then every tab starts the next generation's
+ * worker, which takes the dead one's claims over by its released lock, and re-sends what it wants.
+ */
+export class WorkerLink {
+  private generation = 0;
+  private worker: SharedWorkerLike | undefined;
+  /**
+   * The next generation's worker, started by a tab that did not start the current one (so it
+   * lives in another renderer). It loads its script and waits: it opens no doc, database or
+   * socket before a hello. When the current worker dies, the tabs say hello to this one.
+   */
+  private standby: { generation: number; worker: SharedWorkerLike } | undefined;
+  private stopWatch: (() => void) | undefined;
+  private releaseTabLock: (() => void) | undefined;
+  private workerLock: string | undefined;
+  private hidden = false;
+  private stopped = false;
+  private readonly tabLock: string;
+  private readonly offPage: () => void;
+
+  constructor(private readonly o: WorkerLinkOptions) {
+    this.tabLock = `shared-fetch:tab:${o.tabId}`;
+    this.offPage = this.watchPage();
+    void this.begin();
+  }
+
+  private async begin(): Promise<void> {
+    await this.o.before?.catch(() => {});
+    this.generation = Math.max(readGeneration(this.o.config.name), await liveGeneration(this.o.locks, this.o.config.name));
+    this.connect();
+  }
+
+  private spawn(generation: number): SharedWorkerLike | undefined {
+    try {
+      return this.o.start(workerName(this.o.config.name, generation));
+    } catch (error) {
+      console.error("shared-fetch: could not start the replica worker", error);
+      return undefined;
+    }
+  }
+
+  private connect(): void {
+    if (this.stopped || this.hidden) return;
+    const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
+    this.standby = undefined;
+    const worker = ready ?? this.spawn(this.generation);
+    if (!worker) return;
+    this.worker = worker;
+    worker.addEventListener?.("error", (event) => console.error("shared-fetch: the replica worker failed", event));
+    const port = worker.port;
+    port.addEventListener("message", (event: MessageEvent) => {
+      if (this.worker === worker) this.onMessage(event.data, port);
+    });
+    port.start?.();
+    void this.hello(port);
+  }
+
+  private async hello(port: PortLike): Promise<void> {
+    // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
+    this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock);
+    if (this.stopped || this.hidden) return;
+    const hello: TabMessage = { t: "hello", v: PROTOCOL, tab: this.o.tabId, lock: this.tabLock, config: this.o.config };
+    port.postMessage(hello);
+  }
+
+  private onMessage(data: unknown, port: PortLike): void {
+    const msg = parseWorkerMessage(data);
+    if (msg?.t === "ready") {
+      const generation = this.generation;
+      this.workerLock = msg.lock;
+      this.stopWatch?.();
+      this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
+      this.o.store.attach((m) => port.postMessage(m), msg.replicaId);
+      if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
+        const next = this.spawn(generation + 1);
+        if (next) {
+          next.port.start?.();
+          this.standby = { generation: generation + 1, worker: next };
+        }
+      }
+      return;
+    }
+    if (msg?.t === "refused") {
+      console.error(`shared-fetch: the replica worker refused this tab: ${msg.message}`);
+      return;
+    }
+    this.o.store.receive(data, () => msg);
+  }
+
+  private dead(generation: number): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.o.store.detach();
+    this.worker?.port.close();
+    this.worker = undefined;
+    this.stopWatch = undefined;
+    this.generation = generation + 1;
+    writeGeneration(this.o.config.name, this.generation);
+    this.connect();
+  }
+
+  private watchPage(): () => void {
+    const win = globalThis as {
+      addEventListener?: (t: string, f: (e: Event) => void) => void;
+      removeEventListener?: (t: string, f: (e: Event) => void) => void;
+    };
+    if (typeof win.addEventListener !== "function") return () => {};
+    // pagehide: this tab wants nothing now, and lets go of its lock (a held lock keeps it out of
+    // the back/forward cache). pageshow from that cache: hold it again and say hello again.
+    const onHide = () => {
+      if (this.hidden) return;
+      this.hidden = true;
+      this.o.store.leave();
+      this.stopWatch?.();
+      this.stopWatch = undefined;
+      this.releaseTabLock?.();
+      this.releaseTabLock = undefined;
+    };
+    const onShow = (event: Event) => {
+      if (!(event as PageTransitionEvent).persisted || !this.hidden) return;
+      this.hidden = false;
+      void this.resume();
+    };
+    win.addEventListener("pagehide", onHide);
+    win.addEventListener("pageshow", onShow);
+    return () => {
+      win.removeEventListener?.("pagehide", onHide);
+      win.removeEventListener?.("pageshow", onShow);
+    };
+  }
+
+  private async resume(): Promise<void> {
+    const lock = this.workerLock;
+    // The worker may have died while this page was frozen: a free lock says so at once.
+    const alive = lock ? await this.o.locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null) : false;
+    if (this.stopped || this.hidden) return;
+    if (alive && this.worker) void this.hello(this.worker.port);
+    else this.dead(this.generation);
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.offPage();
+    this.stopWatch?.();
+    this.worker?.port.close();
+    this.standby?.worker.port.close();
+    this.releaseTabLock?.();
+  }
+}
+
+function readGeneration(name: string): number {
+  try {
+    const n = Number(globalThis.localStorage?.getItem(generationKey(name)));
+    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function writeGeneration(name: string, generation: number): void {
+  try {
+    if (readGeneration(name) < generation) globalThis.localStorage?.setItem(generationKey(name), String(generation));
+  } catch {
+    // Without storage a new tab finds the live worker by its lock (liveGeneration).
+  }
+}
+
+/** The newest generation whose worker holds its lock now, or 0. */
+async function liveGeneration(locks: QueryableLocks, name: string): Promise<number> {
+  if (typeof locks.query !== "function") return 0;
+  const prefix = WORKER_LOCK_PREFIX + workerName(name, 0).slice(0, -1);
+  try {
+    const { held = [] } = await locks.query();
+    return held.reduce((max, l) => {
+      const n = l.name?.startsWith(prefix) ? Number(l.name.slice(prefix.length)) : NaN;
+      return Number.isSafeInteger(n) && n > max ? n : max;
+    }, 0);
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * One replica per browser (connectBrowser + a SharedWorker), in real chromium tabs of one context,
+ * against the counting host and a real y-websocket server on 127.0.0.1. The worker lives in the
+ * renderer of the tab that started it (the "worker's host tab", opened first here): crashing any
+ * other tab costs nothing; crashing that one costs a takeover by the next worker.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startSyncServer, type SyncServer } from "../sync/ws-server.ts";
+import { historyViolations, launchBrowser, uniqueName, waitUntil, type Tab } from "./harness.ts";
+import { startHost, type CountingHost } from "./host.ts";
+import { buildWorkerPage, idbOpens, mode, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
+import type { Browser, BrowserContext } from "playwright-core";
+
+let page: Awaited<ReturnType<typeof buildWorkerPage>>;
+let host: CountingHost;
+let browser: Browser;
+let sync: SyncServer;
+const contexts: BrowserContext[] = [];
+beforeAll(async () => {
+  page = await buildWorkerPage();
+  host = await startHost(page.dir);
+  browser = await launchBrowser();
+  sync = await startSyncServer();
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
+  host.dropOpen();
+});
+afterAll(async () => {
+  await browser?.close().catch(() => {});
+  await host?.close();
+  await sync?.close();
+  await page?.remove();
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  contexts.push(context);
+  return context;
+}
+
+/** The worker's host tab first (it starts the SharedWorker, which then lives in its renderer), then the others. */
+async function hostThenOthers(config: WorkerPageConfig, others: number): Promise<{ first: Tab; rest: Tab[] }> {
+  const context = await newContext();
+  const [first] = await openWorkerTabs(context, host, config, 1, "host");
+  await waitUntil("the worker answered the host tab", () =>
+    first!.page.evaluate(() => document.querySelector('[data-testid="status"]')?.textContent !== "idle"),
+  );
+  const rest = await openWorkerTabs(context, host, config, others, "tab");
+  return { first: first!, rest };
+}
+
+async function expectClean(tabs: Tab[]): Promise<void> {
+  for (const tab of tabs) {
+    const history = await tab.history();
+    expect(historyViolations(history), `${tab.name} history ${JSON.stringify(history)}`).toEqual([]);
+    expect(await tab.errors(), `${tab.name} page errors`).toEqual([]);
+    expect(tab.consoleProblems, `${tab.name} console`).toEqual([]);
+  }
+}
+
+const dataOf = async (tab: Tab): Promise<unknown> => JSON.parse((await tab.state()).data);
+
+describe("connectBrowser with a SharedWorker", () => {
+  it("8 tabs: 1 host request, 1 WebSocket at the sync server, 1 IndexedDB connection (the worker's)", async () => {
+    const api = `/api/${uniqueName("w8")}`;
+    const config = { api, tabs: uniqueName("app"), ws: sync.url, room: uniqueName("room") };
+    const before = await socketStats(sync.url);
+    const { first, rest } = await hostThenOthers(config, 7);
+    const tabs = [first, ...rest];
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    expect(host.count(api)).toBe(1);
+    for (const tab of tabs) expect(await dataOf(tab)).toEqual({ path: api, n: 1 });
+    for (const tab of tabs) expect(await mode(tab)).toBe("shared-worker");
+    const after = await socketStats(sync.url);
+    expect(after.open - before.open).toBe(1);
+    expect(after.total - before.total).toBe(1);
+    const opens = await Promise.all(tabs.map(idbOpens));
+    expect(opens.map((o) => o.tab)).toEqual(Array(8).fill(0));
+    expect(Object.values(opens[0]!.workers)).toEqual([1]);
+    await expectClean(tabs);
+  });
+
+  it("a tab that asked, other than the worker's host, crashes while the host hangs 3 s: 1 request in all, every survivor shows it", async () => {
+    const api = `/api/${uniqueName("wcrash")}`;
+    host.plan(api, ["hold"]);
+    const { first, rest } = await hostThenOthers({ api, tabs: uniqueName("app") }, 3);
+    const call = await host.waitForCall(api, 1);
+    await Promise.all(rest.map((t) => t.waitForStatus("pending")));
+    const victim = rest[1]!;
+    await victim.crash();
+    // The host answers 3 s after the request arrived (held by hand: booting tabs on a loaded machine may take longer than that).
+    await new Promise((r) => setTimeout(r, Math.max(0, call.at + 3000 - performance.now())));
+    call.respond();
+    const survivors = [first, ...rest.filter((t) => t !== victim)];
+    await Promise.all(survivors.map((t) => t.waitForData(20_000)));
+    expect(call.answeredAt).toBeDefined();
+    expect(call.closedAt).toBeUndefined();
+    expect(host.count(api)).toBe(1);
+    for (const tab of survivors) expect(await dataOf(tab)).toEqual({ path: api, n: 1 });
+    await expectClean(survivors);
+  });
+
+  it("the worker's host tab crashes mid-request: the next worker takes the claim over and every survivor gets the data", async () => {
+    const api = `/api/${uniqueName("whost")}`;
+    host.plan(api, ["hang", { delayMs: 0 }]);
+    const { first, rest } = await hostThenOthers({ api, tabs: uniqueName("app") }, 3);
+    const call = await host.waitForCall(api, 1);
+    await Promise.all(rest.map((t) => t.waitForStatus("pending")));
+    await first.crash();
+    // The worker died with its renderer: its fetch's socket closed, and the next worker asks again.
+    const second = await host.waitForCall(api, 2, 20_000);
+    expect(second.n).toBe(2);
+    await Promise.all(rest.map((t) => t.waitForData(20_000)));
+    for (const tab of rest) expect(await dataOf(tab)).toEqual({ path: api, n: 2 });
+    expect(call.closedAt).toBeDefined();
+    expect(host.count(api)).toBe(2);
+    await expectClean(rest);
+  });
+
+  it("invariant 11: the worker's host tab closes, the request runs on for the other; the last tab closes and the host sees the socket close", async () => {
+    const api = `/api/${uniqueName("wlast")}`;
+    host.plan(api, ["hang"]);
+    const { first, rest } = await hostThenOthers({ api, tabs: uniqueName("app") }, 1);
+    const call = await host.waitForCall(api, 1);
+    const last = rest[0]!;
+    await last.waitForStatus("pending");
+    await first.page.close();
+    // Closing (not crashing) the host tab leaves the worker serving the other tab: nothing is re-sent.
+    await last.waitForStatus("pending");
+    expect(call.closedAt).toBeUndefined();
+    await last.page.close();
+    await waitUntil("the host saw the request's socket close", () => call.closedAt !== undefined, 10_000);
+    expect(host.count(api)).toBe(1);
+  });
+});
+
+describe("forced fallback: SharedWorker absent, each tab a replica as before", () => {
+  it("8 tabs opened at once: mode 'tab' in each, one host request, every tab shows the data", async () => {
+    const api = `/api/${uniqueName("f8")}`;
+    const context = await newContext();
+    const tabs = await openWorkerTabs(context, host, { api, tabs: uniqueName("app"), worker: "absent", leaseMs: 1500 }, 8);
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    expect(host.count(api)).toBe(1);
+    for (const tab of tabs) expect(await mode(tab)).toBe("tab");
+    for (const tab of tabs) expect(await dataOf(tab)).toEqual({ path: api, n: 1 });
+    const dispatched = (await Promise.all(tabs.map((t) => t.dispatched()))).filter(Boolean);
+    expect(dispatched).toHaveLength(1);
+    await expectClean(tabs);
+  });
+
+  it("the claimant crashes mid-request: another tab takes over, every survivor shows the data", async () => {
+    const api = `/api/${uniqueName("fcrash")}`;
+    host.plan(api, ["hang", { delayMs: 0 }]);
+    const context = await newContext();
+    const tabs = await openWorkerTabs(context, host, { api, tabs: uniqueName("app"), worker: "absent", leaseMs: 1500 }, 4);
+    await host.waitForCall(api, 1);
+    const claimant = await waitUntil("the tab that dispatched", async () => {
+      const flags = await Promise.all(tabs.map((t) => t.dispatched()));
+      return tabs[flags.indexOf(true)];
+    });
+    const survivors = tabs.filter((t) => t !== claimant);
+    await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    await claimant.crash();
+    await host.waitForCall(api, 2, 20_000);
+    await Promise.all(survivors.map((t) => t.waitForData()));
+    for (const tab of survivors) expect(await dataOf(tab)).toEqual({ path: api, n: 2 });
+    expect(host.count(api)).toBe(2);
+    await expectClean(survivors);
+  });
+});

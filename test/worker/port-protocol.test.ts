@@ -1,0 +1,281 @@
+/**
+ * The tab ↔ worker port protocol under Node: real MessageChannel ports, real Yjs docs and stores
+ * in the "worker", FakeLocks standing in for the browser's Web Locks (crash = the browser releasing
+ * a dead realm's locks). Each test names the invariant or scenario it pins.
+ */
+import * as Y from "yjs";
+import { afterEach, describe, expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
+import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
+import { parseTabMessage, parseWorkerMessage } from "../../src/worker/protocol.ts";
+import { internalsOf } from "../../src/internals.ts";
+
+const API = "http://127.0.0.1:9/api/items";
+let seq = 0;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** A "browser": one lock manager, workers by SharedWorker name (each a replica), tabs that connect. */
+function browser(host: Host) {
+  const locks = new FakeLocks();
+  const name = `app-${process.pid}-${++seq}`;
+  const workers = new Map<string, BrowserReplica>();
+  const start = (workerName: string) => {
+    let replica = workers.get(workerName);
+    if (!replica) {
+      replica = createBrowserReplica({ locks: locks.forTab(workerName), lockName: workerName, fetch: host.fetch, store: { settleMs: 0 } });
+      workers.set(workerName, replica);
+      cleanups.push(() => replica!.destroy());
+    }
+    const channel = new MessageChannel();
+    replica.accept(channel.port2 as unknown as MessagePort);
+    return { port: channel.port1 as unknown as MessagePort };
+  };
+  let tabs = 0;
+  const tab = (): BrowserStore & { tag: string } => {
+    const tag = `tab${++tabs}`;
+    const store = connectBrowser({ name, worker: start, locks: locks.forTab(tag) });
+    cleanups.push(() => store.destroy());
+    return Object.assign(store, { tag });
+  };
+  return { locks, workers, tab, name };
+}
+
+/** Resolves once `check` holds, re-checked on each snapshot change of `req` in `store`. */
+function until(store: BrowserStore, check: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (check()) return resolve();
+    const off = store.subscribe({ url: API }, () => {
+      if (!check()) return;
+      off();
+      resolve();
+    });
+  });
+}
+
+describe("tabs as views of the worker's replica", () => {
+  it("two tabs ask at once: one request at the host, both resolve with its data (invariant 8: pending, never idle, while asked)", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const [t1, t2] = [b.tab(), b.tab()];
+    expect(t1.mode).toBe("shared-worker");
+    const p1 = t1.ensure({ url: API });
+    const p2 = t2.ensure({ url: API });
+    // Asked and not yet answered by the worker: the local snapshot says pending at once.
+    expect(t1.snapshot({ url: API }).status).toBe("pending");
+    const [call] = await host.whenCalls(1);
+    call!.respond(200, { items: [1, 2] });
+    const [s1, s2] = await Promise.all([p1, p2]);
+    expect(s1).toMatchObject({ status: "success", data: { items: [1, 2] } });
+    expect(s2).toMatchObject({ status: "success", data: { items: [1, 2] } });
+    expect(host.calls).toHaveLength(1);
+    // One replica for the browser; the second worker is t2's standby for the next generation: no store, no doc yet.
+    expect([...b.workers.values()].map((w) => w.stores().length)).toEqual([1, 0]);
+    // One replica for the browser: both tabs name the same one.
+    expect(t1.replicaId).toBe(t2.replicaId);
+    expect(t1.snapshot({ url: API })).toMatchObject({ status: "success" });
+    expect(t1.resultInfo({ url: API })?.rev).toBe(1);
+  });
+
+  it("subscribe pushes the worker's snapshots; an unchanged snapshot keeps its identity (useSyncExternalStore)", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const [asker, viewer] = [b.tab(), b.tab()];
+    const seen: string[] = [];
+    viewer.subscribe({ url: API }, () => seen.push(viewer.snapshot({ url: API }).status));
+    void asker.ensure({ url: API }).catch(() => {});
+    const [call] = await host.whenCalls(1);
+    await until(viewer, () => viewer.snapshot({ url: API }).status === "pending");
+    call!.respond(200, { ok: true });
+    await until(viewer, () => viewer.snapshot({ url: API }).status === "success");
+    const a = viewer.snapshot({ url: API });
+    expect(viewer.snapshot({ url: API })).toBe(a);
+    expect(seen).toContain("pending");
+    expect(seen.at(-1)).toBe("success");
+  });
+
+  it("invariant 13: a request's headers and body reach the host through the port, never the doc", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const t = b.tab();
+    const req = { url: API, method: "POST", headers: { authorization: "Bearer s3cret-token" }, body: '{"card":"4111-secret"}' };
+    const p = t.refetch(req);
+    const [call] = await host.whenCalls(1);
+    expect(call!.headers.authorization).toBe("Bearer s3cret-token");
+    expect(call!.body).toBe('{"card":"4111-secret"}');
+    call!.respond(200, { placed: 1 });
+    await p;
+    const store = [...b.workers.values()][0]!.stores()[0]!;
+    const doc = internalsOf(store).records.doc as Y.Doc;
+    const text = JSON.stringify(Y.encodeStateAsUpdate(doc)) + JSON.stringify(doc.toJSON());
+    expect(text).not.toContain("s3cret-token");
+    expect(Buffer.from(Y.encodeStateAsUpdate(doc)).toString("latin1")).not.toContain("4111-secret");
+  });
+
+  it("bad input rejects at once in the tab, naming the value, and nothing reaches the worker", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const t = b.tab();
+    await expect(t.ensure({ url: "not a url" })).rejects.toThrow(/"not a url" is not a valid absolute URL/);
+    await expect(t.ensure({ url: API, method: "BREW" })).rejects.toThrow(/unsupported method "BREW"/);
+    expect(() => connectBrowser({ name: "" })).toThrow(/connectBrowser needs \{ name: non-empty string \}, got \{"name":""\}/);
+    expect(host.calls).toHaveLength(0);
+  });
+});
+
+describe("who leaves, and what it costs", () => {
+  it("invariant 11: a tab that crashes drops only its interest; the request is aborted when the last waiting tab leaves", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const [t1, t2] = [b.tab(), b.tab()];
+    const c1 = new AbortController();
+    void t1.ensure({ url: API }).catch(() => {});
+    const p2 = t2.ensure({ url: API }, { signal: c1.signal });
+    const [call] = await host.whenCalls(1);
+    // t1's page dies: the browser frees its lock, the worker is granted it and withdraws t1's waiter.
+    const store = [...b.workers.values()][0]!.stores()[0]!;
+    const waiters = () => store.inspect().keys.find((k) => k.key === t2.keyOf({ url: API }))?.local?.waiters;
+    // Both tabs' waiters have reached the worker before t1 dies.
+    while (waiters() !== 2) await new Promise((r) => setImmediate(r));
+    b.locks.crash(t1.tag);
+    while (waiters() !== 1) await new Promise((r) => setImmediate(r));
+    // One waiter is left: the request runs on.
+    expect(call!.aborted).toBe(false);
+    // The last waiter goes: the request is aborted at the host.
+    c1.abort();
+    await expect(p2).rejects.toMatchObject({ name: "AbortError" });
+    await new Promise<void>((resolve) => {
+      if (call!.aborted) return resolve();
+      const off = host.onCall((c) => {
+        if (c === call && c.aborted) {
+          off();
+          resolve();
+        }
+      });
+    });
+    expect(call!.aborted).toBe(true);
+    expect(host.calls).toHaveLength(1);
+  });
+
+  it("the worker dies mid-request: tabs start the next generation, which takes the claim over; every tab resolves", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const [t1, t2] = [b.tab(), b.tab()];
+    const p1 = t1.ensure({ url: API });
+    const p2 = t2.ensure({ url: API });
+    await host.whenCalls(1);
+    const [first] = [...b.workers.keys()];
+    // The worker's realm is gone: its locks are released and its store stops.
+    b.locks.crash(first!);
+    b.workers.get(first!)!.destroy();
+    const calls = await host.whenCalls(2);
+    expect([...b.workers.keys()][1]).toMatch(/:1$/);
+    expect(b.workers.get([...b.workers.keys()][1]!)!.stores()).toHaveLength(1);
+    calls[1]!.respond(200, { second: true });
+    const [s1, s2] = await Promise.all([p1, p2]);
+    expect(s1).toMatchObject({ status: "success", data: { second: true } });
+    expect(s2).toMatchObject({ status: "success", data: { second: true } });
+    expect(t1.replicaId).toBe(t2.replicaId);
+  });
+});
+
+describe("back/forward cache", () => {
+  it("pagehide drops the tab's interest (its request is aborted, invariant 11); pageshow from the cache re-sends it and it resolves", async () => {
+    const page = new EventTarget();
+    const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+    g.addEventListener = page.addEventListener.bind(page);
+    g.removeEventListener = page.removeEventListener.bind(page);
+    cleanups.push(() => {
+      delete g.addEventListener;
+      delete g.removeEventListener;
+    });
+    const host = new Host();
+    const b = browser(host);
+    const t = b.tab();
+    const running = t.ensure({ url: API });
+    const [first] = await host.whenCalls(1);
+    page.dispatchEvent(new Event("pagehide"));
+    await new Promise<void>((resolve) => {
+      if (first!.aborted) return resolve();
+      const off = host.onCall((c) => c === first && c.aborted && (off(), resolve()));
+    });
+    // Frozen, the tab still shows what it showed: its ensure waits on, pending.
+    expect(t.snapshot({ url: API }).status).toBe("pending");
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    const calls = await host.whenCalls(2);
+    calls[1]!.respond(200, { back: true });
+    await expect(running).resolves.toMatchObject({ status: "success", data: { back: true } });
+  });
+});
+
+describe("malformed messages (invariant 14: ignored, never thrown)", () => {
+  it("the worker drops garbage from a tab and keeps serving it", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { fine: 1 } });
+    const locks = new FakeLocks();
+    const replica = createBrowserReplica({ locks: locks.forTab("w"), lockName: "w", fetch: host.fetch });
+    cleanups.push(() => replica.destroy());
+    const channel = new MessageChannel();
+    replica.accept(channel.port2 as unknown as MessagePort);
+    const garbage: unknown[] = [
+      null,
+      42,
+      "hello",
+      [],
+      { t: "ensure" },
+      { t: "ensure", id: -1, kind: "fetch", mode: "ensure" },
+      { t: "nope" },
+      { t: "hello", v: 1 },
+    ];
+    for (const g of garbage) channel.port1.postMessage(g);
+    const t = connectBrowser({
+      name: `m-${++seq}`,
+      worker: () => ({ port: channel.port1 as unknown as MessagePort }),
+      locks: locks.forTab("t"),
+    });
+    cleanups.push(() => t.destroy());
+    await expect(t.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { fine: 1 } });
+    expect(replica.malformed).toBe(garbage.length);
+  });
+
+  it("parsers return undefined for every malformed shape, and never throw", () => {
+    const hostile = [undefined, null, 0, "x", [], { t: 1 }, { __proto__: { t: "bye" } }, { t: "snap", key: "k", snap: { status: "done" } }];
+    const tricky = Object.create({ t: "abort", id: 1 });
+    for (const value of [...hostile, tricky]) {
+      expect(parseTabMessage(value)).toBeUndefined();
+      expect(parseWorkerMessage(value)).toBeUndefined();
+    }
+    expect(
+      parseWorkerMessage({ t: "snap", key: "k", snap: { status: "pending", claim: { replicaId: "r", mine: "yes", stale: false } } }),
+    ).toBeUndefined();
+    expect(parseWorkerMessage({ t: "snap", key: "k", snap: { status: "pending" } })).toBeDefined();
+  });
+
+  it("a tab drops garbage from the worker and counts it", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const t = b.tab();
+    host.auto = () => ({ status: 200, body: 1 });
+    await t.ensure({ url: API });
+    const receive = (t as unknown as { receive(d: unknown, p: typeof parseWorkerMessage): void }).receive.bind(t);
+    for (const g of [null, { t: "settled", id: "x" }, { t: "snap", key: "", snap: {} }]) receive(g, parseWorkerMessage);
+    expect((t as unknown as { malformedMessages: number }).malformedMessages).toBe(3);
+    expect(t.snapshot({ url: API })).toMatchObject({ status: "success", data: 1 });
+  });
+});
+
+describe("fallback", () => {
+  it("without a worker factory the tab is a replica of its own (mode 'tab'), with the same surface", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { own: true } });
+    const store = connectBrowser({ name: `f-${++seq}`, fetch: host.fetch, locks: new FakeLocks().forTab("solo") });
+    cleanups.push(() => store.destroy());
+    expect(store.mode).toBe("tab");
+    await expect(store.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { own: true } });
+    expect(internalsOf(store).records).toBeDefined();
+  });
+});
