@@ -17,7 +17,14 @@ export function registerRemoteInternals(store: RemoteStore): void {
     ensure: (job: { kind: string; req: unknown }) =>
       job.kind === "program" ? store.refetchProgram(job.req as never) : store.refetch(job.req as never),
   };
-  const dev: DevSimulations = { crash() {}, crashed: false, pauseNetwork() {}, networkPaused: false };
+  const dev: DevSimulations = {
+    crash() {},
+    crashed: false,
+    pauseNetwork() {},
+    networkPaused: false,
+    stopHeartbeats() {},
+    heartbeatsStopped: false,
+  };
   registerInternals(store, {
     get records() {
       return (records ??= openDocRecords(store.mirrorDoc(), validateProgramData));
