@@ -7,7 +7,7 @@
  *
  *   npm run bench:browser
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
- *   FIGURES=ttd,crash npm run bench:browser       (ttd crash boot devices takeover follower interval)
+ *   FIGURES=ttd,crash npm run bench:browser       (ttd crash boot devices takeover follower interval worker)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
  * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.
@@ -96,7 +96,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+main()
+  // Per-tab replicas vs the SharedWorker replica (bench/browser-worker.ts, also `npm run bench:worker`), after the rest.
+  .then(async () => {
+    if (settings.figures.has("worker")) await import("./browser-worker.ts");
+  })
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
