@@ -37,4 +37,5 @@ export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from ".
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
 export { useSharedFetchSuspense, type UseSharedFetchSuspenseOptions } from "./react/use-shared-fetch-suspense.ts";
 export { connectBrowser, type ConnectBrowserOptions, type BrowserStore, type ReplicaMode } from "./worker/connect-browser.ts";
+export type { PortLike } from "./worker/port.ts";
 export type { SharedWorkerLike } from "./worker/worker-link.ts";

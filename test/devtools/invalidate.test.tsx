@@ -45,6 +45,8 @@ function openDetails() {
     refetch: () => fireEvent.click(within(details).getByRole("button", { name: "refetch" })),
     invalidate: () => fireEvent.click(within(details).getByRole("button", { name: "invalidate" })),
     status: () => within(details).getByRole("status").textContent,
+    // The panel renders batched (about 10 a second): its row may not show the result yet.
+    ready: () => eventually(() => expect(within(details).getByRole("button", { name: "invalidate" })).toHaveProperty("disabled", false)),
   };
 }
 
@@ -73,6 +75,7 @@ describe("devtools actions: refetch and invalidate are different things", () => 
 
     await eventually(() => expect(screen.getAllByTestId("key-row")).toHaveLength(1));
     const details = openDetails();
+    await details.ready();
     details.invalidate();
     await flush();
     expect(details.status()).toBe("Marked stale for every replica.");
