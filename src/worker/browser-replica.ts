@@ -1,11 +1,12 @@
 import * as Y from "yjs";
 import { randomId } from "../core/job.ts";
+import { detectLocks } from "../core/locks.ts";
 import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import type { Connection } from "../sync/connection.ts";
-import { holdLock, realmLocks, type LockManagerLike, type PortLike } from "./port.ts";
+import { holdLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { TabSession } from "./tab-session.ts";
 
@@ -42,7 +43,7 @@ export type BrowserReplica = {
  * replica (no SharedWorker, or opted out) and a worker that a crash replaced coordinate as tabs do.
  */
 export function createBrowserReplica(options: BrowserReplicaOptions = {}): BrowserReplica {
-  const locks = options.locks === null ? undefined : (options.locks ?? realmLocks());
+  const locks = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const scopeName = (globalThis as { name?: unknown }).name;
   const lock = WORKER_LOCK_PREFIX + (options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId()));
   let doc: Y.Doc | undefined;

@@ -2,13 +2,13 @@ import * as Y from "yjs";
 import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
 import { describe, SharedFetchInputError } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
+import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS } from "../core/store-options.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
-import { realmLocks, type LockManagerLike } from "./port.ts";
 import type { BrowserConfig } from "./protocol.ts";
 import { RemoteStore } from "./remote-store.ts";
 import { registerRemoteInternals } from "./remote-internals.ts";
@@ -57,7 +57,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
     throw new SharedFetchInputError(`shared-fetch: connectBrowser needs { name: non-empty string }, got ${describe(options)}`);
   const identity = options.identity ?? "anonymous";
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
-  const locks = options.locks ?? realmLocks();
+  const locks = options.locks ?? detectLocks();
   const canWork = typeof options.worker === "function" && (options.locks !== undefined || typeof SharedWorker === "function") && !!locks;
   if (!canWork || !locks || typeof options.worker !== "function") return tabReplica(options, identity);
 

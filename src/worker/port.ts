@@ -11,12 +11,6 @@ export type PortLike = {
 
 export type { LockManagerLike };
 
-/** Web Locks of this realm, when there are any (a SharedWorker has them; Node 20 has none). */
-export function realmLocks(): (LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> }) | undefined {
-  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
-  return nav?.locks && typeof nav.locks.request === "function" ? nav.locks : undefined;
-}
-
 /**
  * Holds `name` until the returned release is called; resolves once the lock is granted. A lock
  * the browser releases on death is how each side of the port learns the other died: a
