@@ -13,7 +13,7 @@ export class KeyStates {
   private readonly dirty = new Set<string>();
   private flushQueued = false;
   private stopped = false;
-  /** Trim when the map grows past this: raised while most states are busy, so a trim is amortised O(1) per key. */
+  /** Trim when the map reaches this size: raised past the busy states, so one scan serves many new keys. */
   private trimAt = IDLE_STATES;
 
   constructor(private readonly hooks: { refresh(st: KeyState): void; beforeFlush(): void }) {}
@@ -92,8 +92,9 @@ export class KeyStates {
       this.drop(st);
       excess--;
     }
-    // Busy states stay: with thousands in flight, the next scan waits until the map doubles.
-    this.trimAt = Math.max(IDLE_STATES, this.states.size * 2);
+    // Busy states stay: the next scan waits for IDLE_STATES / 2 more states, so at most about
+    // IDLE_STATES are idle however many are busy, and a scan is shared by that many new keys.
+    this.trimAt = Math.max(IDLE_STATES, this.states.size + IDLE_STATES / 2);
   }
 
   private clearTimer(st: KeyState): void {
