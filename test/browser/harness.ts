@@ -24,15 +24,25 @@ export function launchBrowser(): Promise<Browser> {
 const pageRoot = fileURLToPath(new URL("./page/", import.meta.url));
 
 /** Builds test/browser/page into a fresh temp dir (Vite JS API); returns the dir and a remover. */
-export async function buildTestPage(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "shared-fetch-e2e-page-"));
+export function buildTestPage(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  return buildPage(pageRoot, "shared-fetch-e2e-page-");
+}
+
+/** Builds the page at `root` into a fresh temp dir named with `prefix`; `extra` adds Vite settings. */
+export async function buildPage(
+  root: string,
+  prefix: string,
+  extra: { worker?: { format: "es" } } = {},
+): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
   await build({
     configFile: false,
-    root: pageRoot,
+    root,
     base: "/",
     logLevel: "warn",
     mode: "production",
     plugins: [react()],
+    ...extra,
     build: { outDir: dir, emptyOutDir: true, minify: false, sourcemap: true, reportCompressedSize: false },
   });
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };

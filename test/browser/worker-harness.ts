@@ -3,32 +3,16 @@
  * test/browser/worker-page with Vite (its SharedWorker bundled as an ES module worker), opens tabs
  * on it, reads the sync server's socket counts and each realm's IndexedDB opens.
  */
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import react from "@vitejs/plugin-react";
 import type { Browser, BrowserContext } from "playwright-core";
-import { build } from "vite";
-import { Tab } from "./harness.ts";
+import { buildPage, Tab } from "./harness.ts";
 import type { CountingHost } from "./host.ts";
 
 const pageRoot = fileURLToPath(new URL("./worker-page/", import.meta.url));
 
-export async function buildWorkerPage(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), "shared-fetch-worker-page-"));
-  await build({
-    configFile: false,
-    root: pageRoot,
-    base: "/",
-    logLevel: "warn",
-    mode: "production",
-    plugins: [react()],
-    // The replica imports the program resolver lazily: an ES module worker keeps that chunk split.
-    worker: { format: "es" },
-    build: { outDir: dir, emptyOutDir: true, minify: false, sourcemap: true, reportCompressedSize: false },
-  });
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+export function buildWorkerPage(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  // The replica imports the program resolver lazily: an ES module worker keeps that chunk split.
+  return buildPage(pageRoot, "shared-fetch-worker-page-", { worker: { format: "es" } });
 }
 
 export type WorkerPageConfig = {
