@@ -39,6 +39,13 @@ const agreedKey = "shared-fetch:browser-id:agreed";
  * lease. Without localStorage the tentative id stands (nothing can be shared anyway).
  */
 export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promise<string> {
+  // A returning visit: the id that counts was recorded long ago and never changes, so no lock
+  // round trip stands between a tab's boot and its first claim.
+  const known = storedAgreedId();
+  if (known !== undefined) {
+    cached = known;
+    return Promise.resolve(known);
+  }
   return locks
     .request("shared-fetch:browser-id", { mode: "exclusive" }, () => {
       try {
@@ -60,4 +67,13 @@ export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promi
       },
       () => tentative,
     );
+}
+
+function storedAgreedId(): string | undefined {
+  try {
+    if (typeof localStorage === "undefined" || localStorage === null) return undefined;
+    return localStorage.getItem(agreedKey) || undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -16,6 +16,7 @@ import { KeyStates } from "./key-states.ts";
 import { KeyReader } from "./key-reader.ts";
 import { Sightings } from "./sightings.ts";
 import { WriteBatch } from "./write-batch.ts";
+import { KeyLockStandby } from "./key-lock-standby.ts";
 
 /**
  * The claim engine: a loop over `decide` per key. It keeps per key the waiters, listeners and this
@@ -28,6 +29,7 @@ export class ClaimEngine {
   private readonly keys: KeyStates;
   private readonly reader: KeyReader;
   private readonly heartbeat: Heartbeat;
+  private readonly standby: KeyLockStandby | undefined;
   private lifecycle: Lifecycle;
   private waitingReady = false;
 
@@ -52,6 +54,7 @@ export class ClaimEngine {
       watchClaimant: opts.watchClaimant,
     });
     this.liveness = this.sightings.liveness;
+    this.standby = opts.keyLock ? new KeyLockStandby(opts.keyLock) : undefined;
   }
 
   get replicaId(): string {
@@ -109,6 +112,7 @@ export class ClaimEngine {
       rejectWaiters(st, abortError("shared-fetch: the store was destroyed"));
     }
     this.keys.stop();
+    this.standby?.destroy();
     const { claims } = this.opts.records;
     const own = claims.entries().filter(([, claim]) => claim.replicaId === this.replicaId);
     if (own.length) this.write(() => own.forEach(([key]) => claims.delete(key)));
@@ -124,6 +128,8 @@ export class ClaimEngine {
     if (this.lifecycle === "destroyed" || this.lifecycle === "suspended") return;
     this.lifecycle = "suspended";
     for (const st of this.keys.all()) this.stopAttempt(st, "hidden");
+    // A frozen page holds no key: the tabs still running must not queue behind it.
+    this.standby?.stop();
   }
 
   resume(): void {
@@ -165,8 +171,20 @@ export class ClaimEngine {
     for (let i = 0; i < MAX_STEPS; i++) {
       const action = decide(this.reader.view(st));
       this.apply(st, action);
-      if (isTerminal(action)) return;
+      if (isTerminal(action)) return this.queueKeyLock(st, action);
     }
+  }
+
+  /**
+   * A claim that may follow soon gets its key lock queued for now (see KeyLockStandby): one due
+   * once the store is ready, or the takeover of a claimant of this browser, whose crash is seen
+   * by its lock. Any other decision lets the queued lock go.
+   */
+  private queueKeyLock(st: KeyState, action: Action): void {
+    if (!this.standby) return;
+    const soon = action.type === "await-ready" || (action.type === "wait" && action.until === Infinity);
+    if (soon) this.standby.want(st.key);
+    else this.standby.drop(st.key);
   }
 
   private apply(st: KeyState, action: Action): void {
@@ -211,11 +229,12 @@ export class ClaimEngine {
   private claim(st: KeyState, rev: number, takeoverOf?: string): void {
     const job = st.job;
     if (!job) return;
-    const { records, replicaId, keyLock, emit } = this.opts;
+    const { records, replicaId, emit } = this.opts;
+    const standby = this.standby;
     const attempt = new Attempt(job, rev, st.waiters.size === 0, {
       records,
       replicaId,
-      keyLock,
+      keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
       emit,
       heartbeat: this.heartbeat,
       browserId: this.opts.browserId(),

@@ -67,8 +67,9 @@ export class ReplicaLocks {
   watch(replicaId: string): void {
     if (replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return;
     this.watching.add(replicaId);
+    // Shared: every replica watching the claimant is woken by its death at once, not one by one.
     this.locks
-      .request(lockName(replicaId), { mode: "exclusive", signal: this.controller.signal }, () => {
+      .request(lockName(replicaId), { mode: "shared", signal: this.controller.signal }, () => {
         this.watching.delete(replicaId);
         this.dead.add(replicaId);
         this.onGone(replicaId);

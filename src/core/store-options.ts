@@ -34,6 +34,12 @@ export type CreateStoreOptions = SharedFetchStoreOptions & {
   locks?: LockManagerLike | null;
   /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
   browserId?: string;
+  /**
+   * Replicas that share a lock manager and this scope arbitrate each key by its Web Lock. Default:
+   * the `browserId` given, else one scope for every replica of the lock manager (the browser). A
+   * replica given its browser's real id (the SharedWorker) passes "" to share the tabs' scope.
+   */
+  keyLockScope?: string;
   /** Stored programs this replica used, at most (least recently used evicted first). Default 50. */
   maxPrograms?: number;
   /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
@@ -74,6 +80,8 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   }
   const identity = options.identity ?? "anonymous";
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  if (options.keyLockScope !== undefined && typeof options.keyLockScope !== "string")
+    throw new SharedFetchInputError(`shared-fetch: keyLockScope must be a string, got ${describe(options.keyLockScope)}`);
   const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
   if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function: pass options.fetch");
   return {

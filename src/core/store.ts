@@ -51,6 +51,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     events.changed();
   };
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
+  const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
   locks?.hold();
   const engine = new ClaimEngine({
     records,
@@ -59,9 +60,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // decides between them exactly, and no window is waited. Otherwise the window covers a claim's
     // trip through the sync server (DEFAULT_SETTLE_MS).
     settleMs: () => (locks && onlyTabs(options.doc) ? 0 : o.settleMs),
-    // Named per browser id: replicas that share a lock manager but not a browser id (in-page
-    // simulations) must not queue behind each other's keys.
-    keyLock: locks ? (key, signal) => locks.holdKey(`${browserId ?? ""}:${key}`, signal) : undefined,
+    // Named per scope, not per agreed browser id: the lock is asked for beside the initial sync,
+    // before a first visit's tabs agree on an id. Replicas given browser ids of their own (in-page
+    // simulations of several browsers) must not queue behind each other's keys.
+    keyLock: locks ? (key, signal) => locks.holdKey(`${keyLockScope}:${key}`, signal) : undefined,
     emit: events.emit,
     browserId: () => (locks?.held ? browserId : undefined),
     // The first claim waits for this replica's lock (claims then name its browser) and for the doc's

@@ -10,13 +10,18 @@ import {
   asBytes,
   encodeAwareness,
   encodeQueryAwareness,
+  encodeSyncAnswer,
+  encodeSyncQuery,
   encodeSyncStep1,
   encodeSyncStep2,
   encodeUpdate,
-  messageSync,
   readFrame,
+  readSyncStatus,
   tabChannelName,
+  type SyncStatus,
 } from "./tab-protocol.ts";
+import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
+import { randomId } from "../core/job.ts";
 
 export type TabsOptions = {
   /** Names the BroadcastChannel group and the IndexedDB database: one per doc and trust boundary. */
@@ -44,15 +49,24 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
   const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
   const page = globalThis as PageTarget;
+  const nonce = randomId();
 
   let destroyed = false;
+  // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
+  // the name (nothing there to wait for: a first visit claims without waiting for the database).
+  let loaded = persistence === null || !mayHavePersisted(opts.name);
+  let marked = false;
   let resolveLoaded!: () => void;
-  const loaded = new Promise<void>((resolve) => (resolveLoaded = resolve));
-  let resolveAnswered!: () => void;
-  const answered = new Promise<void>((resolve) => (resolveAnswered = resolve));
-  // In sync once IndexedDB is read and the tabs already open have answered our handshake — or
-  // when there is no other tab to answer (no other replica holds its Web Lock) or none answers soon.
-  const whenSynced = Promise.all([loaded, Promise.race([answered, noOtherTabs(), delay(TAB_SYNC_WAIT_MS)])]).then(() => {});
+  const whenLoaded = new Promise<void>((resolve) => (resolveLoaded = resolve));
+  if (loaded) resolveLoaded();
+  let resolveComplete!: () => void;
+  const complete = new Promise<void>((resolve) => (resolveComplete = resolve));
+  // In sync once a tab whose state is complete answered (its state, IndexedDB included, has reached
+  // us: no need to read the database ourselves), or once IndexedDB is read and no other tab lives
+  // (no other replica holds its Web Lock) or none answered soon.
+  const whenSynced = Promise.race([complete, Promise.all([whenLoaded, Promise.race([noOtherTabs(), delay(TAB_SYNC_WAIT_MS)])])]).then(
+    () => {},
+  );
   const unregister = registerConnector(doc, { whenSynced, crossDevice: false });
 
   const post = (frame: Uint8Array): void => {
@@ -68,7 +82,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     const data = asBytes(event.data);
     if (data === null || destroyed) return;
     try {
-      if (data[0] === messageSync) resolveAnswered();
+      const status = readSyncStatus(data);
+      if (status !== null) return onStatus(status);
       const reply = readFrame(data, doc, awareness, connection);
       if (reply !== null) post(reply);
     } catch (error) {
@@ -77,7 +92,19 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     }
   };
 
+  // A query follows its sender's step 2 and an answer follows the step 2 sent to us (one sender's
+  // messages arrive in order): a "loaded" one means that tab's whole state is here.
+  const onStatus = ({ kind, nonce: asked, loaded: theirs }: SyncStatus): void => {
+    if (kind === "query") post(encodeSyncAnswer(asked, loaded));
+    if (theirs && (kind === "query" || asked === nonce || asked === "")) resolveComplete();
+  };
+
   const onUpdate = (update: Uint8Array, origin: unknown): void => {
+    // y-indexeddb stores this update: from now on a tab opening must read the database first.
+    if (!marked && persistence !== null) {
+      marked = true;
+      markPersisted(opts.name);
+    }
     if (origin !== connection) post(encodeUpdate(update));
   };
 
@@ -91,6 +118,15 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     post(encodeSyncStep2(doc));
     post(encodeQueryAwareness());
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
+    post(encodeSyncQuery(nonce, loaded));
+  };
+
+  const onLoaded = (): void => {
+    if (loaded) return;
+    loaded = true;
+    resolveLoaded();
+    // The database's content went out as an update just now: tabs still waiting may stop.
+    post(encodeSyncAnswer("", true));
   };
 
   // pagehide is the last event a closing tab reliably gets; a tab that returns from the
@@ -125,7 +161,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     retireAwareness(awareness);
     unregister();
     resolveLoaded();
-    resolveAnswered();
+    resolveComplete();
   }
 
   doc.on("update", onUpdate);
@@ -136,10 +172,10 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   channel?.addEventListener("message", onMessage);
   handshake();
 
-  if (persistence === null) resolveLoaded();
-  else {
-    void persistence.whenSynced.then(() => resolveLoaded());
-    // An IndexedDB that refuses to open (private modes, quota) must not leave whenSynced hanging.
+  if (persistence !== null) {
+    persistence.whenSynced.then(onLoaded, () => {});
+    // An IndexedDB that refuses to open (private modes, quota) must not leave whenSynced hanging;
+    // such a tab never tells others its state is complete (it is not).
     onOpenFailure(persistence, resolveLoaded);
   }
 

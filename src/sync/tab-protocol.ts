@@ -9,6 +9,14 @@ import type { Doc } from "yjs";
 export const messageSync = 0;
 export const messageAwareness = 1;
 export const messageQueryAwareness = 3;
+/**
+ * Beyond y-websocket's numbering (tabs only): "is my state complete?" and its answer. Each carries
+ * a nonce and whether the sender's doc holds everything persisted (its IndexedDB was read). A
+ * sender's frames arrive in order, so an answer follows the step 2 it sent to the asker: a tab
+ * that hears "loaded" from another has that tab's whole state, IndexedDB included.
+ */
+export const messageSyncQuery = 4;
+export const messageSyncAnswer = 5;
 
 /** BroadcastChannel name for a connectTabs name; prefixed so other libraries' channels never mix in. */
 export const tabChannelName = (name: string): string => `shared-fetch:${name}`;
@@ -30,6 +38,30 @@ export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwarenes
 
 export const encodeAwareness = (awareness: Awareness, clients: number[], states?: Map<number, Record<string, unknown>>): Uint8Array =>
   frame(messageAwareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)));
+
+const statusFrame = (type: number, nonce: string, loaded: boolean): Uint8Array =>
+  frame(type, (e) => {
+    encoding.writeVarString(e, nonce);
+    encoding.writeVarUint(e, loaded ? 1 : 0);
+  });
+
+/** Sent by a tab after its handshake: who else is here, and is their state complete? */
+export const encodeSyncQuery = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncQuery, nonce, loaded);
+
+/** The answer to `nonce` (or, with the empty nonce, an announcement: this tab has just read IndexedDB). */
+export const encodeSyncAnswer = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncAnswer, nonce, loaded);
+
+export type SyncStatus = { kind: "query" | "answer"; nonce: string; loaded: boolean };
+
+/** Reads a query or answer frame; null for any other frame. Throws on a malformed one. */
+export function readSyncStatus(data: Uint8Array): SyncStatus | null {
+  const decoder = decoding.createDecoder(data);
+  const type = decoding.readVarUint(decoder);
+  if (type !== messageSyncQuery && type !== messageSyncAnswer) return null;
+  const nonce = decoding.readVarString(decoder);
+  const loaded = decoding.readVarUint(decoder) === 1;
+  return { kind: type === messageSyncQuery ? "query" : "answer", nonce, loaded };
+}
 
 /**
  * Applies one frame with `origin` as the transaction/awareness origin and returns the reply to

@@ -86,7 +86,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
         identity: config.identity,
         ...(awareness ? { awareness } : {}),
         ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(config.browserId !== undefined ? { browserId: config.browserId } : {}),
+        // The tab's own browser id: the worker arbitrates keys with tab replicas of that browser.
+        ...(config.browserId !== undefined ? { browserId: config.browserId, keyLockScope: "" } : {}),
         ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
         ...(config.programLeaseMs !== undefined ? { programLeaseMs: config.programLeaseMs } : {}),
         ...(options.locks !== undefined ? { locks: options.locks } : {}),

@@ -75,4 +75,20 @@ describe("agreeBrowserId: one browser id per browser, on the first visit too (is
     // A tab opened later reads it too.
     await expect(agreeBrowserId(locks.forTab("d"), "tab-d")).resolves.toBe("tab-a");
   });
+
+  it("a returning visit adopts the recorded id without a lock round trip (the first claim waits for none)", async () => {
+    vi.stubGlobal("localStorage", fakeStorage({ "shared-fetch:browser-id:agreed": "agreed-long-ago" }));
+    vi.resetModules();
+    const { agreeBrowserId, getBrowserId } = await import("../../src/core/browser-id.ts");
+    let requested = 0;
+    const neverGranted = {
+      request: () => {
+        requested += 1;
+        return new Promise<unknown>(() => {});
+      },
+    };
+    await expect(agreeBrowserId(neverGranted, "tentative")).resolves.toBe("agreed-long-ago");
+    expect(requested).toBe(0);
+    expect(getBrowserId()).toBe("agreed-long-ago");
+  });
 });
