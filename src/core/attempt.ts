@@ -32,8 +32,11 @@ export type AttemptDeps = {
    * exactly one writes its claim, the others see that claim arrive and yield — no timed window.
    */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
-  /** The settle window for this claim (0 when only tabs of this browser can race: the key lock decides). */
-  settleMs: number;
+  /**
+   * The settle window for this claim: 0 when only tabs of this browser can race (the key lock
+   * decides), or eager when no replica of another browser is present (see ClaimRecord.eager).
+   */
+  settle: { ms: number; eager: boolean };
 };
 
 /** Why an attempt stopped without an outcome: the engine's reasons, a store teardown, or a page going away. */
@@ -103,6 +106,7 @@ export class Attempt {
       kind: job.kind,
     };
     if (deps.browserId) record.browserId = deps.browserId;
+    if (deps.settle.eager) record.eager = true;
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
     });
@@ -113,7 +117,7 @@ export class Attempt {
       deps.changed();
     };
     // Settle even with a zero window a task later, after the batched claim was written.
-    if (deps.settleMs > 0) this.state = { phase: "settling", timer: startSettleTimer(deps.settleMs, settled) };
+    if (deps.settle.ms > 0) this.state = { phase: "settling", timer: startSettleTimer(deps.settle.ms, settled) };
     else {
       this.state = { phase: "settling", timer: undefined };
       queueMicrotask(settled);

@@ -6,6 +6,10 @@ export type ConnectorInfo = {
   whenSynced: Promise<void>;
   /** True when replicas on other devices can reach this doc through it (a sync server). */
   crossDevice: boolean;
+  /** A high percentile of its measured round trips to the server, once it has samples (ms). */
+  tripMs?: () => number | undefined;
+  /** When (Date.now()) its current connection finished syncing; undefined while not in sync. */
+  syncedSince?: () => number | undefined;
 };
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();

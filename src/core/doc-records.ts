@@ -43,13 +43,15 @@ export type DocRecords = {
 };
 
 const byRev = (record: { rev: number }) => record.rev;
+/** A higher revision wins; at one revision an eager claim (already dispatched) beats one still settling. */
+const claimRank = (claim: ClaimRecord) => claim.rev * 2 + (claim.eager ? 1 : 0);
 
 export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => string | null): DocRecords {
   const lanes = new Lanes(doc, ROOT);
   return {
     doc,
     lanes,
-    claims: new RecordMap(lanes, TABLES.claims, validateClaim, byRev),
+    claims: new RecordMap(lanes, TABLES.claims, validateClaim, claimRank),
     results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson), byRev),
     programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram), byRev),
     errors: new RecordMap(lanes, TABLES.errors, validateError, byRev),

@@ -12,8 +12,8 @@ export type EngineOptions = {
    * event (a Web Lock of this browser), which then replaces the lease.
    */
   watchClaimant?: (claim: ClaimRecord) => boolean;
-  /** The settle window for a claim made now (see Attempt). */
-  settleMs: () => number;
+  /** The settle window for a claim made now, and whether it is eager (no window: see ClaimRecord.eager). */
+  settle: () => { ms: number; eager: boolean };
   /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
   emit: (event: StoreEvent) => void;

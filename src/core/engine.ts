@@ -238,7 +238,7 @@ export class ClaimEngine {
       emit,
       heartbeat: this.heartbeat,
       browserId: this.opts.browserId(),
-      settleMs: this.opts.settleMs(),
+      settle: this.opts.settle(),
       write: (fn) => this.write(fn),
       batch: (fn) => this.batch.queue(fn),
       seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),

@@ -17,22 +17,23 @@ type Change = { added: number[]; updated: number[]; removed: number[] };
 export function watchPresence(
   awareness: Awareness,
   self: { replicaId: string; browserId?: string },
-  handlers: { gone(replicaId: string): void; present(replicaId: string): void },
+  handlers: { gone(replicaId: string): void; present(replicaId: string, browserId: string | undefined): void },
 ): () => void {
   const byClient = new Map<number, string>();
-  const read = (clientId: number): string | undefined => {
+  const read = (clientId: number): { id: string; browserId: string | undefined } | undefined => {
     const state = awareness.getStates().get(clientId);
     const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
     const id = isPlainObject(field) ? field.replicaId : undefined;
-    return isId(id) ? id : undefined;
+    const browserId = isPlainObject(field) && isId(field.browserId) ? field.browserId : undefined;
+    return isId(id) ? { id, browserId } : undefined;
   };
   const onChange = ({ added, updated, removed }: Change, origin: unknown) => {
     try {
       for (const clientId of [...added, ...updated]) {
-        const id = read(clientId);
-        if (id === undefined || clientId === awareness.clientID) continue;
-        byClient.set(clientId, id);
-        handlers.present(id);
+        const seen = read(clientId);
+        if (seen === undefined || clientId === awareness.clientID) continue;
+        byClient.set(clientId, seen.id);
+        handlers.present(seen.id, seen.browserId);
       }
       for (const clientId of removed) {
         const id = byClient.get(clientId);
@@ -44,11 +45,11 @@ export function watchPresence(
     }
   };
   for (const clientId of awareness.getStates().keys()) {
-    const id = read(clientId);
-    if (id === undefined || clientId === awareness.clientID) continue;
-    byClient.set(clientId, id);
+    const seen = read(clientId);
+    if (seen === undefined || clientId === awareness.clientID) continue;
+    byClient.set(clientId, seen.id);
     // Present before this store started: the inspector would otherwise report it absent.
-    handlers.present(id);
+    handlers.present(seen.id, seen.browserId);
   }
   awareness.on("change", onChange);
   awareness.setLocalStateField(
@@ -67,20 +68,29 @@ export function watchReplicaPresence(
   self: { replicaId: string; browserId?: string },
   engine: { liveness: { markGone(id: string): void; markPresent(id: string): void }; markClaimantDirty(id: string): void },
   changed: () => void,
-): { present: ReadonlySet<string>; stop(): void } {
+): { present: ReadonlySet<string>; elsewhere(ownBrowserId: string | undefined): number; stop(): void } {
   const present = new Set<string>();
+  const browsers = new Map<string, string | undefined>();
   const stop = watchPresence(awareness, self, {
     gone: (id) => {
       present.delete(id);
+      browsers.delete(id);
       engine.liveness.markGone(id);
       engine.markClaimantDirty(id);
       changed();
     },
-    present: (id) => {
+    present: (id, browserId) => {
       present.add(id);
+      browsers.set(id, browserId);
       engine.liveness.markPresent(id);
       changed();
     },
   });
-  return { present, stop };
+  // Replicas present in another browser (or one that names none): they may race this one's claims.
+  const elsewhere = (ownBrowserId: string | undefined): number => {
+    let n = 0;
+    for (const browserId of browsers.values()) if (browserId === undefined || browserId !== ownBrowserId) n++;
+    return n;
+  };
+  return { present, elsewhere, stop };
 }

@@ -16,6 +16,11 @@ export type ClaimRecord = {
   abandoned?: true;
   /** What kind of work is claimed (absent in claims of older versions). */
   kind?: "fetch" | "program";
+  /**
+   * Dispatched with no settle window: its claimant saw no replica of another browser present. It
+   * outranks a window-waiting claim of the same revision, so a newcomer racing it yields.
+   */
+  eager?: true;
 };
 
 /**
@@ -67,6 +72,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const label = own(value, "label");
   const abandoned = own(value, "abandoned");
   const kind = own(value, "kind");
+  const eager = own(value, "eager");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return REV_PROBLEM("claim");
@@ -75,11 +81,13 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (label !== undefined && typeof label !== "string") return "claim.label is not a string";
   if (abandoned !== undefined && abandoned !== true) return "claim.abandoned is not true";
   if (kind !== undefined && kind !== "fetch" && kind !== "program") return "claim.kind is not fetch or program";
+  if (eager !== undefined && eager !== true) return "claim.eager is not true";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
   if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
   if (label !== undefined) claim.label = label;
   if (kind !== undefined) claim.kind = kind;
+  if (eager) claim.eager = true;
   return claim;
 }
 

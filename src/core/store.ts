@@ -21,6 +21,8 @@ import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { connectorsOf, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
+import { settleFor, type Settle } from "./settle-window.ts";
+import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
@@ -56,10 +58,14 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const engine = new ClaimEngine({
     records,
     replicaId,
-    // Only tabs of this browser can race (no connector reaches other devices): the key's Web Lock
-    // decides between them exactly, and no window is waited. Otherwise the window covers a claim's
-    // trip through the sync server (DEFAULT_SETTLE_MS).
-    settleMs: () => (locks && onlyTabs(options.doc) ? 0 : o.settleMs),
+    settle: (): Settle =>
+      settleFor({
+        doc: options.doc,
+        exactTabs: locks !== undefined,
+        fixedMs: options.settleMs === undefined ? undefined : o.settleMs,
+        defaultMs: DEFAULT_SETTLE_MS,
+        elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
+      }),
     // Named per scope, not per agreed browser id: the lock is asked for beside the initial sync,
     // before a first visit's tabs agree on an id. Replicas given browser ids of their own (in-page
     // simulations of several browsers) must not queue behind each other's keys.
@@ -100,7 +106,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     batched,
     (keys) => events.emit({ type: "swept", keys }),
   );
-  const presence = options.awareness
+  const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
     ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed)
     : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
@@ -235,12 +241,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
 
 function infoOf(result: { rev: number; at?: number } | undefined): { rev: number; at?: number } | undefined {
   return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: result.at });
-}
-
-/** Connectors are registered and none of them reaches other devices. */
-function onlyTabs(doc: DocRecords["doc"]): boolean {
-  const connectors = connectorsOf(doc);
-  return connectors.length > 0 && connectors.every((c) => !c.crossDevice);
 }
 
 /** Every table change is something the inspector would show. */

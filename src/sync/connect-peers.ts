@@ -3,6 +3,7 @@ import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "./connection.ts";
+import { probeTrips } from "./trip-probe.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
 export type WebSocketConstructor = new (url: string, protocols?: string | string[]) => object;
@@ -46,9 +47,18 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   let destroyed = false;
   let resolveSynced!: () => void;
   const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
+  const trips = probeTrips(provider);
+  let syncedSince: number | undefined;
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  const unregister = registerConnector(doc, { whenSynced, crossDevice: true });
+  // Its measured trips size their settle window.
+  const unregister = registerConnector(doc, {
+    whenSynced,
+    crossDevice: true,
+    tripMs: () => trips.samples.p95(),
+    syncedSince: () => syncedSince,
+  });
   const onSync = (synced: boolean): void => {
+    syncedSince = synced ? Date.now() : undefined;
     if (synced) resolveSynced();
   };
 
@@ -57,6 +67,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {
     if (status === "connected") announceAgain(awareness);
+    else syncedSince = undefined;
   };
 
   function destroy(): void {
@@ -65,6 +76,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     unregister();
     doc.off("destroy", destroy);
     provider.off("sync", onSync);
+    trips.stop();
     // The provider sends our "left" awareness frame before closing the socket.
     provider.destroy();
     provider.off("connection-close", onConnectionClose);

@@ -1,0 +1,40 @@
+import type * as Y from "yjs";
+import { connectorsOf } from "./connectors.ts";
+import { windowForTrip } from "./trips.ts";
+
+export type SettleInputs = {
+  doc: Y.Doc;
+  /** Web Locks arbitrate keys between this browser's tabs. */
+  exactTabs: boolean;
+  /** The `settleMs` option, when given: the window across devices, as set. */
+  fixedMs: number | undefined;
+  /** The window before any trip was measured (DEFAULT_SETTLE_MS). */
+  defaultMs: number;
+  /** How many replicas of other browsers are present now; undefined when this store cannot tell. */
+  elsewhere: (() => number) | undefined;
+};
+
+export type Settle = { ms: number; eager: boolean };
+
+/**
+ * The settle window of a claim made now. Between tabs of one browser the key's Web Lock decides:
+ * no window. Across devices the window covers a rival claim's trip, sized from the connectors'
+ * measured round trips (windowForTrip). A replica with no replica of another browser present,
+ * in sync for longer than that window (a device booting now announces itself before it claims),
+ * dispatches at once with an eager claim, which a racing newcomer's claim yields to.
+ */
+export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
+  const connectors = connectorsOf(inputs.doc);
+  const devices = connectors.filter((c) => c.crossDevice);
+  if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false };
+  if (inputs.fixedMs !== undefined || devices.length === 0) return { ms: inputs.fixedMs ?? inputs.defaultMs, eager: false };
+  const trips = devices.map((c) => c.tripMs?.());
+  const measured = trips.every((t): t is number => t !== undefined);
+  const ms = measured ? windowForTrip(Math.max(...trips)) : inputs.defaultMs;
+  const alone = inputs.elsewhere !== undefined && inputs.elsewhere() === 0;
+  const settledIn = devices.every((c) => {
+    const since = c.syncedSince?.();
+    return since !== undefined && now - since >= ms;
+  });
+  return alone && settledIn ? { ms: 0, eager: true } : { ms, eager: false };
+}

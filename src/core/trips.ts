@@ -1,0 +1,37 @@
+/**
+ * Round trips to a sync server, as its connector measured them, and the settle window they size.
+ * Two replicas that claim one key before either saw the other's claim must each wait until the
+ * other's claim could have arrived: a trip up to the server and down to the peer each way, about
+ * two round trips of one replica when the peers are alike.
+ */
+export class TripSamples {
+  private readonly samples: number[] = [];
+
+  constructor(private readonly keep = 20) {}
+
+  add(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.samples.push(ms);
+    if (this.samples.length > this.keep) this.samples.shift();
+  }
+
+  get count(): number {
+    return this.samples.length;
+  }
+
+  /** The 95th percentile of the recent samples (the highest of fewer than 20), or undefined. */
+  p95(): number | undefined {
+    if (this.samples.length === 0) return undefined;
+    const sorted = [...this.samples].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+  }
+}
+
+/** The settle window never goes below this (timers and a busy peer's event loop) nor above MAX. */
+export const MIN_SIZED_SETTLE_MS = 20;
+export const MAX_SIZED_SETTLE_MS = 1000;
+
+/** Two round trips at the 95th percentile, plus a margin for the peer's own event loop; bounded. */
+export function windowForTrip(p95TripMs: number): number {
+  return Math.min(MAX_SIZED_SETTLE_MS, Math.max(MIN_SIZED_SETTLE_MS, Math.ceil(2 * p95TripMs + 10)));
+}

@@ -1,0 +1,93 @@
+/**
+ * Issue "time to data": the settle window is 0 inside a browser (Web Locks decide), sized from
+ * measured round trips across devices (two trips at the 95th percentile, bounded), and 0 with an
+ * eager claim for a replica that has no replica of another browser present — which a racing
+ * newcomer's claim then yields to.
+ */
+import { describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { registerConnector, type ConnectorInfo } from "../src/core/connectors.ts";
+import { settleFor } from "../src/core/settle-window.ts";
+import { MAX_SIZED_SETTLE_MS, MIN_SIZED_SETTLE_MS, TripSamples, windowForTrip } from "../src/core/trips.ts";
+import { openDocRecords } from "../src/core/doc-records.ts";
+
+const NOW = 1_000_000;
+const synced = Promise.resolve();
+
+function docWith(...connectors: Partial<ConnectorInfo>[]): Y.Doc {
+  const doc = new Y.Doc();
+  for (const c of connectors) registerConnector(doc, { whenSynced: synced, crossDevice: false, ...c });
+  return doc;
+}
+
+const base = { exactTabs: true, fixedMs: undefined, defaultMs: 100, elsewhere: () => 1 };
+
+describe("settleFor", () => {
+  it("is 0 between tabs of one browser (the key lock decides), the fixed window without Web Locks", () => {
+    expect(settleFor({ ...base, doc: docWith({}) }, NOW)).toEqual({ ms: 0, eager: false });
+    expect(settleFor({ ...base, exactTabs: false, doc: docWith({}) }, NOW)).toEqual({ ms: 100, eager: false });
+  });
+
+  it("across devices: the default until a trip is measured, then two trips at p95 + 10 ms, bounded", () => {
+    const unmeasured = docWith({}, { crossDevice: true, tripMs: () => undefined });
+    expect(settleFor({ ...base, doc: unmeasured }, NOW).ms).toBe(100);
+    const measured = docWith({}, { crossDevice: true, tripMs: () => 21 });
+    expect(settleFor({ ...base, doc: measured }, NOW)).toEqual({ ms: 52, eager: false });
+    expect(windowForTrip(1)).toBe(MIN_SIZED_SETTLE_MS);
+    expect(windowForTrip(5000)).toBe(MAX_SIZED_SETTLE_MS);
+  });
+
+  it("the settleMs option fixes the window across devices", () => {
+    const doc = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => 0 });
+    expect(settleFor({ ...base, fixedMs: 250, elsewhere: () => 0, doc }, NOW)).toEqual({ ms: 250, eager: false });
+  });
+
+  it("alone (no replica of another browser present) and in sync for longer than the window: eager, no window", () => {
+    const longAgo = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 60_000 });
+    expect(settleFor({ ...base, elsewhere: () => 0, doc: longAgo }, NOW)).toEqual({ ms: 0, eager: true });
+    // Just synced: a device booting at the same moment may not be visible yet.
+    const justNow = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10 });
+    expect(settleFor({ ...base, elsewhere: () => 0, doc: justNow }, NOW)).toEqual({ ms: 52, eager: false });
+    // Disconnected: not in sync.
+    const offline = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => undefined });
+    expect(settleFor({ ...base, elsewhere: () => 0, doc: offline }, NOW).eager).toBe(false);
+    // Someone elsewhere, or a store that cannot tell (no awareness): the window.
+    expect(settleFor({ ...base, elsewhere: () => 1, doc: longAgo }, NOW).eager).toBe(false);
+    expect(settleFor({ ...base, elsewhere: undefined, doc: longAgo }, NOW).eager).toBe(false);
+  });
+});
+
+describe("TripSamples", () => {
+  it("keeps the recent samples and reports their 95th percentile, ignoring nonsense", () => {
+    const t = new TripSamples(20);
+    expect(t.p95()).toBeUndefined();
+    for (let i = 1; i <= 40; i++) t.add(i);
+    t.add(Number.NaN);
+    t.add(-5);
+    expect(t.count).toBe(20);
+    expect(t.p95()).toBe(39); // samples 21..40
+  });
+});
+
+describe("eager claims outrank a claim still settling at the same revision", () => {
+  it("two replicas that claimed before they synced both see the eager claim win, whichever client id is higher", () => {
+    for (const eagerFirst of [true, false]) {
+      const [a, b] = [new Y.Doc(), new Y.Doc()];
+      const [ra, rb] = [openDocRecords(a, () => null), openDocRecords(b, () => null)];
+      const eager = { replicaId: "alone", nonce: "n-a", rev: 1, leaseMs: 5000, eager: true as const };
+      const settling = { replicaId: "newcomer", nonce: "n-b", rev: 1, leaseMs: 5000 };
+      (eagerFirst ? ra : rb).claims.set("k", eager);
+      (eagerFirst ? rb : ra).claims.set("k", settling);
+      Y.applyUpdate(a, Y.encodeStateAsUpdate(b));
+      Y.applyUpdate(b, Y.encodeStateAsUpdate(a));
+      expect(ra.claims.get("k")).toMatchObject({ replicaId: "alone", eager: true });
+      expect(rb.claims.get("k")).toMatchObject({ replicaId: "alone", eager: true });
+      // A higher revision still wins over an eager claim.
+      rb.claims.set("k", { ...settling, rev: 2 });
+      Y.applyUpdate(a, Y.encodeStateAsUpdate(b));
+      expect(ra.claims.get("k")).toMatchObject({ replicaId: "newcomer", rev: 2 });
+      ra.destroy();
+      rb.destroy();
+    }
+  });
+});
