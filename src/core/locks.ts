@@ -5,6 +5,8 @@ export type LockManagerLike = {
     options: { mode?: "exclusive" | "shared"; signal?: AbortSignal; ifAvailable?: boolean },
     callback: (lock: unknown) => unknown,
   ): Promise<unknown>;
+  /** The browser's lock state (optional: in-memory lock managers may not have it). */
+  query?(): Promise<{ held?: { name?: string }[] }>;
 };
 
 /** Every replica's lifetime lock is named with this prefix (a tab can see whether others live). */

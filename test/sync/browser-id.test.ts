@@ -91,4 +91,37 @@ describe("agreeBrowserId: one browser id per browser, on the first visit too (is
     expect(requested).toBe(0);
     expect(getBrowserId()).toBe("agreed-long-ago");
   });
+
+  it("tabs whose localStorage has not seen each other's writes (other processes) still agree: the id lock's name tells", async () => {
+    // A browser's lock state: exclusive requests of one name run in turn; shared ones are held for good.
+    const held = new Set<string>();
+    let turn = Promise.resolve();
+    const browserLocks = {
+      request: (name: string, options: { mode?: string }, callback: (lock: unknown) => unknown) => {
+        if (options.mode === "shared") {
+          held.add(name);
+          return Promise.resolve(callback({ name }));
+        }
+        const run = turn.then(() => callback({ name }));
+        turn = run.then(
+          () => {},
+          () => {},
+        );
+        return run;
+      },
+      query: async () => ({ held: [...held].map((name) => ({ name })) }),
+    };
+    const agreeIn = async (storage: ReturnType<typeof fakeStorage>, tentative: string) => {
+      vi.stubGlobal("localStorage", storage);
+      vi.resetModules(); // each tab its own module instance
+      const { agreeBrowserId } = await import("../../src/core/browser-id.ts");
+      return agreeBrowserId(browserLocks, tentative);
+    };
+    const first = await agreeIn(fakeStorage(), "tab-a");
+    // The second tab's process has not received the first tab's localStorage write yet.
+    const second = await agreeIn(fakeStorage(), "tab-b");
+    expect(first).toBe("tab-a");
+    expect(second).toBe("tab-a");
+    expect([...held]).toEqual(["shared-fetch:browser-id:tab-a"]);
+  });
 });
