@@ -14,8 +14,8 @@ import { writeOutcome } from "./writeback.ts";
 export type AttemptDeps = {
   records: DocRecords;
   replicaId: string;
-  /** This replica's browser id once its Web Lock is held (the claim then names it). */
-  browserId: string | undefined;
+  /** This replica's browser id once its Web Lock is held (the claim then names it), read as it writes. */
+  browserId: () => string | undefined;
   heartbeat: Heartbeat;
   emit: (event: StoreEvent) => void;
   /** Writes now, in one transaction of this store's origin. */
@@ -105,7 +105,8 @@ export class Attempt {
       label: job.label,
       kind: job.kind,
     };
-    if (deps.browserId) record.browserId = deps.browserId;
+    const browserId = deps.browserId();
+    if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);

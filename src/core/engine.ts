@@ -144,6 +144,11 @@ export class ClaimEngine {
     this.sightings.markClaimantDirty(replicaId);
   }
 
+  /** This replica's own browser id changed: its verdict on every foreign claim may change with it. */
+  recheckClaims(): void {
+    this.keys.markDirty(this.opts.records.claims.entries().map(([key]) => key));
+  }
+
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   isBusy(key: string): boolean {
     const st = this.keys.peek(key);
@@ -237,7 +242,7 @@ export class ClaimEngine {
       keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
       emit,
       heartbeat: this.heartbeat,
-      browserId: this.opts.browserId(),
+      browserId: this.opts.browserId,
       settle: this.opts.settle(),
       write: (fn) => this.write(fn),
       batch: (fn) => this.batch.queue(fn),

@@ -36,16 +36,23 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
-  // The id every tab of this browser agrees on (first visit: tabs opened at once), before any claim names it.
-  const agreed =
-    lockManager && options.browserId === undefined && browserId
-      ? agreeBrowserId(lockManager, browserId).then((id) => {
-          if (id === browserId) return;
-          browserId = id;
-          const { awareness } = options;
-          if (awareness && awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, { replicaId, browserId: id });
-        })
-      : undefined;
+  // The id every tab of this browser agrees on (first visit: tabs opened at once). Claims do not
+  // wait for it (a first visit would pay the agreement's lock round trips before every first
+  // request): a claim made before it named the tentative id, and is renamed here, within a few ms
+  // — long before anyone would need to find its claimant's crash by the lock.
+  if (lockManager && options.browserId === undefined && browserId) {
+    void agreeBrowserId(lockManager, browserId).then((id) => {
+      if (id === browserId || destroyed) return;
+      browserId = id;
+      const { awareness } = options;
+      if (awareness && awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, { replicaId, browserId: id });
+      const renamed = records.claims
+        .entries()
+        .filter(([, c]) => c.replicaId === replicaId && c.browserId !== undefined && c.browserId !== id);
+      if (renamed.length) write(() => renamed.forEach(([key, c]) => records.claims.set(key, { ...c, browserId: id })));
+      engine.recheckClaims();
+    });
+  }
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
@@ -77,7 +84,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // or claimed is a duplicate waiting to happen (a tab that opens after the result was written).
     ready:
       locks || connectorsOf(options.doc).length > 0
-        ? () => Promise.all([locks?.ready, agreed, whenDocSynced(options.doc)]).then(() => {})
+        ? () => Promise.all([locks?.ready, whenDocSynced(options.doc)]).then(() => {})
         : undefined,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;

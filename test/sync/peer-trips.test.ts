@@ -34,7 +34,10 @@ function peer(name: string) {
   return { doc, conn, store, calls, close: () => (store.destroy(), conn.destroy(), doc.destroy()) };
 }
 
-const tripOf = (doc: Y.Doc) => connectorsOf(doc).find((c) => c.crossDevice)?.tripMs?.();
+const tripOf = (doc: Y.Doc) =>
+  connectorsOf(doc)
+    .find((c) => c.crossDevice)
+    ?.tripMs?.();
 
 describe("measured trips size the settle window", () => {
   it("a lone peer measures its trips, then claims eagerly: no window, the claim says so", async () => {
