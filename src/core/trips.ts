@@ -27,7 +27,10 @@ export class TripSamples {
   }
 }
 
-/** The settle window never goes below this (a busy peer delivers and indexes a claim late: 14–43 ms measured by bench:cluster between quiet processes) nor above MAX. */
+/**
+ * The settle window never goes below this (a busy peer delivers and indexes a claim late: 14–43 ms
+ * measured by bench:cluster between quiet processes, where loopback probes alone say 1–5) nor above MAX.
+ */
 export const MIN_SIZED_SETTLE_MS = 50;
 export const MAX_SIZED_SETTLE_MS = 1000;
 
