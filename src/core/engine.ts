@@ -176,16 +176,18 @@ export class ClaimEngine {
     for (let i = 0; i < MAX_STEPS; i++) {
       const action = decide(this.reader.view(st));
       this.apply(st, action);
-      if (isTerminal(action)) return this.queueKeyLock(st, action);
+      if (isTerminal(action)) return this.prepareClaim(st, action);
     }
   }
 
   /**
-   * A claim that may follow soon gets its key lock queued for now (see KeyLockStandby): one due
-   * once the store is ready, or the takeover of a claimant of this browser, whose crash is seen
-   * by its lock. Any other decision lets the queued lock go.
+   * Readies what a claim that may follow soon needs: the store's own readiness (a replica that
+   * waits on a live claim gets ready now, not at the claimant's death), and the key's lock, queued
+   * for now (see KeyLockStandby) — for a claim due once the store is ready, or for the takeover of
+   * a claimant of this browser, whose crash is seen by its lock. Any other decision lets it go.
    */
-  private queueKeyLock(st: KeyState, action: Action): void {
+  private prepareClaim(st: KeyState, action: Action): void {
+    if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
     if (!this.standby) return;
     const soon = action.type === "await-ready" || (action.type === "wait" && action.until === Infinity);
     if (soon) this.standby.want(st.key);
