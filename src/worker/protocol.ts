@@ -10,6 +10,7 @@ import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { isPlainObject } from "../core/request.ts";
 import type { Snapshot } from "../core/types.ts";
+import { isWireRetry, type WireRetry } from "./retry-wire.ts";
 
 /** Version of this protocol: a tab and a worker of different builds refuse each other clearly. */
 export const PROTOCOL = 1;
@@ -37,7 +38,15 @@ export type ResultInfo = { rev: number; at?: number };
 
 export type TabMessage =
   | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig }
-  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number }
+  /**
+   * To the next generation's worker, started in advance: keep a live copy of the doc (synced with
+   * the current worker on the tabs' BroadcastChannel) and take over the moment `watch`, the
+   * current worker's lifetime lock, is released.
+   */
+  | { t: "standby"; v: number; config: BrowserConfig; watch: string }
+  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number; retry?: WireRetry }
+  /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */
+  | { t: "retry"; id: number; retry: boolean; delayMs: number }
   | { t: "abort"; id: number }
   | { t: "sub"; kind: WorkKind; key: string; req: unknown }
   | { t: "unsub"; key: string }
@@ -58,6 +67,8 @@ export type WorkerMessage =
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "rejected"; id: number; error: WireError }
+  /** An attempt for the tab's ask `waiter` failed: should it be retried, and after how long? */
+  | { t: "retry?"; id: number; waiter: number; failureCount: number; error: { message: string; status?: number } }
   | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[] }
   | { t: "event"; event: StoreEvent }
   /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
@@ -104,12 +115,23 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
   switch (data.t) {
     case "hello":
       return int(data.v) && str(data.tab) && str(data.lock) && isConfig(data.config) ? (data as TabMessage) : undefined;
+    case "standby":
+      return int(data.v) && str(data.watch) && isConfig(data.config) ? (data as TabMessage) : undefined;
     case "ensure":
       return int(data.id) &&
         kind(data.kind) &&
         (data.mode === "ensure" || data.mode === "refetch") &&
         optNum(data.leaseMs) &&
-        optNum(data.maxAgeMs)
+        optNum(data.maxAgeMs) &&
+        (data.retry === undefined || isWireRetry(data.retry))
+        ? (data as TabMessage)
+        : undefined;
+    case "retry":
+      return int(data.id) &&
+        typeof data.retry === "boolean" &&
+        typeof data.delayMs === "number" &&
+        data.delayMs >= 0 &&
+        Number.isFinite(data.delayMs)
         ? (data as TabMessage)
         : undefined;
     case "abort":
@@ -147,6 +169,15 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return int(data.id) && str(data.key) && isSnapshot(data.snap) && isInfo(data.info) ? (data as WorkerMessage) : undefined;
     case "rejected":
       return int(data.id) && isPlainObject(data.error) && typeof data.error.name === "string" && typeof data.error.message === "string"
+        ? (data as WorkerMessage)
+        : undefined;
+    case "retry?":
+      return int(data.id) &&
+        int(data.waiter) &&
+        int(data.failureCount) &&
+        isPlainObject(data.error) &&
+        typeof data.error.message === "string" &&
+        optNum(data.error.status)
         ? (data as WorkerMessage)
         : undefined;
     case "inspect":

@@ -84,7 +84,7 @@ export class WorkerLink {
     worker.addEventListener?.("error", (event) => console.error("shared-fetch: the replica worker failed", event));
     const port = worker.port;
     port.addEventListener("message", (event: MessageEvent) => {
-      if (this.worker === worker) this.onMessage(event.data, port);
+      if (this.worker === worker) this.onMessage(event.data);
     });
     port.start?.();
     void this.hello(port);
@@ -96,20 +96,24 @@ export class WorkerLink {
     if (this.stopped || this.hidden) return;
     const hello: TabMessage = { t: "hello", v: PROTOCOL, tab: this.o.tabId, lock: this.tabLock, config: this.o.config };
     port.postMessage(hello);
+    // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
+    // order, and the worker holds these until its doc is open (a takeover saves a round trip).
+    if (this.worker?.port === port) this.o.store.attach((m) => port.postMessage(m));
   }
 
-  private onMessage(data: unknown, port: PortLike): void {
+  private onMessage(data: unknown): void {
     const msg = parseWorkerMessage(data);
     if (msg?.t === "ready") {
       const generation = this.generation;
       this.workerLock = msg.lock;
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
-      this.o.store.attach((m) => port.postMessage(m), msg.replicaId);
+      this.o.store.served(msg.replicaId);
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
         const next = this.spawn(generation + 1);
         if (next) {
           next.port.start?.();
+          next.port.postMessage({ t: "standby", v: PROTOCOL, config: this.o.config, watch: msg.lock } satisfies TabMessage);
           this.standby = { generation: generation + 1, worker: next };
         }
       }

@@ -45,6 +45,14 @@ new BroadcastChannel("e2e-diag").onmessage = (e: MessageEvent<{ worker: string; 
   win.__diag.push({ at: now(), ...e.data });
 };
 
+// When this tab learned that a worker died (its lifetime lock granted to this tab's watch): bench marks.
+const request = navigator.locks.request.bind(navigator.locks) as (n: string, o: object, cb: (l: unknown) => unknown) => Promise<unknown>;
+(navigator.locks as unknown as { request: typeof request }).request = (name, options, callback) =>
+  request(name, options, (lock) => {
+    if (name.startsWith("shared-fetch:worker:")) win.__diag.push({ at: now(), workerGone: name });
+    return callback(lock);
+  });
+
 const params = new URLSearchParams(location.search);
 const api = new URL(params.get("api") ?? "/api/missing", location.href).href;
 const lease = params.get("lease");

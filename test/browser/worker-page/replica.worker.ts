@@ -20,4 +20,57 @@ idb.open = (name: string, version?: number) => {
   return open(name, version);
 };
 
-serveBrowserReplica();
+const stamp = () => performance.timeOrigin + performance.now();
+const self = globalThis as unknown as { name?: string; addEventListener(t: "connect", f: (e: MessageEvent) => void): void };
+// The first hello this worker got, and each request it sent: where a takeover's time goes (bench marks).
+let helloed = false;
+let readied = false;
+let ensured = false;
+self.addEventListener("connect", (event) => {
+  const port = event.ports[0];
+  if (!port) return;
+  port.addEventListener("message", (e: MessageEvent<{ t?: string }>) => {
+    if (e.data?.t === "hello" && !helloed) {
+      helloed = true;
+      diag.postMessage({ worker: self.name, helloAt: stamp() });
+    }
+    if (e.data?.t === "standby") diag.postMessage({ worker: self.name, standbyAt: stamp() });
+    if (e.data?.t === "ensure" && !ensured) {
+      ensured = true;
+      diag.postMessage({ worker: self.name, ensureAt: stamp() });
+    }
+  });
+  const post = port.postMessage.bind(port);
+  port.postMessage = (m: { t?: string }) => {
+    if (m?.t === "ready" && !readied) {
+      readied = true;
+      diag.postMessage({ worker: self.name, readyAt: stamp() });
+    }
+    post(m);
+  };
+});
+// Each lock this worker asks for, asked and granted (bench marks: a takeover waits on these).
+{
+  const locks = navigator.locks as unknown as { request: (n: string, o: object, cb: (l: unknown) => unknown) => Promise<unknown> };
+  const request = locks.request.bind(locks);
+  locks.request = (name, options, callback) => {
+    const asked = stamp();
+    return request(name, options, (lock) => {
+      diag.postMessage({
+        worker: self.name,
+        lock: name.slice(0, 40),
+        mode: (options as { mode?: string }).mode,
+        asked,
+        granted: stamp(),
+        got: lock !== null,
+      });
+      return callback(lock);
+    });
+  };
+}
+serveBrowserReplica({
+  fetch: (input, init) => {
+    diag.postMessage({ worker: self.name, fetchAt: stamp() });
+    return fetch(input, init);
+  },
+});
