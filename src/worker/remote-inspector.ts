@@ -18,6 +18,7 @@ export class RemoteInspector {
   private claimList: [string, ClaimRecord][] = [];
   private malformedList: MalformedRecord[] = [];
   private mirror: Y.Doc | undefined;
+  private readonly localOffs = new Map<unknown, () => void>();
 
   constructor(
     private readonly send: (message: TabMessage) => void,
@@ -61,6 +62,7 @@ export class RemoteInspector {
     this.eventListeners.add(listener);
     if (this.eventListeners.size === 1) this.resend();
     return () => {
+      this.localOffs.get(listener)?.();
       if (this.eventListeners.delete(listener) && this.eventListeners.size === 0) this.resend();
     };
   }
@@ -69,8 +71,18 @@ export class RemoteInspector {
     this.inspectListeners.add(listener);
     if (this.inspectListeners.size === 1) this.resend();
     return () => {
+      this.localOffs.get(listener)?.();
       if (this.inspectListeners.delete(listener) && this.inspectListeners.size === 0) this.resend();
     };
+  }
+
+  /** The tab became a replica of its own (the worker failed): the listeners follow that replica. */
+  moveTo(local: { onEvent(l: StoreEventListener): () => void; onInspect(l: () => void): () => void }): void {
+    for (const l of this.eventListeners) this.localOffs.set(l, local.onEvent(l));
+    for (const l of this.inspectListeners) {
+      this.localOffs.set(l, local.onInspect(l));
+      l();
+    }
   }
 
   mirrorDoc(): Y.Doc {
@@ -97,6 +109,7 @@ export class RemoteInspector {
   }
 
   destroy(): void {
+    for (const off of this.localOffs.values()) off();
     this.eventListeners.clear();
     this.inspectListeners.clear();
     this.mirror?.destroy();

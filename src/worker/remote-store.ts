@@ -16,6 +16,13 @@ import { RemoteInspector } from "./remote-inspector.ts";
 import { RemoteViews } from "./remote-views.ts";
 import { RemoteWaiters, type WaitOptions } from "./remote-waiters.ts";
 
+const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
+
+/** The tab's own replica a RemoteStore falls back to (connectBrowser's tab mode). */
+export type LocalReplica = SharedFetchStoreWithExtras & {
+  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+};
+
 /** How a tab's store reaches the worker: set while a worker serves it, undefined between workers. */
 export type Link = (message: TabMessage) => void;
 
@@ -33,6 +40,10 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private readonly views = new RemoteViews(this.send, (key) => this.waiters.asks(key));
   private readonly inspector: RemoteInspector;
   private destroyed = false;
+  /** The tab's own replica, once the worker failed (see fallBack): every call goes there. */
+  private local: LocalReplica | undefined;
+  /** Asks handed over to `local` and not settled yet, by key: pending, even while `local` starts (it reads idle then). */
+  private readonly handedOver = new Map<string, number>();
   /** Worker messages that failed validation and were dropped. */
   malformedMessages = 0;
 
@@ -47,12 +58,51 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   /** The worker's replica (every tab of the browser shows the same one); the tab's own id until a worker answered. */
   get replicaId(): string {
-    return this.workerReplicaId ?? this.fallbackId;
+    return this.local?.replicaId ?? this.workerReplicaId ?? this.fallbackId;
+  }
+
+  /** Whether the worker failed and this tab is a replica of its own now. */
+  get fellBack(): boolean {
+    return this.local !== undefined;
+  }
+
+  /**
+   * The worker failed (did not load, refused, never answered): from now on this store is a
+   * front for the tab's own replica `local`. Open asks are asked there (their promises kept),
+   * and subscriptions and devtools listeners follow it.
+   */
+  fallBack(local: LocalReplica): void {
+    if (this.destroyed || this.local) return;
+    this.leave();
+    this.local = local;
+    this.waiters.moveTo((kind, mode, key, req, opts) => {
+      const signal = opts.signal ? { signal: opts.signal } : undefined;
+      const running =
+        kind === "fetch"
+          ? mode === "refetch"
+            ? local.refetch(req as SharedRequest, opts)
+            : local.ensure(req as SharedRequest, opts)
+          : mode === "refetch"
+            ? local.refetchProgram(req as ProgramRequest, signal)
+            : local.ensureProgram(req as ProgramRequest, signal);
+      this.handedOver.set(key, (this.handedOver.get(key) ?? 0) + 1);
+      const done = () => {
+        const n = (this.handedOver.get(key) ?? 1) - 1;
+        if (n > 0) this.handedOver.set(key, n);
+        else this.handedOver.delete(key);
+      };
+      running.then(done, done);
+      return running;
+    });
+    this.views.moveTo((kind, req, listener) =>
+      kind === "fetch" ? local.subscribe(req as SharedRequest, listener) : local.subscribeProgram(req as ProgramRequest, listener),
+    );
+    this.inspector.moveTo(local);
   }
 
   /** A worker was said hello to: send it everything this tab still wants. */
   attach(link: Link): void {
-    if (this.destroyed) return;
+    if (this.destroyed || this.local) return;
     this.link = link;
     this.views.resend();
     this.waiters.resend();
@@ -93,6 +143,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     }
   }
 
+  /** The tab replica's snapshot, except that a handed-over ask reads pending (invariant 8), never idle. */
+  private localRead(key: string, snap: Snapshot): Snapshot {
+    return snap.status === "idle" && this.handedOver.has(key) ? ASKED : snap;
+  }
+
   private run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
     if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     return this.waiters.run(kind, mode, key, req, opts);
@@ -116,6 +171,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
+    if (this.local) return this.local.ensure(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
       const maxAge = opts?.maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", opts.maxAgeMs, 0, { min: "non-negative" });
@@ -129,6 +185,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
+    if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
@@ -140,18 +197,22 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   snapshot(req: SharedRequest): Snapshot {
+    if (this.local) return this.localRead(this.keyOf(req), this.local.snapshot(req));
     return this.views.read(this.keyOf(req));
   }
 
   subscribe(req: SharedRequest, listener: () => void): () => void {
+    if (this.local) return this.local.subscribe(req, listener);
     return this.views.watch("fetch", this.keyOf(req), req, listener);
   }
 
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {
+    if (this.local) return this.local.resultInfo(req);
     return this.views.info(this.keyOf(req));
   }
 
   ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+    if (this.local) return this.local.ensureProgram(req, opts);
     return this.guard(() => {
       const { signal } = ensureOptions(opts, this.programLeaseMs);
       return this.run("program", "ensure", this.programKeyOf(req), req, signal ? { signal } : {}) as Promise<Snapshot<Program>>;
@@ -160,6 +221,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   /** Its signal withdraws this tab's interest; the worker aborts the resolution once no tab waits for it (invariant 11). */
   refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+    if (this.local) return this.local.refetchProgram(req, opts);
     return this.guard(() => {
       const { signal } = ensureOptions(opts, this.programLeaseMs);
       return this.run("program", "refetch", this.programKeyOf(req), req, signal ? { signal } : {}) as Promise<Snapshot<Program>>;
@@ -167,22 +229,27 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   programSnapshot(req: ProgramRequest): Snapshot<Program> {
+    if (this.local) return this.localRead(this.programKeyOf(req), this.local.programSnapshot(req)) as Snapshot<Program>;
     return this.views.read(this.programKeyOf(req)) as Snapshot<Program>;
   }
 
   subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
+    if (this.local) return this.local.subscribeProgram(req, listener);
     return this.views.watch("program", this.programKeyOf(req), req, listener);
   }
 
   programResultInfo(req: ProgramRequest): ResultInfo | undefined {
+    if (this.local) return this.local.programResultInfo(req);
     return this.views.info(this.programKeyOf(req));
   }
 
   onEvent(listener: StoreEventListener): () => void {
+    if (this.local) return this.local.onEvent(listener);
     return this.inspector.onEvent(listener);
   }
 
   onInspect(listener: () => void): () => void {
+    if (this.local) return this.local.onInspect(listener);
     return this.inspector.onInspect(listener);
   }
 
@@ -201,14 +268,17 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   /** The worker's inspection as last sent (fresh while someone listens to onInspect). */
   inspect(): Inspection {
+    if (this.local) return this.local.inspect();
     return this.inspector.inspect();
   }
 
   claims(): [string, ClaimRecord][] {
+    if (this.local) return this.local.claims();
     return this.inspector.claims();
   }
 
   malformed(): MalformedRecord[] {
+    if (this.local) return this.local.malformed();
     return this.inspector.malformed();
   }
 
@@ -225,5 +295,6 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.destroyed = true;
     this.views.clear();
     this.inspector.destroy();
+    this.local?.destroy();
   }
 }

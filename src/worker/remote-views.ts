@@ -6,7 +6,10 @@ const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
 // Asked, not answered yet: pending is the truth (invariant 8), "idle" would say nobody works on it.
 const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
 
-type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void> };
+type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; local?: () => void };
+
+/** Subscribes to a key of the tab's own replica (after a fallback): returns the unsubscribe. */
+export type LocalSubscribe = (kind: WorkKind, req: unknown, listener: () => void) => () => void;
 
 /**
  * What a tab shows in SharedWorker mode: the worker's snapshots as last pushed, kept here so that
@@ -70,8 +73,20 @@ export class RemoteViews {
       entry.listeners.delete(fn);
       if (entry.listeners.size > 0 || this.watched.get(key) !== entry) return;
       this.watched.delete(key);
+      entry.local?.();
       this.send({ t: "unsub", key });
     };
+  }
+
+  /**
+   * The tab became a replica of its own (the worker failed): each key it shows follows that
+   * replica from now on; the listeners and their unsubscribes stay as they were.
+   */
+  moveTo(subscribe: LocalSubscribe): void {
+    for (const entry of this.watched.values()) {
+      entry.local = subscribe(entry.kind, entry.req, () => callAll(entry.listeners, [], "snapshot"));
+      callAll(entry.listeners, [], "snapshot");
+    }
   }
 
   /** The requests this tab shows (by key): only a tab that asked knows the headers and body behind a key. */
@@ -80,6 +95,7 @@ export class RemoteViews {
   }
 
   clear(): void {
+    for (const entry of this.watched.values()) entry.local?.();
     this.watched.clear();
   }
 }

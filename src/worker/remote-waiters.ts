@@ -12,6 +12,7 @@ type Waiter = {
   leaseMs?: number;
   maxAgeMs?: number;
   retry?: RetryPolicy;
+  signal?: AbortSignal;
   resolve(snap: Snapshot): void;
   reject(error: unknown): void;
   cleanup(): void;
@@ -57,7 +58,17 @@ export class RemoteWaiters {
         reject(abortError(signal?.reason));
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      const w: Waiter = { kind, mode, key, req, ...extra, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
+      const w: Waiter = {
+        kind,
+        mode,
+        key,
+        req,
+        ...extra,
+        ...(signal ? { signal } : {}),
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+      };
       this.waiters.set(id, w);
       this.send(message(id, w));
       this.changed(key);
@@ -77,6 +88,22 @@ export class RemoteWaiters {
     w.cleanup();
     if (msg.t === "settled") w.resolve(msg.snap);
     else w.reject(fromWire(msg.error));
+  }
+
+  /** The tab became a replica of its own (the worker failed): each open ask is asked there, its promise kept. */
+  moveTo(run: (kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions) => Promise<Snapshot>): void {
+    for (const [id, w] of [...this.waiters]) {
+      this.waiters.delete(id);
+      w.cleanup();
+      const { signal, leaseMs, maxAgeMs, retry } = w;
+      const opts: WaitOptions = {
+        ...(signal ? { signal } : {}),
+        ...(leaseMs !== undefined ? { leaseMs } : {}),
+        ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
+        ...(retry ? { retry } : {}),
+      };
+      run(w.kind, w.mode, w.key, w.req, opts).then(w.resolve, w.reject);
+    }
   }
 
   /** The store is destroyed: every ask rejects with AbortError. */

@@ -47,7 +47,13 @@ describe("refetchProgram through the port (invariant 11)", () => {
     const r2 = t2.refetchProgram({ url: MAIN });
     // t2's ask reaches the worker and joins the running refetch before t1 withdraws.
     const key = t1.programKeyOf({ url: MAIN });
-    while (b.workerStore().inspect().keys.find((k) => k.key === key)?.local?.waiters !== 2) await new Promise((r) => setTimeout(r, 2));
+    while (
+      b
+        .workerStore()
+        .inspect()
+        .keys.find((k) => k.key === key)?.local?.waiters !== 2
+    )
+      await new Promise((r) => setTimeout(r, 2));
     c1.abort();
     await expect(r1).rejects.toMatchObject({ name: "AbortError" });
     expect(second!.aborted).toBe(false);
