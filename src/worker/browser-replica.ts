@@ -1,6 +1,7 @@
 import * as Y from "yjs";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
+import { internalsOf } from "../core/internals.ts";
 import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
@@ -156,17 +157,34 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     closers.push(() => stopWatch?.());
   };
 
+  /**
+   * As if this worker's renderer died (the devtools' crash): each store stops reading and writing
+   * and lets its lock go (dev.crash), the doc's connections close, and the worker's lock is
+   * released, so the tabs start the next generation, which takes the claims over by those locks.
+   */
+  const crash = (): void => {
+    if (destroyed || crashed) return;
+    crashed = true;
+    for (const s of stores.values()) internalsOf(s).dev.crash();
+    for (const c of connections) c.destroy();
+    for (const close of closers) close();
+    for (const session of [...sessions]) session.close();
+    release?.();
+  };
+  let crashed = false;
+
   const deps = {
     locks,
     open,
     prepare,
+    crash,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
   };
 
   return {
     accept(port) {
-      if (destroyed) return port.close();
+      if (destroyed || crashed) return port.close();
       sessions.add(new TabSession(port, deps, accepted === 0));
       accepted += 1;
     },

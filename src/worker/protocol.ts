@@ -53,10 +53,19 @@ export type TabMessage =
   | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
   /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
   | { t: "doc"; update: Uint8Array }
+  /**
+   * The devtools' simulations, acted out by the worker's replica (the one every tab shows):
+   * `crash` stops it as if its renderer died (its locks let go, its claims left for the next worker).
+   */
+  | { t: "dev"; action: "crash" }
+  | { t: "dev"; action: "pauseNetwork" | "stopHeartbeats"; on: boolean }
   /** pagehide: drop every interest of this tab now (it may come back from the back/forward cache). */
   | { t: "bye" };
 
 export type WireError = { name: string; message: string };
+
+/** The worker replica's simulation switches, as the devtools show them. */
+export type DevState = { crashed: boolean; networkPaused: boolean; heartbeatsStopped: boolean };
 
 export type WorkerMessage =
   /**
@@ -69,7 +78,7 @@ export type WorkerMessage =
   | { t: "rejected"; id: number; error: WireError }
   /** An attempt for the tab's ask `waiter` failed: should it be retried, and after how long? */
   | { t: "retry?"; id: number; waiter: number; failureCount: number; error: { message: string; status?: number } }
-  | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[] }
+  | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[]; dev?: DevState }
   | { t: "event"; event: StoreEvent }
   /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
   | { t: "doc"; update: Uint8Array }
@@ -107,6 +116,12 @@ function isConfig(v: unknown): v is BrowserConfig {
     if (p.params !== undefined && !(isPlainObject(p.params) && Object.values(p.params).every((x) => typeof x === "string"))) return false;
   }
   return true;
+}
+
+function isDevState(v: unknown): v is DevState {
+  return (
+    isPlainObject(v) && typeof v.crashed === "boolean" && typeof v.networkPaused === "boolean" && typeof v.heartbeatsStopped === "boolean"
+  );
 }
 
 /** A tab's message as the worker accepts it, or undefined. */
@@ -148,6 +163,11 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         : undefined;
     case "doc":
       return data.update instanceof Uint8Array ? (data as TabMessage) : undefined;
+    case "dev":
+      return data.action === "crash" ||
+        ((data.action === "pauseNetwork" || data.action === "stopHeartbeats") && typeof data.on === "boolean")
+        ? (data as TabMessage)
+        : undefined;
     case "bye":
       return data as TabMessage;
     default:
@@ -184,7 +204,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return isPlainObject(data.inspection) &&
         Array.isArray((data.inspection as { keys?: unknown }).keys) &&
         Array.isArray(data.claims) &&
-        Array.isArray(data.malformed)
+        Array.isArray(data.malformed) &&
+        (data.dev === undefined || isDevState(data.dev))
         ? (data as WorkerMessage)
         : undefined;
     case "event":

@@ -4,7 +4,7 @@ import type { StoreEventListener } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
-import type { TabMessage, WorkerMessage } from "./protocol.ts";
+import type { DevState, TabMessage, WorkerMessage } from "./protocol.ts";
 
 /**
  * What the devtools see of the worker's replica from a tab: its inspection and events while
@@ -18,6 +18,8 @@ export class RemoteInspector {
   private claimList: [string, ClaimRecord][] = [];
   private malformedList: MalformedRecord[] = [];
   private mirror: Y.Doc | undefined;
+  /** The worker replica's simulation switches as last sent (set here at once when this tab flips one). */
+  dev: DevState = { crashed: false, networkPaused: false, heartbeatsStopped: false };
   private readonly localOffs = new Map<unknown, () => void>();
 
   constructor(
@@ -40,6 +42,7 @@ export class RemoteInspector {
   receive(msg: Extract<WorkerMessage, { t: "inspect" | "event" | "doc" }>): void {
     switch (msg.t) {
       case "inspect":
+        if (msg.dev) this.dev = msg.dev;
         this.inspection = msg.inspection;
         this.claimList = msg.claims;
         this.malformedList = msg.malformed;
@@ -56,6 +59,11 @@ export class RemoteInspector {
           console.warn("shared-fetch: ignored a doc update from the worker that failed to apply", error);
         }
     }
+  }
+
+  /** Something the devtools show changed here (a simulation switch flipped). */
+  changed(): void {
+    callAll(this.inspectListeners, [], "inspect");
   }
 
   onEvent(listener: StoreEventListener): () => void {

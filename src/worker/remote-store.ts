@@ -11,7 +11,7 @@ import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { ensureOptions } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
-import type { Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
+import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { RemoteInspector } from "./remote-inspector.ts";
 import { RemoteViews } from "./remote-views.ts";
 import { RemoteWaiters, type WaitOptions } from "./remote-waiters.ts";
@@ -112,6 +112,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   /** The worker answered the hello: it is this replica. */
   served(workerReplicaId: string): void {
     this.workerReplicaId = workerReplicaId;
+    // A simulated crash is over for this tab once the next worker serves it (its inspection corrects the rest).
+    if (this.inspector.dev.crashed) {
+      this.inspector.dev = { crashed: false, networkPaused: false, heartbeatsStopped: false };
+      this.inspector.changed();
+    }
   }
 
   /** The worker died or the page was hidden: keep what is shown (still pending), send nothing until the next one. */
@@ -280,6 +285,27 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   malformed(): MalformedRecord[] {
     if (this.local) return this.local.malformed();
     return this.inspector.malformed();
+  }
+
+  /** The worker replica's simulation switches (the devtools' Simulations). */
+  devState(): DevState {
+    return this.inspector.dev;
+  }
+
+  /**
+   * A devtools simulation, acted out by the worker: its replica is every tab's, so pausing its
+   * network pauses every tab's requests, and crashing it costs a takeover by the next worker.
+   */
+  simulate(sim: { action: "crash" } | { action: "pauseNetwork" | "stopHeartbeats"; on: boolean }): void {
+    const dev = this.inspector.dev;
+    this.inspector.dev =
+      sim.action === "crash"
+        ? { ...dev, crashed: true }
+        : sim.action === "pauseNetwork"
+          ? { ...dev, networkPaused: sim.on }
+          : { ...dev, heartbeatsStopped: sim.on };
+    this.send({ t: "dev", ...sim } as TabMessage);
+    this.inspector.changed();
   }
 
   /** Tells the worker this tab wants nothing now (pagehide); everything is re-sent on attach. */

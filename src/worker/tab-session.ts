@@ -2,6 +2,7 @@ import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
 import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { internalsOf } from "../core/internals.ts";
 import { refetchProgram } from "./program-refetch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { retryFromWire } from "./retry-wire.ts";
@@ -13,6 +14,8 @@ export type SessionDeps = {
   open(config: BrowserConfig): Promise<Opened>;
   /** Be the next generation's worker: a live doc now, the replica once the lock `watch` is released. */
   prepare(config: BrowserConfig, watch: string): void;
+  /** The devtools' "crash this replica": the worker stops as if its renderer died. */
+  crash(): void;
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
@@ -111,6 +114,8 @@ export class TabSession {
         return;
       case "retry":
         return this.retryAsks.answer(msg);
+      case "dev":
+        return this.dev(store, msg);
       case "bye":
         return this.dropInterest();
     }
@@ -237,7 +242,11 @@ export class TabSession {
     for (const off of this.watching) off();
     this.watching = [];
     if (inspect) {
-      const post = () => this.post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed() });
+      const post = () => {
+        const { crashed, networkPaused, heartbeatsStopped } = internalsOf(store).dev;
+        const dev = { crashed, networkPaused, heartbeatsStopped };
+        this.post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed(), dev });
+      };
       this.watching.push(store.onInspect(post));
       post();
     }
@@ -251,6 +260,14 @@ export class TabSession {
       this.watching.push(() => doc.off("update", onUpdate));
       this.post({ t: "doc", update: Y.encodeStateAsUpdate(doc) });
     }
+  }
+
+  /** A devtools simulation from the tab, acted out on the worker's replica (every tab's). */
+  private dev(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "dev" }>): void {
+    if (msg.action === "crash") return this.deps.crash();
+    const { dev } = internalsOf(store);
+    if (msg.action === "pauseNetwork") dev.pauseNetwork(msg.on);
+    else dev.stopHeartbeats(msg.on);
   }
 
   /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */
