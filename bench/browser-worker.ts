@@ -180,6 +180,26 @@ async function crashOther(
     call.respond();
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
     const shown = await Promise.all(survivors.map(dataAt));
+    if (process.env.TIMELINE) {
+      const local = await toLocal(survivors[0]!);
+      const diag = await survivors[0]!.page.evaluate(() => (window as unknown as { __diag: Record<string, unknown>[] }).__diag);
+      const d = diag.find((x) => x.delivery) as
+        { answeredAt?: number; settledAt?: number; delivery: { posts: number; first: number; last: number; postMs: number } } | undefined;
+      const rel = (at: number | undefined) => (at === undefined ? undefined : Math.round((local(at) - call.answeredAt!) * 10) / 10);
+      console.error(
+        JSON.stringify({
+          k,
+          contender,
+          response: rel(d?.answeredAt),
+          written: rel(d?.settledAt),
+          firstPost: rel(d?.delivery.first),
+          lastPost: rel(d?.delivery.last),
+          posts: d?.delivery.posts,
+          postMs: d?.delivery.postMs,
+          shown: shown.map((x) => Math.round((x - call.answeredAt!) * 10) / 10).sort((a, b) => a - b),
+        }),
+      );
+    }
     return { ms: Math.max(...shown) - call.answeredAt!, requests: host.count(api) };
   } finally {
     await context.close();

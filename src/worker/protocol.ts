@@ -83,7 +83,9 @@ export type WorkerMessage =
   /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
   | { t: "doc"; update: Uint8Array }
   /** The worker cannot serve this tab (bad config, other protocol version): the tab falls back. */
-  | { t: "refused"; message: string };
+  | { t: "refused"; message: string }
+  /** Several of the above, in order (what one microtask produced); each is validated on its own. */
+  | { t: "batch"; messages: unknown[] };
 
 const STATUSES = new Set(["idle", "pending", "success", "error"]);
 
@@ -212,6 +214,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
     case "refused":
       return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
+    case "batch":
+      return Array.isArray(data.messages) ? (data as WorkerMessage) : undefined;
     case "doc":
       return data.update instanceof Uint8Array ? (data as WorkerMessage) : undefined;
     default:

@@ -45,6 +45,7 @@ export class TabSession {
   private opening: TabMessage[] | undefined;
   private hellos = 0;
   private readonly retryAsks = new RetryAsks((m) => this.post(m));
+  private readonly outbox: WorkerMessage[] = [];
   private closed = false;
 
   constructor(
@@ -57,13 +58,31 @@ export class TabSession {
     port.start?.();
   }
 
+  /**
+   * Messages go out once per microtask, in one batch: a result reaches a tab as one message (its
+   * snapshot, the waiters' settles and the events together; one structured clone of the data,
+   * which the settles share) instead of one task per message in every tab's renderer.
+   */
   private post(message: WorkerMessage): void {
     if (this.closed) return;
+    this.outbox.push(message);
+    if (this.outbox.length === 1) queueMicrotask(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    const messages = this.outbox.splice(0);
+    if (this.closed || messages.length === 0) return;
+    if (messages.length === 1 || !this.postOne({ t: "batch", messages })) for (const m of messages) this.postOne(m);
+  };
+
+  private postOne(message: WorkerMessage): boolean {
     try {
       this.port.postMessage(message);
+      return true;
     } catch (error) {
       // A value that cannot be cloned must not take the worker down for the other tabs.
-      console.warn("shared-fetch worker: could not post to a tab", error);
+      if (message.t !== "batch") console.warn("shared-fetch worker: could not post to a tab", error);
+      return false;
     }
   }
 

@@ -132,6 +132,10 @@ export class WorkerLink {
 
   private onMessage(data: unknown): void {
     const msg = parseWorkerMessage(data);
+    if (msg?.t === "batch") {
+      for (const m of msg.messages) if (!this.stopped) this.onMessage(m);
+      return;
+    }
     if (msg?.t === "ready") {
       clearTimeout(this.readyTimer);
       const generation = this.generation;

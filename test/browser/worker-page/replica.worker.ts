@@ -41,12 +41,16 @@ self.addEventListener("connect", (event) => {
     }
   });
   const post = port.postMessage.bind(port);
-  port.postMessage = (m: { t?: string }) => {
+  type Out = { t?: string; snap?: { status?: string }; messages?: Out[] };
+  port.postMessage = (m: Out) => {
     if (m?.t === "ready" && !readied) {
       readied = true;
       diag.postMessage({ worker: self.name, readyAt: stamp() });
     }
+    const at = stamp();
     post(m);
+    const inner = m?.t === "batch" ? (m.messages ?? []) : [m];
+    if (inner.some((x) => (x?.t === "snap" || x?.t === "settled") && x.snap?.status === "success")) markDelivery(at, stamp() - at);
   };
 });
 // Each lock this worker asks for, asked and granted (bench marks: a takeover waits on these).
@@ -68,9 +72,40 @@ self.addEventListener("connect", (event) => {
     });
   };
 }
-serveBrowserReplica({
+// The data's way out to the tabs: when the response came, and the first and last post of it to a port.
+let delivery: { posts: number; first: number; last: number; postMs: number } | undefined;
+let settledAt: number | undefined;
+let answeredAt: number | undefined;
+function markDelivery(at: number, postMs: number): void {
+  if (!delivery) {
+    delivery = { posts: 0, first: at, last: at, postMs: 0 };
+    setTimeout(() => {
+      diag.postMessage({ worker: self.name, answeredAt, settledAt, delivery });
+      delivery = undefined;
+    }, 50);
+  }
+  delivery.posts += 1;
+  delivery.last = at;
+  delivery.postMs += postMs;
+}
+const replica = serveBrowserReplica({
   fetch: (input, init) => {
     diag.postMessage({ worker: self.name, fetchAt: stamp() });
-    return fetch(input, init);
+    return fetch(input, init).then((response) => {
+      answeredAt = stamp();
+      return response;
+    });
   },
 });
+
+// When the store wrote the outcome (its "settled" event), for each store the worker makes.
+const watched = new Set<unknown>();
+setInterval(() => {
+  for (const store of replica.stores()) {
+    if (watched.has(store)) continue;
+    watched.add(store);
+    store.onEvent((event) => {
+      if (event.type === "settled") settledAt = stamp();
+    });
+  }
+}, 20);
