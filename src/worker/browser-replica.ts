@@ -6,6 +6,7 @@ import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.t
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
+import { onOpenFailure } from "../sync/indexeddb-internals.ts";
 import type { Connection } from "../sync/connection.ts";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
@@ -88,23 +89,23 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   };
 
   /** Connects the doc to other devices and holds this worker's lock: from here on it is the browser's replica. */
-  const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection): void => {
+  const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection, loaded?: Promise<unknown>): void => {
     const peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
     if (peers) connections.push(peers);
     awareness = (peers ?? tabs).awareness;
     // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
     // Locks whether any other replica lives, and the worker's own store must not count as one
     // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).
-    held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced]);
+    held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced, loaded]);
   };
 
   const open = async (config: BrowserConfig): Promise<Opened> => {
     checkName(config);
     if (standby) {
       standby.promote();
-      // A promoted standby's store may serve before this worker's lock is granted: its doc is live.
+      // A warm standby's store may serve before this worker's lock is granted: its doc is live.
       const made = stores.get(config.identity);
-      if (made) return { store: made, lock, doc: doc!, held: held! };
+      if (made && standby.warm()) return { store: made, lock, doc: doc!, held: held! };
     } else if (!doc) {
       name = config.name;
       doc = new Y.Doc();
@@ -124,7 +125,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
    * at once: the doc is already there, so the tabs' re-sent requests find the dead worker's claims
    * without an IndexedDB read, and take them over by its released lock.
    */
-  let standby: { promote: () => void } | undefined;
+  let standby: { promote: () => void; warm: () => boolean } | undefined;
   const prepare = (config: BrowserConfig, watch: string): void => {
     checkName(config);
     if (doc) return;
@@ -132,18 +133,31 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     const d = (doc = new Y.Doc());
     const tabs = connectTabs(d, { name: config.name, indexeddb: false });
     connections.push(tabs);
+    // Warm once the current worker's state came over the channel (what connectTabs applies has
+    // the connection as its origin). A standby whose worker died before answering it is cold.
+    let warm = false;
+    const onUpdate = (_update: Uint8Array, origin: unknown) => {
+      if (origin !== tabs) return;
+      warm = true;
+      d.off("update", onUpdate);
+    };
+    d.on("update", onUpdate);
     const promote = (): void => {
       if (destroyed || held) return;
       stopWatch?.();
-      // Persist from now on; the doc already holds what IndexedDB holds (the dead worker wrote
-      // both), so nothing waits for the read: it merges in when it comes.
+      d.off("update", onUpdate);
+      // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
+      // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
+      let loaded: Promise<unknown> | undefined;
       if (typeof globalThis.indexedDB !== "undefined") {
         const persistence = new IndexeddbPersistence(config.name, d);
         closers.push(() => void persistence.destroy().catch(() => {}));
+        if (!warm)
+          loaded = new Promise<void>((resolve) => (void persistence.whenSynced.then(() => resolve()), onOpenFailure(persistence, resolve)));
       }
-      serve(d, config, tabs);
+      serve(d, config, tabs, loaded);
     };
-    standby = { promote };
+    standby = { promote, warm: () => warm };
     // Granted asynchronously, after promote below has its stopWatch.
     const stopWatch = locks ? watchLock(locks, watch, promote) : undefined;
     // Without other devices the store can be made now (it writes nothing while idle): the

@@ -6,10 +6,15 @@
  * bounds"): the standby already holds a live doc, so the takeover reads no IndexedDB first.
  */
 import "fake-indexeddb/auto";
+import { IndexeddbPersistence } from "y-indexeddb";
+import * as Y from "yjs";
 import { afterEach, describe, expect, it } from "vitest";
+import { openDocRecords } from "../../src/core/doc-records.ts";
+import { validateProgramData } from "../../src/core/program-work.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { internalsOf } from "../../src/internals.ts";
 import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
 
 const API = "http://127.0.0.1:9/api/standby";
@@ -60,6 +65,17 @@ function portTo(r: BrowserReplica): { post: (m: unknown) => void; got: WorkerMes
     got,
     next: (t) => new Promise((resolve) => waiting.push({ t, resolve })),
   };
+}
+
+/** Whether the doc's IndexedDB database holds a claim for `key` (read into a doc of its own). */
+async function storedClaim(name: string, key: string): Promise<boolean> {
+  const doc = new Y.Doc();
+  const persistence = new IndexeddbPersistence(name, doc);
+  await persistence.whenSynced;
+  const found = openDocRecords(doc, validateProgramData).claims.get(key) !== undefined;
+  await persistence.destroy();
+  doc.destroy();
+  return found;
 }
 
 /** Whether some realm holds the lock `name` now (a probe that takes it only if free). */
@@ -120,5 +136,45 @@ describe("the standby worker", () => {
     const settled = await other.next("settled");
     expect(settled).toMatchObject({ t: "settled", id: 1, snap: { status: "success", data: { taken: "over" } } });
     expect(other.got.find((m) => m.t === "ready")).toMatchObject({ lock: `${WORKER_LOCK_PREFIX}${name}:1`, host: true });
+  });
+
+  it("a cold standby (the worker died before it answered the standby's sync) reads IndexedDB before it serves: the dead claim is taken over, not claimed anew", async () => {
+    const host = new Host();
+    const locks = new FakeLocks();
+    const name = `sbc-${process.pid}-${++seq}`;
+    const config = { name, identity: "anonymous", browserId: "b1" };
+    const live = replica(locks, `${name}:0`, host);
+    const tab = portTo(live);
+    const tabLock = locks.forTab("tab");
+    await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
+    tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
+    tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
+    await tab.next("ready");
+    await host.whenCalls(1);
+    const deadId = live.stores()[0]!.replicaId;
+    // The claim reached IndexedDB (y-indexeddb writes each update).
+    const key = live.stores()[0]!.keyOf({ url: API });
+    while (!(await storedClaim(name, key))) await new Promise((r) => setTimeout(r, 5));
+    // The worker dies as a crashed renderer does: nothing more from it on the channel, its locks let go.
+    tab.post({ t: "dev", action: "crash" });
+    await until(() => internalsOf(live.stores()[0]!).dev.crashed);
+
+    // A standby told to watch a lock that is still held, with nobody left to answer its sync: cold.
+    const holder = locks.forTab("holder");
+    await new Promise<void>((granted) => void holder.request("watched", {}, () => new Promise(() => granted())));
+    const standby = replica(locks, `${name}:1`, host);
+    const other = portTo(standby);
+    other.post({ t: "standby", v: PROTOCOL, config, watch: "watched" });
+    await until(() => standby.stores().length === 1);
+    expect(standby.stores()[0]!.claims()).toEqual([]);
+    locks.crash("holder");
+    other.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
+    other.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
+    const events: { type: string; takeoverOf?: string }[] = [];
+    standby.stores()[0]!.onEvent((e) => events.push(e));
+    const calls = await host.whenCalls(2);
+    calls[1]!.respond(200, { taken: "over" });
+    await other.next("settled");
+    expect(events.find((e) => e.type === "claimed")).toMatchObject({ takeoverOf: deadId });
   });
 });
