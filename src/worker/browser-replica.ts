@@ -142,9 +142,12 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       d.off("update", onUpdate);
     };
     d.on("update", onUpdate);
+    let stopJudging: (() => void) | undefined;
     const promote = (): void => {
       if (destroyed || held) return;
       stopWatch?.();
+      // Promoted, the store judges claims as any live store does, when someone asks.
+      stopJudging?.();
       d.off("update", onUpdate);
       // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
       // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
@@ -166,9 +169,11 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     const crossDevice = options.connectPeers !== undefined || config.peers !== undefined;
     if (!crossDevice) {
       awareness = tabs.awareness;
-      void tabs.whenSynced.then(() => !destroyed && store(d, config));
+      void tabs.whenSynced.then(() => {
+        if (!destroyed && !held) stopJudging = judgeClaims(store(d, config));
+      });
     }
-    closers.push(() => stopWatch?.());
+    closers.push(() => (stopWatch?.(), stopJudging?.()));
   };
 
   /**
@@ -235,4 +240,29 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
     if (port) replica.accept(port);
   });
   return replica;
+}
+
+/**
+ * Has a standby's idle store judge each claim as it arrives, as its inspector would: a claim from
+ * this browser gets its claimant's lock queued for at once, so the live worker's death is known
+ * to this store the moment its lock is released, and the re-sent request takes over without a
+ * lock round trip first. Returns the stop.
+ */
+function judgeClaims(store: SharedFetchStoreWithExtras): () => void {
+  const { records, engine } = internalsOf(store);
+  let stopped = false;
+  const judge = (keys: Iterable<string>) =>
+    queueMicrotask(() => {
+      if (stopped) return;
+      for (const key of keys) {
+        const claim = records.claims.get(key);
+        if (claim) engine.verdict(key, claim);
+      }
+    });
+  const off = records.claims.onChange((keys) => judge([...keys]));
+  judge(records.claims.keys());
+  return () => {
+    stopped = true;
+    off();
+  };
 }
