@@ -12,7 +12,14 @@
  *   survivor's store (delivery: hidden tabs paint late, their timers throttled)
  *   (the "host" is the worker's creator in worker mode, the claimant in per-tab mode)
  * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
- *   slowest survivor, and requests
+ *   slowest survivor, and requests; and where that time goes: each survivor learning the worker
+ *   died, the next worker's first hello, its IndexedDB open, its request (marks the test page and
+ *   its worker file record)
+ * - the load average (1 min) at the start and the end: these figures move with it
+ *
+ * MODES=tab|worker runs one side, STANDBY=off turns the standby worker off, TIMELINE=1 prints each
+ * host-tab crash's events and marks and each delivery's (response, outcome written, first and last
+ * post to a tab, each survivor) to stderr.
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
