@@ -12,16 +12,10 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { ensureOptions } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
+import { HandOver, type LocalReplica } from "./hand-over.ts";
 import { RemoteInspector } from "./remote-inspector.ts";
 import { RemoteViews } from "./remote-views.ts";
 import { RemoteWaiters, type WaitOptions } from "./remote-waiters.ts";
-
-const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
-
-/** The tab's own replica a RemoteStore falls back to (connectBrowser's tab mode). */
-export type LocalReplica = SharedFetchStoreWithExtras & {
-  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
-};
 
 /** How a tab's store reaches the worker: set while a worker serves it, undefined between workers. */
 export type Link = (message: TabMessage) => void;
@@ -42,8 +36,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private destroyed = false;
   /** The tab's own replica, once the worker failed (see fallBack): every call goes there. */
   private local: LocalReplica | undefined;
-  /** Asks handed over to `local` and not settled yet, by key: pending, even while `local` starts (it reads idle then). */
-  private readonly handedOver = new Map<string, number>();
+  private handOver: HandOver | undefined;
   /** Worker messages that failed validation and were dropped. */
   malformedMessages = 0;
 
@@ -72,32 +65,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
    * and subscriptions and devtools listeners follow it.
    */
   fallBack(local: LocalReplica): void {
-    if (this.destroyed || this.local) return;
+    if (this.destroyed || this.handOver) return;
     this.leave();
     this.local = local;
-    this.waiters.moveTo((kind, mode, key, req, opts) => {
-      const signal = opts.signal ? { signal: opts.signal } : undefined;
-      const running =
-        kind === "fetch"
-          ? mode === "refetch"
-            ? local.refetch(req as SharedRequest, opts)
-            : local.ensure(req as SharedRequest, opts)
-          : mode === "refetch"
-            ? local.refetchProgram(req as ProgramRequest, signal)
-            : local.ensureProgram(req as ProgramRequest, signal);
-      this.handedOver.set(key, (this.handedOver.get(key) ?? 0) + 1);
-      const done = () => {
-        const n = (this.handedOver.get(key) ?? 1) - 1;
-        if (n > 0) this.handedOver.set(key, n);
-        else this.handedOver.delete(key);
-      };
-      running.then(done, done);
-      return running;
-    });
-    this.views.moveTo((kind, req, listener) =>
-      kind === "fetch" ? local.subscribe(req as SharedRequest, listener) : local.subscribeProgram(req as ProgramRequest, listener),
-    );
-    this.inspector.moveTo(local);
+    this.handOver = new HandOver(local);
+    this.handOver.take({ waiters: this.waiters, views: this.views, inspector: this.inspector });
   }
 
   /** A worker was said hello to: send it everything this tab still wants. */
@@ -146,11 +118,6 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
       default:
         return;
     }
-  }
-
-  /** The tab replica's snapshot, except that a handed-over ask reads pending (invariant 8), never idle. */
-  private localRead(key: string, snap: Snapshot): Snapshot {
-    return snap.status === "idle" && this.handedOver.has(key) ? ASKED : snap;
   }
 
   private run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
@@ -202,7 +169,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   snapshot(req: SharedRequest): Snapshot {
-    if (this.local) return this.localRead(this.keyOf(req), this.local.snapshot(req));
+    if (this.local) return this.handOver!.read(this.keyOf(req), this.local.snapshot(req));
     return this.views.read(this.keyOf(req));
   }
 
@@ -234,7 +201,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   programSnapshot(req: ProgramRequest): Snapshot<Program> {
-    if (this.local) return this.localRead(this.programKeyOf(req), this.local.programSnapshot(req)) as Snapshot<Program>;
+    if (this.local) return this.handOver!.read(this.programKeyOf(req), this.local.programSnapshot(req)) as Snapshot<Program>;
     return this.views.read(this.programKeyOf(req)) as Snapshot<Program>;
   }
 

@@ -4,6 +4,7 @@ import type { Snapshot } from "../core/types.ts";
 import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { internalsOf } from "../core/internals.ts";
 import { refetchProgram } from "./program-refetch.ts";
+import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { retryFromWire } from "./retry-wire.ts";
 import { parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
@@ -259,26 +260,7 @@ export class TabSession {
 
   private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
     for (const off of this.watching) off();
-    this.watching = [];
-    if (inspect) {
-      const post = () => {
-        const { crashed, networkPaused, heartbeatsStopped } = internalsOf(store).dev;
-        const dev = { crashed, networkPaused, heartbeatsStopped };
-        this.post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed(), dev });
-      };
-      this.watching.push(store.onInspect(post));
-      post();
-    }
-    if (events) this.watching.push(store.onEvent((event) => this.post({ t: "event", event })));
-    const doc = this.doc;
-    if (mirror && doc) {
-      const onUpdate = (update: Uint8Array, origin: unknown) => {
-        if (origin !== this) this.post({ t: "doc", update });
-      };
-      doc.on("update", onUpdate);
-      this.watching.push(() => doc.off("update", onUpdate));
-      this.post({ t: "doc", update: Y.encodeStateAsUpdate(doc) });
-    }
+    this.watching = watchForTab(store, this.doc, (m) => this.post(m), this, { inspect, events, mirror });
   }
 
   /** A devtools simulation from the tab, acted out on the worker's replica (every tab's). */
