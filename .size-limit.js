@@ -34,7 +34,7 @@ export default [
   row("  + connectTabs", main, [...hook, "connectTabs"], "29 KiB"),
   row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "32 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
-  // from a worker that fails, and the standby's live doc (36.6 and 33.0 KiB measured with them).
+  // from a worker that fails, and the standby's live doc (36.7 and 33.0 KiB measured with them).
   row("  connectBrowser (a tab of the SharedWorker replica, with its fallback)", main, [...hook, "connectBrowser"], "37.5 KiB"),
   row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "34 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
