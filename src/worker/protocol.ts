@@ -12,8 +12,11 @@ import { isPlainObject } from "../core/request.ts";
 import type { Snapshot } from "../core/types.ts";
 import { isWireRetry, type WireRetry } from "./retry-wire.ts";
 
-/** Version of this protocol: a tab and a worker of different builds refuse each other clearly. */
-export const PROTOCOL = 1;
+/**
+ * Version of this protocol: a tab and a worker of different builds refuse each other clearly (the
+ * tab then falls back to a replica of its own). 2: batches, the standby, retry questions, simulations.
+ */
+export const PROTOCOL = 2;
 
 /** Every worker's lifetime lock starts with this; the rest is its SharedWorker name. */
 export const WORKER_LOCK_PREFIX = "shared-fetch:worker:";
