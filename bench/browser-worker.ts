@@ -12,8 +12,16 @@
  *   survivor's store (delivery: hidden tabs paint late, their timers throttled)
  *   (the "host" is the worker's creator in worker mode, the claimant in per-tab mode)
  * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
- *   slowest survivor, and requests
+ *   slowest survivor, and requests; and where that time goes: each survivor learning the worker
+ *   died, the next worker's first hello, its IndexedDB open, its request (marks the test page and
+ *   its worker file record)
+ * - the load average (1 min) at the start and the end: these figures move with it
+ *
+ * MODES=tab|worker runs one side, STANDBY=off turns the standby worker off, TIMELINE=1 prints each
+ * host-tab crash's events and marks and each delivery's (response, outcome written, first and last
+ * post to a tab, each survivor) to stderr.
  */
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Browser } from "playwright-core";
 import { startSyncServer, type SyncServer } from "../test/sync/ws-server.ts";
@@ -35,10 +43,9 @@ const ANSWER_MS = Number(process.env.ANSWER_MS ?? 1000);
 const LEASE_MS = 1500;
 
 type Contender = "shared-fetch/worker" | "shared-fetch/tabs";
-/** MODES=worker or MODES=tabs runs one side only; STANDBY=off turns the next generation's standby worker off. */
-const CONTENDERS = (["shared-fetch/worker", "shared-fetch/tabs"] as Contender[]).filter(
-  (c) => !process.env.MODES || process.env.MODES.split(",").includes(c.split("/")[1]!),
-);
+/** MODES=worker or MODES=tab (or tabs) runs one side only; STANDBY=off turns the next generation's standby worker off. */
+const MODES = process.env.MODES?.split(",").map((m) => (m === "tab" ? "tabs" : m));
+const CONTENDERS = (["shared-fetch/worker", "shared-fetch/tabs"] as Contender[]).filter((c) => !MODES || MODES.includes(c.split("/")[1]!));
 const STANDBY = process.env.STANDBY !== "off";
 
 function emit(figure: string, contender: Contender, params: Record<string, unknown>, samples: number[], unit: string): void {
@@ -90,11 +97,33 @@ async function dataAt(tab: Tab): Promise<number> {
   return (await toLocal(tab))(at);
 }
 
-/** When the successor worker opened its doc's IndexedDB (its first hello), on this process's clock. */
-async function successorOpenedAt(tab: Tab): Promise<number | undefined> {
-  const diag = await tab.page.evaluate(() => (window as unknown as { __diag: { worker?: string; openedAt?: number }[] }).__diag);
-  const opened = diag.filter((d) => typeof d.openedAt === "number" && !d.worker?.endsWith(":0"));
-  return opened[0] ? (await toLocal(tab))(opened[0].openedAt!) : undefined;
+type Diag = { at: number; worker?: string; workerGone?: string; helloAt?: number; openedAt?: number; fetchAt?: number };
+
+/**
+ * Where a takeover's time goes, each on this process's clock: every survivor learning the worker
+ * died (its lock granted to the tab's watch; first and last), the next worker's first hello, its
+ * IndexedDB open, and its request (the tab's page and worker file record these marks).
+ */
+async function takeoverMarks(survivors: Tab[]): Promise<Record<string, number | undefined>> {
+  const diags = await Promise.all(
+    survivors.map(async (tab) => ({
+      local: await toLocal(tab),
+      diag: await tab.page.evaluate(() => (window as unknown as { __diag: Diag[] }).__diag),
+    })),
+  );
+  const gone = diags.flatMap(({ local, diag }) => diag.filter((d) => d.workerGone?.endsWith(":0")).map((d) => local(d.at)));
+  const { local, diag } = diags[0]!;
+  const next = (field: "helloAt" | "openedAt" | "fetchAt") => {
+    const d = diag.find((x) => typeof x[field] === "number" && x.worker !== undefined && !x.worker.endsWith(":0"));
+    return d ? local(d[field]!) : undefined;
+  };
+  return {
+    "a survivor learns the worker died (first)": gone.length ? Math.min(...gone) : undefined,
+    "a survivor learns the worker died (last)": gone.length ? Math.max(...gone) : undefined,
+    "the next worker gets its first hello": next("helloAt"),
+    "the next worker opens the doc": next("openedAt"),
+    "the next worker sends the request": next("fetchAt"),
+  };
 }
 
 async function claimantOf(tabs: Tab[], contender: Contender): Promise<Tab> {
@@ -158,6 +187,26 @@ async function crashOther(
     call.respond();
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
     const shown = await Promise.all(survivors.map(dataAt));
+    if (process.env.TIMELINE) {
+      const local = await toLocal(survivors[0]!);
+      const diag = await survivors[0]!.page.evaluate(() => (window as unknown as { __diag: Record<string, unknown>[] }).__diag);
+      const d = diag.find((x) => x.delivery) as
+        { answeredAt?: number; settledAt?: number; delivery: { posts: number; first: number; last: number; postMs: number } } | undefined;
+      const rel = (at: number | undefined) => (at === undefined ? undefined : Math.round((local(at) - call.answeredAt!) * 10) / 10);
+      console.error(
+        JSON.stringify({
+          k,
+          contender,
+          response: rel(d?.answeredAt),
+          written: rel(d?.settledAt),
+          firstPost: rel(d?.delivery.first),
+          lastPost: rel(d?.delivery.last),
+          posts: d?.delivery.posts,
+          postMs: d?.delivery.postMs,
+          shown: shown.map((x) => Math.round((x - call.answeredAt!) * 10) / 10).sort((a, b) => a - b),
+        }),
+      );
+    }
     return { ms: Math.max(...shown) - call.answeredAt!, requests: host.count(api) };
   } finally {
     await context.close();
@@ -171,7 +220,7 @@ async function crashHost(
   host: CountingHost,
   contender: Contender,
   k: number,
-): Promise<{ ms: number; requestMs: number; startMs: number | undefined; requests: number }> {
+): Promise<{ ms: number; requestMs: number; marks: Record<string, number | undefined>; requests: number }> {
   const api = `/api/${uniqueName("bench-w-host")}`;
   host.plan(api, ["hang", { delayMs: 0 }]);
   const { context, tabs } = await setup(browser, host, contender, k, { api, tabs: uniqueName("app"), leaseMs: LEASE_MS });
@@ -184,20 +233,36 @@ async function crashHost(
     const second = await host.waitForCall(api, 2, 30_000);
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
     const shown = await Promise.all(survivors.map(dataAt));
-    const started = await successorOpenedAt(survivors[0]!);
-    return {
-      ms: Math.max(...shown) - crashedAt,
-      requestMs: second.at - crashedAt,
-      startMs: started === undefined ? undefined : started - crashedAt,
-      requests: host.count(api),
-    };
+    if (process.env.TIMELINE) {
+      const tab = survivors[0]!;
+      const local = await toLocal(tab);
+      const lines = await tab.page.evaluate(() => {
+        const w = window as unknown as { __diag: { at: number }[]; __events: { at: number; type: string }[] };
+        return [...w.__diag, ...w.__events];
+      });
+      const rel = lines
+        .map((l) => ({ ...l, t: Math.round(local(l.at) - crashedAt) }))
+        .filter((l) => l.t > -50)
+        .sort((a, b) => a.t - b.t);
+      for (const l of rel) console.error(JSON.stringify(l));
+    }
+    const marks = Object.fromEntries(
+      Object.entries(await takeoverMarks(survivors)).map(([k, at]) => [k, at === undefined ? undefined : at - crashedAt]),
+    );
+    return { ms: Math.max(...shown) - crashedAt, requestMs: second.at - crashedAt, marks, requests: host.count(api) };
   } finally {
     await context.close();
     host.dropOpen();
   }
 }
 
+/** The machine's load average (1 min) as a JSON line: these figures move with it on a shared machine. */
+function printLoad(when: "start" | "end"): void {
+  console.log(JSON.stringify({ figure: `load average at the ${when}`, value: Math.round(loadavg()[0]! * 100) / 100, unit: "runnable" }));
+}
+
 async function main(): Promise<void> {
+  printLoad("start");
   const page = await buildWorkerPage();
   const host = await startHost(page.dir);
   const sync = await startSyncServer();
@@ -210,7 +275,7 @@ async function main(): Promise<void> {
         const otherRequests: number[] = [];
         const hostMs: number[] = [];
         const hostRequestMs: number[] = [];
-        const startMs: number[] = [];
+        const marks = new Map<string, number[]>();
         const hostRequests: number[] = [];
         for (let i = 0; i < RUNS; i++) {
           const o = await crashOther(browser, host, contender, k);
@@ -219,17 +284,18 @@ async function main(): Promise<void> {
           const h = await crashHost(browser, host, contender, k);
           hostMs.push(h.ms);
           hostRequestMs.push(h.requestMs);
-          if (h.startMs !== undefined) startMs.push(h.startMs);
+          for (const [mark, ms] of Object.entries(h.marks)) if (ms !== undefined) marks.set(mark, [...(marks.get(mark) ?? []), ms]);
           hostRequests.push(h.requests);
         }
         emit("crash of a non-host tab: host answer → data in survivors", contender, { tabs: k, answerMs: ANSWER_MS }, other, "ms");
         emit("crash of a non-host tab: requests", contender, { tabs: k }, otherRequests, "requests");
         emit("crash of the host tab: crash → data in survivors", contender, { tabs: k, leaseMs: LEASE_MS }, hostMs, "ms");
         emit("crash of the host tab: crash → 2nd request at the host", contender, { tabs: k, leaseMs: LEASE_MS }, hostRequestMs, "ms");
-        if (startMs.length > 0) emit("crash of the host tab: crash → next worker opens the doc", contender, { tabs: k }, startMs, "ms");
+        for (const [mark, samples] of marks) emit(`crash of the host tab: crash → ${mark}`, contender, { tabs: k }, samples, "ms");
         emit("crash of the host tab: requests", contender, { tabs: k }, hostRequests, "requests");
       }
     }
+    printLoad("end");
   } finally {
     await browser.close().catch(() => {});
     await sync.close();

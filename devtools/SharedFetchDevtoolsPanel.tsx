@@ -99,8 +99,9 @@ export function SharedFetchDevtoolsPanel({
   );
 }
 
-/** Where the inspected replica runs, for stores from connectBrowser (`mode`); nothing for other stores. */
+/** Where the inspected replica runs, and why in a tab, for stores from connectBrowser (`mode`, `modeReason`); nothing for other stores. */
 function modeLabel(store: unknown): string {
-  const mode = (store as { mode?: unknown } | null)?.mode;
-  return mode === "shared-worker" ? " · in the browser's SharedWorker" : mode === "tab" ? " · in this tab (no SharedWorker)" : "";
+  const { mode, modeReason } = (store ?? {}) as { mode?: unknown; modeReason?: unknown };
+  if (mode === "shared-worker") return " · in the browser's SharedWorker";
+  return mode === "tab" ? ` · in this tab (${typeof modeReason === "string" ? modeReason : "no SharedWorker"})` : "";
 }

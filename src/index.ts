@@ -32,7 +32,7 @@ export { sharedQueryOptions, sharedQueryKey, type SharedQueryOptionsInput, type 
 export { sharedMutationFn } from "./react/shared-mutation.ts";
 export { SharedFetchError } from "./react/shared-error.ts";
 export type { SharedView } from "./react/use-shared-view.ts";
-export type { RetryPolicy } from "./core/retry.ts";
+export type { RetryData, RetryPolicy } from "./core/retry.ts";
 export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
 export { useSharedFetchSuspense, type UseSharedFetchSuspenseOptions } from "./react/use-shared-fetch-suspense.ts";

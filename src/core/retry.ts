@@ -8,15 +8,27 @@ import type { Outcome, OutcomeError } from "./fetcher.ts";
  * `failureCount` is the number of failures before this one (0 for the first).
  */
 export type RetryPolicy = {
-  retry(failureCount: number, error: OutcomeError): boolean;
-  delayMs(failureCount: number, error: OutcomeError): number;
+  /** May answer later (a SharedWorker asks the tab whose policy it is). */
+  retry(failureCount: number, error: OutcomeError): boolean | Promise<boolean>;
+  delayMs(failureCount: number, error: OutcomeError): number | Promise<number>;
+  /** The same policy as plain data, where it is data: then it crosses a port without asking back. */
+  data?: RetryData;
 };
 
-export const NO_RETRY: RetryPolicy = { retry: () => false, delayMs: () => 0 };
+/**
+ * TanStack's `retry` when it is a boolean or a count, its `retryDelay` when it is a number or
+ * TanStack's default (`"exponential"`, exponentialDelay). An absent field is a function.
+ */
+export type RetryData = { retry?: boolean | number; delayMs?: number | "exponential" };
 
-function ask<T>(fn: () => T, fallback: T): T {
+/** TanStack Query's default retryDelay. */
+export const exponentialDelay = (failureCount: number): number => Math.min(1000 * 2 ** failureCount, 30_000);
+
+export const NO_RETRY: RetryPolicy = { retry: () => false, delayMs: () => 0, data: { retry: false, delayMs: 0 } };
+
+async function ask<T>(fn: () => T | Promise<T>, fallback: T): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (error) {
     // A throwing policy stops the retries; the failure is still recorded.
     queueMicrotask(() => console.error("shared-fetch: retry policy failed", error));
@@ -49,8 +61,8 @@ export async function withRetries(attempt: () => Promise<Outcome>, policy: Retry
     const outcome = await attempt();
     if (outcome.ok || signal.aborted) return outcome;
     const { error } = outcome;
-    if (!ask(() => policy.retry(failures, error), false)) return outcome;
-    const delay = ask(() => policy.delayMs(failures, error), 0);
+    if ((await ask(() => policy.retry(failures, error), false)) !== true) return outcome;
+    const delay = await ask(() => policy.delayMs(failures, error), 0);
     await sleep(Number.isFinite(delay) && delay > 0 ? delay : 0, signal);
   }
 }

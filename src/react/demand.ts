@@ -1,7 +1,7 @@
 import { isServer, type Query, type QueryClient, type UseQueryOptions } from "@tanstack/react-query";
 import { pollWindow } from "../core/freshness.ts";
 import type { OutcomeError } from "../core/fetcher.ts";
-import type { RetryPolicy } from "../core/retry.ts";
+import { exponentialDelay, type RetryData, type RetryPolicy } from "../core/retry.ts";
 import { SharedFetchError } from "./shared-error.ts";
 
 /** fetchMeta that the hooks' `refetch()` passes: it asks for a newer revision, like store.refetch. */
@@ -57,8 +57,6 @@ export function demandOf(query: AnyQuery | undefined): Demand {
 type RetryValue = UseQueryOptions<unknown, SharedFetchError>["retry"];
 type RetryDelayValue = UseQueryOptions<unknown, SharedFetchError>["retryDelay"];
 
-const defaultDelay = (failureCount: number) => Math.min(1000 * 2 ** failureCount, 30_000);
-
 /**
  * TanStack's `retry` / `retryDelay` (the options given, else the client's defaults, else
  * TanStack's: 3 in a browser, 0 on a server), run by the store inside its claim.
@@ -66,10 +64,16 @@ const defaultDelay = (failureCount: number) => Math.min(1000 * 2 ** failureCount
 export function retryPolicy(client: QueryClient, retry: RetryValue, retryDelay: RetryDelayValue): RetryPolicy {
   const defaults = client.getDefaultOptions().queries;
   const r = (retry ?? defaults?.retry ?? (isServer ? 0 : 3)) as RetryValue;
-  const d = (retryDelay ?? defaults?.retryDelay ?? defaultDelay) as NonNullable<RetryDelayValue>;
+  const d = (retryDelay ?? defaults?.retryDelay ?? exponentialDelay) as NonNullable<RetryDelayValue>;
   const asError = (error: OutcomeError) => new SharedFetchError(error);
+  // Booleans and numbers as data too: a SharedWorker replica runs them without asking the tab.
+  const data: RetryData = {
+    ...(typeof r === "boolean" || typeof r === "number" ? { retry: r } : {}),
+    ...(d === exponentialDelay ? { delayMs: "exponential" as const } : typeof d === "number" ? { delayMs: d } : {}),
+  };
   return {
     retry: (count, error) => r === true || (typeof r === "number" && count < r) || (typeof r === "function" && r(count, asError(error))),
     delayMs: (count, error) => (typeof d === "function" ? d(count, asError(error)) : d),
+    data,
   };
 }

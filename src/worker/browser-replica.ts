@@ -1,14 +1,17 @@
 import * as Y from "yjs";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
+import { internalsOf } from "../core/internals.ts";
 import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
+import { onOpenFailure } from "../sync/indexeddb-internals.ts";
 import type { Connection } from "../sync/connection.ts";
-import { holdLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { IndexeddbPersistence } from "y-indexeddb";
+import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
-import { TabSession } from "./tab-session.ts";
+import { TabSession, type Opened } from "./tab-session.ts";
 
 export type BrowserReplicaOptions = {
   /**
@@ -49,6 +52,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   let doc: Y.Doc | undefined;
   let name: string | undefined;
   const connections: Connection[] = [];
+  const closers: (() => void)[] = [];
   let awareness: Connection["awareness"] | undefined;
   const stores = new Map<string, SharedFetchStoreWithExtras>();
   const sessions = new Set<TabSession>();
@@ -59,28 +63,10 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   let held: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
 
-  const open = async (config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc }> => {
-    if (destroyed) throw new Error("shared-fetch worker: destroyed");
-    if (name !== undefined && config.name !== name)
-      throw new Error(`shared-fetch worker: this worker serves ${JSON.stringify(name)}, a tab asked for ${JSON.stringify(config.name)}`);
-    if (!doc) {
-      name = config.name;
-      doc = new Y.Doc();
-      const tabs = connectTabs(doc, { name: config.name });
-      connections.push(tabs);
-      const peers = options.connectPeers ? options.connectPeers(doc, config) : config.peers ? connectPeers(doc, config.peers) : undefined;
-      if (peers) connections.push(peers);
-      awareness = (peers ?? tabs).awareness;
-      // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
-      // Locks whether any other replica lives, and the worker's own store must not count as one
-      // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).
-      held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced]);
-    }
-    await held;
-    const d = doc;
-    let store = stores.get(config.identity);
-    if (!store) {
-      store = createSharedFetchStore({
+  const store = (d: Y.Doc, config: BrowserConfig): SharedFetchStoreWithExtras => {
+    let made = stores.get(config.identity);
+    if (!made) {
+      made = createSharedFetchStore({
         ...options.store,
         doc: d,
         identity: config.identity,
@@ -92,21 +78,133 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
         ...(config.programLeaseMs !== undefined ? { programLeaseMs: config.programLeaseMs } : {}),
         ...(options.locks !== undefined ? { locks: options.locks } : {}),
       });
-      stores.set(config.identity, store);
+      stores.set(config.identity, made);
     }
-    return { store, lock, doc: d };
+    return made;
   };
+
+  const checkName = (config: BrowserConfig): void => {
+    if (destroyed) throw new Error("shared-fetch worker: destroyed");
+    if (name !== undefined && config.name !== name)
+      throw new Error(`shared-fetch worker: this worker serves ${JSON.stringify(name)}, a tab asked for ${JSON.stringify(config.name)}`);
+  };
+
+  /** Connects the doc to other devices and holds this worker's lock: from here on it is the browser's replica. */
+  const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection, loaded?: Promise<unknown>): void => {
+    const peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
+    if (peers) connections.push(peers);
+    awareness = (peers ?? tabs).awareness;
+    // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
+    // Locks whether any other replica lives, and the worker's own store must not count as one
+    // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).
+    held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced, loaded]);
+  };
+
+  const open = async (config: BrowserConfig): Promise<Opened> => {
+    checkName(config);
+    if (standby) {
+      standby.promote();
+      // A warm standby's store may serve before this worker's lock is granted: its doc is live.
+      const made = stores.get(config.identity);
+      if (made && standby.warm()) return { store: made, lock, doc: doc!, held: held! };
+    } else if (!doc) {
+      name = config.name;
+      doc = new Y.Doc();
+      const tabs = connectTabs(doc, { name: config.name });
+      connections.push(tabs);
+      serve(doc, config, tabs);
+    }
+    await held;
+    const d = doc!;
+    return { store: store(d, config), lock, doc: d, held: held! };
+  };
+
+  /**
+   * Started in advance for the next generation: a copy of the doc kept live by the current
+   * worker over BroadcastChannel (no IndexedDB connection, no socket), and a place
+   * in the queue for the current worker's lock. Its release (the worker died) promotes this one
+   * at once: the doc is already there, so the tabs' re-sent requests find the dead worker's claims
+   * without an IndexedDB read, and take them over by its released lock.
+   */
+  let standby: { promote: () => void; warm: () => boolean } | undefined;
+  const prepare = (config: BrowserConfig, watch: string): void => {
+    checkName(config);
+    if (doc) return;
+    name = config.name;
+    const d = (doc = new Y.Doc());
+    const tabs = connectTabs(d, { name: config.name, indexeddb: false });
+    connections.push(tabs);
+    // Warm once the current worker's state came over the channel (what connectTabs applies has
+    // the connection as its origin). A standby whose worker died before answering it is cold.
+    let warm = false;
+    const onUpdate = (_update: Uint8Array, origin: unknown) => {
+      if (origin !== tabs) return;
+      warm = true;
+      d.off("update", onUpdate);
+    };
+    d.on("update", onUpdate);
+    let stopJudging: (() => void) | undefined;
+    const promote = (): void => {
+      if (destroyed || held) return;
+      stopWatch?.();
+      // Promoted, the store judges claims as any live store does, when someone asks.
+      stopJudging?.();
+      d.off("update", onUpdate);
+      // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
+      // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
+      let loaded: Promise<unknown> | undefined;
+      if (typeof globalThis.indexedDB !== "undefined") {
+        const persistence = new IndexeddbPersistence(config.name, d);
+        closers.push(() => void persistence.destroy().catch(() => {}));
+        if (!warm)
+          loaded = new Promise<void>((resolve) => (void persistence.whenSynced.then(() => resolve()), onOpenFailure(persistence, resolve)));
+      }
+      serve(d, config, tabs, loaded);
+    };
+    standby = { promote, warm: () => warm };
+    // Granted asynchronously, after promote below has its stopWatch.
+    const stopWatch = locks ? watchLock(locks, watch, promote) : undefined;
+    // Without other devices the store can be made now (it writes nothing while idle): the
+    // re-sent requests then find it ready, its lock held. With them it waits for promotion, so
+    // that it gets the peers' presence, which connects only then (one socket per browser).
+    const crossDevice = options.connectPeers !== undefined || config.peers !== undefined;
+    if (!crossDevice) {
+      awareness = tabs.awareness;
+      void tabs.whenSynced.then(() => {
+        if (!destroyed && !held) stopJudging = judgeClaims(store(d, config));
+      });
+    }
+    closers.push(() => (stopWatch?.(), stopJudging?.()));
+  };
+
+  /**
+   * As if this worker's renderer died (the devtools' crash): each store stops reading and writing
+   * and lets its lock go (dev.crash), the doc's connections close, and the worker's lock is
+   * released, so the tabs start the next generation, which takes the claims over by those locks.
+   */
+  const crash = (): void => {
+    if (destroyed || crashed) return;
+    crashed = true;
+    for (const s of stores.values()) internalsOf(s).dev.crash();
+    for (const c of connections) c.destroy();
+    for (const close of closers) close();
+    for (const session of [...sessions]) session.close();
+    release?.();
+  };
+  let crashed = false;
 
   const deps = {
     locks,
     open,
+    prepare,
+    crash,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
   };
 
   return {
     accept(port) {
-      if (destroyed) return port.close();
+      if (destroyed || crashed) return port.close();
       sessions.add(new TabSession(port, deps, accepted === 0));
       accepted += 1;
     },
@@ -120,6 +218,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       for (const session of [...sessions]) session.close();
       for (const store of stores.values()) store.destroy();
       for (const c of connections) c.destroy();
+      for (const close of closers) close();
       doc?.destroy();
       release?.();
     },
@@ -142,4 +241,29 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
     if (port) replica.accept(port);
   });
   return replica;
+}
+
+/**
+ * Has a standby's idle store judge each claim as it arrives, as its inspector would: a claim from
+ * this browser gets its claimant's lock queued for at once, so the live worker's death is known
+ * to this store the moment its lock is released, and the re-sent request takes over without a
+ * lock round trip first. Returns the stop.
+ */
+function judgeClaims(store: SharedFetchStoreWithExtras): () => void {
+  const { records, engine } = internalsOf(store);
+  let stopped = false;
+  const judge = (keys: Iterable<string>) =>
+    queueMicrotask(() => {
+      if (stopped) return;
+      for (const key of keys) {
+        const claim = records.claims.get(key);
+        if (claim) engine.verdict(key, claim);
+      }
+    });
+  const off = records.claims.onChange((keys) => judge([...keys]));
+  judge(records.claims.keys());
+  return () => {
+    stopped = true;
+    off();
+  };
 }

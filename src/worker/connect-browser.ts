@@ -3,13 +3,17 @@ import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
 import { describe, SharedFetchInputError } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
+import { internalsOf, registerInternals } from "../core/internals.ts";
+import { numberOption } from "../core/options.ts";
 import { createSharedFetchStore } from "../core/store.ts";
+import type { Program, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS } from "../core/store-options.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
 import type { BrowserConfig } from "./protocol.ts";
+import { refetchProgram } from "./program-refetch.ts";
 import { RemoteStore } from "./remote-store.ts";
 import { registerRemoteInternals } from "./remote-internals.ts";
 
@@ -17,8 +21,15 @@ import { registerRemoteInternals } from "./remote-internals.ts";
 export type ReplicaMode = "shared-worker" | "tab";
 
 export type BrowserStore = SharedFetchStoreWithExtras & {
-  /** Which of the two this tab got (the devtools show it). */
+  /** Which of the two this tab got (the devtools show it); "tab" too once a worker failed. */
   readonly mode: ReplicaMode;
+  /**
+   * Why this tab is a replica of its own (mode "tab"): opted out, no worker factory, no
+   * SharedWorker or Web Locks here, or how the worker failed (did not load, refused, no answer).
+   */
+  readonly modeReason: string | undefined;
+  /** Like `refetch`, for a program; its signal withdraws this tab's interest (invariant 11). */
+  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
 };
 
 export type ConnectBrowserOptions = {
@@ -44,6 +55,11 @@ export type ConnectBrowserOptions = {
   fetch?: typeof fetch;
   /** Web Locks (default `navigator.locks`); tests pass a fake. */
   locks?: LockManagerLike;
+  /**
+   * How long a worker may take to answer before this tab gives up on it and becomes a replica of
+   * its own (default WORKER_READY_MS, 5 s): a worker script that 404s or throws never answers.
+   */
+  workerTimeoutMs?: number;
 };
 
 /**
@@ -58,8 +74,18 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   const identity = options.identity ?? "anonymous";
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
   const locks = options.locks ?? detectLocks();
-  const canWork = typeof options.worker === "function" && (options.locks !== undefined || typeof SharedWorker === "function") && !!locks;
-  if (!canWork || !locks || typeof options.worker !== "function") return tabReplica(options, identity);
+  const noWorker =
+    options.worker === false
+      ? "opted out (worker: false)"
+      : typeof options.worker !== "function"
+        ? "no worker factory given"
+        : options.locks === undefined && typeof SharedWorker !== "function"
+          ? "no SharedWorker here"
+          : !locks
+            ? "no Web Locks here"
+            : undefined;
+  if (noWorker !== undefined || !locks || typeof options.worker !== "function") return tabReplica(options, identity, noWorker);
+  if (options.workerTimeoutMs !== undefined) numberOption("workerTimeoutMs", options.workerTimeoutMs, 0, { min: "non-negative" });
 
   const browserId = getBrowserId();
   const config: BrowserConfig = {
@@ -75,18 +101,40 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   // The browser id every tab agrees on, before the first hello names it to the worker.
   const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
   registerRemoteInternals(store);
-  const link = new WorkerLink({ store, locks, config, tabId, start: options.worker, before: agreed, standby: options.standby !== false });
-  const destroy = store.destroy.bind(store);
-  return Object.assign(store, {
-    mode: "shared-worker" as const,
-    destroy: () => {
-      destroy();
-      link.stop();
-    },
+  let reason: string | undefined;
+  // Never after destroy: link.stop() ends the link's failures too.
+  const onFail = (why: string) => {
+    reason = why;
+    const local = tabReplica(options, identity, why);
+    // The devtools find the tab replica's records, engine and simulations behind this same store.
+    registerInternals(store, internalsOf(local));
+    store.fallBack(local);
+  };
+  const link = new WorkerLink({
+    store,
+    locks,
+    config,
+    tabId,
+    start: options.worker,
+    before: agreed,
+    standby: options.standby !== false,
+    onFail,
+    ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
   });
+  const destroy = store.destroy.bind(store);
+  return Object.defineProperties(store, {
+    mode: { get: () => (store.fellBack ? "tab" : "shared-worker"), enumerable: true },
+    modeReason: { get: () => reason, enumerable: true },
+    destroy: {
+      value: () => {
+        destroy();
+        link.stop();
+      },
+    },
+  }) as RemoteStore & BrowserStore;
 }
 
-function tabReplica(options: ConnectBrowserOptions, identity: string): BrowserStore {
+function tabReplica(options: ConnectBrowserOptions, identity: string, reason: string | undefined): BrowserStore {
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name: options.name });
   const peers = options.peers ? connectPeers(doc, options.peers) : undefined;
@@ -100,9 +148,13 @@ function tabReplica(options: ConnectBrowserOptions, identity: string): BrowserSt
     ...(options.locks ? { locks: options.locks } : {}),
   });
   const destroy = store.destroy;
+  const refetch = store.refetchProgram.bind(store);
   // The same object (the devtools find its internals by identity), told its mode and its connections.
   return Object.assign(store, {
     mode: "tab" as const,
+    modeReason: reason,
+    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) =>
+      opts?.signal ? refetchProgram(store, req, opts.signal) : refetch(req),
     destroy: () => {
       destroy();
       peers?.destroy();

@@ -22,11 +22,14 @@ export function holdLock(locks: LockManagerLike, name: string): Promise<() => vo
   });
 }
 
-/** Calls `onGone` once the holder of `name` is gone (its lock granted to us); stop() withdraws. */
+/**
+ * Calls `onGone` once the holder of `name` is gone (its lock granted to us); stop() withdraws.
+ * Shared mode: every watcher is woken by the one release at once, not one after another.
+ */
 export function watchLock(locks: LockManagerLike, name: string, onGone: () => void): () => void {
   const controller = new AbortController();
   locks
-    .request(name, { mode: "exclusive", signal: controller.signal }, () => {
+    .request(name, { mode: "shared", signal: controller.signal }, () => {
       if (!controller.signal.aborted) onGone();
     })
     .catch(() => {});

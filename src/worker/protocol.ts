@@ -10,9 +10,13 @@ import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { isPlainObject } from "../core/request.ts";
 import type { Snapshot } from "../core/types.ts";
+import { isWireRetry, type WireRetry } from "./retry-wire.ts";
 
-/** Version of this protocol: a tab and a worker of different builds refuse each other clearly. */
-export const PROTOCOL = 1;
+/**
+ * Version of this protocol: a tab and a worker of different builds refuse each other clearly (the
+ * tab then falls back to a replica of its own). 2: batches, the standby, retry questions, simulations.
+ */
+export const PROTOCOL = 2;
 
 /** Every worker's lifetime lock starts with this; the rest is its SharedWorker name. */
 export const WORKER_LOCK_PREFIX = "shared-fetch:worker:";
@@ -37,17 +41,34 @@ export type ResultInfo = { rev: number; at?: number };
 
 export type TabMessage =
   | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig }
-  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number }
+  /**
+   * To the next generation's worker, started in advance: keep a live copy of the doc (synced with
+   * the current worker on the tabs' BroadcastChannel) and take over the moment `watch`, the
+   * current worker's lifetime lock, is released.
+   */
+  | { t: "standby"; v: number; config: BrowserConfig; watch: string }
+  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number; retry?: WireRetry }
+  /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */
+  | { t: "retry"; id: number; retry: boolean; delayMs: number }
   | { t: "abort"; id: number }
   | { t: "sub"; kind: WorkKind; key: string; req: unknown }
   | { t: "unsub"; key: string }
   | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
   /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
   | { t: "doc"; update: Uint8Array }
+  /**
+   * The devtools' simulations, acted out by the worker's replica (the one every tab shows):
+   * `crash` stops it as if its renderer died (its locks let go, its claims left for the next worker).
+   */
+  | { t: "dev"; action: "crash" }
+  | { t: "dev"; action: "pauseNetwork" | "stopHeartbeats"; on: boolean }
   /** pagehide: drop every interest of this tab now (it may come back from the back/forward cache). */
   | { t: "bye" };
 
 export type WireError = { name: string; message: string };
+
+/** The worker replica's simulation switches, as the devtools show them. */
+export type DevState = { crashed: boolean; networkPaused: boolean; heartbeatsStopped: boolean };
 
 export type WorkerMessage =
   /**
@@ -58,12 +79,16 @@ export type WorkerMessage =
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "rejected"; id: number; error: WireError }
-  | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[] }
+  /** An attempt for the tab's ask `waiter` failed: should it be retried, and after how long? */
+  | { t: "retry?"; id: number; waiter: number; failureCount: number; error: { message: string; status?: number } }
+  | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[]; dev?: DevState }
   | { t: "event"; event: StoreEvent }
   /** A Yjs update of the worker's doc, for a tab that mirrors it (the devtools read the raw records). */
   | { t: "doc"; update: Uint8Array }
   /** The worker cannot serve this tab (bad config, other protocol version): the tab falls back. */
-  | { t: "refused"; message: string };
+  | { t: "refused"; message: string }
+  /** Several of the above, in order (what one microtask produced); each is validated on its own. */
+  | { t: "batch"; messages: unknown[] };
 
 const STATUSES = new Set(["idle", "pending", "success", "error"]);
 
@@ -98,18 +123,35 @@ function isConfig(v: unknown): v is BrowserConfig {
   return true;
 }
 
+function isDevState(v: unknown): v is DevState {
+  return (
+    isPlainObject(v) && typeof v.crashed === "boolean" && typeof v.networkPaused === "boolean" && typeof v.heartbeatsStopped === "boolean"
+  );
+}
+
 /** A tab's message as the worker accepts it, or undefined. */
 export function parseTabMessage(data: unknown): TabMessage | undefined {
   if (!isPlainObject(data)) return undefined;
   switch (data.t) {
     case "hello":
       return int(data.v) && str(data.tab) && str(data.lock) && isConfig(data.config) ? (data as TabMessage) : undefined;
+    case "standby":
+      return int(data.v) && str(data.watch) && isConfig(data.config) ? (data as TabMessage) : undefined;
     case "ensure":
       return int(data.id) &&
         kind(data.kind) &&
         (data.mode === "ensure" || data.mode === "refetch") &&
         optNum(data.leaseMs) &&
-        optNum(data.maxAgeMs)
+        optNum(data.maxAgeMs) &&
+        (data.retry === undefined || isWireRetry(data.retry))
+        ? (data as TabMessage)
+        : undefined;
+    case "retry":
+      return int(data.id) &&
+        typeof data.retry === "boolean" &&
+        typeof data.delayMs === "number" &&
+        data.delayMs >= 0 &&
+        Number.isFinite(data.delayMs)
         ? (data as TabMessage)
         : undefined;
     case "abort":
@@ -126,6 +168,11 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         : undefined;
     case "doc":
       return data.update instanceof Uint8Array ? (data as TabMessage) : undefined;
+    case "dev":
+      return data.action === "crash" ||
+        ((data.action === "pauseNetwork" || data.action === "stopHeartbeats") && typeof data.on === "boolean")
+        ? (data as TabMessage)
+        : undefined;
     case "bye":
       return data as TabMessage;
     default:
@@ -149,17 +196,29 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return int(data.id) && isPlainObject(data.error) && typeof data.error.name === "string" && typeof data.error.message === "string"
         ? (data as WorkerMessage)
         : undefined;
+    case "retry?":
+      return int(data.id) &&
+        int(data.waiter) &&
+        int(data.failureCount) &&
+        isPlainObject(data.error) &&
+        typeof data.error.message === "string" &&
+        optNum(data.error.status)
+        ? (data as WorkerMessage)
+        : undefined;
     case "inspect":
       return isPlainObject(data.inspection) &&
         Array.isArray((data.inspection as { keys?: unknown }).keys) &&
         Array.isArray(data.claims) &&
-        Array.isArray(data.malformed)
+        Array.isArray(data.malformed) &&
+        (data.dev === undefined || isDevState(data.dev))
         ? (data as WorkerMessage)
         : undefined;
     case "event":
       return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
     case "refused":
       return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
+    case "batch":
+      return Array.isArray(data.messages) ? (data as WorkerMessage) : undefined;
     case "doc":
       return data.update instanceof Uint8Array ? (data as WorkerMessage) : undefined;
     default:

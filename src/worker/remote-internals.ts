@@ -8,7 +8,8 @@ import type { RemoteStore } from "./remote-store.ts";
 /**
  * What the devtools reach behind a tab's store in SharedWorker mode: the raw records of a mirror
  * of the worker's doc (made when first read), a refetch of a key this tab shows, and simulations
- * that do nothing here: crashing this tab's view would not crash the replica, which is the worker.
+ * acted out by the worker, whose replica is every tab's (crashing this tab's view alone would crash
+ * nothing: the replica is the worker).
  */
 export function registerRemoteInternals(store: RemoteStore): void {
   let records: DocRecords | undefined;
@@ -18,12 +19,18 @@ export function registerRemoteInternals(store: RemoteStore): void {
       job.kind === "program" ? store.refetchProgram(job.req as never) : store.refetch(job.req as never),
   };
   const dev: DevSimulations = {
-    crash() {},
-    crashed: false,
-    pauseNetwork() {},
-    networkPaused: false,
-    stopHeartbeats() {},
-    heartbeatsStopped: false,
+    crash: () => store.simulate({ action: "crash" }),
+    get crashed() {
+      return store.devState().crashed;
+    },
+    pauseNetwork: (on) => store.simulate({ action: "pauseNetwork", on }),
+    get networkPaused() {
+      return store.devState().networkPaused;
+    },
+    stopHeartbeats: (on) => store.simulate({ action: "stopHeartbeats", on }),
+    get heartbeatsStopped() {
+      return store.devState().heartbeatsStopped;
+    },
   };
   registerInternals(store, {
     get records() {

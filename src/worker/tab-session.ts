@@ -2,16 +2,28 @@ import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
 import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { internalsOf } from "../core/internals.ts";
+import { refetchProgram } from "./program-refetch.ts";
+import { watchForTab } from "./tab-watch.ts";
+import { RetryAsks } from "./retry-asks.ts";
+import { retryFromWire } from "./retry-wire.ts";
 import { parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 export type SessionDeps = {
   locks: LockManagerLike | undefined;
   /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
-  open(config: BrowserConfig): Promise<{ store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc }>;
+  open(config: BrowserConfig): Promise<Opened>;
+  /** Be the next generation's worker: a live doc now, the replica once the lock `watch` is released. */
+  prepare(config: BrowserConfig, watch: string): void;
+  /** The devtools' "crash this replica": the worker stops as if its renderer died. */
+  crash(): void;
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
 };
+
+/** The worker's store for a tab, its doc, and its lifetime lock (`held` once granted: then the tab is told). */
+export type Opened = { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc; held: Promise<unknown> };
 
 type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
 
@@ -30,6 +42,11 @@ export class TabSession {
   /** Subscriptions whose snapshot changed, posted once per microtask (listeners run inside Yjs transactions). */
   private readonly dirty = new Set<string>();
   private flushQueued = false;
+  /** Messages that came behind a hello whose store is still opening, in order. */
+  private opening: TabMessage[] | undefined;
+  private hellos = 0;
+  private readonly retryAsks = new RetryAsks((m) => this.post(m));
+  private readonly outbox: WorkerMessage[] = [];
   private closed = false;
 
   constructor(
@@ -42,13 +59,31 @@ export class TabSession {
     port.start?.();
   }
 
+  /**
+   * Messages go out once per microtask, in one batch: a result reaches a tab as one message (its
+   * snapshot, the waiters' settles and the events together; one structured clone of the data,
+   * which the settles share) instead of one task per message in every tab's renderer.
+   */
   private post(message: WorkerMessage): void {
     if (this.closed) return;
+    this.outbox.push(message);
+    if (this.outbox.length === 1) queueMicrotask(this.flush);
+  }
+
+  private readonly flush = (): void => {
+    const messages = this.outbox.splice(0);
+    if (this.closed || messages.length === 0) return;
+    if (messages.length === 1 || !this.postOne({ t: "batch", messages })) for (const m of messages) this.postOne(m);
+  };
+
+  private postOne(message: WorkerMessage): boolean {
     try {
       this.port.postMessage(message);
+      return true;
     } catch (error) {
       // A value that cannot be cloned must not take the worker down for the other tabs.
-      console.warn("shared-fetch worker: could not post to a tab", error);
+      if (message.t !== "batch") console.warn("shared-fetch worker: could not post to a tab", error);
+      return false;
     }
   }
 
@@ -58,15 +93,24 @@ export class TabSession {
       this.deps.onMalformed?.(event.data);
       return;
     }
+    this.handleSafely(msg);
+  };
+
+  private handleSafely(msg: TabMessage): void {
     try {
       this.handle(msg);
     } catch (error) {
       console.warn("shared-fetch worker: a tab message failed", error);
     }
-  };
+  }
 
   private handle(msg: TabMessage): void {
     if (msg.t === "hello") return void this.hello(msg);
+    if (msg.t === "standby") {
+      if (msg.v === PROTOCOL) this.deps.prepare(msg.config, msg.watch);
+      return;
+    }
+    if (this.opening) return void this.opening.push(msg);
     const store = this.store;
     if (!store) return;
     switch (msg.t) {
@@ -88,6 +132,10 @@ export class TabSession {
         // The tab's devtools acted on its mirror (evict, release): apply it here like any peer's update.
         if (this.doc) Y.applyUpdate(this.doc, msg.update, this);
         return;
+      case "retry":
+        return this.retryAsks.answer(msg);
+      case "dev":
+        return this.dev(store, msg);
       case "bye":
         return this.dropInterest();
     }
@@ -97,19 +145,31 @@ export class TabSession {
     if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
     // A tab back from the back/forward cache says hello again: it re-sends what it still wants.
     this.dropInterest();
-    let opened: { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc };
+    // The tab sends what it wants right behind its hello: held until the store is there.
+    const queued: TabMessage[] = [];
+    this.opening = queued;
+    const hellos = ++this.hellos;
+    let opened: Opened;
     try {
       opened = await this.deps.open(msg.config);
     } catch (error) {
+      this.opening = undefined;
       return this.post({ t: "refused", message: toWire(error).message });
+    } finally {
+      if (this.opening === queued) this.opening = undefined;
     }
-    if (this.closed) return;
+    // Closed, or a newer hello (back from the back/forward cache) re-sends all this tab wants.
+    if (this.closed || hellos !== this.hellos) return;
     this.store = opened.store;
     this.doc = opened.doc;
     const { locks } = this.deps;
     this.stopWatchingTab?.();
     // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
     this.stopWatchingTab = locks ? watchLock(locks, msg.lock, () => this.dropInterest()) : undefined;
+    for (const queuedMsg of queued) this.handleSafely(queuedMsg);
+    // The tab watches the lock `ready` names: it must be held before the tab hears of it.
+    await opened.held;
+    if (this.closed || hellos !== this.hellos) return;
     this.post({
       t: "ready",
       v: PROTOCOL,
@@ -129,14 +189,19 @@ export class TabSession {
     try {
       if (msg.kind === "fetch") {
         key = store.keyOf(msg.req as never);
-        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}) };
+        const retry = retryFromWire(msg.retry, (count, error) =>
+          // The tab that asked runs its policy; once its ask is withdrawn nobody answers: no retry.
+          this.waiters.get(msg.id) === controller ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined),
+        );
+        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
         running =
           msg.mode === "refetch"
             ? store.refetch(msg.req as never, opts)
             : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       } else {
         key = store.programKeyOf(msg.req as never);
-        running = msg.mode === "refetch" ? store.refetchProgram(msg.req as never) : store.ensureProgram(msg.req as never, { signal });
+        running =
+          msg.mode === "refetch" ? refetchProgram(store, msg.req as never, signal) : store.ensureProgram(msg.req as never, { signal });
       }
     } catch (error) {
       this.waiters.delete(msg.id);
@@ -195,28 +260,22 @@ export class TabSession {
 
   private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
     for (const off of this.watching) off();
-    this.watching = [];
-    if (inspect) {
-      const post = () => this.post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed() });
-      this.watching.push(store.onInspect(post));
-      post();
-    }
-    if (events) this.watching.push(store.onEvent((event) => this.post({ t: "event", event })));
-    const doc = this.doc;
-    if (mirror && doc) {
-      const onUpdate = (update: Uint8Array, origin: unknown) => {
-        if (origin !== this) this.post({ t: "doc", update });
-      };
-      doc.on("update", onUpdate);
-      this.watching.push(() => doc.off("update", onUpdate));
-      this.post({ t: "doc", update: Y.encodeStateAsUpdate(doc) });
-    }
+    this.watching = watchForTab(store, this.doc, (m) => this.post(m), this, { inspect, events, mirror });
+  }
+
+  /** A devtools simulation from the tab, acted out on the worker's replica (every tab's). */
+  private dev(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "dev" }>): void {
+    if (msg.action === "crash") return this.deps.crash();
+    const { dev } = internalsOf(store);
+    if (msg.action === "pauseNetwork") dev.pauseNetwork(msg.on);
+    else dev.stopHeartbeats(msg.on);
   }
 
   /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */
   dropInterest(): void {
     for (const controller of this.waiters.values()) controller.abort();
     this.waiters.clear();
+    this.retryAsks.dropAll();
     for (const sub of this.subs.values()) sub.off();
     this.subs.clear();
     for (const off of this.watching) off();

@@ -20,7 +20,17 @@ export type WorkerLinkOptions = {
   before?: Promise<unknown>;
   /** Start the next generation's worker in advance (see `standby`). */
   standby?: boolean;
+  /** How long a worker may take to answer a hello before the tab gives up on it (WORKER_READY_MS). */
+  timeoutMs?: number;
+  /** The worker failed (did not start or load, refused, or never answered): the tab falls back, saying why. */
+  onFail?: (reason: string) => void;
 };
+
+/**
+ * Bound on a worker's answer to a hello. A cold worker opens IndexedDB first (tens to hundreds of
+ * milliseconds measured here, more on a loaded machine); a script that 404s or throws never answers.
+ */
+export const WORKER_READY_MS = 5000;
 
 /** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
 export function workerName(name: string, generation: number): string {
@@ -50,6 +60,7 @@ export class WorkerLink {
   private workerLock: string | undefined;
   private hidden = false;
   private stopped = false;
+  private readyTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly tabLock: string;
   private readonly offPage: () => void;
 
@@ -79,12 +90,16 @@ export class WorkerLink {
     const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
     this.standby = undefined;
     const worker = ready ?? this.spawn(this.generation);
-    if (!worker) return;
+    if (!worker) return this.fail("the SharedWorker could not be started");
     this.worker = worker;
-    worker.addEventListener?.("error", (event) => console.error("shared-fetch: the replica worker failed", event));
+    worker.addEventListener?.("error", (event) => {
+      if (this.worker !== worker) return;
+      const message = (event as ErrorEvent).message;
+      this.fail(`the SharedWorker failed to load${message ? `: ${message}` : " (its script did not load or threw)"}`);
+    });
     const port = worker.port;
     port.addEventListener("message", (event: MessageEvent) => {
-      if (this.worker === worker) this.onMessage(event.data, port);
+      if (this.worker === worker) this.onMessage(event.data);
     });
     port.start?.();
     void this.hello(port);
@@ -96,29 +111,49 @@ export class WorkerLink {
     if (this.stopped || this.hidden) return;
     const hello: TabMessage = { t: "hello", v: PROTOCOL, tab: this.o.tabId, lock: this.tabLock, config: this.o.config };
     port.postMessage(hello);
+    // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
+    // order, and the worker holds these until its doc is open (a takeover saves a round trip).
+    if (this.worker?.port !== port) return;
+    this.o.store.attach((m) => port.postMessage(m));
+    const ms = this.o.timeoutMs ?? WORKER_READY_MS;
+    clearTimeout(this.readyTimer);
+    this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
   }
 
-  private onMessage(data: unknown, port: PortLike): void {
+  /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
+  private fail(reason: string): void {
+    if (this.stopped) return;
+    console.error(`shared-fetch: ${reason}; this tab is a replica of its own now`);
+    // Whatever the worker got from this tab is withdrawn, should it ever start.
+    this.o.store.leave();
+    this.stop();
+    this.o.onFail?.(reason);
+  }
+
+  private onMessage(data: unknown): void {
     const msg = parseWorkerMessage(data);
+    if (msg?.t === "batch") {
+      for (const m of msg.messages) if (!this.stopped) this.onMessage(m);
+      return;
+    }
     if (msg?.t === "ready") {
+      clearTimeout(this.readyTimer);
       const generation = this.generation;
       this.workerLock = msg.lock;
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
-      this.o.store.attach((m) => port.postMessage(m), msg.replicaId);
+      this.o.store.served(msg.replicaId);
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
         const next = this.spawn(generation + 1);
         if (next) {
           next.port.start?.();
+          next.port.postMessage({ t: "standby", v: PROTOCOL, config: this.o.config, watch: msg.lock } satisfies TabMessage);
           this.standby = { generation: generation + 1, worker: next };
         }
       }
       return;
     }
-    if (msg?.t === "refused") {
-      console.error(`shared-fetch: the replica worker refused this tab: ${msg.message}`);
-      return;
-    }
+    if (msg?.t === "refused") return this.fail(`the SharedWorker refused this tab: ${msg.message}`);
     this.o.store.receive(data, () => msg);
   }
 
@@ -144,6 +179,7 @@ export class WorkerLink {
     const onHide = () => {
       if (this.hidden) return;
       this.hidden = true;
+      clearTimeout(this.readyTimer);
       this.o.store.leave();
       this.stopWatch?.();
       this.stopWatch = undefined;
@@ -175,6 +211,7 @@ export class WorkerLink {
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
+    clearTimeout(this.readyTimer);
     this.offPage();
     this.stopWatch?.();
     this.worker?.port.close();

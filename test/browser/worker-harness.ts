@@ -21,7 +21,7 @@ export type WorkerPageConfig = {
   leaseMs?: number;
   ws?: string;
   room?: string;
-  worker?: "absent";
+  worker?: "absent" | "missing";
   standby?: "off";
 };
 
@@ -51,6 +51,11 @@ export async function openWorkerTabs(
 
 export function mode(tab: Tab): Promise<string | undefined> {
   return tab.page.evaluate(() => (window as unknown as { __mode?: string }).__mode);
+}
+
+/** Why the tab is a replica of its own (connectBrowser's modeReason). */
+export function modeReason(tab: Tab): Promise<string | undefined> {
+  return tab.page.evaluate(() => (window as unknown as { __modeReason?: string }).__modeReason);
 }
 
 /** IndexedDB opens: this tab's own, and each worker's as the worker announced them. */

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startSyncServer, type SyncServer } from "../sync/ws-server.ts";
 import { historyViolations, launchBrowser, uniqueName, waitUntil, type Tab } from "./harness.ts";
 import { startHost, type CountingHost } from "./host.ts";
-import { buildWorkerPage, idbOpens, mode, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
+import { buildWorkerPage, idbOpens, mode, modeReason, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
 import type { Browser, BrowserContext } from "playwright-core";
 
 let page: Awaited<ReturnType<typeof buildWorkerPage>>;
@@ -147,6 +147,24 @@ describe("forced fallback: SharedWorker absent, each tab a replica as before", (
     const dispatched = (await Promise.all(tabs.map((t) => t.dispatched()))).filter(Boolean);
     expect(dispatched).toHaveLength(1);
     await expectClean(tabs);
+  });
+
+  it("a worker script that 404s: each tab falls back on its own (mode 'tab', the reason named), one host request, every tab shows the data", async () => {
+    const api = `/api/${uniqueName("f404")}`;
+    const context = await newContext();
+    const tabs = await openWorkerTabs(context, host, { api, tabs: uniqueName("app"), worker: "missing", leaseMs: 1500 }, 3);
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    expect(host.count(api)).toBe(1);
+    for (const tab of tabs) {
+      expect(await mode(tab)).toBe("tab");
+      expect(await modeReason(tab)).toMatch(/^the SharedWorker failed to load/);
+      expect(await dataOf(tab)).toEqual({ path: api, n: 1 });
+    }
+    // The tab says why on its console once; nothing else goes wrong.
+    for (const tab of tabs) {
+      expect(await tab.errors(), `${tab.name} page errors`).toEqual([]);
+      expect(historyViolations(await tab.history())).toEqual([]);
+    }
   });
 
   it("the claimant crashes mid-request: another tab takes over, every survivor shows the data", async () => {

@@ -4,47 +4,17 @@
  * a dead realm's locks). Each test names the invariant or scenario it pins.
  */
 import * as Y from "yjs";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
-import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { parseTabMessage, parseWorkerMessage } from "../../src/worker/protocol.ts";
 import { internalsOf } from "../../src/internals.ts";
+import { browser, cleanup } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/items";
 let seq = 0;
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
-
-/** A "browser": one lock manager, workers by SharedWorker name (each a replica), tabs that connect. */
-function browser(host: Host) {
-  const locks = new FakeLocks();
-  const name = `app-${process.pid}-${++seq}`;
-  const workers = new Map<string, BrowserReplica>();
-  const start = (workerName: string) => {
-    let replica = workers.get(workerName);
-    if (!replica) {
-      replica = createBrowserReplica({ locks: locks.forTab(workerName), lockName: workerName, fetch: host.fetch, store: { settleMs: 0 } });
-      workers.set(workerName, replica);
-      cleanups.push(() => replica!.destroy());
-    }
-    const channel = new MessageChannel();
-    replica.accept(channel.port2 as unknown as MessagePort);
-    return { port: channel.port1 as unknown as MessagePort };
-  };
-  let tabs = 0;
-  const tab = (): BrowserStore & { tag: string } => {
-    const tag = `tab${++tabs}`;
-    const store = connectBrowser({ name, worker: start, locks: locks.forTab(tag) });
-    cleanups.push(() => store.destroy());
-    return Object.assign(store, { tag });
-  };
-  return { locks, workers, tab, name };
-}
-
 /** Resolves once `check` holds, re-checked on each snapshot change of `req` in `store`. */
 function until(store: BrowserStore, check: () => boolean): Promise<void> {
   return new Promise((resolve) => {
@@ -73,8 +43,14 @@ describe("tabs as views of the worker's replica", () => {
     expect(s1).toMatchObject({ status: "success", data: { items: [1, 2] } });
     expect(s2).toMatchObject({ status: "success", data: { items: [1, 2] } });
     expect(host.calls).toHaveLength(1);
-    // One replica for the browser; the second worker is t2's standby for the next generation: no store, no doc yet.
-    expect([...b.workers.values()].map((w) => w.stores().length)).toEqual([1, 0]);
+    // One replica for the browser; the second worker is t2's standby for the next generation (it asked nothing).
+    expect([...b.workers.keys()]).toEqual([`shared-fetch:${b.name}:0`, `shared-fetch:${b.name}:1`]);
+    expect(
+      b
+        .workerStore(0)
+        .inspect()
+        .keys.map((k) => k.key),
+    ).toEqual([t1.keyOf({ url: API })]);
     // One replica for the browser: both tabs name the same one.
     expect(t1.replicaId).toBe(t2.replicaId);
     expect(t1.snapshot({ url: API })).toMatchObject({ status: "success" });
@@ -189,7 +165,7 @@ describe("back/forward cache", () => {
     const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
     g.addEventListener = page.addEventListener.bind(page);
     g.removeEventListener = page.removeEventListener.bind(page);
-    cleanups.push(() => {
+    cleanup(() => {
       delete g.addEventListener;
       delete g.removeEventListener;
     });
@@ -218,7 +194,7 @@ describe("malformed messages (invariant 14: ignored, never thrown)", () => {
     host.auto = () => ({ status: 200, body: { fine: 1 } });
     const locks = new FakeLocks();
     const replica = createBrowserReplica({ locks: locks.forTab("w"), lockName: "w", fetch: host.fetch });
-    cleanups.push(() => replica.destroy());
+    cleanup(() => replica.destroy());
     const channel = new MessageChannel();
     replica.accept(channel.port2 as unknown as MessagePort);
     const garbage: unknown[] = [
@@ -237,7 +213,7 @@ describe("malformed messages (invariant 14: ignored, never thrown)", () => {
       worker: () => ({ port: channel.port1 as unknown as MessagePort }),
       locks: locks.forTab("t"),
     });
-    cleanups.push(() => t.destroy());
+    cleanup(() => t.destroy());
     await expect(t.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { fine: 1 } });
     expect(replica.malformed).toBe(garbage.length);
   });
@@ -273,7 +249,7 @@ describe("fallback", () => {
     const host = new Host();
     host.auto = () => ({ status: 200, body: { own: true } });
     const store = connectBrowser({ name: `f-${++seq}`, fetch: host.fetch, locks: new FakeLocks().forTab("solo") });
-    cleanups.push(() => store.destroy());
+    cleanup(() => store.destroy());
     expect(store.mode).toBe("tab");
     await expect(store.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { own: true } });
     expect(internalsOf(store).records).toBeDefined();

@@ -2,7 +2,7 @@
  * The connectBrowser test page: one tab = one view of the browser's replica (a SharedWorker), or
  * a replica of its own with `worker=absent` (SharedWorker deleted before connectBrowser: the
  * forced fallback). Query string: api (required), tabs (the app name), lease, ws + room (peers),
- * worker=absent. Renders status/data/claim into data-testid elements; window.__history holds
+ * worker=absent, worker=missing (a worker script that 404s). Renders status/data/claim into data-testid elements; window.__history holds
  * every rendered state, __events the store's events, __mode the store's mode, __idbOpens the
  * IndexedDB opens of this tab and of the workers (by worker name).
  */
@@ -18,6 +18,7 @@ type Win = {
   __errors: string[];
   __ready?: boolean;
   __mode?: string;
+  __modeReason?: string;
   __idbOpens: { tab: number; workers: Record<string, number> };
   __store?: unknown;
   /** What the workers announced (start, IndexedDB opens), with when this tab heard it. */
@@ -44,6 +45,14 @@ new BroadcastChannel("e2e-diag").onmessage = (e: MessageEvent<{ worker: string; 
   if (e.data.opens !== undefined) win.__idbOpens.workers[e.data.worker] = e.data.opens;
   win.__diag.push({ at: now(), ...e.data });
 };
+
+// When this tab learned that a worker died (its lifetime lock granted to this tab's watch): bench marks.
+const request = navigator.locks.request.bind(navigator.locks) as (n: string, o: object, cb: (l: unknown) => unknown) => Promise<unknown>;
+(navigator.locks as unknown as { request: typeof request }).request = (name, options, callback) =>
+  request(name, options, (lock) => {
+    if (name.startsWith("shared-fetch:worker:")) win.__diag.push({ at: now(), workerGone: name });
+    return callback(lock);
+  });
 
 const params = new URLSearchParams(location.search);
 const api = new URL(params.get("api") ?? "/api/missing", location.href).href;
@@ -87,9 +96,14 @@ const store = connectBrowser({
   ...(lease ? { leaseMs: Number(lease) } : {}),
   ...(ws ? { peers: { url: ws, room: params.get("room") ?? "e2e" } } : {}),
   standby: params.get("standby") !== "off",
-  worker: (name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
+  worker: (name) =>
+    params.get("worker") === "missing"
+      ? new SharedWorker(new URL("/no-such-worker.js", location.href), { type: "module", name })
+      : new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
 });
-win.__mode = store.mode;
+// Read when asked: a worker that fails to load turns the store into a tab replica later.
+Object.defineProperty(win, "__mode", { get: () => store.mode });
+Object.defineProperty(win, "__modeReason", { get: () => store.modeReason });
 // Hidden tabs paint late (timers throttled); the store's own arrival time is what a visible tab would paint a frame later.
 const off = store.subscribe({ url: api }, () => {
   if (store.snapshot({ url: api }).data === undefined) return;

@@ -20,4 +20,92 @@ idb.open = (name: string, version?: number) => {
   return open(name, version);
 };
 
-serveBrowserReplica();
+const stamp = () => performance.timeOrigin + performance.now();
+const self = globalThis as unknown as { name?: string; addEventListener(t: "connect", f: (e: MessageEvent) => void): void };
+// The first hello this worker got, and each request it sent: where a takeover's time goes (bench marks).
+let helloed = false;
+let readied = false;
+let ensured = false;
+self.addEventListener("connect", (event) => {
+  const port = event.ports[0];
+  if (!port) return;
+  port.addEventListener("message", (e: MessageEvent<{ t?: string }>) => {
+    if (e.data?.t === "hello" && !helloed) {
+      helloed = true;
+      diag.postMessage({ worker: self.name, helloAt: stamp() });
+    }
+    if (e.data?.t === "standby") diag.postMessage({ worker: self.name, standbyAt: stamp() });
+    if (e.data?.t === "ensure" && !ensured) {
+      ensured = true;
+      diag.postMessage({ worker: self.name, ensureAt: stamp() });
+    }
+  });
+  const post = port.postMessage.bind(port);
+  type Out = { t?: string; snap?: { status?: string }; messages?: Out[] };
+  port.postMessage = (m: Out) => {
+    if (m?.t === "ready" && !readied) {
+      readied = true;
+      diag.postMessage({ worker: self.name, readyAt: stamp() });
+    }
+    const at = stamp();
+    post(m);
+    const inner = m?.t === "batch" ? (m.messages ?? []) : [m];
+    if (inner.some((x) => (x?.t === "snap" || x?.t === "settled") && x.snap?.status === "success")) markDelivery(at, stamp() - at);
+  };
+});
+// Each lock this worker asks for, asked and granted (bench marks: a takeover waits on these).
+{
+  const locks = navigator.locks as unknown as { request: (n: string, o: object, cb: (l: unknown) => unknown) => Promise<unknown> };
+  const request = locks.request.bind(locks);
+  locks.request = (name, options, callback) => {
+    const asked = stamp();
+    return request(name, options, (lock) => {
+      diag.postMessage({
+        worker: self.name,
+        lock: name.slice(0, 40),
+        mode: (options as { mode?: string }).mode,
+        asked,
+        granted: stamp(),
+        got: lock !== null,
+      });
+      return callback(lock);
+    });
+  };
+}
+// The data's way out to the tabs: when the response came, and the first and last post of it to a port.
+let delivery: { posts: number; first: number; last: number; postMs: number } | undefined;
+let settledAt: number | undefined;
+let answeredAt: number | undefined;
+function markDelivery(at: number, postMs: number): void {
+  if (!delivery) {
+    delivery = { posts: 0, first: at, last: at, postMs: 0 };
+    setTimeout(() => {
+      diag.postMessage({ worker: self.name, answeredAt, settledAt, delivery });
+      delivery = undefined;
+    }, 50);
+  }
+  delivery.posts += 1;
+  delivery.last = at;
+  delivery.postMs += postMs;
+}
+const replica = serveBrowserReplica({
+  fetch: (input, init) => {
+    diag.postMessage({ worker: self.name, fetchAt: stamp() });
+    return fetch(input, init).then((response) => {
+      answeredAt = stamp();
+      return response;
+    });
+  },
+});
+
+// When the store wrote the outcome (its "settled" event), for each store the worker makes.
+const watched = new Set<unknown>();
+setInterval(() => {
+  for (const store of replica.stores()) {
+    if (watched.has(store)) continue;
+    watched.add(store);
+    store.onEvent((event) => {
+      if (event.type === "settled") settledAt = stamp();
+    });
+  }
+}, 20);

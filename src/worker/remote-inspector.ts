@@ -1,0 +1,125 @@
+import * as Y from "yjs";
+import { callAll } from "../core/emitter.ts";
+import type { StoreEventListener } from "../core/events.ts";
+import type { Inspection } from "../core/inspector.ts";
+import type { MalformedRecord } from "../core/lanes.ts";
+import type { ClaimRecord } from "../core/records.ts";
+import type { DevState, TabMessage, WorkerMessage } from "./protocol.ts";
+
+/**
+ * What the devtools see of the worker's replica from a tab: its inspection and events while
+ * someone listens (the worker sends them only then), and a mirror of its doc, made when first
+ * asked for and kept in sync both ways (the devtools read the raw records, their actions write).
+ */
+export class RemoteInspector {
+  private readonly eventListeners = new Set<StoreEventListener>();
+  private readonly inspectListeners = new Set<() => void>();
+  private inspection: Inspection;
+  private claimList: [string, ClaimRecord][] = [];
+  private malformedList: MalformedRecord[] = [];
+  private mirror: Y.Doc | undefined;
+  /** The worker replica's simulation switches as last sent (set here at once when this tab flips one). */
+  dev: DevState = { crashed: false, networkPaused: false, heartbeatsStopped: false };
+  private readonly localOffs = new Map<unknown, () => void>();
+
+  constructor(
+    private readonly send: (message: TabMessage) => void,
+    replicaId: string,
+  ) {
+    this.inspection = { replicaId, at: Date.now(), keys: [], replicas: [], malformed: [] };
+  }
+
+  /** What this tab wants to be told, as a new worker needs it. */
+  resend(): void {
+    this.send({
+      t: "watch",
+      inspect: this.inspectListeners.size > 0,
+      events: this.eventListeners.size > 0,
+      doc: this.mirror !== undefined,
+    });
+  }
+
+  receive(msg: Extract<WorkerMessage, { t: "inspect" | "event" | "doc" }>): void {
+    switch (msg.t) {
+      case "inspect":
+        if (msg.dev) this.dev = msg.dev;
+        this.inspection = msg.inspection;
+        this.claimList = msg.claims;
+        this.malformedList = msg.malformed;
+        callAll(this.inspectListeners, [], "inspect");
+        return;
+      case "event":
+        callAll(this.eventListeners, [msg.event], "event");
+        return;
+      case "doc":
+        if (!this.mirror) return;
+        try {
+          Y.applyUpdate(this.mirror, msg.update, this);
+        } catch (error) {
+          console.warn("shared-fetch: ignored a doc update from the worker that failed to apply", error);
+        }
+    }
+  }
+
+  /** Something the devtools show changed here (a simulation switch flipped). */
+  changed(): void {
+    callAll(this.inspectListeners, [], "inspect");
+  }
+
+  onEvent(listener: StoreEventListener): () => void {
+    this.eventListeners.add(listener);
+    if (this.eventListeners.size === 1) this.resend();
+    return () => {
+      this.localOffs.get(listener)?.();
+      if (this.eventListeners.delete(listener) && this.eventListeners.size === 0) this.resend();
+    };
+  }
+
+  onInspect(listener: () => void): () => void {
+    this.inspectListeners.add(listener);
+    if (this.inspectListeners.size === 1) this.resend();
+    return () => {
+      this.localOffs.get(listener)?.();
+      if (this.inspectListeners.delete(listener) && this.inspectListeners.size === 0) this.resend();
+    };
+  }
+
+  /** The tab became a replica of its own (the worker failed): the listeners follow that replica. */
+  moveTo(local: { onEvent(l: StoreEventListener): () => void; onInspect(l: () => void): () => void }): void {
+    for (const l of this.eventListeners) this.localOffs.set(l, local.onEvent(l));
+    for (const l of this.inspectListeners) {
+      this.localOffs.set(l, local.onInspect(l));
+      l();
+    }
+  }
+
+  mirrorDoc(): Y.Doc {
+    if (this.mirror) return this.mirror;
+    const doc = new Y.Doc();
+    this.mirror = doc;
+    doc.on("update", (update: Uint8Array, origin: unknown) => {
+      if (origin !== this) this.send({ t: "doc", update });
+    });
+    this.resend();
+    return doc;
+  }
+
+  inspect(): Inspection {
+    return this.inspection;
+  }
+
+  claims(): [string, ClaimRecord][] {
+    return this.claimList;
+  }
+
+  malformed(): MalformedRecord[] {
+    return this.malformedList;
+  }
+
+  destroy(): void {
+    for (const off of this.localOffs.values()) off();
+    this.eventListeners.clear();
+    this.inspectListeners.clear();
+    this.mirror?.destroy();
+  }
+}

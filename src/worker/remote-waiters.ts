@@ -1,0 +1,137 @@
+import { abortError, SharedFetchInputError } from "../core/errors.ts";
+import type { RetryPolicy } from "../core/retry.ts";
+import type { Snapshot } from "../core/types.ts";
+import type { Mode, TabMessage, WireError, WorkerMessage, WorkKind } from "./protocol.ts";
+import { answerRetry, retryToWire } from "./retry-wire.ts";
+
+type Waiter = {
+  kind: WorkKind;
+  mode: Mode;
+  key: string;
+  req: unknown;
+  leaseMs?: number;
+  maxAgeMs?: number;
+  retry?: RetryPolicy;
+  signal?: AbortSignal;
+  resolve(snap: Snapshot): void;
+  reject(error: unknown): void;
+  cleanup(): void;
+};
+
+export type WaitOptions = { signal?: AbortSignal; leaseMs?: number; maxAgeMs?: number; retry?: RetryPolicy };
+
+/**
+ * A tab's open asks in SharedWorker mode (ensure, refetch, programs): each has an id the worker
+ * answers by, is re-sent to each new worker until answered, and is withdrawn by its signal
+ * (the worker then drops this tab's interest, invariant 11). The tab's retry policies stay here:
+ * the worker asks for their verdict when they are functions.
+ */
+export class RemoteWaiters {
+  private readonly waiters = new Map<number, Waiter>();
+  private nextId = 1;
+
+  constructor(
+    private readonly send: (message: TabMessage) => void,
+    /** A key's asked-or-not changed (its snapshot reads pending while asked). */
+    private readonly changed: (key: string) => void,
+  ) {}
+
+  asks(key: string): boolean {
+    for (const w of this.waiters.values()) if (w.key === key) return true;
+    return false;
+  }
+
+  /** Every open ask, as a new worker needs it. */
+  resend(): void {
+    for (const [id, w] of this.waiters) this.send(message(id, w));
+  }
+
+  run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
+    const { signal, ...extra } = opts;
+    if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    const id = this.nextId++;
+    return new Promise<Snapshot>((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.waiters.delete(id)) return;
+        this.send({ t: "abort", id });
+        this.changed(key);
+        reject(abortError(signal?.reason));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const w: Waiter = {
+        kind,
+        mode,
+        key,
+        req,
+        ...extra,
+        ...(signal ? { signal } : {}),
+        resolve,
+        reject,
+        cleanup: () => signal?.removeEventListener("abort", onAbort),
+      };
+      this.waiters.set(id, w);
+      this.send(message(id, w));
+      this.changed(key);
+    });
+  }
+
+  receive(msg: Extract<WorkerMessage, { t: "settled" | "rejected" | "retry?" }>): void {
+    if (msg.t === "retry?") {
+      // The worker's attempt failed and this tab's policy is a function: only the tab can run it.
+      const policy = this.waiters.get(msg.waiter)?.retry;
+      void answerRetry(policy, msg.failureCount, msg.error).then((answer) => this.send({ t: "retry", id: msg.id, ...answer }));
+      return;
+    }
+    const w = this.waiters.get(msg.id);
+    if (!w) return;
+    this.waiters.delete(msg.id);
+    w.cleanup();
+    if (msg.t === "settled") w.resolve(msg.snap);
+    else w.reject(fromWire(msg.error));
+  }
+
+  /** The tab became a replica of its own (the worker failed): each open ask is asked there, its promise kept. */
+  moveTo(run: (kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions) => Promise<Snapshot>): void {
+    for (const [id, w] of [...this.waiters]) {
+      this.waiters.delete(id);
+      w.cleanup();
+      const { signal, leaseMs, maxAgeMs, retry } = w;
+      const opts: WaitOptions = {
+        ...(signal ? { signal } : {}),
+        ...(leaseMs !== undefined ? { leaseMs } : {}),
+        ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
+        ...(retry ? { retry } : {}),
+      };
+      run(w.kind, w.mode, w.key, w.req, opts).then(w.resolve, w.reject);
+    }
+  }
+
+  /** The store is destroyed: every ask rejects with AbortError. */
+  abortAll(reason: string): void {
+    for (const [id, w] of [...this.waiters]) {
+      this.waiters.delete(id);
+      w.cleanup();
+      w.reject(abortError(reason));
+    }
+  }
+}
+
+function message(id: number, w: Waiter): TabMessage {
+  const retry = retryToWire(w.retry);
+  return {
+    t: "ensure",
+    id,
+    kind: w.kind,
+    mode: w.mode,
+    req: w.req,
+    ...(w.leaseMs !== undefined ? { leaseMs: w.leaseMs } : {}),
+    ...(w.maxAgeMs !== undefined ? { maxAgeMs: w.maxAgeMs } : {}),
+    ...(retry ? { retry } : {}),
+  };
+}
+
+function fromWire(error: WireError): Error {
+  if (error.name === "AbortError") return abortError(error.message);
+  if (error.name === "SharedFetchInputError") return new SharedFetchInputError(error.message);
+  return Object.assign(new Error(error.message), { name: error.name });
+}

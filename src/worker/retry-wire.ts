@@ -1,0 +1,66 @@
+import type { OutcomeError } from "../core/fetcher.ts";
+import { exponentialDelay, type RetryPolicy } from "../core/retry.ts";
+
+/**
+ * A tab's retry policy as it crosses the port to the SharedWorker: data as data (TanStack's
+ * boolean or count `retry`, a number or the default `retryDelay`), a function as "ask": the
+ * worker then asks the tab for its verdict after each failed attempt.
+ */
+export type WireRetry = { retry: boolean | number | "ask"; delayMs: number | "exponential" | "ask" };
+export type RetryAnswer = { retry: boolean; delayMs: number };
+
+/** How long the worker waits for a tab's verdict: no answer (a frozen or dead tab) means no retry. */
+export const RETRY_ASK_MS = 2000;
+
+const NO: RetryAnswer = { retry: false, delayMs: 0 };
+
+export function retryToWire(policy: RetryPolicy | undefined): WireRetry | undefined {
+  if (!policy) return undefined;
+  return { retry: policy.data?.retry ?? "ask", delayMs: policy.data?.delayMs ?? "ask" };
+}
+
+export function isWireRetry(v: unknown): v is WireRetry {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const { retry, delayMs } = v as Record<string, unknown>;
+  const count = (x: unknown) => typeof x === "number" && Number.isFinite(x) && x >= 0;
+  return (
+    (typeof retry === "boolean" || count(retry) || retry === "ask") && (count(delayMs) || delayMs === "exponential" || delayMs === "ask")
+  );
+}
+
+/** The tab's side: its policy's verdict on one failure (a throwing policy stops the retries). */
+export async function answerRetry(policy: RetryPolicy | undefined, failureCount: number, error: OutcomeError): Promise<RetryAnswer> {
+  if (!policy) return NO;
+  try {
+    if ((await policy.retry(failureCount, error)) !== true) return NO;
+    const delay = Number(await policy.delayMs(failureCount, error));
+    return { retry: true, delayMs: Number.isFinite(delay) && delay > 0 ? delay : 0 };
+  } catch (e) {
+    console.error("shared-fetch: retry policy failed", e);
+    return NO;
+  }
+}
+
+/**
+ * The worker's side: a policy that runs data itself and asks the tab (`ask`, undefined = no
+ * answer) for what is a function there, once per failure.
+ */
+export function retryFromWire(
+  wire: WireRetry | undefined,
+  ask: (failureCount: number, error: OutcomeError) => Promise<RetryAnswer | undefined>,
+): RetryPolicy | undefined {
+  if (!wire) return undefined;
+  const answers = new Map<number, Promise<RetryAnswer>>();
+  const answer = (count: number, error: OutcomeError): Promise<RetryAnswer> => {
+    let a = answers.get(count);
+    if (!a) answers.set(count, (a = ask(count, error).then((x) => x ?? NO)));
+    return a;
+  };
+  const { retry, delayMs } = wire;
+  return {
+    retry: (count, error) =>
+      retry === "ask" ? answer(count, error).then((a) => a.retry) : retry === true || (typeof retry === "number" && count < retry),
+    delayMs: (count, error) =>
+      delayMs === "ask" ? answer(count, error).then((a) => a.delayMs) : delayMs === "exponential" ? exponentialDelay(count) : delayMs,
+  };
+}

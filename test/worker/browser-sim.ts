@@ -1,0 +1,57 @@
+/**
+ * A "browser" for the worker tests under Node: one FakeLocks manager (crash = the browser
+ * releasing a dead realm's locks), workers by SharedWorker name (each a real browser replica with
+ * a real Y.Doc and store, reached through real MessageChannel ports), and tabs (connectBrowser).
+ */
+import { afterEach } from "vitest";
+import { FakeLocks } from "../../sim/fake-locks.ts";
+import type { Host } from "../../sim/host.ts";
+import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { connectBrowser, type BrowserStore, type ConnectBrowserOptions } from "../../src/worker/connect-browser.ts";
+
+let seq = 0;
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** Runs `fn` after the current test. */
+export function cleanup(fn: () => void): void {
+  cleanups.push(fn);
+}
+
+export function browser(host: Host) {
+  const locks = new FakeLocks();
+  const name = `app-${process.pid}-${++seq}`;
+  const workers = new Map<string, BrowserReplica>();
+  const start = (workerName: string) => {
+    let replica = workers.get(workerName);
+    if (!replica) {
+      replica = createBrowserReplica({ locks: locks.forTab(workerName), lockName: workerName, fetch: host.fetch, store: { settleMs: 0 } });
+      workers.set(workerName, replica);
+      cleanups.push(() => replica!.destroy());
+    }
+    const channel = new MessageChannel();
+    replica.accept(channel.port2 as unknown as MessagePort);
+    return { port: channel.port1 as unknown as MessagePort };
+  };
+  let tabs = 0;
+  const tab = (options: Partial<ConnectBrowserOptions> = {}): BrowserStore & { tag: string } => {
+    const tag = `tab${++tabs}`;
+    const store = connectBrowser({ name, worker: start, locks: locks.forTab(tag), ...options });
+    cleanups.push(() => store.destroy());
+    return Object.assign(store, { tag });
+  };
+  /** The worker's store of a generation (0: the first worker), once made. */
+  const workerStore = (generation = 0) => {
+    const store = workers.get(`shared-fetch:${name}:${generation}`)?.stores()[0];
+    if (!store) throw new Error(`no store in worker generation ${generation} yet`);
+    return store;
+  };
+  return { locks, workers, tab, name, workerStore };
+}
+
+/** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */
+export async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, 2));
+}

@@ -1,0 +1,64 @@
+/**
+ * Invariant 11 for a program refetch through the port: the tab's AbortSignal withdraws its
+ * interest, and the worker aborts the resolution's requests once no tab waits for it. Real ports,
+ * docs and stores; the simulated host (a call's signal is the one the worker's fetch got).
+ */
+import { describe, expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import { browser } from "./browser-sim.ts";
+
+const MAIN = "http://127.0.0.1:9/app/main.ts";
+
+describe("refetchProgram through the port (invariant 11)", () => {
+  it("aborting the tab's signal rejects with AbortError and aborts the worker's module request", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, text: "export const v = 1;\n" });
+    const b = browser(host);
+    const t = b.tab();
+    await expect(t.ensureProgram({ url: MAIN })).resolves.toMatchObject({ status: "success" });
+    expect(host.calls).toHaveLength(1);
+    // The host hangs from now on: the refetch's request waits until someone aborts it.
+    host.auto = undefined;
+    const controller = new AbortController();
+    const refetching = t.refetchProgram({ url: MAIN }, { signal: controller.signal });
+    const calls = await host.whenCalls(2);
+    expect(calls[1]!.url).toBe(MAIN);
+    controller.abort();
+    await expect(refetching).rejects.toMatchObject({ name: "AbortError" });
+    await new Promise<void>((resolve) => {
+      if (calls[1]!.aborted) return resolve();
+      const off = host.onCall((c) => c === calls[1] && c.aborted && (off(), resolve()));
+    });
+    expect(calls[1]!.aborted).toBe(true);
+    // The recorded resolution is still shown: an abort writes nothing.
+    expect(t.programSnapshot({ url: MAIN })).toMatchObject({ status: "success" });
+  });
+
+  it("another tab still waiting keeps the refetch running: only the last waiter's abort reaches the network", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, text: "export const v = 1;\n" });
+    const b = browser(host);
+    const [t1, t2] = [b.tab(), b.tab()];
+    await t1.ensureProgram({ url: MAIN });
+    host.auto = undefined;
+    const c1 = new AbortController();
+    const r1 = t1.refetchProgram({ url: MAIN }, { signal: c1.signal });
+    const [, second] = await host.whenCalls(2);
+    const r2 = t2.refetchProgram({ url: MAIN });
+    // t2's ask reaches the worker and joins the running refetch before t1 withdraws.
+    const key = t1.programKeyOf({ url: MAIN });
+    while (
+      b
+        .workerStore()
+        .inspect()
+        .keys.find((k) => k.key === key)?.local?.waiters !== 2
+    )
+      await new Promise((r) => setTimeout(r, 2));
+    c1.abort();
+    await expect(r1).rejects.toMatchObject({ name: "AbortError" });
+    expect(second!.aborted).toBe(false);
+    second!.respondRaw(200, "export const v = 2;\n");
+    await expect(r2).resolves.toMatchObject({ status: "success" });
+    expect(host.calls).toHaveLength(2);
+  });
+});
