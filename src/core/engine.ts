@@ -98,7 +98,8 @@ export class ClaimEngine {
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
     const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
-    return addWaiter(st, minRev, signal, () => this.step(st));
+    // Refreshed, not only decided: a waiter makes the key pending for its subscribers at once.
+    return addWaiter(st, minRev, signal, () => this.refresh(st));
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */

@@ -5,6 +5,7 @@ import type { Verdict } from "./liveness.ts";
 import type { ClaimRecord } from "./records.ts";
 import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
+import { MAX_REV } from "./records.ts";
 
 export type KeyReaderDeps = {
   records: DocRecords;
@@ -12,6 +13,13 @@ export type KeyReaderDeps = {
   lifecycle: () => Lifecycle;
   verdict: (key: string, claim: ClaimRecord, now: number) => Verdict;
 };
+
+/** The highest revision a waiter of this replica wants, if any (beyond MAX_REV nobody can claim it). */
+function wantedRev(st: KeyState): number | undefined {
+  let rev: number | undefined;
+  for (const w of st.waiters) if (w.minRev <= MAX_REV && (rev === undefined || w.minRev > rev)) rev = w.minRev;
+  return rev;
+}
 
 /** Turns the doc, this replica's state for a key and the liveness verdicts into a snapshot and a view for decide. */
 export class KeyReader {
@@ -41,7 +49,9 @@ export class KeyReader {
       result,
       error,
       claim,
-      localRev: st.attempt?.rev,
+      // Asked for and not yet claimed (the store is starting, or the key's lock is on its way):
+      // work is due here, so the key is pending, never "idle" (invariant 8).
+      localRev: st.attempt?.rev ?? wantedRev(st),
       replicaId: this.deps.replicaId,
       isMine: (c) => this.isMine(st, c),
       isStale: (c) => this.deps.verdict(st.key, c, now).stale,
