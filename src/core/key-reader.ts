@@ -49,9 +49,10 @@ export class KeyReader {
       result,
       error,
       claim,
-      // Asked for and not yet claimed (the store is starting, or the key's lock is on its way):
-      // work is due here, so the key is pending, never "idle" (invariant 8).
-      localRev: st.attempt?.rev ?? wantedRev(st),
+      localRev: st.attempt?.rev,
+      // Asked for and not yet claimed by anyone (the store is starting): work is due here, so
+      // the key is pending, never "idle" (invariant 8) — with no claimant named, as none exists.
+      wantedRev: wantedRev(st),
       replicaId: this.deps.replicaId,
       isMine: (c) => this.isMine(st, c),
       isStale: (c) => this.deps.verdict(st.key, c, now).stale,

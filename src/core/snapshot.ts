@@ -7,6 +7,8 @@ export type SnapshotInputs = {
   claim: ClaimRecord | undefined;
   /** Revision of a request in flight in this replica, if any. */
   localRev: number | undefined;
+  /** The highest revision a caller of this replica waits for, if any. */
+  wantedRev?: number | undefined;
   replicaId: string;
   /** Whether a claim is this replica's own (it names our id *and* a nonce we issued). */
   isMine?: (claim: ClaimRecord) => boolean;
@@ -18,8 +20,9 @@ export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord
 }
 
 /**
- * Invariant 8: pending while a claim on unrecorded work stands or a local request runs (a stale
- * claim too: nobody has finished that work); idle only when nothing is claimed or recorded.
+ * Invariant 8: pending while a claim on unrecorded work stands, a local request runs (a stale
+ * claim too: nobody has finished that work) or a caller here waits for unrecorded work; idle only
+ * when nothing is claimed, asked for or recorded.
  * A claim at or below the recorded revision is finished work, not pending.
  */
 export function deriveSnapshot(input: SnapshotInputs): Snapshot {
@@ -33,7 +36,8 @@ export function deriveSnapshot(input: SnapshotInputs): Snapshot {
     view = { replicaId, mine: true, stale: false };
   }
   const latestIsError = error !== undefined && error.rev > (result?.rev ?? 0);
-  const status = view ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
+  const wanted = input.wantedRev !== undefined && input.wantedRev > recorded;
+  const status = view || wanted ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
   const snapshot: Snapshot = { status };
   if (result) snapshot.data = result.data;
   if (latestIsError)
