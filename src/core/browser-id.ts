@@ -1,5 +1,6 @@
 import type { LockManagerLike } from "./locks.ts";
 import { randomId } from "./job.ts";
+import { readStored, writeStored } from "./local-storage.ts";
 
 const storageKey = "shared-fetch:browser-id";
 let cached: string | undefined;
@@ -15,19 +16,11 @@ export function getBrowserId(): string {
 }
 
 function readOrCreate(): string {
-  try {
-    // Even reading `localStorage` throws in sandboxed iframes and with storage disabled.
-    if (typeof localStorage !== "undefined" && localStorage !== null) {
-      const existing = localStorage.getItem(storageKey);
-      if (existing) return existing;
-      const id = randomId();
-      localStorage.setItem(storageKey, id);
-      return id;
-    }
-  } catch {
-    // fall through to an id of our own
-  }
-  return randomId();
+  const existing = readStored(storageKey);
+  if (existing) return existing;
+  const id = randomId();
+  if (existing === null) writeStored(storageKey, id);
+  return id;
 }
 
 const agreedKey = "shared-fetch:browser-id:agreed";
@@ -54,14 +47,8 @@ export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promi
   return locks
     .request(agreementLock, { mode: "exclusive" }, async () => {
       const id = (await idInUse(locks)) ?? storedAgreedId() ?? tentative;
-      try {
-        if (typeof localStorage !== "undefined" && localStorage !== null) {
-          localStorage.setItem(agreedKey, id);
-          localStorage.setItem(storageKey, id);
-        }
-      } catch {
-        // Storage denied: the lock name alone carries the id to the tabs opened meanwhile.
-      }
+      // Storage denied: the lock name alone carries the id to the tabs opened meanwhile.
+      if (writeStored(agreedKey, id)) writeStored(storageKey, id);
       // Held before the agreement lock is let go: the next tab under it sees the name.
       await holdIdLock(locks, id);
       return id;
@@ -112,10 +99,5 @@ function holdIdLock(locks: LockManagerLike, id: string): Promise<void> {
 }
 
 function storedAgreedId(): string | undefined {
-  try {
-    if (typeof localStorage === "undefined" || localStorage === null) return undefined;
-    return localStorage.getItem(agreedKey) || undefined;
-  } catch {
-    return undefined;
-  }
+  return readStored(agreedKey) || undefined;
 }

@@ -47,10 +47,6 @@ export class KeyLockStandby {
     return entry.granted;
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   stop(): void {
     for (const entry of this.entries.values()) letGo(entry);
     this.entries.clear();

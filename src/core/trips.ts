@@ -6,6 +6,8 @@
  */
 export class TripSamples {
   private readonly samples: number[] = [];
+  /** Read by every claim's window (settleFor); recomputed only when a sample arrives. */
+  private cachedP95: number | undefined;
 
   constructor(private readonly keep = 20) {}
 
@@ -13,6 +15,7 @@ export class TripSamples {
     if (!Number.isFinite(ms) || ms < 0) return;
     this.samples.push(ms);
     if (this.samples.length > this.keep) this.samples.shift();
+    this.cachedP95 = undefined;
   }
 
   get count(): number {
@@ -22,8 +25,11 @@ export class TripSamples {
   /** The 95th percentile of the recent samples (the highest of fewer than 20), or undefined. */
   p95(): number | undefined {
     if (this.samples.length === 0) return undefined;
-    const sorted = [...this.samples].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+    if (this.cachedP95 === undefined) {
+      const sorted = [...this.samples].sort((a, b) => a - b);
+      this.cachedP95 = sorted[Math.min(sorted.length - 1, Math.ceil(0.95 * sorted.length) - 1)];
+    }
+    return this.cachedP95;
   }
 }
 

@@ -1,3 +1,5 @@
+import { readStored, writeStored } from "../core/local-storage.ts";
+
 /**
  * Whether this browser ever wrote a doc of this name into IndexedDB, kept beside it in
  * localStorage. Opening IndexedDB costs hundreds of milliseconds on a first visit with several
@@ -7,20 +9,13 @@
 const markKey = (name: string) => `shared-fetch:persisted:${name}`;
 
 export function mayHavePersisted(name: string): boolean {
-  try {
-    if (typeof localStorage === "undefined" || localStorage === null) return true;
-    return localStorage.getItem(markKey(name)) !== null;
-  } catch {
-    return true;
-  }
+  return readStored(markKey(name)) !== null;
 }
 
-/** Records that the doc of `name` is persisted (once per tab: its first update). */
+/**
+ * Records that the doc of `name` is persisted (once per tab: its first update). Storage that is
+ * full lets a later tab skip the wait, and at worst ask the host for what the database held.
+ */
 export function markPersisted(name: string): void {
-  try {
-    if (typeof localStorage !== "undefined" && localStorage !== null) localStorage.setItem(markKey(name), "1");
-  } catch {
-    // Storage denied (reading throws too: "maybe") or full (a later tab skips the wait and at
-    // worst asks the host for what the database held).
-  }
+  writeStored(markKey(name), "1");
 }
