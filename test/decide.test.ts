@@ -102,6 +102,41 @@ const table: [string, KeyView, Action][] = [
     view({ waiters: [1], claim: foreign(1, true), attempt: attempt(1, "locking") }),
     { type: "none" },
   ],
+  [
+    "ordered by the sync server: a rival's claim reached it first — yield at once, window or not",
+    view({ waiters: [1], claim: mineClaim(1), attempt: { ...attempt(1, "settling"), order: "behind", ahead: "B" } }),
+    { type: "yield", to: "B" },
+  ],
+  [
+    "ordered first at the sync server: a later rival of our revision standing in the doc yields to us",
+    view({ waiters: [1], claim: foreign(1, false), attempt: { ...attempt(1, "settled"), order: "first" } }),
+    { type: "dispatch" },
+  ],
+  [
+    "ordered first, but an eager rival already dispatched: yield (one request, not two)",
+    view({ waiters: [1], claim: { ...foreign(1, false), eager: true }, attempt: { ...attempt(1, "settled"), order: "first" } }),
+    { type: "yield", to: "B" },
+  ],
+  [
+    "ordered first, a newer revision claimed meanwhile: it outranks ours",
+    view({ waiters: [1], claim: foreign(2, false), attempt: { ...attempt(1, "settled"), order: "first" } }),
+    { type: "yield", to: "B" },
+  ],
+  [
+    "first at the server and running while a rival's claim stands: write ours again (invariant 8: pending names the true claimant)",
+    view({ waiters: [1], claim: foreign(1, false), attempt: { ...attempt(1, "running"), order: "first" } }),
+    { type: "reassert" },
+  ],
+  [
+    "first and running with no claim left (a rival released it): write ours again",
+    view({ waiters: [1], attempt: { ...attempt(1, "running"), order: "first" } }),
+    { type: "reassert" },
+  ],
+  [
+    "reasserted once: no second write (two mistaken dispatches stop there)",
+    view({ waiters: [1], claim: foreign(1, false), attempt: { ...attempt(1, "running"), order: "first", reasserted: true } }),
+    { type: "none" },
+  ],
   ["claims wait for this replica's lock (it names the browser)", view({ lifecycle: "starting", waiters: [1] }), { type: "await-ready" }],
   [
     "the lock is not needed to wait on a live claim",

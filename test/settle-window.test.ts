@@ -55,6 +55,25 @@ describe("settleFor", () => {
     expect(settleFor({ ...base, elsewhere: () => 1, doc: longAgo }, NOW).eager).toBe(false);
     expect(settleFor({ ...base, elsewhere: undefined, doc: longAgo }, NOW).eager).toBe(false);
   });
+
+  it("through one server that orders claims (a fence): the window only covers the replica's first moments in sync", () => {
+    const fence = () => true;
+    const justNow = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10, fence });
+    const soon = settleFor({ ...base, doc: justNow }, NOW);
+    // 52 ms sized, 10 of them already spent in sync; the full window if the server's order is lost.
+    expect(soon).toMatchObject({ ms: 42, eager: false, fence: { fallbackMs: 52 } });
+    expect(soon.fence!.ask).toBe(fence);
+    const longAgo = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 60_000, fence });
+    expect(settleFor({ ...base, doc: longAgo }, NOW)).toMatchObject({ ms: 0, eager: false, fence: { fallbackMs: 52 } });
+    // Two servers order nothing between them: the timed window, no fence.
+    const two = docWith(
+      { crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10, fence },
+      { crossDevice: true, tripMs: () => 21, fence },
+    );
+    expect(settleFor({ ...base, doc: two }, NOW)).toEqual({ ms: 52, eager: false });
+    // settleMs set by the app: as set.
+    expect(settleFor({ ...base, fixedMs: 250, doc: longAgo }, NOW)).toEqual({ ms: 250, eager: false });
+  });
 });
 
 describe("TripSamples", () => {

@@ -8,6 +8,7 @@ import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
 import type { ClaimRecord } from "./records.ts";
 import { startSettleTimer, type SettleTimer } from "./settle-timer.ts";
+import type { Settle } from "./settle-window.ts";
 import { writeOutcome } from "./writeback.ts";
 
 /** What an attempt needs from its engine. */
@@ -36,8 +37,22 @@ export type AttemptDeps = {
    * The settle window for this claim: 0 when only tabs of this browser can race (the key lock
    * decides), or eager when no replica of another browser is present (see ClaimRecord.eager).
    */
-  settle: { ms: number; eager: boolean };
+  settle: Settle;
+  /**
+   * A live rival claim of this key at `rev` or above, other than `nonce`, in the doc now (racing
+   * entries included): read when the fence is answered, it reached the server ahead of ours.
+   */
+  rivalAhead: (key: string, nonce: string, rev: number) => ClaimRecord | undefined;
+  /**
+   * Calls `seen` synchronously whenever the key's claims change in the doc, until the returned
+   * function is called: a rival that arrives before the fence's answer may be deleted as the
+   * doc's election loser (a microtask later) before that answer comes.
+   */
+  watchClaims: (key: string, seen: () => void) => () => void;
 };
+
+/** Where the sync server placed this claim among its rivals (see Settle.fence); undefined when unknown. */
+export type ClaimOrder = "first" | "behind";
 
 /** Why an attempt stopped without an outcome: the engine's reasons, a store teardown, or a page going away. */
 export type StopReason = AbortReason | "destroyed" | "hidden";
@@ -59,6 +74,9 @@ export class Attempt {
   private readonly controller = new AbortController();
   private state: State = { phase: "settling", timer: undefined };
   private releaseKey: (() => void) | undefined;
+  private record: ClaimRecord | undefined;
+  private fence: { pending: boolean; order?: ClaimOrder; ahead?: ClaimRecord; reasserted: boolean; unwatch?: () => void } | undefined;
+  private windowDone = false;
 
   constructor(
     readonly job: Job,
@@ -76,6 +94,12 @@ export class Attempt {
   get phase(): AttemptPhase | undefined {
     const { phase } = this.state;
     return phase === "done" || phase === "stopped" ? undefined : phase;
+  }
+
+  /** The server's order of this claim among its rivals', once its fence was answered. */
+  get order(): { order?: ClaimOrder; ahead?: string; reasserted: boolean } | undefined {
+    const f = this.fence;
+    return f && { order: f.order, ahead: f.ahead?.replicaId, reasserted: f.reasserted };
   }
 
   /** Takes the key's lock first where there is one, then writes the claim (see `write`). */
@@ -108,27 +132,100 @@ export class Attempt {
     const browserId = deps.browserId();
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
+    this.record = record;
+    // The fence goes out before the claim's update, on the same connection (see Settle.fence).
+    const fence = deps.settle.fence;
+    const fenced = !!fence && fence.ask((inOrder) => this.fenceAnswered(inOrder));
+    if (fenced) {
+      const fence: NonNullable<Attempt["fence"]> = { pending: true, reasserted: false };
+      // Whatever reaches this doc before the answer reached the server before our claim did.
+      fence.unwatch = deps.watchClaims(job.key, () => this.noteRival(fence));
+      this.fence = fence;
+    }
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
     });
     deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
-    const settled = () => {
-      if (this.state.phase !== "settling") return;
-      this.state = { phase: "settled" };
-      deps.changed();
+    this.startWindow(fence && !fenced ? fence.fallbackMs : deps.settle.ms);
+    deps.seen(record);
+  }
+
+  /** Settles once the window passed and the fence (if any) was answered; even a zero window a task later, after the batched claim was written. */
+  private startWindow(ms: number): void {
+    this.windowDone = false;
+    const done = () => {
+      this.windowDone = true;
+      this.maybeSettled();
     };
-    // Settle even with a zero window a task later, after the batched claim was written.
-    if (deps.settle.ms > 0) this.state = { phase: "settling", timer: startSettleTimer(deps.settle.ms, settled) };
+    if (ms > 0) this.state = { phase: "settling", timer: startSettleTimer(ms, done) };
     else {
       this.state = { phase: "settling", timer: undefined };
-      queueMicrotask(settled);
+      queueMicrotask(done);
     }
-    deps.seen(record);
+  }
+
+  private maybeSettled(): void {
+    if (this.state.phase !== "settling" || !this.windowDone || this.fence?.pending) return;
+    this.state = { phase: "settled" };
+    this.deps.changed();
+  }
+
+  /**
+   * Runs inside the connection's message handler, right after the answer was applied and before
+   * any microtask (the lanes' cleanup among them): the rivals that reached the server first are
+   * all in the doc now, and still in their own lanes.
+   */
+  private fenceAnswered(inOrder: boolean): void {
+    const { fence, state, deps, job } = this;
+    if (!fence || !fence.pending) return;
+    fence.pending = false;
+    fence.unwatch?.();
+    if (state.phase !== "settling") return;
+    if (!inOrder) {
+      // Nothing learnt: wait out the full window from the claim, then judge as without a fence.
+      this.fence = undefined;
+      state.timer?.cancel();
+      return this.startWindow(deps.settle.fence!.fallbackMs);
+    }
+    this.noteRival(fence);
+    const ahead = fence.ahead;
+    if (!ahead) {
+      fence.order = "first";
+      return this.maybeSettled();
+    }
+    fence.order = "behind";
+    state.timer?.cancel();
+    // Our claim may have won the doc's election over the one the server saw first: stand that one
+    // in its place, in one transaction (never through "no claim", invariant 4).
+    if (deps.records.claims.get(job.key)?.nonce === this.nonce) deps.write(() => deps.records.claims.set(job.key, ahead));
+    deps.changed();
+  }
+
+  /** Keeps the strongest rival seen while the fence is pending (a newer revision, or eager, first). */
+  private noteRival(fence: NonNullable<Attempt["fence"]>): void {
+    const rival = this.deps.rivalAhead(this.job.key, this.nonce, this.rev);
+    const best = fence.ahead;
+    if (rival && (!best || rival.rev > best.rev || (rival.rev === best.rev && rival.eager && !best.eager))) fence.ahead = rival;
+  }
+
+  /**
+   * First at the server, yet another claim of our revision stands in the doc (a rival's, written
+   * before it learnt it came second, or none after a rival's release): ours, again, marked as
+   * dispatched, so that it outranks theirs. Once: two claims dispatched by mistake stop there.
+   */
+  reassert(): void {
+    const { fence, record, deps, job } = this;
+    if (!fence || fence.reasserted || !record) return;
+    fence.reasserted = true;
+    if (deps.records.claims.get(job.key)?.nonce === this.nonce) return;
+    this.record = { ...record, eager: true };
+    deps.write(() => deps.records.claims.set(job.key, this.record!));
   }
 
   /** Another claim won the race for this revision. Our claim was already overwritten: nothing to release. */
   yieldTo(replicaId: string): void {
     if (this.state.phase === "settling") this.state.timer?.cancel();
+    this.fence?.unwatch?.();
     this.state = { phase: "stopped", reason: "superseded" };
     this.controller.abort(abortError("shared-fetch: yielded"));
     this.unlock();
@@ -162,6 +259,7 @@ export class Attempt {
     const { state, job, deps } = this;
     if (state.phase === "done" || state.phase === "stopped") return;
     if (state.phase === "settling") state.timer?.cancel();
+    this.fence?.unwatch?.();
     this.state = { phase: "stopped", reason };
     this.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
     this.unlock();

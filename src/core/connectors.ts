@@ -10,6 +10,12 @@ export type ConnectorInfo = {
   tripMs?: () => number | undefined;
   /** When (Date.now()) its current connection finished syncing; undefined while not in sync. */
   syncedSince?: () => number | undefined;
+  /**
+   * Orders what this replica writes next among what the server received (see SyncRoundTrips.fence
+   * in sync/trip-probe.ts): calls `answered(true)` once every update the server had before it is in
+   * the doc. Returns false when it cannot tell now (not in sync).
+   */
+  fence?: (answered: (inOrder: boolean) => void) => boolean;
 };
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();

@@ -34,9 +34,22 @@ export type KeyView = {
     stale: boolean;
     /** Foreign claims only: when it would go stale by silence (Infinity: only an event can tell). */
     staleAt: number;
+    /** Dispatched without a window (ClaimRecord.eager): it outranks a claim of its revision still settling. */
+    eager?: boolean;
   };
   /** This replica's own attempt, if one is under way. */
-  attempt?: { rev: number; nonce: string; phase: AttemptPhase; forListeners: boolean };
+  attempt?: {
+    rev: number;
+    nonce: string;
+    phase: AttemptPhase;
+    forListeners: boolean;
+    /** Where the sync server placed the claim among rivals (its fence was answered); absent when unknown. */
+    order?: "first" | "behind";
+    /** With `behind`: the replica whose claim reached the server first. */
+    ahead?: string;
+    /** With `first`: the claim was already written again to stand (see `reassert`). */
+    reasserted?: boolean;
+  };
   /** The revision each waiter (an `ensure`/`refetch` call) needs recorded before it resolves. */
   waiters: readonly number[];
   /** How many subscribers show the key. */
@@ -54,6 +67,8 @@ export type Action =
   | { type: "yield"; to: string }
   /** The settle window passed and the claim still stands: send the request. */
   | { type: "dispatch" }
+  /** Our claim came first at the server and runs, but another stands in the doc: write ours again. */
+  | { type: "reassert" }
   /** Write a claim at `rev` (a takeover of `from`'s stale claim keeps its revision, invariants 4 and 12). */
   | { type: "claim"; rev: number; from?: string }
   /** A live foreign claim: re-check when it would go stale (invariant 9). */
@@ -78,10 +93,20 @@ export function decide(view: KeyView): Action {
     // Waiting for the key's lock, another tab's claim arrived: it won, step back.
     if (attempt.phase === "locking" && claim && !claim.mine && !claim.stale && claim.rev >= attempt.rev)
       return { type: "yield", to: claim.replicaId };
+    // The sync server saw a rival's claim first: it is the one that runs.
+    if (attempt.order === "behind" && (attempt.phase === "settling" || attempt.phase === "settled"))
+      return { type: "yield", to: attempt.ahead ?? "" };
+    const rival = claim && claim.nonce !== attempt.nonce && !claim.mine ? claim : undefined;
+    if (attempt.phase === "running" && attempt.order === "first" && !attempt.reasserted) {
+      if (!claim || (rival && rival.rev <= attempt.rev && !rival.eager)) return { type: "reassert" };
+    }
     // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.
     if (attempt.phase !== "settled") return { type: "none" };
-    // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won.
-    if (claim && claim.nonce !== attempt.nonce && !claim.mine && claim.rev >= attempt.rev) return { type: "yield", to: claim.replicaId };
+    // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won. First at
+    // the server, a rival of our revision came later and yields to ours: only a newer revision, or
+    // an eager claim (dispatched before either was ordered), outranks it.
+    if (rival && rival.rev >= attempt.rev && (attempt.order !== "first" || rival.rev > attempt.rev || rival.eager))
+      return { type: "yield", to: rival.replicaId };
     return { type: "dispatch" };
   }
   if (waiters.length === 0 && listeners === 0) return { type: "drop" };

@@ -32,6 +32,9 @@ export class ClaimEngine {
   private readonly standby: KeyLockStandby | undefined;
   private lifecycle: Lifecycle;
   private waitingReady = false;
+  /** Attempts whose fence is unanswered, by key: they note every rival claim as it arrives. */
+  private readonly claimWatchers = new Map<string, Set<() => void>>();
+  private readonly unwatchClaims: () => void;
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
@@ -55,6 +58,11 @@ export class ClaimEngine {
     });
     this.liveness = this.sightings.liveness;
     this.standby = opts.keyLock ? new KeyLockStandby(opts.keyLock) : undefined;
+    this.unwatchClaims = records.claims.onChange((keys) => {
+      if (this.claimWatchers.size === 0) return;
+      const [few, many] = keys.size < this.claimWatchers.size ? [keys, this.claimWatchers] : [this.claimWatchers.keys(), keys];
+      for (const key of few) if (many.has(key)) for (const seen of this.claimWatchers.get(key) ?? []) seen();
+    });
   }
 
   get replicaId(): string {
@@ -119,6 +127,8 @@ export class ClaimEngine {
     if (own.length) this.write(() => own.forEach(([key]) => claims.delete(key)));
     this.heartbeat.stop();
     this.sightings.stop();
+    this.unwatchClaims();
+    this.claimWatchers.clear();
   }
 
   /**
@@ -210,6 +220,8 @@ export class ClaimEngine {
         return;
       case "dispatch":
         return st.attempt?.dispatch();
+      case "reassert":
+        return st.attempt?.reassert();
       case "claim":
         return this.claim(st, action.rev, action.from);
       case "wait":
@@ -250,6 +262,8 @@ export class ClaimEngine {
       write: (fn) => this.write(fn),
       batch: (fn) => this.batch.queue(fn),
       seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
+      rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
+      watchClaims: (key, seen) => this.watchClaims(key, seen),
       changed: () => {
         if (st.attempt === attempt && attempt.phase === undefined) {
           st.attempt = undefined;
@@ -262,6 +276,32 @@ export class ClaimEngine {
     // The nonces this replica issued for the key (the last few: older claims are long overwritten).
     st.nonces = [...st.nonces.slice(-7), attempt.nonce];
     attempt.claim(takeoverOf);
+  }
+
+  /**
+   * The strongest live rival of a claim among the key's racing entries. Only events make one
+   * stale here (abandoned, its presence left, its lock released): it has just arrived, and reading
+   * the lease verdict would restart the observation of the claim that stands.
+   */
+  private rivalAhead(key: string, nonce: string, rev: number): ClaimRecord | undefined {
+    const { gone, released } = this.liveness.departed();
+    let best: ClaimRecord | undefined;
+    for (const c of this.opts.records.claims.contenders(key)) {
+      if (c.nonce === nonce || c.replicaId === this.replicaId || c.rev < rev || c.abandoned) continue;
+      if (gone.has(c.replicaId) || released.has(c.replicaId)) continue;
+      if (!best || c.rev > best.rev || (c.rev === best.rev && c.eager && !best.eager)) best = c;
+    }
+    return best;
+  }
+
+  private watchClaims(key: string, seen: () => void): () => void {
+    let set = this.claimWatchers.get(key);
+    if (!set) this.claimWatchers.set(key, (set = new Set()));
+    set.add(seen);
+    return () => {
+      set.delete(seen);
+      if (set.size === 0 && this.claimWatchers.get(key) === set) this.claimWatchers.delete(key);
+    };
   }
 
   private stopAttempt(st: KeyState, reason: StopReason): void {

@@ -81,10 +81,17 @@ export class KeyReader {
       const mine = this.isMine(st, claim);
       const verdict = mine ? { stale: false, staleAt: Infinity } : this.deps.verdict(st.key, claim, Date.now());
       view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev: claim.rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
+      if (claim.eager) view.claim.eager = true;
     }
     const a = st.attempt;
     const phase = a?.phase;
-    if (a && phase) view.attempt = { rev: a.rev, nonce: a.nonce, phase, forListeners: a.forListeners };
+    if (a && phase) {
+      view.attempt = { rev: a.rev, nonce: a.nonce, phase, forListeners: a.forListeners };
+      const order = a.order;
+      if (order?.order) view.attempt.order = order.order;
+      if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;
+      if (order?.reasserted) view.attempt.reasserted = true;
+    }
     return view;
   }
 }

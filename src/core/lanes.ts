@@ -116,6 +116,12 @@ export class Lanes {
     return this.read().slot(table, key)?.winner?.valid?.value;
   }
 
+  /** Every valid record of (table, key) in any lane, the winner among them: racing writes not yet cleaned up. */
+  contenders(table: string, key: string): unknown[] {
+    const slot = this.read().slot(table, key);
+    return slot ? [...slot.entries.values()].flatMap((e) => (e.valid ? [e.valid.value] : [])) : [];
+  }
+
   entries(table: string): [string, unknown][] {
     return [...(this.read().winners.get(table) ?? [])].map(([k, e]) => [k, e.valid!.value]);
   }

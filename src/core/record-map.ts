@@ -20,6 +20,11 @@ export class RecordMap<T> {
     return this.lanes.get(this.name, key) as T | undefined;
   }
 
+  /** Every valid record of the key, racing ones included (the winner is `get`). */
+  contenders(key: string): T[] {
+    return this.lanes.contenders(this.name, key) as T[];
+  }
+
   keys(): string[] {
     return this.entries().map(([k]) => k);
   }

@@ -14,7 +14,16 @@ export type SettleInputs = {
   elsewhere: (() => number) | undefined;
 };
 
-export type Settle = { ms: number; eager: boolean };
+/**
+ * `fence`: the claim is ordered at the one sync server other devices reach it through (see
+ * ConnectorInfo.fence); `ms` then only covers an eager claim made before its maker saw this replica
+ * arrive, and `fallbackMs` is the window used when the server's order cannot be learnt.
+ */
+export type Settle = {
+  ms: number;
+  eager: boolean;
+  fence?: { ask: (answered: (inOrder: boolean) => void) => boolean; fallbackMs: number };
+};
 
 /**
  * The settle window of a claim made now. Between tabs of one browser the key's Web Lock decides:
@@ -22,6 +31,12 @@ export type Settle = { ms: number; eager: boolean };
  * measured round trips (windowForTrip). A replica with no replica of another browser present,
  * in sync for longer than that window (a device booting now announces itself before it claims),
  * dispatches at once with an eager claim, which a racing newcomer's claim yields to.
+ *
+ * Through one sync server the race is decided exactly rather than timed: the server answers each
+ * client in order, so a fence sent just before the claim tells which rival claims reached it first
+ * (the first claim wins; see Attempt). What the window must still cover is an eager claim made by a
+ * replica that had not yet heard this one arrive: that is over once this replica has been in sync
+ * for the window, so a replica long in sync waits only for its fence.
  */
 export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   const connectors = connectorsOf(inputs.doc);
@@ -36,5 +51,10 @@ export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
     const since = c.syncedSince?.();
     return since !== undefined && now - since >= ms;
   });
-  return alone && settledIn ? { ms: 0, eager: true } : { ms, eager: false };
+  if (alone && settledIn) return { ms: 0, eager: true };
+  const fence = devices.length === 1 ? devices[0]!.fence : undefined;
+  if (!fence) return { ms, eager: false };
+  const since = devices[0]!.syncedSince?.();
+  const left = since === undefined ? ms : Math.max(0, ms - (now - since));
+  return { ms: left, eager: false, fence: { ask: fence, fallbackMs: ms } };
 }

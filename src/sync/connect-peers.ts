@@ -50,12 +50,13 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const trips = probeTrips(provider);
   let syncedSince: number | undefined;
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  // Its measured trips size their settle window.
+  // Its measured trips size their settle window; its fences order their claims at the server.
   const unregister = registerConnector(doc, {
     whenSynced,
     crossDevice: true,
     tripMs: () => trips.samples.p95(),
     syncedSince: () => syncedSince,
+    fence: (answered) => trips.fence(answered),
   });
   const onSync = (synced: boolean): void => {
     syncedSince = synced ? Date.now() : undefined;

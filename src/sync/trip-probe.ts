@@ -9,29 +9,76 @@ const messageSync = 0;
 const FIRST_PROBES = 5;
 const FIRST_INTERVAL_MS = 1000;
 const INTERVAL_MS = 15_000;
+/** A fence not answered by then tells nothing: the claim falls back to its timed window. */
+export const FENCE_TIMEOUT_MS = 1000;
 
 type SyncHandler = (encoder: encoding.Encoder, decoder: decoding.Decoder, ...rest: unknown[]) => void;
+type Asked = { sentAt: number; sample: boolean; answered: ((inOrder: boolean) => void)[] };
+
+export type SyncRoundTrips = {
+  samples: TripSamples;
+  /**
+   * Sends a sync step 1 now, before anything this replica writes next, and calls `answered(true)`
+   * once the server's step 2 to it has been applied to the doc: the server answers each client in
+   * order, so every update it received before the step 1 is in the doc by then (the claims that
+   * reached it ahead of ours). `answered(false)` on a lost connection or after FENCE_TIMEOUT_MS.
+   * Returns false (and sends nothing) while not in sync: no order can be learnt then.
+   */
+  fence(answered: (inOrder: boolean) => void): boolean;
+  stop(): void;
+};
 
 /**
- * Measures round trips to a y-websocket server with the sync protocol itself: a sync step 1
- * (our state vector) is answered with a step 2 sent to this client alone, by y-websocket servers
- * and Hocuspocus alike. The initial sync is not a sample (its answer carries the whole doc).
+ * Round trips to a y-websocket server with the sync protocol itself: a sync step 1 (our state
+ * vector) is answered with a step 2 sent to this client alone, in the order of what it received.
+ * Timed probes measure the trips (the initial sync is not a sample: its answer carries the whole
+ * doc); fences order a claim among its rivals' at the server.
  */
-export function probeTrips(provider: WebsocketProvider): { samples: TripSamples; stop(): void } {
+export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
   const samples = new TripSamples();
-  let sentAt: number | undefined;
+  /** Our step 1s in flight, oldest first: the server answers them in this order. */
+  let asked: Asked[] = [];
+  /** A fence asked in this task: the claims written after it in the same task share it. */
+  let tickFence: Asked | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const handlers = (provider as unknown as { messageHandlers: SyncHandler[] }).messageHandlers;
   const original = handlers[messageSync];
-  if (typeof original !== "function") return { samples, stop: () => {} };
 
-  handlers[messageSync] = (encoder, decoder, ...rest) => {
-    if (sentAt !== undefined && decoding.hasContent(decoder) && decoding.peekVarUint(decoder) === syncProtocol.messageYjsSyncStep2) {
-      samples.add(performance.now() - sentAt);
-      sentAt = undefined;
-    }
-    original(encoder, decoder, ...rest);
+  const settle = (entry: Asked, inOrder: boolean) => {
+    for (const answered of entry.answered.splice(0)) answered(inOrder);
+  };
+  const dropAll = () => {
+    const lost = asked;
+    asked = [];
+    tickFence = undefined;
+    for (const entry of lost) settle(entry, false);
+  };
+
+  if (typeof original === "function") {
+    handlers[messageSync] = (encoder, decoder, ...rest) => {
+      const isStep2 = decoding.hasContent(decoder) && decoding.peekVarUint(decoder) === syncProtocol.messageYjsSyncStep2;
+      const entry = isStep2 ? asked.shift() : undefined;
+      original(encoder, decoder, ...rest);
+      if (!entry) return;
+      if (entry.sample) samples.add(performance.now() - entry.sentAt);
+      settle(entry, true);
+    };
+  }
+
+  /** Sends our step 1 if the connection is in sync; the entry that awaits its answer, or undefined. */
+  const ask = (sample: boolean): Asked | undefined => {
+    const ws = provider.ws as { readyState?: number; send?: (data: Uint8Array) => void } | null;
+    // Only once synced: before that, the provider's own step 1 is in flight and its answer is the doc.
+    if (stopped || typeof original !== "function" || !provider.wsconnected || !provider.synced) return undefined;
+    if (ws?.readyState !== 1 || typeof ws.send !== "function") return undefined;
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, messageSync);
+    syncProtocol.writeSyncStep1(encoder, provider.doc);
+    const entry: Asked = { sentAt: performance.now(), sample, answered: [] };
+    ws.send(encoding.toUint8Array(encoder));
+    asked.push(entry);
+    return entry;
   };
 
   const schedule = () => {
@@ -40,30 +87,45 @@ export function probeTrips(provider: WebsocketProvider): { samples: TripSamples;
     (timer as { unref?: () => void }).unref?.();
   };
   const probe = () => {
-    const ws = provider.ws as { readyState?: number; send?: (data: Uint8Array) => void } | null;
-    // Only once synced: before that, the provider's own step 1 is in flight and its answer is the doc.
-    if (provider.wsconnected && provider.synced && ws?.readyState === 1 && typeof ws.send === "function") {
-      const encoder = encoding.createEncoder();
-      encoding.writeVarUint(encoder, messageSync);
-      syncProtocol.writeSyncStep1(encoder, provider.doc);
-      sentAt = performance.now();
-      ws.send(encoding.toUint8Array(encoder));
-    }
+    ask(true);
     schedule();
   };
   const onStatus = ({ status }: { status: string }) => {
-    if (status !== "connected") sentAt = undefined;
+    if (status !== "connected") dropAll();
   };
   provider.on("status", onStatus);
   schedule();
 
   return {
     samples,
+    fence(answered) {
+      if (!tickFence) {
+        const entry = ask(false);
+        if (!entry) return false;
+        tickFence = entry;
+        queueMicrotask(() => {
+          if (tickFence === entry) tickFence = undefined;
+        });
+      }
+      const entry = tickFence;
+      let done = false;
+      const once = (inOrder: boolean) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timeout);
+        answered(inOrder);
+      };
+      const timeout = setTimeout(() => once(false), FENCE_TIMEOUT_MS);
+      (timeout as { unref?: () => void }).unref?.();
+      entry.answered.push(once);
+      return true;
+    },
     stop() {
       stopped = true;
       clearTimeout(timer);
       provider.off("status", onStatus);
-      if (handlers[messageSync] !== original) handlers[messageSync] = original;
+      if (original && handlers[messageSync] !== original) handlers[messageSync] = original;
+      dropAll();
     },
   };
 }

@@ -77,4 +77,21 @@ describe("measured trips size the settle window", () => {
       b.close();
     }
   });
+
+  it("a fence is answered once the server's step 2 to it is applied; unanswered (false) when the connection drops", async () => {
+    const a = peer(room());
+    try {
+      const fenceOf = () => connectorsOf(a.doc).find((c) => c.crossDevice)!.fence!;
+      // Not in sync yet: no order can be learnt, nothing is sent.
+      expect(fenceOf()(() => {})).toBe(false);
+      await a.conn.whenSynced;
+      const answered = await new Promise<boolean>((resolve) => expect(fenceOf()(resolve)).toBe(true));
+      expect(answered).toBe(true);
+      const lost = new Promise<boolean>((resolve) => fenceOf()(resolve));
+      a.conn.provider.disconnect();
+      expect(await lost).toBe(false);
+    } finally {
+      a.close();
+    }
+  });
 });
