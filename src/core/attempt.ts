@@ -222,7 +222,7 @@ export class Attempt {
     deps.write(() => deps.records.claims.set(job.key, this.record!));
   }
 
-  /** Another claim won the race for this revision. Our claim was already overwritten: nothing to release. */
+  /** Another claim won the race for this revision. Ours was overwritten (or, ordered behind, replaced by the first one): nothing to release. */
   yieldTo(replicaId: string): void {
     if (this.state.phase === "settling") this.state.timer?.cancel();
     this.fence?.unwatch?.();
