@@ -21,8 +21,8 @@ export type AttemptDeps = {
   emit: (event: StoreEvent) => void;
   /** Writes now, in one transaction of this store's origin. */
   write: (fn: () => void) => void;
-  /** Writes with the other claims of this tick, in one transaction. */
-  batch: (fn: () => void) => void;
+  /** Writes with the other claims of this tick, in one transaction; `before` runs right ahead of it. */
+  batch: (fn: () => void, before?: () => void) => void;
   /** The claim was written: its silence clock starts now. */
   seen: (claim: ClaimRecord) => void;
   /** The attempt changed phase or settled: the engine decides again. */
@@ -133,20 +133,25 @@ export class Attempt {
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
     this.record = record;
-    // The fence goes out before the claim's update, on the same connection (see Settle.fence).
+    // The fence goes out right before the transaction that carries the claim, on the same
+    // connection (see Settle.fence); whatever reaches this doc until its answer came first.
     const fence = deps.settle.fence;
-    const fenced = !!fence && fence.ask((inOrder) => this.fenceAnswered(inOrder));
-    if (fenced) {
-      const fence: NonNullable<Attempt["fence"]> = { pending: true, reasserted: false };
-      // Whatever reaches this doc before the answer reached the server before our claim did.
-      fence.unwatch = deps.watchClaims(job.key, () => this.noteRival(fence));
-      this.fence = fence;
+    let ask: (() => void) | undefined;
+    if (fence) {
+      const pending: NonNullable<Attempt["fence"]> = { pending: true, reasserted: false };
+      this.fence = pending;
+      ask = () => {
+        if (this.state.phase === "stopped" || this.fence !== pending) return;
+        pending.unwatch = deps.watchClaims(job.key, () => this.noteRival(pending));
+        if (!fence.ask((inOrder) => this.fenceAnswered(inOrder))) this.fenceAnswered(false);
+      };
     }
+    // Settling before the write: the first write of a tick (and its fence) goes out at once.
+    this.startWindow(deps.settle.ms);
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
-    });
+    }, ask);
     deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
-    this.startWindow(fence && !fenced ? fence.fallbackMs : deps.settle.ms);
     deps.seen(record);
   }
 

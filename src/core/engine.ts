@@ -260,7 +260,7 @@ export class ClaimEngine {
       browserId: this.opts.browserId,
       settle: this.opts.settle(),
       write: (fn) => this.write(fn),
-      batch: (fn) => this.batch.queue(fn),
+      batch: (fn, before) => this.batch.queue(fn, before),
       seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
       rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
       watchClaims: (key, seen) => this.watchClaims(key, seen),

@@ -38,8 +38,10 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
   const samples = new TripSamples();
   /** Our step 1s in flight, oldest first: the server answers them in this order. */
   let asked: Asked[] = [];
-  /** A fence asked in this task: the claims written after it in the same task share it. */
+  /** The last fence sent, until the doc sends an update: the claims of one transaction share it. */
   let tickFence: Asked | undefined;
+  const onUpdate = () => (tickFence = undefined);
+  provider.doc.on("update", onUpdate);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
   const handlers = (provider as unknown as { messageHandlers: SyncHandler[] }).messageHandlers;
@@ -103,27 +105,22 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
         const entry = ask(false);
         if (!entry) return false;
         tickFence = entry;
+        // Still answered in order later (it stays in the queue); its claims stop waiting for it.
+        const timeout = setTimeout(() => settle(entry, false), FENCE_TIMEOUT_MS);
+        (timeout as { unref?: () => void }).unref?.();
+        entry.answered.push(() => clearTimeout(timeout));
         queueMicrotask(() => {
           if (tickFence === entry) tickFence = undefined;
         });
       }
-      const entry = tickFence;
-      let done = false;
-      const once = (inOrder: boolean) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timeout);
-        answered(inOrder);
-      };
-      const timeout = setTimeout(() => once(false), FENCE_TIMEOUT_MS);
-      (timeout as { unref?: () => void }).unref?.();
-      entry.answered.push(once);
+      tickFence.answered.push(answered);
       return true;
     },
     stop() {
       stopped = true;
       clearTimeout(timer);
       provider.off("status", onStatus);
+      provider.doc.off("update", onUpdate);
       if (original && handlers[messageSync] !== original) handlers[messageSync] = original;
       dropAll();
     },

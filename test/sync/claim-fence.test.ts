@@ -10,7 +10,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
-import { connectPeers, createSharedFetchStore, type StoreEvent } from "../../src/index.ts";
+import { connectPeers, createSharedFetchStore, type Snapshot, type StoreEvent } from "../../src/index.ts";
+import { ROOT } from "../../src/core/doc-records.ts";
 import { CountingHost } from "../cluster/http-host.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
@@ -119,6 +120,50 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
       host.release();
       a.close();
       b.close();
+    }
+  });
+
+  it("four devices, each one's claims for 20 keys in flight to the others: the first at the server runs them all, the other three yield (no deadlock among yielders)", async () => {
+    const room = `fence-four-${Math.random().toString(36).slice(2)}`;
+    // Later devices win the doc's tie-break: every yielder stands the first one's claim in.
+    const devices = [11, 12, 13, 14].map((id) => device(room, id));
+    // What reaches the server, seen by a bare doc (no store: it cleans nothing up).
+    const observer = new Y.Doc();
+    const observed = connectPeers(observer, { url: server.url, room, WebSocketPolyfill: WebSocket });
+    const claimsBy = (replicaId: string) =>
+      observer
+        .getArray<Y.Array<{ t: string; v: { replicaId?: string } }>>(ROOT)
+        .toArray()
+        .flatMap((lane) => lane.toArray())
+        .filter((e) => e.t === "claims" && e.v.replicaId === replicaId).length;
+    try {
+      await Promise.all([...devices.map((d) => d.conn.whenSynced), observed.whenSynced]);
+      await vi.waitFor(() => {
+        for (const d of devices) expect(d.store.inspect().replicas.filter((r) => r.present).length).toBeGreaterThanOrEqual(4);
+      });
+      const paths = Array.from({ length: 20 }, (_, i) => `/fence-four/${room}/${i}`);
+      for (const d of devices) d.inbound.held = true;
+      const asks: Promise<Snapshot>[] = [];
+      // One after another, each reaching the server before the next asks: the server's order is known.
+      for (const d of devices) {
+        asks.push(...paths.map((path) => d.store.ensure({ url: host.url(path) })));
+        await vi.waitFor(() => expect(claimsBy(d.store.replicaId)).toBe(paths.length));
+      }
+      asks.forEach((ask) => ask.catch(() => {}));
+      await Promise.all(devices.map((d) => d.inbound.release()));
+      const snaps = await Promise.all(asks);
+      expect(snaps.every((snap) => snap.status === "success")).toBe(true);
+      expect(paths.map((path) => host.count(path))).toEqual(paths.map(() => 1));
+      const [first, ...later] = devices;
+      expect(first!.events.filter((e) => e.type === "dispatched")).toHaveLength(paths.length);
+      for (const d of later) {
+        expect(d.events.filter((e) => e.type === "dispatched")).toHaveLength(0);
+        expect(d.events.filter((e) => e.type === "yielded" && e.to === first!.store.replicaId)).toHaveLength(paths.length);
+      }
+    } finally {
+      observed.destroy();
+      observer.destroy();
+      devices.forEach((d) => d.close());
     }
   });
 });
