@@ -98,6 +98,7 @@ export class ClaimEngine {
   ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch", maxAgeMs?: number): Promise<Snapshot> {
     if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+    this.readyIfDone();
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.reader.read(st);
@@ -233,6 +234,13 @@ export class ClaimEngine {
       case "none":
         return;
     }
+  }
+
+  /** What `ready` waits for has happened already: no need to wait for its promise to say so. */
+  private readyIfDone(): void {
+    if (this.lifecycle !== "starting" || !this.opts.readyNow?.()) return;
+    this.lifecycle = "ready";
+    for (const st of [...this.keys.all()]) this.refresh(st);
   }
 
   private awaitReady(): void {

@@ -19,7 +19,7 @@ import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./s
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { connectorsOf, whenDocSynced } from "./connectors.ts";
+import { connectorsOf, isDocSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
@@ -36,6 +36,17 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
+  // Granted only after the engine exists: a lock grant is asynchronous.
+  const onLockReleased = (id: string) => {
+    engine.liveness.markReleased(id);
+    engine.markClaimantDirty(id);
+    events.changed();
+  };
+  const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
+  const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
+  // Asked for before anything else: the first claim waits for its grant, and a tab's first lock
+  // requests are answered slowly while the browser is busy opening several tabs.
+  locks?.hold();
   // The id every tab of this browser agrees on (first visit: tabs opened at once). Claims do not
   // wait for it (a first visit would pay the agreement's lock round trips before every first
   // request): a claim made before it named the tentative id, and is renamed here, within a few ms
@@ -53,15 +64,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.recheckClaims();
     });
   }
-  // Granted only after the engine exists: a lock grant is asynchronous.
-  const onLockReleased = (id: string) => {
-    engine.liveness.markReleased(id);
-    engine.markClaimantDirty(id);
-    events.changed();
-  };
-  const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
-  const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
-  locks?.hold();
   const engine = new ClaimEngine({
     records,
     replicaId,
@@ -86,6 +88,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       locks || connectorsOf(options.doc).length > 0
         ? () => Promise.all([locks?.ready, whenDocSynced(options.doc)]).then(() => {})
         : undefined,
+    readyNow: () => (!locks || locks.held) && isDocSynced(options.doc),
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);

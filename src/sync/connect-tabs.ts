@@ -15,6 +15,7 @@ import {
   encodeSyncStep1,
   encodeSyncStep2,
   encodeUpdate,
+  isEmptySyncStep2,
   readFrame,
   readSyncStatus,
   tabChannelName,
@@ -85,7 +86,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
       const status = readSyncStatus(data);
       if (status !== null) return onStatus(status);
       const reply = readFrame(data, doc, awareness, connection);
-      if (reply !== null) post(reply);
+      if (reply !== null && !isEmptySyncStep2(reply)) post(reply);
     } catch (error) {
       // Other tabs are not trusted to be well-formed (and a throwing observer must not kill the channel).
       console.warn("shared-fetch: ignored a tab message that failed to apply", error);
@@ -115,7 +116,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const handshake = (): void => {
     post(encodeSyncStep1(doc));
     // Push our state unasked too: a tab that is already up to date then answers nothing.
-    post(encodeSyncStep2(doc));
+    const state = encodeSyncStep2(doc);
+    if (!isEmptySyncStep2(state)) post(state);
     post(encodeQueryAwareness());
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
     post(encodeSyncQuery(nonce, loaded));

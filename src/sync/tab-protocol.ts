@@ -32,6 +32,17 @@ export const encodeSyncStep1 = (doc: Doc): Uint8Array => frame(messageSync, (e) 
 
 export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
 
+/**
+ * A step 2 that carries nothing (no structs, no deletions: what a doc holds when the receiver
+ * already has all of it, or when it is empty). Tabs opened together send one per tab and reply;
+ * skipping these spares every tab decoding and applying K² frames of nothing while it boots.
+ */
+export function isEmptySyncStep2(frame: Uint8Array): boolean {
+  return frame.length === EMPTY_STEP2.length && frame.every((byte, i) => byte === EMPTY_STEP2[i]);
+}
+// messageSync, y-protocols' step 2, then the update as a var-length array: 2 bytes, 0 structs, 0 deletions.
+const EMPTY_STEP2 = [messageSync, syncProtocol.messageYjsSyncStep2, 2, 0, 0];
+
 export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
 export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwareness);
