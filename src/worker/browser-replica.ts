@@ -128,7 +128,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
    * without an IndexedDB read, and take them over by its released lock.
    */
   let standby: { promote: () => void; warm: () => boolean; store: Promise<SharedFetchStoreWithExtras | undefined> } | undefined;
-  const prepare = (config: BrowserConfig, watch: string): void => {
+  const prepare = (config: BrowserConfig, watch: string, replica?: string): void => {
     checkName(config);
     if (doc) return;
     name = config.name;
@@ -148,10 +148,19 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     // The idle store's key locks are held back until promotion: it may wait on the tabs' asks in
     // advance (their takeover then starts at the live worker's death) but never claims before.
     const gate = locks ? keyLockGate(locks) : undefined;
+    let idle: SharedFetchStoreWithExtras | undefined;
     const promote = (): void => {
       if (destroyed || held) return;
       stopWatch?.();
       gate?.open();
+      // The watched lock was the live worker's: its stores died with it, their replica locks
+      // too. Judged dead now, in this task: the grant of each replica lock this store queued for
+      // would come as a later task, behind the tabs' hellos.
+      if (idle && replica) {
+        const { engine } = internalsOf(idle);
+        engine.liveness.markReleased(replica);
+        engine.markClaimantDirty(replica);
+      }
       // Promoted, the store judges claims as any live store does, when someone asks.
       stopJudging?.();
       d.off("update", onUpdate);
@@ -179,7 +188,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       awareness = tabs.awareness;
       void tabs.whenSynced.then(() => {
         if (destroyed || held) return made(undefined);
-        const s = store(d, config, gate?.locks);
+        const s = (idle = store(d, config, gate?.locks));
         stopJudging = judgeClaims(s);
         made(gate ? s : undefined);
       });

@@ -48,8 +48,9 @@ export type TabMessage =
    * current worker's lifetime lock, is released. With `lock` (the tab's lifetime lock, held) the
    * tab then sends its asks here too, as it sends them to the live worker: the standby waits on
    * them with claims held back, so their takeover starts the moment that worker dies.
+   * `replica`: the live worker's store for this tab's identity (its `ready`), dead with that lock.
    */
-  | { t: "standby"; v: number; config: BrowserConfig; watch: string; lock?: string }
+  | { t: "standby"; v: number; config: BrowserConfig; watch: string; lock?: string; replica?: string }
   | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number; retry?: WireRetry }
   /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */
   | { t: "retry"; id: number; retry: boolean; delayMs: number }
@@ -145,7 +146,11 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         ? (data as TabMessage)
         : undefined;
     case "standby":
-      return int(data.v) && str(data.watch) && (data.lock === undefined || str(data.lock)) && isConfig(data.config)
+      return int(data.v) &&
+        str(data.watch) &&
+        (data.lock === undefined || str(data.lock)) &&
+        (data.replica === undefined || str(data.replica)) &&
+        isConfig(data.config)
         ? (data as TabMessage)
         : undefined;
     case "ensure":

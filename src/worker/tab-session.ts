@@ -14,7 +14,7 @@ export type SessionDeps = {
   /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
   open(config: BrowserConfig): Promise<Opened>;
   /** Be the next generation's worker: a live doc now, the replica once the lock `watch` is released. */
-  prepare(config: BrowserConfig, watch: string): void;
+  prepare(config: BrowserConfig, watch: string, replica?: string): void;
   /** A standby's idle store for the asks a tab sends it in advance, if it has one for this tab. */
   shadow(config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined>;
   /** The devtools' "crash this replica": the worker stops as if its renderer died. */
@@ -154,7 +154,7 @@ export class TabSession {
 
   private async standby(msg: Extract<TabMessage, { t: "standby" }>): Promise<void> {
     if (msg.v !== PROTOCOL) return;
-    this.deps.prepare(msg.config, msg.watch);
+    this.deps.prepare(msg.config, msg.watch, msg.replica);
     if (msg.lock === undefined || this.store || this.opening) return;
     this.shadowing = true;
     const queued: TabMessage[] = [];

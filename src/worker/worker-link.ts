@@ -155,7 +155,14 @@ export class WorkerLink {
         if (next) {
           next.port.start?.();
           // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
-          const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: msg.lock, lock: this.tabLock };
+          const standby: TabMessage = {
+            t: "standby",
+            v: PROTOCOL,
+            config: this.o.config,
+            watch: msg.lock,
+            lock: this.tabLock,
+            replica: msg.replicaId,
+          };
           next.port.postMessage(standby);
           this.standby = { generation: generation + 1, worker: next };
         }

@@ -9,6 +9,7 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
+import type { LockManagerLike } from "../../src/core/locks.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
 import { parseWorkerMessage, PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
 
@@ -60,13 +61,16 @@ async function tabLock(locks: FakeLocks, tag: string, name: string): Promise<voi
 }
 
 /** A live worker serving tab "host" and tab "t2", both asking for API (hung at the host), and the standby t2 started. */
-async function scene() {
+async function scene(liveLocks?: (locks: FakeLocks, tag: string) => LockManagerLike) {
   const host = new Host();
   const locks = new FakeLocks();
   const name = `sba-${process.pid}-${++seq}`;
   const config = { name, identity: "anonymous", browserId: "b1" };
   const ensure = { t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API, headers: { authorization: "Bearer s3cret" } } };
-  const live = replica(locks, `${name}:0`, host);
+  const live = liveLocks
+    ? createBrowserReplica({ locks: liveLocks(locks, `${name}:0`), lockName: `${name}:0`, fetch: host.fetch, store: { settleMs: 0 } })
+    : replica(locks, `${name}:0`, host);
+  cleanups.push(() => live.destroy());
   await tabLock(locks, "host", "lock-host");
   await tabLock(locks, "t2", "lock-t2");
   const hostTab = portTo(live);
@@ -79,7 +83,7 @@ async function scene() {
   await host.whenCalls(1);
   const standby = replica(locks, `${name}:1`, host);
   const shadow = portTo(standby);
-  shadow.post({ t: "standby", v: PROTOCOL, config, watch: ready.lock, lock: "lock-t2" });
+  shadow.post({ t: "standby", v: PROTOCOL, config, watch: ready.lock, lock: "lock-t2", replica: ready.replicaId });
   shadow.post(ensure);
   // The standby's store has the live worker's claim and waits on it for t2's ask.
   await until(() => standby.stores().length === 1 && standby.stores()[0]!.claims().length === 1);
@@ -132,6 +136,22 @@ describe("asks sent to the standby in advance", () => {
     expect(settled).toMatchObject({ id: 1, snap: { status: "success", data: { taken: "over" } } });
     await ticks(30);
     expect(host.calls.length).toBe(2);
+  });
+
+  it("the live worker's released lock says its stores died with it: the takeover does not wait for the grant of their replica locks", async () => {
+    // The worker's own lock and the keys' locks are held by the realm that crashes; the store's
+    // replica lock by a realm that does not (a grant that comes late, as behind the tabs' hellos).
+    const split = (locks: FakeLocks, tag: string): LockManagerLike => {
+      const worker = locks.forTab(tag);
+      const late = locks.forTab(`${tag}-late`);
+      return { request: (n, o, cb) => (n.startsWith("shared-fetch:replica:") ? late : worker).request(n, o, cb) };
+    };
+    const { host, locks, name, shadow } = await scene(split);
+    locks.crash(`${name}:0`);
+    locks.crash("host");
+    const calls = await host.whenCalls(2);
+    expect(calls).toHaveLength(2);
+    expect(shadow.got).toEqual([]);
   });
 
   it("invariant 11: the tab that asked leaves (its lock released) before the worker dies: the standby drops its ask and sends nothing at the takeover", async () => {
