@@ -164,6 +164,15 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       // Promoted, the store judges claims as any live store does, when someone asks.
       stopJudging?.();
       d.off("update", onUpdate);
+      if (!warm && !idle) {
+        // Cold, and its first sync may still wait for an answer from the worker that just died
+        // (up to the tabs' answer timeout): start over as a fresh worker does, IndexedDB included.
+        tabs.destroy();
+        connections.splice(connections.indexOf(tabs), 1);
+        const fresh = connectTabs(d, { name: config.name });
+        connections.push(fresh);
+        return serve(d, config, fresh);
+      }
       // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
       // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
       let loaded: Promise<unknown> | undefined;
