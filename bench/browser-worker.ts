@@ -97,12 +97,23 @@ async function dataAt(tab: Tab): Promise<number> {
   return (await toLocal(tab))(at);
 }
 
-type Diag = { at: number; worker?: string; workerGone?: string; helloAt?: number; openedAt?: number; fetchAt?: number };
+type Diag = {
+  at: number;
+  worker?: string;
+  workerGone?: string;
+  helloAt?: number;
+  openedAt?: number;
+  fetchAt?: number;
+  lock?: string;
+  mode?: string;
+  granted?: number;
+};
 
 /**
  * Where a takeover's time goes, each on this process's clock: every survivor learning the worker
- * died (its lock granted to the tab's watch; first and last), the next worker's first hello, its
- * IndexedDB open, and its request (the tab's page and worker file record these marks).
+ * died (its lock granted to the tab's watch; first and last), the standby learning it (the same
+ * lock granted to its own watch: its promotion), the next worker's first hello, its IndexedDB
+ * open, and its request (the tab's page and worker file record these marks).
  */
 async function takeoverMarks(survivors: Tab[]): Promise<Record<string, number | undefined>> {
   const diags = await Promise.all(
@@ -117,8 +128,12 @@ async function takeoverMarks(survivors: Tab[]): Promise<Record<string, number | 
     const d = diag.find((x) => typeof x[field] === "number" && x.worker !== undefined && !x.worker.endsWith(":0"));
     return d ? local(d[field]!) : undefined;
   };
+  const promoted = diag.find(
+    (x) => x.worker !== undefined && !x.worker.endsWith(":0") && x.lock?.startsWith("shared-fetch:worker:") && x.mode === "shared",
+  );
   return {
     "a survivor learns the worker died (first)": gone.length ? Math.min(...gone) : undefined,
+    "the standby learns the worker died": promoted?.granted !== undefined ? local(promoted.granted) : undefined,
     "a survivor learns the worker died (last)": gone.length ? Math.max(...gone) : undefined,
     "the next worker gets its first hello": next("helloAt"),
     "the next worker opens the doc": next("openedAt"),

@@ -11,6 +11,7 @@ import type { Connection } from "../sync/connection.ts";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
+import { keyLockGate } from "./key-lock-gate.ts";
 import { TabSession, type Opened } from "./tab-session.ts";
 
 export type BrowserReplicaOptions = {
@@ -63,7 +64,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   let held: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
 
-  const store = (d: Y.Doc, config: BrowserConfig): SharedFetchStoreWithExtras => {
+  const store = (d: Y.Doc, config: BrowserConfig, storeLocks?: LockManagerLike): SharedFetchStoreWithExtras => {
     let made = stores.get(config.identity);
     if (!made) {
       made = createSharedFetchStore({
@@ -76,7 +77,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
         ...(config.browserId !== undefined ? { browserId: config.browserId, keyLockScope: "" } : {}),
         ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
         ...(config.programLeaseMs !== undefined ? { programLeaseMs: config.programLeaseMs } : {}),
-        ...(options.locks !== undefined ? { locks: options.locks } : {}),
+        ...(storeLocks ? { locks: storeLocks } : options.locks !== undefined ? { locks: options.locks } : {}),
       });
       stores.set(config.identity, made);
     }
@@ -126,8 +127,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
    * at once: the doc is already there, so the tabs' re-sent requests find the dead worker's claims
    * without an IndexedDB read, and take them over by its released lock.
    */
-  let standby: { promote: () => void; warm: () => boolean } | undefined;
-  const prepare = (config: BrowserConfig, watch: string): void => {
+  let standby: { promote: () => void; warm: () => boolean; store: Promise<SharedFetchStoreWithExtras | undefined> } | undefined;
+  const prepare = (config: BrowserConfig, watch: string, replica?: string): void => {
     checkName(config);
     if (doc) return;
     name = config.name;
@@ -144,12 +145,34 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     };
     d.on("update", onUpdate);
     let stopJudging: (() => void) | undefined;
+    // The idle store's key locks are held back until promotion: it may wait on the tabs' asks in
+    // advance (their takeover then starts at the live worker's death) but never claims before.
+    const gate = locks ? keyLockGate(locks) : undefined;
+    let idle: SharedFetchStoreWithExtras | undefined;
     const promote = (): void => {
       if (destroyed || held) return;
       stopWatch?.();
+      gate?.open();
+      // The watched lock was the live worker's: its stores died with it, their replica locks
+      // too. Judged dead now, in this task: the grant of each replica lock this store queued for
+      // would come as a later task, behind the tabs' hellos.
+      if (idle && replica) {
+        const { engine } = internalsOf(idle);
+        engine.liveness.markReleased(replica);
+        engine.markClaimantDirty(replica);
+      }
       // Promoted, the store judges claims as any live store does, when someone asks.
       stopJudging?.();
       d.off("update", onUpdate);
+      if (!warm && !idle) {
+        // Cold, and its first sync may still wait for an answer from the worker that just died
+        // (up to the tabs' answer timeout): start over as a fresh worker does, IndexedDB included.
+        tabs.destroy();
+        connections.splice(connections.indexOf(tabs), 1);
+        const fresh = connectTabs(d, { name: config.name });
+        connections.push(fresh);
+        return serve(d, config, fresh);
+      }
       // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
       // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
       let loaded: Promise<unknown> | undefined;
@@ -161,19 +184,24 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       }
       serve(d, config, tabs, loaded);
     };
-    standby = { promote, warm: () => warm };
+    let made: (s: SharedFetchStoreWithExtras | undefined) => void = () => {};
+    standby = { promote, warm: () => warm, store: new Promise((resolve) => (made = resolve)) };
     // Granted asynchronously, after promote below has its stopWatch.
     const stopWatch = locks ? watchLock(locks, watch, promote) : undefined;
     // Without other devices the store can be made now (it writes nothing while idle): the
     // re-sent requests then find it ready, its lock held. With them it waits for promotion, so
     // that it gets the peers' presence, which connects only then (one socket per browser).
     const crossDevice = options.connectPeers !== undefined || config.peers !== undefined;
+    // Asks sent in advance are served only by a store whose key locks are held back.
     if (!crossDevice) {
       awareness = tabs.awareness;
       void tabs.whenSynced.then(() => {
-        if (!destroyed && !held) stopJudging = judgeClaims(store(d, config));
+        if (destroyed || held) return made(undefined);
+        const s = (idle = store(d, config, gate?.locks));
+        stopJudging = judgeClaims(s);
+        made(gate ? s : undefined);
       });
-    }
+    } else made(undefined);
     closers.push(() => (stopWatch?.(), stopJudging?.()));
   };
 
@@ -193,10 +221,18 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   };
   let crashed = false;
 
+  /** The standby's idle store, for asks a tab sends it in advance (undefined: it has none for them). */
+  const shadow = async (config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined> => {
+    checkName(config);
+    const made = await standby?.store;
+    return made && made.identity === config.identity ? made : undefined;
+  };
+
   const deps = {
     locks,
     open,
     prepare,
+    shadow,
     crash,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),

@@ -40,13 +40,17 @@ export type BrowserConfig = {
 export type ResultInfo = { rev: number; at?: number };
 
 export type TabMessage =
-  | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig }
+  /** `resend`: the ids of the asks the tab re-sends right behind this hello (a standby already has them). */
+  | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig; resend?: number[] }
   /**
    * To the next generation's worker, started in advance: keep a live copy of the doc (synced with
    * the current worker on the tabs' BroadcastChannel) and take over the moment `watch`, the
-   * current worker's lifetime lock, is released.
+   * current worker's lifetime lock, is released. With `lock` (the tab's lifetime lock, held) the
+   * tab then sends its asks here too, as it sends them to the live worker: the standby waits on
+   * them with claims held back, so their takeover starts the moment that worker dies.
+   * `replica`: the live worker's store for this tab's identity (its `ready`), dead with that lock.
    */
-  | { t: "standby"; v: number; config: BrowserConfig; watch: string }
+  | { t: "standby"; v: number; config: BrowserConfig; watch: string; lock?: string; replica?: string }
   | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number; retry?: WireRetry }
   /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */
   | { t: "retry"; id: number; retry: boolean; delayMs: number }
@@ -134,9 +138,21 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
   if (!isPlainObject(data)) return undefined;
   switch (data.t) {
     case "hello":
-      return int(data.v) && str(data.tab) && str(data.lock) && isConfig(data.config) ? (data as TabMessage) : undefined;
+      return int(data.v) &&
+        str(data.tab) &&
+        str(data.lock) &&
+        isConfig(data.config) &&
+        (data.resend === undefined || (Array.isArray(data.resend) && data.resend.length <= 10_000 && data.resend.every(int)))
+        ? (data as TabMessage)
+        : undefined;
     case "standby":
-      return int(data.v) && str(data.watch) && isConfig(data.config) ? (data as TabMessage) : undefined;
+      return int(data.v) &&
+        str(data.watch) &&
+        (data.lock === undefined || str(data.lock)) &&
+        (data.replica === undefined || str(data.replica)) &&
+        isConfig(data.config)
+        ? (data as TabMessage)
+        : undefined;
     case "ensure":
       return int(data.id) &&
         kind(data.kind) &&

@@ -28,9 +28,23 @@ export type Link = (message: TabMessage) => void;
  */
 export class RemoteStore implements SharedFetchStoreWithExtras {
   private link: Link | undefined;
+  /**
+   * The next generation's worker, standing by: it gets this tab's asks too (and their
+   * withdrawals), so that it waits on them in advance and takes them over the moment the live
+   * worker dies, before any hello. Subscriptions and the devtools follow after the hello.
+   */
+  private shadowLink: Link | undefined;
   private workerReplicaId: string | undefined;
-  private readonly send = (message: TabMessage): void => this.link?.(message);
-  private readonly waiters = new RemoteWaiters(this.send, (key) => this.views.asking(key));
+  private readonly send = (message: TabMessage): void => {
+    this.link?.(message);
+    if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
+  };
+  // An ask the live worker answered is withdrawn from the standby: it waits for nothing there.
+  private readonly waiters = new RemoteWaiters(
+    this.send,
+    (key) => this.views.asking(key),
+    (id) => this.shadowLink?.({ t: "abort", id }),
+  );
   private readonly views = new RemoteViews(this.send, (key) => this.waiters.asks(key));
   private readonly inspector: RemoteInspector;
   private destroyed = false;
@@ -81,6 +95,18 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.inspector.resend();
   }
 
+  /** The standby worker gets this tab's asks from now on (see shadowLink), the open ones first. */
+  shadow(link: Link): void {
+    if (this.destroyed || this.local) return;
+    this.shadowLink = link;
+    this.waiters.resend(link);
+  }
+
+  /** The ids of this tab's open asks: a hello names them, and attach re-sends them right behind it. */
+  openAsks(): number[] {
+    return this.local ? [] : this.waiters.ids();
+  }
+
   /** The worker answered the hello: it is this replica. */
   served(workerReplicaId: string): void {
     this.workerReplicaId = workerReplicaId;
@@ -94,6 +120,8 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   /** The worker died or the page was hidden: keep what is shown (still pending), send nothing until the next one. */
   detach(): void {
     this.link = undefined;
+    // The standby becomes the worker: the hello on its port re-sends everything.
+    this.shadowLink = undefined;
   }
 
   receive(data: unknown, parse: (d: unknown) => WorkerMessage | undefined): void {
@@ -277,8 +305,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   /** Tells the worker this tab wants nothing now (pagehide); everything is re-sent on attach. */
   leave(): void {
-    this.link?.({ t: "bye" });
+    this.send({ t: "bye" });
     this.link = undefined;
+    this.shadowLink = undefined;
   }
 
   destroy(): void {

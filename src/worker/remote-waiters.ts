@@ -34,6 +34,8 @@ export class RemoteWaiters {
     private readonly send: (message: TabMessage) => void,
     /** A key's asked-or-not changed (its snapshot reads pending while asked). */
     private readonly changed: (key: string) => void,
+    /** The worker answered ask `id` (settled or rejected). */
+    private readonly answered: (id: number) => void = () => {},
   ) {}
 
   asks(key: string): boolean {
@@ -41,9 +43,14 @@ export class RemoteWaiters {
     return false;
   }
 
-  /** Every open ask, as a new worker needs it. */
-  resend(): void {
-    for (const [id, w] of this.waiters) this.send(message(id, w));
+  /** The ids of the open asks (what resend sends). */
+  ids(): number[] {
+    return [...this.waiters.keys()];
+  }
+
+  /** Every open ask, as a new worker (or the standby, `to`) needs it. */
+  resend(to: (message: TabMessage) => void = this.send): void {
+    for (const [id, w] of this.waiters) to(message(id, w));
   }
 
   run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
@@ -86,6 +93,7 @@ export class RemoteWaiters {
     if (!w) return;
     this.waiters.delete(msg.id);
     w.cleanup();
+    this.answered(msg.id);
     if (msg.t === "settled") w.resolve(msg.snap);
     else w.reject(fromWire(msg.error));
   }

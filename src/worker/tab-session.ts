@@ -14,7 +14,9 @@ export type SessionDeps = {
   /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
   open(config: BrowserConfig): Promise<Opened>;
   /** Be the next generation's worker: a live doc now, the replica once the lock `watch` is released. */
-  prepare(config: BrowserConfig, watch: string): void;
+  prepare(config: BrowserConfig, watch: string, replica?: string): void;
+  /** A standby's idle store for the asks a tab sends it in advance, if it has one for this tab. */
+  shadow(config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined>;
   /** The devtools' "crash this replica": the worker stops as if its renderer died. */
   crash(): void;
   /** A message that failed validation: dropped (tests count these). */
@@ -48,6 +50,17 @@ export class TabSession {
   private readonly retryAsks = new RetryAsks((m) => this.post(m));
   private readonly outbox: WorkerMessage[] = [];
   private closed = false;
+  /**
+   * The tab's asks reach this standby in advance, before any hello: served by its idle store
+   * (which cannot claim before promotion), answered to nobody — the tab hears from the live worker.
+   */
+  private shadowing = false;
+  /**
+   * Asks from before a hello that the tab re-sends right behind it (its `resend` ids): each is
+   * withdrawn once its re-sent twin has joined, so a takeover already under way for it is never
+   * left without a waiter in between (that would abort it and send the request again).
+   */
+  private readonly handover = new Map<number, AbortController>();
 
   constructor(
     private readonly port: PortLike,
@@ -65,7 +78,7 @@ export class TabSession {
    * which the settles share) instead of one task per message in every tab's renderer.
    */
   private post(message: WorkerMessage): void {
-    if (this.closed) return;
+    if (this.closed || this.shadowing) return;
     this.outbox.push(message);
     if (this.outbox.length === 1) queueMicrotask(this.flush);
   }
@@ -106,10 +119,7 @@ export class TabSession {
 
   private handle(msg: TabMessage): void {
     if (msg.t === "hello") return void this.hello(msg);
-    if (msg.t === "standby") {
-      if (msg.v === PROTOCOL) this.deps.prepare(msg.config, msg.watch);
-      return;
-    }
+    if (msg.t === "standby") return void this.standby(msg);
     if (this.opening) return void this.opening.push(msg);
     const store = this.store;
     if (!store) return;
@@ -119,6 +129,7 @@ export class TabSession {
       case "abort":
         this.waiters.get(msg.id)?.abort();
         this.waiters.delete(msg.id);
+        this.handOver(msg.id);
         return;
       case "sub":
         return this.subscribe(store, msg.kind, msg.key, msg.req);
@@ -141,10 +152,44 @@ export class TabSession {
     }
   }
 
+  private async standby(msg: Extract<TabMessage, { t: "standby" }>): Promise<void> {
+    if (msg.v !== PROTOCOL) return;
+    this.deps.prepare(msg.config, msg.watch, msg.replica);
+    if (msg.lock === undefined || this.store || this.opening) return;
+    this.shadowing = true;
+    const queued: TabMessage[] = [];
+    this.opening = queued;
+    const hellos = this.hellos;
+    // The tab's lock is held before it asks anything: granted to us, the tab is gone (invariant 11).
+    this.watchTab(msg.lock);
+    const store = await this.deps.shadow(msg.config).catch(() => undefined);
+    // A hello came meanwhile: it re-sends all this tab wants.
+    if (this.closed || hellos !== this.hellos) return;
+    this.opening = undefined;
+    if (!store) return;
+    this.store = store;
+    for (const queuedMsg of queued) this.handleSafely(queuedMsg);
+  }
+
+  private watchTab(lock: string): void {
+    const { locks } = this.deps;
+    this.stopWatchingTab?.();
+    this.stopWatchingTab = locks ? watchLock(locks, lock, () => this.dropInterest()) : undefined;
+  }
+
   private async hello(msg: Extract<TabMessage, { t: "hello" }>): Promise<void> {
+    this.shadowing = false;
     if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
-    // A tab back from the back/forward cache says hello again: it re-sends what it still wants.
-    this.dropInterest();
+    // A tab back from the back/forward cache, or one that asked this standby in advance, says
+    // hello: it re-sends what it still wants. An ask it re-sends is handed over to its twin.
+    const resend = new Set(msg.resend ?? []);
+    for (const [id, controller] of this.waiters) {
+      if (!resend.has(id)) continue;
+      this.handOver(id);
+      this.handover.set(id, controller);
+      this.waiters.delete(id);
+    }
+    this.dropInterest(false);
     // The tab sends what it wants right behind its hello: held until the store is there.
     const queued: TabMessage[] = [];
     this.opening = queued;
@@ -154,6 +199,7 @@ export class TabSession {
       opened = await this.deps.open(msg.config);
     } catch (error) {
       this.opening = undefined;
+      this.dropHandover();
       return this.post({ t: "refused", message: toWire(error).message });
     } finally {
       if (this.opening === queued) this.opening = undefined;
@@ -162,10 +208,8 @@ export class TabSession {
     if (this.closed || hellos !== this.hellos) return;
     this.store = opened.store;
     this.doc = opened.doc;
-    const { locks } = this.deps;
-    this.stopWatchingTab?.();
     // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
-    this.stopWatchingTab = locks ? watchLock(locks, msg.lock, () => this.dropInterest()) : undefined;
+    this.watchTab(msg.lock);
     for (const queuedMsg of queued) this.handleSafely(queuedMsg);
     // The tab watches the lock `ready` names: it must be held before the tab hears of it.
     await opened.held;
@@ -205,8 +249,11 @@ export class TabSession {
       }
     } catch (error) {
       this.waiters.delete(msg.id);
+      this.handOver(msg.id);
       return this.post({ t: "rejected", id: msg.id, error: toWire(error) });
     }
+    // Its twin from before the hello goes only now that this one waits in the store.
+    this.handOver(msg.id);
     running.then(
       (snap) => {
         if (this.waiters.get(msg.id) !== controller) return;
@@ -271,10 +318,21 @@ export class TabSession {
     else dev.stopHeartbeats(msg.on);
   }
 
+  private handOver(id: number): void {
+    this.handover.get(id)?.abort();
+    this.handover.delete(id);
+  }
+
+  private dropHandover(): void {
+    for (const controller of this.handover.values()) controller.abort();
+    this.handover.clear();
+  }
+
   /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */
-  dropInterest(): void {
+  dropInterest(withHandover = true): void {
     for (const controller of this.waiters.values()) controller.abort();
     this.waiters.clear();
+    if (withHandover) this.dropHandover();
     this.retryAsks.dropAll();
     for (const sub of this.subs.values()) sub.off();
     this.subs.clear();

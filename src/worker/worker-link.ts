@@ -109,7 +109,14 @@ export class WorkerLink {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
     this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock);
     if (this.stopped || this.hidden) return;
-    const hello: TabMessage = { t: "hello", v: PROTOCOL, tab: this.o.tabId, lock: this.tabLock, config: this.o.config };
+    const hello: TabMessage = {
+      t: "hello",
+      v: PROTOCOL,
+      tab: this.o.tabId,
+      lock: this.tabLock,
+      config: this.o.config,
+      resend: this.o.store.openAsks(),
+    };
     port.postMessage(hello);
     // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
     // order, and the worker holds these until its doc is open (a takeover saves a round trip).
@@ -147,10 +154,21 @@ export class WorkerLink {
         const next = this.spawn(generation + 1);
         if (next) {
           next.port.start?.();
-          next.port.postMessage({ t: "standby", v: PROTOCOL, config: this.o.config, watch: msg.lock } satisfies TabMessage);
+          // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
+          const standby: TabMessage = {
+            t: "standby",
+            v: PROTOCOL,
+            config: this.o.config,
+            watch: msg.lock,
+            lock: this.tabLock,
+            replica: msg.replicaId,
+          };
+          next.port.postMessage(standby);
           this.standby = { generation: generation + 1, worker: next };
         }
       }
+      const { port } = this.standby?.generation === generation + 1 ? this.standby.worker : {};
+      if (port) this.o.store.shadow((m) => port.postMessage(m));
       return;
     }
     if (msg?.t === "refused") return this.fail(`the SharedWorker refused this tab: ${msg.message}`);

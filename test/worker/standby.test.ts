@@ -177,4 +177,42 @@ describe("the standby worker", () => {
     await other.next("settled");
     expect(events.find((e) => e.type === "claimed")).toMatchObject({ takeoverOf: deadId });
   });
+
+  it("a standby promoted before its first sync ended (the worker died before answering it) starts over as a fresh worker: it reads IndexedDB and takes the dead claim over", async () => {
+    const host = new Host();
+    const locks = new FakeLocks();
+    const name = `sbf-${process.pid}-${++seq}`;
+    const config = { name, identity: "anonymous", browserId: "b1" };
+    const live = replica(locks, `${name}:0`, host);
+    const tab = portTo(live);
+    const tabLock = locks.forTab("tab");
+    await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
+    tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
+    tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
+    await tab.next("ready");
+    await host.whenCalls(1);
+    const deadId = live.stores()[0]!.replicaId;
+    const key = live.stores()[0]!.keyOf({ url: API });
+    while (!(await storedClaim(name, key))) await new Promise((r) => setTimeout(r, 5));
+    tab.post({ t: "dev", action: "crash" });
+    await until(() => internalsOf(live.stores()[0]!).dev.crashed);
+
+    const holder = locks.forTab("holder");
+    await new Promise<void>((granted) => void holder.request("watched", {}, () => new Promise(() => granted())));
+    const standby = replica(locks, `${name}:1`, host);
+    const other = portTo(standby);
+    other.post({ t: "standby", v: PROTOCOL, config, watch: "watched" });
+    // Promoted at once: no store made yet, its first sync unfinished.
+    await new Promise((r) => setTimeout(r, 5));
+    expect(standby.stores()).toEqual([]);
+    locks.crash("holder");
+    other.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
+    other.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
+    const calls = await host.whenCalls(2);
+    calls[1]!.respond(200, { taken: "over" });
+    expect(await other.next("settled")).toMatchObject({ snap: { status: "success", data: { taken: "over" } } });
+    // It read the dead claim from IndexedDB and judged its claimant dead by its lock: a takeover.
+    expect(internalsOf(standby.stores()[0]!).engine.liveness.departed().released.has(deadId)).toBe(true);
+    expect(host.calls.length).toBe(2);
+  });
 });
