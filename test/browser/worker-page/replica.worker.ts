@@ -24,12 +24,25 @@ const stamp = () => performance.timeOrigin + performance.now();
 const self = globalThis as unknown as { name?: string; addEventListener(t: "connect", f: (e: MessageEvent) => void): void };
 // The first hello this worker got, and each request it sent: where a takeover's time goes (bench marks).
 let helloed = false;
+// Set when this worker is not generation 0 (a standby or a successor): its message handlers are timed.
+const successor = self.name?.endsWith(":0") ? undefined : stamp();
 let readied = false;
 let ensured = false;
 self.addEventListener("connect", (event) => {
   const port = event.ports[0];
   if (!port) return;
-  port.addEventListener("message", (e: MessageEvent<{ t?: string }>) => {
+  // How long the replica's own handler took on each message, once it is a successor (TIMELINE).
+  const listen = port.addEventListener.bind(port);
+  port.addEventListener = ((type: string, listener: (e: MessageEvent) => void, options?: unknown) => {
+    if (type !== "message" || successor === undefined) return listen(type as "message", listener, options as undefined);
+    const timed = (e: MessageEvent<{ t?: string }>) => {
+      const start = stamp();
+      listener(e);
+      diag.postMessage({ worker: self.name, handled: e.data?.t, start, ms: Math.round((stamp() - start) * 10) / 10 });
+    };
+    return listen("message", timed, options as undefined);
+  }) as typeof port.addEventListener;
+  listen("message", (e: MessageEvent<{ t?: string }>) => {
     if (e.data?.t === "hello" && !helloed) {
       helloed = true;
       diag.postMessage({ worker: self.name, helloAt: stamp() });
