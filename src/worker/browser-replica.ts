@@ -11,7 +11,7 @@ import type { Connection } from "../sync/connection.ts";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
-import { keyLockGate } from "./key-lock-gate.ts";
+import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
 import { TabSession, type Opened } from "./tab-session.ts";
 
 export type BrowserReplicaOptions = {
@@ -147,8 +147,19 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     let stopJudging: (() => void) | undefined;
     // The idle store's key locks are held back until promotion: it may wait on the tabs' asks in
     // advance (their takeover then starts at the live worker's death) but never claims before.
-    const gate = locks ? keyLockGate(locks) : undefined;
     let idle: SharedFetchStoreWithExtras | undefined;
+    // A key whose claim by the live worker stands: that worker holds its lock, so a request for it
+    // queues behind the live worker, and the browser grants it with that worker's death.
+    const liveHolds = (lockName: string): boolean => {
+      if (!idle || !replica) return false;
+      const { records } = internalsOf(idle);
+      for (let i = lockName.indexOf(":", KEY_LOCK_PREFIX.length); i >= 0; i = lockName.indexOf(":", i + 1)) {
+        const claim = records.claims.get(lockName.slice(i + 1));
+        if (claim) return claim.replicaId === replica && !claim.abandoned;
+      }
+      return false;
+    };
+    const gate = locks ? keyLockGate(locks, liveHolds) : undefined;
     const promote = (): void => {
       if (destroyed || held) return;
       stopWatch?.();
@@ -198,7 +209,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       void tabs.whenSynced.then(() => {
         if (destroyed || held) return made(undefined);
         const s = (idle = store(d, config, gate?.locks));
-        stopJudging = judgeClaims(s);
+        stopJudging = judgeClaims(s, () => gate?.arm());
         made(gate ? s : undefined);
       });
     } else made(undefined);
@@ -283,9 +294,10 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
  * Has a standby's idle store judge each claim as it arrives, as its inspector would: a claim from
  * this browser gets its claimant's lock queued for at once, so the live worker's death is known
  * to this store the moment its lock is released, and the re-sent request takes over without a
- * lock round trip first. Returns the stop.
+ * lock round trip first; then `judged` (the gate queues key locks the live worker holds now).
+ * Returns the stop.
  */
-function judgeClaims(store: SharedFetchStoreWithExtras): () => void {
+function judgeClaims(store: SharedFetchStoreWithExtras, judged: () => void): () => void {
   const { records, engine } = internalsOf(store);
   let stopped = false;
   const judge = (keys: Iterable<string>) =>
@@ -295,6 +307,7 @@ function judgeClaims(store: SharedFetchStoreWithExtras): () => void {
         const claim = records.claims.get(key);
         if (claim) engine.verdict(key, claim);
       }
+      judged();
     });
   const off = records.claims.onChange((keys) => judge([...keys]));
   judge(records.claims.keys());

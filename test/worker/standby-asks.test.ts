@@ -61,7 +61,10 @@ async function tabLock(locks: FakeLocks, tag: string, name: string): Promise<voi
 }
 
 /** A live worker serving tab "host" and tab "t2", both asking for API (hung at the host), and the standby t2 started. */
-async function scene(liveLocks?: (locks: FakeLocks, tag: string) => LockManagerLike) {
+async function scene(
+  liveLocks?: (locks: FakeLocks, tag: string) => LockManagerLike,
+  standbyLocks?: (locks: FakeLocks, tag: string) => LockManagerLike,
+) {
   const host = new Host();
   const locks = new FakeLocks();
   const name = `sba-${process.pid}-${++seq}`;
@@ -81,7 +84,10 @@ async function scene(liveLocks?: (locks: FakeLocks, tag: string) => LockManagerL
   t2.post(ensure);
   const ready = (await t2.next("ready")) as Extract<WorkerMessage, { t: "ready" }>;
   await host.whenCalls(1);
-  const standby = replica(locks, `${name}:1`, host);
+  const standby = standbyLocks
+    ? createBrowserReplica({ locks: standbyLocks(locks, `${name}:1`), lockName: `${name}:1`, fetch: host.fetch, store: { settleMs: 0 } })
+    : replica(locks, `${name}:1`, host);
+  cleanups.push(() => standby.destroy());
   const shadow = portTo(standby);
   shadow.post({ t: "standby", v: PROTOCOL, config, watch: ready.lock, lock: "lock-t2", replica: ready.replicaId });
   shadow.post(ensure);
@@ -151,6 +157,26 @@ describe("asks sent to the standby in advance", () => {
     locks.crash("host");
     const calls = await host.whenCalls(2);
     expect(calls).toHaveLength(2);
+    expect(shadow.got).toEqual([]);
+  });
+
+  it("the standby queues for the key's lock while the live worker holds it: the dead worker's release grants it, no key lock is asked for at the takeover", async () => {
+    const asked: { name: string; crashed: boolean }[] = [];
+    let crashed = false;
+    const counted = (locks: FakeLocks, tag: string): LockManagerLike => {
+      const own = locks.forTab(tag);
+      return { request: (n, o, cb) => (n.startsWith("shared-fetch:key:") && asked.push({ name: n, crashed }), own.request(n, o, cb)) };
+    };
+    const { host, locks, name, shadow } = await scene(undefined, counted);
+    await until(() => asked.length === 1);
+    await ticks(30);
+    expect(host.calls.length).toBe(1);
+    crashed = true;
+    locks.crash(`${name}:0`);
+    locks.crash("host");
+    const calls = await host.whenCalls(2);
+    expect(calls).toHaveLength(2);
+    expect(asked).toEqual([{ name: expect.stringMatching(/^shared-fetch:key:/), crashed: false }]);
     expect(shadow.got).toEqual([]);
   });
 
