@@ -30,6 +30,9 @@ export type BrowserReplicaOptions = {
   lockName?: string;
 };
 
+/** A warm standby's IndexedDB persistence starts at most this long after its promotion (see promote). */
+const PERSIST_AFTER_MS = 250;
+
 export type BrowserReplica = {
   /** Serves one tab on this port (what a SharedWorker's `connect` event hands over). */
   accept(port: PortLike): void;
@@ -185,13 +188,27 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
         return serve(d, config, fresh);
       }
       // Persist from now on. A warm doc already holds what IndexedDB holds (the dead worker wrote
-      // both), so nothing waits for the read: it merges in when it comes. A cold one reads it first.
+      // both), so nothing waits for the read: it merges in when it comes, and it starts once the
+      // key locks queued in advance are granted (at most PERSIST_AFTER_MS later), so that the read
+      // and the write of the whole doc that follows it do not hold their grants up on this thread.
+      // A cold one reads it first.
       let loaded: Promise<unknown> | undefined;
       if (typeof globalThis.indexedDB !== "undefined") {
-        const persistence = new IndexeddbPersistence(config.name, d);
-        closers.push(() => void persistence.destroy().catch(() => {}));
-        if (!warm)
+        const persist = () => {
+          if (destroyed || crashed) return undefined;
+          const persistence = new IndexeddbPersistence(config.name, d);
+          closers.push(() => void persistence.destroy().catch(() => {}));
+          return persistence;
+        };
+        if (!warm) {
+          const persistence = persist()!;
           loaded = new Promise<void>((resolve) => (void persistence.whenSynced.then(() => resolve()), onOpenFailure(persistence, resolve)));
+        } else if (gate) {
+          let started = false;
+          const once = () => void (started || ((started = true), persist()));
+          void gate.granted().then(once);
+          setTimeout(once, PERSIST_AFTER_MS);
+        } else persist();
       }
       serve(d, config, tabs, loaded);
     };

@@ -20,6 +20,8 @@ export type KeyLockGate = {
   open(): void;
   /** Queues at the browser, in advance, each held-back request `queueAhead` now allows. */
   arm(): void;
+  /** Settles once each request queued in advance and pending at `open` got its grant (or failed). */
+  granted(): Promise<void>;
   readonly parked: number;
 };
 
@@ -41,6 +43,13 @@ export type KeyLockGate = {
 export function keyLockGate(locks: LockManagerLike, queueAhead: (name: string) => boolean = () => false): KeyLockGate {
   let opened = false;
   const parked = new Set<Parked>();
+  // Requests queued in advance that `open` left to their grant, and who waits for them.
+  const awaited = new Set<Parked>();
+  const onGranted: (() => void)[] = [];
+  const done = (p: Parked) => {
+    if (!awaited.delete(p) || awaited.size > 0) return;
+    for (const f of onGranted.splice(0)) f();
+  };
   const forward = (p: Parked) => locks.request(p.name, p.options, p.callback).then(p.settle.resolve, p.settle.reject);
   const advance = (p: Parked) => {
     if (p.queued || p.options.ifAvailable || !queueAhead(p.name)) return;
@@ -51,12 +60,14 @@ export function keyLockGate(locks: LockManagerLike, queueAhead: (name: string) =
         p.queued = false;
         if (!opened) return undefined;
         taken = true;
+        done(p);
         return p.callback(lock);
       })
       .then(
         (value) => (taken ? p.settle.resolve(value) : undefined),
         (error) => {
           p.queued = false;
+          done(p);
           // Aborted while queued: before promotion the abort listener settled it already.
           if (taken || opened) p.settle.reject(error);
         },
@@ -90,7 +101,11 @@ export function keyLockGate(locks: LockManagerLike, queueAhead: (name: string) =
       const waiting = [...parked];
       parked.clear();
       // A request queued in advance runs the store's callback when its grant comes.
+      for (const p of waiting) if (p.queued) awaited.add(p);
       for (const p of waiting) if (!p.queued) void forward(p);
+    },
+    granted() {
+      return awaited.size === 0 ? Promise.resolve() : new Promise((resolve) => onGranted.push(resolve));
     },
     arm() {
       if (!opened) for (const p of parked) advance(p);

@@ -29,10 +29,15 @@ describe("a standby's key lock gate", () => {
     expect(requests).toBe(1);
     await tick();
     expect(ran).toBe(0);
+    let granted = false;
+    void gate.granted().then(() => (granted = true));
+    await tick();
+    expect(granted).toBe(false);
     locks.crash("live");
     await expect(held).resolves.toBe("claimed");
     expect(ran).toBe(1);
     expect(requests).toBe(1);
+    expect(granted).toBe(true);
   });
 
   it("granted while the live worker lives (it let the key go), lets it go at once and never runs the store's callback before promotion", async () => {

@@ -125,7 +125,9 @@ describe("the standby worker", () => {
     live.destroy();
     let promoted = false;
     while (!promoted) promoted = await isHeld(locks, `${WORKER_LOCK_PREFIX}${name}:1`);
-    // Promoted by the lock alone: it holds its own worker lock and persists the doc from now on.
+    // Promoted by the lock alone: it holds its own worker lock and persists the doc from now on
+    // (its IndexedDB opens once the key locks it queued in advance are granted: none here).
+    await until(() => opens.get(name) === 2);
     expect(opens.get(name)).toBe(2);
 
     // The tab re-sends what it wants right behind its hello; the standby's store takes the dead claim over.
