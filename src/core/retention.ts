@@ -25,6 +25,7 @@ export class Retention {
   private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
+  private flushQueued = false;
   private readonly unobserve: (() => void)[];
 
   constructor(
@@ -32,7 +33,10 @@ export class Retention {
     private readonly retentionMs: number,
     private readonly replicaId: string,
     private readonly isBusy: (key: string) => boolean,
+    /** This replica's claim of the key is written (or in the transaction under way: the doc's index does not show it yet). */
+    private readonly claimsKey: (key: string) => boolean,
     private readonly write: (fn: () => void) => void,
+    private readonly ride: (fn: () => void) => void,
     private readonly onSwept: (keys: string[]) => void,
   ) {
     const { claims, results, programs, errors, asks, beats } = records;
@@ -58,16 +62,20 @@ export class Retention {
   }
 
   /**
-   * Called when this replica asks for a key. The ask record is rewritten only when this replica
-   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
-   * microtask later, batched): the doc never shows a key asked for but unclaimed.
+   * Runs `ask` (this replica asking for a key) and returns its promise. The ask record is
+   * rewritten only when this replica has not seen it change for retention/24 (any replica's write
+   * counts), and never ahead of the key's claim: it rides in the transaction that carries this
+   * replica's claim, or is written (a microtask later, batched) once the ask settled. So the doc
+   * never shows a key asked for but unclaimed, and a booting page's claim and fetch do not wait
+   * behind a write of its own (an update, a broadcast, an IndexedDB put) that only a sweep a day
+   * later reads.
    */
-  touch(key: string): void {
-    if (this.stopped) return;
+  touch<T>(key: string, ask: () => Promise<T>): Promise<T> {
+    if (this.stopped) return ask();
     const now = Date.now();
     const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
     if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
-      if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
+      if (this.due.size === 0) this.ride(() => this.writeAsks(true));
       this.due.set(key, now);
       this.askSeen.set(key, now);
     }
@@ -75,6 +83,14 @@ export class Retention {
       this.lastSweep = now;
       queueMicrotask(() => this.sweep());
     }
+    const settled = ask();
+    const later = () => {
+      if (this.stopped || !this.due.has(key)) return;
+      if (!this.flushQueued) queueMicrotask(() => this.flushAsks());
+      this.flushQueued = true;
+    };
+    if (this.due.has(key)) settled.then(later, later);
+    return settled;
   }
 
   /** The store is destroyed: write nothing more, not even a sweep already queued. */
@@ -85,12 +101,23 @@ export class Retention {
   }
 
   private flushAsks(): void {
+    this.flushQueued = false;
     if (this.stopped || this.due.size === 0) return;
-    const due = [...this.due];
-    this.due.clear();
-    this.write(() => {
-      for (const [key, at] of due) this.records.asks.set(key, at);
-    });
+    this.write(() => this.writeAsks(false));
+  }
+
+  /** Inside a transaction: the due asks (with `claimedOnly`, those whose key is claimed or recorded now). */
+  private writeAsks(claimedOnly: boolean): void {
+    if (this.stopped) return;
+    const { asks, claims, results, programs, errors } = this.records;
+    for (const [key, at] of this.due) {
+      const known = this.claimsKey(key) || [claims, results, programs, errors].some((map) => map.get(key) !== undefined);
+      if (claimedOnly && !known) continue;
+      asks.set(key, at);
+      this.due.delete(key);
+    }
+    // Asks still waiting for their claim ride in the next transaction again.
+    if (this.due.size > 0) this.ride(() => this.writeAsks(true));
   }
 
   sweep(now = Date.now()): string[] {
