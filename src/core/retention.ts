@@ -26,6 +26,7 @@ export class Retention {
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
   private flushQueued = false;
+  private flushAll = false;
   private readonly unobserve: (() => void)[];
 
   constructor(
@@ -43,13 +44,22 @@ export class Retention {
     // Inside the writer's transaction: only note the time (observers must not write or throw).
     const firstSeen = (keys: Set<string>) => {
       const now = Date.now();
-      for (const key of keys) if (!this.since.has(key)) this.since.set(key, now);
+      let claimed = false;
+      for (const key of keys) {
+        if (!this.since.has(key)) this.since.set(key, now);
+        if (this.due.has(key)) claimed = true;
+      }
+      // A key this replica waits for is claimed (or recorded) by another: its ask may go now,
+      // while the claimant fetches, rather than when the result lands and every tab renders.
+      if (claimed) this.queueFlush(false);
     };
     this.unobserve = [
       ...[claims, results, programs, errors].map((map) => map.onChange(firstSeen)),
       asks.onChange((keys) => {
         const now = Date.now();
         for (const key of keys) {
+          // Another replica refreshed the record (this one's own leave `due` before they are written).
+          this.due.delete(key);
           this.since.set(key, now);
           this.askSeen.set(key, now);
         }
@@ -65,7 +75,9 @@ export class Retention {
    * Runs `ask` (this replica asking for a key) and returns its promise. The ask record is
    * rewritten only when this replica has not seen it change for retention/24 (any replica's write
    * counts), and never ahead of the key's claim: it rides in the transaction that carries this
-   * replica's claim, or is written (a microtask later, batched) once the ask settled. So the doc
+   * replica's claim, or is written (a microtask later, batched) once another replica's claim or
+   * record of the key is seen, or once the ask settled; and not at all when another replica's ask
+   * record of the key arrives first (tabs waiting for one claimant write its ask only). So the doc
    * never shows a key asked for but unclaimed, and a booting page's claim and fetch do not wait
    * behind a write of its own (an update, a broadcast, an IndexedDB put) that only a sweep a day
    * later reads.
@@ -85,9 +97,7 @@ export class Retention {
     }
     const settled = ask();
     const later = () => {
-      if (this.stopped || !this.due.has(key)) return;
-      if (!this.flushQueued) queueMicrotask(() => this.flushAsks());
-      this.flushQueued = true;
+      if (!this.stopped && this.due.has(key)) this.queueFlush(true);
     };
     if (this.due.has(key)) settled.then(later, later);
     return settled;
@@ -100,10 +110,16 @@ export class Retention {
     this.unobserve.forEach((off) => off());
   }
 
-  private flushAsks(): void {
-    this.flushQueued = false;
-    if (this.stopped || this.due.size === 0) return;
-    this.write(() => this.writeAsks(false));
+  /** A microtask later (outside any observer), one transaction: every due ask, or those whose key is claimed or recorded. */
+  private queueFlush(all: boolean): void {
+    this.flushAll ||= all;
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => {
+      const claimedOnly = !this.flushAll;
+      this.flushQueued = this.flushAll = false;
+      if (!this.stopped && this.due.size > 0) this.write(() => this.writeAsks(claimedOnly));
+    });
   }
 
   /** Inside a transaction: the due asks (with `claimedOnly`, those whose key is claimed or recorded now). */
