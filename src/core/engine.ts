@@ -161,6 +161,12 @@ export class ClaimEngine {
     this.keys.markDirty(this.opts.records.claims.entries().map(([key]) => key));
   }
 
+  /** True once this replica's claim of the key is written, or is being written in the transaction under way. */
+  claimsKey(key: string): boolean {
+    const phase = this.keys.peek(key)?.attempt?.phase;
+    return phase !== undefined && phase !== "locking";
+  }
+
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   isBusy(key: string): boolean {
     const st = this.keys.peek(key);

@@ -105,7 +105,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.resume();
     },
   });
-  // Asks go into the engine's batch: one transaction with the claims of the same tick.
+  // Asks go into the engine's batch: in the transaction of their claim, or one with the other writes of a tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   const retention = new Retention(
@@ -113,7 +113,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     o.retentionMs,
     replicaId,
     (key) => engine.isBusy(key),
+    (key) => engine.claimsKey(key),
     batched,
+    (fn) => engine.batch.ride(fn),
     (keys) => events.emit({ type: "swept", keys }),
   );
   const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
@@ -151,8 +153,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
   const runProgram = (job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> => {
     lru.touch(job.key);
-    retention.touch(job.key);
-    const running = engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>;
+    const running = retention.touch(job.key, () => engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>);
     running.then(
       () => lru.schedule(),
       () => lru.schedule(),
@@ -181,8 +182,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         const maxAgeMs = maxAge(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        retention.touch(job.key);
-        return engine.ensure(job, signal, "ensure", maxAgeMs);
+        return retention.touch(job.key, () => engine.ensure(job, signal, "ensure", maxAgeMs));
       });
     },
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
@@ -190,8 +190,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        retention.touch(job.key);
-        return engine.ensure(job, signal, "refetch");
+        return retention.touch(job.key, () => engine.ensure(job, signal, "refetch"));
       });
     },
     resultInfo: (req: SharedRequest | string) => infoOf(records.results.get(keyOf(req))),

@@ -56,6 +56,9 @@ const statusFrame = (type: number, nonce: string, loaded: boolean): Uint8Array =
     encoding.writeVarUint(e, loaded ? 1 : 0);
   });
 
+/** A presence query (y-websocket's "send me your awareness"): a type byte and nothing else. */
+export const isQueryAwareness = (data: Uint8Array): boolean => data.length === 1 && data[0] === messageQueryAwareness;
+
 /** Sent by a tab after its handshake: who else is here, and is their state complete? */
 export const encodeSyncQuery = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncQuery, nonce, loaded);
 
