@@ -19,22 +19,13 @@ export type ConnectorInfo = {
 };
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();
-/** Connectors whose whenSynced settled (a failure counts, as in whenDocSynced). */
-const settled = new WeakSet<ConnectorInfo>();
 
 /** Connectors register themselves, so a store knows when its doc is in sync without being told. */
 export function registerConnector(doc: Y.Doc, info: ConnectorInfo): () => void {
   let set = byDoc.get(doc);
   if (!set) byDoc.set(doc, (set = new Set()));
   set.add(info);
-  const done = () => void settled.add(info);
-  info.whenSynced.then(done, done);
   return () => set.delete(info);
-}
-
-/** True once every connector of the doc synced (or gave up): what whenDocSynced waits for has happened. */
-export function isDocSynced(doc: Y.Doc): boolean {
-  return connectorsOf(doc).every((c) => settled.has(c));
 }
 
 export function connectorsOf(doc: Y.Doc): ConnectorInfo[] {

@@ -22,9 +22,4 @@ export type EngineOptions = {
    * before it could not name its browser, and its crash would then be found only by the lease.
    */
   ready?: () => Promise<void>;
-  /**
-   * True once what `ready` waits for has happened: a claim asked for then is decided at once,
-   * with no promise hops (while a page boots, its first render's work slips into those hops).
-   */
-  readyNow?: () => boolean;
 };

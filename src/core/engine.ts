@@ -98,7 +98,6 @@ export class ClaimEngine {
   ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch", maxAgeMs?: number): Promise<Snapshot> {
     if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-    this.readyIfDone();
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.reader.read(st);
@@ -159,12 +158,6 @@ export class ClaimEngine {
   /** This replica's own browser id changed: its verdict on every foreign claim may change with it. */
   recheckClaims(): void {
     this.keys.markDirty(this.opts.records.claims.entries().map(([key]) => key));
-  }
-
-  /** True once this replica's claim of the key is written, or is being written in the transaction under way. */
-  claimsKey(key: string): boolean {
-    const phase = this.keys.peek(key)?.attempt?.phase;
-    return phase !== undefined && phase !== "locking";
   }
 
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
@@ -240,13 +233,6 @@ export class ClaimEngine {
       case "none":
         return;
     }
-  }
-
-  /** What `ready` waits for has happened already: no need to wait for its promise to say so. */
-  private readyIfDone(): void {
-    if (this.lifecycle !== "starting" || !this.opts.readyNow?.()) return;
-    this.lifecycle = "ready";
-    for (const st of [...this.keys.all()]) this.refresh(st);
   }
 
   private awaitReady(): void {

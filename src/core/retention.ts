@@ -25,8 +25,6 @@ export class Retention {
   private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
-  private flushQueued = false;
-  private flushAll = false;
   private readonly unobserve: (() => void)[];
 
   constructor(
@@ -34,32 +32,20 @@ export class Retention {
     private readonly retentionMs: number,
     private readonly replicaId: string,
     private readonly isBusy: (key: string) => boolean,
-    /** This replica's claim of the key is written (or in the transaction under way: the doc's index does not show it yet). */
-    private readonly claimsKey: (key: string) => boolean,
     private readonly write: (fn: () => void) => void,
-    private readonly ride: (fn: () => void) => void,
     private readonly onSwept: (keys: string[]) => void,
   ) {
     const { claims, results, programs, errors, asks, beats } = records;
     // Inside the writer's transaction: only note the time (observers must not write or throw).
     const firstSeen = (keys: Set<string>) => {
       const now = Date.now();
-      let claimed = false;
-      for (const key of keys) {
-        if (!this.since.has(key)) this.since.set(key, now);
-        if (this.due.has(key)) claimed = true;
-      }
-      // A key this replica waits for is claimed (or recorded) by another: its ask may go now,
-      // while the claimant fetches, rather than when the result lands and every tab renders.
-      if (claimed) this.queueFlush(false);
+      for (const key of keys) if (!this.since.has(key)) this.since.set(key, now);
     };
     this.unobserve = [
       ...[claims, results, programs, errors].map((map) => map.onChange(firstSeen)),
       asks.onChange((keys) => {
         const now = Date.now();
         for (const key of keys) {
-          // Another replica refreshed the record (this one's own leave `due` before they are written).
-          this.due.delete(key);
           this.since.set(key, now);
           this.askSeen.set(key, now);
         }
@@ -72,22 +58,16 @@ export class Retention {
   }
 
   /**
-   * Runs `ask` (this replica asking for a key) and returns its promise. The ask record is
-   * rewritten only when this replica has not seen it change for retention/24 (any replica's write
-   * counts), and never ahead of the key's claim: it rides in the transaction that carries this
-   * replica's claim, or is written (a microtask later, batched) once another replica's claim or
-   * record of the key is seen, or once the ask settled; and not at all when another replica's ask
-   * record of the key arrives first (tabs waiting for one claimant write its ask only). So the doc
-   * never shows a key asked for but unclaimed, and a booting page's claim and fetch do not wait
-   * behind a write of its own (an update, a broadcast, an IndexedDB put) that only a sweep a day
-   * later reads.
+   * Called when this replica asks for a key. The ask record is rewritten only when this replica
+   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
+   * microtask later, batched): the doc never shows a key asked for but unclaimed.
    */
-  touch<T>(key: string, ask: () => Promise<T>): Promise<T> {
-    if (this.stopped) return ask();
+  touch(key: string): void {
+    if (this.stopped) return;
     const now = Date.now();
     const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
     if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
-      if (this.due.size === 0) this.ride(() => this.writeAsks(true));
+      if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
       this.due.set(key, now);
       this.askSeen.set(key, now);
     }
@@ -95,12 +75,6 @@ export class Retention {
       this.lastSweep = now;
       queueMicrotask(() => this.sweep());
     }
-    const settled = ask();
-    const later = () => {
-      if (!this.stopped && this.due.has(key)) this.queueFlush(true);
-    };
-    if (this.due.has(key)) settled.then(later, later);
-    return settled;
   }
 
   /** The store is destroyed: write nothing more, not even a sweep already queued. */
@@ -110,30 +84,13 @@ export class Retention {
     this.unobserve.forEach((off) => off());
   }
 
-  /** A microtask later (outside any observer), one transaction: every due ask, or those whose key is claimed or recorded. */
-  private queueFlush(all: boolean): void {
-    this.flushAll ||= all;
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(() => {
-      const claimedOnly = !this.flushAll;
-      this.flushQueued = this.flushAll = false;
-      if (!this.stopped && this.due.size > 0) this.write(() => this.writeAsks(claimedOnly));
+  private flushAsks(): void {
+    if (this.stopped || this.due.size === 0) return;
+    const due = [...this.due];
+    this.due.clear();
+    this.write(() => {
+      for (const [key, at] of due) this.records.asks.set(key, at);
     });
-  }
-
-  /** Inside a transaction: the due asks (with `claimedOnly`, those whose key is claimed or recorded now). */
-  private writeAsks(claimedOnly: boolean): void {
-    if (this.stopped) return;
-    const { asks, claims, results, programs, errors } = this.records;
-    for (const [key, at] of this.due) {
-      const known = this.claimsKey(key) || [claims, results, programs, errors].some((map) => map.get(key) !== undefined);
-      if (claimedOnly && !known) continue;
-      asks.set(key, at);
-      this.due.delete(key);
-    }
-    // Asks still waiting for their claim ride in the next transaction again.
-    if (this.due.size > 0) this.ride(() => this.writeAsks(true));
   }
 
   sweep(now = Date.now()): string[] {

@@ -19,7 +19,7 @@ import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./s
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { connectorsOf, isDocSynced, whenDocSynced } from "./connectors.ts";
+import { connectorsOf, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
@@ -36,17 +36,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
-  // Granted only after the engine exists: a lock grant is asynchronous.
-  const onLockReleased = (id: string) => {
-    engine.liveness.markReleased(id);
-    engine.markClaimantDirty(id);
-    events.changed();
-  };
-  const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
-  const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
-  // Asked for before anything else: the first claim waits for its grant, and a tab's first lock
-  // requests are answered slowly while the browser is busy opening several tabs.
-  locks?.hold();
   // The id every tab of this browser agrees on (first visit: tabs opened at once). Claims do not
   // wait for it (a first visit would pay the agreement's lock round trips before every first
   // request): a claim made before it named the tentative id, and is renamed here, within a few ms
@@ -64,6 +53,15 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.recheckClaims();
     });
   }
+  // Granted only after the engine exists: a lock grant is asynchronous.
+  const onLockReleased = (id: string) => {
+    engine.liveness.markReleased(id);
+    engine.markClaimantDirty(id);
+    events.changed();
+  };
+  const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
+  const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
+  locks?.hold();
   const engine = new ClaimEngine({
     records,
     replicaId,
@@ -88,7 +86,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       locks || connectorsOf(options.doc).length > 0
         ? () => Promise.all([locks?.ready, whenDocSynced(options.doc)]).then(() => {})
         : undefined,
-    readyNow: () => (!locks || locks.held) && isDocSynced(options.doc),
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
@@ -105,7 +102,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.resume();
     },
   });
-  // Asks go into the engine's batch: in the transaction of their claim, or one with the other writes of a tick.
+  // Asks go into the engine's batch: one transaction with the claims of the same tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   const retention = new Retention(
@@ -113,9 +110,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     o.retentionMs,
     replicaId,
     (key) => engine.isBusy(key),
-    (key) => engine.claimsKey(key),
     batched,
-    (fn) => engine.batch.ride(fn),
     (keys) => events.emit({ type: "swept", keys }),
   );
   const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
@@ -153,7 +148,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
   const runProgram = (job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> => {
     lru.touch(job.key);
-    const running = retention.touch(job.key, () => engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>);
+    retention.touch(job.key);
+    const running = engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>;
     running.then(
       () => lru.schedule(),
       () => lru.schedule(),
@@ -182,7 +178,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         const maxAgeMs = maxAge(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        return retention.touch(job.key, () => engine.ensure(job, signal, "ensure", maxAgeMs));
+        retention.touch(job.key);
+        return engine.ensure(job, signal, "ensure", maxAgeMs);
       });
     },
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
@@ -190,7 +187,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        return retention.touch(job.key, () => engine.ensure(job, signal, "refetch"));
+        retention.touch(job.key);
+        return engine.ensure(job, signal, "refetch");
       });
     },
     resultInfo: (req: SharedRequest | string) => infoOf(records.results.get(keyOf(req))),

@@ -13,7 +13,6 @@ import type * as Y from "yjs";
 export class WriteBatch {
   private queued: (() => void)[] = [];
   private before: (() => void)[] = [];
-  private riders: (() => void)[] = [];
   private open = false;
   private stopped = false;
 
@@ -28,7 +27,7 @@ export class WriteBatch {
       this.open = true;
       queueMicrotask(() => this.flush());
       before?.();
-      this.doc.transact(() => this.withRiders(fn), this.origin);
+      this.doc.transact(fn, this.origin);
       return;
     }
     this.queued.push(fn);
@@ -43,25 +42,12 @@ export class WriteBatch {
     this.queued = [];
     this.before = [];
     before.forEach((fn) => fn());
-    this.doc.transact(() => this.withRiders(() => fns.forEach((fn) => fn())), this.origin);
-  }
-
-  /** `fn` runs at the end of the next transaction this batch writes; it never starts one itself. */
-  ride(fn: () => void): void {
-    if (!this.stopped) this.riders.push(fn);
-  }
-
-  private withRiders(fn: () => void): void {
-    fn();
-    const riders = this.riders;
-    this.riders = [];
-    riders.forEach((rider) => rider());
+    this.doc.transact(() => fns.forEach((fn) => fn()), this.origin);
   }
 
   stop(): void {
     this.stopped = true;
     this.queued = [];
     this.before = [];
-    this.riders = [];
   }
 }

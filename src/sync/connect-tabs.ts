@@ -15,8 +15,6 @@ import {
   encodeSyncStep1,
   encodeSyncStep2,
   encodeUpdate,
-  isEmptySyncStep2,
-  isQueryAwareness,
   readFrame,
   readSyncStatus,
   tabChannelName,
@@ -86,9 +84,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     try {
       const status = readSyncStatus(data);
       if (status !== null) return onStatus(status);
-      if (isQueryAwareness(data)) return answerQuery();
       const reply = readFrame(data, doc, awareness, connection);
-      if (reply !== null && !isEmptySyncStep2(reply)) post(reply);
+      if (reply !== null) post(reply);
     } catch (error) {
       // Other tabs are not trusted to be well-formed (and a throwing observer must not kill the channel).
       console.warn("shared-fetch: ignored a tab message that failed to apply", error);
@@ -111,45 +108,16 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     if (origin !== connection) post(encodeUpdate(update));
   };
 
-  // Presence traffic at boot: this tab's own state goes out once per task however often it was
-  // set (the handshake and the store's presence field come in the same task), and one post answers
-  // every presence query that arrived within QUERY_ANSWER_MS (tabs opened together query in a
-  // burst). Every tab answers with its own state: all tabs of the group hear each other directly,
-  // so nobody needs another's copy, and a state the asker already has is dropped by its clock.
-  let announceQueued = false;
-  let answerTimer: ReturnType<typeof setTimeout> | undefined;
-  const announce = (): void => {
-    announceQueued = false;
-    clearTimeout(answerTimer);
-    answerTimer = undefined;
-    if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
-  };
-  const queueAnnounce = (): void => {
-    if (announceQueued) return;
-    announceQueued = true;
-    queueMicrotask(announce);
-  };
-  const answerQuery = (): void => {
-    // An announcement still queued leaves after the query arrived: it reaches the asker.
-    if (announceQueued || answerTimer !== undefined) return;
-    answerTimer = setTimeout(announce, QUERY_ANSWER_MS);
-  };
-
   const onAwareness = ({ added, updated, removed }: AwarenessChange, origin: unknown): void => {
-    if (origin === connection) return;
-    const clients = [...added, ...updated, ...removed];
-    const ownOnly = clients.length === 1 && clients[0] === awareness.clientID && awareness.getLocalState() !== null;
-    if (ownOnly) queueAnnounce();
-    else post(encodeAwareness(awareness, clients));
+    if (origin !== connection) post(encodeAwareness(awareness, [...added, ...updated, ...removed]));
   };
 
   const handshake = (): void => {
     post(encodeSyncStep1(doc));
     // Push our state unasked too: a tab that is already up to date then answers nothing.
-    const state = encodeSyncStep2(doc);
-    if (!isEmptySyncStep2(state)) post(state);
+    post(encodeSyncStep2(doc));
     post(encodeQueryAwareness());
-    queueAnnounce();
+    if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
     post(encodeSyncQuery(nonce, loaded));
   };
 
@@ -180,7 +148,6 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     // Say goodbye while the channel is still open, without touching the awareness object itself.
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID], new Map()));
     destroyed = true;
-    clearTimeout(answerTimer);
     doc.off("destroy", destroy);
     doc.off("update", onUpdate);
     awareness.off("update", onAwareness);
@@ -214,9 +181,6 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
 
   return connection;
 }
-
-/** How long a tab gathers presence queries before one post of its state answers them all. */
-const QUERY_ANSWER_MS = 20;
 
 /** How long a new tab waits for the open tabs' answer before it decides on what it has. */
 const TAB_SYNC_WAIT_MS = 250;

@@ -32,17 +32,6 @@ export const encodeSyncStep1 = (doc: Doc): Uint8Array => frame(messageSync, (e) 
 
 export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
 
-/**
- * A step 2 that carries nothing (no structs, no deletions: what a doc holds when the receiver
- * already has all of it, or when it is empty). Tabs opened together send one per tab and reply;
- * skipping these spares every tab decoding and applying K² frames of nothing while it boots.
- */
-export function isEmptySyncStep2(frame: Uint8Array): boolean {
-  return frame.length === EMPTY_STEP2.length && frame.every((byte, i) => byte === EMPTY_STEP2[i]);
-}
-// messageSync, y-protocols' step 2, then the update as a var-length array: 2 bytes, 0 structs, 0 deletions.
-const EMPTY_STEP2 = [messageSync, syncProtocol.messageYjsSyncStep2, 2, 0, 0];
-
 export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
 export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwareness);
@@ -55,9 +44,6 @@ const statusFrame = (type: number, nonce: string, loaded: boolean): Uint8Array =
     encoding.writeVarString(e, nonce);
     encoding.writeVarUint(e, loaded ? 1 : 0);
   });
-
-/** A presence query (y-websocket's "send me your awareness"): a type byte and nothing else. */
-export const isQueryAwareness = (data: Uint8Array): boolean => data.length === 1 && data[0] === messageQueryAwareness;
 
 /** Sent by a tab after its handshake: who else is here, and is their state complete? */
 export const encodeSyncQuery = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncQuery, nonce, loaded);

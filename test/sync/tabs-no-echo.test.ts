@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectTabs } from "../../src/sync/index.ts";
-import { isEmptySyncStep2, messageAwareness, messageSync } from "../../src/sync/tab-protocol.ts";
+import { messageAwareness, messageSync } from "../../src/sync/tab-protocol.ts";
 import { until } from "./wait.ts";
 
 let cleanups: (() => void)[] = [];
@@ -21,9 +21,7 @@ function openTab(name: string) {
   return { doc, conn, map: doc.getMap<unknown>("m") };
 }
 
-const syncStep2 = 1; // y-protocols messageYjsSyncStep2
 const syncUpdate = 2; // y-protocols messageYjsUpdate
-const isStep2 = (frame: Uint8Array): boolean => frame[0] === messageSync && frame[1] === syncStep2;
 const isUpdate = (frame: Uint8Array): boolean => frame[0] === messageSync && frame[1] === syncUpdate;
 const isAwareness = (frame: Uint8Array): boolean => frame[0] === messageAwareness;
 const presenceOf = (tab: ReturnType<typeof openTab>, other: ReturnType<typeof openTab>): unknown =>
@@ -70,33 +68,5 @@ describe("connectTabs does not echo", () => {
     await until(c.conn.awareness, "change", seesNewState(c));
     expect(posted.filter(isAwareness)).toHaveLength(1);
     expect(posted).toHaveLength(1);
-  });
-
-  it("sends no step 2 that carries nothing, and still brings every tab's writes to the others", async () => {
-    const name = `empty-${Math.random().toString(36).slice(2)}`;
-    const posted: Uint8Array[] = [];
-    const post = BroadcastChannel.prototype.postMessage;
-    vi.spyOn(BroadcastChannel.prototype, "postMessage").mockImplementation(function (this: BroadcastChannel, data: unknown) {
-      posted.push(data as Uint8Array);
-      post.call(this, data);
-    });
-    // Tabs opened together on a first visit: empty docs, each asking the others for their state.
-    const a = openTab(name);
-    const b = openTab(name);
-    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-    const c = openTab(name);
-    c.map.set("c", 1); // written before its handshake is answered: must still reach a and b
-    await until(a.doc, "update", () => a.map.get("c") === 1);
-    await until(b.doc, "update", () => b.map.get("c") === 1);
-    a.map.set("a", 1);
-    await until(c.doc, "update", () => c.map.get("a") === 1);
-    // Every step 1 so far was sent by an empty tab and answered by tabs it already matched, or
-    // it was answered with writes that went out as updates anyway: nothing to reply with.
-    expect(posted.filter(isStep2)).toHaveLength(0);
-    // A tab opened now gets the whole state through the others' step 2 replies.
-    const d = openTab(name);
-    await until(d.doc, "update", () => d.map.get("a") === 1 && d.map.get("c") === 1);
-    expect(posted.filter(isStep2).length).toBeGreaterThan(0);
-    expect(posted.filter(isEmptySyncStep2)).toHaveLength(0);
   });
 });
