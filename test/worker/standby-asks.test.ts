@@ -102,6 +102,22 @@ async function scene(
   return { host, locks, name, config, ensure, live, hostTab, t2, standby, shadow };
 }
 
+/** Once the standby holds no waiter, the live worker dies: the standby must send nothing (1 request in all). */
+async function diesAfterStandbyDropped(parts: Pick<Awaited<ReturnType<typeof scene>>, "host" | "locks" | "name" | "live" | "standby">) {
+  const { host, locks, name, live, standby } = parts;
+  await until(() =>
+    standby
+      .stores()[0]!
+      .inspect()
+      .keys.every((k) => (k.local?.waiters ?? 0) === 0),
+  );
+  locks.crash(`${name}:0`);
+  locks.crash("host");
+  live.destroy();
+  await ticks(80);
+  expect(host.calls.length).toBe(1);
+}
+
 describe("asks sent to the standby in advance", () => {
   it("while the live worker lives, the standby waits on them and sends nothing: 1 request, no claim of its own, no message to the tab", async () => {
     const { host, standby, shadow, live } = await scene();
@@ -183,33 +199,13 @@ describe("asks sent to the standby in advance", () => {
   it("invariant 11: the tab that asked leaves (its lock released) before the worker dies: the standby drops its ask and sends nothing at the takeover", async () => {
     const { host, locks, name, live, standby } = await scene();
     locks.crash("t2");
-    await until(() =>
-      standby
-        .stores()[0]!
-        .inspect()
-        .keys.every((k) => (k.local?.waiters ?? 0) === 0),
-    );
-    locks.crash(`${name}:0`);
-    locks.crash("host");
-    live.destroy();
-    await ticks(80);
-    expect(host.calls.length).toBe(1);
+    await diesAfterStandbyDropped({ host, locks, name, live, standby });
   });
 
   it("invariant 11: the tab withdraws its ask (abort) and then the worker dies: no request from the standby", async () => {
     const { host, locks, name, live, standby, shadow } = await scene();
     shadow.post({ t: "abort", id: 1 });
-    await until(() =>
-      standby
-        .stores()[0]!
-        .inspect()
-        .keys.every((k) => (k.local?.waiters ?? 0) === 0),
-    );
-    locks.crash(`${name}:0`);
-    locks.crash("host");
-    live.destroy();
-    await ticks(80);
-    expect(host.calls.length).toBe(1);
+    await diesAfterStandbyDropped({ host, locks, name, live, standby });
   });
 
   it("an ask the standby gets before the live worker claims the key: its store queues for the key's lock but is never granted it, so the live worker's claim stands alone (1 request)", async () => {
