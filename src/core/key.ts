@@ -23,9 +23,27 @@ export function fetchKey(identity: string, req: NormalizedRequest): string {
   text += field("h", String(names.length));
   for (const name of names) text += field("n", name) + field("x", req.headers[name]);
   text += field("b", req.body) + field("p", req.parse);
-  return hashKey(text);
+  // Header values and bodies may be secrets: their texts are hashed each time, never kept.
+  return names.length === 0 && req.body === undefined ? rememberedHash(text) : hashKey(text);
 }
 
 export function programKey(identity: string, url: string, compile: boolean): string {
-  return hashKey(field("v", "1") + field("i", identity) + field("k", "program") + field("u", url) + field("c", compile ? "1" : "0"));
+  return rememberedHash(field("v", "1") + field("i", identity) + field("k", "program") + field("u", url) + field("c", compile ? "1" : "0"));
+}
+
+/**
+ * A page asks for the same few keys on every render, snapshot and ensure; while a tab boots its
+ * sha256 runs cold (unoptimised), several milliseconds a call on a busy machine. Bounded: a page
+ * that walks many URLs starts over rather than grow.
+ */
+const remembered = new Map<string, string>();
+const MAX_REMEMBERED = 512;
+
+function rememberedHash(text: string): string {
+  let key = remembered.get(text);
+  if (key === undefined) {
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+    remembered.set(text, (key = hashKey(text)));
+  }
+  return key;
 }
