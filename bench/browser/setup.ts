@@ -62,6 +62,7 @@ export const CONTENDERS = {
   broadcast: "tanstack-query+broadcast",
   leader: "weblock-leader",
   shared: "shared-fetch",
+  worker: "shared-fetch/worker",
 } as const;
 export type Lib = keyof typeof CONTENDERS;
 
@@ -77,6 +78,8 @@ export async function buildPages(): Promise<{ dir: string; remove: () => Promise
     logLevel: "warn",
     mode: "production",
     plugins: [react()],
+    // The SharedWorker contender's worker file is a module worker, as the README says to build it.
+    worker: { format: "es" },
     build: {
       outDir: join(pages.dir, "bench"),
       emptyOutDir: true,

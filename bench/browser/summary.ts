@@ -3,7 +3,7 @@ import { CONTENDERS, settings } from "./setup.ts";
 import { find, fmt, printTable, type Row } from "./stats.ts";
 import type { Verdict } from "./targets.ts";
 
-const TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared];
+const TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared, CONTENDERS.worker];
 
 export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
   const ttd = rows.filter((r) => r.figure === "slowest tab time to data" && r.contender === CONTENDERS.leader);
@@ -13,13 +13,14 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     for (const leader of ttd) {
       for (const figure of ["slowest tab time to data", "median tab time to data", "requests per key"]) {
         const label = `${figure.replace(" time to data", "")}, ${leader.params.tabs} tabs ${leader.params.opened}`;
-        const ratio = ratios.find(
-          (r) => r.figure === `${figure} ÷ ${CONTENDERS.leader}` && r.contender === CONTENDERS.shared && same(r, leader),
-        );
-        lines.push([label, ...TTD.map((c) => fmt(find(rows, figure, c, leader.params))), ratio ? `${fmt(ratio)}×` : ""]);
+        const ratio = (who: string) => {
+          const r = ratios.find((x) => x.figure === `${figure} ÷ ${CONTENDERS.leader}` && x.contender === who && same(x, leader));
+          return r ? `${fmt(r)}×` : "";
+        };
+        lines.push([label, ...TTD.map((c) => fmt(find(rows, figure, c, leader.params))), ratio(CONTENDERS.shared), ratio(CONTENDERS.worker)]);
       }
     }
-    printTable(["", ...TTD, "shared ÷ leader"], lines);
+    printTable(["", ...TTD, "shared ÷ leader", "worker ÷ leader"], lines);
     console.log("");
   }
   const crash = rows.filter((r) => r.figure.startsWith("crash to") && r.contender === CONTENDERS.leader);

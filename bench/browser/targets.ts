@@ -54,8 +54,10 @@ export function targets(rows: Row[]): { ratios: Row[]; verdicts: Verdict[] } {
     }
   }
   for (const leader of rows.filter((r) => r.figure === "median tab time to data" && r.contender === LEADER)) {
-    const other = find(rows, leader.figure, SHARED, leader.params);
-    if (other) ratios.push(ratioRow(leader.figure, other, leader, "", () => undefined));
+    for (const who of [SHARED, CONTENDERS.worker]) {
+      const other = find(rows, leader.figure, who, leader.params);
+      if (other) ratios.push(ratioRow(leader.figure, other, leader, "", () => undefined));
+    }
   }
   for (const leader of pairs("crash to 2nd request")) {
     const other = find(rows, leader.figure, SHARED, leader.params);

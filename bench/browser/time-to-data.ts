@@ -11,11 +11,23 @@ import { benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, sleep, type Lib
 import { timeline } from "./timeline.ts";
 import { median, type Figures } from "./stats.ts";
 
-export const TTD_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared"];
+const ALL_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared", "worker"];
+/** LIBS=leader,shared runs some contenders only (a quick comparison; the targets need leader and shared). */
+export const TTD_LIBS: Lib[] = process.env.LIBS ? ALL_LIBS.filter((lib) => process.env.LIBS!.split(",").includes(lib)) : ALL_LIBS;
 /** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
 const PHASES = [
   "script",
+  "render",
   "store",
+  "ensure",
+  "idLockAsked",
+  "idLockGranted",
+  "replicaLockAsked",
+  "replicaLockGranted",
+  "keyLockAsked",
+  "keyLockGranted",
+  "leaderLockAsked",
+  "leaderLockGranted",
   "idbOpen",
   "idbOpened",
   "locksQueried",
@@ -45,7 +57,7 @@ export async function timeToDataSample(
     // A duplicate sent late would still be counted.
     await sleep(100);
     const requests = host.count(api);
-    if (lib === "shared" && requests > 1) {
+    if ((lib === "shared" || lib === "worker") && requests > 1) {
       console.log(
         `note: shared-fetch sent ${requests} requests for ${tabs} tabs (${staggered ? "staggered" : "at once"}): ${await timeline(pages)}`,
       );
@@ -56,6 +68,8 @@ export async function timeToDataSample(
       return m.marks.data - m.t0;
     });
     const fetching = marks.filter((m) => m.fetches.length > 0).sort((a, b) => a.fetches[0]! - b.fetches[0]!);
+    // The SharedWorker replica fetches from the worker: no tab's probe sees it.
+    if (lib === "worker" && fetching.length === 0 && requests > 0) return { requests, perTab, first: marks[0]! };
     if (fetching.length === 0) throw new Error(`${CONTENDERS[lib]}: the host saw ${requests} requests but no tab fetched`);
     // The leader page's whole point: one request when the tabs open at once. If not, it is broken.
     if (lib === "leader" && requests !== 1) throw new Error(`weblock-leader sent ${requests} requests for ${tabs} tabs (expected 1)`);

@@ -8,6 +8,7 @@ type QueryView = { status: string; data: unknown; error: Error | null };
 
 /** Renders one query into data-testid elements (what the harness's Tab reads) and marks data in the DOM. */
 function View({ useView }: { useView: () => QueryView }) {
+  mark("render");
   const { status, data, error } = useView();
   useLayoutEffect(() => {
     // Layout effects run after React wrote the DOM: the data is in the document now.

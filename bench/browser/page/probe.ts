@@ -75,3 +75,27 @@ LockManager.prototype.query = function (this: LockManager) {
     return state;
   });
 };
+// Lock requests and grants by kind (the first of each): the gates between a tab's store and its
+// claim (its replica lock, the key's lock, the browser id's agreement) and the leader page's lock.
+const lockKind = (name: string): string =>
+  name.startsWith("shared-fetch:replica:")
+    ? "replicaLock"
+    : name.startsWith("shared-fetch:key:")
+      ? "keyLock"
+      : name.startsWith("shared-fetch:browser-id")
+        ? "idLock"
+        : name.startsWith("lock-leader:")
+          ? "leaderLock"
+          : "otherLock";
+const request = LockManager.prototype.request as (this: LockManager, name: string, ...rest: unknown[]) => Promise<unknown>;
+LockManager.prototype.request = function (this: LockManager, name: string, ...rest: unknown[]) {
+  const kind = lockKind(name);
+  mark(`${kind}Asked`);
+  const at = rest.length - 1;
+  const callback = rest[at] as (lock: unknown) => unknown;
+  rest[at] = (lock: unknown) => {
+    mark(`${kind}Granted`);
+    return callback(lock);
+  };
+  return request.call(this, name, ...rest);
+} as typeof LockManager.prototype.request;

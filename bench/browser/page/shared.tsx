@@ -17,6 +17,12 @@ const tabs = connectTabs(doc, { name: appName });
 const peers = ws ? connectPeers(doc, { url: ws, room: params.get("room") ?? appName }) : null;
 const store = createSharedFetchStore({ doc, awareness: peers ? peers.awareness : tabs.awareness });
 mark("store");
+// When the hook first asks (its query function runs after React's first commit).
+const ensure = store.ensure.bind(store);
+store.ensure = (...args: Parameters<typeof ensure>) => {
+  mark("ensure");
+  return ensure(...args);
+};
 void tabs.whenSynced.then(() => mark("tabsSynced"));
 void peers?.whenSynced.then(() => mark("peersSynced"));
 store.onEvent((event: StoreEvent) => {
