@@ -78,6 +78,32 @@ function checkHeaderValue(name: string, value: string): void {
   }
 }
 
+/**
+ * A page asks about the same few URLs on every render, snapshot and store change; parsing each
+ * (twice or three times a render) cost a booting tab milliseconds. Only valid http(s) URLs are
+ * kept, bounded: a page that walks many URLs starts over rather than grow.
+ */
+const validHrefs = new Map<string, string>();
+const MAX_VALID_HREFS = 512;
+
+/** parseHttpUrl(url).href, remembered for a URL seen before. */
+export function httpHref(url: unknown): string {
+  if (typeof url === "string") {
+    const known = validHrefs.get(url);
+    if (known !== undefined) return known;
+  }
+  const href = parseHttpUrl(url).href;
+  if (validHrefs.size >= MAX_VALID_HREFS) validHrefs.clear();
+  validHrefs.set(url as string, href);
+  return href;
+}
+
+/** `${origin}${pathname}` of a normalised http(s) href (neither holds "?" or "#" unencoded). */
+export function originAndPath(href: string): string {
+  const cut = href.search(/[?#]/);
+  return cut < 0 ? href : href.slice(0, cut);
+}
+
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
@@ -86,7 +112,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       : isPlainObject(input)
         ? (input as Partial<SharedRequest>)
         : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${describe(input)}`);
-  const url = parseHttpUrl(req.url).href;
+  const url = httpHref(req.url);
   const rawMethod = req.method ?? "GET";
   if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);
   const method = rawMethod.toUpperCase() as Method;

@@ -10,7 +10,7 @@ import {
 } from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
-import { normalizeRequest } from "../core/request.ts";
+import { normalizeRequest, originAndPath } from "../core/request.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { demandOf, retryPolicy } from "./demand.ts";
@@ -70,10 +70,9 @@ export function unwrap<T>(snap: Snapshot): T {
 /** `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13). */
 export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): readonly [string, string, string, string] {
   const n = normalizeRequest(req);
-  const u = new URL(n.url);
   const keyOf = (store as Extras).keyOf;
   const key = keyOf ? keyOf.call(store, n) : hashKey(JSON.stringify([n.url, n.method, n.headers, n.body, n.parse]));
-  return ["shared-fetch", n.method, `${u.origin}${u.pathname}`, key];
+  return ["shared-fetch", n.method, originAndPath(n.url), key];
 }
 
 /**

@@ -15,8 +15,16 @@ export function absoluteUrl(url: string): string {
       `shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`,
     );
   }
-  return new URL(url, base).href;
+  const known = resolved.get(`${base}\n${url}`);
+  if (known !== undefined) return known;
+  const href = new URL(url, base).href;
+  if (resolved.size >= 512) resolved.clear();
+  resolved.set(`${base}\n${url}`, href);
+  return href;
 }
+
+/** The same relative URL resolves on every render: remembered per page location, bounded. */
+const resolved = new Map<string, string>();
 
 export function toRequest(req: string | SharedRequest): SharedRequest {
   if (typeof req === "string") return { url: absoluteUrl(req) };
