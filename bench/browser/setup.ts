@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import { build } from "vite";
 import { buildTestPage, Tab } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
@@ -106,8 +106,16 @@ export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig):
  * Opens `n` tabs of `url`: pages are created first, then navigated all at once (staggerMs 0) or
  * one every staggerMs. Resolves once every tab mounted its page.
  */
-export async function openBenchTabs(context: BrowserContext, url: string, n: number, staggerMs = 0, prefix = "tab"): Promise<Tab[]> {
+export async function openBenchTabs(
+  context: BrowserContext,
+  url: string,
+  n: number,
+  staggerMs = 0,
+  prefix = "tab",
+  beforeNavigation?: (page: Page) => Promise<void>,
+): Promise<Tab[]> {
   const pages = await Promise.all(Array.from({ length: n }, () => context.newPage()));
+  if (beforeNavigation) await Promise.all(pages.map(beforeNavigation));
   const tabs = pages.map((page, i) => new Tab(page, context, `${prefix}${i}`));
   const start = performance.now();
   await Promise.all(
@@ -119,6 +127,23 @@ export async function openBenchTabs(context: BrowserContext, url: string, n: num
   );
   await Promise.all(tabs.map((t) => t.ready()));
   return tabs;
+}
+
+/**
+ * Main-thread CPU of a page (CDP Performance metrics on thread ticks: time the renderer's main
+ * thread ran, not wall time), from before its navigation: call `read` once the figure's moment came.
+ */
+export async function mainThreadCpu(page: Page): Promise<{ read: () => Promise<number> }> {
+  const cdp: CDPSession = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
+  return {
+    read: async () => {
+      const { metrics } = await cdp.send("Performance.getMetrics");
+      const task = metrics.find((m) => m.name === "TaskDuration");
+      if (!task) throw new Error("CDP Performance.getMetrics reported no TaskDuration");
+      return task.value * 1000;
+    },
+  };
 }
 
 export type TabMarks = { t0: number; marks: Record<string, number>; fetches: number[] };

@@ -11,13 +11,21 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     console.log(`time to data, ms from each tab's navigation start to data in its DOM: median (min–max) over ${settings.reps} repetitions`);
     const lines: string[][] = [];
     for (const leader of ttd) {
-      for (const figure of ["slowest tab time to data", "median tab time to data", "requests per key"]) {
-        const label = `${figure.replace(" time to data", "")}, ${leader.params.tabs} tabs ${leader.params.opened}`;
+      for (const figure of [
+        "slowest tab time to data",
+        "median tab time to data",
+        "main-thread CPU per tab until every tab shows data (median tab)",
+        "requests per key",
+      ]) {
+        const label = `${figure.replace(" time to data", "").replace(" until every tab shows data (median tab)", "")}, ${leader.params.tabs} tabs ${leader.params.opened}`;
         const ratio = (who: string) => {
           const r = ratios.find((x) => x.figure === `${figure} ÷ ${CONTENDERS.leader}` && x.contender === who && same(x, leader));
           return r ? `${fmt(r)}×` : "";
         };
-        lines.push([label, ...TTD.map((c) => fmt(find(rows, figure, c, leader.params))), ratio(CONTENDERS.shared), ratio(CONTENDERS.worker)]);
+        const found = TTD.map((c) => find(rows, figure, c, leader.params));
+        // Main-thread CPU is sampled with the tabs opened at once only.
+        if (found.every((r) => r === undefined)) continue;
+        lines.push([label, ...found.map(fmt), ratio(CONTENDERS.shared), ratio(CONTENDERS.worker)]);
       }
     }
     printTable(["", ...TTD, "shared ÷ leader", "worker ÷ leader"], lines);
@@ -46,7 +54,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
   const counts = rows.filter((r) => r.unit.startsWith("runs of"));
   for (const r of counts)
     console.log(`${r.figure} (${r.contender}): ${r.value} of ${r.runs} (per run: ${(r.perRun as number[]).join(" ")})`);
-  const kept = rows.filter((r) => r.figure.startsWith("takeover across devices") || r.figure.includes("shows data"));
+  const kept = rows.filter((r) => r.figure.startsWith("takeover across devices") || r.figure.endsWith("shows data (answer sent → DOM)"));
   for (const r of kept) console.log(`${r.figure}: ${fmt(r)} ms over ${r.samples} runs`);
   const interval = rows.filter((r) => r.figure === "requests per refetch interval");
   for (const r of interval) console.log(`requests per refetch interval, ${r.params.tabs} tabs (${r.contender}): ${r.value}`);

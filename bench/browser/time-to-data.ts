@@ -7,7 +7,7 @@
 import type { Browser } from "playwright-core";
 import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
-import { benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, sleep, type Lib, type TabMarks } from "./setup.ts";
+import { benchUrl, CONTENDERS, mainThreadCpu, marksOf, openBenchTabs, settings, sleep, type Lib, type TabMarks } from "./setup.ts";
 import { timeline } from "./timeline.ts";
 import { median, type Figures } from "./stats.ts";
 
@@ -83,6 +83,28 @@ export async function timeToDataSample(
   }
 }
 
+/**
+ * Each tab's main-thread CPU (CDP Performance metrics on thread ticks) until every tab shows
+ * data, K tabs opened at once: in samples of their own, since attaching CDP to a page slows its
+ * boot and would skew the time-to-data samples.
+ */
+async function mainThreadCpuSample(browser: Browser, host: CountingHost, lib: Lib, tabs: number): Promise<number[]> {
+  const context = await browser.newContext();
+  try {
+    const api = `/api/${uniqueName(`cpu-${lib}`)}`;
+    host.plan(api, [{ delayMs: settings.hostMs }]);
+    const cpus: { read: () => Promise<number> }[] = [];
+    const pages = await openBenchTabs(context, benchUrl(host, lib, { api, name: uniqueName("app") }), tabs, 0, "tab", async (page) => {
+      cpus.push(await mainThreadCpu(page));
+    });
+    await Promise.all(pages.map((t) => t.waitForData()));
+    return await Promise.all(cpus.map((c) => c.read()));
+  } finally {
+    await context.close();
+    host.dropOpen();
+  }
+}
+
 /** One repetition: `samples` samples of every contender, K and opening mode, contenders interleaved. */
 export async function timeToData(browser: Browser, host: CountingHost, figures: Figures, rep: number): Promise<void> {
   for (const tabs of settings.tabCounts) {
@@ -104,6 +126,11 @@ export async function timeToData(browser: Browser, host: CountingHost, figures: 
           }
         }
       }
+    }
+    const params = { tabs, hostMs: settings.hostMs, opened: "at once" };
+    for (const lib of TTD_LIBS) {
+      const cpu = await mainThreadCpuSample(browser, host, lib, tabs);
+      figures.add("main-thread CPU per tab until every tab shows data (median tab)", CONTENDERS[lib], params, "ms", rep, median(cpu));
     }
   }
 }
