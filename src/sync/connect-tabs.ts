@@ -84,7 +84,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     try {
       const status = readSyncStatus(data);
       if (status !== null) return onStatus(status);
-      const reply = readFrame(data, doc, awareness, connection);
+      const reply = readFrame(data, doc, awareness, connection, nonce);
       if (reply !== null) post(reply);
     } catch (error) {
       // Other tabs are not trusted to be well-formed (and a throwing observer must not kill the channel).
@@ -113,10 +113,10 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   };
 
   const handshake = (): void => {
-    post(encodeSyncStep1(doc));
+    post(encodeSyncStep1(doc, nonce));
     // Push our state unasked too: a tab that is already up to date then answers nothing.
     post(encodeSyncStep2(doc));
-    post(encodeQueryAwareness());
+    post(encodeQueryAwareness(nonce));
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
     post(encodeSyncQuery(nonce, loaded));
   };

@@ -17,6 +17,14 @@ export const messageQueryAwareness = 3;
  */
 export const messageSyncQuery = 4;
 export const messageSyncAnswer = 5;
+/**
+ * A reply meant for one tab: the asker's nonce, then the reply's frame. A step 1 or an awareness
+ * query that ends with its sender's nonce (a trailer the y-protocols decoder never reads, so a tab
+ * of an older version still answers it as before) is answered so. Every tab of the group receives
+ * a frame on the channel: the others drop it after reading the nonce, instead of applying each
+ * tab's whole state once per tab that opens (K tabs opening at once applied K² replies).
+ */
+export const messageAddressed = 6;
 
 /** BroadcastChannel name for a connectTabs name; prefixed so other libraries' channels never mix in. */
 export const tabChannelName = (name: string): string => `shared-fetch:${name}`;
@@ -28,13 +36,28 @@ const frame = (type: number, write?: (encoder: encoding.Encoder) => void): Uint8
   return encoding.toUint8Array(encoder);
 };
 
-export const encodeSyncStep1 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep1(e, doc));
+/** A step 1; with `asker`, the replies come addressed to it (see messageAddressed). */
+export const encodeSyncStep1 = (doc: Doc, asker?: string): Uint8Array =>
+  frame(messageSync, (e) => {
+    syncProtocol.writeSyncStep1(e, doc);
+    if (asker !== undefined) encoding.writeVarString(e, asker);
+  });
 
 export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
 
 export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
-export const encodeQueryAwareness = (): Uint8Array => frame(messageQueryAwareness);
+/** "Who is here?"; with `asker`, the answers come addressed to it (see messageAddressed). */
+export const encodeQueryAwareness = (asker?: string): Uint8Array =>
+  frame(messageQueryAwareness, asker === undefined ? undefined : (e) => encoding.writeVarString(e, asker));
+
+const addressed = (asker: string | undefined, reply: Uint8Array): Uint8Array =>
+  asker === undefined
+    ? reply
+    : frame(messageAddressed, (e) => {
+        encoding.writeVarString(e, asker);
+        encoding.writeUint8Array(e, reply);
+      });
 
 export const encodeAwareness = (awareness: Awareness, clients: number[], states?: Map<number, Record<string, unknown>>): Uint8Array =>
   frame(messageAwareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)));
@@ -65,12 +88,23 @@ export function readSyncStatus(data: Uint8Array): SyncStatus | null {
 
 /**
  * Applies one frame with `origin` as the transaction/awareness origin and returns the reply to
- * broadcast, if any. Throws on malformed input; unknown frame kinds are ignored.
+ * broadcast, if any. `self` is the reading tab's nonce: a reply addressed to another tab is
+ * dropped unread. Throws on malformed input; unknown frame kinds are ignored.
  */
-export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, origin: unknown): Uint8Array | null {
+export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, origin: unknown, self?: string): Uint8Array | null {
   const decoder = decoding.createDecoder(data);
   switch (decoding.readVarUint(decoder)) {
     case messageSync: {
+      const start = decoder.pos;
+      if (decoding.readVarUint(decoder) === syncProtocol.messageYjsSyncStep1) {
+        const stateVector = decoding.readVarUint8Array(decoder);
+        const asker = decoding.hasContent(decoder) ? decoding.readVarString(decoder) : undefined;
+        return addressed(
+          asker,
+          frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc, stateVector)),
+        );
+      }
+      decoder.pos = start;
       const encoder = encoding.createEncoder();
       encoding.writeVarUint(encoder, messageSync);
       // Rethrow instead of y-protocols' console.error, so the caller decides how to report it.
@@ -83,10 +117,21 @@ export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, orig
     case messageAwareness:
       awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), origin);
       return null;
-    case messageQueryAwareness:
+    case messageQueryAwareness: {
+      const asker = decoding.hasContent(decoder) ? decoding.readVarString(decoder) : undefined;
       // Answer with every known state, as y-websocket does, so a new tab also learns the replicas
       // another tab relays from elsewhere.
-      return encodeAwareness(awareness, [...awareness.getStates().keys()]);
+      return addressed(asker, encodeAwareness(awareness, [...awareness.getStates().keys()]));
+    }
+    case messageAddressed: {
+      if (decoding.readVarString(decoder) !== self) return null;
+      const reply = decoding.readTailAsUint8Array(decoder);
+      // Only a step 2 or an awareness update is ever addressed: neither asks for a reply.
+      const type = decoding.readVarUint(decoding.createDecoder(reply));
+      if (type !== messageSync && type !== messageAwareness) return null;
+      readFrame(reply, doc, awareness, origin, self);
+      return null;
+    }
     default:
       return null;
   }
