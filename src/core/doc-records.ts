@@ -56,7 +56,8 @@ export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => s
     programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram), byRev),
     errors: new RecordMap(lanes, TABLES.errors, validateError, byRev),
     beats: new RecordMap(lanes, TABLES.beats, validateBeat, (b) => b.n),
-    asks: new RecordMap(lanes, TABLES.asks, validateAsk, (at) => at),
+    // Each replica that asks for a key records it at once: K tabs opening together contest it.
+    asks: new RecordMap(lanes, TABLES.asks, validateAsk, (at) => at, true),
     malformed: () => [...lanes.malformed()],
     destroy: () => lanes.destroy(),
   };

@@ -9,6 +9,8 @@ export type { MalformedRecord, Rank } from "./lane-index.ts";
 export { RecordMap } from "./record-map.ts";
 type ChangeListener = (keys: Set<string>) => void;
 const CLEANUP = "shared-fetch:cleanup";
+/** How long a contest waits for its winner's writer to clean it before any replica does. */
+export const CLEANUP_FALLBACK_MS = 2_000;
 
 /**
  * Entries a replica appends to one lane before it starts the next. A write walks its lane (Yjs
@@ -46,6 +48,8 @@ export class Lanes {
   private readonly index: LaneIndex;
   private dirty = true;
   private cleanupQueued = false;
+  private fallback: ReturnType<typeof setTimeout> | undefined;
+  private readonly winnerCleans = new Set<string>();
   /** Entries pushed in the transaction under way: not indexed until it ends, yet a rewrite must see them. */
   private readonly pushed = new Map<string, { lane: Y.Array<unknown>; client: number; clock: number; seq: number }>();
   private readonly onTransaction: (tr: Y.Transaction) => void;
@@ -99,9 +103,11 @@ export class Lanes {
     doc.on("beforeObserverCalls", this.onTransaction);
   }
 
-  table(name: string, validate: Validator, rank?: Rank): void {
+  /** `winnerCleans`: a contest of this table is cleaned by its winner's writer (see cleanup). */
+  table(name: string, validate: Validator, rank?: Rank, winnerCleans = false): void {
     this.validators.set(name, validate);
     if (rank) this.ranks.set(name, rank);
+    if (winnerCleans) this.winnerCleans.add(name);
     this.dirty = true;
   }
 
@@ -168,6 +174,8 @@ export class Lanes {
   }
 
   destroy(): void {
+    clearTimeout(this.fallback);
+    this.fallback = undefined;
     this.doc.off("beforeObserverCalls", this.onTransaction);
     this.listeners.clear();
   }
@@ -213,24 +221,52 @@ export class Lanes {
     this.cleanupQueued = true;
     queueMicrotask(() => {
       this.cleanupQueued = false;
-      try {
-        const slots: Slot[] = [...this.read().contested];
-        const empty = [...this.own].filter((lane) => lane !== this.mine && !isDeletedType(lane) && this.index.lane(lane)?.ids.size === 0);
-        if (slots.length === 0 && empty.length === 0) return;
-        this.doc.transact(() => {
-          for (const slot of slots) {
-            for (const e of [...slot.entries.values()]) if (e.valid && e !== slot.winner) deleteElement(e.lane.array, e.client, e.clock);
-          }
-          for (const lane of empty) {
-            this.own.delete(lane);
-            const at = this.root.toArray().indexOf(lane);
-            if (at >= 0) this.root.delete(at, 1);
-          }
-        }, CLEANUP);
-      } catch (error) {
-        report(error);
-      }
+      this.cleanup(false);
     });
+  }
+
+  /**
+   * Deletes the losers of contested records and this replica's emptied lanes. Every replica sees
+   * the same contest; in a `winnerCleans` table only the replica that wrote its winner cleans it
+   * at once, since each deleting the same losers sent every other replica one update per contest
+   * (K tabs opening at once, each recording its ask of one key, exchanged K² of them). The others
+   * clean what is still contested there CLEANUP_FALLBACK_MS later (the winner's writer may be
+   * gone), or when `all`. Claims are cleaned by every replica at once: their election is what
+   * decides who fetches, and the sooner every replica shows one claim, the better.
+   */
+  private cleanup(all: boolean): void {
+    if (this.frozen) return;
+    try {
+      const contested: Slot[] = [...this.read().contested];
+      const mine = (slot: Slot) =>
+        !this.winnerCleans.has(slot.table) || (slot.winner !== undefined && this.own.has(slot.winner.lane.array));
+      const slots = all ? contested : contested.filter(mine);
+      if (slots.length < contested.length) this.cleanLater();
+      const empty = [...this.own].filter((lane) => lane !== this.mine && !isDeletedType(lane) && this.index.lane(lane)?.ids.size === 0);
+      if (slots.length === 0 && empty.length === 0) return;
+      this.doc.transact(() => {
+        for (const slot of slots) {
+          for (const e of [...slot.entries.values()]) if (e.valid && e !== slot.winner) deleteElement(e.lane.array, e.client, e.clock);
+        }
+        for (const lane of empty) {
+          this.own.delete(lane);
+          const at = this.root.toArray().indexOf(lane);
+          if (at >= 0) this.root.delete(at, 1);
+        }
+      }, CLEANUP);
+    } catch (error) {
+      report(error);
+    }
+  }
+
+  private cleanLater(): void {
+    if (this.fallback !== undefined) return;
+    this.fallback = setTimeout(() => {
+      this.fallback = undefined;
+      this.cleanup(true);
+    }, CLEANUP_FALLBACK_MS);
+    // A pending cleanup never keeps a Node process alive.
+    (this.fallback as { unref?: () => void }).unref?.();
   }
 }
 

@@ -7,8 +7,9 @@ export class RecordMap<T> {
     readonly name: string,
     private readonly validator: (value: unknown) => T | string,
     rank?: (value: T) => number,
+    winnerCleans = false,
   ) {
-    lanes.table(name, validator, rank as Rank | undefined);
+    lanes.table(name, validator, rank as Rank | undefined, winnerCleans);
   }
 
   /** The readers' own check: a writer uses it so that it writes only what every replica reads. */
