@@ -4,25 +4,13 @@
  * useSharedFetch with the same query options as every contender. The request leaves from the
  * worker, so this page's probe sees no fetch of its own (the host counts it).
  */
-import { api, appName, interval, mark, now, win } from "./probe.ts";
-import { QueryClient } from "@tanstack/react-query";
-import { connectBrowser, SharedFetchProvider, useSharedFetch, type StoreEvent } from "../../../src/index.ts";
-import { mount, queryOptionsFor } from "./app.tsx";
+import { appName } from "./probe.ts";
+import { connectBrowser } from "../../../src/index.ts";
+import { mountSharedFetch } from "./shared-app.tsx";
 
-const store = connectBrowser({
-  name: appName,
-  worker: (name) => new SharedWorker(new URL("../../../src/worker/shared-worker.ts", import.meta.url), { type: "module", name }),
-});
-mark("store");
-store.onEvent((event: StoreEvent) => {
-  const at = now();
-  win.__events.push({ at, ...event });
-  mark(event.type, at);
-});
-
-const options = queryOptionsFor(interval);
-mount(
-  new QueryClient(),
-  () => useSharedFetch(api, options),
-  (children) => <SharedFetchProvider store={store}>{children}</SharedFetchProvider>,
+mountSharedFetch(
+  connectBrowser({
+    name: appName,
+    worker: (name) => new SharedWorker(new URL("../../../src/worker/shared-worker.ts", import.meta.url), { type: "module", name }),
+  }),
 );
