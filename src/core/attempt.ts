@@ -6,7 +6,7 @@ import type { Outcome } from "./fetcher.ts";
 import { networkCause } from "./causes.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
-import type { ClaimRecord } from "./records.ts";
+import { claimRank, type ClaimRecord } from "./records.ts";
 import { startSettleTimer, type SettleTimer } from "./settle-timer.ts";
 import type { Settle } from "./settle-window.ts";
 import { writeOutcome } from "./writeback.ts";
@@ -210,7 +210,7 @@ export class Attempt {
   private noteRival(fence: NonNullable<Attempt["fence"]>): void {
     const rival = this.deps.rivalAhead(this.job.key, this.nonce, this.rev);
     const best = fence.ahead;
-    if (rival && (!best || rival.rev > best.rev || (rival.rev === best.rev && rival.eager && !best.eager))) fence.ahead = rival;
+    if (rival && (!best || claimRank(rival) > claimRank(best))) fence.ahead = rival;
   }
 
   /**

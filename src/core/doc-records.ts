@@ -1,6 +1,7 @@
 import type * as Y from "yjs";
 import { Lanes, RecordMap, type MalformedRecord } from "./lanes.ts";
 import {
+  claimRank,
   resultValidator,
   validateAsk,
   validateBeat,
@@ -43,8 +44,6 @@ export type DocRecords = {
 };
 
 const byRev = (record: { rev: number }) => record.rev;
-/** A higher revision wins; at one revision an eager claim (already dispatched) beats one still settling. */
-const claimRank = (claim: ClaimRecord) => claim.rev * 2 + (claim.eager ? 1 : 0);
 
 export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => string | null): DocRecords {
   const lanes = new Lanes(doc, ROOT);

@@ -9,7 +9,7 @@ import { addWaiter, demandedRev, notifyListeners, rejectWaiters, resolveWaiters 
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import { Liveness, type Verdict } from "./liveness.ts";
-import type { ClaimRecord, ResultRecord } from "./records.ts";
+import { claimRank, type ClaimRecord, type ResultRecord } from "./records.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
 import { KeyStates } from "./key-states.ts";
@@ -289,7 +289,7 @@ export class ClaimEngine {
     for (const c of this.opts.records.claims.contenders(key)) {
       if (c.nonce === nonce || c.replicaId === this.replicaId || c.rev < rev || c.abandoned) continue;
       if (gone.has(c.replicaId) || released.has(c.replicaId)) continue;
-      if (!best || c.rev > best.rev || (c.rev === best.rev && c.eager && !best.eager)) best = c;
+      if (!best || claimRank(c) > claimRank(best)) best = c;
     }
     return best;
   }

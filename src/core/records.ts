@@ -62,6 +62,9 @@ function isAt(value: unknown): boolean {
   return value === undefined || (typeof value === "number" && Number.isFinite(value));
 }
 
+/** A higher revision wins; at one revision an eager claim (already dispatched) beats one still settling. */
+export const claimRank = (claim: ClaimRecord): number => claim.rev * 2 + (claim.eager ? 1 : 0);
+
 export function validateClaim(value: unknown): ClaimRecord | string {
   if (!isPlainObject(value)) return "claim is not a plain object";
   const replicaId = own(value, "replicaId");
