@@ -86,22 +86,42 @@ const until = async (check: () => boolean): Promise<void> => {
   while (!check()) await new Promise((r) => setTimeout(r, 2));
 };
 
+/** Generation 0: the live worker, with a tab asking for API (its request hangs at the host). */
+async function liveWorkerAsking(prefix: string) {
+  const host = new Host();
+  const locks = new FakeLocks();
+  const name = `${prefix}-${process.pid}-${++seq}`;
+  const config = { name, identity: "anonymous", browserId: "b1" };
+  const live = replica(locks, `${name}:0`, host);
+  const tab = portTo(live);
+  const tabLock = locks.forTab("tab");
+  await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
+  tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
+  tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
+  const ready = await tab.next("ready");
+  await host.whenCalls(1);
+  return { host, locks, name, config, live, tab, ready };
+}
+
+/**
+ * That worker's claim reaches IndexedDB, then it dies as a crashed renderer does (nothing more
+ * from it on the channel, its locks let go).
+ */
+async function liveWorkerCrashedMidRequest(prefix: string) {
+  const { host, locks, name, config, live, tab } = await liveWorkerAsking(prefix);
+  const deadId = live.stores()[0]!.replicaId;
+  // y-indexeddb writes each update.
+  const key = live.stores()[0]!.keyOf({ url: API });
+  while (!(await storedClaim(name, key))) await new Promise((r) => setTimeout(r, 5));
+  tab.post({ t: "dev", action: "crash" });
+  await until(() => internalsOf(live.stores()[0]!).dev.crashed);
+  return { host, locks, name, config, deadId };
+}
+
 describe("the standby worker", () => {
   it("keeps a live copy of the doc over BroadcastChannel (no IndexedDB of its own) and is promoted the moment the worker's lock is released", async () => {
     const opens = countOpens();
-    const host = new Host();
-    const locks = new FakeLocks();
-    const name = `sb-${process.pid}-${++seq}`;
-    const config = { name, identity: "anonymous", browserId: "b1" };
-    // Generation 0: the live worker, with a tab asking for API (its request hangs at the host).
-    const live = replica(locks, `${name}:0`, host);
-    const tab = portTo(live);
-    const tabLock = locks.forTab("tab");
-    await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
-    tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
-    tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
-    const ready = await tab.next("ready");
-    await host.whenCalls(1);
+    const { host, locks, name, config, live, ready } = await liveWorkerAsking("sb");
     expect(opens.get(name)).toBe(1);
 
     // Generation 1, started in advance and told what it stands by for.
@@ -141,26 +161,7 @@ describe("the standby worker", () => {
   });
 
   it("a cold standby (the worker died before it answered the standby's sync) reads IndexedDB before it serves: the dead claim is taken over, not claimed anew", async () => {
-    const host = new Host();
-    const locks = new FakeLocks();
-    const name = `sbc-${process.pid}-${++seq}`;
-    const config = { name, identity: "anonymous", browserId: "b1" };
-    const live = replica(locks, `${name}:0`, host);
-    const tab = portTo(live);
-    const tabLock = locks.forTab("tab");
-    await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
-    tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
-    tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
-    await tab.next("ready");
-    await host.whenCalls(1);
-    const deadId = live.stores()[0]!.replicaId;
-    // The claim reached IndexedDB (y-indexeddb writes each update).
-    const key = live.stores()[0]!.keyOf({ url: API });
-    while (!(await storedClaim(name, key))) await new Promise((r) => setTimeout(r, 5));
-    // The worker dies as a crashed renderer does: nothing more from it on the channel, its locks let go.
-    tab.post({ t: "dev", action: "crash" });
-    await until(() => internalsOf(live.stores()[0]!).dev.crashed);
-
+    const { host, locks, name, config, deadId } = await liveWorkerCrashedMidRequest("sbc");
     // A standby told to watch a lock that is still held, with nobody left to answer its sync: cold.
     const holder = locks.forTab("holder");
     await new Promise<void>((granted) => void holder.request("watched", {}, () => new Promise(() => granted())));
@@ -181,24 +182,7 @@ describe("the standby worker", () => {
   });
 
   it("a standby promoted before its first sync ended (the worker died before answering it) starts over as a fresh worker: it reads IndexedDB and takes the dead claim over", async () => {
-    const host = new Host();
-    const locks = new FakeLocks();
-    const name = `sbf-${process.pid}-${++seq}`;
-    const config = { name, identity: "anonymous", browserId: "b1" };
-    const live = replica(locks, `${name}:0`, host);
-    const tab = portTo(live);
-    const tabLock = locks.forTab("tab");
-    await new Promise<void>((granted) => void tabLock.request("tab-lock", {}, () => new Promise(() => granted())));
-    tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
-    tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
-    await tab.next("ready");
-    await host.whenCalls(1);
-    const deadId = live.stores()[0]!.replicaId;
-    const key = live.stores()[0]!.keyOf({ url: API });
-    while (!(await storedClaim(name, key))) await new Promise((r) => setTimeout(r, 5));
-    tab.post({ t: "dev", action: "crash" });
-    await until(() => internalsOf(live.stores()[0]!).dev.crashed);
-
+    const { host, locks, name, config, deadId } = await liveWorkerCrashedMidRequest("sbf");
     const holder = locks.forTab("holder");
     await new Promise<void>((granted) => void holder.request("watched", {}, () => new Promise(() => granted())));
     const standby = replica(locks, `${name}:1`, host);
