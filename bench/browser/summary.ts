@@ -31,6 +31,8 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     printTable(["", ...TTD, "shared ÷ leader", "worker ÷ leader"], lines);
     console.log("");
   }
+  for (const r of rows.filter((x) => x.figure.startsWith("doc updates from other tabs")))
+    console.log(`${r.figure}, ${r.params.tabs} tabs ${r.params.opened} (${r.contender}): ${fmt(r)}`);
   const crash = rows.filter((r) => r.figure.startsWith("crash to") && r.contender === CONTENDERS.leader);
   if (crash.length) {
     const lines = crash.map((leader) => {

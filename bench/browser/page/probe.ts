@@ -15,6 +15,8 @@ export type BenchWindow = {
   __history: { at: number; status: string; hasData: boolean; mine: boolean | null }[];
   __errors: string[];
   __ready?: boolean;
+  /** Doc updates from other tabs this tab received on a channel before it showed data. */
+  __docUpdates: number;
 };
 
 export const win = window as unknown as BenchWindow;
@@ -26,6 +28,7 @@ win.__fetches = [];
 win.__events = [];
 win.__history = [];
 win.__errors = [];
+win.__docUpdates = 0;
 window.addEventListener("error", (e) => win.__errors.push(String(e.error ?? e.message)));
 window.addEventListener("unhandledrejection", (e) => win.__errors.push(`unhandled rejection: ${String(e.reason)}`));
 
@@ -64,7 +67,13 @@ IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: 
 };
 const addListener = BroadcastChannel.prototype.addEventListener;
 BroadcastChannel.prototype.addEventListener = function (this: BroadcastChannel, type: string, listener: unknown, options?: unknown) {
-  if (type === "message") addListener.call(this, "message", () => mark("firstChannelMessage"));
+  if (type === "message")
+    addListener.call(this, "message", (event: Event) => {
+      mark("firstChannelMessage");
+      // A doc update from another tab (y-protocols sync frame "update": bytes 0, 2), until this tab shows data.
+      const data = (event as MessageEvent).data as unknown;
+      if (win.__marks.data === undefined && data instanceof Uint8Array && data[0] === 0 && data[1] === 2) win.__docUpdates++;
+    });
   return addListener.call(this, type, listener as EventListener, options as AddEventListenerOptions);
 } as typeof BroadcastChannel.prototype.addEventListener;
 const query = LockManager.prototype.query;
