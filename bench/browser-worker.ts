@@ -14,12 +14,13 @@
  * - crash of the host tab mid-request: crash → the 2nd request at the host, crash → data in the
  *   slowest survivor, and requests; and where that time goes: each survivor learning the worker
  *   died, the next worker's first hello, its IndexedDB open, its request (marks the test page and
- *   its worker file record)
+ *   its worker file record). Twice: once every tab has been up UP_MS (500) past showing pending
+ *   (upMs 500), and the moment the last one shows pending, while it still boots (upMs 0)
  * - the load average (1 min) at the start and the end: these figures move with it
  *
- * MODES=tab|worker runs one side, STANDBY=off turns the standby worker off, TIMELINE=1 prints each
- * host-tab crash's events and marks and each delivery's (response, outcome written, first and last
- * post to a tab, each survivor) to stderr.
+ * MODES=tab|worker runs one side, UP_MS sets the steady state's wait, STANDBY=off turns the
+ * standby worker off, TIMELINE=1 prints each host-tab crash's events and marks and each
+ * delivery's (response, outcome written, first and last post to a tab, each survivor) to stderr.
  */
 import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
@@ -41,6 +42,8 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const KS = (process.env.TABS ?? "2,4,8").split(",").map(Number);
 const ANSWER_MS = Number(process.env.ANSWER_MS ?? 1000);
 const LEASE_MS = 1500;
+/** How long every tab has been up (past showing pending) when the host tab crashes, in the steady-state figure. */
+const UP_MS = Number(process.env.UP_MS ?? 500);
 
 type Contender = "shared-fetch/worker" | "shared-fetch/tabs";
 /** MODES=worker or MODES=tab (or tabs) runs one side only; STANDBY=off turns the next generation's standby worker off. */
@@ -229,12 +232,18 @@ async function crashOther(
   }
 }
 
-/** The host tab (worker's creator / claimant) crashes mid-request: crash → data in the slowest survivor. */
+/**
+ * The host tab (worker's creator / claimant) crashes mid-request: crash → data in the slowest
+ * survivor. `upMs` after every survivor shows pending: 0 crashes while the last tab still boots
+ * (it shows pending as soon as it asks, before it reaches the worker or syncs its replica; in
+ * worker mode its standby is then still loading), UP_MS once every tab is up.
+ */
 async function crashHost(
   browser: Browser,
   host: CountingHost,
   contender: Contender,
   k: number,
+  upMs: number,
 ): Promise<{ ms: number; requestMs: number; marks: Record<string, number | undefined>; requests: number }> {
   const api = `/api/${uniqueName("bench-w-host")}`;
   host.plan(api, ["hang", { delayMs: 0 }]);
@@ -244,6 +253,7 @@ async function crashHost(
     const claimant = await claimantOf(tabs, contender);
     const survivors = tabs.filter((t) => t !== claimant);
     await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
+    if (upMs > 0) await new Promise((r) => setTimeout(r, upMs));
     const crashedAt = await claimant.crash();
     const second = await host.waitForCall(api, 2, 30_000);
     await Promise.all(survivors.map((t) => t.waitForData(30_000)));
@@ -271,6 +281,26 @@ async function crashHost(
   }
 }
 
+/** RUNS host-tab crashes, `upMs` after every survivor showed pending, as JSON lines. */
+async function hostCrashes(browser: Browser, host: CountingHost, contender: Contender, k: number, upMs: number): Promise<void> {
+  const hostMs: number[] = [];
+  const hostRequestMs: number[] = [];
+  const marks = new Map<string, number[]>();
+  const hostRequests: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const h = await crashHost(browser, host, contender, k, upMs);
+    hostMs.push(h.ms);
+    hostRequestMs.push(h.requestMs);
+    for (const [mark, ms] of Object.entries(h.marks)) if (ms !== undefined) marks.set(mark, [...(marks.get(mark) ?? []), ms]);
+    hostRequests.push(h.requests);
+  }
+  const params = { tabs: k, leaseMs: LEASE_MS, upMs };
+  emit("crash of the host tab: crash → data in survivors", contender, params, hostMs, "ms");
+  emit("crash of the host tab: crash → 2nd request at the host", contender, params, hostRequestMs, "ms");
+  for (const [mark, samples] of marks) emit(`crash of the host tab: crash → ${mark}`, contender, { tabs: k, upMs }, samples, "ms");
+  emit("crash of the host tab: requests", contender, { tabs: k, upMs }, hostRequests, "requests");
+}
+
 /** The machine's load average (1 min) as a JSON line: these figures move with it on a shared machine. */
 function printLoad(when: "start" | "end"): void {
   console.log(JSON.stringify({ figure: `load average at the ${when}`, value: Math.round(loadavg()[0]! * 100) / 100, unit: "runnable" }));
@@ -288,26 +318,14 @@ async function main(): Promise<void> {
         await counts(browser, host, sync, contender, k);
         const other: number[] = [];
         const otherRequests: number[] = [];
-        const hostMs: number[] = [];
-        const hostRequestMs: number[] = [];
-        const marks = new Map<string, number[]>();
-        const hostRequests: number[] = [];
         for (let i = 0; i < RUNS; i++) {
           const o = await crashOther(browser, host, contender, k);
           other.push(o.ms);
           otherRequests.push(o.requests);
-          const h = await crashHost(browser, host, contender, k);
-          hostMs.push(h.ms);
-          hostRequestMs.push(h.requestMs);
-          for (const [mark, ms] of Object.entries(h.marks)) if (ms !== undefined) marks.set(mark, [...(marks.get(mark) ?? []), ms]);
-          hostRequests.push(h.requests);
         }
         emit("crash of a non-host tab: host answer → data in survivors", contender, { tabs: k, answerMs: ANSWER_MS }, other, "ms");
         emit("crash of a non-host tab: requests", contender, { tabs: k }, otherRequests, "requests");
-        emit("crash of the host tab: crash → data in survivors", contender, { tabs: k, leaseMs: LEASE_MS }, hostMs, "ms");
-        emit("crash of the host tab: crash → 2nd request at the host", contender, { tabs: k, leaseMs: LEASE_MS }, hostRequestMs, "ms");
-        for (const [mark, samples] of marks) emit(`crash of the host tab: crash → ${mark}`, contender, { tabs: k }, samples, "ms");
-        emit("crash of the host tab: requests", contender, { tabs: k }, hostRequests, "requests");
+        for (const upMs of [UP_MS, 0]) await hostCrashes(browser, host, contender, k, upMs);
       }
     }
     printLoad("end");
