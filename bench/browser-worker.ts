@@ -270,6 +270,7 @@ async function crashHost(
         .filter((l) => l.t > -50)
         .sort((a, b) => a.t - b.t);
       for (const l of rel) console.error(JSON.stringify(l));
+      console.error(JSON.stringify({ k, contender, upMs, shown: shown.map((x) => Math.round(x - crashedAt)).sort((a, b) => a - b) }));
     }
     const marks = Object.fromEntries(
       Object.entries(await takeoverMarks(survivors)).map(([k, at]) => [k, at === undefined ? undefined : at - crashedAt]),
