@@ -32,6 +32,9 @@ export type WorkerLinkOptions = {
  */
 export const WORKER_READY_MS = 5000;
 
+/** How long after a takeover a tab waits before it starts the next standby (see `ready`). */
+export const STANDBY_AFTER_TAKEOVER_MS = 1000;
+
 /** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
 export function workerName(name: string, generation: number): string {
   return `shared-fetch:${name}:${generation}`;
@@ -61,6 +64,9 @@ export class WorkerLink {
   private hidden = false;
   private stopped = false;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
+  private standbyTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The generation this tab first connected to: a later one follows a takeover. */
+  private firstGeneration = 0;
   private readonly tabLock: string;
   private readonly offPage: () => void;
 
@@ -73,6 +79,7 @@ export class WorkerLink {
   private async begin(): Promise<void> {
     await this.o.before?.catch(() => {});
     this.generation = Math.max(readGeneration(this.o.config.name), await liveGeneration(this.o.locks, this.o.config.name));
+    this.firstGeneration = this.generation;
     this.connect();
   }
 
@@ -151,28 +158,34 @@ export class WorkerLink {
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.served(msg.replicaId);
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
-        const next = this.spawn(generation + 1);
-        if (next) {
-          next.port.start?.();
-          // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
-          const standby: TabMessage = {
-            t: "standby",
-            v: PROTOCOL,
-            config: this.o.config,
-            watch: msg.lock,
-            lock: this.tabLock,
-            replica: msg.replicaId,
-          };
-          next.port.postMessage(standby);
-          this.standby = { generation: generation + 1, worker: next };
-        }
+        const start = () => this.startStandby(generation, msg.lock, msg.replicaId);
+        // After a takeover the next standby waits: its boot (a script, a doc synced from this
+        // worker) would compete for the CPU with the takeover's request and its delivery.
+        if (generation > this.firstGeneration) {
+          clearTimeout(this.standbyTimer);
+          this.standbyTimer = setTimeout(start, STANDBY_AFTER_TAKEOVER_MS);
+        } else start();
+      } else if (this.standby?.generation === generation + 1) {
+        const { port } = this.standby.worker;
+        this.o.store.shadow((m) => port.postMessage(m));
       }
-      const { port } = this.standby?.generation === generation + 1 ? this.standby.worker : {};
-      if (port) this.o.store.shadow((m) => port.postMessage(m));
       return;
     }
     if (msg?.t === "refused") return this.fail(`the SharedWorker refused this tab: ${msg.message}`);
     this.o.store.receive(data, () => msg);
+  }
+
+  /** Starts the next generation's worker for the live one of `generation` and sends it this tab's asks. */
+  private startStandby(generation: number, lock: string, replica: string): void {
+    if (this.stopped || this.hidden || generation !== this.generation || this.standby?.generation === generation + 1) return;
+    const next = this.spawn(generation + 1);
+    if (!next) return;
+    next.port.start?.();
+    // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
+    const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock, replica };
+    next.port.postMessage(standby);
+    this.standby = { generation: generation + 1, worker: next };
+    this.o.store.shadow((m) => next.port.postMessage(m));
   }
 
   private dead(generation: number): void {
@@ -230,6 +243,7 @@ export class WorkerLink {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.readyTimer);
+    clearTimeout(this.standbyTimer);
     this.offPage();
     this.stopWatch?.();
     this.worker?.port.close();
