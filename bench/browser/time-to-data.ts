@@ -69,7 +69,8 @@ export async function timeToDataSample(
     });
     const fetching = marks.filter((m) => m.fetches.length > 0).sort((a, b) => a.fetches[0]! - b.fetches[0]!);
     // The SharedWorker replica fetches from the worker: no tab's probe sees it.
-    if (lib === "worker" && fetching.length === 0 && requests > 0) return { requests, perTab, first: marks[0]!, docUpdates: marks.map((m) => m.docUpdates) };
+    if (lib === "worker" && fetching.length === 0 && requests > 0)
+      return { requests, perTab, first: marks[0]!, docUpdates: marks.map((m) => m.docUpdates) };
     if (fetching.length === 0) throw new Error(`${CONTENDERS[lib]}: the host saw ${requests} requests but no tab fetched`);
     // The leader page's whole point: one request when the tabs open at once. If not, it is broken.
     if (lib === "leader" && requests !== 1) throw new Error(`weblock-leader sent ${requests} requests for ${tabs} tabs (expected 1)`);
