@@ -23,7 +23,16 @@ async function visit(context: BrowserContext, host: CountingHost, lib: Lib, name
 }
 
 type CrashSample =
-  | { toSecond: number; toData: number; requests: number; toTakeover: number | undefined; toDispatch: number | undefined }
+  | {
+      toSecond: number;
+      toData: number;
+      requests: number;
+      toTakeover: number | undefined;
+      toDispatch: number | undefined;
+      /** shared-fetch: the dead tab's replica lock and its key's lock granted to a survivor (the first each). */
+      toReplicaLock: number | undefined;
+      toKeyLock: number | undefined;
+    }
   | { duplicateBeforeCrash: number };
 
 /** Epoch of the first event of `type` after `after` in a tab (shared-fetch's store events). */
@@ -69,6 +78,15 @@ export async function crashSample(browser: Browser, host: CountingHost, lib: Lib
       lib === "leader"
         ? marks.map((m, i) => (m.marks.leader === undefined ? undefined : m.marks.leader - offsets.get(survivors[i]!)!))
         : await Promise.all(survivors.map((t) => eventAfter(t, "claimed", crashedAt, offsets.get(t)!)));
+    // The dead tab's locks as the browser releases them: granted to a survivor after the crash.
+    const granted = (kind: string) =>
+      earliest(
+        marks.map((m, i) => {
+          const offset = offsets.get(survivors[i]!)!;
+          const grant = m.lockGrants.find((g) => g.kind === kind && g.at - offset > crashedAt);
+          return grant && grant.at - offset;
+        }),
+      );
     const dispatch = marks.map((m, i) => {
       const at = m.fetches[0];
       return at === undefined ? undefined : at - offsets.get(survivors[i]!)!;
@@ -76,6 +94,8 @@ export async function crashSample(browser: Browser, host: CountingHost, lib: Lib
     return {
       toTakeover: earliest(takeover),
       toDispatch: earliest(dispatch),
+      toReplicaLock: lib === "shared" ? granted("replicaLock") : undefined,
+      toKeyLock: lib === "shared" ? granted("keyLock") : undefined,
       toSecond: performance.timeOrigin + second.at - crashedAt,
       toData: Math.max(...dataAt) - crashedAt,
       requests: host.count(api),
@@ -110,6 +130,9 @@ export async function crashes(browser: Browser, host: CountingHost, figures: Fig
         figures.add("requests per key with a crash", who, params, "requests", rep, r.requests);
         if (r.toTakeover !== undefined) figures.add("crash to takeover (claim or lock grant)", who, params, "ms", rep, r.toTakeover);
         if (r.toDispatch !== undefined) figures.add("crash to survivor's fetch() call", who, params, "ms", rep, r.toDispatch);
+        if (r.toReplicaLock !== undefined)
+          figures.add("crash to the dead tab's replica lock granted", who, params, "ms", rep, r.toReplicaLock);
+        if (r.toKeyLock !== undefined) figures.add("crash to the dead tab's key lock granted", who, params, "ms", rep, r.toKeyLock);
       }
     }
   }

@@ -146,13 +146,19 @@ export async function mainThreadCpu(page: Page): Promise<{ read: () => Promise<n
   };
 }
 
-export type TabMarks = { t0: number; marks: Record<string, number>; fetches: number[]; docUpdates: number };
+export type TabMarks = {
+  t0: number;
+  marks: Record<string, number>;
+  fetches: number[];
+  docUpdates: number;
+  lockGrants: { kind: string; at: number }[];
+};
 
 /** The probe's record of one tab (page epoch ms). */
 export function marksOf(tab: Tab): Promise<TabMarks> {
   return tab.page.evaluate(() => {
     const w = window as unknown as BenchWindow;
-    return { t0: w.__t0, marks: w.__marks, fetches: w.__fetches, docUpdates: w.__docUpdates };
+    return { t0: w.__t0, marks: w.__marks, fetches: w.__fetches, docUpdates: w.__docUpdates, lockGrants: w.__lockGrants };
   });
 }
 

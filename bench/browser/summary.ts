@@ -33,12 +33,16 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
   }
   for (const r of rows.filter((x) => x.figure.startsWith("doc updates from other tabs")))
     console.log(`${r.figure}, ${r.params.tabs} tabs ${r.params.opened} (${r.contender}): ${fmt(r)}`);
-  const crash = rows.filter((r) => r.figure.startsWith("crash to") && r.contender === CONTENDERS.leader);
+  // One line per figure either contender has (the lock rows are shared-fetch's alone).
+  const crash = rows
+    .filter((r) => r.figure.startsWith("crash to") && (r.contender === CONTENDERS.leader || r.contender === CONTENDERS.shared))
+    .filter((r, i, all) => all.findIndex((x) => x.figure === r.figure && same(x, r)) === i);
   if (crash.length) {
-    const lines = crash.map((leader) => {
-      const ratio = ratios.find((r) => r.figure === `${leader.figure} ÷ ${CONTENDERS.leader}` && same(r, leader));
-      const label = `${leader.figure}, ${leader.params.profile} profile (${leader.params.tabs} tabs)`;
-      return [label, fmt(leader), fmt(find(rows, leader.figure, CONTENDERS.shared, leader.params)), ratio ? `${fmt(ratio)}×` : ""];
+    const lines = crash.map((row) => {
+      const ratio = ratios.find((r) => r.figure === `${row.figure} ÷ ${CONTENDERS.leader}` && same(r, row));
+      const label = `${row.figure}, ${row.params.profile} profile (${row.params.tabs} tabs)`;
+      const cell = (c: string) => fmt(find(rows, row.figure, c, row.params));
+      return [label, cell(CONTENDERS.leader), cell(CONTENDERS.shared), ratio ? `${fmt(ratio)}×` : ""];
     });
     printTable(["crash of the fetching tab, ms", CONTENDERS.leader, CONTENDERS.shared, "shared ÷ leader"], lines);
     console.log("");

@@ -17,6 +17,8 @@ export type BenchWindow = {
   __ready?: boolean;
   /** Doc updates from other tabs this tab received on a channel before it showed data. */
   __docUpdates: number;
+  /** Every lock granted to this tab, by kind (a crash's takeover waits on the dead tab's locks). */
+  __lockGrants: { kind: string; at: number }[];
 };
 
 export const win = window as unknown as BenchWindow;
@@ -29,6 +31,7 @@ win.__events = [];
 win.__history = [];
 win.__errors = [];
 win.__docUpdates = 0;
+win.__lockGrants = [];
 window.addEventListener("error", (e) => win.__errors.push(String(e.error ?? e.message)));
 window.addEventListener("unhandledrejection", (e) => win.__errors.push(`unhandled rejection: ${String(e.reason)}`));
 
@@ -104,6 +107,7 @@ LockManager.prototype.request = function (this: LockManager, name: string, ...re
   const callback = rest[at] as (lock: unknown) => unknown;
   rest[at] = (lock: unknown) => {
     mark(`${kind}Granted`);
+    if (lock !== null) win.__lockGrants.push({ kind, at: now() });
     return callback(lock);
   };
   return request.call(this, name, ...rest);
