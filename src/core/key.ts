@@ -1,5 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
+import { boundedMemo } from "./bounded-memo.ts";
 import type { NormalizedRequest } from "./request.ts";
 
 /** The kinds of work the store coordinates; part of every key so kinds never share one. */
@@ -31,19 +32,6 @@ export function programKey(identity: string, url: string, compile: boolean): str
   return rememberedHash(field("v", "1") + field("i", identity) + field("k", "program") + field("u", url) + field("c", compile ? "1" : "0"));
 }
 
-/**
- * A page asks for the same few keys on every render, snapshot and ensure; while a tab boots its
- * sha256 runs cold (unoptimised), several milliseconds a call on a busy machine. Bounded: a page
- * that walks many URLs starts over rather than grow.
- */
-const remembered = new Map<string, string>();
-const MAX_REMEMBERED = 512;
-
-function rememberedHash(text: string): string {
-  let key = remembered.get(text);
-  if (key === undefined) {
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(text, (key = hashKey(text)));
-  }
-  return key;
-}
+/** Hashes without headers or a body (so no secret is kept); sha256 runs cold while a tab boots. */
+const rememberedHashes = boundedMemo();
+const rememberedHash = (text: string): string => rememberedHashes(text, () => hashKey(text));

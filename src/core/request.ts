@@ -1,3 +1,4 @@
+import { boundedMemo } from "./bounded-memo.ts";
 import { SharedFetchInputError, describe } from "./errors.ts";
 import type { SharedRequest } from "./types.ts";
 
@@ -78,24 +79,11 @@ function checkHeaderValue(name: string, value: string): void {
   }
 }
 
-/**
- * A page asks about the same few URLs on every render, snapshot and store change; parsing each
- * (twice or three times a render) cost a booting tab milliseconds. Only valid http(s) URLs are
- * kept, bounded: a page that walks many URLs starts over rather than grow.
- */
-const validHrefs = new Map<string, string>();
-const MAX_VALID_HREFS = 512;
+const validHrefs = boundedMemo();
 
-/** parseHttpUrl(url).href, remembered for a URL seen before. */
+/** parseHttpUrl(url).href, remembered for a valid URL seen before (see boundedMemo). */
 export function httpHref(url: unknown): string {
-  if (typeof url === "string") {
-    const known = validHrefs.get(url);
-    if (known !== undefined) return known;
-  }
-  const href = parseHttpUrl(url).href;
-  if (validHrefs.size >= MAX_VALID_HREFS) validHrefs.clear();
-  validHrefs.set(url as string, href);
-  return href;
+  return typeof url === "string" ? validHrefs(url, () => parseHttpUrl(url).href) : parseHttpUrl(url).href;
 }
 
 /** `${origin}${pathname}` of a normalised http(s) href (neither holds "?" or "#" unencoded). */

@@ -1,3 +1,4 @@
+import { boundedMemo } from "../core/bounded-memo.ts";
 import { SharedFetchInputError, describe } from "../core/errors.ts";
 import type { SharedRequest } from "../core/types.ts";
 
@@ -15,16 +16,11 @@ export function absoluteUrl(url: string): string {
       `shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`,
     );
   }
-  const known = resolved.get(`${base}\n${url}`);
-  if (known !== undefined) return known;
-  const href = new URL(url, base).href;
-  if (resolved.size >= 512) resolved.clear();
-  resolved.set(`${base}\n${url}`, href);
-  return href;
+  return resolved(`${base}\n${url}`, () => new URL(url, base).href);
 }
 
-/** The same relative URL resolves on every render: remembered per page location, bounded. */
-const resolved = new Map<string, string>();
+/** The same relative URL resolves on every render: remembered per page location. */
+const resolved = boundedMemo();
 
 export function toRequest(req: string | SharedRequest): SharedRequest {
   if (typeof req === "string") return { url: absoluteUrl(req) };
