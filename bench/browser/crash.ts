@@ -133,6 +133,11 @@ export async function crashes(browser: Browser, host: CountingHost, figures: Fig
         if (r.toReplicaLock !== undefined)
           figures.add("crash to the dead tab's replica lock granted", who, params, "ms", rep, r.toReplicaLock);
         if (r.toKeyLock !== undefined) figures.add("crash to the dead tab's key lock granted", who, params, "ms", rep, r.toKeyLock);
+        // Per sample: how far apart the browser grants the two, and what our code takes after the later one.
+        if (r.toKeyLock !== undefined && r.toReplicaLock !== undefined)
+          figures.add("after a crash: the key lock granted after the replica lock", who, params, "ms", rep, r.toKeyLock - r.toReplicaLock);
+        if (r.toKeyLock !== undefined && r.toDispatch !== undefined)
+          figures.add("after a crash: the survivor's fetch() call after the key lock", who, params, "ms", rep, r.toDispatch - r.toKeyLock);
       }
     }
   }

@@ -35,7 +35,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     console.log(`${r.figure}, ${r.params.tabs} tabs ${r.params.opened} (${r.contender}): ${fmt(r)}`);
   // One line per figure either contender has (the lock rows are shared-fetch's alone).
   const crash = rows
-    .filter((r) => r.figure.startsWith("crash to") && (r.contender === CONTENDERS.leader || r.contender === CONTENDERS.shared))
+    .filter((r) => /^(crash to|after a crash:) /.test(r.figure) && (r.contender === CONTENDERS.leader || r.contender === CONTENDERS.shared))
     .filter((r, i, all) => all.findIndex((x) => x.figure === r.figure && same(x, r)) === i);
   if (crash.length) {
     const lines = crash.map((row) => {
