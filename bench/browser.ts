@@ -7,7 +7,7 @@
  *
  *   npm run bench:browser
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
- *   FIGURES=ttd,crash npm run bench:browser       (ttd crash boot devices takeover follower interval worker)
+ *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval worker)
  *   LIBS=leader,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
@@ -23,6 +23,7 @@ import { bootDuplicates, deviceDuplicates } from "./browser/duplicates.ts";
 import { devicesAskingTogether, followerShowsData, requestsPerInterval, takeoverAcrossDevices } from "./browser/kept.ts";
 import { printSummary } from "./browser/summary.ts";
 import { buildPages, settings } from "./browser/setup.ts";
+import { buildStartupPages, printStartup, startupCosts } from "./browser/startup.ts";
 import { Figures, printJson, type Row } from "./browser/stats.ts";
 import { targets } from "./browser/targets.ts";
 import { timeToData } from "./browser/time-to-data.ts";
@@ -34,6 +35,7 @@ const load = () =>
 
 async function main(): Promise<void> {
   const pages = await buildPages();
+  if (settings.figures.has("startup")) await buildStartupPages(pages.dir);
   const host = await startHost(pages.dir);
   const sync = await startSyncServer();
   const browser = await launchBrowser();
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
     for (let rep = 0; rep < settings.reps; rep++) {
       if (want.has("ttd")) await timeToData(browser, host, sampled, rep);
       if (want.has("crash")) await crashes(browser, host, sampled, rep);
+      if (want.has("startup")) await startupCosts(browser, host, sampled, rep);
     }
     emit(sampled.rows());
     for (const [id, n] of duplicatesBeforeCrash) console.log(`note: ${id}: ${n} crash samples skipped (2 requests before the crash)`);
@@ -87,6 +90,7 @@ async function main(): Promise<void> {
     const { ratios, verdicts } = targets(rows);
     printJson(ratios);
     console.log("");
+    printStartup(rows);
     printSummary(rows, ratios, verdicts);
     console.log(`\nload average at the end ${load()}; ${((Date.now() - started) / 60_000).toFixed(1)} min`);
   } finally {

@@ -20,7 +20,7 @@ function intEnv(name: string, fallback: number, min = 1): number {
   return n;
 }
 
-const ALL_FIGURES = ["ttd", "crash", "boot", "devices", "takeover", "follower", "interval", "worker"] as const;
+const ALL_FIGURES = ["ttd", "crash", "startup", "boot", "devices", "takeover", "follower", "interval", "worker"] as const;
 export type FigureName = (typeof ALL_FIGURES)[number];
 
 function figuresEnv(): Set<FigureName> {
