@@ -68,27 +68,35 @@ export type Lib = keyof typeof CONTENDERS;
 
 const benchRoot = fileURLToPath(new URL("./page/", import.meta.url));
 
-/** Builds the e2e test page at / and the contender pages under /bench/ of one temp dir. */
-export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const pages = await buildTestPage();
+/**
+ * Builds pages of bench/browser/page (HTML file names → their entries) into `outDir`, served at
+ * `base`: minified production bundles, as an app ships them.
+ */
+export async function buildBenchPages(base: string, outDir: string, pages: string[]): Promise<void> {
   await build({
     configFile: false,
     root: benchRoot,
-    base: "/bench/",
+    base,
     logLevel: "warn",
     mode: "production",
     plugins: [react()],
     // The SharedWorker contender's worker file is a module worker, as the README says to build it.
     worker: { format: "es" },
     build: {
-      outDir: join(pages.dir, "bench"),
+      outDir,
       emptyOutDir: true,
       minify: true,
       sourcemap: false,
       reportCompressedSize: false,
-      rollupOptions: { input: Object.fromEntries(Object.keys(CONTENDERS).map((lib) => [lib, join(benchRoot, `${lib}.html`)])) },
+      rollupOptions: { input: Object.fromEntries(pages.map((page) => [page, join(benchRoot, `${page}.html`)])) },
     },
   });
+}
+
+/** Builds the e2e test page at / and the contender pages under /bench/ of one temp dir. */
+export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const pages = await buildTestPage();
+  await buildBenchPages("/bench/", join(pages.dir, "bench"), Object.keys(CONTENDERS));
   return pages;
 }
 

@@ -8,14 +8,11 @@
  * every tab's share of it is paid K times over.
  */
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import react from "@vitejs/plugin-react";
 import type { Browser } from "playwright-core";
-import { build } from "vite";
 import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { StartupTimings } from "./page/startup-report.ts";
-import { settings } from "./setup.ts";
+import { buildBenchPages, settings } from "./setup.ts";
 import { find, fmt, printTable, type Figures, type Row } from "./stats.ts";
 
 const VARIANTS = {
@@ -30,27 +27,10 @@ export const STARTUP_FIGURES = {
   createStore: "createSharedFetchStore() at startup (one tab alone)",
 } as const;
 
-const pageRoot = fileURLToPath(new URL("./page/", import.meta.url));
-
 /** One bundle per page, so no chunk one page shares with another is evaluated before its clock starts. */
 export async function buildStartupPages(dir: string): Promise<void> {
   for (const variant of Object.keys(VARIANTS) as Variant[]) {
-    await build({
-      configFile: false,
-      root: pageRoot,
-      base: `/startup/${variant}/`,
-      logLevel: "warn",
-      mode: "production",
-      plugins: [react()],
-      build: {
-        outDir: join(dir, "startup", variant),
-        emptyOutDir: true,
-        minify: true,
-        sourcemap: false,
-        reportCompressedSize: false,
-        rollupOptions: { input: join(pageRoot, `startup-${variant}.html`) },
-      },
-    });
+    await buildBenchPages(`/startup/${variant}/`, join(dir, "startup", variant), [`startup-${variant}`]);
   }
 }
 
