@@ -9,6 +9,7 @@
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
  *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval worker)
  *   LIBS=leader,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
+ *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (+ the leader page carrying shared-fetch's code, unrun)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
  * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.

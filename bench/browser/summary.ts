@@ -3,9 +3,14 @@ import { CONTENDERS, settings } from "./setup.ts";
 import { find, fmt, printTable, type Row } from "./stats.ts";
 import type { Verdict } from "./targets.ts";
 
-const TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared, CONTENDERS.worker];
+const DEFAULT_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared, CONTENDERS.worker];
 
 export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
+  // The leader page carrying shared-fetch's code has a column only in the runs that name it.
+  const carried = rows.some((r) => r.contender === CONTENDERS.payload);
+  const TTD = carried ? [...DEFAULT_TTD.slice(0, 3), CONTENDERS.payload, ...DEFAULT_TTD.slice(3)] : DEFAULT_TTD;
+  const ratioColumns = carried ? [CONTENDERS.payload, CONTENDERS.shared, CONTENDERS.worker] : [CONTENDERS.shared, CONTENDERS.worker];
+  const ratioHeads = carried ? ["code ÷ leader", "shared ÷ leader", "worker ÷ leader"] : ["shared ÷ leader", "worker ÷ leader"];
   const ttd = rows.filter((r) => r.figure === "slowest tab time to data" && r.contender === CONTENDERS.leader);
   if (ttd.length) {
     console.log(`time to data, ms from each tab's navigation start to data in its DOM: median (min–max) over ${settings.reps} repetitions`);
@@ -25,10 +30,10 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
         const found = TTD.map((c) => find(rows, figure, c, leader.params));
         // Main-thread CPU is sampled with the tabs opened at once only.
         if (found.every((r) => r === undefined)) continue;
-        lines.push([label, ...found.map(fmt), ratio(CONTENDERS.shared), ratio(CONTENDERS.worker)]);
+        lines.push([label, ...found.map(fmt), ...ratioColumns.map(ratio)]);
       }
     }
-    printTable(["", ...TTD, "shared ÷ leader", "worker ÷ leader"], lines);
+    printTable(["", ...TTD, ...ratioHeads], lines);
     console.log("");
   }
   for (const r of rows.filter((x) => x.figure.startsWith("doc updates from other tabs")))

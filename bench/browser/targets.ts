@@ -54,7 +54,7 @@ export function targets(rows: Row[]): { ratios: Row[]; verdicts: Verdict[] } {
     }
   }
   for (const leader of rows.filter((r) => r.figure === "median tab time to data" && r.contender === LEADER)) {
-    for (const who of [SHARED, CONTENDERS.worker]) {
+    for (const who of [SHARED, CONTENDERS.worker, CONTENDERS.payload]) {
       const other = find(rows, leader.figure, who, leader.params);
       if (other) ratios.push(ratioRow(leader.figure, other, leader, "", () => undefined));
     }

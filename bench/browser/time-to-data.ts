@@ -11,9 +11,15 @@ import { benchUrl, CONTENDERS, mainThreadCpu, marksOf, openBenchTabs, settings, 
 import { timeline } from "./timeline.ts";
 import { median, type Figures } from "./stats.ts";
 
-const ALL_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared", "worker"];
-/** LIBS=leader,shared runs some contenders only (a quick comparison; the targets need leader and shared). */
-export const TTD_LIBS: Lib[] = process.env.LIBS ? ALL_LIBS.filter((lib) => process.env.LIBS!.split(",").includes(lib)) : ALL_LIBS;
+const DEFAULT_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "shared", "worker"];
+/**
+ * LIBS=leader,shared runs some contenders only (a quick comparison; the targets need leader and
+ * shared); LIBS=leader,payload,shared adds the leader page carrying shared-fetch's code, which no
+ * default run has.
+ */
+export const TTD_LIBS: Lib[] = process.env.LIBS
+  ? [...DEFAULT_LIBS, "payload" as const].filter((lib) => process.env.LIBS!.split(",").includes(lib))
+  : DEFAULT_LIBS;
 /** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
 const PHASES = [
   "script",
