@@ -95,10 +95,25 @@ export async function buildBenchPages(base: string, outDir: string, pages: strin
   });
 }
 
+/**
+ * Pages built on their own, at their own path: the leader page carrying shared-fetch's code would
+ * otherwise share chunks with the leader and shared-fetch pages and change what those load.
+ */
+const OWN_BUILD: Partial<Record<Lib, string>> = { payload: "bench-payload" };
+
 /** Builds the e2e test page at / and the contender pages under /bench/ of one temp dir. */
 export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
   const pages = await buildTestPage();
-  await buildBenchPages("/bench/", join(pages.dir, "bench"), Object.keys(CONTENDERS));
+  const libs = Object.keys(CONTENDERS) as Lib[];
+  await buildBenchPages(
+    "/bench/",
+    join(pages.dir, "bench"),
+    libs.filter((lib) => OWN_BUILD[lib] === undefined),
+  );
+  for (const lib of libs) {
+    const path = OWN_BUILD[lib];
+    if (path !== undefined) await buildBenchPages(`/${path}/`, join(pages.dir, path), [lib]);
+  }
   return pages;
 }
 
@@ -109,7 +124,7 @@ export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig):
   if (config.ws) q.set("ws", config.ws);
   if (config.room) q.set("room", config.room);
   if (config.interval) q.set("interval", String(config.interval));
-  return `${host.origin}/bench/${lib}.html?${q}`;
+  return `${host.origin}/${OWN_BUILD[lib] ?? "bench"}/${lib}.html?${q}`;
 }
 
 /**
