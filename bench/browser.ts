@@ -27,7 +27,7 @@ import { buildPages, settings } from "./browser/setup.ts";
 import { buildStartupPages, printStartup, startupCosts } from "./browser/startup.ts";
 import { Figures, printJson, type Row } from "./browser/stats.ts";
 import { targets } from "./browser/targets.ts";
-import { timeToData } from "./browser/time-to-data.ts";
+import { timeToData, TTD_LIBS } from "./browser/time-to-data.ts";
 
 const load = () =>
   loadavg()
@@ -35,7 +35,7 @@ const load = () =>
     .join(" ");
 
 async function main(): Promise<void> {
-  const pages = await buildPages();
+  const pages = await buildPages(settings.figures.has("ttd") ? TTD_LIBS : []);
   if (settings.figures.has("startup")) await buildStartupPages(pages.dir);
   const host = await startHost(pages.dir);
   const sync = await startSyncServer();

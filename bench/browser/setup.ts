@@ -101,8 +101,16 @@ export async function buildBenchPages(base: string, outDir: string, pages: strin
  */
 const OWN_BUILD: Partial<Record<Lib, string>> = { payload: "bench-payload" };
 
-/** Builds the e2e test page at / and the contender pages under /bench/ of one temp dir. */
-export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
+/** Builds one page of bench/browser/page alone, into `dir`/`path`, served at /`path`/. */
+export function buildPageAlone(dir: string, path: string, page: string): Promise<void> {
+  return buildBenchPages(`/${path}/`, join(dir, path), [page]);
+}
+
+/**
+ * Builds the e2e test page at / and the contender pages under /bench/ of one temp dir; the
+ * contenders built on their own (OWN_BUILD) only when `alone` names them.
+ */
+export async function buildPages(alone: Lib[] = []): Promise<{ dir: string; remove: () => Promise<void> }> {
   const pages = await buildTestPage();
   const libs = Object.keys(CONTENDERS) as Lib[];
   await buildBenchPages(
@@ -110,9 +118,9 @@ export async function buildPages(): Promise<{ dir: string; remove: () => Promise
     join(pages.dir, "bench"),
     libs.filter((lib) => OWN_BUILD[lib] === undefined),
   );
-  for (const lib of libs) {
+  for (const lib of alone) {
     const path = OWN_BUILD[lib];
-    if (path !== undefined) await buildBenchPages(`/${path}/`, join(pages.dir, path), [lib]);
+    if (path !== undefined) await buildPageAlone(pages.dir, path, lib);
   }
   return pages;
 }

@@ -7,12 +7,11 @@
  * before asking for its lock (the first set only). With K tabs booting at once on a few cores,
  * every tab's share of it is paid K times over.
  */
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { StartupTimings } from "./page/startup-report.ts";
-import { buildBenchPages, settings } from "./setup.ts";
+import { buildPageAlone, settings } from "./setup.ts";
 import { find, fmt, printTable, type Figures, type Row } from "./stats.ts";
 
 const VARIANTS = {
@@ -30,7 +29,7 @@ export const STARTUP_FIGURES = {
 /** One bundle per page, so no chunk one page shares with another is evaluated before its clock starts. */
 export async function buildStartupPages(dir: string): Promise<void> {
   for (const variant of Object.keys(VARIANTS) as Variant[]) {
-    await buildBenchPages(`/startup/${variant}/`, join(dir, "startup", variant), [`startup-${variant}`]);
+    await buildPageAlone(dir, `startup/${variant}`, `startup-${variant}`);
   }
 }
 

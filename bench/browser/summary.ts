@@ -3,14 +3,15 @@ import { CONTENDERS, settings } from "./setup.ts";
 import { find, fmt, printTable, type Row } from "./stats.ts";
 import type { Verdict } from "./targets.ts";
 
-const DEFAULT_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.shared, CONTENDERS.worker];
+const ALL_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.payload, CONTENDERS.shared, CONTENDERS.worker];
+/** The ratio columns: contender → heading. */
+const RATIOS = { [CONTENDERS.payload]: "code ÷ leader", [CONTENDERS.shared]: "shared ÷ leader", [CONTENDERS.worker]: "worker ÷ leader" };
 
 export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
-  // The leader page carrying shared-fetch's code has a column only in the runs that name it.
+  // The leader page carrying shared-fetch's code has columns only in the runs that name it.
   const carried = rows.some((r) => r.contender === CONTENDERS.payload);
-  const TTD = carried ? [...DEFAULT_TTD.slice(0, 3), CONTENDERS.payload, ...DEFAULT_TTD.slice(3)] : DEFAULT_TTD;
-  const ratioColumns = carried ? [CONTENDERS.payload, CONTENDERS.shared, CONTENDERS.worker] : [CONTENDERS.shared, CONTENDERS.worker];
-  const ratioHeads = carried ? ["code ÷ leader", "shared ÷ leader", "worker ÷ leader"] : ["shared ÷ leader", "worker ÷ leader"];
+  const TTD = ALL_TTD.filter((c) => carried || c !== CONTENDERS.payload);
+  const ratioColumns = Object.keys(RATIOS).filter((c) => carried || c !== CONTENDERS.payload);
   const ttd = rows.filter((r) => r.figure === "slowest tab time to data" && r.contender === CONTENDERS.leader);
   if (ttd.length) {
     console.log(`time to data, ms from each tab's navigation start to data in its DOM: median (min–max) over ${settings.reps} repetitions`);
@@ -33,7 +34,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
         lines.push([label, ...found.map(fmt), ...ratioColumns.map(ratio)]);
       }
     }
-    printTable(["", ...TTD, ...ratioHeads], lines);
+    printTable(["", ...TTD, ...ratioColumns.map((c) => RATIOS[c as keyof typeof RATIOS])], lines);
     console.log("");
   }
   for (const r of rows.filter((x) => x.figure.startsWith("doc updates from other tabs")))
