@@ -110,7 +110,7 @@ export class Timeline {
       for (const [id, reason] of departed)
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
-      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push(vanished(k));
+      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push({ ...tag(k), type: "swept" });
     }
     this.diffMalformed(next.malformed, drafts);
     this.prev = { inspection: next, byKey, departed };
@@ -181,17 +181,6 @@ export class Timeline {
 
 function tag(k: InspectedKey): { key: string; label?: string } {
   return k.label === undefined ? { key: k.key } : { key: k.key, label: k.label };
-}
-
-/**
- * A key gone from the doc altogether. A live claim that was all it held was released (its ask
- * record is written later, so it may be the key's only record); a sweep removes only keys nobody
- * touched for the retention window, whose claims, if any, are long stale.
- */
-function vanished(k: InspectedKey): Draft {
-  const c = k.claim;
-  if (c && !c.finished && !c.stale && k.recorded < c.rev) return { ...tag(k), type: "released", replicaId: c.replicaId, rev: c.rev };
-  return { ...tag(k), type: "swept" };
 }
 
 /**

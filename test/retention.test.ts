@@ -1,7 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { ASK_DELAY_MS } from "../src/core/retention.ts";
-import { internalsOf } from "../src/internals.ts";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const HOUR = 3600_000;
@@ -40,7 +38,6 @@ describe("growth: records nobody asked for within the retention window are remov
       for (let i = from; i < to; i++) await until((i % 2 ? a! : b!).refetch({ url: `${URL_A}/${i % 10}` }), 1);
     };
     await cycle(0, 100);
-    await tick(ASK_DELAY_MS); // the asks of the first cycle are written by now
     const after100 = size();
     await cycle(100, 1000);
     expect(size()).toBeLessThan(after100 * 1.2);
@@ -67,41 +64,6 @@ describe("growth: records nobody asked for within the retention window are remov
     await until(ahead.ensure({ url: `${URL_A}/third` }));
     expect(swept).toHaveLength(1);
     expect(swept[0]).toContain(ahead.keyOf(asked));
-    c.destroy();
-  });
-
-  it("tabs opening at once write one ask for a key, a moment after they asked: the first one written covers the others", async () => {
-    const c = cluster(4);
-    c.host.auto = () => ({ status: 200, body: "x" });
-    const req = { url: `${URL_A}/together` };
-    const key = c.stores[0]!.keyOf(req);
-    const written: number[] = [];
-    internalsOf(c.stores[0]!).records.asks.onChange((keys) => keys.has(key) && written.push(Date.now()));
-    const asked = Date.now();
-    await until(Promise.all(c.stores.map((s) => s.ensure(req))));
-    // Out of the booting page's busiest moment: the result came first, no ask went out with it.
-    expect(c.host.calls).toHaveLength(1);
-    expect(written).toEqual([]);
-    await tick(ASK_DELAY_MS);
-    expect(written).toEqual([asked + ASK_DELAY_MS]);
-    // Asked again within retention/24: nothing more is written.
-    await until(c.stores[1]!.refetch(req));
-    await tick(ASK_DELAY_MS);
-    expect(written).toHaveLength(1);
-    c.destroy();
-  });
-
-  it("a store destroyed before its ask was written writes none", async () => {
-    const c = cluster(2);
-    const [a, b] = c.stores;
-    const req = { url: `${URL_A}/left` };
-    const written: string[] = [];
-    internalsOf(b!).records.asks.onChange((keys) => written.push(...keys));
-    void a!.ensure(req).catch(() => {});
-    await tick(1);
-    a!.destroy();
-    await tick(ASK_DELAY_MS * 2);
-    expect(written).toEqual([]);
     c.destroy();
   });
 

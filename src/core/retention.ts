@@ -1,13 +1,6 @@
 import type { DocRecords } from "./doc-records.ts";
 
 export const DEFAULT_RETENTION_MS = 24 * 3600_000;
-/**
- * How long an ask waits before it is written. An ask only restarts a day-long clock, so it can
- * wait: out of a booting page's busiest moment (each write is a doc update every other tab applies)
- * and long enough for the asks of tabs opening together to cover each other — the first one
- * written stands for all (K tabs opening at once wrote K asks for one key).
- */
-export const ASK_DELAY_MS = 1000;
 
 /**
  * Growth bound: records of keys that nobody asked for within `retentionMs` are removed by
@@ -30,9 +23,8 @@ export class Retention {
   private readonly beatSince = new Map<string, number>();
   /** Key → when this replica last saw its ask record change (anyone's write, its own included). */
   private readonly askSeen = new Map<string, number>();
-  /** Ask times to write, batched into one transaction ASK_DELAY_MS after the first of them. */
+  /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
-  private flushTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly unobserve: (() => void)[];
 
   constructor(
@@ -56,9 +48,6 @@ export class Retention {
         for (const key of keys) {
           this.since.set(key, now);
           this.askSeen.set(key, now);
-          // Another replica's ask, written while ours waited (ours are written only on flush): it
-          // restarted every replica's clock for the key, ours included.
-          this.due.delete(key);
         }
       }),
       beats.onChange((ids) => {
@@ -70,15 +59,15 @@ export class Retention {
 
   /**
    * Called when this replica asks for a key. The ask record is rewritten only when this replica
-   * has not seen it change for retention/24 (any replica's write counts), ASK_DELAY_MS later and
-   * batched, unless another replica's ask for the key arrives first.
+   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
+   * microtask later, batched): the doc never shows a key asked for but unclaimed.
    */
   touch(key: string): void {
     if (this.stopped) return;
     const now = Date.now();
     const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
     if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
-      this.flushTimer ??= setTimeout(() => this.flushAsks(), ASK_DELAY_MS);
+      if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
       this.due.set(key, now);
       this.askSeen.set(key, now);
     }
@@ -92,12 +81,10 @@ export class Retention {
   stop(): void {
     this.stopped = true;
     this.due.clear();
-    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.unobserve.forEach((off) => off());
   }
 
   private flushAsks(): void {
-    this.flushTimer = undefined;
     if (this.stopped || this.due.size === 0) return;
     const due = [...this.due];
     this.due.clear();
