@@ -14,23 +14,6 @@ export type SharedView = {
 };
 
 const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
-
-/** The part of a store snapshot the hooks show: the claim and the recorded data. */
-type ViewState = Pick<Snapshot, "claim" | "data">;
-
-/** A getSnapshot whose value keeps its identity until the claim or the data changes. */
-function viewOf(read: () => Snapshot): () => ViewState {
-  let last: ViewState | undefined;
-  return () => {
-    const { claim, data } = read();
-    const was = last?.claim;
-    const sameClaim =
-      was === claim || (!!was && !!claim && was.replicaId === claim.replicaId && was.mine === claim.mine && was.stale === claim.stale);
-    if (last && last.data === data && sameClaim) return last;
-    return (last = { claim, data });
-  };
-}
-
 /** The store's data object last set into each query by the effect below. */
 const handedOver = new WeakMap<object, unknown>();
 const noop = () => {};
@@ -70,10 +53,7 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   const { id } = binding;
   // Keyed on `id` alone: the binding's closures change identity on every render.
   const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
-  // What this hook reads of the store's snapshot, and nothing else: the view's status is TanStack's,
-  // so a change the component cannot see (idle → pending as the query function asks, an error
-  // beside kept data) renders nothing.
-  const getSnapshot = useMemo(() => viewOf(() => (id === null ? IDLE : binding.snapshot())), [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const getSnapshot = useCallback(() => (id === null ? IDLE : binding.snapshot()), [id]); // eslint-disable-line react-hooks/exhaustive-deps
   const snap = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   useEffect(() => {
     if (id === null || snap.data === undefined) return;
