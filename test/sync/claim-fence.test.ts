@@ -8,6 +8,7 @@
  * stands in every doc names the replica that runs (invariant 8: pending names the true claimant).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import * as decoding from "lib0/decoding";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectPeers, createSharedFetchStore, type Snapshot, type StoreEvent } from "../../src/index.ts";
@@ -27,10 +28,16 @@ afterAll(async () => {
 /** Holds what the server sends to one device, then delivers it in order, one task per message. */
 class Inbound {
   held = false;
+  /** Drops a message instead (a server that behaves otherwise). */
+  drop: ((data: Uint8Array) => boolean) | undefined;
   private queue: (() => void)[] = [];
 
   socket(): typeof WebSocket {
-    const deliver = (fn: () => void) => (this.held ? this.queue.push(fn) : fn());
+    const deliver = (fn: () => void, data: unknown) => {
+      if (this.drop && data instanceof Uint8Array && this.drop(data)) return;
+      if (this.held) this.queue.push(fn);
+      else fn();
+    };
     const { get, set } = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage")!;
     type Listener = ((event: WebSocket.MessageEvent) => void) | null;
     class GatedSocket extends WebSocket {
@@ -39,7 +46,8 @@ class Inbound {
         // y-websocket assigns onmessage: deliver through the gate.
         Object.defineProperty(this, "onmessage", {
           get: () => get!.call(this) as Listener,
-          set: (listener: Listener) => set!.call(this, listener && ((event: WebSocket.MessageEvent) => deliver(() => listener(event)))),
+          set: (listener: Listener) =>
+            set!.call(this, listener && ((event: WebSocket.MessageEvent) => deliver(() => listener(event), bytesOf(event.data)))),
         });
       }
     }
@@ -55,10 +63,37 @@ class Inbound {
   }
 }
 
-function device(room: string, clientID: number, inbound = new Inbound()) {
+function bytesOf(data: unknown): Uint8Array | undefined {
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  return undefined;
+}
+
+/** Holds what devices send to the server, then sends it in the order the test picks. */
+class Outbound {
+  held = false;
+  readonly queued = new Map<string, { data: Uint8Array; send: () => void }[]>();
+
+  socket(from: string, base: typeof WebSocket): typeof WebSocket {
+    const list: { data: Uint8Array; send: () => void }[] = [];
+    this.queued.set(from, list);
+    const held = () => this.held;
+    class HeldSocket extends base {
+      override send(data: Parameters<WebSocket["send"]>[0], ...rest: unknown[]): void {
+        const send = () => (super.send as (...args: unknown[]) => void)(data, ...rest);
+        if (held()) list.push({ data: new Uint8Array(data as ArrayBufferLike), send });
+        else send();
+      }
+    }
+    return HeldSocket as unknown as typeof WebSocket;
+  }
+}
+
+function device(room: string, clientID: number, inbound = new Inbound(), outbound?: { gate: Outbound; from: string }) {
   const doc = new Y.Doc();
   doc.clientID = clientID;
-  const conn = connectPeers(doc, { url: server.url, room, WebSocketPolyfill: inbound.socket() });
+  const socket = outbound ? outbound.gate.socket(outbound.from, inbound.socket()) : inbound.socket();
+  const conn = connectPeers(doc, { url: server.url, room, WebSocketPolyfill: socket });
   const store = createSharedFetchStore({ doc, awareness: conn.awareness, locks: null });
   const events: StoreEvent[] = [];
   store.onEvent((e) => events.push(e));
@@ -118,6 +153,97 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
       expect(host.count(path)).toBe(1);
     } finally {
       host.release();
+      a.close();
+      b.close();
+    }
+  });
+
+  // The race a fence alone misses: both fences reach the server, then both claims. The echo of
+  // each claim (the server sends every update back to every client, its sender too) is its place.
+  it.each([
+    ["the doc's election favours the second", 21, 22],
+    ["the doc's election favours the first", 22, 21],
+  ])(
+    "both fences, then both claims at the server: the first claim there runs, the other yields, one request (%s)",
+    async (_why, firstId, secondId) => {
+      const room = `fence-pairs-${Math.random().toString(36).slice(2)}`;
+      const path = `/fence-pairs/${firstId}-${secondId}`;
+      const url = host.url(path);
+      const gate = new Outbound();
+      const a = device(room, firstId, new Inbound(), { gate, from: "a" });
+      const b = device(room, secondId, new Inbound(), { gate, from: "b" });
+      try {
+        await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+        await vi.waitFor(() => {
+          expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
+          expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
+        });
+        host.hold = true;
+        gate.held = true;
+        const asks = [a.store.ensure({ url }), b.store.ensure({ url })];
+        asks.forEach((ask) => ask.catch(() => {}));
+        // Each device's fence is the sync step 1 sent right before its claim's update.
+        const isStep1 = (m: { data: Uint8Array }) => m.data[0] === 0 && m.data[1] === 0;
+        const isUpdate = (m: { data: Uint8Array }) => m.data[0] === 0 && m.data[1] === 2;
+        const fenceAt = (from: string) => {
+          const list = gate.queued.get(from) ?? [];
+          return list.findIndex((m, i) => isStep1(m) && list[i + 1] !== undefined && isUpdate(list[i + 1]!));
+        };
+        await vi.waitFor(() => {
+          expect(fenceAt("a")).toBeGreaterThanOrEqual(0);
+          expect(fenceAt("b")).toBeGreaterThanOrEqual(0);
+        });
+        const [qa, qb] = [gate.queued.get("a")!, gate.queued.get("b")!];
+        const [fa, fb] = [fenceAt("a"), fenceAt("b")];
+        // a's messages up to its fence, b's up to its fence, a's claim, b's claim, then the rest.
+        const order = [...qa.slice(0, fa + 1), ...qb.slice(0, fb + 1), qa[fa + 1]!, qb[fb + 1]!, ...qa.slice(fa + 2), ...qb.slice(fb + 2)];
+        gate.held = false;
+        for (const m of order) {
+          m.send();
+          await new Promise((resolve) => setTimeout(resolve, 15)); // one at a time into the server
+        }
+        await vi.waitFor(() => {
+          expect(b.events.some((e) => e.type === "yielded")).toBe(true);
+          expect(a.events.some((e) => e.type === "dispatched")).toBe(true);
+        });
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(b.events.some((e) => e.type === "dispatched")).toBe(false);
+        expect(host.count(path)).toBe(1);
+        host.release();
+        const snaps = await Promise.all(asks);
+        expect(snaps.map((snap) => snap.status)).toEqual(["success", "success"]);
+        expect(host.count(path)).toBe(1);
+      } finally {
+        gate.held = false;
+        host.release();
+        a.close();
+        b.close();
+      }
+    },
+  );
+
+  it("a server that sends no client its own updates back: the fence alone decides, the claim runs", async () => {
+    const room = `fence-no-echo-${Math.random().toString(36).slice(2)}`;
+    const path = `/fence-no-echo/${room}`;
+    const inbound = new Inbound();
+    const a = device(room, 31, inbound);
+    const b = device(room, 32);
+    try {
+      await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+      await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true));
+      // Every update of a's own that the server sends back is lost on the way.
+      inbound.drop = (data) => {
+        if (data[0] !== 0 || data[1] !== 2) return false;
+        const update = decoding.readVarUint8Array(decoding.createDecoder(data.subarray(2)));
+        return Y.parseUpdateMeta(update).to.has(a.doc.clientID);
+      };
+      const snap = await a.store.ensure({ url: host.url(path) });
+      expect(snap.status).toBe("success");
+      expect(a.events.filter((e) => e.type === "dispatched")).toHaveLength(1);
+      const again = await a.store.refetch({ url: host.url(path) });
+      expect(again.status).toBe("success");
+      expect(host.count(path)).toBe(2);
+    } finally {
       a.close();
       b.close();
     }
