@@ -100,6 +100,15 @@ function device(room: string, clientID: number, inbound = new Inbound(), outboun
   return { doc, conn, store, events, inbound, close: () => (store.destroy(), conn.destroy(), doc.destroy()) };
 }
 
+/** Both in sync, each seeing the other present: neither claims eagerly (no window-free claim in these races). */
+async function bothPresent(a: ReturnType<typeof device>, b: ReturnType<typeof device>): Promise<void> {
+  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+  await vi.waitFor(() => {
+    expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
+    expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
+  });
+}
+
 const standing = (d: ReturnType<typeof device>, url: string) => d.store.claims().find(([, claim]) => claim.label?.endsWith(url))?.[1];
 
 describe("claims ordered by the sync server (a fence before each claim)", () => {
@@ -114,12 +123,7 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
     const a = device(room, firstId);
     const b = device(room, secondId);
     try {
-      await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-      // Each sees the other present: neither claims eagerly (no window-free claim in this race).
-      await vi.waitFor(() => {
-        expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
-        expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
-      });
+      await bothPresent(a, b);
       host.hold = true;
       b.inbound.held = true; // a's claim will reach the server, then b, only when released
       const first = a.store.ensure({ url });
@@ -173,11 +177,7 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
       const a = device(room, firstId, new Inbound(), { gate, from: "a" });
       const b = device(room, secondId, new Inbound(), { gate, from: "b" });
       try {
-        await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-        await vi.waitFor(() => {
-          expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
-          expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
-        });
+        await bothPresent(a, b);
         host.hold = true;
         gate.held = true;
         const asks = [a.store.ensure({ url }), b.store.ensure({ url })];
