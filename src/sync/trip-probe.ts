@@ -108,6 +108,8 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
     asked = [];
     awaitingEcho = [];
     tickFence = undefined;
+    // The next connection may reach another server: whether it sends our updates back is learnt anew.
+    echoes = undefined;
     for (const entry of lost) settle(entry, false);
   };
   const echoed = (end: number) => {
