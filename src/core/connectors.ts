@@ -12,8 +12,9 @@ export type ConnectorInfo = {
   syncedSince?: () => number | undefined;
   /**
    * Orders what this replica writes next among what the server received (see SyncRoundTrips.fence
-   * in sync/trip-probe.ts): calls `answered(true)` once every update the server had before it is in
-   * the doc. Returns false when it cannot tell now (not in sync).
+   * in sync/trip-probe.ts): calls `answered(true)` once every update the server took before what
+   * this replica writes next is in the doc (where the server sends no client its own updates back:
+   * before the fence itself). Returns false when it cannot tell now (not in sync).
    */
   fence?: (answered: (inOrder: boolean) => void) => boolean;
 };
