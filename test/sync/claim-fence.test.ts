@@ -229,8 +229,7 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
     const a = device(room, 31, inbound);
     const b = device(room, 32);
     try {
-      await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-      await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true));
+      await bothPresent(a, b);
       // Every update of a's own that the server sends back is lost on the way.
       inbound.drop = (data) => {
         if (data[0] !== 0 || data[1] !== 2) return false;
