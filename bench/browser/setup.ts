@@ -184,6 +184,8 @@ export type TabMarks = {
   marks: Record<string, number>;
   fetches: number[];
   docUpdates: number;
+  channelMessages: number;
+  renders: number;
   lockGrants: { kind: string; at: number }[];
 };
 
@@ -191,7 +193,15 @@ export type TabMarks = {
 export function marksOf(tab: Tab): Promise<TabMarks> {
   return tab.page.evaluate(() => {
     const w = window as unknown as BenchWindow;
-    return { t0: w.__t0, marks: w.__marks, fetches: w.__fetches, docUpdates: w.__docUpdates, lockGrants: w.__lockGrants };
+    return {
+      t0: w.__t0,
+      marks: w.__marks,
+      fetches: w.__fetches,
+      docUpdates: w.__docUpdates,
+      channelMessages: w.__channelMessages,
+      renders: w.__renders,
+      lockGrants: w.__lockGrants,
+    };
   });
 }
 

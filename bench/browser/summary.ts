@@ -37,7 +37,8 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     printTable(["", ...TTD, ...ratioColumns.map((c) => RATIOS[c as keyof typeof RATIOS])], lines);
     console.log("");
   }
-  for (const r of rows.filter((x) => x.figure.startsWith("doc updates from other tabs")))
+  const perTabCounts = ["doc updates from other tabs", "channel messages received", "renders of the view"];
+  for (const r of rows.filter((x) => perTabCounts.some((c) => x.figure.startsWith(c))))
     console.log(`${r.figure}, ${r.params.tabs} tabs ${r.params.opened} (${r.contender}): ${fmt(r)}`);
   // One line per figure either contender has (the lock rows are shared-fetch's alone).
   const crash = rows

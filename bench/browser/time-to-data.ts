@@ -43,6 +43,8 @@ const PHASES = [
   "claimed",
   "dispatched",
   "fetch",
+  "responded",
+  "settled",
   "data",
 ] as const;
 
@@ -52,7 +54,7 @@ export async function timeToDataSample(
   lib: Lib,
   tabs: number,
   staggered: boolean,
-): Promise<{ requests: number; perTab: number[]; first: TabMarks; docUpdates: number[] }> {
+): Promise<{ requests: number; perTab: number[]; first: TabMarks; perTabMarks: TabMarks[] }> {
   const context = await browser.newContext();
   try {
     const api = `/api/${uniqueName(`ttd-${lib}`)}`;
@@ -75,15 +77,14 @@ export async function timeToDataSample(
     });
     const fetching = marks.filter((m) => m.fetches.length > 0).sort((a, b) => a.fetches[0]! - b.fetches[0]!);
     // The SharedWorker replica fetches from the worker: no tab's probe sees it.
-    if (lib === "worker" && fetching.length === 0 && requests > 0)
-      return { requests, perTab, first: marks[0]!, docUpdates: marks.map((m) => m.docUpdates) };
+    if (lib === "worker" && fetching.length === 0 && requests > 0) return { requests, perTab, first: marks[0]!, perTabMarks: marks };
     if (fetching.length === 0) throw new Error(`${CONTENDERS[lib]}: the host saw ${requests} requests but no tab fetched`);
     // The leader page's whole point: one request when the tabs open at once. If not, it is broken.
     if (lib === "leader" && requests !== 1) throw new Error(`weblock-leader sent ${requests} requests for ${tabs} tabs (expected 1)`);
     // TanStack alone shares nothing between tabs (its broadcast plugin may hand a late tab data first).
     if (lib === "tanstack" && requests !== tabs)
       throw new Error(`tanstack-query: ${requests} requests for ${tabs} tabs (expected ${tabs})`);
-    return { requests, perTab, first: fetching[0]!, docUpdates: marks.map((m) => m.docUpdates) };
+    return { requests, perTab, first: fetching[0]!, perTabMarks: marks };
   } finally {
     await context.close();
     host.dropOpen();
@@ -127,9 +128,34 @@ export async function timeToData(browser: Browser, host: CountingHost, figures: 
           figures.add("requests per key", who, params, "requests", rep, r.requests);
           figures.add("slowest tab time to data", who, params, "ms", rep, Math.max(...r.perTab));
           figures.add("median tab time to data", who, params, "ms", rep, median(r.perTab));
+          const perTab = (count: (m: TabMarks) => number) => median(r.perTabMarks.map(count));
           // What K tabs opening at once send each other: shared-fetch's replicas sync a doc.
-          if (lib === "shared")
-            figures.add("doc updates from other tabs before data (median tab)", who, params, "updates", rep, median(r.docUpdates));
+          if (lib === "shared") {
+            figures.add(
+              "doc updates from other tabs before data (median tab)",
+              who,
+              params,
+              "updates",
+              rep,
+              perTab((m) => m.docUpdates),
+            );
+            figures.add(
+              "channel messages received before data (median tab)",
+              who,
+              params,
+              "messages",
+              rep,
+              perTab((m) => m.channelMessages),
+            );
+          }
+          figures.add(
+            "renders of the view until data (median tab)",
+            who,
+            params,
+            "renders",
+            rep,
+            perTab((m) => m.renders),
+          );
           for (const phase of PHASES) {
             const at = phase === "fetch" ? r.first.fetches[0] : r.first.marks[phase];
             if (at !== undefined) figures.add(`first-fetching tab: navigation start → ${phase}`, who, params, "ms", rep, at - r.first.t0);

@@ -2,13 +2,14 @@ import type { QueryClient } from "@tanstack/react-query";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { useLayoutEffect, type ReactNode } from "react";
 import { createRoot } from "react-dom/client";
-import { mark, now, win } from "./probe.ts";
+import { countRender, mark, now, win } from "./probe.ts";
 
 type QueryView = { status: string; data: unknown; error: Error | null };
 
 /** Renders one query into data-testid elements (what the harness's Tab reads) and marks data in the DOM. */
 function View({ useView }: { useView: () => QueryView }) {
   mark("render");
+  countRender();
   const { status, data, error } = useView();
   useLayoutEffect(() => {
     // Layout effects run after React wrote the DOM: the data is in the document now.

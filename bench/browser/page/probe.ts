@@ -17,6 +17,10 @@ export type BenchWindow = {
   __ready?: boolean;
   /** Doc updates from other tabs this tab received on a channel before it showed data. */
   __docUpdates: number;
+  /** Every message this tab received on any channel (a BroadcastChannel listener) before it showed data. */
+  __channelMessages: number;
+  /** Renders of the contender's view until it showed data (the render that showed it included). */
+  __renders: number;
   /** Every lock granted to this tab, by kind (a crash's takeover waits on the dead tab's locks). */
   __lockGrants: { kind: string; at: number }[];
 };
@@ -31,6 +35,8 @@ win.__events = [];
 win.__history = [];
 win.__errors = [];
 win.__docUpdates = 0;
+win.__channelMessages = 0;
+win.__renders = 0;
 win.__lockGrants = [];
 window.addEventListener("error", (e) => win.__errors.push(String(e.error ?? e.message)));
 window.addEventListener("unhandledrejection", (e) => win.__errors.push(`unhandled rejection: ${String(e.reason)}`));
@@ -41,6 +47,11 @@ export const api = new URL(params.get("api") ?? "/api/missing", location.href).h
 /** connectTabs name / lock and channel name: one per sample, so samples never mix. */
 export const appName = params.get("name") ?? "bench";
 export const interval = params.get("interval") ? Number(params.get("interval")) : undefined;
+
+/** One more render of the view, counted until it showed data. */
+export function countRender(): void {
+  if (win.__marks.data === undefined) win.__renders++;
+}
 
 /** Sets a mark once (the first time wins). */
 export function mark(name: string, at = now()): void {
@@ -55,6 +66,13 @@ globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
     const at = now();
     win.__fetches.push(at);
     mark("fetch", at);
+    const response = originalFetch(input, init);
+    // The response's headers are in: what follows (reading, recording, rendering) is the page's.
+    void response.then(
+      () => mark("responded"),
+      () => {},
+    );
+    return response;
   }
   return originalFetch(input, init);
 };
@@ -75,7 +93,9 @@ BroadcastChannel.prototype.addEventListener = function (this: BroadcastChannel, 
       mark("firstChannelMessage");
       // A doc update from another tab (y-protocols sync frame "update": bytes 0, 2), until this tab shows data.
       const data = (event as MessageEvent).data as unknown;
-      if (win.__marks.data === undefined && data instanceof Uint8Array && data[0] === 0 && data[1] === 2) win.__docUpdates++;
+      if (win.__marks.data !== undefined) return;
+      win.__channelMessages++;
+      if (data instanceof Uint8Array && data[0] === 0 && data[1] === 2) win.__docUpdates++;
     });
   return addListener.call(this, type, listener as EventListener, options as AddEventListenerOptions);
 } as typeof BroadcastChannel.prototype.addEventListener;
