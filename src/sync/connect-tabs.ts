@@ -15,10 +15,12 @@ import {
   encodeSyncStep1,
   encodeSyncStep2,
   encodeUpdate,
+  inboxName,
   readFrame,
   readSyncStatus,
   tabChannelName,
   type SyncStatus,
+  type TabReply,
 } from "./tab-protocol.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
 import { randomId } from "../core/job.ts";
@@ -45,11 +47,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     throw new TypeError("connectTabs: `name` must be a non-empty string");
   }
   const awareness = createAwareness(doc);
+  const nonce = randomId();
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
+  // Opened before the handshake asks anything: the replies meant for this tab alone arrive here.
+  const inbox = channel === null ? null : new BroadcastChannel(inboxName(opts.name, nonce));
   const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
   const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
   const page = globalThis as PageTarget;
-  const nonce = randomId();
 
   let destroyed = false;
   // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
@@ -73,6 +77,26 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     if (channel === null || destroyed) return;
     channel.postMessage(frame);
   };
+  // One channel per asking tab, kept until its sync query is answered: a reply and the answer that
+  // follows it must travel on one channel to arrive in order (the answer vouches for the reply).
+  const replyChannels = new Map<string, BroadcastChannel>();
+  const send = ({ frame, inbox: to }: TabReply, last = false): void => {
+    if (to === undefined) return post(frame);
+    if (channel === null || destroyed) return;
+    let out = replyChannels.get(to);
+    if (out === undefined) {
+      // An asker that never sends its query (gone, or an older version) must not leave channels behind.
+      if (replyChannels.size >= MAX_REPLY_CHANNELS) closeReplyChannel(replyChannels.keys().next().value!);
+      out = new BroadcastChannel(inboxName(opts.name, to));
+      replyChannels.set(to, out);
+    }
+    out.postMessage(frame);
+    if (last) closeReplyChannel(to);
+  };
+  const closeReplyChannel = (to: string): void => {
+    replyChannels.get(to)?.close();
+    replyChannels.delete(to);
+  };
 
   // The connection object is the origin of everything applied from the channel: what carries it
   // came from the other tabs and must not be sent back to them.
@@ -85,7 +109,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
       const status = readSyncStatus(data);
       if (status !== null) return onStatus(status);
       const reply = readFrame(data, doc, awareness, connection, nonce);
-      if (reply !== null) post(reply);
+      if (reply !== null) send(reply);
     } catch (error) {
       // Other tabs are not trusted to be well-formed (and a throwing observer must not kill the channel).
       console.warn("shared-fetch: ignored a tab message that failed to apply", error);
@@ -94,8 +118,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
 
   // A query follows its sender's step 2 and an answer follows the step 2 sent to us (one sender's
   // messages arrive in order): a "loaded" one means that tab's whole state is here.
-  const onStatus = ({ kind, nonce: asked, loaded: theirs }: SyncStatus): void => {
-    if (kind === "query") post(encodeSyncAnswer(asked, loaded));
+  const onStatus = ({ kind, nonce: asked, loaded: theirs, inbox: toInbox }: SyncStatus): void => {
+    // The query is the asker's last handshake frame: its reply channel has served.
+    if (kind === "query") send({ frame: encodeSyncAnswer(asked, loaded), inbox: toInbox ? asked : undefined }, true);
     if (theirs && (kind === "query" || asked === nonce || asked === "")) resolveComplete();
   };
 
@@ -113,12 +138,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   };
 
   const handshake = (): void => {
-    post(encodeSyncStep1(doc, nonce));
+    const toInbox = inbox !== null;
+    post(encodeSyncStep1(doc, nonce, toInbox));
     // Push our state unasked too: a tab that is already up to date then answers nothing.
     post(encodeSyncStep2(doc));
-    post(encodeQueryAwareness(nonce));
+    post(encodeQueryAwareness(nonce, toInbox));
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
-    post(encodeSyncQuery(nonce, loaded));
+    post(encodeSyncQuery(nonce, loaded, toInbox));
   };
 
   const onLoaded = (): void => {
@@ -153,10 +179,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     awareness.off("update", onAwareness);
     page.removeEventListener?.("pagehide", onPageHide);
     page.removeEventListener?.("pageshow", onPageShow);
-    if (channel !== null) {
-      channel.removeEventListener("message", onMessage);
-      channel.close();
+    for (const open of [channel, inbox]) {
+      open?.removeEventListener("message", onMessage);
+      open?.close();
     }
+    for (const to of [...replyChannels.keys()]) closeReplyChannel(to);
     persistence?.destroy().catch(() => {});
     retireAwareness(awareness);
     unregister();
@@ -170,6 +197,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   page.addEventListener?.("pagehide", onPageHide);
   page.addEventListener?.("pageshow", onPageShow);
   channel?.addEventListener("message", onMessage);
+  inbox?.addEventListener("message", onMessage);
   handshake();
 
   if (persistence !== null) {
@@ -181,6 +209,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
 
   return connection;
 }
+
+/** Reply channels kept open at once, for askers whose sync query has not come yet. */
+const MAX_REPLY_CHANNELS = 32;
 
 /** How long a new tab waits for the open tabs' answer before it decides on what it has. */
 const TAB_SYNC_WAIT_MS = 250;

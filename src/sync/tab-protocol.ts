@@ -25,9 +25,35 @@ export const messageSyncAnswer = 5;
  * tab's whole state once per tab that opens (K tabs opening at once applied K² replies).
  */
 export const messageAddressed = 6;
+/**
+ * After the nonce, a step 1, an awareness query or a sync query may carry this flag: "send your
+ * replies to my inbox" (a channel of its own, see inboxName). Only the asker receives them there:
+ * an addressed frame on the group's channel still reached every tab (K tabs opening at once each
+ * received and dropped about 2K² of them). A tab of an older version never reads the flag and
+ * answers with an addressed frame, which the asker still reads on the group's channel.
+ */
+const INBOX = 1;
 
 /** BroadcastChannel name for a connectTabs name; prefixed so other libraries' channels never mix in. */
 export const tabChannelName = (name: string): string => `shared-fetch:${name}`;
+
+/** The channel on which the tab with `nonce` receives the replies meant for it alone. */
+export const inboxName = (name: string, nonce: string): string => `${tabChannelName(name)}#${nonce}`;
+
+/** A frame to send: to the whole group, or (`inbox`) to the one tab whose nonce it is. */
+export type TabReply = { frame: Uint8Array; inbox?: string };
+
+/** The asker's nonce and, when it asks for it, the inbox flag (see INBOX). */
+const writeAsker = (e: encoding.Encoder, asker: string, inbox: boolean): void => {
+  encoding.writeVarString(e, asker);
+  if (inbox) encoding.writeVarUint(e, INBOX);
+};
+type Asker = { nonce: string; inbox: boolean } | undefined;
+const readAsker = (d: decoding.Decoder): Asker => {
+  if (!decoding.hasContent(d)) return undefined;
+  const nonce = decoding.readVarString(d);
+  return { nonce, inbox: decoding.hasContent(d) && decoding.readVarUint(d) === INBOX };
+};
 
 const frame = (type: number, write?: (encoder: encoding.Encoder) => void): Uint8Array => {
   const encoder = encoding.createEncoder();
@@ -36,45 +62,52 @@ const frame = (type: number, write?: (encoder: encoding.Encoder) => void): Uint8
   return encoding.toUint8Array(encoder);
 };
 
-/** A step 1; with `asker`, the replies come addressed to it (see messageAddressed). */
-export const encodeSyncStep1 = (doc: Doc, asker?: string): Uint8Array =>
+/** A step 1; with `asker`, the replies come addressed to it, or to its inbox (see messageAddressed, INBOX). */
+export const encodeSyncStep1 = (doc: Doc, asker?: string, inbox = false): Uint8Array =>
   frame(messageSync, (e) => {
     syncProtocol.writeSyncStep1(e, doc);
-    if (asker !== undefined) encoding.writeVarString(e, asker);
+    if (asker !== undefined) writeAsker(e, asker, inbox);
   });
 
 export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
 
 export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
-/** "Who is here?"; with `asker`, the answers come addressed to it (see messageAddressed). */
-export const encodeQueryAwareness = (asker?: string): Uint8Array =>
-  frame(messageQueryAwareness, asker === undefined ? undefined : (e) => encoding.writeVarString(e, asker));
+/** "Who is here?"; with `asker`, the answers come addressed to it, or to its inbox (see messageAddressed, INBOX). */
+export const encodeQueryAwareness = (asker?: string, inbox = false): Uint8Array =>
+  frame(messageQueryAwareness, asker === undefined ? undefined : (e) => writeAsker(e, asker, inbox));
 
-const addressed = (asker: string | undefined, reply: Uint8Array): Uint8Array =>
+const addressed = (asker: Asker, reply: Uint8Array): TabReply =>
   asker === undefined
-    ? reply
-    : frame(messageAddressed, (e) => {
-        encoding.writeVarString(e, asker);
-        encoding.writeUint8Array(e, reply);
-      });
+    ? { frame: reply }
+    : asker.inbox
+      ? { frame: reply, inbox: asker.nonce }
+      : {
+          frame: frame(messageAddressed, (e) => {
+            encoding.writeVarString(e, asker.nonce);
+            encoding.writeUint8Array(e, reply);
+          }),
+        };
 
 export const encodeAwareness = (awareness: Awareness, clients: number[], states?: Map<number, Record<string, unknown>>): Uint8Array =>
   frame(messageAwareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)));
 
-const statusFrame = (type: number, nonce: string, loaded: boolean): Uint8Array =>
+const statusFrame = (type: number, nonce: string, loaded: boolean, inbox = false): Uint8Array =>
   frame(type, (e) => {
     encoding.writeVarString(e, nonce);
     encoding.writeVarUint(e, loaded ? 1 : 0);
+    if (inbox) encoding.writeVarUint(e, INBOX);
   });
 
-/** Sent by a tab after its handshake: who else is here, and is their state complete? */
-export const encodeSyncQuery = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncQuery, nonce, loaded);
+/** Sent by a tab after its handshake: who else is here, and is their state complete? With `inbox`, answer there. */
+export const encodeSyncQuery = (nonce: string, loaded: boolean, inbox = false): Uint8Array =>
+  statusFrame(messageSyncQuery, nonce, loaded, inbox);
 
 /** The answer to `nonce` (or, with the empty nonce, an announcement: this tab has just read IndexedDB). */
 export const encodeSyncAnswer = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncAnswer, nonce, loaded);
 
-export type SyncStatus = { kind: "query" | "answer"; nonce: string; loaded: boolean };
+/** `inbox`: a query whose sender wants the answer in its inbox (see INBOX). */
+export type SyncStatus = { kind: "query" | "answer"; nonce: string; loaded: boolean; inbox: boolean };
 
 /** Reads a query or answer frame; null for any other frame. Throws on a malformed one. */
 export function readSyncStatus(data: Uint8Array): SyncStatus | null {
@@ -83,24 +116,24 @@ export function readSyncStatus(data: Uint8Array): SyncStatus | null {
   if (type !== messageSyncQuery && type !== messageSyncAnswer) return null;
   const nonce = decoding.readVarString(decoder);
   const loaded = decoding.readVarUint(decoder) === 1;
-  return { kind: type === messageSyncQuery ? "query" : "answer", nonce, loaded };
+  const inbox = decoding.hasContent(decoder) && decoding.readVarUint(decoder) === INBOX;
+  return { kind: type === messageSyncQuery ? "query" : "answer", nonce, loaded, inbox };
 }
 
 /**
  * Applies one frame with `origin` as the transaction/awareness origin and returns the reply to
- * broadcast, if any. `self` is the reading tab's nonce: a reply addressed to another tab is
- * dropped unread. Throws on malformed input; unknown frame kinds are ignored.
+ * send, if any. `self` is the reading tab's nonce: a reply addressed to another tab is dropped
+ * unread. Throws on malformed input; unknown frame kinds are ignored.
  */
-export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, origin: unknown, self?: string): Uint8Array | null {
+export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, origin: unknown, self?: string): TabReply | null {
   const decoder = decoding.createDecoder(data);
   switch (decoding.readVarUint(decoder)) {
     case messageSync: {
       const start = decoder.pos;
       if (decoding.readVarUint(decoder) === syncProtocol.messageYjsSyncStep1) {
         const stateVector = decoding.readVarUint8Array(decoder);
-        const asker = decoding.hasContent(decoder) ? decoding.readVarString(decoder) : undefined;
         return addressed(
-          asker,
+          readAsker(decoder),
           frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc, stateVector)),
         );
       }
@@ -112,17 +145,15 @@ export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, orig
         throw error;
       });
       // Only a step 1 produces a reply (step 2); the type byte alone means nothing to send.
-      return encoding.length(encoder) > 1 ? encoding.toUint8Array(encoder) : null;
+      return encoding.length(encoder) > 1 ? { frame: encoding.toUint8Array(encoder) } : null;
     }
     case messageAwareness:
       awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), origin);
       return null;
-    case messageQueryAwareness: {
-      const asker = decoding.hasContent(decoder) ? decoding.readVarString(decoder) : undefined;
+    case messageQueryAwareness:
       // Answer with every known state, as y-websocket does, so a new tab also learns the replicas
       // another tab relays from elsewhere.
-      return addressed(asker, encodeAwareness(awareness, [...awareness.getStates().keys()]));
-    }
+      return addressed(readAsker(decoder), encodeAwareness(awareness, [...awareness.getStates().keys()]));
     case messageAddressed: {
       if (decoding.readVarString(decoder) !== self) return null;
       const reply = decoding.readTailAsUint8Array(decoder);

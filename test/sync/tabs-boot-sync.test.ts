@@ -7,7 +7,7 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectTabs } from "../../src/sync/index.ts";
-import { tabChannelName } from "../../src/sync/tab-protocol.ts";
+import { asBytes, messageSyncAnswer, tabChannelName } from "../../src/sync/tab-protocol.ts";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -129,10 +129,13 @@ describe("connectTabs' boot sync", () => {
     const a = openTab(name); // booting, its database not read yet
     const slowB = slowIndexedDB();
     vi.stubGlobal("indexedDB", slowB.factory);
+    // a answers b's query on b's own channel (its inbox), which no one else hears: seen as it is sent.
     const heard = new Promise<void>((resolve) => {
-      const channel = new BroadcastChannel(tabChannelName(name));
-      cleanups.push(() => channel.close());
-      channel.addEventListener("message", (e: MessageEvent) => (new Uint8Array(e.data as ArrayBuffer)[0] === 5 ? resolve() : undefined));
+      const post = BroadcastChannel.prototype.postMessage;
+      vi.spyOn(BroadcastChannel.prototype, "postMessage").mockImplementation(function (this: BroadcastChannel, data: unknown) {
+        post.call(this, data);
+        if (this.name.startsWith(`${tabChannelName(name)}#`) && asBytes(data)?.[0] === messageSyncAnswer) resolve();
+      });
     });
     const b = openTab(name);
     await heard; // a's answer to b's query went out: "not loaded"
