@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { REFETCH_META } from "./demand.ts";
-import { deliveredRev } from "./shared-query-options.ts";
+import { useSharedFetchStore } from "./provider.tsx";
+import { deliveredRev, isRunning } from "./shared-query-options.ts";
 
 /** What the hooks add to TanStack's result: the view across replicas. */
 export type SharedView = {
@@ -14,6 +15,35 @@ export type SharedView = {
 };
 
 const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
+
+/** What the hooks show of a store snapshot: the claim and the recorded data (the status is TanStack's). */
+type ViewState = Pick<Snapshot, "claim" | "data">;
+
+/**
+ * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim,
+ * or the recorded data. Not the rest of the snapshot: this tab's own ask (idle → pending while its
+ * claim waits for the locks) renders nothing. Nor, while `delivering` (this tab's own query
+ * function runs and will hand the result to TanStack, whose update renders it), the data, or a
+ * claim that ended as that result arrived. Stable across reads of one store state, as
+ * useSyncExternalStore requires.
+ */
+function viewOf(read: () => Snapshot, delivering: () => boolean): () => ViewState {
+  let last: ViewState | undefined;
+  return () => {
+    const snap = read();
+    if (last && delivering()) {
+      const claim = snap.claim === undefined && snap.data !== last.data ? last.claim : snap.claim;
+      return sameClaim(last.claim, claim) ? last : (last = { claim, data: last.data });
+    }
+    if (last && last.data === snap.data && sameClaim(last.claim, snap.claim)) return last;
+    return (last = { claim: snap.claim, data: snap.data });
+  };
+}
+
+function sameClaim(a: ClaimView | undefined, b: ClaimView | undefined): boolean {
+  return a === b || (!!a && !!b && a.replicaId === b.replicaId && a.mine === b.mine && a.stale === b.stale);
+}
+
 /** The store's data object last set into each query by the effect below. */
 const handedOver = new WeakMap<object, unknown>();
 const noop = () => {};
@@ -50,10 +80,20 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   binding: ViewBinding,
 ): R & SharedView {
   const client = useQueryClient();
+  const store = useSharedFetchStore();
   const { id } = binding;
+  // The query functions count their runs under the key's JSON (shared-query-options' trackRunning).
+  const runId = JSON.stringify(queryKey);
   // Keyed on `id` alone: the binding's closures change identity on every render.
   const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const getSnapshot = useCallback(() => (id === null ? IDLE : binding.snapshot()), [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  const getSnapshot = useMemo(
+    () =>
+      viewOf(
+        () => (id === null ? IDLE : binding.snapshot()),
+        () => isRunning(store, runId),
+      ),
+    [id, runId, store], // eslint-disable-line react-hooks/exhaustive-deps
+  );
   const snap = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
   useEffect(() => {
     if (id === null || snap.data === undefined) return;
