@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import type { Browser, BrowserContext } from "playwright-core";
 import { uniqueName, waitUntil, type Tab } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
-import { benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
+import { allShowData, benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, signalled, sleep, type Lib } from "./setup.ts";
 import type { Figures } from "./stats.ts";
 
 export const CRASH_LIBS: Lib[] = ["leader", "shared"];
@@ -18,7 +18,7 @@ export type Profile = "warm" | "fresh";
 async function visit(context: BrowserContext, host: CountingHost, lib: Lib, name: string): Promise<void> {
   const api = `/api/${uniqueName("visit")}`;
   const [tab] = await openBenchTabs(context, benchUrl(host, lib, { api, name }), 1);
-  await tab!.waitForData();
+  await signalled(tab!, "data");
   await tab!.page.close();
 }
 
@@ -65,7 +65,7 @@ export async function crashSample(browser: Browser, host: CountingHost, lib: Lib
     for (const t of survivors) offsets.set(t, (await t.clockOffset()).offset);
     const crashedAt = performance.timeOrigin + (await claimant.crash());
     const second = await host.waitForCall(api, 2, 30_000);
-    await Promise.all(survivors.map((t) => t.waitForData()));
+    await allShowData(survivors);
     await sleep(100);
     const marks = await Promise.all(survivors.map(marksOf));
     const dataAt = marks.map((m, i) => m.marks.data! - offsets.get(survivors[i]!)!);

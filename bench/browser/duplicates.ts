@@ -8,7 +8,7 @@ import type { Browser } from "playwright-core";
 import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { SyncServer } from "../../test/sync/ws-server.ts";
-import { benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
+import { allShowData, benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
 import { timeline } from "./timeline.ts";
 import { countRow, type Row } from "./stats.ts";
 
@@ -20,7 +20,7 @@ async function bootInBrowser(browser: Browser, host: CountingHost, lib: Lib): Pr
     const api = `/api/${uniqueName(`boot-${lib}`)}`;
     host.plan(api, [{ delayMs: 0 }]);
     const tabs = await openBenchTabs(context, benchUrl(host, lib, { api, name: uniqueName("app") }), settings.bootTabs);
-    await Promise.all(tabs.map((t) => t.waitForData()));
+    await allShowData(tabs);
     await sleep(100);
     const requests = host.count(api);
     if (requests > 1) console.log(`note: ${CONTENDERS[lib]} sent ${requests} requests at boot: ${await timeline(tabs)}`);
@@ -59,7 +59,7 @@ async function bootTwoDevices(browser: Browser, host: CountingHost, sync: SyncSe
     host.plan(api, [{ delayMs: settings.hostMs }]);
     const url = benchUrl(host, "shared", { api, name: uniqueName("app"), ws: sync.url, room: uniqueName("room") });
     const tabs = (await Promise.all(contexts.map((c, i) => openBenchTabs(c, url, 1, 0, `device${i}`)))).flat();
-    await Promise.all(tabs.map((t) => t.waitForData()));
+    await allShowData(tabs);
     await sleep(100);
     const requests = host.count(api);
     if (requests > 1) console.log(`note: two devices sent ${requests} requests at boot: ${await timeline(tabs)}`);

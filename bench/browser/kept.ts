@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import { findClaimant, openTab, openTabs, uniqueName, waitUntil, type Tab } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { SyncServer } from "../../test/sync/ws-server.ts";
-import { benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
+import { allShowData, benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
 import { countRow, type Figures, type Row } from "./stats.ts";
 
 /** Device A fetching (host hangs), B opened and pending; A's context closed → the host sees B's request. */
@@ -105,7 +105,7 @@ async function perInterval(browser: Browser, host: CountingHost, lib: Lib, tabs:
     const api = `/api/${uniqueName(`bench-poll-${lib}`)}`;
     const url = benchUrl(host, lib, { api, name: uniqueName("app"), interval: settings.intervalMs });
     const pages = await openBenchTabs(context, url, tabs);
-    await Promise.all(pages.map((t) => t.waitForData()));
+    await allShowData(pages);
     // Let the opening burst pass, then count whole intervals by the host's clock.
     await sleep(settings.intervalMs);
     const from = performance.now();

@@ -135,6 +135,67 @@ export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig):
   return `${host.origin}/${OWN_BUILD[lib] ?? "bench"}/${lib}.html?${q}`;
 }
 
+type Waiter = { resolve: () => void; reject: (error: Error) => void };
+type Signals = { seen: Set<string>; waiting: Map<string, Set<Waiter>>; failure?: Error };
+const signalsOf = new WeakMap<Page, Signals>();
+
+/** Hears the page's `bench:<name>` console signals (probe.ts) from before its navigation. */
+function listenForSignals(page: Page): void {
+  const s: Signals = { seen: new Set(), waiting: new Map() };
+  signalsOf.set(page, s);
+  page.on("console", (message) => {
+    const text = message.text();
+    if (message.type() !== "debug" || !text.startsWith("bench:")) return;
+    const name = text.slice("bench:".length);
+    s.seen.add(name);
+    for (const w of s.waiting.get(name) ?? []) w.resolve();
+    s.waiting.delete(name);
+  });
+  page.on("pageerror", (error) => {
+    s.failure ??= error;
+    // Only the mount waits on errors (as Tab.ready did): data may still come after one.
+    for (const w of s.waiting.get("ready") ?? []) w.reject(new Error(`page error before mount: ${error.message}`));
+    s.waiting.delete("ready");
+  });
+}
+
+/**
+ * Resolves when a tab opened by openBenchTabs signalled `name` ("ready": mounted; "data": data in
+ * its DOM). Unlike Tab.waitForData it evaluates nothing in the page and polls nothing there, so
+ * the harness adds no work to the boot it measures.
+ */
+export function signalled(tab: Tab, name: "ready" | "data", timeoutMs = 30_000): Promise<void> {
+  const s = signalsOf.get(tab.page);
+  if (!s) return Promise.reject(new Error(`${tab.name}: not opened by openBenchTabs, so its signals are not heard`));
+  if (s.seen.has(name)) return Promise.resolve();
+  if (name === "ready" && s.failure) return Promise.reject(new Error(`${tab.name}: page error before mount: ${s.failure.message}`));
+  let set = s.waiting.get(name);
+  if (!set) s.waiting.set(name, (set = new Set()));
+  const waiters = set;
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      waiters.delete(waiter);
+      reject(new Error(`${tab.name}: no ${name} signal within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const waiter: Waiter = {
+      resolve: () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      reject: (error) => {
+        clearTimeout(timer);
+        reject(new Error(`${tab.name}: ${error.message}`));
+      },
+    };
+    waiters.add(waiter);
+  });
+}
+
+/** Every tab shows data (signalled, see `signalled`). */
+export function allShowData(tabs: Tab[], timeoutMs?: number): Promise<void[]> {
+  return Promise.all(tabs.map((t) => signalled(t, "data", timeoutMs)));
+}
+
 /**
  * Opens `n` tabs of `url`: pages are created first, then navigated all at once (staggerMs 0) or
  * one every staggerMs. Resolves once every tab mounted its page.
@@ -149,6 +210,7 @@ export async function openBenchTabs(
 ): Promise<Tab[]> {
   const pages = await Promise.all(Array.from({ length: n }, () => context.newPage()));
   if (beforeNavigation) await Promise.all(pages.map(beforeNavigation));
+  for (const page of pages) listenForSignals(page);
   const tabs = pages.map((page, i) => new Tab(page, context, `${prefix}${i}`));
   const start = performance.now();
   await Promise.all(
@@ -158,7 +220,7 @@ export async function openBenchTabs(
       await t.page.goto(url, { waitUntil: "domcontentloaded" });
     }),
   );
-  await Promise.all(tabs.map((t) => t.ready()));
+  await Promise.all(tabs.map((t) => signalled(t, "ready")));
   return tabs;
 }
 

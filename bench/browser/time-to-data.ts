@@ -7,7 +7,18 @@
 import type { Browser } from "playwright-core";
 import { uniqueName } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
-import { benchUrl, CONTENDERS, mainThreadCpu, marksOf, openBenchTabs, settings, sleep, type Lib, type TabMarks } from "./setup.ts";
+import {
+  allShowData,
+  benchUrl,
+  CONTENDERS,
+  mainThreadCpu,
+  marksOf,
+  openBenchTabs,
+  settings,
+  sleep,
+  type Lib,
+  type TabMarks,
+} from "./setup.ts";
 import { timeline } from "./timeline.ts";
 import { median, type Figures } from "./stats.ts";
 
@@ -61,7 +72,7 @@ export async function timeToDataSample(
     host.plan(api, [{ delayMs: settings.hostMs }]);
     const url = benchUrl(host, lib, { api, name: uniqueName("app") });
     const pages = await openBenchTabs(context, url, tabs, staggered ? settings.staggerMs : 0);
-    await Promise.all(pages.map((t) => t.waitForData()));
+    await allShowData(pages);
     // A duplicate sent late would still be counted.
     await sleep(100);
     const requests = host.count(api);
@@ -105,7 +116,7 @@ async function mainThreadCpuSample(browser: Browser, host: CountingHost, lib: Li
     const pages = await openBenchTabs(context, benchUrl(host, lib, { api, name: uniqueName("app") }), tabs, 0, "tab", async (page) => {
       cpus.push(await mainThreadCpu(page));
     });
-    await Promise.all(pages.map((t) => t.waitForData()));
+    await allShowData(pages);
     return await Promise.all(cpus.map((c) => c.read()));
   } finally {
     await context.close();

@@ -39,6 +39,7 @@ export function mount(client: QueryClient, useView: () => QueryView, wrap: (chil
     <QueryClientProvider client={client}>{wrap(<View useView={useView} />)}</QueryClientProvider>,
   );
   win.__ready = true;
+  mark("ready");
 }
 
 /**
