@@ -17,6 +17,11 @@ export type ConnectorInfo = {
    * before the fence itself). Returns false when it cannot tell now (not in sync).
    */
   fence?: (answered: (inOrder: boolean) => void) => boolean;
+  /**
+   * Calls `done` once the other replicas it reaches have applied what this doc sent before the
+   * call (or it gave up waiting): a key's Web Lock is let go only then (see sync/tab-flush.ts).
+   */
+  flush?: (done: () => void) => void;
 };
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();
@@ -43,4 +48,12 @@ export function whenDocSynced(doc: Y.Doc, maxMs = SYNC_WAIT_MS): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
   return Promise.race([Promise.all(pending).then(() => {}), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Runs `then` once every connector of the doc flushed (at once when none can). */
+export function afterFlush(doc: Y.Doc, then: () => void): void {
+  const flushing = connectorsOf(doc).filter((c) => c.flush);
+  let left = flushing.length;
+  if (left === 0) return then();
+  for (const c of flushing) c.flush!(() => --left === 0 && then());
 }

@@ -19,7 +19,7 @@ import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./s
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { connectorsOf, whenDocSynced } from "./connectors.ts";
+import { afterFlush, connectorsOf, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
@@ -76,7 +76,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // Named per scope, not per agreed browser id: the lock is asked for beside the initial sync,
     // before a first visit's tabs agree on an id. Replicas given browser ids of their own (in-page
     // simulations of several browsers) must not queue behind each other's keys.
-    keyLock: locks ? (key, signal) => locks.holdKey(`${keyLockScope}:${key}`, signal) : undefined,
+    // Let go once the other tabs have what this one wrote under it (sync/tab-flush.ts).
+    keyLock: locks
+      ? (key, signal) => locks.holdKey(`${keyLockScope}:${key}`, signal).then((release) => () => afterFlush(options.doc, release))
+      : undefined,
     emit: events.emit,
     browserId: () => (locks?.held ? browserId : undefined),
     // The first claim waits for this replica's lock (claims then name its browser) and for the doc's

@@ -23,6 +23,7 @@ import {
   type TabReply,
 } from "./tab-protocol.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
+import { createTabFlush } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 
 export type TabsOptions = {
@@ -71,12 +72,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const whenSynced = Promise.race([complete, Promise.all([whenLoaded, Promise.race([noOtherTabs(), delay(TAB_SYNC_WAIT_MS)])])]).then(
     () => {},
   );
-  const unregister = registerConnector(doc, { whenSynced, crossDevice: false });
-
   const post = (frame: Uint8Array): void => {
     if (channel === null || destroyed) return;
     channel.postMessage(frame);
   };
+  const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
+  tabFlush.hold();
+  const unregister = registerConnector(doc, { whenSynced, crossDevice: false, flush: tabFlush.flush });
   // One channel per asking tab, kept until its sync query is answered: a reply and the answer that
   // follows it must travel on one channel to arrive in order (the answer vouches for the reply).
   const replyChannels = new Map<string, BroadcastChannel>();
@@ -159,11 +161,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // back/forward cache gets its presence back and catches up on what it missed.
   let hiddenState: Record<string, unknown> | null = null;
   const onPageHide = (): void => {
+    tabFlush.letGo();
     hiddenState = awareness.getLocalState();
     if (hiddenState !== null) removeAwarenessStates(awareness, [awareness.clientID], "pagehide");
   };
   const onPageShow = (event: Event): void => {
     if (!(event as PageTransitionEvent).persisted) return;
+    tabFlush.hold();
     if (hiddenState !== null && awareness.getLocalState() === null) awareness.setLocalState(hiddenState);
     hiddenState = null;
     handshake();
@@ -185,6 +189,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     }
     for (const to of [...replyChannels.keys()]) closeReplyChannel(to);
     persistence?.destroy().catch(() => {});
+    tabFlush.destroy();
     retireAwareness(awareness);
     unregister();
     resolveLoaded();
@@ -224,8 +229,13 @@ function delay(ms: number): Promise<void> {
  * Resolves at once when Web Locks show no other shared-fetch replica in this browser (a lone tab
  * pays no wait); never resolves when there is one (its answer, or the timeout, decides).
  */
+function pageLocks(): Parameters<typeof createTabFlush>[0]["locks"] {
+  const locks = (globalThis as { navigator?: { locks?: Parameters<typeof createTabFlush>[0]["locks"] } }).navigator?.locks;
+  return locks && typeof locks.request === "function" ? locks : undefined;
+}
+
 function noOtherTabs(): Promise<void> {
-  const locks = (globalThis as { navigator?: { locks?: { query?: () => Promise<{ held?: { name?: string }[] }> } } }).navigator?.locks;
+  const locks = pageLocks();
   if (typeof locks?.query !== "function") return new Promise(() => {});
   return locks.query().then(
     (state) => ((state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined),

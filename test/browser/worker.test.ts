@@ -155,11 +155,17 @@ describe("forced fallback: SharedWorker absent, each tab a replica as before", (
     const tabs = await openWorkerTabs(context, host, { api, tabs: uniqueName("app"), worker: "missing", leaseMs: 1500 }, 3);
     await Promise.all(tabs.map((t) => t.waitForData()));
     expect(host.count(api)).toBe(1);
+    // The browser fires `error` at the tab whose SharedWorker started the failing script; a tab
+    // that joined that worker while it was starting may hear nothing (per the HTML spec) and falls
+    // back when the worker does not answer (a full `npm test` on a loaded machine showed it).
+    const reasons: string[] = [];
     for (const tab of tabs) {
       expect(await mode(tab)).toBe("tab");
-      expect(await modeReason(tab)).toMatch(/^the SharedWorker failed to load/);
+      reasons.push((await modeReason(tab)) ?? "");
       expect(await dataOf(tab)).toEqual({ path: api, n: 1 });
     }
+    for (const reason of reasons) expect(reason).toMatch(/^the SharedWorker (failed to load|did not answer within \d+ ms)/);
+    expect(reasons.some((r) => /^the SharedWorker failed to load/.test(r))).toBe(true);
     // The tab says why on its console once; nothing else goes wrong.
     for (const tab of tabs) {
       expect(await tab.errors(), `${tab.name} page errors`).toEqual([]);

@@ -96,9 +96,6 @@ const store = connectBrowser({
   ...(lease ? { leaseMs: Number(lease) } : {}),
   ...(ws ? { peers: { url: ws, room: params.get("room") ?? "e2e" } } : {}),
   standby: params.get("standby") !== "off",
-  // A script that 404s is found by the worker's `error` event; on a loaded machine that event may
-  // come after the default 5 s wait for the worker's answer, whose fallback would name another reason.
-  ...(params.get("worker") === "missing" ? { workerTimeoutMs: 30_000 } : {}),
   worker: (name) =>
     params.get("worker") === "missing"
       ? new SharedWorker(new URL("/no-such-worker.js", location.href), { type: "module", name })

@@ -1,0 +1,100 @@
+import { randomId } from "../core/job.ts";
+import { asBytes, encodeSyncQuery, inboxName, readSyncStatus } from "./tab-protocol.ts";
+
+type QueryableLocks = {
+  request(name: string, options: { mode?: "exclusive" | "shared" }, callback: () => Promise<void>): Promise<unknown>;
+  query?: () => Promise<{ held?: { name?: string }[] }>;
+};
+
+/** How long a flush waits for the tabs' answers before it gives up (a frozen or hung tab). */
+export const FLUSH_WAIT_MS = 250;
+
+/** Every live connectTabs holds `<prefix><name>#<nonce>` for its life: the browser's lock state counts the tabs on a channel. */
+export const TAB_LOCK_PREFIX = "shared-fetch:tabs:";
+
+export type TabFlush = {
+  /**
+   * Calls `done` once every other live tab on the channel has applied what this tab posted before
+   * the call, or after FLUSH_WAIT_MS. One sender's messages arrive in order, so a tab that answers
+   * a sync query posted after an update has applied that update.
+   */
+  flush(done: () => void): void;
+  /** This tab's lock: held again after the back/forward cache, let go on pagehide and destroy. */
+  hold(): void;
+  letGo(): void;
+  destroy(): void;
+};
+
+/**
+ * Why a claimant flushes before it lets go of a key's lock: the browser grants the lock to the
+ * next tab at once, and that tab's main thread may not have received the result yet (nor even the
+ * claim, when it is still booting). It would see the key free and unclaimed and fetch again. The
+ * claimant waits until every tab has the result, then lets go.
+ */
+export function createTabFlush(o: {
+  name: string;
+  nonce: string;
+  locks: QueryableLocks | undefined;
+  post: (frame: Uint8Array) => void;
+}): TabFlush {
+  const own = `${TAB_LOCK_PREFIX}${o.name}#${o.nonce}`;
+  const open = new Set<() => void>();
+  let release: (() => void) | undefined;
+  let destroyed = false;
+
+  const hold = (): void => {
+    if (release || destroyed || !o.locks) return;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    o.locks.request(own, { mode: "exclusive" }, () => held).catch(() => {});
+  };
+  const letGo = (): void => {
+    release?.();
+    release = undefined;
+  };
+
+  const flush = (done: () => void): void => {
+    const locks = o.locks;
+    if (destroyed || !locks || typeof locks.query !== "function" || typeof BroadcastChannel !== "function") return done();
+    const id = randomId();
+    const box = new BroadcastChannel(inboxName(o.name, id));
+    let expected: number | undefined;
+    let answers = 0;
+    const finish = (): void => {
+      if (!open.delete(finish)) return;
+      clearTimeout(timer);
+      box.close();
+      done();
+    };
+    open.add(finish);
+    const timer = setTimeout(finish, FLUSH_WAIT_MS);
+    const check = (): void => {
+      if (expected !== undefined && answers >= expected) finish();
+    };
+    box.addEventListener("message", (event: MessageEvent) => {
+      const data = asBytes(event.data);
+      const status = data && readSyncStatus(data);
+      if (status?.kind !== "answer" || status.nonce !== id) return;
+      answers++;
+      check();
+    });
+    locks.query().then(({ held = [] }) => {
+      const prefix = `${TAB_LOCK_PREFIX}${o.name}#`;
+      expected = held.filter((l) => l.name !== own && l.name?.startsWith(prefix)).length;
+      check();
+    }, finish);
+    // Answered on the query's own inbox: this flush counts its answers alone. Marked "not loaded":
+    // no step 2 went before it, so a booting tab must not take it for this tab's whole state.
+    o.post(encodeSyncQuery(id, false, true));
+  };
+
+  return {
+    flush,
+    hold,
+    letGo,
+    destroy() {
+      destroyed = true;
+      letGo();
+      for (const finish of [...open]) finish();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * Issue "time to data", exact inside a browser (the ordering pitfall): a claimant lets go of a
+ * key's Web Lock only once every other live tab on the channel has applied what it wrote under the
+ * lock — else the browser grants the lock to a tab whose main thread has not yet received the
+ * result (nor the claim), which sees the key free and unclaimed and fetches again.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { connectorsOf } from "../../src/core/connectors.ts";
+import { connectTabs } from "../../src/sync/index.ts";
+import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
+
+let cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.reverse()) cleanup();
+  cleanups = [];
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const uniqueName = (): string => `flush-${Math.random().toString(36).slice(2)}`;
+
+/** One browser's lock state: held names, as `navigator.locks.query()` reports them. */
+function browserLocks(extra: string[] = []) {
+  const held = new Map<string, number>();
+  return {
+    request(name: string, _options: unknown, callback: () => Promise<void>) {
+      held.set(name, (held.get(name) ?? 0) + 1);
+      return Promise.resolve(callback()).finally(() => {
+        const n = (held.get(name) ?? 1) - 1;
+        if (n > 0) held.set(name, n);
+        else held.delete(name);
+      });
+    },
+    query: async () => ({ held: [...held.keys(), ...extra].map((name) => ({ name })) }),
+  };
+}
+
+function openTab(name: string) {
+  const doc = new Y.Doc();
+  const conn = connectTabs(doc, { name, indexeddb: false });
+  cleanups.push(() => {
+    conn.destroy();
+    doc.destroy();
+  });
+  const flush = (): Promise<void> => new Promise((resolve) => connectorsOf(doc)[0]!.flush!(resolve));
+  return { doc, map: doc.getMap<string>("m"), conn, flush };
+}
+
+const turns = async (n = 20) => {
+  for (let i = 0; i < n; i++) await Promise.resolve();
+};
+
+describe("connectTabs flush: the other tabs have what this tab wrote", () => {
+  it("completes only once every other live tab applied the write made before it", async () => {
+    vi.stubGlobal("navigator", { locks: browserLocks() });
+    const name = uniqueName();
+    const [a, b, c] = [openTab(name), openTab(name), openTab(name)];
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced, c.conn.whenSynced]);
+    a.map.set("result", "r1");
+    expect(b.map.get("result")).toBeUndefined(); // still in flight: what a lock grant could overtake
+    await a.flush();
+    expect(b.map.get("result")).toBe("r1");
+    expect(c.map.get("result")).toBe("r1");
+  });
+
+  it("a tab alone completes once the lock state shows no other tab, without waiting", async () => {
+    vi.stubGlobal("navigator", { locks: browserLocks() });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const a = openTab(uniqueName());
+    let done = false;
+    void a.flush().then(() => (done = true));
+    await turns();
+    expect(done).toBe(true);
+  });
+
+  it("a tab that holds its lock but never answers (frozen, hung) delays it by FLUSH_WAIT_MS at most", async () => {
+    const name = uniqueName();
+    vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const a = openTab(name);
+    let done = false;
+    void a.flush().then(() => (done = true));
+    await turns();
+    vi.advanceTimersByTime(FLUSH_WAIT_MS - 1);
+    await turns();
+    expect(done).toBe(false);
+    vi.advanceTimersByTime(1);
+    await turns();
+    expect(done).toBe(true);
+  });
+
+  it("destroy completes a flush under way", async () => {
+    const name = uniqueName();
+    vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
+    const a = openTab(name);
+    let done = false;
+    void a.flush().then(() => (done = true));
+    await turns();
+    a.conn.destroy();
+    await turns();
+    expect(done).toBe(true);
+  });
+});
