@@ -23,7 +23,7 @@ import {
   type TabReply,
 } from "./tab-protocol.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
-import { createTabFlush } from "./tab-flush.ts";
+import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 
 export type TabsOptions = {
@@ -225,17 +225,25 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+type PageLocks = Partial<FlushLocks>;
+
+/** The page's Web Locks, as far as it has them (Node has none). */
+function navigatorLocks(): PageLocks | undefined {
+  return (globalThis as { navigator?: { locks?: PageLocks } }).navigator?.locks;
+}
+
+/** Web Locks a flush can count tabs with: a lock of its own to hold, and the lock state. */
+function pageLocks(): FlushLocks | undefined {
+  const locks = navigatorLocks();
+  return typeof locks?.request === "function" ? (locks as FlushLocks) : undefined;
+}
+
 /**
  * Resolves at once when Web Locks show no other shared-fetch replica in this browser (a lone tab
  * pays no wait); never resolves when there is one (its answer, or the timeout, decides).
  */
-function pageLocks(): Parameters<typeof createTabFlush>[0]["locks"] {
-  const locks = (globalThis as { navigator?: { locks?: Parameters<typeof createTabFlush>[0]["locks"] } }).navigator?.locks;
-  return locks && typeof locks.request === "function" ? locks : undefined;
-}
-
 function noOtherTabs(): Promise<void> {
-  const locks = pageLocks();
+  const locks = navigatorLocks();
   if (typeof locks?.query !== "function") return new Promise(() => {});
   return locks.query().then(
     (state) => ((state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined),

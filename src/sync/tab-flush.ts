@@ -1,7 +1,8 @@
 import { randomId } from "../core/job.ts";
 import { asBytes, encodeSyncQuery, inboxName, readSyncStatus } from "./tab-protocol.ts";
 
-type QueryableLocks = {
+/** The Web Locks a flush needs: a lock of its own to hold, and the lock state to count tabs by. */
+export type FlushLocks = {
   request(name: string, options: { mode?: "exclusive" | "shared" }, callback: () => Promise<void>): Promise<unknown>;
   query?: () => Promise<{ held?: { name?: string }[] }>;
 };
@@ -34,7 +35,7 @@ export type TabFlush = {
 export function createTabFlush(o: {
   name: string;
   nonce: string;
-  locks: QueryableLocks | undefined;
+  locks: FlushLocks | undefined;
   post: (frame: Uint8Array) => void;
 }): TabFlush {
   const own = `${TAB_LOCK_PREFIX}${o.name}#${o.nonce}`;
