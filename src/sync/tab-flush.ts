@@ -53,7 +53,8 @@ export function createTabFlush(o: {
     release = undefined;
   };
 
-  const flush = (done: () => void): void => {
+  /** One round: a query to every tab, its answers counted; `done` once all answered (or the bound). */
+  const round = (done: () => void): void => {
     const locks = o.locks;
     if (destroyed || !locks || typeof locks.query !== "function" || typeof BroadcastChannel !== "function") return done();
     const id = randomId();
@@ -86,6 +87,18 @@ export function createTabFlush(o: {
     // Answered on the query's own inbox: this flush counts its answers alone. Marked "not loaded":
     // no step 2 went before it, so a booting tab must not take it for this tab's whole state.
     o.post(encodeSyncQuery(id, false, true));
+  };
+
+  // The flushes of one tick share a round: a page that lets go of a thousand keys at once asks the
+  // lock state and the tabs once, after every write of that tick went out.
+  let batch: (() => void)[] | undefined;
+  const flush = (done: () => void): void => {
+    if (batch) return void batch.push(done);
+    const dones = (batch = [done]);
+    queueMicrotask(() => {
+      batch = undefined;
+      round(() => dones.forEach((d) => d()));
+    });
   };
 
   return {

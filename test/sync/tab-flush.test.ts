@@ -9,6 +9,7 @@ import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
+import { asBytes, messageSyncQuery } from "../../src/sync/tab-protocol.ts";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -16,6 +17,7 @@ afterEach(() => {
   cleanups = [];
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const uniqueName = (): string => `flush-${Math.random().toString(36).slice(2)}`;
@@ -88,6 +90,19 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     vi.advanceTimersByTime(1);
     await turns();
     expect(done).toBe(true);
+  });
+
+  it("the flushes of one tick share one round: one query to the tabs for many keys let go at once", async () => {
+    vi.stubGlobal("navigator", { locks: browserLocks() });
+    const name = uniqueName();
+    const [a, b] = [openTab(name), openTab(name)];
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const post = vi.spyOn(BroadcastChannel.prototype, "postMessage");
+    a.map.set("result", "r1");
+    await Promise.all(Array.from({ length: 50 }, () => a.flush()));
+    const queries = post.mock.calls.filter(([frame]) => asBytes(frame)?.[0] === messageSyncQuery);
+    expect(queries).toHaveLength(1);
+    expect(b.map.get("result")).toBe("r1");
   });
 
   it("destroy completes a flush under way", async () => {
