@@ -110,7 +110,7 @@ export class Timeline {
       for (const [id, reason] of departed)
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
-      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push({ ...tag(k), type: "swept" });
+      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push(vanished(k));
     }
     this.diffMalformed(next.malformed, drafts);
     this.prev = { inspection: next, byKey, departed };
@@ -248,4 +248,15 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
 
 function defaultName(replicaId: string): string {
   return replicaId.length > 12 ? `${replicaId.slice(0, 11)}…` : replicaId;
+}
+
+/**
+ * A key gone from the doc: a claim let go with nothing recorded under it, before its ask record
+ * was written (ASK_WRITE_DELAY_MS after the ask), leaves no record. That is a release, not a sweep.
+ */
+function vanished(k: InspectedKey): Draft {
+  const c = k.claim;
+  if (c && !c.finished && k.recorded < c.rev && !k.result && !k.error)
+    return { ...tag(k), type: "released", replicaId: c.replicaId, rev: c.rev };
+  return { ...tag(k), type: "swept" };
 }

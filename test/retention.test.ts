@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { ASK_WRITE_DELAY_MS } from "../src/core/retention.ts";
+import { internalsOf } from "../src/internals.ts";
 
 const HOUR = 3600_000;
 
@@ -29,6 +31,29 @@ describe("growth: records nobody asked for within the retention window are remov
     c.destroy();
   });
 
+  it("an ask record is written ASK_WRITE_DELAY_MS after the ask (off a page's boot), and not again by replicas that asked while it was pending", async () => {
+    const c = cluster(3);
+    const [a, b, d] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "x" });
+    const req = { url: `${URL_A}/together` };
+    const key = a!.keyOf(req);
+    const asks = c.stores.map((s) => internalsOf(s).records.asks);
+    const t0 = Date.now();
+    const first = a!.ensure(req);
+    await tick(10);
+    const second = b!.ensure(req);
+    await tick(10);
+    const third = d!.ensure(req);
+    await until(Promise.all([first, second, third]));
+    expect(Date.now() - t0).toBeLessThan(ASK_WRITE_DELAY_MS);
+    expect(asks.map((m) => m.get(key))).toEqual([undefined, undefined, undefined]);
+    await tick(ASK_WRITE_DELAY_MS - (Date.now() - t0));
+    expect(asks.map((m) => m.get(key))).toEqual([t0, t0, t0]);
+    // b's and d's writes were due 10 and 20 ms later: a's reached them first, so they wrote none.
+    await tick(ASK_WRITE_DELAY_MS);
+    expect(asks.map((m) => m.contenders(key))).toEqual([[t0], [t0], [t0]]);
+  });
+
   it("the doc does not grow with request history (1 000 refetch cycles over 10 keys)", async () => {
     const c = cluster(2, { settleMs: 0 });
     const [a, b] = c.stores;
@@ -38,6 +63,7 @@ describe("growth: records nobody asked for within the retention window are remov
       for (let i = from; i < to; i++) await until((i % 2 ? a! : b!).refetch({ url: `${URL_A}/${i % 10}` }), 1);
     };
     await cycle(0, 100);
+    await tick(ASK_WRITE_DELAY_MS); // the ten keys' ask records are written
     const after100 = size();
     await cycle(100, 1000);
     expect(size()).toBeLessThan(after100 * 1.2);

@@ -3,6 +3,14 @@ import type { DocRecords } from "./doc-records.ts";
 export const DEFAULT_RETENTION_MS = 24 * 3600_000;
 
 /**
+ * How long an ask record waits before it is written. Retention counts in hours, so nothing is
+ * lost by waiting; what is won: the write leaves the boot of a page (K tabs opening at once each
+ * wrote one, every other tab applied it, and the contest cost one more write to clean), and a
+ * replica that sees another's ask for the key in the meantime writes none.
+ */
+export const ASK_WRITE_DELAY_MS = 1000;
+
+/**
  * Growth bound: records of keys that nobody asked for within `retentionMs` are removed by
  * whichever replica notices.
  *
@@ -25,6 +33,7 @@ export class Retention {
   private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
+  private askTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly unobserve: (() => void)[];
 
   constructor(
@@ -48,6 +57,8 @@ export class Retention {
         for (const key of keys) {
           this.since.set(key, now);
           this.askSeen.set(key, now);
+          // Another replica's ask came first: it restarted the key's clock everywhere, ours too.
+          this.due.delete(key);
         }
       }),
       beats.onChange((ids) => {
@@ -59,15 +70,21 @@ export class Retention {
 
   /**
    * Called when this replica asks for a key. The ask record is rewritten only when this replica
-   * has not seen it change for retention/24 (any replica's write counts), after the ask's claim (a
-   * microtask later, batched): the doc never shows a key asked for but unclaimed.
+   * has not seen it change for retention/24 (any replica's write counts), ASK_WRITE_DELAY_MS later
+   * (the asks of that time in one transaction), unless another replica's ask for the key arrives
+   * first.
    */
   touch(key: string): void {
     if (this.stopped) return;
     const now = Date.now();
     const last = this.askSeen.get(key) ?? (this.records.asks.get(key) === undefined ? undefined : this.born);
     if (last === undefined || now - last > this.retentionMs / 24 || now < last) {
-      if (this.due.size === 0) queueMicrotask(() => this.flushAsks());
+      this.askTimer ??= unrefTimer(
+        setTimeout(() => {
+          this.askTimer = undefined;
+          this.flushAsks();
+        }, ASK_WRITE_DELAY_MS),
+      );
       this.due.set(key, now);
       this.askSeen.set(key, now);
     }
@@ -81,6 +98,7 @@ export class Retention {
   stop(): void {
     this.stopped = true;
     this.due.clear();
+    clearTimeout(this.askTimer);
     this.unobserve.forEach((off) => off());
   }
 
@@ -120,4 +138,10 @@ export class Retention {
     if (expired.length) this.onSwept(expired);
     return expired;
   }
+}
+
+/** A pending ask write must not keep a Node process alive. */
+function unrefTimer<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
 }
