@@ -31,16 +31,17 @@ const hook = ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch"]
 
 export default [
   row("store + useSharedFetch", main, hook, "26.5 KiB"),
-  row("  + connectTabs", main, [...hook, "connectTabs"], "32 KiB"),
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "36 KiB"),
+  row("  + connectTabs", main, [...hook, "connectTabs"], "32.5 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "36.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
   // and keys hashed once per page, addressed tab replies and asks cleaned once add 0.3–0.5 KiB; the
   // fences' echo wait 0.2–0.3 KiB, the hooks' claim-and-data view 0.2 KiB, the tabs' inboxes 0.3 KiB,
-  // the flush before a key's lock is let go 0.4 KiB).
+  // the flush before a key's lock is let go 0.4 KiB, asks written a second later and answers that
+  // name their tab 0.1–0.2 KiB).
   row("  connectBrowser (a tab of the SharedWorker replica, with its fallback)", main, [...hook, "connectBrowser"], "42 KiB"),
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "38.5 KiB"),
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "39 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   row(

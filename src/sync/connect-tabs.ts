@@ -122,7 +122,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // messages arrive in order): a "loaded" one means that tab's whole state is here.
   const onStatus = ({ kind, nonce: asked, loaded: theirs, inbox: toInbox }: SyncStatus): void => {
     // The query is the asker's last handshake frame: its reply channel has served.
-    if (kind === "query") send({ frame: encodeSyncAnswer(asked, loaded), inbox: toInbox ? asked : undefined }, true);
+    if (kind === "query") send({ frame: encodeSyncAnswer(asked, loaded, nonce), inbox: toInbox ? asked : undefined }, true);
     if (theirs && (kind === "query" || asked === nonce || asked === "")) resolveComplete();
   };
 

@@ -59,8 +59,10 @@ export function createTabFlush(o: {
     if (destroyed || !locks || typeof locks.query !== "function" || typeof BroadcastChannel !== "function") return done();
     const id = randomId();
     const box = new BroadcastChannel(inboxName(o.name, id));
-    let expected: number | undefined;
-    let answers = 0;
+    // Counted by who answered, not how many did: a tab of an older version holds no tab lock and
+    // names no answerer, and its answer must not stand in for a live tab's that is still coming.
+    let expected: string[] | undefined;
+    const answered = new Set<string>();
     const finish = (): void => {
       if (!open.delete(finish)) return;
       clearTimeout(timer);
@@ -70,18 +72,18 @@ export function createTabFlush(o: {
     open.add(finish);
     const timer = setTimeout(finish, FLUSH_WAIT_MS);
     const check = (): void => {
-      if (expected !== undefined && answers >= expected) finish();
+      if (expected !== undefined && expected.every((nonce) => answered.has(nonce))) finish();
     };
     box.addEventListener("message", (event: MessageEvent) => {
       const data = asBytes(event.data);
       const status = data && readSyncStatus(data);
-      if (status?.kind !== "answer" || status.nonce !== id) return;
-      answers++;
+      if (status?.kind !== "answer" || status.nonce !== id || status.answerer === undefined) return;
+      answered.add(status.answerer);
       check();
     });
     locks.query().then(({ held = [] }) => {
       const prefix = `${TAB_LOCK_PREFIX}${o.name}#`;
-      expected = held.filter((l) => l.name !== own && l.name?.startsWith(prefix)).length;
+      expected = held.flatMap((l) => (l.name !== own && l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : []));
       check();
     }, finish);
     // Answered on the query's own inbox: this flush counts its answers alone. Marked "not loaded":

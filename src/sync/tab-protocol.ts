@@ -92,22 +92,28 @@ const addressed = (asker: Asker, reply: Uint8Array): TabReply =>
 export const encodeAwareness = (awareness: Awareness, clients: number[], states?: Map<number, Record<string, unknown>>): Uint8Array =>
   frame(messageAwareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, clients, states)));
 
-const statusFrame = (type: number, nonce: string, loaded: boolean, inbox = false): Uint8Array =>
+const statusFrame = (type: number, nonce: string, loaded: boolean, inbox = false, answerer?: string): Uint8Array =>
   frame(type, (e) => {
     encoding.writeVarString(e, nonce);
     encoding.writeVarUint(e, loaded ? 1 : 0);
-    if (inbox) encoding.writeVarUint(e, INBOX);
+    if (inbox || answerer !== undefined) encoding.writeVarUint(e, inbox ? INBOX : 0);
+    if (answerer !== undefined) encoding.writeVarString(e, answerer);
   });
 
 /** Sent by a tab after its handshake: who else is here, and is their state complete? With `inbox`, answer there. */
 export const encodeSyncQuery = (nonce: string, loaded: boolean, inbox = false): Uint8Array =>
   statusFrame(messageSyncQuery, nonce, loaded, inbox);
 
-/** The answer to `nonce` (or, with the empty nonce, an announcement: this tab has just read IndexedDB). */
-export const encodeSyncAnswer = (nonce: string, loaded: boolean): Uint8Array => statusFrame(messageSyncAnswer, nonce, loaded);
+/**
+ * The answer to `nonce` (or, with the empty nonce, an announcement: this tab has just read
+ * IndexedDB), naming its sender (`answerer`, its connection's nonce) after a 0 where a query's
+ * inbox flag would be: a tab of an older version reads the 0 and stops there.
+ */
+export const encodeSyncAnswer = (nonce: string, loaded: boolean, answerer?: string): Uint8Array =>
+  statusFrame(messageSyncAnswer, nonce, loaded, false, answerer);
 
-/** `inbox`: a query whose sender wants the answer in its inbox (see INBOX). */
-export type SyncStatus = { kind: "query" | "answer"; nonce: string; loaded: boolean; inbox: boolean };
+/** `inbox`: a query whose sender wants the answer in its inbox (see INBOX). `answerer`: who sent an answer, when it says. */
+export type SyncStatus = { kind: "query" | "answer"; nonce: string; loaded: boolean; inbox: boolean; answerer?: string };
 
 /** Reads a query or answer frame; null for any other frame. Throws on a malformed one. */
 export function readSyncStatus(data: Uint8Array): SyncStatus | null {
@@ -117,7 +123,9 @@ export function readSyncStatus(data: Uint8Array): SyncStatus | null {
   const nonce = decoding.readVarString(decoder);
   const loaded = decoding.readVarUint(decoder) === 1;
   const inbox = decoding.hasContent(decoder) && decoding.readVarUint(decoder) === INBOX;
-  return { kind: type === messageSyncQuery ? "query" : "answer", nonce, loaded, inbox };
+  const status: SyncStatus = { kind: type === messageSyncQuery ? "query" : "answer", nonce, loaded, inbox };
+  if (status.kind === "answer" && decoding.hasContent(decoder)) status.answerer = decoding.readVarString(decoder);
+  return status;
 }
 
 /**

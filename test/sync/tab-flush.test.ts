@@ -9,7 +9,7 @@ import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
-import { asBytes, messageSyncQuery } from "../../src/sync/tab-protocol.ts";
+import { asBytes, encodeSyncAnswer, inboxName, messageSyncQuery, readSyncStatus, tabChannelName } from "../../src/sync/tab-protocol.ts";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -90,6 +90,45 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     vi.advanceTimersByTime(1);
     await turns();
     expect(done).toBe(true);
+  });
+
+  it("an answer from a tab of an older version (no tab lock, no answerer named) does not stand in for a live tab's", async () => {
+    const name = uniqueName();
+    vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    // An older version answers every sync query at once, in the asker's inbox, naming nobody.
+    const old = new BroadcastChannel(tabChannelName(name));
+    let oldAnswers = 0;
+    old.onmessage = (event: MessageEvent) => {
+      const status = readSyncStatus(asBytes(event.data)!);
+      if (status?.kind !== "query" || !status.inbox) return;
+      const inbox = new BroadcastChannel(inboxName(name, status.nonce));
+      inbox.postMessage(encodeSyncAnswer(status.nonce, false));
+      inbox.close();
+      oldAnswers++;
+    };
+    cleanups.push(() => old.close());
+    const a = openTab(name);
+    let done = false;
+    void a.flush().then(() => (done = true));
+    for (let i = 0; i < 50 && oldAnswers < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+    await turns();
+    expect(oldAnswers).toBe(2); // a's handshake query and the flush's
+    expect(done).toBe(false); // the frozen tab is still owed: counting answers would have let go here
+    vi.advanceTimersByTime(FLUSH_WAIT_MS);
+    await turns();
+    expect(done).toBe(true);
+  });
+
+  it("an answer names its sender; one without a name still reads as before", () => {
+    expect(readSyncStatus(encodeSyncAnswer("q", true, "tab-b"))).toEqual({
+      kind: "answer",
+      nonce: "q",
+      loaded: true,
+      inbox: false,
+      answerer: "tab-b",
+    });
+    expect(readSyncStatus(encodeSyncAnswer("q", false))).toEqual({ kind: "answer", nonce: "q", loaded: false, inbox: false });
   });
 
   it("the flushes of one tick share one round: one query to the tabs for many keys let go at once", async () => {
