@@ -139,6 +139,22 @@ describe("maxResultBytes: a bound on what one response may add to the shared doc
     c.destroy();
   });
 
+  it("a Content-Length within the bound does not vouch for the body: a custom fetch whose header understates it cannot pass the bound", async () => {
+    const c = cluster(1, { maxResultBytes: 100 });
+    const [a] = c.stores;
+    const within = JSON.stringify("é".repeat(49)); // 100 bytes
+    c.host.auto = (call) => void call.respondRaw(200, within, { "content-length": "100" });
+    await expect(until(a!.ensure(req))).resolves.toMatchObject({ status: "success", data: "é".repeat(49) });
+    const over = JSON.stringify("é".repeat(50)); // 102 bytes, declared as 50
+    c.host.auto = (call) => void call.respondRaw(200, over, { "content-length": "50" });
+    const snap = await until(a!.refetch(req));
+    expect(snap.error).toEqual({
+      message: `result cannot be shared: the response to GET ${URL_A} is more than maxResultBytes (100 bytes)`,
+    });
+    expect(snap.data).toBe("é".repeat(49)); // the error never overwrites the result (invariant 6)
+    c.destroy();
+  });
+
   it("the default is 1 MiB, exported for the devtools preview and for callers", () => {
     expect(DEFAULT_MAX_RESULT_BYTES).toBe(1_048_576);
     expect(() => createSharedFetchStore({ doc: new Y.Doc(), maxResultBytes: -1 })).toThrow(SharedFetchInputError);
