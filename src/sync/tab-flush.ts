@@ -53,7 +53,7 @@ export function createTabFlush(o: {
     release = undefined;
   };
 
-  /** One round: a query to every tab, its answers counted; `done` once all answered (or the bound). */
+  /** One round: a query to every tab; `done` once each tab the lock state shows answered (or the bound). */
   const round = (done: () => void): void => {
     const locks = o.locks;
     if (destroyed || !locks || typeof locks.query !== "function" || typeof BroadcastChannel !== "function") return done();
@@ -86,7 +86,7 @@ export function createTabFlush(o: {
       expected = held.flatMap((l) => (l.name !== own && l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : []));
       check();
     }, finish);
-    // Answered on the query's own inbox: this flush counts its answers alone. Marked "not loaded":
+    // Answered on the query's own inbox: this flush reads its own answers alone. Marked "not loaded":
     // no step 2 went before it, so a booting tab must not take it for this tab's whole state.
     o.post(encodeSyncQuery(id, false, true));
   };

@@ -49,6 +49,13 @@ function openTab(name: string) {
   return { doc, map: doc.getMap<string>("m"), conn, flush };
 }
 
+/** Starts a flush; `done` turns true once it completes. */
+function flushing(tab: ReturnType<typeof openTab>): { done: boolean } {
+  const state = { done: false };
+  void tab.flush().then(() => (state.done = true));
+  return state;
+}
+
 const turns = async (n = 20) => {
   for (let i = 0; i < n; i++) await Promise.resolve();
 };
@@ -70,10 +77,9 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     vi.stubGlobal("navigator", { locks: browserLocks() });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const a = openTab(uniqueName());
-    let done = false;
-    void a.flush().then(() => (done = true));
+    const f = flushing(a);
     await turns();
-    expect(done).toBe(true);
+    expect(f.done).toBe(true);
   });
 
   it("a tab that holds its lock but never answers (frozen, hung) delays it by FLUSH_WAIT_MS at most", async () => {
@@ -81,15 +87,14 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const a = openTab(name);
-    let done = false;
-    void a.flush().then(() => (done = true));
+    const f = flushing(a);
     await turns();
     vi.advanceTimersByTime(FLUSH_WAIT_MS - 1);
     await turns();
-    expect(done).toBe(false);
+    expect(f.done).toBe(false);
     vi.advanceTimersByTime(1);
     await turns();
-    expect(done).toBe(true);
+    expect(f.done).toBe(true);
   });
 
   it("an answer from a tab of an older version (no tab lock, no answerer named) does not stand in for a live tab's", async () => {
@@ -109,15 +114,14 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     };
     cleanups.push(() => old.close());
     const a = openTab(name);
-    let done = false;
-    void a.flush().then(() => (done = true));
+    const f = flushing(a);
     for (let i = 0; i < 50 && oldAnswers < 2; i++) await new Promise<void>((resolve) => setImmediate(resolve));
     await turns();
     expect(oldAnswers).toBe(2); // a's handshake query and the flush's
-    expect(done).toBe(false); // the frozen tab is still owed: counting answers would have let go here
+    expect(f.done).toBe(false); // the frozen tab is still owed: counting answers would have let go here
     vi.advanceTimersByTime(FLUSH_WAIT_MS);
     await turns();
-    expect(done).toBe(true);
+    expect(f.done).toBe(true);
   });
 
   it("an answer names its sender; one without a name still reads as before", () => {
@@ -148,11 +152,10 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     const name = uniqueName();
     vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
     const a = openTab(name);
-    let done = false;
-    void a.flush().then(() => (done = true));
+    const f = flushing(a);
     await turns();
     a.conn.destroy();
     await turns();
-    expect(done).toBe(true);
+    expect(f.done).toBe(true);
   });
 });
