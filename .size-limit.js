@@ -30,7 +30,8 @@ const row = (name, path, names, limit, eager = true) => ({
 const hook = ["createSharedFetchStore", "SharedFetchProvider", "useSharedFetch"];
 
 export default [
-  row("store + useSharedFetch", main, hook, "26.5 KiB"),
+  // Raised by 0.5 KiB when a key's result began to count as its ask (retention.ts): 27.16 kB.
+  row("store + useSharedFetch", main, hook, "27 KiB"),
   row("  + connectTabs", main, [...hook, "connectTabs"], "32.5 KiB"),
   row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "36.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback

@@ -38,6 +38,8 @@ describe("growth: records nobody asked for within the retention window are remov
     const req = { url: `${URL_A}/together` };
     const key = a!.keyOf(req);
     const asks = c.stores.map((s) => internalsOf(s).records.asks);
+    await until(a!.ensure(req)); // the result is recorded: the ask of its fetch
+    await tick(2 * HOUR); // … long enough ago (retention / 24) that asks are recorded again
     const t0 = Date.now();
     const first = a!.ensure(req);
     await tick(10);
@@ -45,6 +47,7 @@ describe("growth: records nobody asked for within the retention window are remov
     await tick(10);
     const third = d!.ensure(req);
     await until(Promise.all([first, second, third]));
+    expect(c.host.calls).toHaveLength(1); // all three answered from the record
     expect(Date.now() - t0).toBeLessThan(ASK_WRITE_DELAY_MS);
     expect(asks.map((m) => m.get(key))).toEqual([undefined, undefined, undefined]);
     await tick(ASK_WRITE_DELAY_MS - (Date.now() - t0));
@@ -52,6 +55,36 @@ describe("growth: records nobody asked for within the retention window are remov
     // b's and d's writes were due 10 and 20 ms later: a's reached them first, so they wrote none.
     await tick(ASK_WRITE_DELAY_MS);
     expect(asks.map((m) => m.contenders(key))).toEqual([[t0], [t0], [t0]]);
+  });
+
+  it("the replica that fetched a key writes no ask record: the result it writes restarts every replica's retention clock", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "x" });
+    const polled = { url: `${URL_A}/polled` };
+    const swept: string[][] = [];
+    b!.onEvent((e) => e.type === "swept" && swept.push(e.keys));
+    const askedAt = Date.now();
+    await until(a!.ensure(polled));
+    await tick(2 * ASK_WRITE_DELAY_MS);
+    expect(internalsOf(a!).records.asks.get(a!.keyOf(polled))).toBeUndefined();
+    // The devtools still tell when it was last asked for: the result's own time.
+    expect(b!.inspect().keys.find((k) => k.key === b!.keyOf(polled))?.lastAskedAt).toBe(askedAt);
+    // a refetches it every 20 h and nobody writes an ask: 40 h after the first fetch, b keeps it.
+    for (let i = 0; i < 2; i++) {
+      await tick(20 * HOUR);
+      await until(a!.refetch(polled));
+    }
+    expect(c.host.calls).toHaveLength(3);
+    expect(internalsOf(a!).records.asks.get(a!.keyOf(polled))).toBeUndefined();
+    await tick(20 * HOUR);
+    await until(b!.ensure({ url: `${URL_A}/other` })); // active: b sweeps what it saw unasked for 24 h
+    expect(swept).toEqual([]);
+    expect(b!.snapshot(polled)).toMatchObject({ status: "success", data: "x" });
+    await tick(5 * HOUR); // 25 h since the last refetch
+    await until(b!.ensure({ url: `${URL_A}/third` }));
+    expect(swept).toEqual([[b!.keyOf(polled)]]);
+    c.destroy();
   });
 
   it("the doc does not grow with request history (1 000 refetch cycles over 10 keys)", async () => {

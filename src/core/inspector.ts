@@ -46,7 +46,7 @@ export type InspectedKey = {
   claim?: InspectedClaim;
   /** This replica's interest in the key. */
   local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string } };
-  /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
+  /** The last ask's time (ask record, result or error), on the asker's wall clock: for reading, not for arithmetic. */
   lastAskedAt?: number;
 };
 
@@ -119,8 +119,9 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
       row.local = { waiters: st.waiters.size, listeners: st.listeners.size };
       if (st.attempt?.phase) row.local.attempt = { rev: st.attempt.rev, phase: st.attempt.phase };
     }
-    const asked = records.asks.get(key);
-    if (asked !== undefined) row.lastAskedAt = asked;
+    // The replica that fetched a key writes no ask record: its result's `at` is that ask.
+    const asked = [records.asks.get(key), result?.at, error?.at].filter((at) => at !== undefined);
+    if (asked.length) row.lastAskedAt = Math.max(...asked);
     keys.push(row);
   }
   keys.sort((a, b) => ((a.label ?? "") < (b.label ?? "") ? -1 : (a.label ?? "") > (b.label ?? "") ? 1 : a.key < b.key ? -1 : 1));

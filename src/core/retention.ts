@@ -17,7 +17,8 @@ export const ASK_WRITE_DELAY_MS = 1000;
  * Judged on the observer's own clock (DESIGN.md: never compare another machine's timestamp with
  * `Date.now()`): a key's age is how long *this* replica has seen it without its ask record
  * changing. The clock starts when this replica first sees the key (or when it was created, for
- * what the doc already held) and restarts whenever any replica rewrites the ask record. The time
+ * what the doc already held) and restarts whenever any replica rewrites the ask record, or the
+ * key's result, error or program (written because someone asked). The time
  * inside an ask record is informational only; a device whose clock is a day ahead erases nothing
  * that others asked for within the window.
  */
@@ -25,11 +26,11 @@ export class Retention {
   private lastSweep = -Infinity;
   private stopped = false;
   private readonly born = Date.now();
-  /** Key → when this replica last saw its ask record change (or first saw the key), on its own clock. */
+  /** Key → when this replica last saw it asked for (or first saw the key), on its own clock. */
   private readonly since = new Map<string, number>();
   /** Replica → when this replica last saw its heartbeat change. */
   private readonly beatSince = new Map<string, number>();
-  /** Key → when this replica last saw its ask record change (anyone's write, its own included). */
+  /** Key → when this replica last saw it asked for: its ask record, result, error or program written (by anyone). */
   private readonly askSeen = new Map<string, number>();
   /** Ask times to write, batched into one transaction. */
   private readonly due = new Map<string, number>();
@@ -50,16 +51,26 @@ export class Retention {
       const now = Date.now();
       for (const key of keys) if (!this.since.has(key)) this.since.set(key, now);
     };
+    // Someone asked for the key now, and every replica sees it: its clock restarts everywhere, and
+    // an ask of ours still pending would say nothing more.
+    const asked = (key: string, now: number) => {
+      this.since.set(key, now);
+      this.askSeen.set(key, now);
+      this.due.delete(key);
+    };
+    // A result, error or program is written because a replica asked for it (or shows it), so it
+    // counts as an ask: the replica that fetched a key writes no ask record for it. Ask records
+    // are left to the replicas that read what others fetched.
+    const written = (map: { get(key: string): unknown }) => (keys: Set<string>) => {
+      const now = Date.now();
+      for (const key of keys) if (map.get(key) !== undefined) asked(key, now);
+    };
     this.unobserve = [
-      ...[claims, results, programs, errors].map((map) => map.onChange(firstSeen)),
+      claims.onChange(firstSeen),
+      ...[results, programs, errors].map((map) => map.onChange(written(map))),
       asks.onChange((keys) => {
         const now = Date.now();
-        for (const key of keys) {
-          this.since.set(key, now);
-          this.askSeen.set(key, now);
-          // Another replica's ask came first: it restarted the key's clock everywhere, ours too.
-          this.due.delete(key);
-        }
+        for (const key of keys) asked(key, now);
       }),
       beats.onChange((ids) => {
         const now = Date.now();
@@ -70,9 +81,9 @@ export class Retention {
 
   /**
    * Called when this replica asks for a key. The ask record is rewritten only when this replica
-   * has not seen it change for retention/24 (any replica's write counts), ASK_WRITE_DELAY_MS later
-   * (the asks of that time in one transaction), unless another replica's ask for the key arrives
-   * first.
+   * has not seen it (or the key's result, error or program) change for retention/24 (any
+   * replica's write counts), ASK_WRITE_DELAY_MS later (the asks of that time in one transaction),
+   * unless another replica's ask or a new result for the key arrives first.
    */
   touch(key: string): void {
     if (this.stopped) return;
