@@ -21,8 +21,11 @@ export type Entry = {
   seq: number;
   valid?: { value: unknown; rank: number };
 };
-/** Every entry of one (table, key) in any lane, and the one that counts. */
-export type Slot = { table: string; key: string; entries: Map<string, Entry>; winner?: Entry };
+/**
+ * Every entry of one (table, key) in any lane, and the one that counts. An array: a slot holds one
+ * entry but while writes race, and a Map per slot cost every key of the doc its hash table.
+ */
+export type Slot = { table: string; key: string; entries: Entry[]; winner?: Entry };
 
 type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank> };
 
@@ -159,8 +162,8 @@ export class LaneIndex {
     let inTable = this.slots.get(table);
     if (!inTable) this.slots.set(table, (inTable = new Map()));
     let slot = inTable.get(key);
-    if (!slot) inTable.set(key, (slot = { table, key, entries: new Map() }));
-    slot.entries.set(id, entry);
+    if (!slot) inTable.set(key, (slot = { table, key, entries: [] }));
+    slot.entries.push(entry);
     if (valid) this.elect(slot);
     note(changed, table, key);
   }
@@ -185,9 +188,9 @@ export class LaneIndex {
     this.leave(entry.lane, id);
     const inTable = this.slots.get(entry.table)!;
     const slot = inTable.get(entry.key)!;
-    slot.entries.delete(id);
+    slot.entries.splice(slot.entries.indexOf(entry), 1);
     if (entry.valid) this.elect(slot);
-    if (slot.entries.size === 0) inTable.delete(entry.key);
+    if (slot.entries.length === 0) inTable.delete(entry.key);
     note(changed, entry.table, entry.key);
   }
 
@@ -200,7 +203,7 @@ export class LaneIndex {
   private elect(slot: Slot): void {
     let winner: Entry | undefined;
     let valid = 0;
-    for (const e of slot.entries.values()) {
+    for (const e of slot.entries) {
       if (!e.valid) continue;
       valid++;
       if (!winner || beats(e, winner)) winner = e;

@@ -125,7 +125,7 @@ export class Lanes {
   /** Every valid record of (table, key) in any lane, the winner among them: racing writes not yet cleaned up. */
   contenders(table: string, key: string): unknown[] {
     const slot = this.read().slot(table, key);
-    return slot ? [...slot.entries.values()].flatMap((e) => (e.valid ? [e.valid.value] : [])) : [];
+    return slot ? slot.entries.flatMap((e) => (e.valid ? [e.valid.value] : [])) : [];
   }
 
   entries(table: string): [string, unknown][] {
@@ -192,7 +192,7 @@ export class Lanes {
   private deleteEntries(table: string, key: string): number {
     let seq = 0;
     const slot = this.read().slot(table, key);
-    for (const e of slot ? [...slot.entries.values()] : []) {
+    for (const e of slot ? [...slot.entries] : []) {
       seq = Math.max(seq, e.seq);
       deleteElement(e.lane.array, e.client, e.clock);
     }
@@ -246,7 +246,7 @@ export class Lanes {
       if (slots.length === 0 && empty.length === 0) return;
       this.doc.transact(() => {
         for (const slot of slots) {
-          for (const e of [...slot.entries.values()]) if (e.valid && e !== slot.winner) deleteElement(e.lane.array, e.client, e.clock);
+          for (const e of [...slot.entries]) if (e.valid && e !== slot.winner) deleteElement(e.lane.array, e.client, e.clock);
         }
         for (const lane of empty) {
           this.own.delete(lane);
