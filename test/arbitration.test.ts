@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from 
 import * as Y from "yjs";
 import { registerConnector } from "../src/core/connectors.ts";
 import { createSharedFetchStore } from "../src/index.ts";
+import { internalsOf } from "../src/internals.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
@@ -40,6 +41,36 @@ describe("time to data: exact arbitration inside a browser, no window for a lone
     registerConnector(c.docOf(store), { whenSynced: Promise.resolve(), crossDevice: false });
     background(store.ensure(req));
     await tick(1);
+    expect(c.host.calls).toHaveLength(1);
+  });
+
+  it("where the key's lock decides and no window follows, the request leaves before the claim's write, and the claim is in the doc within the same task", async () => {
+    const locks = new FakeLocks();
+    const c = cluster(0, { settleMs: 100 });
+    const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1" });
+    const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1" });
+    for (const s of [a, b]) registerConnector(c.docOf(s), { whenSynced: Promise.resolve(), crossDevice: false });
+    await tick();
+    const claims = internalsOf(a).records.claims;
+    const key = a.keyOf(req);
+    const atCall: unknown[] = [];
+    const afterCall: unknown[] = [];
+    c.host.onCall((call) => {
+      if (call.state !== "in-flight" || atCall.length) return;
+      atCall.push(claims.get(key));
+      queueMicrotask(() => afterCall.push(claims.get(key)));
+    });
+    background(a.ensure(req));
+    await tick(1);
+    expect(c.host.calls).toHaveLength(1);
+    // The claim's transaction (its index, its messages, its IndexedDB write) comes after the call…
+    expect(atCall).toEqual([undefined]);
+    // … in the same task: nothing else ran in between, and every replica sees the key claimed.
+    expect(afterCall).toEqual([expect.objectContaining({ replicaId: a.replicaId, rev: 1 })]);
+    await tick(1);
+    expect(b.snapshot(req)).toMatchObject({ status: "pending", claim: { replicaId: a.replicaId } });
+    c.host.calls[0]!.respond(200, "one");
+    await expect(until(b.ensure(req))).resolves.toMatchObject({ status: "success", data: "one" });
     expect(c.host.calls).toHaveLength(1);
   });
 

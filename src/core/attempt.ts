@@ -49,6 +49,13 @@ export type AttemptDeps = {
    * doc's election loser (a microtask later) before that answer comes.
    */
   watchClaims: (key: string, seen: () => void) => () => void;
+  /**
+   * Whether the engine would dispatch this attempt the moment its claim stands (the decision
+   * table asked with our claim in the doc and the window passed). Asked only where the key lock
+   * decides and no window follows the claim: then the request leaves before the claim's
+   * transaction (its index, its messages to the tabs, its IndexedDB write) rather than after it.
+   */
+  runsAtOnce?: () => boolean;
 };
 
 /** Where the sync server placed this claim among its rivals (see Settle.fence); undefined when unknown. */
@@ -111,15 +118,23 @@ export class Attempt {
       (release) => {
         if (this.state.phase !== "locking") return release();
         this.releaseKey = release;
-        this.write(takeoverOf);
+        const { settle, runsAtOnce } = this.deps;
+        // Nothing can change the decision between here and the claim's write (same task): send
+        // the request first. The other tabs and peers still get the claim in this task.
+        if (settle.ms === 0 && !settle.fence && runsAtOnce?.()) {
+          this.write(takeoverOf, true);
+        } else this.write(takeoverOf);
         this.deps.changed();
       },
       () => {},
     );
   }
 
-  /** Writes the claim (replacing whatever stood: never through "no claim", invariant 4) and starts settling. */
-  private write(takeoverOf?: string): void {
+  /**
+   * Writes the claim (replacing whatever stood: never through "no claim", invariant 4) and starts
+   * settling; `atOnce`: dispatches first, then writes the claim, with no window.
+   */
+  private write(takeoverOf?: string, atOnce = false): void {
     const { job, rev, deps } = this;
     const record: ClaimRecord = {
       replicaId: deps.replicaId,
@@ -146,12 +161,19 @@ export class Attempt {
         if (!fence.ask((inOrder) => this.fenceAnswered(inOrder))) this.fenceAnswered(false);
       };
     }
-    // Settling before the write: the first write of a tick (and its fence) goes out at once.
-    this.startWindow(deps.settle.ms);
+    const claimed = () =>
+      deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
+    if (atOnce) {
+      claimed();
+      this.dispatch();
+    } else {
+      // Settling before the write: the first write of a tick (and its fence) goes out at once.
+      this.startWindow(deps.settle.ms);
+    }
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
     }, ask);
-    deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
+    if (!atOnce) claimed();
     deps.seen(record);
   }
 

@@ -1,5 +1,5 @@
 import { Attempt, type StopReason } from "./attempt.ts";
-import { decide, isTerminal, MAX_STEPS, type Action, type Lifecycle } from "./decide.ts";
+import { decide, isTerminal, MAX_STEPS, type Action, type KeyView, type Lifecycle } from "./decide.ts";
 import type { EngineOptions } from "./engine-options.ts";
 import { abortError } from "./errors.ts";
 import { meetsDemand } from "./freshness.ts";
@@ -251,7 +251,7 @@ export class ClaimEngine {
     if (!job) return;
     const { records, replicaId, emit } = this.opts;
     const standby = this.standby;
-    const attempt = new Attempt(job, rev, st.waiters.size === 0, {
+    const attempt: Attempt = new Attempt(job, rev, st.waiters.size === 0, {
       records,
       replicaId,
       keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
@@ -264,6 +264,12 @@ export class ClaimEngine {
       seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
       rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
       watchClaims: (key, seen) => this.watchClaims(key, seen),
+      runsAtOnce: (): boolean => {
+        const view = this.reader.view(st);
+        if (!view.attempt) return false;
+        const claim: KeyView["claim"] = { replicaId, nonce: attempt.nonce, rev, mine: true, stale: false, staleAt: Infinity };
+        return decide({ ...view, claim, attempt: { ...view.attempt, phase: "settled" } }).type === "dispatch";
+      },
       changed: () => {
         if (st.attempt === attempt && attempt.phase === undefined) {
           st.attempt = undefined;
