@@ -188,7 +188,8 @@ export class LaneIndex {
     this.leave(entry.lane, id);
     const inTable = this.slots.get(entry.table)!;
     const slot = inTable.get(entry.key)!;
-    slot.entries.splice(slot.entries.indexOf(entry), 1);
+    const at = slot.entries.indexOf(entry);
+    if (at >= 0) slot.entries.splice(at, 1);
     if (entry.valid) this.elect(slot);
     if (slot.entries.length === 0) inTable.delete(entry.key);
     note(changed, entry.table, entry.key);
