@@ -48,11 +48,7 @@ function print(figure: string, contender: string, params: Record<string, unknown
  * idle client.
  */
 async function loopbackHost() {
-  if (process.env.HOST === "in-process") {
-    const { serve } = await import("./loopback-host.ts");
-    const { base, close } = await serve();
-    return { base, close };
-  }
+  if (process.env.HOST === "in-process") return (await import("./loopback-host.ts")).serve();
   const child = fork(new URL("./loopback-host.ts", import.meta.url).pathname, [], { execArgv: process.execArgv });
   const base = await new Promise<string>((resolve, reject) => {
     child.once("message", (m) => resolve(String(m)));
