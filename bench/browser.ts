@@ -2,14 +2,14 @@
  * Browser figures in real headless chromium (the e2e harness of test/browser) against the counting
  * host and the y-websocket server on 127.0.0.1, contenders side by side in one run: TanStack Query
  * alone, + its broadcast plugin, a Web Locks leader page, and shared-fetch as its README shows it
- * (bench/browser/page): per-tab replicas (Usage) and, for time to data, the SharedWorker replica too. Every figure is a JSON line (../shared/BENCH.md); tables and the targets'
+ * (bench/browser/page): per-tab replicas (Usage) and, for time to data, the SharedWorker replica
+ * too, and the leader page carrying shared-fetch's code unrun (the floor: what loading it costs). Every figure is a JSON line (../shared/BENCH.md); tables and the targets'
  * verdicts follow.
  *
  *   npm run bench:browser
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
  *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval worker)
- *   LIBS=leader,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
- *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (+ the leader page carrying shared-fetch's code, unrun)
+ *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
  * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.

@@ -63,7 +63,7 @@ export const CONTENDERS = {
   leader: "weblock-leader",
   shared: "shared-fetch",
   worker: "shared-fetch/worker",
-  /** The leader page with shared-fetch's code loaded but not run: runs only when LIBS names it. */
+  /** The leader page with shared-fetch's code loaded but never run: the floor under shared-fetch's time to data. */
   payload: "weblock-leader+shared-fetch code",
 } as const;
 export type Lib = keyof typeof CONTENDERS;
