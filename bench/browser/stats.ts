@@ -93,3 +93,8 @@ export function printTable(headers: string[], lines: string[][]): void {
 export function find(rows: Row[], figure: string, contender: string, params: Params = {}): Row | undefined {
   return rows.find((r) => r.figure === figure && r.contender === contender && Object.entries(params).every(([k, v]) => r.params[k] === v));
 }
+
+/** Whether two rows were measured with the same parameters. */
+export function sameParams(a: Row, b: Row): boolean {
+  return JSON.stringify(a.params) === JSON.stringify(b.params);
+}

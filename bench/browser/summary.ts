@@ -1,6 +1,6 @@
 /** The readable part of the browser bench's output: tables of the main figures and the targets' verdicts. */
 import { CONTENDERS, settings } from "./setup.ts";
-import { find, fmt, printTable, type Row } from "./stats.ts";
+import { find, fmt, printTable, sameParams, type Row } from "./stats.ts";
 import type { Verdict } from "./targets.ts";
 
 const ALL_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.payload, CONTENDERS.shared, CONTENDERS.worker];
@@ -25,7 +25,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
       ]) {
         const label = `${figure.replace(" time to data", "").replace(" until every tab shows data (median tab)", "")}, ${leader.params.tabs} tabs ${leader.params.opened}`;
         const ratio = (who: string) => {
-          const r = ratios.find((x) => x.figure === `${figure} ÷ ${CONTENDERS.leader}` && x.contender === who && same(x, leader));
+          const r = ratios.find((x) => x.figure === `${figure} ÷ ${CONTENDERS.leader}` && x.contender === who && sameParams(x, leader));
           return r ? `${fmt(r)}×` : "";
         };
         const found = TTD.map((c) => find(rows, figure, c, leader.params));
@@ -43,10 +43,10 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
   // One line per figure either contender has (the lock rows are shared-fetch's alone).
   const crash = rows
     .filter((r) => /^(crash to|after a crash:) /.test(r.figure) && (r.contender === CONTENDERS.leader || r.contender === CONTENDERS.shared))
-    .filter((r, i, all) => all.findIndex((x) => x.figure === r.figure && same(x, r)) === i);
+    .filter((r, i, all) => all.findIndex((x) => x.figure === r.figure && sameParams(x, r)) === i);
   if (crash.length) {
     const lines = crash.map((row) => {
-      const ratio = ratios.find((r) => r.figure === `${row.figure} ÷ ${CONTENDERS.leader}` && same(r, row));
+      const ratio = ratios.find((r) => r.figure === `${row.figure} ÷ ${CONTENDERS.leader}` && sameParams(r, row));
       const label = `${row.figure}, ${row.params.profile} profile (${row.params.tabs} tabs)`;
       const cell = (c: string) => fmt(find(rows, row.figure, c, row.params));
       return [label, cell(CONTENDERS.leader), cell(CONTENDERS.shared), ratio ? `${fmt(ratio)}×` : ""];
@@ -75,8 +75,4 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     console.log("\ntargets (ratios to the lock leader in this run):");
     for (const v of verdicts) console.log(`  ${v.met ? "target met    " : "target NOT met"}  ${v.what}: ${v.figure}`);
   }
-}
-
-function same(a: Row, b: Row): boolean {
-  return JSON.stringify(a.params) === JSON.stringify(b.params);
 }

@@ -3,7 +3,7 @@
  * as a JSON line with `target` and `met`, and as a readable verdict.
  */
 import { CONTENDERS } from "./setup.ts";
-import { find, fmt, type Params, type Row } from "./stats.ts";
+import { find, fmt, sameParams, type Params, type Row } from "./stats.ts";
 
 const SHARED = CONTENDERS.shared;
 const LEADER = CONTENDERS.leader;
@@ -51,7 +51,7 @@ export function targets(rows: Row[]): { ratios: Row[]; verdicts: Verdict[] } {
   }
   for (const { r, other, leader } of slowest) {
     // The floor beside it: the same page as the leader's, with shared-fetch's code loaded, unrun.
-    const floor = ratios.find((x) => x.figure === r.figure && x.contender === CONTENDERS.payload && same(x, r));
+    const floor = ratios.find((x) => x.figure === r.figure && x.contender === CONTENDERS.payload && sameParams(x, r));
     verdicts.push({
       what: `slowest tab ≤ 1.1× lock leader, ${describe(leader.params)}`,
       figure: `${r.value}× (${fmt(other)} vs ${fmt(leader)} ms)${floor ? `; the code alone, loaded unrun: ${floor.value}×` : ""}`,
@@ -106,10 +106,6 @@ export function targets(rows: Row[]): { ratios: Row[]; verdicts: Verdict[] } {
     });
   }
   return { ratios, verdicts };
-}
-
-function same(a: Row, b: Row): boolean {
-  return JSON.stringify(a.params) === JSON.stringify(b.params);
 }
 
 function describe(params: Params): string {
