@@ -3,8 +3,8 @@
  * host and the y-websocket server on 127.0.0.1, contenders side by side in one run: TanStack Query
  * alone, + its broadcast plugin, a Web Locks leader page, and shared-fetch as its README shows it
  * (bench/browser/page): per-tab replicas (Usage) and, for time to data, the SharedWorker replica
- * too, and the leader page carrying shared-fetch's code unrun (the floor: what loading it costs). Every figure is a JSON line (../shared/BENCH.md); tables and the targets'
- * verdicts follow.
+ * too, and the leader page carrying shared-fetch's code unrun (the floor: what loading it costs).
+ * Every figure is a JSON line (../shared/BENCH.md); tables and the targets' verdicts follow.
  *
  *   npm run bench:browser
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
