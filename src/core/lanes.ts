@@ -2,6 +2,7 @@ import * as Y from "yjs";
 import { SharedFetchInputError } from "./errors.ts";
 import { messageOf } from "./fetcher.ts";
 import { LaneIndex, type MalformedRecord, type Rank, type Slot, type Validator } from "./lane-index.ts";
+import { unrefTimer } from "./unref-timer.ts";
 import { deleteElement, isDeletedType } from "./yjs-internals.ts";
 
 export type { MalformedRecord, Rank } from "./lane-index.ts";
@@ -265,8 +266,7 @@ export class Lanes {
       this.fallback = undefined;
       this.cleanup(true);
     }, CLEANUP_FALLBACK_MS);
-    // A pending cleanup never keeps a Node process alive.
-    (this.fallback as { unref?: () => void }).unref?.();
+    unrefTimer(this.fallback);
   }
 }
 

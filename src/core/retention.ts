@@ -1,4 +1,5 @@
 import type { DocRecords } from "./doc-records.ts";
+import { unrefTimer } from "./unref-timer.ts";
 
 export const DEFAULT_RETENTION_MS = 24 * 3600_000;
 
@@ -149,10 +150,4 @@ export class Retention {
     if (expired.length) this.onSwept(expired);
     return expired;
   }
-}
-
-/** A pending ask write must not keep a Node process alive. */
-function unrefTimer<T>(timer: T): T {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }

@@ -4,6 +4,7 @@ import * as syncProtocol from "y-protocols/sync";
 import type { WebsocketProvider } from "y-websocket";
 import { parseUpdateMeta } from "yjs";
 import { TripSamples } from "../core/trips.ts";
+import { unrefTimer } from "../core/unref-timer.ts";
 
 const messageSync = 0;
 /** Probe often at first (the window is sized from a few samples), then rarely. */
@@ -133,7 +134,7 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
       },
       Math.max(ECHO_GRACE_MS, 2 * (samples.p95() ?? 0)),
     );
-    (grace as { unref?: () => void }).unref?.();
+    unrefTimer(grace);
     entry.answered.push(() => clearTimeout(grace));
   };
 
@@ -171,7 +172,7 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
   const schedule = () => {
     if (stopped) return;
     timer = setTimeout(probe, samples.count < FIRST_PROBES ? FIRST_INTERVAL_MS : INTERVAL_MS);
-    (timer as { unref?: () => void }).unref?.();
+    unrefTimer(timer);
   };
   const probe = () => {
     ask(true);
@@ -192,7 +193,7 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
         tickFence = entry;
         // Still answered in order later (it stays in the queue); its claims stop waiting for it.
         const timeout = setTimeout(() => settle(entry, false), FENCE_TIMEOUT_MS);
-        (timeout as { unref?: () => void }).unref?.();
+        unrefTimer(timeout);
         entry.answered.push(() => clearTimeout(timeout));
         queueMicrotask(() => {
           if (tickFence === entry) tickFence = undefined;
