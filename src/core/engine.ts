@@ -5,7 +5,7 @@ import { abortError } from "./errors.ts";
 import { meetsDemand } from "./freshness.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { ORIGIN, type Job, type KeyState } from "./job.ts";
-import { addWaiter, demandedRev, notifyListeners, rejectWaiters, resolveWaiters } from "./waiters.ts";
+import { addWaiter, demandedRev, judgeWaiters, notifyListeners, rejectWaiters, resolveWaiters } from "./waiters.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import { Liveness, type Verdict } from "./liveness.ts";
@@ -106,8 +106,11 @@ export class ClaimEngine {
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
     const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
+    // Still starting, nothing seen yet: a result persisted long ago may load before the store is
+    // ready, and must not pass for fresh (a return visit revalidates what is stale).
+    const judge = this.lifecycle === "starting" && mode === "ensure" && maxAgeMs !== undefined && recorded === 0;
     // Refreshed, not only decided: a waiter makes the key pending for its subscribers at once.
-    return addWaiter(st, minRev, signal, () => this.refresh(st));
+    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs } : undefined);
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */
@@ -208,6 +211,7 @@ export class ClaimEngine {
   private apply(st: KeyState, action: Action): void {
     switch (action.type) {
       case "resolve": {
+        if (!action.all) this.judge(st, false);
         const { result, error } = this.reader.read(st);
         if (st.attempt && (result?.rev ?? 0) < st.attempt.rev) st.attempt.forListeners = true;
         return resolveWaiters(st, recordedRev(result, error), this.reader.compute(st), action.all);
@@ -242,8 +246,20 @@ export class ClaimEngine {
       this.waitingReady = false;
       if (this.lifecycle !== "starting") return;
       this.lifecycle = "ready";
-      for (const st of [...this.keys.all()]) this.refresh(st);
+      for (const st of [...this.keys.all()]) {
+        this.judge(st, true);
+        this.refresh(st);
+      }
     });
+  }
+
+  /** Judges the key's waiters asked while starting against what is recorded now (judgeWaiters). */
+  private judge(st: KeyState, final: boolean): void {
+    const { result, error, claim } = this.reader.read(st);
+    const recorded = recordedRev(result, error);
+    const next = () => demandedRev("refetch", recorded, claim?.rev, st.attempt?.rev);
+    // Its subscribers were told of the outcome as if it were taken: pending again.
+    if (judgeWaiters(st, { result, error, recorded }, next, final)) notifyListeners(st, this.reader.compute(st));
   }
 
   private claim(st: KeyState, rev: number, takeoverOf?: string): void {

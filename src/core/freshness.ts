@@ -21,8 +21,22 @@ export function isFresh(at: number | undefined, now: number, maxAgeMs: number): 
  * outcome (a result, or an error newer than every result) must be within the window.
  */
 export function meetsDemand(result: ResultRecord | undefined, error: ErrorRecord | undefined, now: number, maxAgeMs: number): boolean {
-  const latest = error && error.rev > (result?.rev ?? 0) ? error : result;
+  const latest = latestOutcome(result, error);
   return latest !== undefined && isFresh(latest.at, now, maxAgeMs);
+}
+
+/**
+ * Whether the latest outcome met a demand for one at most `maxAgeMs` old made at `askedAt`: it was
+ * written no earlier than that window before the ask (so one written since the ask always does).
+ * For a demand made before the replica could see what was recorded (its store still starting).
+ */
+export function metWhenAsked(result: ResultRecord | undefined, error: ErrorRecord | undefined, askedAt: number, maxAgeMs: number): boolean {
+  const at = latestOutcome(result, error)?.at;
+  return at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs);
+}
+
+function latestOutcome(result: ResultRecord | undefined, error: ErrorRecord | undefined): ResultRecord | ErrorRecord | undefined {
+  return error && error.rev > (result?.rev ?? 0) ? error : result;
 }
 
 /**

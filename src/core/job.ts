@@ -15,7 +15,17 @@ export type Job = {
   run(ctx: { signal: AbortSignal; rev: number; idempotencyKey: string }): Promise<Outcome>;
 };
 
-export type Waiter = { minRev: number; resolve: (s: Snapshot) => void; reject: (e: unknown) => void; cleanup: () => void };
+export type Waiter = {
+  minRev: number;
+  resolve: (s: Snapshot) => void;
+  reject: (e: unknown) => void;
+  cleanup: () => void;
+  /**
+   * A freshness demand made while the store was starting, before it could see what is recorded
+   * (a persisted result loads later): the outcome it would take is judged against it first.
+   */
+  judge?: { askedAt: number; maxAgeMs: number };
+};
 
 /** Everything one replica keeps about one key. */
 export type KeyState = {

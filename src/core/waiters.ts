@@ -1,6 +1,8 @@
 import { callAll } from "./emitter.ts";
 import { abortError } from "./errors.ts";
+import { metWhenAsked } from "./freshness.ts";
 import type { KeyState, Waiter } from "./job.ts";
+import type { ErrorRecord, ResultRecord } from "./records.ts";
 import type { Snapshot } from "./types.ts";
 
 /**
@@ -22,18 +24,57 @@ export function demandedRev(
 }
 
 /** A waiter for `minRev` on the key; its signal withdraws it (then `changed` re-decides the key). */
-export function addWaiter(st: KeyState, minRev: number, signal: AbortSignal | undefined, changed: () => void): Promise<Snapshot> {
+export function addWaiter(
+  st: KeyState,
+  minRev: number,
+  signal: AbortSignal | undefined,
+  changed: () => void,
+  judge?: Waiter["judge"],
+): Promise<Snapshot> {
   return new Promise<Snapshot>((resolve, reject) => {
     const onAbort = () => {
       st.waiters.delete(waiter);
       reject(abortError(signal?.reason));
       changed();
     };
-    const waiter: Waiter = { minRev, resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) };
+    const waiter: Waiter = {
+      minRev,
+      resolve,
+      reject,
+      cleanup: () => signal?.removeEventListener("abort", onAbort),
+      ...(judge ? { judge } : {}),
+    };
     signal?.addEventListener("abort", onAbort, { once: true });
     st.waiters.add(waiter);
     changed();
   });
+}
+
+/**
+ * Judges the waiters asked while the store was starting (Waiter.judge) against the outcome they
+ * would take now: one older than the demand is not taken, and the waiter wants `next` instead, as
+ * an ensure that saw it at once would have. `final`: the store is ready (what was persisted is
+ * in), so what is recorded from now on came after the ask and the rest need no judging.
+ * Returns whether a waiter now wants more (the key is pending again for its subscribers).
+ */
+export function judgeWaiters(
+  st: KeyState,
+  outcome: { result: ResultRecord | undefined; error: ErrorRecord | undefined; recorded: number },
+  next: () => number,
+  final: boolean,
+): boolean {
+  let raised = false;
+  for (const w of st.waiters) {
+    if (!w.judge) continue;
+    if (w.minRev <= outcome.recorded) {
+      if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs)) {
+        w.minRev = next();
+        raised = true;
+      }
+      delete w.judge;
+    } else if (final) delete w.judge;
+  }
+  return raised;
 }
 
 /** Resolves the waiters whose revision is recorded (all of them with `all`). */

@@ -23,8 +23,9 @@ type ViewState = Pick<Snapshot, "claim" | "data">;
  * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim,
  * or the recorded data. Not the rest of the snapshot: this tab's own ask (idle → pending while its
  * claim waits for the locks) renders nothing. Nor, while `delivering` (this tab's own query
- * function runs and will hand the result to TanStack, whose update renders it), the data, or a
- * claim that ended as that result arrived. Stable across reads of one store state, as
+ * function runs and will hand the result to TanStack, whose update renders it), the data (unless
+ * nothing is shown yet and what is recorded is older than what it waits for), or a claim that
+ * ended as that result arrived. Stable across reads of one store state, as
  * useSyncExternalStore requires.
  */
 function viewOf(read: () => Snapshot, delivering: () => boolean): () => ViewState {
@@ -33,7 +34,11 @@ function viewOf(read: () => Snapshot, delivering: () => boolean): () => ViewStat
     const snap = read();
     if (last && delivering()) {
       const claim = snap.claim === undefined && snap.data !== last.data ? last.claim : snap.claim;
-      return sameClaim(last.claim, claim) ? last : (last = { claim, data: last.data });
+      // Nothing shown yet, and what is recorded is not what the query function waits for (it is
+      // older than its demand, e.g. persisted on a past visit): shown meanwhile, as initialData
+      // would have shown it had the store been in sync at the first render.
+      const data = last.data === undefined && snap.status === "pending" ? snap.data : last.data;
+      return sameClaim(last.claim, claim) && data === last.data ? last : (last = { claim, data });
     }
     if (last && last.data === snap.data && sameClaim(last.claim, snap.claim)) return last;
     return (last = { claim: snap.claim, data: snap.data });
@@ -99,8 +104,11 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     if (id === null || snap.data === undefined) return;
     const cached = client.getQueryCache().find({ queryKey, exact: true });
     const info = binding.info();
-    if (!cached || !info || cached.state.fetchStatus !== "idle") return;
+    if (!cached || !info) return;
     const { state } = cached;
+    // While a fetch runs, the data it brings is delivered by it; only a query showing nothing yet
+    // takes the older data recorded meanwhile (stale-while-revalidate).
+    if (state.fetchStatus !== "idle" && state.data !== undefined) return;
     // A recorded outcome dated at the epoch was invalidated for every replica (the devtools'
     // invalidate): stale here too, as invalidateQueries marks it; the next mount, focus or poll fetches.
     if (info.at === 0 && state.dataUpdatedAt > 0 && !state.isInvalidated) {

@@ -1,0 +1,71 @@
+// @vitest-environment jsdom
+/**
+ * Stale-while-revalidate across reloads (README, "Coming from TanStack Query"), with the store
+ * created at once as in Usage: the pane mounts before its store has read what was persisted, so
+ * the result from the past visit arrives while the query function already runs. The pane shows it
+ * meanwhile, and that query function revalidates it with one request instead of passing it off
+ * as fresh (it is older than the staleTime).
+ */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { createSharedFetchStore, SharedFetchProvider, useSharedFetch } from "../../src/index.ts";
+import { registerConnector } from "../../src/core/connectors.ts";
+
+const URL_R = "https://api.example.test/return-visit";
+
+function Pane() {
+  const { data, isFetching } = useSharedFetch<{ visit: number }>(URL_R, { staleTime: 1000 });
+  return <span data-testid="pane">{`${data ? data.visit : "none"}${isFetching ? " fetching" : ""}`}</span>;
+}
+
+function json(body: unknown): Response {
+  return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+}
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
+
+it("a persisted result older than staleTime shows while one request revalidates it", async () => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(1_000_000);
+  const past = new Y.Doc();
+  const first = createSharedFetchStore({ doc: past, fetch: (async () => json({ visit: 1 })) as typeof fetch, locks: null });
+  await first.ensure({ url: URL_R });
+  first.destroy();
+  vi.setSystemTime(1_005_000);
+
+  const doc = new Y.Doc();
+  let synced!: () => void;
+  registerConnector(doc, { whenSynced: new Promise<void>((resolve) => (synced = resolve)), crossDevice: false });
+  const calls: string[] = [];
+  let answer!: (r: Response) => void;
+  const fetch = ((input: RequestInfo | URL) => {
+    calls.push(String(input));
+    return new Promise<Response>((resolve) => (answer = resolve));
+  }) as typeof globalThis.fetch;
+  const store = createSharedFetchStore({ doc, fetch, locks: null });
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <SharedFetchProvider store={store}>
+        <Pane />
+      </SharedFetchProvider>
+    </QueryClientProvider>,
+  );
+  await waitFor(() => expect(screen.getByTestId("pane").textContent).toBe("none fetching"));
+
+  // IndexedDB's content arrives before the store is in sync: shown, not taken as the answer.
+  Y.applyUpdate(doc, Y.encodeStateAsUpdate(past));
+  await waitFor(() => expect(screen.getByTestId("pane").textContent).toBe("1 fetching"));
+  expect(calls).toHaveLength(0);
+
+  synced();
+  await waitFor(() => expect(calls).toHaveLength(1));
+  answer(json({ visit: 2 }));
+  await waitFor(() => expect(screen.getByTestId("pane").textContent).toBe("2"));
+  expect(calls).toHaveLength(1);
+  store.destroy();
+});

@@ -1,0 +1,93 @@
+/**
+ * A return visit (the store created at once, as in Usage): the tab asks before its connectors'
+ * initial sync, so before it can see what IndexedDB or the other tabs hold. A result persisted
+ * longer ago than the ask's freshness demand (the hooks pass TanStack's staleTime) that loads then
+ * must not pass for fresh: it is revalidated with one request. One within the demand is taken as
+ * is, and a plain ensure (no demand) takes any result, as its contract says.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { createSharedFetchStore } from "../src/index.ts";
+import { registerConnector } from "../src/core/connectors.ts";
+
+const req = { url: "https://api.example.test/return" };
+
+function countingFetch(body: unknown) {
+  const calls: string[] = [];
+  const fetch = (async (input: RequestInfo | URL) => {
+    calls.push(String(input));
+    return new Response(JSON.stringify(body), { headers: { "content-type": "application/json" } });
+  }) as typeof globalThis.fetch;
+  return { calls, fetch };
+}
+
+/** The first visit: a replica records `body` for `req` at the current (faked) time; its doc's state. */
+async function firstVisit(body: unknown): Promise<Uint8Array> {
+  const doc = new Y.Doc();
+  const store = createSharedFetchStore({ doc, fetch: countingFetch(body).fetch, locks: null });
+  await expect(store.ensure(req)).resolves.toMatchObject({ status: "success", data: body });
+  store.destroy();
+  return Y.encodeStateAsUpdate(doc);
+}
+
+/** The return visit: a store still starting (its connector not synced), asked at once. */
+function returnVisit(body: unknown) {
+  const doc = new Y.Doc();
+  let synced!: () => void;
+  registerConnector(doc, { whenSynced: new Promise<void>((resolve) => (synced = resolve)), crossDevice: false });
+  const host = countingFetch(body);
+  const store = createSharedFetchStore({ doc, fetch: host.fetch, locks: null });
+  return { doc, store, calls: host.calls, synced: () => synced() };
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+afterEach(() => void vi.useRealTimers());
+
+describe("a return visit judges a persisted result by the ask's freshness demand", () => {
+  it("older than the demand: not taken while loading, revalidated with one request once in sync", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(1_000_000);
+    const persisted = await firstVisit({ visit: 1 });
+    vi.setSystemTime(1_005_000); // five seconds later; staleTime 1 s
+    const again = returnVisit({ visit: 2 });
+    let settled = false;
+    const asked = again.store.ensure(req, { maxAgeMs: 1000 }).finally(() => (settled = true));
+    // IndexedDB's content arrives before the store is in sync.
+    Y.applyUpdate(again.doc, persisted);
+    await tick();
+    expect(settled).toBe(false);
+    expect(again.store.snapshot(req)).toMatchObject({ status: "pending", data: { visit: 1 } });
+    again.synced();
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 2 } });
+    expect(again.calls).toHaveLength(1);
+    again.store.destroy();
+  });
+
+  it("within the demand: taken as is, no request", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(2_000_000);
+    const persisted = await firstVisit({ visit: 1 });
+    vi.setSystemTime(2_000_200);
+    const again = returnVisit({ visit: 2 });
+    const asked = again.store.ensure(req, { maxAgeMs: 1000 });
+    Y.applyUpdate(again.doc, persisted);
+    again.synced();
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
+    expect(again.calls).toHaveLength(0);
+    again.store.destroy();
+  });
+
+  it("no demand (a plain ensure): any recorded result is taken, however old", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(3_000_000);
+    const persisted = await firstVisit({ visit: 1 });
+    vi.setSystemTime(3_600_000);
+    const again = returnVisit({ visit: 2 });
+    const asked = again.store.ensure(req);
+    Y.applyUpdate(again.doc, persisted);
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
+    expect(again.calls).toHaveLength(0);
+    again.store.destroy();
+  });
+});
