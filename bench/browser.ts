@@ -4,11 +4,12 @@
  * alone, + its broadcast plugin, a Web Locks leader page, and shared-fetch as its README shows it
  * (bench/browser/page): per-tab replicas (Usage) and, for time to data, the SharedWorker replica
  * too, and the leader page carrying shared-fetch's code unrun (the floor: what loading it costs).
+ * The return visit (tabs closed and opened again) adds TanStack Query + its persister.
  * Every figure is a JSON line (../shared/BENCH.md); tables and the targets' verdicts follow.
  *
  *   npm run bench:browser
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
- *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval worker)
+ *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval return worker)
  *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
@@ -22,6 +23,7 @@ import { startSyncServer } from "../test/sync/ws-server.ts";
 import { crashes, duplicatesBeforeCrash } from "./browser/crash.ts";
 import { bootDuplicates, deviceDuplicates } from "./browser/duplicates.ts";
 import { devicesAskingTogether, followerShowsData, requestsPerInterval, takeoverAcrossDevices } from "./browser/kept.ts";
+import { printReturnVisits, RETURN_LIBS, returnVisits } from "./browser/return-visit.ts";
 import { printSummary } from "./browser/summary.ts";
 import { buildPages, settings } from "./browser/setup.ts";
 import { buildStartupPages, printStartup, startupCosts } from "./browser/startup.ts";
@@ -35,7 +37,10 @@ const load = () =>
     .join(" ");
 
 async function main(): Promise<void> {
-  const pages = await buildPages(settings.figures.has("ttd") ? TTD_LIBS : []);
+  const pages = await buildPages([
+    ...(settings.figures.has("ttd") ? TTD_LIBS : []),
+    ...(settings.figures.has("return") ? RETURN_LIBS : []),
+  ]);
   if (settings.figures.has("startup")) await buildStartupPages(pages.dir);
   const host = await startHost(pages.dir);
   const sync = await startSyncServer();
@@ -87,12 +92,14 @@ async function main(): Promise<void> {
       }
     }
     if (want.has("interval")) await requestsPerInterval(browser, host, kept);
+    for (let i = 0; i < settings.runs && want.has("return"); i++) await returnVisits(browser, host, kept, i);
     emit(kept.rows());
     const { ratios, verdicts } = targets(rows);
     printJson(ratios);
     console.log("");
     printStartup(rows);
     printSummary(rows, ratios, verdicts);
+    printReturnVisits(rows);
     console.log(`\nload average at the end ${load()}; ${((Date.now() - started) / 60_000).toFixed(1)} min`);
   } finally {
     await browser.close().catch(() => {});

@@ -20,7 +20,7 @@ function intEnv(name: string, fallback: number, min = 1): number {
   return n;
 }
 
-const ALL_FIGURES = ["ttd", "crash", "startup", "boot", "devices", "takeover", "follower", "interval", "worker"] as const;
+const ALL_FIGURES = ["ttd", "crash", "startup", "boot", "devices", "takeover", "follower", "interval", "return", "worker"] as const;
 export type FigureName = (typeof ALL_FIGURES)[number];
 
 function figuresEnv(): Set<FigureName> {
@@ -65,6 +65,8 @@ export const CONTENDERS = {
   worker: "shared-fetch/worker",
   /** The leader page with shared-fetch's code loaded but never run: the floor under shared-fetch's time to data. */
   payload: "weblock-leader+shared-fetch code",
+  /** TanStack Query + its persister (localStorage): for the return visit only. */
+  persist: "tanstack-query+persister",
 } as const;
 export type Lib = keyof typeof CONTENDERS;
 
@@ -96,10 +98,10 @@ export async function buildBenchPages(base: string, outDir: string, pages: strin
 }
 
 /**
- * Pages built on their own, at their own path: the leader page carrying shared-fetch's code would
- * otherwise share chunks with the leader and shared-fetch pages and change what those load.
+ * Pages built on their own, at their own path: the leader page carrying shared-fetch's code and
+ * the persister's page would otherwise share chunks with the other pages and change what those load.
  */
-const OWN_BUILD: Partial<Record<Lib, string>> = { payload: "bench-payload" };
+const OWN_BUILD: Partial<Record<Lib, string>> = { payload: "bench-payload", persist: "bench-persist" };
 
 /** Builds one page of bench/browser/page alone, into `dir`/`path`, served at /`path`/. */
 export function buildPageAlone(dir: string, path: string, page: string): Promise<void> {
@@ -125,13 +127,14 @@ export async function buildPages(alone: Lib[] = []): Promise<{ dir: string; remo
   return pages;
 }
 
-export type BenchPageConfig = { api: string; name: string; ws?: string; room?: string; interval?: number };
+export type BenchPageConfig = { api: string; name: string; ws?: string; room?: string; interval?: number; stale?: number };
 
 export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig): string {
   const q = new URLSearchParams({ api: config.api, name: config.name });
   if (config.ws) q.set("ws", config.ws);
   if (config.room) q.set("room", config.room);
   if (config.interval) q.set("interval", String(config.interval));
+  if (config.stale) q.set("stale", String(config.stale));
   return `${host.origin}/${OWN_BUILD[lib] ?? "bench"}/${lib}.html?${q}`;
 }
 

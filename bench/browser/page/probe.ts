@@ -47,6 +47,8 @@ export const api = new URL(params.get("api") ?? "/api/missing", location.href).h
 /** connectTabs name / lock and channel name: one per sample, so samples never mix. */
 export const appName = params.get("name") ?? "bench";
 export const interval = params.get("interval") ? Number(params.get("interval")) : undefined;
+/** Every contender's staleTime when the harness sets one (a return visit that finds the recorded result stale). */
+export const staleMs = params.get("stale") ? Number(params.get("stale")) : undefined;
 
 /** One more render of the view, counted until it showed data. */
 export function countRender(): void {
