@@ -3,7 +3,8 @@
  * initial sync, so before it can see what IndexedDB or the other tabs hold. A result persisted
  * longer ago than the ask's freshness demand (the hooks pass TanStack's staleTime) that loads then
  * must not pass for fresh: it is revalidated with one request. One within the demand is taken as
- * is, and a plain ensure (no demand) takes any result, as its contract says.
+ * is, and a plain ensure (no demand) takes any result, as its contract says. A refetch asked then
+ * wants a result written since its ask.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
@@ -75,6 +76,23 @@ describe("a return visit judges a persisted result by the ask's freshness demand
     again.synced();
     await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
     expect(again.calls).toHaveLength(0);
+    again.store.destroy();
+  });
+
+  it("a refetch asked while starting: the persisted result is not the newer revision it asked for", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(4_000_000);
+    const persisted = await firstVisit({ visit: 1 });
+    vi.setSystemTime(4_000_050); // fresh by any staleTime, but older than the refetch
+    const again = returnVisit({ visit: 2 });
+    let settled = false;
+    const asked = again.store.refetch(req).finally(() => (settled = true));
+    Y.applyUpdate(again.doc, persisted);
+    await tick();
+    expect(settled).toBe(false);
+    again.synced();
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 2 } });
+    expect(again.calls).toHaveLength(1);
     again.store.destroy();
   });
 

@@ -107,10 +107,12 @@ export class ClaimEngine {
     const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
     // Still starting, nothing seen yet: a result persisted long ago may load before the store is
-    // ready, and must not pass for fresh (a return visit revalidates what is stale).
-    const judge = this.lifecycle === "starting" && mode === "ensure" && maxAgeMs !== undefined && recorded === 0;
+    // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
+    // newer revision a refetch asked for (one written since the ask is newer).
+    const demand = mode === "refetch" ? 0 : maxAgeMs;
+    const judge = this.lifecycle === "starting" && demand !== undefined && recorded === 0;
     // Refreshed, not only decided: a waiter makes the key pending for its subscribers at once.
-    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs } : undefined);
+    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs: demand } : undefined);
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */

@@ -22,7 +22,8 @@ export type Waiter = {
   cleanup: () => void;
   /**
    * A freshness demand made while the store was starting, before it could see what is recorded
-   * (a persisted result loads later): the outcome it would take is judged against it first.
+   * (a persisted result loads later): the outcome it would take is judged against it first. A
+   * refetch's demand is an outcome written since its ask (maxAgeMs 0).
    */
   judge?: { askedAt: number; maxAgeMs: number };
 };
