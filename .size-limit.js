@@ -34,9 +34,10 @@ export default [
   // 27.31 kB with the request sent before the claim's write (attempt.ts).
   row("store + useSharedFetch", main, hook, "27 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
-  // 33.34 kB; the connectBrowser row 43.14 kB, raised likewise).
+  // 33.34 kB; the connectPeers, connectBrowser and worker rows 37.35, 43.15 and 39.94 kB, raised
+  // likewise).
   row("  + connectTabs", main, [...hook, "connectTabs"], "33 KiB"),
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "36.5 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "37 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -45,7 +46,7 @@ export default [
   // the flush before a key's lock is let go 0.4 KiB, asks written a second later and answers that
   // name their tab 0.1–0.2 KiB).
   row("  connectBrowser (a tab of the SharedWorker replica, with its fallback)", main, [...hook, "connectBrowser"], "42.5 KiB"),
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "39 KiB"),
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "39.5 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   row(
