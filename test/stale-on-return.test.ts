@@ -43,19 +43,27 @@ function returnVisit(body: unknown) {
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
+/**
+ * The first visit records { visit: 1 } at a faked time; `laterMs` after it, the return visit's
+ * store starts. `load` applies what the first visit persisted, as IndexedDB's content arrives.
+ */
+async function visits(laterMs: number) {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(1_000_000);
+  const persisted = await firstVisit({ visit: 1 });
+  vi.setSystemTime(1_000_000 + laterMs);
+  const again = returnVisit({ visit: 2 });
+  return { again, load: () => Y.applyUpdate(again.doc, persisted) };
+}
+
 afterEach(() => void vi.useRealTimers());
 
 describe("a return visit judges a persisted result by the ask's freshness demand", () => {
   it("older than the demand: not taken while loading, revalidated with one request once in sync", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(1_000_000);
-    const persisted = await firstVisit({ visit: 1 });
-    vi.setSystemTime(1_005_000); // five seconds later; staleTime 1 s
-    const again = returnVisit({ visit: 2 });
+    const { again, load } = await visits(5000); // staleTime 1 s
     let settled = false;
     const asked = again.store.ensure(req, { maxAgeMs: 1000 }).finally(() => (settled = true));
-    // IndexedDB's content arrives before the store is in sync.
-    Y.applyUpdate(again.doc, persisted);
+    load(); // before the store is in sync
     await tick();
     expect(settled).toBe(false);
     expect(again.store.snapshot(req)).toMatchObject({ status: "pending", data: { visit: 1 } });
@@ -66,13 +74,9 @@ describe("a return visit judges a persisted result by the ask's freshness demand
   });
 
   it("within the demand: taken as is, no request", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(2_000_000);
-    const persisted = await firstVisit({ visit: 1 });
-    vi.setSystemTime(2_000_200);
-    const again = returnVisit({ visit: 2 });
+    const { again, load } = await visits(200);
     const asked = again.store.ensure(req, { maxAgeMs: 1000 });
-    Y.applyUpdate(again.doc, persisted);
+    load();
     again.synced();
     await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
     expect(again.calls).toHaveLength(0);
@@ -80,14 +84,10 @@ describe("a return visit judges a persisted result by the ask's freshness demand
   });
 
   it("a refetch asked while starting: the persisted result is not the newer revision it asked for", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(4_000_000);
-    const persisted = await firstVisit({ visit: 1 });
-    vi.setSystemTime(4_000_050); // fresh by any staleTime, but older than the refetch
-    const again = returnVisit({ visit: 2 });
+    const { again, load } = await visits(50); // fresh by any staleTime, but older than the refetch
     let settled = false;
     const asked = again.store.refetch(req).finally(() => (settled = true));
-    Y.applyUpdate(again.doc, persisted);
+    load();
     await tick();
     expect(settled).toBe(false);
     again.synced();
@@ -97,13 +97,9 @@ describe("a return visit judges a persisted result by the ask's freshness demand
   });
 
   it("no demand (a plain ensure): any recorded result is taken, however old", async () => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-    vi.setSystemTime(3_000_000);
-    const persisted = await firstVisit({ visit: 1 });
-    vi.setSystemTime(3_600_000);
-    const again = returnVisit({ visit: 2 });
+    const { again, load } = await visits(600_000);
     const asked = again.store.ensure(req);
-    Y.applyUpdate(again.doc, persisted);
+    load();
     await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
     expect(again.calls).toHaveLength(0);
     again.store.destroy();
