@@ -86,6 +86,28 @@ describe("freshness shared across tabs", () => {
     expect(host.count(api)).toBe(2);
   });
 
+  it("a reload on a persisted stale result, the store created at once (Usage): the persisted data while one request revalidates it", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("reload-at-once")}`;
+    // The revalidation takes 1.5 s: long enough to see what the tab shows meanwhile.
+    host.plan(api, [{ delayMs: 0 }, { delayMs: 1500 }]);
+    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, storeAtOnce: true };
+    const context = await e2e.newContext();
+    const tab = await openTab(context, host, config, "first");
+    await tab.ready();
+    await tab.waitForData(30_000, '"n":1');
+    await tab.page.close();
+    // The same page again with staleTime 0: its hook asks before the store has read IndexedDB.
+    const again = await openTab(context, host, { ...config, stale: 0 }, "again");
+    await again.ready();
+    await again.waitForData(30_000, '"n":1');
+    await host.waitForCall(api, 2);
+    expect((await again.state()).data).toContain('"n":1');
+    await again.waitForData(30_000, '"n":2');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.count(api)).toBe(2);
+  });
+
   it("a mutation in tab A plus invalidation: one POST, one GET, every tab updated", async () => {
     const { host } = e2e;
     const api = `/api/${uniqueName("mutate")}`;

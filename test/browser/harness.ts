@@ -59,6 +59,8 @@ export type PageConfig = {
   presence?: "tabs" | "peers";
   /** The hook stays disabled until `tab.start()`. */
   manualStart?: boolean;
+  /** The store created at once, as in the README's Usage, instead of after the connectors synced. */
+  storeAtOnce?: boolean;
   /** TanStack options of the page's query (see test/browser/page/main.tsx). */
   stale?: number;
   interval?: number;
@@ -74,6 +76,7 @@ export function pageUrl(host: CountingHost, config: PageConfig): string {
   if (config.room) q.set("room", config.room);
   if (config.presence) q.set("presence", config.presence);
   if (config.manualStart) q.set("start", "manual");
+  if (config.storeAtOnce) q.set("store", "at-once");
   for (const name of ["stale", "interval", "retry", "retryDelay", "lib"] as const)
     if (config[name] !== undefined) q.set(name, String(config[name]));
   return `${host.origin}/?${q}`;

@@ -137,8 +137,9 @@ async function start(): Promise<void> {
   void tabs.whenSynced.then(() => (win.__marks.tabsSynced = now()));
   void peers?.whenSynced.then(() => (win.__marks.peersSynced = now()));
   // The tab reads what IndexedDB (and the sync server) hold before it decides anything, like an
-  // app would: a tab opened after a crash then sees the crashed tab's claim.
-  await Promise.all([tabs.whenSynced, peers?.whenSynced]);
+  // app would: a tab opened after a crash then sees the crashed tab's claim. `store=at-once`: as
+  // the README's Usage, nothing awaited (the store itself waits for the sync before it claims).
+  if (params.get("store") !== "at-once") await Promise.all([tabs.whenSynced, peers?.whenSynced]);
   win.__marks.store = now();
   const store = createSharedFetchStore({
     doc,
