@@ -50,7 +50,7 @@ export const settings = {
   bootTabs: intEnv("BOOT_TABS", 4, 2),
   bootRuns: intEnv("BOOT_RUNS", 10),
   deviceBoots: intEnv("DEVICE_BOOTS", 20),
-  /** Runs of the figures kept from before (takeover across devices, follower shows data). */
+  /** Runs of the figures kept from before (takeover across devices, follower shows data) and of the return visit. */
   runs: intEnv("RUNS", 5),
   leaseMs: intEnv("LEASE_MS", 1500),
   intervalMs: intEnv("INTERVAL_MS", 1000),
