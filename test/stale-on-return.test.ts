@@ -56,21 +56,29 @@ async function visits(laterMs: number) {
   return { again, load: () => Y.applyUpdate(again.doc, persisted) };
 }
 
+/**
+ * The ask, then the persisted result loading before the store is in sync: not taken (the key
+ * pending, showing it), then one request once in sync, whose result answers the ask.
+ */
+async function revalidatedOnce(again: ReturnType<typeof returnVisit>, load: () => void, ask: () => Promise<unknown>) {
+  let settled = false;
+  const asked = ask().finally(() => (settled = true));
+  load();
+  await tick();
+  expect(settled).toBe(false);
+  expect(again.store.snapshot(req)).toMatchObject({ status: "pending", data: { visit: 1 } });
+  again.synced();
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 2 } });
+  expect(again.calls).toHaveLength(1);
+  again.store.destroy();
+}
+
 afterEach(() => void vi.useRealTimers());
 
 describe("a return visit judges a persisted result by the ask's freshness demand", () => {
   it("older than the demand: not taken while loading, revalidated with one request once in sync", async () => {
     const { again, load } = await visits(5000); // staleTime 1 s
-    let settled = false;
-    const asked = again.store.ensure(req, { maxAgeMs: 1000 }).finally(() => (settled = true));
-    load(); // before the store is in sync
-    await tick();
-    expect(settled).toBe(false);
-    expect(again.store.snapshot(req)).toMatchObject({ status: "pending", data: { visit: 1 } });
-    again.synced();
-    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 2 } });
-    expect(again.calls).toHaveLength(1);
-    again.store.destroy();
+    await revalidatedOnce(again, load, () => again.store.ensure(req, { maxAgeMs: 1000 }));
   });
 
   it("within the demand: taken as is, no request", async () => {
@@ -85,15 +93,7 @@ describe("a return visit judges a persisted result by the ask's freshness demand
 
   it("a refetch asked while starting: the persisted result is not the newer revision it asked for", async () => {
     const { again, load } = await visits(50); // fresh by any staleTime, but older than the refetch
-    let settled = false;
-    const asked = again.store.refetch(req).finally(() => (settled = true));
-    load();
-    await tick();
-    expect(settled).toBe(false);
-    again.synced();
-    await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 2 } });
-    expect(again.calls).toHaveLength(1);
-    again.store.destroy();
+    await revalidatedOnce(again, load, () => again.store.refetch(req));
   });
 
   it("no demand (a plain ensure): any recorded result is taken, however old", async () => {
