@@ -34,7 +34,7 @@ export default [
   // 27.31 kB with the request sent before the claim's write (attempt.ts).
   row("store + useSharedFetch", main, hook, "27 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
-  // 33.34 kB; the connectPeers, connectBrowser and worker rows 37.35, 43.15 and 39.94 kB, raised
+  // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
   row("  + connectTabs", main, [...hook, "connectTabs"], "33 KiB"),
   row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "37 KiB"),

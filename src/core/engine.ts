@@ -5,7 +5,7 @@ import { abortError } from "./errors.ts";
 import { meetsDemand } from "./freshness.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { ORIGIN, type Job, type KeyState } from "./job.ts";
-import { addWaiter, demandedRev, judgeWaiters, notifyListeners, rejectWaiters, resolveWaiters } from "./waiters.ts";
+import { addWaiter, demandedRev, hasJudge, judgeWaiters, notifyListeners, rejectWaiters, resolveWaiters } from "./waiters.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import { Liveness, type Verdict } from "./liveness.ts";
@@ -257,6 +257,8 @@ export class ClaimEngine {
 
   /** Judges the key's waiters asked while starting against what is recorded now (judgeWaiters). */
   private judge(st: KeyState, final: boolean): void {
+    // Every resolve passes here: nothing to read unless a waiter asked while starting.
+    if (!hasJudge(st)) return;
     const { result, error, claim } = this.reader.read(st);
     const recorded = recordedRev(result, error);
     const next = () => demandedRev("refetch", recorded, claim?.rev, st.attempt?.rev);

@@ -77,6 +77,12 @@ export function judgeWaiters(
   return raised;
 }
 
+/** Whether a waiter of the key still has its outcome to judge (Waiter.judge). */
+export function hasJudge(st: KeyState): boolean {
+  for (const w of st.waiters) if (w.judge) return true;
+  return false;
+}
+
 /** Resolves the waiters whose revision is recorded (all of them with `all`). */
 export function resolveWaiters(st: KeyState, recorded: number, snapshot: Snapshot, all = false): void {
   for (const w of [...st.waiters]) {
