@@ -129,5 +129,5 @@ export function useProgram<TData = ProgramData>(
     subscribe: (listener) => store.subscribeProgram(req!, listener),
     info: () => recordOf(store, req!),
   };
-  return useSharedView(query, opts.queryKey, binding);
+  return useSharedView(query, opts, binding);
 }

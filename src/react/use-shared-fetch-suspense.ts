@@ -33,5 +33,5 @@ export function useSharedFetchSuspense<T = unknown, TData = T>(
   } catch {
     request = null; // useSuspenseQuery has thrown the input error already
   }
-  return useSharedView(query, opts.queryKey, fetchBinding(store, hashQueryKey(opts.queryKey), request));
+  return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

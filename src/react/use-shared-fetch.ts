@@ -37,5 +37,5 @@ export function useSharedFetch<T = unknown, TData = T>(
   const opts = sharedQueryOptions<T, TData>(store, req, options);
   const query = useQuery(opts);
   const request = opts.enabled === false ? null : safeRequest(req);
-  return useSharedView(query, opts.queryKey, fetchBinding(store, hashQueryKey(opts.queryKey), request));
+  return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

@@ -20,28 +20,49 @@ const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
 type ViewState = Pick<Snapshot, "claim" | "data">;
 
 /**
- * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim,
- * or the recorded data. Not the rest of the snapshot: this tab's own ask (idle → pending while its
- * claim waits for the locks) renders nothing. Nor, while `delivering` (this tab's own query
- * function runs and will hand the result to TanStack, whose update renders it), the data (unless
- * nothing is shown yet and what is recorded is older than what it waits for), or a claim that
- * ended as that result arrived. Stable across reads of one store state, as
+ * A getSnapshot for useSyncExternalStore; the claim it last saw, which the pane reads (from then
+ * on a claim alone changes the snapshot); `readAll` for a pane that asked to render for everything.
+ */
+type View = { get: () => ViewState; claim: () => ClaimView | undefined; readAll: () => void };
+
+/**
+ * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim
+ * (only once the pane has read it: `claimRead`, as TanStack renders for the result properties a
+ * component reads), or the recorded data. Not the rest of the snapshot: this tab's own ask (idle
+ * → pending while its claim waits for the locks) renders nothing. Nor, while `delivering` (this
+ * tab's own query function runs and will hand the result to TanStack, whose update renders it),
+ * the data (unless nothing is shown yet and what is recorded is older than what it waits for), or
+ * a claim that ended as that result arrived. Stable across reads of one store state, as
  * useSyncExternalStore requires.
  */
-function viewOf(read: () => Snapshot, delivering: () => boolean): () => ViewState {
+function viewOf(read: () => Snapshot, delivering: () => boolean): View {
   let last: ViewState | undefined;
-  return () => {
+  let claimRead = false;
+  // The claim as of the last read, where `last` may keep an older one for a pane that never read it.
+  let claim: ClaimView | undefined;
+  const next = (): ViewState => {
     const snap = read();
     if (last && delivering()) {
-      const claim = snap.claim === undefined && snap.data !== last.data ? last.claim : snap.claim;
+      const data = last.data === undefined && snap.status === "pending" ? snap.data : last.data;
       // Nothing shown yet, and what is recorded is not what the query function waits for (it is
       // older than its demand, e.g. persisted on a past visit): shown meanwhile, as initialData
       // would have shown it had the store been in sync at the first render.
-      const data = last.data === undefined && snap.status === "pending" ? snap.data : last.data;
-      return sameClaim(last.claim, claim) && data === last.data ? last : (last = { claim, data });
+      return { claim: snap.claim === undefined && snap.data !== last.data ? claim : snap.claim, data };
     }
-    if (last && last.data === snap.data && sameClaim(last.claim, snap.claim)) return last;
-    return (last = { claim: snap.claim, data: snap.data });
+    return { claim: snap.claim, data: snap.data };
+  };
+  return {
+    get: () => {
+      const state = next();
+      claim = state.claim;
+      if (last && state.data === last.data && (sameClaim(last.claim, state.claim) || !claimRead)) return last;
+      return (last = state);
+    },
+    claim: () => {
+      claimRead = true;
+      return claim;
+    },
+    readAll: () => void (claimRead = true),
   };
 }
 
@@ -73,6 +94,9 @@ export function fetchBinding(store: SharedFetchStore, id: string | null, req: Sh
   };
 }
 
+/** The query's options the view reads: its key, and which result properties render it (TanStack's option). */
+export type ViewOptions = { queryKey: QueryKey; notifyOnChangeProps?: unknown };
+
 /**
  * TanStack's result plus the cross-replica view. Results other replicas record reach this tab's
  * cache with their writer's `at` as `dataUpdatedAt` (so staleness is the recorded result's age),
@@ -81,7 +105,7 @@ export function fetchBinding(store: SharedFetchStore, id: string | null, req: Sh
  */
 export function useSharedView<R extends { isFetching: boolean; refetch: (options?: RefetchOptions) => Promise<unknown> }>(
   query: R,
-  queryKey: QueryKey,
+  { queryKey, notifyOnChangeProps }: ViewOptions,
   binding: ViewBinding,
 ): R & SharedView {
   const client = useQueryClient();
@@ -91,7 +115,7 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   const runId = JSON.stringify(queryKey);
   // Keyed on `id` alone: the binding's closures change identity on every render.
   const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
-  const getSnapshot = useMemo(
+  const view = useMemo(
     () =>
       viewOf(
         () => (id === null ? IDLE : binding.snapshot()),
@@ -99,7 +123,8 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
       ),
     [id, runId, store], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  const snap = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
+  if ((typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps) === "all") view.readAll();
+  const snap = useSyncExternalStore(subscribe, view.get, view.get);
   useEffect(() => {
     if (id === null || snap.data === undefined) return;
     const cached = client.getQueryCache().find({ queryKey, exact: true });
@@ -135,13 +160,15 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   }, [id, snap, client, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const refetch = useCallback((options?: RefetchOptions) => query.refetch({ ...options, meta: REFETCH_META } as RefetchOptions), [query]);
   return useMemo(() => {
-    const view = {} as R & SharedView;
+    const result = {} as R & SharedView;
     const own = new Set(["refetch", "claim", "isFetchingAnywhere"]);
     for (const name of Object.keys(query))
-      if (!own.has(name)) Object.defineProperty(view, name, { enumerable: true, get: () => query[name as keyof R] });
-    Object.defineProperty(view, "refetch", { enumerable: true, value: refetch });
-    Object.defineProperty(view, "claim", { enumerable: true, value: snap.claim });
-    Object.defineProperty(view, "isFetchingAnywhere", { enumerable: true, get: () => query.isFetching || snap.claim !== undefined });
-    return view;
-  }, [query, snap, refetch]);
+      if (!own.has(name)) Object.defineProperty(result, name, { enumerable: true, get: () => query[name as keyof R] });
+    Object.defineProperty(result, "refetch", { enumerable: true, value: refetch });
+    // The claim as last seen, read at access (a pane that never read it was not rendered for it).
+    Object.defineProperty(result, "claim", { enumerable: true, get: view.claim });
+    Object.defineProperty(result, "isFetchingAnywhere", { enumerable: true, get: () => query.isFetching || view.claim() !== undefined });
+    return result;
+    // A new result for each change of the view, as TanStack's result is new for each change.
+  }, [query, snap, refetch, view]); // eslint-disable-line react-hooks/exhaustive-deps
 }

@@ -3,7 +3,9 @@
  * The hooks render for what a pane can see — TanStack's result, the claim, the recorded data — and
  * not for the rest of the store's snapshot: a pane booting among other tabs pays no render for its
  * own ask (idle → pending) while its claim waits for the browser's locks, nor for the recorded
- * result its own query function is about to hand to TanStack (TanStack's update renders it).
+ * result its own query function is about to hand to TanStack (TanStack's update renders it). The
+ * claim renders a pane only once it reads it (`claim`, `isFetchingAnywhere`), as TanStack renders
+ * for the result properties a component reads, or with `notifyOnChangeProps: "all"`.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -20,11 +22,25 @@ function Pane({ name, log }: { name: string; log: Seen[] }) {
   return <span data-testid={`${name}-data`}>{data ? data.n : "none"}</span>;
 }
 
-function mount(store: SharedFetchStoreWithExtras, name: string, log: Seen[]) {
+/** A pane that shows the data only: it never reads `claim` or `isFetchingAnywhere`. */
+function DataPane({ name, log }: { name: string; log: Seen[] }) {
+  const { status, data } = useSharedFetch<{ n: number }>(URL_A);
+  log.push({ status, data, claim: "unread" });
+  return <span data-testid={`${name}-data`}>{data ? data.n : "none"}</span>;
+}
+
+/** The same, asking TanStack to render for every change of the result (`notifyOnChangeProps: "all"`). */
+function AllPane({ name, log }: { name: string; log: Seen[] }) {
+  const { status, data } = useSharedFetch<{ n: number }>(URL_A, { notifyOnChangeProps: "all" });
+  log.push({ status, data, claim: "unread" });
+  return <span data-testid={`${name}-data`}>{data ? data.n : "none"}</span>;
+}
+
+function mount(store: SharedFetchStoreWithExtras, name: string, log: Seen[], View = Pane) {
   return (
     <QueryClientProvider client={new QueryClient()}>
       <SharedFetchProvider store={store}>
-        <Pane name={name} log={log} />
+        <View name={name} log={log} />
       </SharedFetchProvider>
     </QueryClientProvider>
   );
@@ -95,5 +111,83 @@ describe("useSharedFetch renders what the pane can see", () => {
       { status: "success", data: { n: 2 }, claim: "-" },
     ]);
     expect(c.host.calls).toHaveLength(1);
+  });
+
+  it("a pane that never reads the claim is not rendered for it (tracked, as TanStack's result properties): the claimant and a follower render pending, then the data", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const req = { url: URL_A };
+    const logA: Seen[] = [];
+    const logB: Seen[] = [];
+    render(mount(a, "a", logA, DataPane));
+    await waitFor(() => expect(c.host.calls).toHaveLength(1));
+    await waitFor(() => expect(b.snapshot(req).claim).toBeDefined()); // b's doc has a's claim
+    render(mount(b, "b", logB, DataPane));
+    await settle();
+    expect(a.snapshot(req).claim?.mine).toBe(true);
+    expect(logA).toEqual([{ status: "pending", claim: "unread" }]);
+    expect(logB).toEqual([{ status: "pending", claim: "unread" }]);
+    await act(async () => c.host.calls[0]!.respond(200, { n: 3 }));
+    await waitFor(() => expect(screen.getByTestId("b-data").textContent).toBe("3"));
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("3"));
+    await settle();
+    expect(logA).toEqual([
+      { status: "pending", claim: "unread" },
+      { status: "success", data: { n: 3 }, claim: "unread" },
+    ]);
+    expect(logB).toEqual([
+      { status: "pending", claim: "unread" },
+      { status: "success", data: { n: 3 }, claim: "unread" },
+    ]);
+  });
+
+  it("the claim read outside a render is the current one, and from then on a claim alone renders the pane", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const req = { url: URL_A };
+    const views: { claim: unknown; isFetchingAnywhere: boolean }[] = [];
+    let renders = 0;
+    function Quiet() {
+      views.push(useSharedFetch<{ n: number }>(URL_A));
+      renders++;
+      return null;
+    }
+    a.ensure(req).catch(() => {});
+    await waitFor(() => expect(b.snapshot(req).claim).toBeDefined());
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <SharedFetchProvider store={b}>
+          <Quiet />
+        </SharedFetchProvider>
+      </QueryClientProvider>,
+    );
+    await settle();
+    // Read after the render, not in it: the claim standing now.
+    expect((views.at(-1)!.claim as { mine: boolean } | undefined)?.mine).toBe(false);
+    expect(views.at(-1)!.isFetchingAnywhere).toBe(true);
+    await act(async () => c.host.calls[0]!.respond(200, { n: 4 }));
+    await waitFor(() => expect(b.snapshot(req).claim).toBeUndefined());
+    await settle();
+    const before = renders;
+    expect(views.at(-1)!.claim).toBeUndefined();
+    // Read once, so a claim alone (no new data yet) renders the pane from now on.
+    a.refetch(req).catch(() => {});
+    await waitFor(() => expect(renders).toBeGreaterThan(before));
+    expect((views.at(-1)!.claim as { mine: boolean } | undefined)?.mine).toBe(false);
+    expect(c.host.calls).toHaveLength(2);
+  });
+
+  it('notifyOnChangeProps: "all" renders the pane for the claim too, read or not', async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const a = c.stores[0] as SharedFetchStoreWithExtras;
+    const log: Seen[] = [];
+    render(mount(a, "a", log, AllPane));
+    await waitFor(() => expect(c.host.calls).toHaveLength(1));
+    await settle();
+    expect(a.snapshot({ url: URL_A }).claim?.mine).toBe(true);
+    expect(log.length).toBeGreaterThanOrEqual(2); // the mount, then the claim
+    expect(log.every((s) => s.status === "pending")).toBe(true);
+    await act(async () => c.host.calls[0]!.respond(200, { n: 5 }));
+    await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("5"));
   });
 });
