@@ -9,6 +9,7 @@
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LockManagerLike } from "../../src/core/locks.ts";
 import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -36,7 +37,12 @@ function AllPane({ name, log }: { name: string; log: Seen[] }) {
   return <span data-testid={`${name}-data`}>{data ? data.n : "none"}</span>;
 }
 
-function mount(store: SharedFetchStoreWithExtras, name: string, log: Seen[], View = Pane) {
+function mount(
+  store: SharedFetchStoreWithExtras,
+  name: string,
+  log: Seen[],
+  View: (props: { name: string; log: Seen[] }) => ReactNode = Pane,
+) {
   return (
     <QueryClientProvider client={new QueryClient()}>
       <SharedFetchProvider store={store}>
@@ -131,14 +137,12 @@ describe("useSharedFetch renders what the pane can see", () => {
     await waitFor(() => expect(screen.getByTestId("b-data").textContent).toBe("3"));
     await waitFor(() => expect(screen.getByTestId("a-data").textContent).toBe("3"));
     await settle();
-    expect(logA).toEqual([
+    const twice = [
       { status: "pending", claim: "unread" },
       { status: "success", data: { n: 3 }, claim: "unread" },
-    ]);
-    expect(logB).toEqual([
-      { status: "pending", claim: "unread" },
-      { status: "success", data: { n: 3 }, claim: "unread" },
-    ]);
+    ];
+    expect(logA).toEqual(twice);
+    expect(logB).toEqual(twice);
   });
 
   it("the claim read outside a render is the current one, and from then on a claim alone renders the pane", async () => {
@@ -154,13 +158,7 @@ describe("useSharedFetch renders what the pane can see", () => {
     }
     a.ensure(req).catch(() => {});
     await waitFor(() => expect(b.snapshot(req).claim).toBeDefined());
-    render(
-      <QueryClientProvider client={new QueryClient()}>
-        <SharedFetchProvider store={b}>
-          <Quiet />
-        </SharedFetchProvider>
-      </QueryClientProvider>,
-    );
+    render(mount(b, "b", [], Quiet));
     await settle();
     // Read after the render, not in it: the claim standing now.
     expect((views.at(-1)!.claim as { mine: boolean } | undefined)?.mine).toBe(false);
