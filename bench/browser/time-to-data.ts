@@ -2,7 +2,8 @@
  * K tabs of one browser opening the same page, at once or staggered, the host answering in
  * hostMs: requests per key, and each tab's time from its navigation start to data in its DOM
  * (page-local: both ends on the tab's own clock), slowest and median tab. Also where the time of
- * the first-fetching tab goes (navigation start → script → store/claim → request).
+ * the first-fetching tab goes (navigation start → script → every import evaluated → store/claim →
+ * request).
  */
 import type { Browser } from "playwright-core";
 import { uniqueName } from "../../test/browser/harness.ts";
@@ -33,6 +34,7 @@ export const TTD_LIBS: Lib[] = process.env.LIBS ? DEFAULT_LIBS.filter((lib) => p
 /** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
 const PHASES = [
   "script",
+  "imported",
   "render",
   "store",
   "ensure",

@@ -5,6 +5,9 @@ import { QueryClient, useQuery } from "@tanstack/react-query";
 import { FRESH_MS, mount, queryOptionsFor } from "./app.tsx";
 import { createLockLeader } from "./lock-leader.ts";
 
+// Every import evaluated: from here on, the page's own code runs.
+mark("imported");
+
 const leader = createLockLeader({ name: appName, reuseMs: FRESH_MS, onLeader: () => mark("leader") });
 void leader.role.then((role) => mark(role));
 const options = queryOptionsFor(undefined);

@@ -13,6 +13,9 @@ import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
 import { FRESH_MS, mount, queryOptionsFor } from "./app.tsx";
 import { createLockLeader } from "./lock-leader.ts";
 
+// Every import evaluated: from here on, the page's own code runs.
+mark("imported");
+
 // Held where the bundler cannot drop them (the package declares no side effects).
 export const carried = [Y.Doc, createSharedFetchStore, SharedFetchProvider, useSharedFetch, connectTabs, connectPeers];
 (window as unknown as { __carried: unknown }).__carried = carried;

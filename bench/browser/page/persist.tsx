@@ -5,11 +5,14 @@
  * stale (the persister shares storage, not requests).
  */
 // First: the probe's marks and fetch counter are set before any library runs.
-import { api, appName } from "./probe.ts";
+import { api, appName, mark } from "./probe.ts";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
 import { mount, queryOptionsFor } from "./app.tsx";
+
+// Every import evaluated: from here on, the page's own code runs.
+mark("imported");
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const client = new QueryClient({ defaultOptions: { queries: { gcTime: DAY_MS } } });

@@ -10,6 +10,9 @@ import { createSharedFetchStore } from "../../../src/index.ts";
 import { connectPeers, connectTabs } from "../../../src/sync/index.ts";
 import { mountSharedFetch } from "./shared-app.tsx";
 
+// Every import evaluated: from here on, the page's own code runs.
+mark("imported");
+
 const ws = params.get("ws");
 const doc = new Y.Doc();
 const tabs = connectTabs(doc, { name: appName });

@@ -4,9 +4,12 @@
  * useSharedFetch with the same query options as every contender. The request leaves from the
  * worker, so this page's probe sees no fetch of its own (the host counts it).
  */
-import { appName } from "./probe.ts";
+import { appName, mark } from "./probe.ts";
 import { connectBrowser } from "../../../src/index.ts";
 import { mountSharedFetch } from "./shared-app.tsx";
+
+// Every import evaluated: from here on, the page's own code runs.
+mark("imported");
 
 mountSharedFetch(
   connectBrowser({
