@@ -31,6 +31,12 @@ export type TabsOptions = {
   name: string;
   /** Persist the doc with y-indexeddb. Default: true when globalThis.indexedDB exists. */
   indexeddb?: boolean;
+  /**
+   * Whether IndexedDB may already hold this doc; false lets the first claims go out before the
+   * database is read (a first visit). Default: the mark this origin keeps in localStorage, and true
+   * where there is none to read (a worker: the tab that says hello tells it).
+   */
+  persisted?: boolean;
 };
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] };
@@ -47,6 +53,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (typeof opts?.name !== "string" || opts.name === "") {
     throw new TypeError("connectTabs: `name` must be a non-empty string");
   }
+  if (opts.persisted !== undefined && typeof opts.persisted !== "boolean") {
+    throw new TypeError(`connectTabs: \`persisted\` must be a boolean when given, got ${String(opts.persisted)}`);
+  }
   const awareness = createAwareness(doc);
   const nonce = randomId();
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
@@ -59,7 +68,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   let destroyed = false;
   // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
   // the name (nothing there to wait for: a first visit claims without waiting for the database).
-  let loaded = persistence === null || !mayHavePersisted(opts.name);
+  let loaded = persistence === null || !(opts.persisted ?? mayHavePersisted(opts.name));
   let marked = false;
   let resolveLoaded!: () => void;
   const whenLoaded = new Promise<void>((resolve) => (resolveLoaded = resolve));

@@ -114,7 +114,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     } else if (!doc) {
       name = config.name;
       doc = new Y.Doc();
-      const tabs = connectTabs(doc, { name: config.name });
+      // A first visit (no tab's mark): the first claims need not wait for the database to be read.
+      const tabs = connectTabs(doc, { name: config.name, ...(config.persisted === false ? { persisted: false } : {}) });
       connections.push(tabs);
       serve(doc, config, tabs);
     }

@@ -31,6 +31,11 @@ export type BrowserConfig = {
   identity: string;
   /** Shared by every tab of the browser (localStorage): claims name it, so a dead worker is found by its lock. */
   browserId?: string;
+  /**
+   * Whether IndexedDB may already hold the doc, as the tab's localStorage mark says (a worker has
+   * no localStorage); false lets a worker's first replica claim before it has read the database.
+   */
+  persisted?: boolean;
   leaseMs?: number;
   programLeaseMs?: number;
   /** A y-websocket server, when the worker file does not connect peers itself. */
@@ -118,6 +123,7 @@ function isInfo(v: unknown): boolean {
 function isConfig(v: unknown): v is BrowserConfig {
   if (!isPlainObject(v) || !str(v.name) || typeof v.identity !== "string") return false;
   if (v.browserId !== undefined && !str(v.browserId)) return false;
+  if (v.persisted !== undefined && typeof v.persisted !== "boolean") return false;
   if (!optNum(v.leaseMs) || !optNum(v.programLeaseMs)) return false;
   if (v.peers !== undefined) {
     const p = v.peers;

@@ -1,6 +1,7 @@
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
 import type { RemoteStore } from "./remote-store.ts";
+import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
 
 /** What `new SharedWorker(...)` gives: its port (and error events). */
 export type SharedWorkerLike = {
@@ -58,6 +59,11 @@ export class WorkerLink {
    * socket before a hello. When the current worker dies, the tabs say hello to this one.
    */
   private standby: { generation: number; worker: SharedWorkerLike } | undefined;
+  /**
+   * The worker started before this tab knew which generation lives (see `begin`), and its load
+   * error, should one come before `connect` listens.
+   */
+  private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
   private stopWatch: (() => void) | undefined;
   private releaseTabLock: (() => void) | undefined;
   private workerLock: string | undefined;
@@ -77,10 +83,28 @@ export class WorkerLink {
   }
 
   private async begin(): Promise<void> {
+    const stored = readGeneration(this.o.config.name);
+    // The generation this browser last wrote is the live one unless a takeover went unrecorded:
+    // its worker starts now, so that its script loads and evaluates while this tab agrees the
+    // browser id and asks Web Locks which generation lives (not without storage to read: a guess
+    // would start a worker only to drop it).
+    if (stored !== undefined) this.startEarly(stored);
     await this.o.before?.catch(() => {});
-    this.generation = Math.max(readGeneration(this.o.config.name), await liveGeneration(this.o.locks, this.o.config.name));
+    this.generation = Math.max(stored ?? 0, await liveGeneration(this.o.locks, this.o.config.name));
     this.firstGeneration = this.generation;
+    if (this.early && this.early.generation !== this.generation) {
+      this.early.worker.port.close();
+      this.early = undefined;
+    }
     this.connect();
+  }
+
+  private startEarly(generation: number): void {
+    const worker = this.spawn(generation);
+    if (!worker) return;
+    const early: NonNullable<WorkerLink["early"]> = { generation, worker };
+    worker.addEventListener?.("error", (event) => void (early.error ??= errorText(event)));
+    this.early = early;
   }
 
   private spawn(generation: number): SharedWorkerLike | undefined {
@@ -96,14 +120,15 @@ export class WorkerLink {
     if (this.stopped || this.hidden) return;
     const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
     this.standby = undefined;
-    const worker = ready ?? this.spawn(this.generation);
+    const early = this.early?.generation === this.generation ? this.early : undefined;
+    this.early = undefined;
+    const worker = early?.worker ?? ready ?? this.spawn(this.generation);
     if (!worker) return this.fail("the SharedWorker could not be started");
     this.worker = worker;
     worker.addEventListener?.("error", (event) => {
-      if (this.worker !== worker) return;
-      const message = (event as ErrorEvent).message;
-      this.fail(`the SharedWorker failed to load${message ? `: ${message}` : " (its script did not load or threw)"}`);
+      if (this.worker === worker) this.fail(errorText(event));
     });
+    if (early?.error !== undefined) return this.fail(early.error);
     const port = worker.port;
     port.addEventListener("message", (event: MessageEvent) => {
       if (this.worker === worker) this.onMessage(event.data);
@@ -116,12 +141,17 @@ export class WorkerLink {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
     this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock);
     if (this.stopped || this.hidden) return;
+    // A worker has no localStorage: the tab reads the mark for it, at every hello (a later worker
+    // may find what an earlier one persisted), and sets it, since the worker persists from now on.
+    const { name } = this.o.config;
+    const persisted = mayHavePersisted(name);
+    if (!persisted) markPersisted(name);
     const hello: TabMessage = {
       t: "hello",
       v: PROTOCOL,
       tab: this.o.tabId,
       lock: this.tabLock,
-      config: this.o.config,
+      config: { ...this.o.config, persisted },
       resend: this.o.store.openAsks(),
     };
     port.postMessage(hello);
@@ -248,22 +278,31 @@ export class WorkerLink {
     this.stopWatch?.();
     this.worker?.port.close();
     this.standby?.worker.port.close();
+    this.early?.worker.port.close();
     this.releaseTabLock?.();
   }
 }
 
-function readGeneration(name: string): number {
+function errorText(event: Event): string {
+  const message = (event as ErrorEvent).message;
+  return `the SharedWorker failed to load${message ? `: ${message}` : " (its script did not load or threw)"}`;
+}
+
+/** The generation this browser last wrote (0 before any), or undefined without storage to read. */
+function readGeneration(name: string): number | undefined {
   try {
-    const n = Number(globalThis.localStorage?.getItem(generationKey(name)));
+    const storage = globalThis.localStorage;
+    if (!storage) return undefined;
+    const n = Number(storage.getItem(generationKey(name)));
     return Number.isSafeInteger(n) && n >= 0 ? n : 0;
   } catch {
-    return 0;
+    return undefined;
   }
 }
 
 function writeGeneration(name: string, generation: number): void {
   try {
-    if (readGeneration(name) < generation) globalThis.localStorage?.setItem(generationKey(name), String(generation));
+    if ((readGeneration(name) ?? 0) < generation) globalThis.localStorage?.setItem(generationKey(name), String(generation));
   } catch {
     // Without storage a new tab finds the live worker by its lock (liveGeneration).
   }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectTabs } from "../../src/sync/index.ts";
 import { asBytes, messageSyncAnswer, tabChannelName } from "../../src/sync/tab-protocol.ts";
+import { fakeStorage, markKey, noOtherReplica, settled, slowIndexedDB } from "./boot-fakes.ts";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -17,61 +18,16 @@ afterEach(() => {
 });
 
 const uniqueName = (): string => `boot-${Math.random().toString(36).slice(2)}`;
-const markKey = (name: string) => `shared-fetch:persisted:${name}`;
 
-function fakeStorage(initial: Record<string, string> = {}) {
-  const items = new Map(Object.entries(initial));
-  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
-}
-
-/**
- * The real (fake-indexeddb) database, whose open answers only when `release()` is called: a
- * database that takes its time.
- */
-function slowIndexedDB() {
-  const real = globalThis.indexedDB;
-  const held: (() => void)[] = [];
-  let released = false;
-  const factory = {
-    open: (name: string) => {
-      const request = real.open(name);
-      const gate = {
-        set onupgradeneeded(f: (e: Event) => void) {
-          request.onupgradeneeded = f;
-        },
-        set onsuccess(f: (e: Event) => void) {
-          request.onsuccess = (e) => (released ? f(e) : held.push(() => f(e)));
-        },
-        set onerror(f: (e: Event) => void) {
-          request.onerror = f;
-        },
-      };
-      return gate;
-    },
-  };
-  return {
-    factory,
-    release: () => {
-      released = true;
-      held.splice(0).forEach((f) => f());
-    },
-  };
-}
-
-/** Web Locks that show no other replica: a tab alone does not wait out the answer timeout. */
-const noOtherReplica = { locks: { query: async () => ({ held: [] }), request: () => new Promise(() => {}) } };
-
-function openTab(name: string) {
+function openTab(name: string, options: { persisted?: boolean } = {}) {
   const doc = new Y.Doc();
-  const conn = connectTabs(doc, { name });
+  const conn = connectTabs(doc, { name, ...options });
   cleanups.push(() => {
     conn.destroy();
     doc.destroy();
   });
   return { doc, conn, map: doc.getMap<unknown>("m") };
 }
-
-const settled = (p: Promise<void>) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 400))]);
 
 describe("connectTabs' boot sync", () => {
   it("a newcomer answered by a tab whose state is complete is in sync without reading IndexedDB, and has its state", async () => {
@@ -99,6 +55,23 @@ describe("connectTabs' boot sync", () => {
     expect(storage.items.has(markKey(name))).toBe(false);
     a.map.set("claim", "c1");
     expect(storage.items.get(markKey(name))).toBe("1");
+  });
+
+  it("without localStorage (a worker) it waits for IndexedDB, unless told `persisted: false` (the mark a tab read for it)", async () => {
+    vi.stubGlobal("localStorage", undefined);
+    vi.stubGlobal("navigator", noOtherReplica);
+    vi.stubGlobal("indexedDB", slowIndexedDB().factory);
+    const unknown = openTab(uniqueName());
+    const told = openTab(uniqueName(), { persisted: false });
+    expect(await settled(told.conn.whenSynced)).toBe(true);
+    expect(await settled(unknown.conn.whenSynced)).toBe(false);
+  });
+
+  it("`persisted` other than a boolean is refused, naming the value", () => {
+    const doc = new Y.Doc();
+    expect(() => connectTabs(doc, { name: uniqueName(), persisted: "no" as unknown as boolean })).toThrow(
+      new TypeError("connectTabs: `persisted` must be a boolean when given, got no"),
+    );
   });
 
   it("once the name was persisted, a tab alone waits for its IndexedDB and finds what the last tab wrote", async () => {

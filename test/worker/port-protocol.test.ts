@@ -9,7 +9,7 @@ import { Host } from "../../sim/host.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
-import { parseTabMessage, parseWorkerMessage } from "../../src/worker/protocol.ts";
+import { parseTabMessage, parseWorkerMessage, PROTOCOL } from "../../src/worker/protocol.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { browser, cleanup } from "./browser-sim.ts";
 
@@ -206,6 +206,7 @@ describe("malformed messages (invariant 14: ignored, never thrown)", () => {
       { t: "ensure", id: -1, kind: "fetch", mode: "ensure" },
       { t: "nope" },
       { t: "hello", v: 1 },
+      { t: "hello", v: PROTOCOL, tab: "x", lock: "x", config: { name: "m", identity: "u", persisted: "no" } },
     ];
     for (const g of garbage) channel.port1.postMessage(g);
     const t = connectBrowser({
