@@ -12,7 +12,7 @@
  *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval return worker)
  *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
  *
- * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 2,4,8, STAGGER_MS 100,
+ * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 1,2,4,8 (1: a lone tab, opened once), STAGGER_MS 100,
  * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.
  */
 import { cpus, loadavg } from "node:os";

@@ -39,9 +39,9 @@ export const settings = {
   reps: intEnv("REPS", 3),
   samples: intEnv("SAMPLES", 3),
   hostMs: intEnv("HOST_MS", 300, 0),
-  tabCounts: (process.env.TABS ?? "2,4,8").split(",").map((s) => {
+  tabCounts: (process.env.TABS ?? "1,2,4,8").split(",").map((s) => {
     const n = Number(s);
-    if (!Number.isInteger(n) || n < 2) throw new Error(`TABS=${process.env.TABS}: expected a comma list of integers ≥ 2`);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`TABS=${process.env.TABS}: expected a comma list of integers ≥ 1`);
     return n;
   }),
   staggerMs: intEnv("STAGGER_MS", 100, 0),
