@@ -92,10 +92,6 @@ export class WorkerLink {
     await this.o.before?.catch(() => {});
     this.generation = Math.max(stored ?? 0, await liveGeneration(this.o.locks, this.o.config.name));
     this.firstGeneration = this.generation;
-    if (this.early && this.early.generation !== this.generation) {
-      this.early.worker.port.close();
-      this.early = undefined;
-    }
     this.connect();
   }
 
@@ -120,8 +116,13 @@ export class WorkerLink {
     if (this.stopped || this.hidden) return;
     const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
     this.standby = undefined;
-    const early = this.early?.generation === this.generation ? this.early : undefined;
+    let early = this.early;
     this.early = undefined;
+    if (early && early.generation !== this.generation) {
+      // A later generation lives: the worker started on the stored one is not used.
+      early.worker.port.close();
+      early = undefined;
+    }
     const worker = early?.worker ?? ready ?? this.spawn(this.generation);
     if (!worker) return this.fail("the SharedWorker could not be started");
     this.worker = worker;
