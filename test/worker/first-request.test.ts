@@ -141,13 +141,13 @@ describe("the hello tells the worker whether IndexedDB may hold the doc", () => 
   });
 
   // The worker's realm has no localStorage: only its hello says what the tab read.
-  it("told nothing is persisted, the worker's first request leaves while its IndexedDB is still unread", async () => {
+  it("told `persisted: false` (a first visit), the worker's first request leaves while its IndexedDB is still unread", async () => {
     const w = await workerAlone({ persisted: false });
     await w.host.whenCalls(1);
     expect(w.host.calls).toHaveLength(1);
   });
 
-  it("told nothing (an older tab), the worker reads its IndexedDB before its first request", async () => {
+  it("told nothing of it (an older tab), the worker reads its IndexedDB before its first request", async () => {
     const w = await workerAlone({});
     expect(await settled(w.host.whenCalls(1))).toBe(false);
     w.slow.release();
