@@ -111,6 +111,27 @@ describe("the tab starts its worker before it knows the live generation", () => 
     expect(hellos(started[0]!.got)).toEqual([]);
   });
 
+  it("hidden (pagehide) before the live generation is known, shown again on a later one: the early worker is let go", async () => {
+    const name = `fr-${process.pid}-${++seq}`;
+    vi.stubGlobal("localStorage", fakeStorage());
+    const page = new EventTarget();
+    vi.stubGlobal("addEventListener", page.addEventListener.bind(page));
+    vi.stubGlobal("removeEventListener", page.removeEventListener.bind(page));
+    const { started, start } = workers();
+    let agree!: () => void;
+    link({ name, start, before: new Promise<void>((r) => (agree = r)) });
+    page.dispatchEvent(new Event("pagehide"));
+    agree();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started.map((w) => w.name)).toEqual([workerName(name, 0)]);
+    // Back from the back/forward cache with no worker answered: the tab moves to the next generation.
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    await until(() => started.length === 2 && hellos(started[1]!.got).length === 1);
+    expect(started.map((w) => w.name)).toEqual([workerName(name, 0), workerName(name, 1)]);
+    expect(started[0]!.closed).toBe(true);
+    expect(hellos(started[0]!.got)).toEqual([]);
+  });
+
   it("without storage to read (storage denied) no worker starts before the live generation is known", async () => {
     const name = `fr-${process.pid}-${++seq}`;
     vi.stubGlobal("localStorage", undefined);
