@@ -69,26 +69,35 @@ function link(options: { name: string; start: (name: string) => SharedWorkerLike
   return { failures };
 }
 
+/** The browser id agreement, held until `open()`. */
+function gate() {
+  let open!: () => void;
+  const promise = new Promise<void>((r) => (open = r));
+  return { promise, open };
+}
+
+const appName = () => `fr-${process.pid}-${++seq}`;
+
 const hellos = (got: TabMessage[]) => got.filter((m): m is Extract<TabMessage, { t: "hello" }> => m.t === "hello");
 
 describe("the tab starts its worker before it knows the live generation", () => {
   it("the stored generation's worker starts before the browser id is agreed, and gets the hello: one worker started", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     vi.stubGlobal("localStorage", fakeStorage({ [`shared-fetch:worker-generation:${name}`]: "3" }));
     const { started, start } = workers();
-    let agree!: () => void;
-    link({ name, start, before: new Promise<void>((r) => (agree = r)), liveGeneration: 3 });
+    const agreement = gate();
+    link({ name, start, before: agreement.promise, liveGeneration: 3 });
     expect(started.map((w) => w.name)).toEqual([workerName(name, 3)]);
     await new Promise((r) => setTimeout(r, 20));
     expect(started[0]!.got).toEqual([]); // no hello before the agreement
-    agree();
+    agreement.open();
     await until(() => hellos(started[0]!.got).length === 1);
     expect(started).toHaveLength(1);
     expect(started[0]!.closed).toBe(false);
   });
 
   it("a later generation lives (a takeover this tab's storage missed): the early worker is let go, the live one gets the hello", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     vi.stubGlobal("localStorage", fakeStorage());
     const { started, start } = workers();
     link({ name, start, liveGeneration: 2 });
@@ -99,29 +108,29 @@ describe("the tab starts its worker before it knows the live generation", () => 
   });
 
   it("an early worker that fails to load before the tab listens on it: the tab falls back, naming the error", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     vi.stubGlobal("localStorage", fakeStorage());
     const { started, start } = workers();
-    let agree!: () => void;
-    const { failures } = link({ name, start, before: new Promise<void>((r) => (agree = r)) });
+    const agreement = gate();
+    const { failures } = link({ name, start, before: agreement.promise });
     started[0]!.fail("Failed to fetch a worker script");
-    agree();
+    agreement.open();
     await until(() => failures.length === 1);
     expect(failures).toEqual(["the SharedWorker failed to load: Failed to fetch a worker script"]);
     expect(hellos(started[0]!.got)).toEqual([]);
   });
 
   it("hidden (pagehide) before the live generation is known, shown again on a later one: the early worker is let go", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     vi.stubGlobal("localStorage", fakeStorage());
     const page = new EventTarget();
     vi.stubGlobal("addEventListener", page.addEventListener.bind(page));
     vi.stubGlobal("removeEventListener", page.removeEventListener.bind(page));
     const { started, start } = workers();
-    let agree!: () => void;
-    link({ name, start, before: new Promise<void>((r) => (agree = r)) });
+    const agreement = gate();
+    link({ name, start, before: agreement.promise });
     page.dispatchEvent(new Event("pagehide"));
-    agree();
+    agreement.open();
     await new Promise((r) => setTimeout(r, 20));
     expect(started.map((w) => w.name)).toEqual([workerName(name, 0)]);
     // Back from the back/forward cache with no worker answered: the tab moves to the next generation.
@@ -133,13 +142,13 @@ describe("the tab starts its worker before it knows the live generation", () => 
   });
 
   it("without storage to read (storage denied) no worker starts before the live generation is known", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     vi.stubGlobal("localStorage", undefined);
     const { started, start } = workers();
-    let agree!: () => void;
-    link({ name, start, before: new Promise<void>((r) => (agree = r)), liveGeneration: 1 });
+    const agreement = gate();
+    link({ name, start, before: agreement.promise, liveGeneration: 1 });
     expect(started).toEqual([]);
-    agree();
+    agreement.open();
     await until(() => started.length === 1 && hellos(started[0]!.got).length === 1);
     expect(started.map((w) => w.name)).toEqual([workerName(name, 1)]);
   });
@@ -147,7 +156,7 @@ describe("the tab starts its worker before it knows the live generation", () => 
 
 describe("the hello tells the worker whether IndexedDB may hold the doc", () => {
   it("a first visit says no and sets the mark; a hello after it says maybe", async () => {
-    const name = `fr-${process.pid}-${++seq}`;
+    const name = appName();
     const storage = fakeStorage();
     vi.stubGlobal("localStorage", storage);
     const first = workers();
@@ -186,7 +195,7 @@ async function workerAlone(hint: { persisted?: boolean }) {
   const host = new Host();
   host.auto = () => ({ status: 200, body: {} });
   const locks = new FakeLocks();
-  const name = `fr-${process.pid}-${++seq}`;
+  const name = appName();
   const replica = createBrowserReplica({ locks: locks.forTab("w"), lockName: `${name}:0`, fetch: host.fetch, store: { settleMs: 0 } });
   cleanup(() => replica.destroy());
   const channel = new MessageChannel();
