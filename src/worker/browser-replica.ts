@@ -114,8 +114,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     } else if (!doc) {
       name = config.name;
       doc = new Y.Doc();
-      // A first visit (no tab's mark): the first claims need not wait for the database to be read.
-      const tabs = connectTabs(doc, { name: config.name, ...(config.persisted === false ? { persisted: false } : {}) });
+      // The tab's mark: on a first visit (false) the first claims need not wait for the database to be read.
+      const tabs = connectTabs(doc, { name: config.name, persisted: config.persisted });
       connections.push(tabs);
       serve(doc, config, tabs);
     }

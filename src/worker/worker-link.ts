@@ -2,6 +2,7 @@ import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port
 import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
 import type { RemoteStore } from "./remote-store.ts";
 import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
+import { readStored, writeStored } from "../core/local-storage.ts";
 
 /** What `new SharedWorker(...)` gives: its port (and error events). */
 export type SharedWorkerLike = {
@@ -291,22 +292,15 @@ function errorText(event: Event): string {
 
 /** The generation this browser last wrote (0 before any), or undefined without storage to read. */
 function readGeneration(name: string): number | undefined {
-  try {
-    const storage = globalThis.localStorage;
-    if (!storage) return undefined;
-    const n = Number(storage.getItem(generationKey(name)));
-    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
-  } catch {
-    return undefined;
-  }
+  const stored = readStored(generationKey(name));
+  if (stored === undefined) return undefined;
+  const n = Number(stored);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
 function writeGeneration(name: string, generation: number): void {
-  try {
-    if ((readGeneration(name) ?? 0) < generation) globalThis.localStorage?.setItem(generationKey(name), String(generation));
-  } catch {
-    // Without storage a new tab finds the live worker by its lock (liveGeneration).
-  }
+  // Without storage a new tab finds the live worker by its lock (liveGeneration).
+  if ((readGeneration(name) ?? 0) < generation) writeStored(generationKey(name), String(generation));
 }
 
 /** The newest generation whose worker holds its lock now, or 0. */
