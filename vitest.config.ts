@@ -18,6 +18,7 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           exclude: ["test/browser/**", "test/package/**", "test/cluster/**"],
           environment: "node",
+          setupFiles: ["test/harness/lazy-chunks.ts"],
         },
       },
       {

@@ -1,19 +1,14 @@
-import * as Y from "yjs";
 import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
 import { describe, SharedFetchInputError } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
 import { numberOption } from "../core/options.ts";
-import { createSharedFetchStore } from "../core/store.ts";
 import type { Program, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS } from "../core/store-options.ts";
-import { connectPeers } from "../sync/connect-peers.ts";
-import { connectTabs } from "../sync/connect-tabs.ts";
+import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
 import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
 import type { BrowserConfig } from "./protocol.ts";
-import { refetchProgram } from "./program-refetch.ts";
 import { RemoteStore } from "./remote-store.ts";
 import { registerRemoteInternals } from "./remote-internals.ts";
 
@@ -66,7 +61,8 @@ export type ConnectBrowserOptions = {
  * One store per tab, with the replica where it costs least: in the browser's SharedWorker when
  * there is one (one doc, one socket, one IndexedDB connection for every tab; a crashed tab costs
  * nothing), else in the tab (connectTabs + createSharedFetchStore, as before). Same public surface
- * either way; `store.mode` says which. destroy() disconnects too.
+ * either way; `store.mode` says which. destroy() disconnects too. The tab's own replica is a chunk
+ * loaded on demand (tab-replica.ts): a tab the worker serves loads none of Yjs or the engine.
  */
 export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   if (!options || typeof options !== "object" || typeof options.name !== "string" || options.name === "")
@@ -84,82 +80,70 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
           : !locks
             ? "no Web Locks here"
             : undefined;
-  if (noWorker !== undefined || !locks || typeof options.worker !== "function") return tabReplica(options, identity, noWorker);
-  if (options.workerTimeoutMs !== undefined) numberOption("workerTimeoutMs", options.workerTimeoutMs, 0, { min: "non-negative" });
+  // Checked here, whichever replica serves the tab: the tab's own is made later (a chunk of its own).
+  const leaseMs = leaseOption("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
+  const programLeaseMs = leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
+  if (options.fetch !== undefined && typeof options.fetch !== "function")
+    throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${describe(options.fetch)}`);
 
-  const browserId = getBrowserId();
-  const config: BrowserConfig = {
-    name: options.name,
-    identity,
-    browserId,
-    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
-    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
-    ...(options.peers ? { peers: options.peers } : {}),
-  };
   const tabId = randomId();
-  const store = new RemoteStore(identity, options.leaseMs ?? DEFAULT_LEASE_MS, options.programLeaseMs ?? DEFAULT_PROGRAM_LEASE_MS, tabId);
-  // The browser id every tab agrees on, before the first hello names it to the worker.
-  const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
+  const store = new RemoteStore(identity, leaseMs, programLeaseMs, tabId);
   registerRemoteInternals(store);
   let reason: string | undefined;
-  // Never after destroy: link.stop() ends the link's failures too.
-  const onFail = (why: string) => {
+  let destroyed = false;
+  // The tab becomes a replica of its own: at once where no worker can serve it, or once the worker
+  // failed. What it asked meanwhile waits in the store (pending, never idle) and is asked there.
+  const becomeReplica = (why: string) => {
     reason = why;
-    const local = tabReplica(options, identity, why);
-    // The devtools find the tab replica's records, engine and simulations behind this same store.
-    registerInternals(store, internalsOf(local));
-    store.fallBack(local);
+    import("./tab-replica.ts").then(
+      ({ tabReplica }) => {
+        if (destroyed) return;
+        const local = tabReplica(options, identity);
+        // The devtools find the tab replica's records, engine and simulations behind this same store.
+        registerInternals(store, internalsOf(local));
+        store.fallBack(local);
+      },
+      (error: unknown) => console.error(`shared-fetch: this tab's replica failed to load (${why}); its requests stay pending`, error),
+    );
   };
-  const link = new WorkerLink({
-    store,
-    locks,
-    config,
-    tabId,
-    start: options.worker,
-    before: agreed,
-    standby: options.standby !== false,
-    onFail,
-    ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
-  });
+  let link: WorkerLink | undefined;
+  if (noWorker !== undefined || !locks || typeof options.worker !== "function") becomeReplica(noWorker ?? "no Web Locks here");
+  else {
+    if (options.workerTimeoutMs !== undefined) numberOption("workerTimeoutMs", options.workerTimeoutMs, 0, { min: "non-negative" });
+    const browserId = getBrowserId();
+    const config: BrowserConfig = {
+      name: options.name,
+      identity,
+      browserId,
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
+      ...(options.peers ? { peers: options.peers } : {}),
+    };
+    // The browser id every tab agrees on, before the first hello names it to the worker.
+    const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
+    link = new WorkerLink({
+      store,
+      locks,
+      config,
+      tabId,
+      start: options.worker,
+      before: agreed,
+      standby: options.standby !== false,
+      // Never after destroy: link.stop() ends the link's failures too.
+      onFail: becomeReplica,
+      ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
+    });
+  }
   const destroy = store.destroy.bind(store);
   return Object.defineProperties(store, {
-    mode: { get: () => (store.fellBack ? "tab" : "shared-worker"), enumerable: true },
+    mode: { get: () => (reason === undefined ? "shared-worker" : "tab"), enumerable: true },
     modeReason: { get: () => reason, enumerable: true },
     destroy: {
       value: () => {
+        destroyed = true;
         destroy();
-        link.stop();
+        link?.stop();
       },
     },
   }) as RemoteStore & BrowserStore;
-}
-
-function tabReplica(options: ConnectBrowserOptions, identity: string, reason: string | undefined): BrowserStore {
-  const doc = new Y.Doc();
-  const tabs = connectTabs(doc, { name: options.name });
-  const peers = options.peers ? connectPeers(doc, options.peers) : undefined;
-  const store = createSharedFetchStore({
-    doc,
-    identity,
-    awareness: (peers ?? tabs).awareness,
-    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
-    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.locks ? { locks: options.locks } : {}),
-  });
-  const destroy = store.destroy;
-  const refetch = store.refetchProgram.bind(store);
-  // The same object (the devtools find its internals by identity), told its mode and its connections.
-  return Object.assign(store, {
-    mode: "tab" as const,
-    modeReason: reason,
-    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) =>
-      opts?.signal ? refetchProgram(store, req, opts.signal) : refetch(req),
-    destroy: () => {
-      destroy();
-      peers?.destroy();
-      tabs.destroy();
-      doc.destroy();
-    },
-  });
 }

@@ -1,9 +1,10 @@
-import * as Y from "yjs";
 import { callAll } from "../core/emitter.ts";
 import type { StoreEventListener } from "../core/events.ts";
+import type { DocRecords } from "../core/doc-records.ts";
 import type { Inspection } from "../core/inspector.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
+import { createDocMirror, type DocMirror } from "./doc-mirror.ts";
 import type { DevState, TabMessage, WorkerMessage } from "./protocol.ts";
 
 /**
@@ -17,7 +18,7 @@ export class RemoteInspector {
   private inspection: Inspection;
   private claimList: [string, ClaimRecord][] = [];
   private malformedList: MalformedRecord[] = [];
-  private mirror: Y.Doc | undefined;
+  private mirror: DocMirror | undefined;
   /** The worker replica's simulation switches as last sent (set here at once when this tab flips one). */
   dev: DevState = { crashed: false, networkPaused: false, heartbeatsStopped: false };
   private readonly localOffs = new Map<unknown, () => void>();
@@ -54,7 +55,7 @@ export class RemoteInspector {
       case "doc":
         if (!this.mirror) return;
         try {
-          Y.applyUpdate(this.mirror, msg.update, this);
+          this.mirror.apply(msg.update);
         } catch (error) {
           console.warn("shared-fetch: ignored a doc update from the worker that failed to apply", error);
         }
@@ -93,15 +94,11 @@ export class RemoteInspector {
     }
   }
 
-  mirrorDoc(): Y.Doc {
-    if (this.mirror) return this.mirror;
-    const doc = new Y.Doc();
-    this.mirror = doc;
-    doc.on("update", (update: Uint8Array, origin: unknown) => {
-      if (origin !== this) this.send({ t: "doc", update });
-    });
+  mirrorRecords(): DocRecords {
+    if (this.mirror) return this.mirror.records;
+    this.mirror = createDocMirror((update) => this.send({ t: "doc", update }));
     this.resend();
-    return doc;
+    return this.mirror.records;
   }
 
   inspect(): Inspection {

@@ -1,8 +1,7 @@
 import type { DevSimulations } from "../core/dev-simulations.ts";
-import { openDocRecords, type DocRecords } from "../core/doc-records.ts";
+import type { DocRecords } from "../core/doc-records.ts";
 import type { ClaimEngine } from "../core/engine.ts";
 import { registerInternals } from "../core/internals.ts";
-import { validateProgramData } from "../core/program-work.ts";
 import type { RemoteStore } from "./remote-store.ts";
 
 /**
@@ -34,7 +33,7 @@ export function registerRemoteInternals(store: RemoteStore): void {
   };
   registerInternals(store, {
     get records() {
-      return (records ??= openDocRecords(store.mirrorDoc(), validateProgramData));
+      return (records ??= store.mirrorRecords());
     },
     engine: engine as unknown as ClaimEngine,
     dev,

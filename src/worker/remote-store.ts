@@ -1,4 +1,4 @@
-import type * as Y from "yjs";
+import type { DocRecords } from "../core/doc-records.ts";
 import { abortError } from "../core/errors.ts";
 import type { StoreEventListener } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
@@ -254,11 +254,12 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   /**
-   * A copy of the worker's doc, kept in sync both ways from the first call on (the devtools read
-   * the raw records and their actions write them). Made only when asked: a tab otherwise holds no doc.
+   * The raw records of a copy of the worker's doc, kept in sync both ways from the first call on
+   * (the devtools read them and their actions write them). Made only when asked: a tab otherwise
+   * holds no doc.
    */
-  mirrorDoc(): Y.Doc {
-    return this.inspector.mirrorDoc();
+  mirrorRecords(): DocRecords {
+    return this.inspector.mirrorRecords();
   }
 
   /** The requests this tab shows (by key): only a tab that asked knows the headers and body behind a key. */

@@ -116,3 +116,48 @@ describe("a worker that fails falls back to a per-tab replica", () => {
     expect(store.modeReason).toBe(`the SharedWorker refused this tab: protocol ${PROTOCOL} asked, this worker speaks 0`);
   });
 });
+
+describe("the tab's own replica is a chunk loaded on demand (issue 10: a tab the worker serves loads no Yjs)", () => {
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 40 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it("where no worker can serve it: mode 'tab' at once, an ask made before the replica loaded is answered by it, pending meanwhile", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { own: 4 } });
+    const locks = new FakeLocks();
+    const store = connectBrowser({ name: `fb-${process.pid}-${++seq}`, fetch: host.fetch, locks: locks.forTab("solo") });
+    cleanup(() => store.destroy());
+    expect(store.mode).toBe("tab");
+    expect(store.modeReason).toBe("no worker factory given");
+    const asked = store.ensure({ url: API });
+    // Invariant 8: asked is pending, never idle, while the replica's code loads.
+    expect(store.snapshot({ url: API }).status).toBe("pending");
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { own: 4 } });
+    // The replica holds its lock (the one a crash would release) once it is made.
+    expect(locks.holders()).toContain("solo");
+  });
+
+  it("destroyed before its replica loaded: none is made — no lock held, nothing fetched, the ask aborted", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { own: 5 } });
+    const locks = new FakeLocks();
+    const store = connectBrowser({ name: `fb-${process.pid}-${++seq}`, fetch: host.fetch, locks: locks.forTab("gone") });
+    const asked = store.ensure({ url: API });
+    store.destroy();
+    await expect(asked).rejects.toMatchObject({ name: "AbortError" });
+    // Long enough for the chunk to have loaded and a replica to have taken its lock.
+    await until(() => locks.holders().length > 0);
+    expect(locks.holders()).toEqual([]);
+    expect(host.calls).toHaveLength(0);
+  });
+
+  it("bad options throw at connectBrowser, naming the value, though the replica they are for comes later", () => {
+    const name = `fb-${process.pid}-${++seq}`;
+    expect(() => connectBrowser({ name, leaseMs: -1 })).toThrow(/leaseMs/);
+    expect(() => connectBrowser({ name, programLeaseMs: Number.NaN })).toThrow(/programLeaseMs/);
+    expect(() => connectBrowser({ name, fetch: "nope" as unknown as typeof fetch })).toThrow(
+      /fetch must be a function when given, got "nope"/,
+    );
+  });
+});

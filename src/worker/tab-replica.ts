@@ -1,0 +1,42 @@
+/**
+ * The tab's own replica, for connectBrowser's tab mode: a chunk of its own (connectBrowser imports
+ * it dynamically), so a tab the SharedWorker serves loads none of Yjs, the engine or the
+ * connectors — it only shows what the worker's replica knows.
+ */
+import * as Y from "yjs";
+import { createSharedFetchStore } from "../core/store.ts";
+import type { ProgramRequest } from "../core/types.ts";
+import { connectPeers } from "../sync/connect-peers.ts";
+import { connectTabs } from "../sync/connect-tabs.ts";
+import type { ConnectBrowserOptions } from "./connect-browser.ts";
+import type { LocalReplica } from "./hand-over.ts";
+import { refetchProgram } from "./program-refetch.ts";
+
+/** connectTabs (+ connectPeers) and createSharedFetchStore, as the Usage section sets a tab up; destroy() disconnects too. */
+export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
+  const doc = new Y.Doc();
+  const tabs = connectTabs(doc, { name: options.name });
+  const peers = options.peers ? connectPeers(doc, options.peers) : undefined;
+  const store = createSharedFetchStore({
+    doc,
+    identity,
+    awareness: (peers ?? tabs).awareness,
+    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.locks ? { locks: options.locks } : {}),
+  });
+  const destroy = store.destroy;
+  const refetch = store.refetchProgram.bind(store);
+  // The same object (the devtools find its internals by identity), told its connections.
+  return Object.assign(store, {
+    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) =>
+      opts?.signal ? refetchProgram(store, req, opts.signal) : refetch(req),
+    destroy: () => {
+      destroy();
+      peers?.destroy();
+      tabs.destroy();
+      doc.destroy();
+    },
+  });
+}
