@@ -48,7 +48,7 @@ export default defineConfig({
           name: "react18",
           include: ["test/react/**/*.test.{ts,tsx}"],
           environment: "node",
-          setupFiles: ["test/harness/react-18.ts"],
+          setupFiles: ["test/harness/react-18.ts", "test/harness/lazy-chunks.ts"],
           server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
         },
       },

@@ -1,5 +1,5 @@
 /**
- * Setup file of the `unit` vitest project. connectBrowser loads the tab's own replica with a
+ * Setup file of the `unit` and `react18` vitest projects. connectBrowser loads the tab's own replica with a
  * dynamic import (a chunk of its own in an app's build, so a tab the SharedWorker serves never
  * loads Yjs or the engine). In a browser the chunk arrives over the network whatever the page's
  * timers do; under vitest a first dynamic import waits on the module runner's real I/O, which a
