@@ -235,6 +235,21 @@ describe("invariant 13: inputs fetch would refuse are refused up front, without 
       /header name "bad name" is not a valid HTTP token/,
     ],
     ["an unparsable URL with a query", { url: `not a url?token=${SECRETS.query}` }, /url "not a url\?…" is not a valid absolute URL/],
+    [
+      "a header value that is not a string",
+      { url: "http://127.0.0.1:9/x", headers: { authorization: [`Bearer ${SECRETS.header}`] as unknown as string } },
+      /header "authorization" must be a string, got an array/,
+    ],
+    [
+      "headers given as pairs",
+      { url: "http://127.0.0.1:9/x", headers: [["authorization", `Bearer ${SECRETS.header}`]] as unknown as Record<string, string> },
+      /headers must be a plain object of strings, got an array/,
+    ],
+    [
+      "a body that is not a string",
+      { url: "http://127.0.0.1:9/x", method: "POST" as const, body: { password: SECRETS.password } as unknown as string },
+      /unsupported body: an object; expected a string/,
+    ],
   ])("%s", async (_what, req, message) => {
     const t = await tab();
     const before = Y.encodeStateAsUpdate(t.doc);

@@ -1,11 +1,29 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onProcessExit, requireBinary } from "./child.ts";
 import { freePort } from "./ports.ts";
 
-const BIN = "/usr/lib/postgresql/15/bin";
+/**
+ * Where the server's tools are: Debian and Ubuntu install each major version under
+ * /usr/lib/postgresql/<major>/bin (the newest found is used, so any supported release works);
+ * other systems put pg_ctl on /usr/bin. `POSTGRES_BIN` overrides both.
+ */
+export function postgresBin(): string {
+  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
+  const debian = "/usr/lib/postgresql";
+  const majors = existsSync(debian)
+    ? readdirSync(debian)
+        .filter((name) => /^\d+$/.test(name))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const found = majors.find((major) => existsSync(join(debian, major, "bin", "pg_ctl")));
+  if (found !== undefined) return join(debian, found, "bin");
+  return existsSync("/usr/bin/pg_ctl") ? "/usr/bin" : join(debian, "<version>", "bin");
+}
+
+const BIN = postgresBin();
 
 export type PostgresProcess = {
   port: number;
@@ -20,7 +38,7 @@ export type PostgresProcess = {
 };
 
 /**
- * A throwaway PostgreSQL 15 cluster in a temporary folder. PostgreSQL refuses to run as root, so
+ * A throwaway PostgreSQL cluster in a temporary folder. PostgreSQL refuses to run as root, so
  * when we are root, initdb and pg_ctl run as the `postgres` user (runuser) on a folder it owns.
  */
 export async function startPostgres(): Promise<PostgresProcess> {
@@ -41,7 +59,9 @@ export async function startPostgres(): Promise<PostgresProcess> {
   const port = await freePort();
   // initdb takes 1 to 6 s on this 2-core machine; a copy of an initdb'd folder takes a fraction.
   // So the first cluster of a machine makes a template in the temp folder and later ones copy it.
-  const template = join(tmpdir(), `shared-fetch-pg15-template-${process.getuid?.() ?? "user"}`);
+  // One template per server version: a data folder made by one major version does not start another.
+  const version = BIN.match(/postgresql\/(\d+)\//)?.[1] ?? "x";
+  const template = join(tmpdir(), `shared-fetch-pg${version}-template-${process.getuid?.() ?? "user"}`);
   if (!existsSync(template)) {
     // --no-sync: a throwaway cluster need not be fsynced at creation; the server itself keeps fsync.
     run("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);

@@ -92,6 +92,15 @@ export function originAndPath(href: string): string {
   return cut < 0 ? href : href.slice(0, cut);
 }
 
+/** What a value is (`a number`, `an array`, `a Headers`), without quoting it. */
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
+}
+
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
@@ -107,10 +116,11 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   if (!METHODS.includes(method)) fail(`shared-fetch: unsupported method ${describe(rawMethod)}; expected one of ${METHODS.join(", ")}`);
   const headers: Record<string, string> = {};
   if (req.headers !== undefined) {
-    if (!isPlainObject(req.headers)) fail(`shared-fetch: headers must be a plain object of strings, got ${describe(req.headers)}`);
+    // Headers and bodies may carry credentials: a refusal names what they are, never their contents.
+    if (!isPlainObject(req.headers)) fail(`shared-fetch: headers must be a plain object of strings, got ${kindOf(req.headers)}`);
     for (const name of Object.keys(req.headers)) {
       const value = (req.headers as Record<string, unknown>)[name];
-      if (typeof value !== "string") fail(`shared-fetch: header ${describe(name)} must be a string, got ${describe(value)}`);
+      if (typeof value !== "string") fail(`shared-fetch: header ${describe(name)} must be a string, got ${kindOf(value)}`);
       if (!/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name))
         fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       checkHeaderValue(name, value);
@@ -121,9 +131,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   }
   const body = req.body;
   if (body !== undefined && typeof body !== "string") {
-    fail(
-      `shared-fetch: unsupported body of type ${body === null ? "null" : typeof body} (${describe(body)}); expected a string (e.g. JSON.stringify(value))`,
-    );
+    fail(`shared-fetch: unsupported body: ${kindOf(body)}; expected a string (e.g. JSON.stringify(value))`);
   }
   if (body !== undefined && (method === "GET" || method === "HEAD")) fail(`shared-fetch: a ${method} request cannot carry a body`);
   const parse = req.parse ?? "json";

@@ -77,7 +77,9 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const urls = checkedUrls(opts);
   requireNonEmptyString("connectHocuspocus", "room", opts.room);
   if (typeof opts.token !== "string" && typeof opts.token !== "function") {
-    throw new TypeError(`connectHocuspocus: \`token\` must be a string or a function returning one, got ${describe(opts.token)}`);
+    // A token is a secret: the refusal says what it is, never what it holds.
+    const got = opts.token === null || opts.token === undefined ? String(opts.token) : `a value of type ${typeof opts.token}`;
+    throw new TypeError(`connectHocuspocus: \`token\` must be a string or a function returning one, got ${got}`);
   }
   if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
     throw new TypeError("connectHocuspocus: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");

@@ -48,6 +48,19 @@ describe("connectHocuspocus: bad input is refused at once, naming the bad value"
   ])("%o", (opts, message) => {
     expect(() => connectHocuspocus(doc, opts as HocuspocusOptions)).toThrow(message);
   });
+
+  it("a token of the wrong type is named by its type, never quoted (invariant 13)", () => {
+    const secret = "eyJ-a-real-looking-jwt";
+    const opts = { ...base, url: "ws://a", token: { jwt: secret } } as unknown as HocuspocusOptions;
+    let message = "";
+    try {
+      connectHocuspocus(doc, opts);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/`token` must be a string or a function returning one, got a value of type object/);
+    expect(message).not.toContain(secret);
+  });
 });
 
 describe("connectHocuspocus against the cluster", () => {
