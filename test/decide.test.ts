@@ -42,14 +42,18 @@ const table: [string, KeyView, Action][] = [
     { type: "claim", rev: 2, from: "B" },
   ],
   ["showing a key never starts new work", view({ listeners: 1 }), { type: "none" }],
-  ["showing a key waits on a live claim too", view({ listeners: 1, claim: foreign(1, false, 9000) }), { type: "wait", until: 9000 }],
+  [
+    "invariant 9: showing a key waits on a live claim too (its re-check is armed in a quiet page)",
+    view({ listeners: 1, claim: foreign(1, false, 9000) }),
+    { type: "wait", until: 9000 },
+  ],
   [
     "a leftover claim at the recorded revision is finished work",
     view({ recorded: 2, waiters: [3], claim: foreign(2, false) }),
     { type: "claim", rev: 3 },
   ],
   [
-    "our own claim left without an attempt (pagehide, then back) is finished",
+    "invariant 8: our own claim left without an attempt (pagehide, then back) is finished",
     view({ listeners: 1, claim: mineClaim(1) }),
     { type: "claim", rev: 1 },
   ],
@@ -83,12 +87,12 @@ const table: [string, KeyView, Action][] = [
   ],
   ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
   [
-    "work taken over for listeners lives while someone shows the key",
+    "invariant 8: work taken over for listeners lives while someone shows the key",
     view({ listeners: 1, attempt: attempt(1, "running", true) }),
     { type: "none" },
   ],
   [
-    "a waiter's own work is aborted when only listeners remain (contract)",
+    "invariant 11: a waiter's own work is aborted when only listeners remain (contract)",
     view({ listeners: 1, attempt: attempt(1, "running", false) }),
     { type: "abort", reason: "no-waiters" },
   ],
@@ -128,7 +132,7 @@ const table: [string, KeyView, Action][] = [
     { type: "reassert" },
   ],
   [
-    "first and running with no claim left (a rival released it): write ours again",
+    "invariant 8: first and running with no claim left (a rival released it): write ours again",
     view({ waiters: [1], attempt: { ...attempt(1, "running"), order: "first" } }),
     { type: "reassert" },
   ],
@@ -139,7 +143,7 @@ const table: [string, KeyView, Action][] = [
   ],
   ["claims wait for this replica's lock (it names the browser)", view({ lifecycle: "starting", waiters: [1] }), { type: "await-ready" }],
   [
-    "the lock is not needed to wait on a live claim",
+    "invariant 9: the lock is not needed to wait on a live claim (the re-check is armed while starting)",
     view({ lifecycle: "starting", waiters: [1], claim: foreign(1, false, 3000) }),
     { type: "wait", until: 3000 },
   ],

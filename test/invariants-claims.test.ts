@@ -3,6 +3,9 @@ import * as Y from "yjs";
 import { createSharedFetchStore, type Snapshot } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 import { internalsOf, ROOT } from "../src/internals.ts";
+import type { StoreEvent } from "../src/core/events.ts";
+import { openDocRecords } from "../src/core/doc-records.ts";
+import { writeOutcome } from "../src/core/writeback.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -196,6 +199,97 @@ describe("claims and leases", () => {
     await expect(pb).resolves.toMatchObject({ data: "from-b" });
     expect(a!.snapshot(req)).toMatchObject({ status: "success", data: "from-b" });
     c.destroy();
+  });
+
+  /**
+   * The telling case for invariant 6 (the test above lets the new claimant answer first, which a
+   * claim-gated writeback would also pass): after the takeover the claim in the doc is b's, yet
+   * the original claimant a comes home first. Its result is for the same key and revision, so it
+   * is recorded; b's copy of that revision is then moot and never replaces it.
+   */
+  async function takenOver() {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const events: { a: StoreEvent[]; b: StoreEvent[] } = { a: [], b: [] };
+    a!.onEvent((e) => events.a.push(e));
+    b!.onEvent((e) => events.b.push(e));
+    const pa = a!.ensure(req);
+    await tick(100);
+    c.net.isolate(c.docOf(a!)); // a is alive but unreachable: b takes over
+    const pb = b!.ensure(req);
+    await tick(LEASE + 100);
+    c.net.heal();
+    await tick();
+    expect(c.host.calls).toHaveLength(2);
+    // Both replicas now read b's claim: a works on without the claim.
+    for (const store of [a!, b!]) expect(store.claims().map(([, claim]) => claim.replicaId)).toEqual([b!.replicaId]);
+    expect(events.b).toContainEqual(expect.objectContaining({ type: "claimed", rev: 1, takeoverOf: a!.replicaId }));
+    return { c, a: a!, b: b!, pa, pb, events };
+  }
+
+  it("invariant 6: after a takeover the ORIGINAL claimant, home first, is recorded; the new claimant's copy of that revision is dropped", async () => {
+    const { c, a, b, pa, pb, events } = await takenOver();
+    c.host.calls[0]!.respond(200, "from-a"); // a's request, under a claim that is no longer a's
+    await tick();
+    for (const store of [a, b]) {
+      expect(store.snapshot(req)).toEqual({ status: "success", data: "from-a" });
+      expect(store.inspect().keys[0]!.result).toEqual({ rev: 1, data: "from-a", by: a.replicaId });
+    }
+    expect(events.a).toContainEqual({ type: "settled", kind: "fetch", key: a.keyOf(req), rev: 1, outcome: "result", written: true });
+    // b's copy is moot: aborted on the network (its answer can never come home), quietly — no error.
+    expect(events.b).toContainEqual({ type: "aborted", kind: "fetch", key: b.keyOf(req), rev: 1, reason: "superseded" });
+    expect(c.host.calls[1]!.aborted).toBe(true);
+    c.host.calls[1]!.respond(200, "from-b");
+    await tick(LEASE * 2);
+    await expect(pa).resolves.toEqual({ status: "success", data: "from-a" });
+    await expect(pb).resolves.toEqual({ status: "success", data: "from-a" });
+    for (const store of [a, b]) {
+      expect(store.snapshot(req)).toEqual({ status: "success", data: "from-a" });
+      expect(store.inspect().keys[0]).toMatchObject({ recorded: 1, result: { rev: 1, data: "from-a", by: a.replicaId } });
+      expect(store.inspect().keys[0]!.error).toBeUndefined();
+      expect(store.claims()).toEqual([]);
+    }
+    expect(c.host.calls).toHaveLength(2);
+  });
+
+  it("invariant 6: both copies answer in the same tick after a takeover: the original's result counts, the new claimant's writeback of the same revision is dropped", async () => {
+    const { c, a, b, pa, pb, events } = await takenOver();
+    // b's answer reaches b before b has decided anything about a's result: its writeback runs and is refused.
+    c.host.calls[0]!.respond(200, "from-a");
+    c.host.calls[1]!.respond(200, "from-b");
+    await tick();
+    expect(events.a).toContainEqual({ type: "settled", kind: "fetch", key: a.keyOf(req), rev: 1, outcome: "result", written: true });
+    expect(events.b).toContainEqual({ type: "settled", kind: "fetch", key: b.keyOf(req), rev: 1, outcome: "result", written: false });
+    await expect(pa).resolves.toEqual({ status: "success", data: "from-a" });
+    await expect(pb).resolves.toEqual({ status: "success", data: "from-a" });
+    for (const store of [a, b]) {
+      expect(store.inspect().keys[0]).toMatchObject({ recorded: 1, result: { rev: 1, data: "from-a", by: a.replicaId } });
+      expect(store.inspect().keys[0]!.error).toBeUndefined();
+      // b released its claim with its (dropped) writeback: nothing stands, nothing is pending.
+      expect(store.claims()).toEqual([]);
+    }
+  });
+
+  it("invariant 6: the writeback rule — recorded whoever holds the claim; a second outcome at a recorded revision is dropped; a newer revision is recorded", () => {
+    const records = openDocRecords(new Y.Doc(), () => null);
+    const key = "k";
+    const outcome = (data: unknown) => ({ ok: true as const, data });
+    // The claim stands for b (a takeover); a's outcome for the same key and revision still counts.
+    records.claims.set(key, { replicaId: "b", nonce: "nb", rev: 1, leaseMs: LEASE });
+    expect(writeOutcome(records, records.results, { key, rev: 1, label: "GET x", outcome: outcome("from-a"), by: "a" })).toBe(true);
+    expect(records.results.get(key)).toMatchObject({ rev: 1, data: "from-a", by: "a" });
+    // The second one home for that revision is dropped quietly, result or error alike.
+    expect(writeOutcome(records, records.results, { key, rev: 1, label: "GET x", outcome: outcome("from-b"), by: "b" })).toBe(false);
+    const failed = { ok: false as const, error: { message: "HTTP 429", status: 429 } };
+    expect(writeOutcome(records, records.results, { key, rev: 1, label: "GET x", outcome: failed, by: "b" })).toBe(false);
+    expect(records.results.get(key)).toMatchObject({ rev: 1, data: "from-a", by: "a" });
+    expect(records.errors.get(key)).toBeUndefined();
+    // An older revision is dropped too; a newer one (a refetch) is recorded.
+    records.results.set(key, { rev: 3, data: "r3" });
+    expect(writeOutcome(records, records.results, { key, rev: 2, label: "GET x", outcome: outcome("old"), by: "b" })).toBe(false);
+    expect(writeOutcome(records, records.results, { key, rev: 4, label: "GET x", outcome: outcome("r4"), by: "b" })).toBe(true);
+    expect(records.results.get(key)).toMatchObject({ rev: 4, data: "r4" });
+    records.destroy();
   });
 
   it("concurrent claims before sync: the settle window makes one replica yield", async () => {

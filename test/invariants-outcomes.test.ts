@@ -1,7 +1,7 @@
 import type { HostCall } from "../sim/host.ts";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import type { Snapshot } from "../src/index.ts";
+import type { SharedFetchStoreWithExtras, Snapshot } from "../src/index.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 import { internalsOf, ROOT } from "../src/internals.ts";
 
@@ -111,6 +111,108 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     await tick(LEASE * 10);
     expect(Y.encodeStateAsUpdate(c.docOf(b!)).byteLength).toBe(beatsBefore); // idle: no more heartbeats
     c.destroy();
+  });
+
+  /**
+   * Invariant 10's rhythm: DESIGN.md says "every `leaseMs/3`", src/core/heartbeat.ts beats every
+   * floor(shortest lease in flight / 3) ms. `beatsOf` records, on the observer's (fake) clock, each
+   * change of the claimant's heartbeat counter as the observer's doc receives it.
+   */
+  function beatsOf(observer: SharedFetchStoreWithExtras, claimant: SharedFetchStoreWithExtras): number[] {
+    const { beats } = internalsOf(observer).records;
+    const seen: number[] = [];
+    let last = beats.get(claimant.replicaId)?.n;
+    beats.onChange((ids) => {
+      const n = beats.get(claimant.replicaId)?.n;
+      if (!ids.has(claimant.replicaId) || n === undefined || n === last) return;
+      last = n;
+      seen.push(Date.now());
+    });
+    return seen;
+  }
+  const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]!);
+  /** The observer's verdict on the key's foreign claim, as its engine and the devtools see it. */
+  const verdictOn = (observer: SharedFetchStoreWithExtras, r: { url: string }) =>
+    observer.inspect().keys.find((k) => k.key === observer.keyOf(r))!.claim!;
+
+  it("invariant 10: a claimant beats every leaseMs/3 (leaseMs 3000: every 1000 ms, never later), and its observer never judges it stale", async () => {
+    const lease = 3000;
+    const c = cluster(2, { settleMs: 0, leaseMs: lease });
+    const [a, b] = c.stores;
+    const beats = beatsOf(b!, a!);
+    let dispatchedAt = NaN;
+    a!.onEvent((e) => {
+      if (e.type === "dispatched") dispatchedAt = Date.now();
+    });
+    background(a!.ensure(req));
+    await tick(1);
+    expect(c.host.calls).toHaveLength(1);
+    const waiting = background(b!.ensure(req));
+    // Ten leases of a slow, healthy request, looked at every 50 ms from the observer's side.
+    for (let t = 0; t < lease * 10; t += 50) {
+      await tick(50);
+      const claim = verdictOn(b!, req);
+      expect(claim).toMatchObject({ replicaId: a!.replicaId, stale: false });
+      // Never more than lease/3 without a sign of life.
+      expect(claim.silentMs).toBeLessThanOrEqual(lease / 3);
+      expect(b!.snapshot(req)).toMatchObject({ status: "pending", claim: { mine: false, stale: false } });
+    }
+    expect(c.host.calls).toHaveLength(1); // never duplicated
+    expect(beats[0]! - dispatchedAt).toBe(lease / 3);
+    expect(beats.length).toBeGreaterThanOrEqual(29);
+    expect(new Set(gaps(beats))).toEqual(new Set([lease / 3]));
+    expect(Date.now() - beats.at(-1)!).toBeLessThanOrEqual(lease / 3);
+    c.host.calls[0]!.respond(200, "slow but fine");
+    await expect(until(waiting)).resolves.toEqual({ status: "success", data: "slow but fine" });
+  });
+
+  it("invariant 10: with claims of different leases in flight, the shortest lease sets the rhythm (one record per replica), and neither claim goes stale", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    const long = { url: `${URL_A}/long` };
+    const short = { url: `${URL_A}/short` };
+    const beats = beatsOf(b!, a!);
+    background(a!.ensure(long, { leaseMs: 3000 }));
+    await tick(1);
+    background(b!.ensure(long));
+    await tick(3000);
+    const alone = beats.length;
+    expect(new Set(gaps(beats))).toEqual(new Set([1000]));
+    // A second claim with a 900 ms lease: from its dispatch on, one record beats every 300 ms.
+    background(a!.ensure(short, { leaseMs: 900 }));
+    await tick(1);
+    expect(c.host.calls).toHaveLength(2);
+    const shortFrom = Date.now();
+    background(b!.ensure(short));
+    for (let t = 0; t < 6000; t += 50) {
+      await tick(50);
+      for (const r of [long, short]) {
+        const claim = verdictOn(b!, r);
+        expect(claim).toMatchObject({ replicaId: a!.replicaId, stale: false });
+        expect(claim.silentMs).toBeLessThanOrEqual(300);
+      }
+    }
+    expect(c.host.calls).toHaveLength(2); // the 900 ms claim outlived its lease six times over, never taken over
+    expect(internalsOf(b!).records.beats.keys()).toEqual([a!.replicaId]);
+    const both = beats.slice(alone).filter((t) => t > shortFrom);
+    expect(both.length).toBeGreaterThanOrEqual(19);
+    expect(new Set(gaps(both))).toEqual(new Set([300]));
+    // The short request ends: the long lease sets the rhythm again.
+    c.host.calls[1]!.respond(200, "short done");
+    await tick(1);
+    const endedAt = Date.now();
+    const before = beats.length;
+    for (let t = 0; t < 6000; t += 50) {
+      await tick(50);
+      expect(verdictOn(b!, long)).toMatchObject({ replicaId: a!.replicaId, stale: false });
+    }
+    const after = beats.slice(before);
+    expect(after[0]! - endedAt).toBeLessThanOrEqual(1000);
+    expect(new Set(gaps(after))).toEqual(new Set([1000]));
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[0]!.respond(200, "long done");
+    await tick(1);
+    expect(b!.snapshot(long)).toEqual({ status: "success", data: "long done" });
   });
 
   it("invariant 11: cancellation reaches the network — the last waiter leaving aborts fetch and releases the claim", async () => {
