@@ -28,7 +28,11 @@ export type SharedFetchDevtoolsPanelProps = {
    * the doc's record). Default: the one of a surrounding QueryClientProvider, if any.
    */
   queryClient?: QueryClient;
-  /** Show the development simulations (crash this replica, pause network). Default true. */
+  /**
+   * Show the development simulations in the header (crash this replica, pause network). Default:
+   * true from `shared-fetch/devtools` (development only), false from `/production`, whose panel
+   * anyone who opens it may use.
+   */
   simulations?: boolean;
   /** Shown as a close button when given (the floating panel passes it). */
   onClose?: () => void;
@@ -50,7 +54,7 @@ export function SharedFetchDevtoolsPanel({
   store,
   awareness,
   initialTab = "keys",
-  simulations = true,
+  simulations = false,
   queryClient,
   onClose,
   style,

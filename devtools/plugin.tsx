@@ -7,6 +7,7 @@ export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: Reac
 /**
  * A TanStack Devtools plugin: the panel sits beside the Query devtools in one shell.
  * `<TanStackDevtools plugins={[{ name: "TanStack Query", render: <ReactQueryDevtoolsPanel /> }, sharedFetchDevtoolsPlugin({ store })]} />`
+ * Its development simulations follow the panel's default for the entry it came from (see `simulations`).
  */
 export function sharedFetchDevtoolsPlugin(
   props: Omit<SharedFetchDevtoolsPanelProps, "onClose"> & { defaultOpen?: boolean },

@@ -2,15 +2,18 @@ import type { InspectedClaim, InspectedKey, Inspection, MalformedRecord, StaleRe
 
 /**
  * The cross-replica timeline: what happened to each key, derived only from the doc transitions
- * (and the store's verdicts) this panel observed — no extra record is ever written to the doc, so
- * every panel that watched the same doc tells the same story. React-free: Storybook scenarios and
+ * this panel observed — no extra record is ever written to the doc, so every panel that watched
+ * the same doc tells the same transitions. Why a claim went stale or was taken over is the
+ * inspected store's own verdict, never the panel's: a store that had no verdict says so ("replaced"),
+ * so panels on stores that saw different events may differ there. React-free: Storybook scenarios and
  * tests narrate with it too. Times are this panel's clock (Date.now() when it observed the change).
  */
 export type TimelineEntry = { seq: number; at: number; key?: string; label?: string } & (
   | { type: "claimed"; replicaId: string; rev: number; existing?: true }
   | { type: "stale"; replicaId: string; rev: number; reason: StaleReason; silentMs: number }
   | { type: "takeover"; from: string; to: string; rev: number; reason: StaleReason; afterMs: number }
-  | { type: "yielded"; from: string; to: string; rev: number }
+  /** Another replica's claim replaced one the store had not judged stale: the store cannot say why. */
+  | { type: "replaced"; from: string; to: string; rev: number }
   | { type: "result"; by?: string; rev: number; bytes: number }
   | { type: "error"; by?: string; rev: number; message: string; status?: number; besideResult?: number }
   | { type: "released"; replicaId: string; rev: number }
@@ -37,7 +40,7 @@ const defaultSize = (data: unknown) => utf8.encode(JSON.stringify(data) ?? "").l
 export function replicasOf(entry: TimelineEntry): string[] {
   switch (entry.type) {
     case "takeover":
-    case "yielded":
+    case "replaced":
       return [entry.from, entry.to];
     case "result":
     case "error":
@@ -135,10 +138,10 @@ export class Timeline {
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
       if (takenFrom) {
         const afterMs = Math.max(0, takenFrom.silentMs + (next.at - prev.inspection.at));
-        const reason = takeoverReason(takenFrom, afterMs, next.at, departed);
-        if (reason === undefined) out.push({ ...t, type: "yielded", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev });
+        const reason = takeoverReason(takenFrom, prev.inspection, next, departed);
+        if (reason === undefined) out.push({ ...t, type: "replaced", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev });
         else {
-          // A panel that did not see the old claim go stale first still tells why it was taken over.
+          // A panel that did not see the old claim go stale first still tells the store's verdict on it.
           if (!takenFrom.stale)
             out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
           out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
@@ -184,18 +187,23 @@ function tag(k: InspectedKey): { key: string; label?: string } {
 }
 
 /**
- * Why a claim was rewritten by another replica at the same revision. This panel's own verdict
- * first; then a departure it learned of meanwhile; then the silence it measured (a replica takes
- * over at most a lease after the last sign of life, and this panel's clock started no later than
- * the taker's, give or take a sync). None of these: two replicas claimed at once and one yielded.
+ * Why the store gave up a claim that another replica rewrote at its revision — the store's own
+ * view only, never a guess of the panel's: its verdict when last inspected; the claim's own word
+ * that its page abandoned it; the claimant's death or departure the store has seen since (its
+ * verdict on every claim of that replica); or the store's own deadline for the claim (`staleAt`,
+ * its clock) passed with no heartbeat of the claimant seen since, which is what its verdict says
+ * now (the store's timer may act on it before this panel's timer shows it). Otherwise the store
+ * judged the claim live: a race of two claims, or a reason only the taker saw — undefined.
  */
-function takeoverReason(c: InspectedClaim, silentMs: number, now: number, departed: Map<string, string>): StaleReason | undefined {
+function takeoverReason(c: InspectedClaim, prev: Inspection, next: Inspection, departed: Map<string, string>): StaleReason | undefined {
   if (c.stale && c.reason) return c.reason;
   if (c.abandoned) return "abandoned";
   const gone = departed.get(c.replicaId);
   if (gone === "lock-released" || gone === "presence-left") return gone;
-  if (now >= c.staleAt || silentMs >= c.leaseMs / 2) return "lease-silence";
-  return undefined;
+  const beat = (i: Inspection) => i.replicas.find((r) => r.replicaId === c.replicaId)?.heartbeat;
+  const [before, after] = [beat(prev), beat(next)];
+  const beatSince = after !== undefined && (before === undefined || before.n !== after.n || before.seenAt !== after.seenAt);
+  return next.at >= c.staleAt && !beatSince ? "lease-silence" : undefined;
 }
 
 const REASONS: Record<StaleReason, string> = {
@@ -227,8 +235,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         : `${name(entry.replicaId)}'s claim on ${what} went stale: ${describeReason(entry.reason)}`;
     case "takeover":
       return `${name(entry.to)} took over ${what} from ${name(entry.from)} after ${Math.round(entry.afterMs)} ms: ${describeReason(entry.reason)}`;
-    case "yielded":
-      return `${name(entry.from)} yielded ${what} (rev ${entry.rev}) to ${name(entry.to)}: both claimed at once`;
+    case "replaced":
+      return `${name(entry.to)}'s claim replaced ${name(entry.from)}'s on ${what} (rev ${entry.rev}) while this store still judged it live: the reason is not known here (both claimed at once, or ${name(entry.to)} judged it stale first)`;
     case "result":
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${size(entry.bytes)})`;
     case "error":

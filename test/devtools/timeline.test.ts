@@ -112,9 +112,8 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     model.destroy();
   });
 
-  it("two replicas claiming at once: the loser is told as yielded, not as a takeover", () => {
-    const timeline = new Timeline();
-    const claim = (replicaId: string, nonce: string) => ({
+  it("a claim replaced while the store judged it live is told as replaced, with no reason the store did not give", () => {
+    const claim = (replicaId: string, nonce: string, silentMs: number) => ({
       replicaId,
       nonce,
       rev: 1,
@@ -125,21 +124,77 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
       finished: false,
       stale: false,
       staleAt: 10 + LEASE,
-      silentMs: 0,
+      silentMs,
       exact: false,
     });
-    const at = (n: number, replicaId: string, nonce: string) => ({
+    const at = (n: number, replicaId: string, nonce: string, beat?: number) => ({
       replicaId: "me",
       at: n,
-      keys: [{ key: "k", kind: "fetch" as const, recorded: 0, claim: claim(replicaId, nonce) }],
-      replicas: [],
+      keys: [{ key: "k", kind: "fetch" as const, recorded: 0, claim: claim(replicaId, nonce, n - 10) }],
+      replicas: beat === undefined ? [] : [{ replicaId: "A", me: false, claims: 1, heartbeat: { n: beat, seenAt: 10 } }],
       malformed: [],
     });
-    timeline.observe({ replicaId: "me", at: 0, keys: [], replicas: [], malformed: [] });
-    timeline.observe(at(10, "A", "n1"));
-    timeline.observe(at(30, "B", "n2"));
-    expect(story(timeline.entries()).map((e) => e.type)).toEqual(["claimed", "yielded"]);
-    expect(describeEntry(timeline.entries()[0]!)).toBe("A yielded key k… (rev 1) to B: both claimed at once");
+    const told = (...inspections: ReturnType<typeof at>[]) => {
+      const timeline = new Timeline();
+      timeline.observe({ replicaId: "me", at: 0, keys: [], replicas: [], malformed: [] });
+      for (const i of inspections) timeline.observe(i);
+      return timeline.entries();
+    };
+    // Two claims at once, or B judged A gone before this store did: this store cannot say which.
+    for (const [claimedAt, replacedAt] of [
+      [10, 30],
+      [10, 10 + LEASE * 0.6],
+      [10 + LEASE * 0.6, 10 + LEASE - 1],
+    ]) {
+      const entries = told(at(10, "A", "n1"), at(claimedAt!, "A", "n1"), at(replacedAt!, "B", "n2"));
+      expect(story(entries).map((e) => e.type)).toEqual(["claimed", "replaced"]);
+      expect(entries[0]).toMatchObject({ type: "replaced", from: "A", to: "B", rev: 1 });
+      expect(describeEntry(entries[0]!)).toBe(
+        "B's claim replaced A's on key k… (rev 1) while this store still judged it live: the reason is not known here (both claimed at once, or B judged it stale first)",
+      );
+    }
+    // The store's own deadline for A's claim had passed: its verdict is lease silence.
+    const late = told(at(10, "A", "n1", 1), at(10 + LEASE, "B", "n2", 1));
+    expect(story(late).map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["claimed", undefined],
+      ["stale", "lease-silence"],
+      ["takeover", "lease-silence"],
+    ]);
+    // …unless a heartbeat of A came since: the deadline the store had set no longer stands.
+    const beaten = told(at(10, "A", "n1", 1), at(10 + LEASE, "B", "n2", 2));
+    expect(story(beaten).map((e) => e.type)).toEqual(["claimed", "replaced"]);
+  });
+
+  it("a panel whose store first saw A's claim later than the taker did tells the takeover without a reason its store never gave", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    const early = createDevtoolsModel(b!, { minNotifyIntervalMs: 0 });
+    background(a!.ensure(req));
+    await tick(100);
+    const waiting = b!.ensure(req);
+    c.crash(a!);
+    await tick(LEASE * 0.4);
+    // Its store starts A's lease on its own clock now (invariant 3): B will take over first.
+    const observer = c.join();
+    const late = createDevtoolsModel(observer, { minNotifyIntervalMs: 0 });
+    await tick(LEASE * 0.6 + 100);
+    c.host.calls[1]!.respond(200, { n: 2 });
+    await until(waiting);
+    await tick();
+    const names = (id: string) => (id === a!.replicaId ? "A" : id === b!.replicaId ? "B" : "C");
+    const told = (m: typeof late) => [...m.timeline.entries()].reverse().map((e) => describeEntry(e, names));
+    expect(told(late)).toEqual([
+      `A held ${LABEL} (rev 1) when this panel started`,
+      `B's claim replaced A's on ${LABEL} (rev 1) while this store still judged it live: the reason is not known here (both claimed at once, or B judged it stale first)`,
+      `B wrote the result of ${LABEL} (rev 1, 7 B)`,
+    ]);
+    expect(told(early)).toEqual([
+      `A claimed ${LABEL} (rev 1)`,
+      expect.stringMatching(/^A's heartbeat lapsed on .*: silent for \d+ ms$/),
+      expect.stringMatching(new RegExp(`^B took over ${LABEL} from A after \\d+ ms: lease silence$`)),
+      `B wrote the result of ${LABEL} (rev 1, 7 B)`,
+    ]);
+    [early, late].forEach((m) => m.destroy());
   });
 
   it("keeps at most `max` entries, newest first, and a bad max is refused", () => {
