@@ -250,7 +250,7 @@ export const Partition: Story = {
     docs: {
       description: {
         story:
-          "Invariants 6 and 7 (and the CRDT race of DESIGN.md). Two replicas that cannot hear each other each claim and fetch: a duplicate, harmless. Healed, the doc keeps one result per revision deterministically and both panes show that one.",
+          "Invariant 6 (and the CRDT race of DESIGN.md). Two replicas that cannot hear each other each claim and fetch: a duplicate, harmless. Healed, the doc keeps one result per revision deterministically and both panes show that one. (The same partition with a failing duplicate, where the error must not erase the result — invariant 7 — is Outcomes: Failing duplicate.)",
       },
     },
   },

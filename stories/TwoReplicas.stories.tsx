@@ -114,5 +114,8 @@ export const RefetchFromEitherPane: Story = {
       { timeout },
     );
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    // Each pane showed answer 1, then answer 2, and no other.
+    for (const pane of [paneA, paneB]) await expect(pane).toHaveAttribute("data-answers-seen", "1 2");
+    await expectNoLies([paneA, paneB]);
   },
 };
