@@ -34,12 +34,18 @@ export default [
   // 27.31 kB with the request sent before the claim's write (attempt.ts).
   // Raised by 0.5 KiB with the claim rendering a pane only once it reads it (use-shared-view.ts,
   // as TanStack's tracked result properties): 27.66 kB.
-  row("store + useSharedFetch", main, hook, "27.5 KiB"),
+  // Raised by 1.5 KiB with the bridge that puts other replicas' results into TanStack's own hooks'
+  // queries (bridge.ts, push.ts), an explicit refetch told from a freshness demand (demand.ts),
+  // TanStack's retry options taken by the store (retry.ts) and input errors as SharedFetchErrors:
+  // 29.2 kB (27.6 before); the rows below grew by 1.7–2.0 kB with them (35.06, 39.27, 16.22 and
+  // 41.05 kB; the connectBrowser row also with the tab's pending view of open asks and the peers'
+  // options checked at the call).
+  row("store + useSharedFetch", main, hook, "29 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
-  row("  + connectTabs", main, [...hook, "connectTabs"], "33 KiB"),
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "37 KiB"),
+  row("  + connectTabs", main, [...hook, "connectTabs"], "34.5 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "38.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -53,9 +59,9 @@ export default [
     "connectBrowser (a tab of the SharedWorker replica; its fallback on demand)",
     main,
     ["SharedFetchProvider", "useSharedFetch", "connectBrowser"],
-    "14.5 KiB",
+    "16 KiB",
   ),
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "39.5 KiB"),
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "40.5 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every

@@ -3,7 +3,13 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { connectTabs, createSharedFetchStore, SharedFetchInputError, type SharedFetchStoreWithExtras } from "../src/index.ts";
+import {
+  connectBrowser,
+  connectTabs,
+  createSharedFetchStore,
+  SharedFetchInputError,
+  type SharedFetchStoreWithExtras,
+} from "../src/index.ts";
 
 /** Every secret the suite hands to the store or the host; none may reach the doc or IndexedDB. */
 const SECRETS = {
@@ -272,5 +278,36 @@ describe("invariant 13: inputs fetch would refuse are refused up front, without 
     expect(error).toBeInstanceOf(SharedFetchInputError);
     for (const secret of ALL) expect((error as Error).message).not.toContain(secret);
     t.close();
+  });
+});
+
+describe("invariant 13: options refused for a missing doc or name quote neither the identity nor the peers' params", () => {
+  it("createSharedFetchStore without a doc names the doc only", () => {
+    const options = { identity: SECRETS.user, fetch: async () => new Response("{}") } as unknown as Parameters<
+      typeof createSharedFetchStore
+    >[0];
+    expect(() => createSharedFetchStore(options)).toThrow(/needs \{ doc: Y\.Doc \}, got options whose doc is undefined/);
+    expect(() => createSharedFetchStore(options)).toThrow(SharedFetchInputError);
+    let message = "";
+    try {
+      createSharedFetchStore(options);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain(SECRETS.user);
+  });
+
+  it("connectBrowser without a name names the name only", () => {
+    const options = { peers: { url: "ws://127.0.0.1:9", room: "r", params: { token: SECRETS.query } } } as unknown as Parameters<
+      typeof connectBrowser
+    >[0];
+    let message = "";
+    try {
+      connectBrowser(options);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/connectBrowser needs \{ name: non-empty string \}, got name undefined/);
+    expect(message).not.toContain(SECRETS.query);
   });
 });

@@ -1,4 +1,4 @@
-import { abortError } from "./errors.ts";
+import { abortError, describe, SharedFetchInputError } from "./errors.ts";
 import type { Outcome, OutcomeError } from "./fetcher.ts";
 
 /**
@@ -25,6 +25,92 @@ export type RetryData = { retry?: boolean | number; delayMs?: number | "exponent
 export const exponentialDelay = (failureCount: number): number => Math.min(1000 * 2 ** failureCount, 30_000);
 
 export const NO_RETRY: RetryPolicy = { retry: () => false, delayMs: () => 0, data: { retry: false, delayMs: 0 } };
+
+/** TanStack Query's `retry`: always or never, a number of retries, or a verdict per failure. */
+export type RetryOption<E = OutcomeError> = boolean | number | ((failureCount: number, error: E) => boolean);
+/** TanStack Query's `retryDelay`: milliseconds, or a delay per failure. */
+export type RetryDelayOption<E = OutcomeError> = number | ((failureCount: number, error: E) => number);
+
+/**
+ * TanStack's `retry` / `retryDelay` as a policy the claimant runs (retryDelay defaults to TanStack's
+ * exponentialDelay). `asError` makes what the functions receive from a recorded failure. Counts
+ * and delays are also kept as data, so a SharedWorker replica runs them without asking back.
+ */
+export function tanstackRetry<E>(
+  retry: RetryOption<E>,
+  retryDelay: RetryDelayOption<E> | undefined,
+  asError: (error: OutcomeError) => E,
+): RetryPolicy {
+  const delay = retryDelay ?? exponentialDelay;
+  const data: RetryData = {
+    // Infinity is TanStack's "retry for ever": as data (a finite count on the wire), that is `true`.
+    ...(typeof retry === "boolean" ? { retry } : typeof retry === "number" ? { retry: retry === Infinity ? true : retry } : {}),
+    ...(delay === exponentialDelay ? { delayMs: "exponential" as const } : typeof delay === "number" ? { delayMs: delay } : {}),
+  };
+  return {
+    retry: (count, error) =>
+      retry === true || (typeof retry === "number" && count < retry) || (typeof retry === "function" && !!retry(count, asError(error))),
+    delayMs: (count, error) => (typeof delay === "function" ? delay(count, asError(error)) : delay),
+    data,
+  };
+}
+
+const EXPECTED_RETRY =
+  "true/false, a number of retries (>= 0), a function (failureCount, error) => boolean, or a RetryPolicy { retry, delayMs }";
+
+/**
+ * `ensure`'s `retry` / `retryDelay` as the policy the claimant runs: a RetryPolicy as is, or
+ * TanStack's values (what a TanStack user types). A shape that fits neither is bad input, thrown
+ * before anything is written, never a fetch that silently skips its retries.
+ */
+export function resolveRetry(retry: unknown, retryDelay: unknown): RetryPolicy | undefined {
+  if (retryDelay !== undefined && !(typeof retryDelay === "function" || isCount(retryDelay, false)))
+    throw new SharedFetchInputError(
+      `shared-fetch: retryDelay must be a number of milliseconds (>= 0) or a function (failureCount, error) => number, got ${describe(retryDelay)}`,
+    );
+  if (retry === undefined) {
+    // The store retries nothing by default: a delay alone would do nothing, which is not what was meant.
+    if (retryDelay !== undefined)
+      throw new SharedFetchInputError(
+        `shared-fetch: retryDelay ${describe(retryDelay)} was given without retry (the store retries nothing by default)`,
+      );
+    return undefined;
+  }
+  if (typeof retry === "boolean" || typeof retry === "function" || isCount(retry, true))
+    return tanstackRetry(retry as RetryOption, retryDelay as RetryDelayOption | undefined, (error) => error);
+  if (isPolicy(retry)) {
+    if (retry.data !== undefined && !isRetryData(retry.data))
+      throw new SharedFetchInputError(
+        `shared-fetch: a RetryPolicy's data must be { retry?: boolean | finite count, delayMs?: finite ms | "exponential" }, got ${describe(retry.data)}`,
+      );
+    if (retryDelay !== undefined)
+      throw new SharedFetchInputError(
+        `shared-fetch: retryDelay ${describe(retryDelay)} was given with a RetryPolicy, which has its own delayMs`,
+      );
+    return retry;
+  }
+  throw new SharedFetchInputError(`shared-fetch: retry must be ${EXPECTED_RETRY}, got ${describe(retry)}`);
+}
+
+function isCount(value: unknown, infinite: boolean): value is number {
+  return typeof value === "number" && value >= 0 && (Number.isFinite(value) || (infinite && value === Infinity));
+}
+
+function isPolicy(value: unknown): value is RetryPolicy {
+  if (typeof value !== "object" || value === null) return false;
+  const { retry, delayMs } = value as Record<string, unknown>;
+  return typeof retry === "function" && typeof delayMs === "function";
+}
+
+/** RetryData crosses a port as is: a count must be finite there. */
+export function isRetryData(value: unknown): value is RetryData {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const { retry, delayMs } = value as Record<string, unknown>;
+  return (
+    (retry === undefined || typeof retry === "boolean" || isCount(retry, false)) &&
+    (delayMs === undefined || delayMs === "exponential" || isCount(delayMs, false))
+  );
+}
 
 async function ask<T>(fn: () => T | Promise<T>, fallback: T): Promise<T> {
   try {

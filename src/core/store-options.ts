@@ -6,6 +6,7 @@ import { numberOption } from "./options.ts";
 import { isId } from "./request.ts";
 import { DEFAULT_MAX_RESULT_BYTES } from "./fetcher.ts";
 import { DEFAULT_RETENTION_MS } from "./retention.ts";
+import { resolveRetry, type RetryPolicy } from "./retry.ts";
 import type { SharedFetchStoreOptions } from "./types.ts";
 
 export const DEFAULT_LEASE_MS = 5000;
@@ -72,7 +73,12 @@ export type ResolvedStoreOptions = {
 
 export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreOptions {
   if (!options || typeof options !== "object" || !options.doc || typeof options.doc.getArray !== "function") {
-    throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${describe(options)}`);
+    // The options may hold an identity or a fetch that closes over a token: only the doc is named.
+    const got =
+      options && typeof options === "object"
+        ? `options whose doc is ${options.doc === undefined || options.doc === null ? String(options.doc) : "not a Y.Doc"}`
+        : describe(options);
+    throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${got}`);
   }
   const replicaId = options.replicaId ?? randomId();
   if (!isId(replicaId)) {
@@ -106,6 +112,13 @@ export function ensureOptions(opts: unknown, fallbackLease: number): { signal: A
   if (signal !== undefined && !isSignal(signal))
     throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
   return { signal: signal as AbortSignal | undefined, leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease) };
+}
+
+/** `ensure`'s retry options as the claimant's policy (checked like the rest, before anything is written). */
+export function retryOptions(opts: unknown): RetryPolicy | undefined {
+  if (typeof opts !== "object" || opts === null) return undefined;
+  const { retry, retryDelay } = opts as { retry?: unknown; retryDelay?: unknown };
+  return resolveRetry(retry, retryDelay);
 }
 
 function isSignal(value: unknown): value is AbortSignal {

@@ -15,7 +15,7 @@ import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
-import { ensureOptions, resolveStoreOptions, type CreateStoreOptions } from "./store-options.ts";
+import { ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
@@ -179,7 +179,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
         const maxAgeMs = maxAge(opts?.maxAgeMs);
-        const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
+        const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
         return engine.ensure(job, signal, "ensure", maxAgeMs);
@@ -188,7 +188,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        const job = fetchJob(normalizeRequest(req), leaseMs, opts?.retry);
+        const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
         return engine.ensure(job, signal, "refetch");

@@ -1,6 +1,6 @@
 import type * as Y from "yjs";
 import type { Awareness } from "y-protocols/awareness";
-import type { RetryPolicy } from "./retry.ts";
+import type { RetryDelayOption, RetryOption, RetryPolicy } from "./retry.ts";
 
 /** A request as callers describe it. Header values and the body are hashed into the key, never stored. */
 export type SharedRequest = {
@@ -57,8 +57,13 @@ export type EnsureOptions = {
    * claimed). Default: any recorded outcome will do.
    */
   maxAgeMs?: number;
-  /** Retries inside the claim, should this replica fetch (default: none). */
-  retry?: RetryPolicy;
+  /**
+   * Retries inside the claim, should this replica fetch (default: none): TanStack's `retry` (a
+   * number of retries, true/false, or `(failureCount, error) => boolean`), or a RetryPolicy.
+   */
+  retry?: RetryOption | RetryPolicy;
+  /** TanStack's `retryDelay` for a `retry` that is not a RetryPolicy (default: TanStack's exponential delay). */
+  retryDelay?: RetryDelayOption;
 };
 
 export type SharedFetchStoreOptions = {

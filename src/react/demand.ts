@@ -1,7 +1,6 @@
-import { isServer, type Query, type QueryClient, type UseQueryOptions } from "@tanstack/react-query";
+import { isServer, type Query, type QueryClient, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { pollWindow } from "../core/freshness.ts";
-import type { OutcomeError } from "../core/fetcher.ts";
-import { exponentialDelay, type RetryData, type RetryPolicy } from "../core/retry.ts";
+import { tanstackRetry, type RetryPolicy } from "../core/retry.ts";
 import { SharedFetchError } from "./shared-error.ts";
 
 /** fetchMeta that the hooks' `refetch()` passes: it asks for a newer revision, like store.refetch. */
@@ -11,6 +10,47 @@ export const REFETCH_META = { sharedFetch: "refetch" } as const;
 export type Demand = { mode: "refetch" } | { mode: "ensure"; maxAgeMs: number };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+type Behavior<T = unknown, E = Error> = NonNullable<UseQueryOptions<T, E, T>["behavior"]>;
+type FetchOptions = Parameters<Behavior["onFetch"]>[0]["fetchOptions"];
+type RetryValue = UseQueryOptions<unknown, SharedFetchError>["retry"];
+type RetryDelayValue = UseQueryOptions<unknown, SharedFetchError>["retryDelay"];
+
+/**
+ * What TanStack tells a query's `behavior` right before the query function runs, and never the
+ * query function itself. `fetchOptions` say why it runs: `cancelRefetch: true` is an explicit
+ * refetch (an observer's refetch(), refetchQueries, invalidateQueries, resetQueries), `false` a
+ * focus or reconnect, none a mount, poll or prefetch. `retry` / `retryDelay` are the query's
+ * options as TanStack merged them (yours spread over sharedQueryOptions', the key's defaults, the
+ * client's): the retries run in the claim, so TanStack's retryer for this fetch gets none.
+ */
+export type FetchRecord = { fetchOptions: FetchOptions; retry: RetryValue; retryDelay: RetryDelayValue };
+
+const fetches = new WeakMap<object, FetchRecord>();
+
+/** The `behavior` shared queries run: it records each fetch (see FetchRecord), then runs the caller's own, if any. */
+export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavior<T, E> {
+  return {
+    onFetch: (context, query) => {
+      const { retry, retryDelay } = context.options;
+      fetches.set(query, { fetchOptions: context.fetchOptions, retry: retry as RetryValue, retryDelay: retryDelay as RetryDelayValue });
+      // This fetch's retryer only (the query's options stay as given): a retryDelay function
+      // would otherwise still be called on each failure, with retry false.
+      context.options = { ...context.options, retry: false, retryDelay: 0 };
+      own?.onFetch(context, query);
+    },
+  };
+}
+
+/**
+ * The record of the fetch that runs the query function now, taken once per run: a later fetch
+ * that bypasses the behavior (its options replaced by yours) is not mistaken for this one.
+ */
+export function takeFetch(query: object | undefined): FetchRecord | undefined {
+  if (!query) return undefined;
+  const record = fetches.get(query);
+  fetches.delete(query);
+  return record;
+}
 
 function resolve<V>(value: V | ((query: AnyQuery) => V), query: AnyQuery): V {
   return typeof value === "function" ? (value as (query: AnyQuery) => V)(query) : value;
@@ -22,17 +62,20 @@ function staleMs(value: unknown, query: AnyQuery): number | undefined {
 }
 
 /**
- * Why TanStack ran the query function, read from the query itself: a `refetch()` from the hooks or
- * an `invalidateQueries` asks for a newer revision; an errored, unpolled query tries again (as
- * TanStack's error state is always stale); anything else (mount, focus, reconnect, a poll tick,
- * prefetch) is a freshness demand that any replica's recent enough outcome meets. The window is the
- * shortest poll interval among the query's observers (less a little, see pollWindow), else the
- * shortest staleTime among them (TanStack ran us because its own staleTime said stale).
+ * Why TanStack ran the query function, read from the query itself: an explicit refetch (`refetch()`
+ * from any observer's result — useQuery, useQueries, useSuspenseQuery or the hooks —,
+ * `refetchQueries`, `invalidateQueries`: TanStack always fetches then) asks for a newer revision;
+ * so does an invalidated query, and an errored, unpolled one (TanStack's error state is always
+ * stale); anything else (mount, focus, reconnect, a poll tick, prefetch) is a freshness demand that
+ * any replica's recent enough outcome meets. The window is the shortest poll interval among the
+ * query's observers (less a little, see pollWindow), else the shortest staleTime among them
+ * (TanStack ran us because its own staleTime said stale). `fetch`: this run's record (takeFetch).
  */
-export function demandOf(query: AnyQuery | undefined): Demand {
+export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undefined): Demand {
   if (!query) return { mode: "ensure", maxAgeMs: 0 };
   const { state } = query;
   if ((state.fetchMeta as { sharedFetch?: unknown } | null)?.sharedFetch === REFETCH_META.sharedFetch) return { mode: "refetch" };
+  if (fetch?.fetchOptions?.cancelRefetch === true) return { mode: "refetch" };
   if (state.isInvalidated && state.status !== "error") return { mode: "refetch" };
   let interval = Infinity;
   let stale = Infinity;
@@ -54,26 +97,27 @@ export function demandOf(query: AnyQuery | undefined): Demand {
   return { mode: "ensure", maxAgeMs: stale };
 }
 
-type RetryValue = UseQueryOptions<unknown, SharedFetchError>["retry"];
-type RetryDelayValue = UseQueryOptions<unknown, SharedFetchError>["retryDelay"];
-
 /**
- * TanStack's `retry` / `retryDelay` (the options given, else the client's defaults, else
- * TanStack's: 3 in a browser, 0 on a server), run by the store inside its claim.
+ * TanStack's `retry` / `retryDelay` as TanStack defaults them for this query, run by the store
+ * inside its claim: a `retry` spread over sharedQueryOptions' own (`{ ...items, retry: 5 }`, seen in
+ * this run's record), else the one given to sharedQueryOptions, else the client's defaults for its
+ * key (`setQueryDefaults`), else the client's defaults, else TanStack's (3 in a browser, 0 on a
+ * server). `retryDelay`: the one given to sharedQueryOptions, else the query's as TanStack merged
+ * it (spread over, the key's defaults, the client's), else TanStack's exponential delay.
  */
-export function retryPolicy(client: QueryClient, retry: RetryValue, retryDelay: RetryDelayValue): RetryPolicy {
-  const defaults = client.getDefaultOptions().queries;
-  const r = (retry ?? defaults?.retry ?? (isServer ? 0 : 3)) as RetryValue;
-  const d = (retryDelay ?? defaults?.retryDelay ?? exponentialDelay) as NonNullable<RetryDelayValue>;
-  const asError = (error: OutcomeError) => new SharedFetchError(error);
-  // Booleans and numbers as data too: a SharedWorker replica runs them without asking the tab.
-  const data: RetryData = {
-    ...(typeof r === "boolean" || typeof r === "number" ? { retry: r } : {}),
-    ...(d === exponentialDelay ? { delayMs: "exponential" as const } : typeof d === "number" ? { delayMs: d } : {}),
-  };
-  return {
-    retry: (count, error) => r === true || (typeof r === "number" && count < r) || (typeof r === "function" && r(count, asError(error))),
-    delayMs: (count, error) => (typeof d === "function" ? d(count, asError(error)) : d),
-    data,
-  };
+export function retryPolicy(
+  client: QueryClient,
+  queryKey: QueryKey,
+  retry: RetryValue,
+  retryDelay: RetryDelayValue,
+  fetch?: FetchRecord,
+): RetryPolicy {
+  const global = client.getDefaultOptions().queries;
+  const forKey = client.getQueryDefaults(queryKey);
+  // sharedQueryOptions passes TanStack `retry: false`: anything else there was spread over it.
+  const spread = fetch?.retry === false ? undefined : fetch?.retry;
+  const r = spread ?? retry ?? forKey.retry ?? global?.retry ?? (isServer ? 0 : 3);
+  // The merged retryDelay already holds the defaults (sharedQueryOptions passes none of its own).
+  const d = retryDelay ?? fetch?.retryDelay ?? forKey.retryDelay ?? global?.retryDelay;
+  return tanstackRetry<SharedFetchError>(r, d, (error) => new SharedFetchError(error));
 }

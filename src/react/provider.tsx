@@ -1,10 +1,20 @@
-import { createContext, useContext, type ReactNode } from "react";
+import { QueryClientContext } from "@tanstack/react-query";
+import { createContext, useContext, useEffect, type ReactNode } from "react";
 import type { SharedFetchStore } from "../core/types.ts";
+import { holdBridge } from "./bridge.ts";
 
 const StoreContext = createContext<SharedFetchStore | null>(null);
 
-/** Makes a store (from createSharedFetchStore) available to useSharedFetch and useProgram. */
+/**
+ * Makes a store (from createSharedFetchStore) available to useSharedFetch and useProgram. Inside a
+ * QueryClientProvider it also brings results other replicas record into that client's shared
+ * queries, whichever hook renders them (TanStack's useQuery, useQueries, useSuspenseQuery too).
+ */
 export function SharedFetchProvider({ store, children }: { store: SharedFetchStore; children?: ReactNode }) {
+  // Read without useQueryClient, which throws: the provider may sit outside QueryClientProvider
+  // (the hooks and the query functions hold the bridge then).
+  const client = useContext(QueryClientContext);
+  useEffect(() => (client ? holdBridge(client, store) : undefined), [client, store]);
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }
 

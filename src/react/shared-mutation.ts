@@ -1,4 +1,5 @@
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import { asQueryError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
@@ -7,12 +8,19 @@ import { toRequest } from "./url.ts";
  * a new revision of the request's key, so a POST/PUT carries an `Idempotency-Key` stable for that
  * revision (a takeover's duplicate carries the same one, invariant 12), and an identical call made
  * at the same moment in another tab joins it instead of sending twice. Resolves with the response
- * data; rejects with a SharedFetchError for an HTTP or network failure. Invalidate the affected
+ * data; rejects with a SharedFetchError for an HTTP or network failure or bad input (its `cause`
+ * the store's SharedFetchInputError). Invalidate the affected
  * shared queries in `onSuccess`: one tab refetches, every tab and device gets the new result.
  */
 export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
 ): (variables: TVariables) => Promise<TData> {
-  return async (variables) => unwrap<TData>(await store.refetch(toRequest(request(variables))));
+  return async (variables) => {
+    try {
+      return unwrap<TData>(await store.refetch(toRequest(request(variables))));
+    } catch (error) {
+      throw asQueryError(error);
+    }
+  };
 }

@@ -8,13 +8,16 @@ import {
   type QueryKeyWithDataTag,
   type UseQueryOptions,
 } from "@tanstack/react-query";
+import { describe, SharedFetchInputError } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeRequest, originAndPath } from "../core/request.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
-import { demandOf, retryPolicy } from "./demand.ts";
-import { SharedFetchError } from "./shared-error.ts";
+import { ensureBridge, registerQueryFn } from "./bridge.ts";
+import { demandOf, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { deliveredRev } from "./push.ts";
+import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
 
 /** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
@@ -30,13 +33,6 @@ export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
 
 type Extras = Partial<SharedFetchStoreExtras>;
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-
-/**
- * The revision whose result each query holds, as delivered by the store (its query function or a
- * push from another replica's result). Absent: the data came from elsewhere (hydration,
- * initialData, setQueryData) and is compared by time instead.
- */
-export const deliveredRev = new WeakMap<object, number>();
 
 /**
  * Keys whose query function runs in this tab, per store. TanStack consults `initialData` again on
@@ -61,6 +57,23 @@ export function isRunning(store: object, key: string): boolean {
   return (running.get(store)?.get(key) ?? 0) > 0;
 }
 
+/**
+ * Bad input as the query's error: the store's SharedFetchInputError (anything else thrown while
+ * reading the input is one too), as a SharedFetchError whose `cause` it is.
+ */
+export function inputErrorOf(input: unknown, error: unknown): unknown {
+  const typed =
+    error instanceof SharedFetchInputError
+      ? error
+      : new SharedFetchInputError(`shared-fetch: ${describe(input)} is not a request: ${messageOf(error)}`, { cause: error });
+  return asQueryError(typed);
+}
+
+/** What a query function throws when it is run while its request is null (a forced fetch of a disabled query). */
+export function disabledError(what: string): SharedFetchError {
+  return new SharedFetchError({ message: `shared-fetch: this query is disabled (its ${what} is null)` });
+}
+
 /** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
 export function unwrap<T>(snap: Snapshot): T {
   if (snap.error) throw new SharedFetchError(snap.error);
@@ -76,15 +89,6 @@ export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): rea
 }
 
 /**
- * `useQuery` options (the v5 `queryOptions` idiom) for a request shared by every tab and device:
- * pass them to useQuery, useSuspenseQuery, useQueries, prefetchQuery, ensureQueryData, fetchQuery,
- * getQueryData, invalidateQueries or HydrationBoundary's queries alike. TanStack's `retry` and
- * `retryDelay` run in the store's claimant (TanStack itself gets `retry: false`), so other replicas
- * show pending through the retries and the host sees one sequence of attempts. Freshness options
- * are judged on the recorded result's age (see README, "Coming from TanStack Query"). `null`
- * disables the query. Bad input (an invalid URL) becomes the query's error, never a throw.
- */
-/**
  * What `sharedQueryOptions` returns: TanStack's `queryOptions` shape, named through
  * `@tanstack/react-query` so that an app's type checker resolves it there (it need not resolve
  * `@tanstack/query-core` itself, e.g. under pnpm's strict layout).
@@ -93,38 +97,68 @@ export type SharedQueryOptions<T, TData = T> = OmitKeyof<UseQueryOptions<T, Shar
   queryFn?: QueryFunction<T, QueryKey, never> | undefined;
 } & QueryKeyWithDataTag<QueryKey, T, SharedFetchError>;
 
+/**
+ * `useQuery` options (the v5 `queryOptions` idiom) for a request shared by every tab and device:
+ * pass them to useQuery, useSuspenseQuery, useQueries, prefetchQuery, ensureQueryData, fetchQuery,
+ * getQueryData, invalidateQueries or HydrationBoundary's queries alike. TanStack's `retry` and
+ * `retryDelay` run in the store's claimant (TanStack itself gets `retry: false`), so other replicas
+ * show pending through the retries and the host sees one sequence of attempts. Freshness options
+ * are judged on the recorded result's age (see README, "Coming from TanStack Query"); an explicit
+ * refetch (any observer's `refetch()`, refetchQueries, invalidateQueries) asks for a newer revision.
+ * Results other replicas record reach the query in this tab whichever hook observes it (see
+ * bridge.ts). `null` disables the query. Bad input (an invalid URL) becomes the query's error, a
+ * SharedFetchError, never a throw.
+ */
 export function sharedQueryOptions<T = unknown, TData = T>(
   store: SharedFetchStore,
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
 ): SharedQueryOptions<T, TData> {
-  const { queryKey: ownKey, leaseMs, retry, retryDelay, ...rest } = options ?? {};
+  const { queryKey: ownKey, leaseMs, retry, retryDelay, behavior, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;
   let inputError: unknown;
+  let work: string | undefined;
   try {
     req = request === null ? null : toRequest(request);
-    key = ownKey ?? (req ? sharedQueryKey(store, req) : ["shared-fetch", null]);
+    const shared = req ? sharedQueryKey(store, req) : null;
+    work = shared?.[3];
+    key = ownKey ?? shared ?? ["shared-fetch", null];
   } catch (error) {
-    inputError = error;
+    inputError = inputErrorOf(request, error);
+    req = null;
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
   const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
     if (inputError !== undefined) throw inputError;
-    if (!req) throw new Error("shared-fetch: this query is disabled (its request is null)");
-    return trackRunning(store, id, () => run(ctx, req!));
+    if (!req) throw disabledError("request");
+    // A tab that renders TanStack's own hooks outside a provider that sees its client still
+    // receives the results other replicas record.
+    ensureBridge(ctx.client, store);
+    return trackRunning(store, id, () => run(ctx, req!)).catch((error: unknown) => Promise.reject(asQueryError(error)));
   };
   const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
-    const demand = demandOf(query);
-    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(ctx.client, retry, retryDelay) };
+    const fetch = takeFetch(query);
+    const demand = demandOf(query, fetch);
+    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(ctx.client, ctx.queryKey, retry, retryDelay, fetch) };
     const snap =
       demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
     if (query && info && !snap.error) deliveredRev.set(query, info.rev);
     return unwrap<T>(snap);
   };
+  if (req && work !== undefined) {
+    const r = req;
+    registerQueryFn(queryFn, {
+      store,
+      id: work,
+      snapshot: () => store.snapshot(r),
+      subscribe: (listener) => store.subscribe(r, listener),
+      info: () => (store as Extras).resultInfo?.call(store, r),
+    });
+  }
   const recorded = () =>
     req && inputError === undefined && !isRunning(store, id)
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
@@ -146,6 +180,8 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,
+    // Tells the query function why TanStack runs it (see demandOf).
+    behavior: recordingBehavior(behavior),
     retry: false,
   });
 }

@@ -12,11 +12,14 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf } from "./demand.ts";
+import { ensureBridge, registerQueryFn } from "./bridge.ts";
+import { demandOf, recordingBehavior, takeFetch } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import type { SharedFetchError } from "./shared-error.ts";
+import { deliveredRev } from "./push.ts";
+import { asQueryError, type SharedFetchError } from "./shared-error.ts";
 import {
-  deliveredRev,
+  disabledError,
+  inputErrorOf,
   isRunning,
   trackRunning,
   unwrap,
@@ -52,34 +55,37 @@ export function sharedProgramOptions<TData = ProgramData>(
   url: string | null,
   options?: UseProgramOptions<TData>,
 ): SharedQueryOptions<ProgramData, TData> {
-  const { compile, queryKey: ownKey, ...rest } = options ?? {};
+  const { compile, queryKey: ownKey, behavior, ...rest } = options ?? {};
   let req: ProgramRequest | null = null;
   let key: QueryKey;
   let inputError: unknown;
+  let work: string | undefined;
   try {
     req = url === null ? null : compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
     if (req) {
       const n = normalizeProgramRequest(req);
       const u = new URL(n.url);
-      const id = (store as Extras).programKeyOf?.call(store, req) ?? hashKey(JSON.stringify([n.url, n.compile]));
-      key = ownKey ?? ["shared-fetch", "program", `${u.origin}${u.pathname}`, id];
+      work = (store as Extras).programKeyOf?.call(store, req) ?? hashKey(JSON.stringify([n.url, n.compile]));
+      key = ownKey ?? ["shared-fetch", "program", `${u.origin}${u.pathname}`, work];
     } else key = ownKey ?? ["shared-fetch", null];
   } catch (error) {
-    inputError = error;
+    inputError = inputErrorOf(url, error);
+    req = null;
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
   const queryFn = async (ctx: QueryFunctionContext): Promise<ProgramData> => {
     if (inputError !== undefined) throw inputError;
-    if (!req) throw new Error("shared-fetch: this query is disabled (its url is null)");
-    return trackRunning(store, id, () => run(ctx, req!));
+    if (!req) throw disabledError("url");
+    ensureBridge(ctx.client, store);
+    return trackRunning(store, id, () => run(ctx, req!)).catch((error: unknown) => Promise.reject(asQueryError(error)));
   };
   const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const snap = (
-      demandOf(query).mode === "refetch" && refetchProgram
+      demandOf(query, takeFetch(query)).mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req)
         : await store.ensureProgram(req, { signal: ctx.signal })
     ) as Snapshot;
@@ -87,6 +93,16 @@ export function sharedProgramOptions<TData = ProgramData>(
     if (query && record && !snap.error) deliveredRev.set(query, record.rev);
     return unwrap<ProgramData>(snap);
   };
+  if (req && work !== undefined) {
+    const r = req;
+    registerQueryFn(queryFn, {
+      store,
+      id: work,
+      snapshot: () => store.programSnapshot(r) as Snapshot,
+      subscribe: (listener) => store.subscribeProgram(r, listener),
+      info: () => recordOf(store, r),
+    });
+  }
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
     // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
     // and asks again, which the store answers from the record without a request).
@@ -103,6 +119,8 @@ export function sharedProgramOptions<TData = ProgramData>(
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,
+    // Tells the query function why TanStack runs it (see demandOf).
+    behavior: recordingBehavior(behavior),
     retry: false,
   });
 }
@@ -127,7 +145,6 @@ export function useProgram<TData = ProgramData>(
     id: req ? hashQueryKey(opts.queryKey) : null,
     snapshot: () => store.programSnapshot(req!),
     subscribe: (listener) => store.subscribeProgram(req!, listener),
-    info: () => recordOf(store, req!),
   };
   return useSharedView(query, opts, binding);
 }

@@ -1,10 +1,10 @@
 import { useQueryClient, type QueryKey, type RefetchOptions } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
-import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
+import { holdBridge } from "./bridge.ts";
 import { REFETCH_META } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { deliveredRev, isRunning } from "./shared-query-options.ts";
+import { isRunning } from "./shared-query-options.ts";
 
 /** What the hooks add to TanStack's result: the view across replicas. */
 export type SharedView = {
@@ -16,7 +16,7 @@ export type SharedView = {
 
 const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
 
-/** What the hooks show of a store snapshot: the claim and the recorded data (the status is TanStack's). */
+/** What the hooks read of a store snapshot: the claim they show, and the recorded data it is judged beside (the status is TanStack's). */
 type ViewState = Pick<Snapshot, "claim" | "data">;
 
 /**
@@ -28,12 +28,11 @@ type View = { get: () => ViewState; claim: () => ClaimView | undefined; readAll:
 /**
  * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim
  * (only once the pane has read it: `claimRead`, as TanStack renders for the result properties a
- * component reads), or the recorded data. Not the rest of the snapshot: this tab's own ask (idle
- * → pending while its claim waits for the locks) renders nothing. Nor, while `delivering` (this
- * tab's own query function runs and will hand the result to TanStack, whose update renders it),
- * the data (unless nothing is shown yet and what is recorded is older than what it waits for), or
- * a claim that ended as that result arrived. Stable across reads of one store state, as
- * useSyncExternalStore requires.
+ * component reads). Not the rest of the snapshot: this tab's own ask (idle → pending while its
+ * claim waits for the locks) renders nothing, nor does the recorded data (TanStack's update renders
+ * it once it reaches the cache), nor, while `delivering` (this tab's own query function runs and
+ * will hand the result to TanStack), a claim that ended as that result arrived. Stable across
+ * reads of one store state, as useSyncExternalStore requires.
  */
 function viewOf(read: () => Snapshot, delivering: () => boolean): View {
   let last: ViewState | undefined;
@@ -55,7 +54,12 @@ function viewOf(read: () => Snapshot, delivering: () => boolean): View {
     get: () => {
       const state = next();
       claim = state.claim;
-      if (last && state.data === last.data && (sameClaim(last.claim, state.claim) || !claimRead)) return last;
+      if (last && (sameClaim(last.claim, state.claim) || !claimRead)) {
+        // The data alone renders nothing here: it reaches TanStack's cache (bridge.ts), whose
+        // update renders it. Kept for the comparison above, in the same object (same snapshot).
+        last.data = state.data;
+        return last;
+      }
       return (last = state);
     },
     claim: () => {
@@ -70,8 +74,6 @@ function sameClaim(a: ClaimView | undefined, b: ClaimView | undefined): boolean 
   return a === b || (!!a && !!b && a.replicaId === b.replicaId && a.mine === b.mine && a.stale === b.stale);
 }
 
-/** The store's data object last set into each query by the effect below. */
-const handedOver = new WeakMap<object, unknown>();
 const noop = () => {};
 
 /** How the view reads one kind of work from the store (fetches or programs). */
@@ -80,17 +82,13 @@ export type ViewBinding = {
   id: string | null;
   snapshot(): Snapshot;
   subscribe(listener: () => void): () => void;
-  /** The recorded result's revision and writer's `at`. */
-  info(): { rev: number; at?: number } | undefined;
 };
 
 export function fetchBinding(store: SharedFetchStore, id: string | null, req: SharedRequest | null): ViewBinding {
-  const extras = store as Partial<SharedFetchStoreExtras>;
   return {
     id: req ? id : null,
     snapshot: () => store.snapshot(req!),
     subscribe: (listener) => store.subscribe(req!, listener),
-    info: () => extras.resultInfo?.call(store, req!),
   };
 }
 
@@ -100,8 +98,8 @@ export type ViewOptions = { queryKey: QueryKey; notifyOnChangeProps?: unknown };
 /**
  * TanStack's result plus the cross-replica view. Results other replicas record reach this tab's
  * cache with their writer's `at` as `dataUpdatedAt` (so staleness is the recorded result's age),
- * except while this tab's own query function runs: it delivers them itself. The result keeps
- * TanStack's property tracking (each field is a getter onto TanStack's result).
+ * except while this tab's own query function runs: it delivers them itself (bridge.ts, push.ts).
+ * The result keeps TanStack's property tracking (each field is a getter onto TanStack's result).
  */
 export function useSharedView<R extends { isFetching: boolean; refetch: (options?: RefetchOptions) => Promise<unknown> }>(
   query: R,
@@ -125,39 +123,10 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   );
   if ((typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps) === "all") view.readAll();
   const snap = useSyncExternalStore(subscribe, view.get, view.get);
-  useEffect(() => {
-    if (id === null || snap.data === undefined) return;
-    const cached = client.getQueryCache().find({ queryKey, exact: true });
-    const info = binding.info();
-    if (!cached || !info) return;
-    const { state } = cached;
-    // While a fetch runs, the data it brings is delivered by it; only a query showing nothing yet
-    // takes the older data recorded meanwhile (stale-while-revalidate).
-    if (state.fetchStatus !== "idle" && state.data !== undefined) return;
-    // A recorded outcome dated at the epoch was invalidated for every replica (the devtools'
-    // invalidate): stale here too, as invalidateQueries marks it; the next mount, focus or poll fetches.
-    if (info.at === 0 && state.dataUpdatedAt > 0 && !state.isInvalidated) {
-      void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
-      return;
-    }
-    const delivered = deliveredRev.get(cached);
-    const at = info.at ?? 0;
-    if (delivered === undefined) {
-      // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
-      if (state.data !== undefined && at <= state.dataUpdatedAt) return;
-    } else if (
-      info.rev < delivered ||
-      (info.rev === delivered && ((state.dataUpdatedAt === at && state.data === snap.data) || handedOver.get(cached) === snap.data))
-    )
-      return;
-    // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
-    deliveredRev.set(cached, info.rev);
-    // Remembered by identity (TanStack's structural sharing keeps its own copy): a later snapshot
-    // change of the same record (a claim appearing) must not set it again, as each set restarts the
-    // query's refetchInterval timer, and a tab whose timer restarts whenever another tab claims never polls.
-    handedOver.set(cached, snap.data);
-    client.setQueryData(queryKey, snap.data, { updatedAt: at });
-  }, [id, snap, client, queryKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Results other replicas record reach the cache through the bridge of this client and store (one
+  // implementation for every hook, TanStack's own included); held here too for a provider that
+  // sits outside QueryClientProvider, where it cannot see the client.
+  useEffect(() => holdBridge(client, store), [client, store]);
   const refetch = useCallback((options?: RefetchOptions) => query.refetch({ ...options, meta: REFETCH_META } as RefetchOptions), [query]);
   return useMemo(() => {
     const result = {} as R & SharedView;
@@ -166,7 +135,15 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
       if (!own.has(name)) Object.defineProperty(result, name, { enumerable: true, get: () => query[name as keyof R] });
     Object.defineProperty(result, "refetch", { enumerable: true, value: refetch });
     // The claim as last seen, read at access (a pane that never read it was not rendered for it).
-    Object.defineProperty(result, "claim", { enumerable: true, get: view.claim });
+    // Reading it tracks TanStack's isFetching too: this tab's own claim ends with its query
+    // function, and when the answer equals what is shown, that fetch's end is all TanStack renders.
+    Object.defineProperty(result, "claim", {
+      enumerable: true,
+      get: () => {
+        void query.isFetching;
+        return view.claim();
+      },
+    });
     Object.defineProperty(result, "isFetchingAnywhere", { enumerable: true, get: () => query.isFetching || view.claim() !== undefined });
     return result;
     // A new result for each change of the view, as TanStack's result is new for each change.

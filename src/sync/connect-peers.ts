@@ -2,7 +2,8 @@ import { registerConnector } from "../core/connectors.ts";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "./connection.ts";
+import { announceAgain, dropRemotePresence, type Connection } from "./connection.ts";
+import { peersProblem } from "./peers-options.ts";
 import { probeTrips } from "./trip-probe.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
@@ -31,8 +32,8 @@ export type PeerConnection = Connection & {
 
 /** Syncs `doc` with other devices through a y-websocket server (sync + awareness). */
 export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
-  requireNonEmptyString("connectPeers", "url", opts?.url);
-  requireNonEmptyString("connectPeers", "room", opts.room);
+  const problem = peersProblem(opts);
+  if (problem !== undefined) throw new TypeError(`connectPeers: ${problem}`);
   if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
     throw new TypeError("connectPeers: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
   }

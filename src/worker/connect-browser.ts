@@ -6,6 +6,7 @@ import { internalsOf, registerInternals } from "../core/internals.ts";
 import { numberOption } from "../core/options.ts";
 import type { Program, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
+import { peersProblem, type PeersServer } from "../sync/peers-options.ts";
 import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
 import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
 import type { BrowserConfig } from "./protocol.ts";
@@ -34,7 +35,7 @@ export type ConnectBrowserOptions = {
   leaseMs?: number;
   programLeaseMs?: number;
   /** A y-websocket server for other devices (the worker connects to it; a worker file may connect its own). */
-  peers?: { url: string; room: string; params?: Record<string, string> };
+  peers?: PeersServer;
   /**
    * Starts the browser's replica worker, e.g.
    * `(name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name })`.
@@ -66,25 +67,33 @@ export type ConnectBrowserOptions = {
  */
 export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   if (!options || typeof options !== "object" || typeof options.name !== "string" || options.name === "")
-    throw new SharedFetchInputError(`shared-fetch: connectBrowser needs { name: non-empty string }, got ${describe(options)}`);
+    // The options may carry the peers' params (tokens): only the name is quoted.
+    throw new SharedFetchInputError(
+      `shared-fetch: connectBrowser needs { name: non-empty string }, got ${options && typeof options === "object" ? `name ${describe(options.name)}` : describe(options)}`,
+    );
   const identity = options.identity ?? "anonymous";
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
   const locks = options.locks ?? detectLocks();
+  // Whatever the app injects (`locks` too), a browser without SharedWorker has no worker to serve
+  // the tab: the factory would only throw. Tests under Node stand one in, as the browser they simulate.
   const noWorker =
     options.worker === false
       ? "opted out (worker: false)"
       : typeof options.worker !== "function"
         ? "no worker factory given"
-        : options.locks === undefined && typeof SharedWorker !== "function"
+        : typeof SharedWorker !== "function"
           ? "no SharedWorker here"
           : !locks
             ? "no Web Locks here"
             : undefined;
-  // Checked here, whichever replica serves the tab: the tab's own is made later (a chunk of its own).
+  // Checked here, whichever replica serves the tab: the worker, or the tab's own made later (a
+  // chunk of its own), would find them bad too late to tell the caller.
   const leaseMs = leaseOption("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
   const programLeaseMs = leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
   if (options.fetch !== undefined && typeof options.fetch !== "function")
     throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${describe(options.fetch)}`);
+  const peersBad = options.peers === undefined ? undefined : peersProblem(options.peers, "peers");
+  if (peersBad !== undefined) throw new SharedFetchInputError(`shared-fetch: connectBrowser's ${peersBad}`);
 
   const tabId = randomId();
   const store = new RemoteStore(identity, leaseMs, programLeaseMs, tabId);
@@ -93,18 +102,22 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   let destroyed = false;
   // The tab becomes a replica of its own: at once where no worker can serve it, or once the worker
   // failed. What it asked meanwhile waits in the store (pending, never idle) and is asked there.
+  // Should the replica's chunk not load, or the replica not be made (no WebSocket for its peers,
+  // say), nothing answers the asks: they stay pending (never idle, nothing thrown into React),
+  // and the console says why, once.
   const becomeReplica = (why: string) => {
     reason = why;
-    import("./tab-replica.ts").then(
-      ({ tabReplica }) => {
+    const report = (what: string) => (error: unknown) =>
+      console.error(`shared-fetch: this tab's replica ${what} (${why}); its requests stay pending`, error);
+    import("./tab-replica.ts")
+      .then(({ tabReplica }) => {
         if (destroyed) return;
         const local = tabReplica(options, identity);
         // The devtools find the tab replica's records, engine and simulations behind this same store.
         registerInternals(store, internalsOf(local));
         store.fallBack(local);
-      },
-      (error: unknown) => console.error(`shared-fetch: this tab's replica failed to load (${why}); its requests stay pending`, error),
-    );
+      }, report("failed to load"))
+      .catch(report("could not be made"));
   };
   let link: WorkerLink | undefined;
   if (noWorker !== undefined || !locks || typeof options.worker !== "function") becomeReplica(noWorker ?? "no Web Locks here");
@@ -117,7 +130,8 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
       browserId,
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
-      ...(options.peers ? { peers: options.peers } : {}),
+      // Only what the worker reads: anything else on the app's object might not survive postMessage.
+      ...(options.peers ? { peers: serverOf(options.peers) } : {}),
     };
     // The browser id every tab agrees on, before the first hello names it to the worker.
     const agreed = agreeBrowserId(locks, browserId).then((id) => void (config.browserId = id));
@@ -146,4 +160,8 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
       },
     },
   }) as RemoteStore & BrowserStore;
+}
+
+function serverOf({ url, room, params }: PeersServer): PeersServer {
+  return { url, room, ...(params ? { params: { ...params } } : {}) };
 }

@@ -4,12 +4,14 @@
  * through the doc (invariant 13). Each side validates what it receives: a malformed message is
  * dropped and counted, never thrown (the other side may be an older or a broken build).
  */
+import { describe } from "../core/errors.ts";
 import type { StoreEvent } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { isPlainObject } from "../core/request.ts";
 import type { Snapshot } from "../core/types.ts";
+import { peersProblem } from "../sync/peers-options.ts";
 import { isWireRetry, type WireRetry } from "./retry-wire.ts";
 
 /**
@@ -120,17 +122,34 @@ function isInfo(v: unknown): boolean {
   return v === undefined || (isPlainObject(v) && int(v.rev) && optNum(v.at));
 }
 
-function isConfig(v: unknown): v is BrowserConfig {
-  if (!isPlainObject(v) || !str(v.name) || typeof v.identity !== "string") return false;
-  if (v.browserId !== undefined && !str(v.browserId)) return false;
-  if (v.persisted !== undefined && typeof v.persisted !== "boolean") return false;
-  if (!optNum(v.leaseMs) || !optNum(v.programLeaseMs)) return false;
-  if (v.peers !== undefined) {
-    const p = v.peers;
-    if (!isPlainObject(p) || !str(p.url) || !str(p.room)) return false;
-    if (p.params !== undefined && !(isPlainObject(p.params) && Object.values(p.params).every((x) => typeof x === "string"))) return false;
-  }
-  return true;
+/** What makes a tab's config one this worker cannot serve, or undefined (see helloProblem). */
+function configProblem(v: unknown): string | undefined {
+  if (!isPlainObject(v)) return `config must be an object, got ${describe(v)}`;
+  if (!str(v.name)) return `config.name must be a non-empty string of at most 10000 characters, got ${describe(v.name)}`;
+  if (typeof v.identity !== "string") return `config.identity must be a string, got ${describe(v.identity)}`;
+  if (v.browserId !== undefined && !str(v.browserId)) return `config.browserId must be a non-empty string, got ${describe(v.browserId)}`;
+  if (v.persisted !== undefined && typeof v.persisted !== "boolean")
+    return `config.persisted must be a boolean when given, got ${describe(v.persisted)}`;
+  for (const lease of ["leaseMs", "programLeaseMs"])
+    if (!optNum(v[lease])) return `config.${lease} must be a finite number when given, got ${describe(v[lease])}`;
+  if (v.peers === undefined) return undefined;
+  // connectPeers' rules (the worker connects them), and this protocol's bound on a string.
+  const peers = peersProblem(v.peers, "config.peers");
+  if (peers !== undefined) return peers;
+  const { url, room } = v.peers as { url: string; room: string };
+  return str(url) && str(room) ? undefined : "config.peers.url and .room must be at most 10000 characters";
+}
+
+const isConfig = (v: unknown): v is BrowserConfig => configProblem(v) === undefined;
+
+/**
+ * Why this worker refuses a hello it dropped as malformed, or undefined for any other message.
+ * A tab told `refused` falls back at once, naming the reason, instead of waiting out its timeout.
+ */
+export function helloProblem(data: unknown): string | undefined {
+  if (!isPlainObject(data) || data.t !== "hello") return undefined;
+  if (int(data.v) && data.v !== PROTOCOL) return `protocol ${data.v} asked, this worker speaks ${PROTOCOL}`;
+  return configProblem(data.config) ?? "a malformed hello (its v, tab, lock or resend)";
 }
 
 function isDevState(v: unknown): v is DevState {

@@ -9,7 +9,7 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import { ensureOptions } from "../core/store-options.ts";
+import { ensureOptions, retryOptions } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
@@ -42,10 +42,10 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   // An ask the live worker answered is withdrawn from the standby: it waits for nothing there.
   private readonly waiters = new RemoteWaiters(
     this.send,
-    (key) => this.views.asking(key),
+    (key) => this.views.changed(key),
     (id) => this.shadowLink?.({ t: "abort", id }),
   );
-  private readonly views = new RemoteViews(this.send, (key) => this.waiters.asks(key));
+  private readonly views = new RemoteViews(this.send, (key) => this.waiters.wants(key));
   private readonly inspector: RemoteInspector;
   private destroyed = false;
   /** The tab's own replica, once the worker failed (see fallBack): every call goes there. */
@@ -134,11 +134,16 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
       case "snap":
         return this.views.set(msg.key, msg.snap, msg.info);
       case "settled":
-        this.views.set(msg.key, msg.snap, msg.info);
-        return this.waiters.receive(msg);
-      case "rejected":
+        // Stored before the ask goes: the listeners hear once, of the answer (not of the outcome it replaces).
+        this.views.put(msg.key, msg.snap, msg.info);
+        this.waiters.receive(msg);
+        return this.views.changed(msg.key);
+      case "rejected": {
+        const key = this.waiters.receive(msg);
+        return key === undefined ? undefined : this.views.changed(key);
+      }
       case "retry?":
-        return this.waiters.receive(msg);
+        return void this.waiters.receive(msg);
       case "inspect":
       case "event":
       case "doc":
@@ -150,7 +155,8 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   private run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
     if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
-    return this.waiters.run(kind, mode, key, req, opts);
+    // An ensure the shown result is too old for makes the worker fetch again, as a refetch does.
+    return this.waiters.run(kind, mode, key, req, opts, mode === "refetch" || this.views.outdated(key, opts.maxAgeMs));
   }
 
   private guard<T>(fn: () => Promise<T>): Promise<T> {
@@ -175,11 +181,12 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
       const maxAge = opts?.maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", opts.maxAgeMs, 0, { min: "non-negative" });
+      const retry = retryOptions(opts);
       return this.run("fetch", "ensure", this.keyOf(req), req, {
         leaseMs,
         ...(signal ? { signal } : {}),
         ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}),
-        ...(opts?.retry ? { retry: opts.retry } : {}),
+        ...(retry ? { retry } : {}),
       });
     });
   }
@@ -188,10 +195,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
+      const retry = retryOptions(opts);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
         leaseMs,
         ...(signal ? { signal } : {}),
-        ...(opts?.retry ? { retry: opts.retry } : {}),
+        ...(retry ? { retry } : {}),
       });
     });
   }

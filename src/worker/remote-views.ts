@@ -1,4 +1,5 @@
 import { callAll } from "../core/emitter.ts";
+import { isFresh } from "../core/freshness.ts";
 import type { Snapshot } from "../core/types.ts";
 import type { ResultInfo, TabMessage, WorkKind } from "./protocol.ts";
 
@@ -6,7 +7,14 @@ const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
 // Asked, not answered yet: pending is the truth (invariant 8), "idle" would say nobody works on it.
 const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
 
-type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; local?: () => void };
+/**
+ * What this tab's open asks for a key want from the worker: "newer" when one makes it fetch again
+ * though an outcome is recorded (a refetch, a freshness demand the shown result misses), "any" else.
+ */
+export type Wants = "newer" | "any" | undefined;
+
+/** `shown`: what the listeners were last told of (they hear only of a change). */
+type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; shown: Snapshot; local?: () => void };
 
 /** Subscribes to a key of the tab's own replica (after a fallback): returns the unsubscribe. */
 export type LocalSubscribe = (kind: WorkKind, req: unknown, listener: () => void) => () => void;
@@ -15,16 +23,23 @@ export type LocalSubscribe = (kind: WorkKind, req: unknown, listener: () => void
  * What a tab shows in SharedWorker mode: the worker's snapshots as last pushed, kept here so that
  * `snapshot()` is synchronous (useSyncExternalStore), and the keys the tab subscribes to (re-sent
  * to each new worker).
+ *
+ * While this tab has asked for a key and no answer came, the view reads pending whatever the
+ * worker last pushed (invariant 8): a push may predate the worker's handling of the ask (the
+ * answer to a `sub`, a new worker's first look at a re-sent ask), and once the worker handles it
+ * its store reads pending at once until it answers, the answer coming with the last push. So an
+ * idle push during an ask is stale, as is a recorded outcome during an ask that wants a newer one.
  */
 export class RemoteViews {
   private readonly snaps = new Map<string, Snapshot>();
   private readonly infos = new Map<string, ResultInfo>();
   private readonly watched = new Map<string, Watched>();
+  /** The pending view over an outcome shown while a newer one is asked for, kept while it is the same. */
+  private readonly over = new Map<string, { from: Snapshot; view: Snapshot }>();
 
   constructor(
     private readonly send: (message: TabMessage) => void,
-    /** Whether this tab has asked for the key and waits (then it reads pending before the worker answers). */
-    private readonly asked: (key: string) => boolean,
+    private readonly wants: (key: string) => Wants,
   ) {}
 
   /** The subscriptions, as a new worker needs them. */
@@ -32,27 +47,56 @@ export class RemoteViews {
     for (const [key, w] of this.watched) this.send({ t: "sub", kind: w.kind, key, req: w.req });
   }
 
+  /** The worker's push: the listeners hear of it if the view changed. */
   set(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
+    this.put(key, snap, info);
+    this.changed(key);
+  }
+
+  /** Keeps the worker's snapshot without telling anyone yet (an answer: its ask goes first, see changed). */
+  put(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
     if (info) this.infos.set(key, info);
     else this.infos.delete(key);
-    const known = this.snaps.get(key);
-    if (known !== undefined && sameSnapshot(known, snap)) return;
-    this.snaps.set(key, snap);
-    this.notify(key);
+    const known = this.snaps.get(key) ?? IDLE;
+    // An unchanged view keeps its object (no render), idle before any push included.
+    if (!sameSnapshot(known, snap)) this.snaps.set(key, snap);
+    else if (!this.snaps.has(key)) this.snaps.set(key, IDLE);
   }
 
-  /** A waiter came or went for a key the worker has not described yet: its pending/idle changed. */
-  asking(key: string): void {
-    if (!this.snaps.has(key)) this.notify(key);
-  }
-
-  private notify(key: string): void {
+  /** The key's view may have changed (a push, an ask that came, was answered or withdrawn): its listeners hear of it if it did. */
+  changed(key: string): void {
+    if (this.wants(key) !== "newer") this.over.delete(key);
     const w = this.watched.get(key);
-    if (w) callAll(w.listeners, [], "snapshot");
+    if (!w) return;
+    const now = this.read(key);
+    if (now === w.shown) return;
+    w.shown = now;
+    callAll(w.listeners, [], "snapshot");
   }
 
+  /** The same object until the view changes (useSyncExternalStore). */
   read(key: string): Snapshot {
-    return this.snaps.get(key) ?? (this.asked(key) ? ASKED : IDLE);
+    const snap = this.snaps.get(key);
+    const wants = this.wants(key);
+    if (wants === undefined) return snap ?? IDLE;
+    if (snap === undefined || snap.status === "idle") return ASKED;
+    if (wants === "any" || snap.status === "pending") return snap;
+    const known = this.over.get(key);
+    if (known?.from === snap) return known.view;
+    // What the worker's store shows while it fetches again: the outcome kept, pending.
+    const view = Object.freeze({ ...snap, status: "pending" }) as Snapshot;
+    this.over.set(key, { from: snap, view });
+    return view;
+  }
+
+  /**
+   * Whether an ensure with this freshness demand will make the worker fetch again though it shows
+   * a result: judged as the worker's engine judges it (the result's `at` on this browser's clock),
+   * a moment earlier. An error's age is not told to tabs: the worker's push says.
+   */
+  outdated(key: string, maxAgeMs: number | undefined): boolean {
+    if (maxAgeMs === undefined || this.snaps.get(key)?.status !== "success") return false;
+    return !isFresh(this.infos.get(key)?.at, Date.now(), maxAgeMs);
   }
 
   info(key: string): ResultInfo | undefined {
@@ -62,7 +106,7 @@ export class RemoteViews {
   watch(kind: WorkKind, key: string, req: unknown, listener: () => void): () => void {
     let w = this.watched.get(key);
     if (!w) {
-      w = { kind, req, listeners: new Set() };
+      w = { kind, req, listeners: new Set(), shown: this.read(key) };
       this.watched.set(key, w);
       this.send({ t: "sub", kind, key, req });
     }
@@ -97,6 +141,7 @@ export class RemoteViews {
   clear(): void {
     for (const entry of this.watched.values()) entry.local?.();
     this.watched.clear();
+    this.over.clear();
   }
 }
 

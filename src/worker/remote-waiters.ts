@@ -2,11 +2,14 @@ import { abortError, SharedFetchInputError } from "../core/errors.ts";
 import type { RetryPolicy } from "../core/retry.ts";
 import type { Snapshot } from "../core/types.ts";
 import type { Mode, TabMessage, WireError, WorkerMessage, WorkKind } from "./protocol.ts";
+import type { Wants } from "./remote-views.ts";
 import { answerRetry, retryToWire } from "./retry-wire.ts";
 
 type Waiter = {
   kind: WorkKind;
   mode: Mode;
+  /** It makes the worker fetch again though an outcome is shown (a refetch, an outdated one). */
+  newer: boolean;
   key: string;
   req: unknown;
   leaseMs?: number;
@@ -38,9 +41,10 @@ export class RemoteWaiters {
     private readonly answered: (id: number) => void = () => {},
   ) {}
 
-  asks(key: string): boolean {
-    for (const w of this.waiters.values()) if (w.key === key) return true;
-    return false;
+  wants(key: string): Wants {
+    let wants: Wants;
+    for (const w of this.waiters.values()) if (w.key === key) wants = w.newer ? "newer" : (wants ?? "any");
+    return wants;
   }
 
   /** The ids of the open asks (what resend sends). */
@@ -53,7 +57,7 @@ export class RemoteWaiters {
     for (const [id, w] of this.waiters) to(message(id, w));
   }
 
-  run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
+  run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions, newer = mode === "refetch"): Promise<Snapshot> {
     const { signal, ...extra } = opts;
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const id = this.nextId++;
@@ -68,6 +72,7 @@ export class RemoteWaiters {
       const w: Waiter = {
         kind,
         mode,
+        newer,
         key,
         req,
         ...extra,
@@ -82,20 +87,26 @@ export class RemoteWaiters {
     });
   }
 
-  receive(msg: Extract<WorkerMessage, { t: "settled" | "rejected" | "retry?" }>): void {
+  /**
+   * The worker's answer to an ask, or its retry question. Returns the answered ask's key: its view
+   * changed, which the caller tells (after it stored the answer's snapshot, so the listeners hear
+   * once, of the answer).
+   */
+  receive(msg: Extract<WorkerMessage, { t: "settled" | "rejected" | "retry?" }>): string | undefined {
     if (msg.t === "retry?") {
       // The worker's attempt failed and this tab's policy is a function: only the tab can run it.
       const policy = this.waiters.get(msg.waiter)?.retry;
       void answerRetry(policy, msg.failureCount, msg.error).then((answer) => this.send({ t: "retry", id: msg.id, ...answer }));
-      return;
+      return undefined;
     }
     const w = this.waiters.get(msg.id);
-    if (!w) return;
+    if (!w) return undefined;
     this.waiters.delete(msg.id);
     w.cleanup();
     this.answered(msg.id);
     if (msg.t === "settled") w.resolve(msg.snap);
     else w.reject(fromWire(msg.error));
+    return w.key;
   }
 
   /** The tab became a replica of its own (the worker failed): each open ask is asked there, its promise kept. */

@@ -5,9 +5,11 @@
  */
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../core/store.ts";
+import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { ProgramRequest } from "../core/types.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
+import type { Connection } from "../sync/connection.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
 import { refetchProgram } from "./program-refetch.ts";
@@ -16,16 +18,26 @@ import { refetchProgram } from "./program-refetch.ts";
 export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name: options.name });
-  const peers = options.peers ? connectPeers(doc, options.peers) : undefined;
-  const store = createSharedFetchStore({
-    doc,
-    identity,
-    awareness: (peers ?? tabs).awareness,
-    ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
-    ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.locks ? { locks: options.locks } : {}),
-  });
+  let peers: Connection | undefined;
+  let store: SharedFetchStoreWithExtras;
+  try {
+    peers = options.peers ? connectPeers(doc, options.peers) : undefined;
+    store = createSharedFetchStore({
+      doc,
+      identity,
+      awareness: (peers ?? tabs).awareness,
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      ...(options.locks ? { locks: options.locks } : {}),
+    });
+  } catch (error) {
+    // Made in part, it would hold a channel, a database and presence timers for nothing.
+    peers?.destroy();
+    tabs.destroy();
+    doc.destroy();
+    throw error;
+  }
   const destroy = store.destroy;
   const refetch = store.refetchProgram.bind(store);
   // The same object (the devtools find its internals by identity), told its connections.

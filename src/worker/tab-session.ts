@@ -7,7 +7,7 @@ import { refetchProgram } from "./program-refetch.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { retryFromWire } from "./retry-wire.ts";
-import { parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
+import { helloProblem, parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 export type SessionDeps = {
   locks: LockManagerLike | undefined;
@@ -104,6 +104,13 @@ export class TabSession {
     const msg = parseTabMessage(event.data);
     if (!msg) {
       this.deps.onMalformed?.(event.data);
+      // A hello this worker cannot serve (a bad config, another build's): the tab learns why now,
+      // and falls back, rather than after its timeout with nothing to say.
+      const refusal = helloProblem(event.data);
+      if (refusal !== undefined) {
+        this.shadowing = false;
+        this.post({ t: "refused", message: refusal });
+      }
       return;
     }
     this.handleSafely(msg);

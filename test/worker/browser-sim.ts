@@ -20,7 +20,22 @@ export function cleanup(fn: () => void): void {
   cleanups.push(fn);
 }
 
+/**
+ * This simulated browser has SharedWorker, as the browsers the worker mode is for do (connectBrowser
+ * makes a tab its own replica where the global is missing): a stand-in for the test, which starts
+ * workers through its `worker` factory only, so the stand-in throws if anything constructs it.
+ */
+export function sharedWorkerHere(): void {
+  const scope = globalThis as { SharedWorker?: unknown };
+  if (typeof scope.SharedWorker === "function") return;
+  scope.SharedWorker = function SharedWorker() {
+    throw new Error("the worker tests start workers through connectBrowser's `worker` factory");
+  };
+  cleanup(() => delete scope.SharedWorker);
+}
+
 export function browser(host: Host) {
+  sharedWorkerHere();
   const locks = new FakeLocks();
   const name = `app-${process.pid}-${++seq}`;
   const workers = new Map<string, BrowserReplica>();

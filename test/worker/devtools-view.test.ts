@@ -10,6 +10,7 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
 import { internalsOf } from "../../src/internals.ts";
+import { sharedWorkerHere } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/panel";
 const cleanups: (() => void)[] = [];
@@ -34,6 +35,7 @@ it("the panel shows the worker's keys with the one replica's claim, and its refe
   host.auto = (call) => ({ status: 200, body: { n: call.n } });
   const locks = new FakeLocks();
   const replica = createBrowserReplica({ locks: locks.forTab("w"), lockName: "w", fetch: host.fetch, store: { settleMs: 0 } });
+  sharedWorkerHere();
   const store = connectBrowser({
     name: `panel-${process.pid}`,
     locks: locks.forTab("t"),

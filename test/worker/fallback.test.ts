@@ -16,7 +16,7 @@ import { Host } from "../../sim/host.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { PROTOCOL } from "../../src/worker/protocol.ts";
 import { WORKER_READY_MS } from "../../src/worker/worker-link.ts";
-import { cleanup } from "./browser-sim.ts";
+import { cleanup, sharedWorkerHere } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/fallback";
 let seq = 0;
@@ -35,6 +35,7 @@ function silentWorker() {
 }
 
 function tab(host: Host, start: () => ReturnType<typeof silentWorker>["worker"], extra: { workerTimeoutMs?: number } = {}): BrowserStore {
+  sharedWorkerHere();
   const store = connectBrowser({
     name: `fb-${process.pid}-${++seq}`,
     worker: start,

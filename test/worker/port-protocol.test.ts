@@ -11,7 +11,7 @@ import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { parseTabMessage, parseWorkerMessage, PROTOCOL } from "../../src/worker/protocol.ts";
 import { internalsOf } from "../../src/internals.ts";
-import { browser, cleanup } from "./browser-sim.ts";
+import { browser, cleanup, sharedWorkerHere, until as poll } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/items";
 let seq = 0;
@@ -98,7 +98,7 @@ describe("tabs as views of the worker's replica", () => {
     const t = b.tab();
     await expect(t.ensure({ url: "not a url" })).rejects.toThrow(/"not a url" is not a valid absolute URL/);
     await expect(t.ensure({ url: API, method: "BREW" })).rejects.toThrow(/unsupported method "BREW"/);
-    expect(() => connectBrowser({ name: "" })).toThrow(/connectBrowser needs \{ name: non-empty string \}, got \{"name":""\}/);
+    expect(() => connectBrowser({ name: "" })).toThrow(/connectBrowser needs \{ name: non-empty string \}, got name ""/);
     expect(host.calls).toHaveLength(0);
   });
 });
@@ -189,7 +189,7 @@ describe("back/forward cache", () => {
 });
 
 describe("malformed messages (invariant 14: ignored, never thrown)", () => {
-  it("the worker drops garbage from a tab and keeps serving it", async () => {
+  it("the worker drops garbage from a tab and keeps serving it; a hello it cannot serve is refused, naming why", async () => {
     const host = new Host();
     host.auto = () => ({ status: 200, body: { fine: 1 } });
     const locks = new FakeLocks();
@@ -205,10 +205,21 @@ describe("malformed messages (invariant 14: ignored, never thrown)", () => {
       { t: "ensure" },
       { t: "ensure", id: -1, kind: "fetch", mode: "ensure" },
       { t: "nope" },
+    ];
+    for (const g of garbage) channel.port1.postMessage(g);
+    // A hello the worker cannot serve is refused, naming why (on a port of its own: the tab's
+    // link would take a refusal on its port for its own and fall back).
+    const other = new MessageChannel();
+    cleanup(() => (other.port1.close(), other.port2.close()));
+    replica.accept(other.port2 as unknown as MessagePort);
+    const refused: unknown[] = [];
+    other.port1.onmessage = (event) => void refused.push(event.data);
+    const badHellos = [
       { t: "hello", v: 1 },
       { t: "hello", v: PROTOCOL, tab: "x", lock: "x", config: { name: "m", identity: "u", persisted: "no" } },
     ];
-    for (const g of garbage) channel.port1.postMessage(g);
+    for (const g of badHellos) other.port1.postMessage(g);
+    sharedWorkerHere();
     const t = connectBrowser({
       name: `m-${++seq}`,
       worker: () => ({ port: channel.port1 as unknown as MessagePort }),
@@ -216,7 +227,12 @@ describe("malformed messages (invariant 14: ignored, never thrown)", () => {
     });
     cleanup(() => t.destroy());
     await expect(t.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { fine: 1 } });
-    expect(replica.malformed).toBe(garbage.length);
+    await poll(() => refused.length === 2);
+    expect(replica.malformed).toBe(garbage.length + badHellos.length);
+    expect(refused).toEqual([
+      { t: "refused", message: `protocol 1 asked, this worker speaks ${PROTOCOL}` },
+      { t: "refused", message: 'config.persisted must be a boolean when given, got "no"' },
+    ]);
   });
 
   it("parsers return undefined for every malformed shape, and never throw", () => {

@@ -1,0 +1,177 @@
+import type { Query, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
+import type { SharedFetchStore } from "../core/types.ts";
+import { pushRecorded, type Recorded } from "./push.ts";
+
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+
+/** What a shared query's options say about its work: the store, the work's key, how to watch its record. */
+export type Registration = Recorded & {
+  store: SharedFetchStore;
+  /** The work's key in the store (a query key the caller chose may name other work later). */
+  id: string;
+  subscribe(listener: () => void): () => void;
+};
+
+/**
+ * Registrations by query function: sharedQueryOptions makes a new one per call, TanStack keeps it
+ * in the options of the query and of each observer (spreads and defaulting copy it), and it goes
+ * with them (a WeakMap: nothing to forget).
+ */
+const registrations = new WeakMap<object, Registration>();
+
+export function registerQueryFn(queryFn: object, registration: Registration): void {
+  registrations.set(queryFn, registration);
+}
+
+function registrationOf(query: AnyQuery, store: SharedFetchStore): Registration | undefined {
+  // A hydrated query has no query function of its own until an observer brings one.
+  for (const options of [query.options, ...query.observers.map((o) => o.options)]) {
+    const registration = typeof options.queryFn === "function" ? registrations.get(options.queryFn) : undefined;
+    if (registration?.store === store) return registration;
+  }
+  return undefined;
+}
+
+type Watch = { id: string; off: () => void; registration: Registration };
+
+/**
+ * Results other replicas record reach one QueryClient's shared queries of one store, whichever hook
+ * observes them (useQuery, useQueries, useSuspenseQuery or the package's hooks): a query is watched
+ * while it has an enabled observer (a store subscription shows the key, which a disabled query must
+ * not), and re-checked when its record or its own state changes. It lives while someone holds it
+ * (a SharedFetchProvider, a hook) or the cache holds a query of the store.
+ */
+class Bridge {
+  private holders = 0;
+  private disposed = false;
+  /** Queries of this store in the cache (watched or not). */
+  private readonly mine = new Set<AnyQuery>();
+  private readonly watches = new Map<AnyQuery, Watch>();
+  private readonly due = new Set<AnyQuery>();
+  private readonly stopCache: () => void;
+
+  constructor(
+    private readonly client: QueryClient,
+    private readonly store: SharedFetchStore,
+    private readonly gone: () => void,
+  ) {
+    const cache = client.getQueryCache();
+    this.stopCache = cache.subscribe((event) => this.onEvent(event));
+    for (const query of cache.getAll()) this.reconcile(query as AnyQuery);
+  }
+
+  hold(): () => void {
+    this.holders++;
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.holders--;
+      this.disposeIfUnused();
+    };
+  }
+
+  disposeIfUnused(): void {
+    if (this.disposed || this.holders > 0 || this.mine.size > 0) return;
+    this.disposed = true;
+    this.stopCache();
+    for (const query of [...this.watches.keys()]) this.unwatch(query);
+    this.gone();
+  }
+
+  private onEvent(event: QueryCacheNotifyEvent): void {
+    const query = event.query as AnyQuery;
+    switch (event.type) {
+      case "removed":
+        this.mine.delete(query);
+        this.unwatch(query);
+        return this.disposeIfUnused();
+      // The query's own state changed (its fetch ended, an invalidation, a set): re-check it, and
+      // whether it is still enabled (`enabled` may be a function of its state).
+      case "updated":
+        this.reconcile(query);
+        if (this.watches.has(query)) this.schedule(query);
+        return;
+      case "observerResultsUpdated":
+        return;
+      default:
+        // added, observerAdded, observerRemoved, observerOptionsUpdated (enabled may have changed)
+        this.reconcile(query);
+    }
+  }
+
+  private reconcile(query: AnyQuery): void {
+    // A query already removed may still report (its fetch settling): it is no longer this cache's.
+    const cached = this.client.getQueryCache().get(query.queryHash) === query;
+    const registration = cached ? registrationOf(query, this.store) : undefined;
+    if (!registration) {
+      this.unwatch(query);
+      if (!cached && this.mine.delete(query)) this.disposeIfUnused();
+      return;
+    }
+    this.mine.add(query);
+    if (!query.isActive()) return this.unwatch(query);
+    if (this.watches.get(query)?.id === registration.id) return;
+    this.unwatch(query);
+    const off = registration.subscribe(() => this.schedule(query));
+    this.watches.set(query, { id: registration.id, off, registration });
+    this.schedule(query);
+  }
+
+  private unwatch(query: AnyQuery): void {
+    const watch = this.watches.get(query);
+    if (!watch) return;
+    this.watches.delete(query);
+    watch.off();
+  }
+
+  /**
+   * Decided a microtask later: the store notifies from inside doc transactions, TanStack from inside
+   * its own dispatch; several notices of one moment make one check.
+   */
+  private schedule(query: AnyQuery): void {
+    if (this.due.has(query)) return;
+    this.due.add(query);
+    queueMicrotask(() => {
+      this.due.delete(query);
+      const watch = this.watches.get(query);
+      if (!watch) return;
+      try {
+        pushRecorded(this.client, query, watch.registration);
+      } catch (error) {
+        // A listener must not throw into the store or TanStack; the next notice checks again.
+        console.error("shared-fetch: could not put a recorded result into the query cache", error);
+      }
+    });
+  }
+}
+
+const bridges = new WeakMap<QueryClient, Map<SharedFetchStore, Bridge>>();
+
+function bridgeOf(client: QueryClient, store: SharedFetchStore): Bridge {
+  let byStore = bridges.get(client);
+  if (!byStore) bridges.set(client, (byStore = new Map()));
+  const map = byStore;
+  let bridge = map.get(store);
+  if (!bridge) {
+    const made: Bridge = new Bridge(client, store, () => {
+      if (map.get(store) === made) map.delete(store);
+    });
+    map.set(store, (bridge = made));
+  }
+  return bridge;
+}
+
+/** Holds the bridge of a client and a store (SharedFetchProvider, the hooks); returns the release. */
+export function holdBridge(client: QueryClient, store: SharedFetchStore): () => void {
+  return bridgeOf(client, store).hold();
+}
+
+/**
+ * From a shared query function (with TanStack's `client`): a query rendered by TanStack's own hooks
+ * outside any SharedFetchProvider that sees its client still gets the results other replicas record.
+ * Unheld, the bridge lasts while the cache holds a query of the store.
+ */
+export function ensureBridge(client: QueryClient, store: SharedFetchStore): void {
+  bridgeOf(client, store).disposeIfUnused();
+}

@@ -1,0 +1,62 @@
+import type { Query, QueryClient } from "@tanstack/react-query";
+import type { Snapshot } from "../core/types.ts";
+
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+
+/**
+ * The revision whose result each query holds, as delivered by the store (its query function or a
+ * push from another replica's result). Absent: the data came from elsewhere (hydration,
+ * initialData, setQueryData) and is compared by time instead.
+ */
+export const deliveredRev = new WeakMap<object, number>();
+
+/**
+ * The store's data object last set into each query by pushRecorded. Remembered by identity
+ * (TanStack's structural sharing keeps its own copy): a later snapshot change of the same record (a
+ * claim appearing) must not set it again, as each set restarts the query's refetchInterval timer,
+ * and a tab whose timer restarts whenever another tab claims never polls.
+ */
+const handedOver = new WeakMap<object, unknown>();
+
+/** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */
+export type Recorded = {
+  snapshot(): Snapshot;
+  info(): { rev: number; at?: number } | undefined;
+};
+
+/**
+ * Puts what any replica recorded for a query into this tab's cache, with the writer's `at` as
+ * `dataUpdatedAt` (so staleness is the recorded result's age), when it is newer than what the
+ * query holds. The one implementation behind every shared query, whichever hook observes it.
+ */
+export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Recorded): void {
+  const snap = recorded.snapshot();
+  const info = recorded.info();
+  if (snap.data === undefined || !info) return;
+  const { state } = query;
+  // While this tab's query function runs it delivers what it waits for itself (as plain useQuery
+  // would); only a query showing nothing yet takes older data recorded meanwhile (still pending:
+  // not what the function waits for), stale-while-revalidate.
+  if (state.fetchStatus !== "idle" && (state.data !== undefined || snap.status !== "pending")) return;
+  const { queryKey } = query;
+  // A recorded outcome dated at the epoch was invalidated for every replica (the devtools'
+  // invalidate): stale here too, as invalidateQueries marks it; the next mount, focus or poll fetches.
+  if (info.at === 0 && state.dataUpdatedAt > 0 && !state.isInvalidated) {
+    void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
+    return;
+  }
+  const delivered = deliveredRev.get(query);
+  const at = info.at ?? 0;
+  if (delivered === undefined) {
+    // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
+    if (state.data !== undefined && at <= state.dataUpdatedAt) return;
+  } else if (
+    info.rev < delivered ||
+    (info.rev === delivered && ((state.dataUpdatedAt === at && state.data === snap.data) || handedOver.get(query) === snap.data))
+  )
+    return;
+  // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
+  deliveredRev.set(query, info.rev);
+  handedOver.set(query, snap.data);
+  client.setQueryData(queryKey, snap.data, { updatedAt: at });
+}

@@ -1,0 +1,32 @@
+/**
+ * The rules for a y-websocket server's options, in a module of their own: connectBrowser checks
+ * its `peers` with them at the call, in a tab that must not load y-websocket or Yjs for it (the
+ * worker, or the tab's own replica, connects later), and the worker checks a tab's hello with them.
+ */
+import { describe } from "../core/errors.ts";
+
+/** A y-websocket server: its base URL, the doc's room, and the query parameters sent with the connection. */
+export type PeersServer = { url: string; room: string; params?: Record<string, string> };
+
+/**
+ * What is wrong with `value` as a y-websocket server's options, or undefined when nothing is.
+ * `name` is what the caller calls them (`peers`): the message names `peers.room`, say.
+ */
+export function peersProblem(value: unknown, name?: string): string | undefined {
+  const option = (o: string) => `\`${name ? `${name}.${o}` : o}\``;
+  if (typeof value !== "object" || value === null)
+    return `${name ? `\`${name}\`` : "the options"} must be { url, room, params? }, got ${describe(value)}`;
+  const given = value as Record<string, unknown>;
+  for (const key of ["url", "room"]) {
+    const v = given[key];
+    if (typeof v !== "string" || v === "") return `${option(key)} must be a non-empty string, got ${describe(v)}`;
+  }
+  const params = given.params;
+  if (params === undefined) return undefined;
+  if (typeof params !== "object" || params === null || Array.isArray(params))
+    return `${option("params")} must be an object of strings when given, got ${params === null ? "null" : Array.isArray(params) ? "an array" : `a ${typeof params}`}`;
+  for (const [key, v] of Object.entries(params))
+    // A param is often a token: named by its type, never quoted.
+    if (typeof v !== "string") return `${option(`params.${key}`)} must be a string, got ${v === null ? "null" : `a ${typeof v}`}`;
+  return undefined;
+}
