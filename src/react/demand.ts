@@ -66,7 +66,8 @@ function staleMs(value: unknown, query: AnyQuery): number | undefined {
  * from any observer's result — useQuery, useQueries, useSuspenseQuery or the hooks —,
  * `refetchQueries`, `invalidateQueries`: TanStack always fetches then) asks for a newer revision;
  * so does an invalidated query, and an errored, unpolled one (TanStack's error state is always
- * stale); anything else (mount, focus, reconnect, a poll tick, prefetch) is a freshness demand that
+ * stale), and a mount, focus or reconnect whose option says `"always"`; anything else (mount,
+ * focus, reconnect, a poll tick, prefetch) is a freshness demand that
  * any replica's recent enough outcome meets. The window is the shortest poll interval among the
  * query's observers (less a little, see pollWindow), else the shortest staleTime among them
  * (TanStack ran us because its own staleTime said stale). `fetch`: this run's record (takeFetch).
@@ -80,6 +81,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   let interval = Infinity;
   let stale = Infinity;
   let any = false;
+  let mountAlways = false;
+  let focusAlways = false;
   for (const observer of query.observers) {
     const options = observer.options;
     if (resolve(options.enabled ?? true, query) === false) continue;
@@ -90,8 +93,14 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
       stale = Math.min(stale, ms);
       any = true;
     }
+    mountAlways ||= resolve(options.refetchOnMount, query) === "always";
+    focusAlways ||= resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
   }
   if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval) };
+  // `"always"` fetches whatever the data's age, as an explicit refetch does: a newer revision (K
+  // tabs mounting at once join one). A mount reaches us with no fetch options, a focus or
+  // reconnect with `cancelRefetch: false`.
+  if (fetch && (fetch.fetchOptions?.cancelRefetch === false ? focusAlways : mountAlways)) return { mode: "refetch" };
   if (state.status === "error") return { mode: "refetch" };
   if (!any) stale = staleMs((query.options as { staleTime?: unknown }).staleTime, query) ?? 0;
   return { mode: "ensure", maxAgeMs: stale };

@@ -124,7 +124,7 @@ describe("refetch() from TanStack's own hooks asks for a newer revision (README:
     expect(c.host.calls).toHaveLength(2);
   });
 
-  it("refetchQueries asks for a newer revision too (TanStack fetches then); a focus or reconnect with the data fresh stays a freshness demand", async () => {
+  it('refetchQueries asks for a newer revision too (TanStack fetches then), and so do a focus and a reconnect whose option says "always"', async () => {
     const c = cluster(1, { settleMs: 0 });
     c.host.auto = (call) => ({ status: 200, body: { n: call.n } });
     const client = new QueryClient();
@@ -137,7 +137,7 @@ describe("refetch() from TanStack's own hooks asks for a newer revision (README:
     expect(c.host.calls).toHaveLength(2);
     await waitFor(() => expect(text("a")).toBe("2"));
     // "always": TanStack runs the query function on focus and on reconnect although the data is
-    // fresh; the store answers both from the 2nd result, which any replica's demand accepts.
+    // fresh, and so does the store: each asks for a newer revision, as an explicit refetch.
     const before = fetches.length;
     await act(async () => {
       focusManager.setFocused(false);
@@ -150,7 +150,8 @@ describe("refetch() from TanStack's own hooks asks for a newer revision (README:
     });
     await waitFor(() => expect(client.getQueryCache().findAll({ queryKey: KEY_PREFIX })[0]!.state.fetchStatus).toBe("idle"));
     expect(fetches.length).toBe(before + 2);
-    expect(c.host.calls).toHaveLength(2);
+    expect(c.host.calls).toHaveLength(4);
+    await waitFor(() => expect(text("a")).toBe("4"));
   });
 });
 
