@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
+import { registerConnector } from "../src/core/connectors.ts";
 import { Liveness, MAX_OBSERVED_LEASE_MS } from "../src/core/liveness.ts";
 import { Host } from "../sim/host.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
@@ -115,5 +116,26 @@ describe("forged claims and bounds (issue: hardening)", () => {
     await expect(store.ensure(req, { signal: "nope" as unknown as AbortSignal })).rejects.toBeInstanceOf(SharedFetchInputError);
     expect(store.claims()).toEqual([]);
     store.destroy();
+  });
+});
+
+describe("the inspector lists what this replica works on before the doc holds anything of it (invariant 8)", () => {
+  it("a key asked while the doc's initial sync is still under way shows as this replica's waiting work", async () => {
+    const doc = new Y.Doc();
+    let synced!: () => void;
+    const unregister = registerConnector(doc, { whenSynced: new Promise<void>((r) => (synced = r)), crossDevice: false });
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: "x" });
+    const store = createSharedFetchStore({ doc, fetch: host.fetch, settleMs: 0 });
+    const answer = store.ensure(req);
+    await Promise.resolve();
+    expect(host.calls).toHaveLength(0); // the first claim waits for the sync
+    expect(store.inspect().keys).toEqual([
+      expect.objectContaining({ key: store.keyOf(req), kind: "fetch", local: expect.objectContaining({ waiters: 1 }) }),
+    ]);
+    synced();
+    await expect(answer).resolves.toMatchObject({ status: "success" });
+    store.destroy();
+    unregister();
   });
 });

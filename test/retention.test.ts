@@ -3,6 +3,8 @@ import * as Y from "yjs";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 import { ASK_WRITE_DELAY_MS } from "../src/core/retention.ts";
 import { internalsOf } from "../src/internals.ts";
+import { registerConnector } from "../src/core/connectors.ts";
+import { createSharedFetchStore } from "../src/index.ts";
 
 const HOUR = 3600_000;
 
@@ -85,6 +87,56 @@ describe("growth: records nobody asked for within the retention window are remov
     await until(b!.ensure({ url: `${URL_A}/third` }));
     expect(swept).toEqual([[b!.keyOf(polled)]]);
     c.destroy();
+  });
+
+  it("the replica that fetched writes no ask record even when its request outlasts ASK_WRITE_DELAY_MS (its result counts)", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "slow", delayMs: 3 * ASK_WRITE_DELAY_MS });
+    const slow = { url: `${URL_A}/slow` };
+    const asks = c.stores.map((s) => internalsOf(s).records.asks);
+    const done = a!.ensure(slow);
+    await tick(ASK_WRITE_DELAY_MS + 100); // the ask's write was due now, while the request runs
+    expect(asks.map((m) => m.get(a!.keyOf(slow)))).toEqual([undefined, undefined]);
+    await until(done);
+    await tick(2 * ASK_WRITE_DELAY_MS);
+    expect(c.host.calls).toHaveLength(1);
+    expect(asks.map((m) => m.get(a!.keyOf(slow)))).toEqual([undefined, undefined]);
+  });
+
+  it("a replica that asks before its doc is in sync records its ask when the sync brings an older result: other replicas' clocks restart", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "daily" });
+    const daily = { url: `${URL_A}/daily` };
+    await until(a!.ensure(daily));
+    await tick(23 * HOUR);
+    // Device X boots: its store is made at once and asks before its connector's initial sync,
+    // which then brings a's result (recorded 23 h ago). No request: the result answers it.
+    const doc = new Y.Doc();
+    let synced!: () => void;
+    const unregister = registerConnector(doc, { whenSynced: new Promise<void>((r) => (synced = r)), crossDevice: true });
+    const x = createSharedFetchStore({ doc, fetch: c.host.fetch, settleMs: 0 });
+    const answer = x.ensure(daily);
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(c.docOf(a!)));
+    synced();
+    await until(answer);
+    expect(c.host.calls).toHaveLength(1);
+    await tick(ASK_WRITE_DELAY_MS);
+    const key = x.keyOf(daily);
+    const written = internalsOf(x).records.asks.get(key);
+    expect(written).toBeDefined();
+    // a receives it (as a sync would carry it): a's clock for the key restarts, so 2 h later a
+    // does not sweep what X asked for 2 h ago; on the code before, it did.
+    Y.applyUpdate(c.docOf(a!), Y.encodeStateAsUpdate(doc));
+    await tick(2 * HOUR);
+    const swept: string[][] = [];
+    a!.onEvent((e) => e.type === "swept" && swept.push(e.keys));
+    await until(a!.ensure({ url: `${URL_A}/other` })); // active: a sweeps what it saw unasked for 24 h
+    expect(swept).toEqual([]);
+    expect(a!.snapshot(daily)).toMatchObject({ status: "success", data: "daily" });
+    x.destroy();
+    unregister();
   });
 
   it("the doc does not grow with request history (1 000 refetch cycles over 10 keys)", async () => {

@@ -166,6 +166,11 @@ export class ClaimEngine {
   }
 
   /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
+  /** This replica's own claim on the key is under way (from its settle window to its release). */
+  hasAttempt(key: string): boolean {
+    return this.keys.peek(key)?.attempt !== undefined;
+  }
+
   isBusy(key: string): boolean {
     const st = this.keys.peek(key);
     return !!st && (st.waiters.size > 0 || st.listeners.size > 0 || st.attempt !== undefined);

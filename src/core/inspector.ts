@@ -92,6 +92,9 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     ...records.asks.keys(),
   ]);
   const states = new Map([...engine.states()].map((st) => [st.key, st]));
+  // A key this replica asked for and works on before anything of it is in the doc (waiting for its
+  // lock, say) is shown too: pending here, where it would otherwise look unknown.
+  for (const st of states.values()) if (st.waiters.size > 0 || st.attempt !== undefined) all.add(st.key);
   const keys: InspectedKey[] = [];
   for (const key of all) {
     const fetched = records.results.get(key);

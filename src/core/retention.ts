@@ -45,6 +45,10 @@ export class Retention {
     private readonly isBusy: (key: string) => boolean,
     private readonly write: (fn: () => void) => void,
     private readonly onSwept: (keys: string[]) => void,
+    /** This replica's own claim on the key is in flight: its result (or error) will count as the ask. */
+    private readonly fetching: (key: string) => boolean = () => false,
+    /** The doc's initial sync is done: what arrives before it was written earlier, not asked for now. */
+    private readonly synced: () => boolean = () => true,
   ) {
     const { claims, results, programs, errors, asks, beats } = records;
     // Inside the writer's transaction: only note the time (observers must not write or throw).
@@ -62,7 +66,10 @@ export class Retention {
     // A result, error or program is written because a replica asked for it (or shows it), so it
     // counts as an ask: the replica that fetched a key writes no ask record for it. Ask records
     // are left to the replicas that read what others fetched.
+    // What the initial sync loads (IndexedDB, a server) was written before: it restarts no one
+    // else's clock, so an ask of ours still pending is still needed.
     const written = (map: { get(key: string): unknown }) => (keys: Set<string>) => {
+      if (!this.synced()) return firstSeen(keys);
       const now = Date.now();
       for (const key of keys) if (map.get(key) !== undefined) asked(key, now);
     };
@@ -116,8 +123,10 @@ export class Retention {
 
   private flushAsks(): void {
     if (this.stopped || this.due.size === 0) return;
-    const due = [...this.due];
+    // A key this replica is fetching now gets its result or error written, which counts as the ask.
+    const due = [...this.due].filter(([key]) => !this.fetching(key));
     this.due.clear();
+    if (due.length === 0) return;
     this.write(() => {
       for (const [key, at] of due) this.records.asks.set(key, at);
     });

@@ -108,6 +108,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   // Asks go into the engine's batch: one transaction with the claims of the same tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
+  // Retention tells what the initial sync loads from what replicas write once this one is in sync.
+  let docSynced = false;
+  // No timeout here (unlike the first claim's wait): a sync that never ends only costs ask writes.
+  void Promise.all(connectorsOf(options.doc).map((c) => c.whenSynced.catch(() => {}))).then(() => (docSynced = true));
   const retention = new Retention(
     records,
     o.retentionMs,
@@ -115,6 +119,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     (key) => engine.isBusy(key),
     batched,
     (keys) => events.emit({ type: "swept", keys }),
+    (key) => engine.hasAttempt(key),
+    () => docSynced,
   );
   const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
     ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed)

@@ -119,6 +119,18 @@ describe("a Vite + React + TypeScript app on the packed package", () => {
     });
   });
 
+  it("loads from CommonJS: require() of the entries (Node ≥ 20.19 loads ES modules) and import() alike", async () => {
+    const script = [
+      'const main = require("shared-fetch");',
+      'const worker = require("shared-fetch/worker");',
+      'const devtools = require("shared-fetch/devtools/production");',
+      'import("shared-fetch").then((esm) => console.log(JSON.stringify([typeof main.createSharedFetchStore, typeof worker.serveBrowserReplica, typeof devtools.SharedFetchDevtools, esm.createSharedFetchStore === main.createSharedFetchStore])));',
+    ].join("\n");
+    const { NODE_ENV: _testEnv, ...env } = process.env;
+    const { stdout } = await run(process.execPath, ["--input-type=commonjs", "-e", script], { cwd: app, env });
+    expect(JSON.parse(stdout.trim())).toEqual(["function", "function", "function", true]);
+  });
+
   it("type-checks with tsc --strict, the packages' own declarations included", async () => {
     expect(await timed("tsc", () => inApp("typescript/bin/tsc", ["-p", ".", "--pretty", "false"]))).toBe("");
   });

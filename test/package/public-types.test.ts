@@ -3,7 +3,15 @@ import ts from "typescript";
 import { describe, expect, inject, it } from "vitest";
 
 const dir = inject("packedDir");
-const entries = ["dist/src/index.d.ts", "dist/devtools/index.d.ts"].map((f) => join(dir, f));
+// Every entry with a stable API (not `shared-fetch/internals`, which says it may change in any release).
+const entries = [
+  "dist/src/index.d.ts",
+  "dist/devtools/index.d.ts",
+  "dist/devtools/production.d.ts",
+  "dist/src/hocuspocus/index.d.ts",
+  "dist/src/worker/index.d.ts",
+  "dist/src/worker/shared-worker.d.ts",
+].map((f) => join(dir, f));
 
 /**
  * Names of the package's own types that its public declarations mention but neither entry
