@@ -35,7 +35,8 @@ const ID_LOCK_PREFIX = "shared-fetch:browser-id:";
  * adopts it. The lock state is the browser's own, consistent across processes: localStorage is
  * not (a write reaches another tab's process later, so two tabs could each find no id under the
  * lock and store their own). So all tabs of a browser name one browser and a crash is found by
- * the lock, not the lease. A returning visit reads the id recorded long ago and takes no lock.
+ * the lock, not the lease. A returning visit reads the id recorded long ago and waits for no lock
+ * (it holds the id's lock in shared mode, which nobody waits on, so that tabs opened later find it).
  */
 export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promise<string> {
   const known = storedAgreedId();
@@ -76,26 +77,57 @@ async function idInUse(locks: LockManagerLike): Promise<string | undefined> {
   }
 }
 
-const idLocks = new Map<string, Promise<void>>();
+type IdLock = { locks: LockManagerLike; granted: Promise<void>; release: (() => void) | undefined };
+const idLocks = new Map<string, IdLock>();
 
 /**
- * Resolves once this tab holds its id lock (shared, released only when the tab goes): once per
- * page and id, and only where the lock state can be read (else the name would tell nobody).
+ * Resolves once this tab holds its id lock (shared, released only when the tab goes or enters the
+ * back/forward cache): once per page and id, and only where the lock state can be read (else the
+ * name would tell nobody).
  */
 function holdIdLock(locks: LockManagerLike, id: string): Promise<void> {
   if (typeof locks.query !== "function") return Promise.resolve();
   const held = idLocks.get(id);
-  if (held) return held;
-  const granting = new Promise<void>((granted) => {
-    locks
+  if (held) return held.granted;
+  const lock: IdLock = { locks, granted: Promise.resolve(), release: undefined };
+  lock.granted = requestIdLock(id, lock);
+  idLocks.set(id, lock);
+  watchPage();
+  return lock.granted;
+}
+
+function requestIdLock(id: string, lock: IdLock): Promise<void> {
+  return new Promise<void>((granted) => {
+    lock.locks
       .request(`${ID_LOCK_PREFIX}${id}`, { mode: "shared" }, () => {
         granted();
-        return new Promise<void>(() => {});
+        return new Promise<void>((release) => (lock.release = release));
       })
       .catch(() => granted());
   });
-  idLocks.set(id, granting);
-  return granting;
+}
+
+let pageWatched = false;
+
+/**
+ * A held Web Lock keeps a page out of the back/forward cache (page-lifecycle.ts lets the store's
+ * locks go for the same reason): the id locks go on pagehide and are held again when the page
+ * comes back from the cache. Other tabs, or the stored id, tell the id meanwhile.
+ */
+function watchPage(): void {
+  const win = (globalThis as { window?: Pick<Window, "addEventListener"> }).window;
+  if (pageWatched || !win || typeof win.addEventListener !== "function") return;
+  pageWatched = true;
+  win.addEventListener("pagehide", () => {
+    for (const lock of idLocks.values()) {
+      lock.release?.();
+      lock.release = undefined;
+    }
+  });
+  win.addEventListener("pageshow", (event) => {
+    if (!(event as PageTransitionEvent).persisted) return;
+    for (const [id, lock] of idLocks) if (!lock.release) lock.granted = requestIdLock(id, lock);
+  });
 }
 
 function storedAgreedId(): string | undefined {

@@ -125,3 +125,32 @@ describe("agreeBrowserId: one browser id per browser, on the first visit too (is
     expect([...held]).toEqual(["shared-fetch:browser-id:tab-a"]);
   });
 });
+
+describe("the id lock and the back/forward cache (page-lifecycle: a held lock keeps a page out of it)", () => {
+  it("goes on pagehide and is held again on a pageshow from the cache; a returning visit holds it without waiting for it", async () => {
+    vi.stubGlobal("localStorage", fakeStorage({ "shared-fetch:browser-id:agreed": "agreed-long-ago" }));
+    const page = new EventTarget();
+    vi.stubGlobal("window", page);
+    vi.resetModules();
+    const { agreeBrowserId } = await import("../../src/core/browser-id.ts");
+    // Shared locks held until their callback's promise settles; the state readable, as a browser's.
+    const held = new Set<string>();
+    const browserLocks = {
+      request: (name: string, _options: { mode?: string }, callback: (lock: unknown) => unknown) => {
+        held.add(name);
+        return Promise.resolve(callback({ name })).finally(() => held.delete(name));
+      },
+      query: async () => ({ held: [...held].map((name) => ({ name })) }),
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    await expect(agreeBrowserId(browserLocks, "tentative")).resolves.toBe("agreed-long-ago");
+    await settle();
+    expect([...held]).toEqual(["shared-fetch:browser-id:agreed-long-ago"]);
+    page.dispatchEvent(new Event("pagehide"));
+    await settle();
+    expect([...held]).toEqual([]);
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    await settle();
+    expect([...held]).toEqual(["shared-fetch:browser-id:agreed-long-ago"]);
+  });
+});
