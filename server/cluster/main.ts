@@ -8,20 +8,26 @@ import { DEMO_SECRET } from "./tokens.ts";
 
 const secret = process.env.ROOM_SECRET ?? DEMO_SECRET;
 const instances = Number(process.env.INSTANCES ?? 2);
-const cluster = await startCluster({ instances, secret, log: (line) => console.log(`  ${line}`) });
+
+// Installed before anything starts: the children's exit hook (child.ts) then leaves SIGINT and
+// SIGTERM to this orderly stop instead of killing them outright. Ctrl-C during the start exits,
+// and the exit hook still stops what had started.
+const started: { cluster?: Awaited<ReturnType<typeof startCluster>> } = {};
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  if (!started.cluster) process.exit(130);
+  await started.cluster.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());
+
+const cluster = (started.cluster = await startCluster({ instances, secret, log: (line) => console.log(`  ${line}`) }));
 console.log(`redis on 127.0.0.1:${cluster.redis.port}, postgres on ${cluster.postgres.connectionString}`);
 for (const url of cluster.urls) console.log(`hocuspocus instance: ${url}`);
 console.log(
   `token for room "demo": ${cluster.token("demo")}  (hex HMAC-SHA256 of the room name with ${secret === DEMO_SECRET ? "the demo secret" : "ROOM_SECRET"})`,
 );
 console.log("Ctrl-C stops everything and removes the data folder.");
-
-let stopping = false;
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await cluster.stop();
-  process.exit(0);
-}
-process.on("SIGINT", () => void stop());
-process.on("SIGTERM", () => void stop());
