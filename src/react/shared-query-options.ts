@@ -14,7 +14,7 @@ import { hashKey } from "../core/key.ts";
 import { normalizeRequest, originAndPath } from "../core/request.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
-import { ensureBridge, registerQueryFn } from "./bridge.ts";
+import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
 import { demandOf, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { deliveredRev } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
@@ -69,9 +69,29 @@ export function inputErrorOf(input: unknown, error: unknown): unknown {
   return asQueryError(typed);
 }
 
-/** What a query function throws when it is run while its request is null (a forced fetch of a disabled query). */
-export function disabledError(what: string): SharedFetchError {
-  return new SharedFetchError({ message: `shared-fetch: this query is disabled (its ${what} is null)` });
+/**
+ * The query function of a shared query (a fetch or a program) around its `run`: bad input and a
+ * forced fetch of a disabled query (`req` null) as its error, the bridge of the client it runs in
+ * ensured (a tab that renders TanStack's own hooks outside a provider that sees its client still
+ * receives the results other replicas record), the run counted (trackRunning) and its failure a
+ * SharedFetchError. With `watch`, the bridge knows how to read the query's record.
+ */
+export function sharedQueryFn<T, R>(
+  store: SharedFetchStore,
+  id: string,
+  input: { req: R | null; inputError: unknown; name: string },
+  run: (ctx: QueryFunctionContext, req: R) => Promise<T>,
+  watch: Omit<Registration, "store"> | undefined,
+): (ctx: QueryFunctionContext) => Promise<T> {
+  const { req, inputError, name } = input;
+  const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
+    if (inputError !== undefined) throw inputError;
+    if (req === null) throw new SharedFetchError({ message: `shared-fetch: this query is disabled (its ${name} is null)` });
+    ensureBridge(ctx.client, store);
+    return trackRunning(store, id, () => run(ctx, req)).catch((error: unknown) => Promise.reject(asQueryError(error)));
+  };
+  if (watch) registerQueryFn(queryFn, { store, ...watch });
+  return queryFn;
 }
 
 /** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
@@ -130,14 +150,6 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
-    if (inputError !== undefined) throw inputError;
-    if (!req) throw disabledError("request");
-    // A tab that renders TanStack's own hooks outside a provider that sees its client still
-    // receives the results other replicas record.
-    ensureBridge(ctx.client, store);
-    return trackRunning(store, id, () => run(ctx, req!)).catch((error: unknown) => Promise.reject(asQueryError(error)));
-  };
   const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
@@ -149,16 +161,21 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     if (query && info && !snap.error) deliveredRev.set(query, info.rev);
     return unwrap<T>(snap);
   };
-  if (req && work !== undefined) {
-    const r = req;
-    registerQueryFn(queryFn, {
-      store,
-      id: work,
-      snapshot: () => store.snapshot(r),
-      subscribe: (listener) => store.subscribe(r, listener),
-      info: () => (store as Extras).resultInfo?.call(store, r),
-    });
-  }
+  const r = req;
+  const queryFn = sharedQueryFn(
+    store,
+    id,
+    { req, inputError, name: "request" },
+    run,
+    r && work !== undefined
+      ? {
+          id: work,
+          snapshot: () => store.snapshot(r),
+          subscribe: (listener) => store.subscribe(r, listener),
+          info: () => (store as Extras).resultInfo?.call(store, r),
+        }
+      : undefined,
+  );
   const recorded = () =>
     req && inputError === undefined && !isRunning(store, id)
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }

@@ -12,16 +12,14 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { ensureBridge, registerQueryFn } from "./bridge.ts";
 import { demandOf, recordingBehavior, takeFetch } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import { deliveredRev } from "./push.ts";
-import { asQueryError, type SharedFetchError } from "./shared-error.ts";
+import type { SharedFetchError } from "./shared-error.ts";
 import {
-  disabledError,
   inputErrorOf,
   isRunning,
-  trackRunning,
+  sharedQueryFn,
   unwrap,
   type SharedQueryOptions,
   type SharedQueryOptionsInput,
@@ -74,12 +72,6 @@ export function sharedProgramOptions<TData = ProgramData>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const queryFn = async (ctx: QueryFunctionContext): Promise<ProgramData> => {
-    if (inputError !== undefined) throw inputError;
-    if (!req) throw disabledError("url");
-    ensureBridge(ctx.client, store);
-    return trackRunning(store, id, () => run(ctx, req!)).catch((error: unknown) => Promise.reject(asQueryError(error)));
-  };
   const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
@@ -93,16 +85,21 @@ export function sharedProgramOptions<TData = ProgramData>(
     if (query && record && !snap.error) deliveredRev.set(query, record.rev);
     return unwrap<ProgramData>(snap);
   };
-  if (req && work !== undefined) {
-    const r = req;
-    registerQueryFn(queryFn, {
-      store,
-      id: work,
-      snapshot: () => store.programSnapshot(r) as Snapshot,
-      subscribe: (listener) => store.subscribeProgram(r, listener),
-      info: () => recordOf(store, r),
-    });
-  }
+  const r = req;
+  const queryFn = sharedQueryFn(
+    store,
+    id,
+    { req, inputError, name: "url" },
+    run,
+    r && work !== undefined
+      ? {
+          id: work,
+          snapshot: () => store.programSnapshot(r) as Snapshot,
+          subscribe: (listener) => store.subscribeProgram(r, listener),
+          info: () => recordOf(store, r),
+        }
+      : undefined,
+  );
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
     // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
     // and asks again, which the store answers from the record without a request).
