@@ -182,14 +182,7 @@ describe("claims and leases", () => {
   });
 
   it("invariant 6: writebacks are gated on inputs — after a takeover the first one home counts, the second is dropped", async () => {
-    const c = cluster(2);
-    const [a, b] = c.stores;
-    const pa = a!.ensure(req);
-    await tick(100);
-    c.net.isolate(c.docOf(a!)); // a is alive but unreachable: b takes over
-    const pb = b!.ensure(req);
-    await tick(LEASE + 100);
-    c.net.heal();
+    const { c, a, pa, pb } = await takenOver(); // a is alive but unreachable: b takes over
     expect(c.host.calls).toHaveLength(2);
     c.host.calls[1]!.respond(200, "from-b");
     await tick();
@@ -197,7 +190,7 @@ describe("claims and leases", () => {
     await tick();
     await expect(pa).resolves.toMatchObject({ data: "from-b" });
     await expect(pb).resolves.toMatchObject({ data: "from-b" });
-    expect(a!.snapshot(req)).toMatchObject({ status: "success", data: "from-b" });
+    expect(a.snapshot(req)).toMatchObject({ status: "success", data: "from-b" });
     c.destroy();
   });
 
