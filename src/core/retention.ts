@@ -46,9 +46,9 @@ export class Retention {
     private readonly write: (fn: () => void) => void,
     private readonly onSwept: (keys: string[]) => void,
     /** This replica's own claim on the key is in flight: its result (or error) will count as the ask. */
-    private readonly fetching: (key: string) => boolean = () => false,
+    private readonly fetching: (key: string) => boolean,
     /** The doc's initial sync is done: what arrives before it was written earlier, not asked for now. */
-    private readonly synced: () => boolean = () => true,
+    private readonly synced: () => boolean,
   ) {
     const { claims, results, programs, errors, asks, beats } = records;
     // Inside the writer's transaction: only note the time (observers must not write or throw).

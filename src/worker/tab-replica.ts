@@ -19,6 +19,11 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name: options.name });
   let peers: Connection | undefined;
+  const disconnect = () => {
+    peers?.destroy();
+    tabs.destroy();
+    doc.destroy();
+  };
   let store: SharedFetchStoreWithExtras;
   try {
     peers = options.peers ? connectPeers(doc, options.peers) : undefined;
@@ -33,9 +38,7 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
     });
   } catch (error) {
     // Made in part, it would hold a channel, a database and presence timers for nothing.
-    peers?.destroy();
-    tabs.destroy();
-    doc.destroy();
+    disconnect();
     throw error;
   }
   const destroy = store.destroy;
@@ -46,9 +49,7 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
       opts?.signal ? refetchProgram(store, req, opts.signal) : refetch(req),
     destroy: () => {
       destroy();
-      peers?.destroy();
-      tabs.destroy();
-      doc.destroy();
+      disconnect();
     },
   });
 }
