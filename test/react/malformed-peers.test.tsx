@@ -8,7 +8,7 @@
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
-import { Component, type ReactNode } from "react";
+import { Boundary } from "../harness/boundary.tsx";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import * as Y from "yjs";
 import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -24,19 +24,6 @@ function Pane({ name, url }: { name: string; url: string }) {
   return (
     <span data-testid={name}>{`${status} ${data === undefined ? "-" : data.n} ${claim ? (claim.mine ? "mine" : "foreign") : "-"}`}</span>
   );
-}
-
-class Boundary extends Component<{ errors: unknown[]; children: ReactNode }, { error: unknown }> {
-  override state = { error: undefined as unknown };
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.errors.push(error);
-  }
-  override render() {
-    return this.state.error ? <span data-testid="boundary">caught</span> : this.props.children;
-  }
 }
 
 function app(store: SharedFetchStoreWithExtras, errors: unknown[], panes: [string, string][], staleTime = 0) {

@@ -14,7 +14,8 @@ import {
   type UseQueryResult,
 } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
-import { Component, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { Boundary } from "../harness/boundary.tsx";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   sharedMutationFn,
@@ -40,21 +41,11 @@ const row = (q: UseQueryResult<unknown, unknown>): Row => ({
 });
 const dedupe = (log: Row[]) => log.filter((r, i) => i === 0 || JSON.stringify(r) !== JSON.stringify(log[i - 1]));
 
-class Boundary extends Component<{ children: ReactNode }, { caught: boolean }> {
-  override state = { caught: false };
-  static getDerivedStateFromError() {
-    return { caught: true };
-  }
-  override render() {
-    return this.state.caught ? <span data-testid="caught">caught</span> : this.props.children;
-  }
-}
-
 function app(store: SharedFetchStoreWithExtras, client: QueryClient, node: ReactNode) {
   return (
     <QueryClientProvider client={client}>
       <SharedFetchProvider store={store}>
-        <Boundary>{node}</Boundary>
+        <Boundary show={() => <span data-testid="caught">caught</span>}>{node}</Boundary>
       </SharedFetchProvider>
     </QueryClientProvider>
   );

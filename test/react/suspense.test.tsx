@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
-import { Component, Suspense, type ReactNode } from "react";
+import { Suspense } from "react";
+import { Boundary } from "../harness/boundary.tsx";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SharedFetchError, SharedFetchProvider, useSharedFetchSuspense } from "../../src/index.ts";
 import { cluster, URL_A } from "../harness/replicas.ts";
@@ -14,19 +15,10 @@ function Item({ url }: { url: string }) {
   return <span data-testid="item">{`${status}: ${data?.n}`}</span>;
 }
 
-class Boundary extends Component<{ errors: unknown[]; children: ReactNode }, { error: unknown }> {
-  override state = { error: undefined as unknown };
-  static getDerivedStateFromError(error: unknown) {
-    return { error };
-  }
-  override componentDidCatch(error: unknown) {
-    this.props.errors.push(error);
-  }
-  override render() {
-    const e = this.state.error as SharedFetchError | undefined;
-    return e ? <span data-testid="boundary">{`${e.name} ${e.status}: ${e.message}`}</span> : this.props.children;
-  }
-}
+const showError = (error: unknown) => {
+  const e = error as SharedFetchError;
+  return <span data-testid="boundary">{`${e.name} ${e.status}: ${e.message}`}</span>;
+};
 
 describe("useSharedFetchSuspense", () => {
   it("suspends until another replica's result arrives, then renders it (one request in all)", async () => {
@@ -61,7 +53,7 @@ describe("useSharedFetchSuspense", () => {
     render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
         <SharedFetchProvider store={a!}>
-          <Boundary errors={errors}>
+          <Boundary errors={errors} show={showError}>
             <Suspense fallback={<span>loading</span>}>
               <Item url={URL_A} />
             </Suspense>

@@ -1,0 +1,23 @@
+import { Component, type ReactNode } from "react";
+
+/**
+ * An error boundary for tests: it records each error it catches in `errors` and renders
+ * `show(error)` in place of its children (by default a `boundary` test id saying "caught").
+ */
+export class Boundary extends Component<
+  { errors?: unknown[]; show?: (error: unknown) => ReactNode; children: ReactNode },
+  { error: unknown }
+> {
+  override state = { error: undefined as unknown };
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+  override componentDidCatch(error: unknown) {
+    this.props.errors?.push(error);
+  }
+  override render() {
+    const { error } = this.state;
+    if (!error) return this.props.children;
+    return this.props.show ? this.props.show(error) : <span data-testid="boundary">caught</span>;
+  }
+}
