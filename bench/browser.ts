@@ -23,13 +23,13 @@ import { startSyncServer } from "../test/sync/ws-server.ts";
 import { crashes, duplicatesBeforeCrash } from "./browser/crash.ts";
 import { bootDuplicates, deviceDuplicates } from "./browser/duplicates.ts";
 import { devicesAskingTogether, followerShowsData, requestsPerInterval, takeoverAcrossDevices } from "./browser/kept.ts";
-import { printReturnVisits, RETURN_LIBS, returnVisits } from "./browser/return-visit.ts";
+import { printReturnVisits, returnVisits } from "./browser/return-visit.ts";
 import { printSummary } from "./browser/summary.ts";
 import { buildPages, settings } from "./browser/setup.ts";
 import { buildStartupPages, printStartup, startupCosts } from "./browser/startup.ts";
 import { Figures, printJson, type Row } from "./browser/stats.ts";
 import { targets } from "./browser/targets.ts";
-import { timeToData, TTD_LIBS } from "./browser/time-to-data.ts";
+import { timeToData } from "./browser/time-to-data.ts";
 
 const load = () =>
   loadavg()
@@ -37,10 +37,7 @@ const load = () =>
     .join(" ");
 
 async function main(): Promise<void> {
-  const pages = await buildPages([
-    ...(settings.figures.has("ttd") ? TTD_LIBS : []),
-    ...(settings.figures.has("return") ? RETURN_LIBS : []),
-  ]);
+  const pages = await buildPages();
   if (settings.figures.has("startup")) await buildStartupPages(pages.dir);
   const host = await startHost(pages.dir);
   const sync = await startSyncServer();

@@ -97,33 +97,23 @@ export async function buildBenchPages(base: string, outDir: string, pages: strin
   });
 }
 
-/**
- * Pages built on their own, at their own path: the leader page carrying shared-fetch's code and
- * the persister's page would otherwise share chunks with the other pages and change what those load.
- */
-const OWN_BUILD: Partial<Record<Lib, string>> = { payload: "bench-payload", persist: "bench-persist" };
-
 /** Builds one page of bench/browser/page alone, into `dir`/`path`, served at /`path`/. */
 export function buildPageAlone(dir: string, path: string, page: string): Promise<void> {
   return buildBenchPages(`/${path}/`, join(dir, path), [page]);
 }
 
+/** Where a contender's page is served: each under a path of its own. */
+const pathOf = (lib: Lib): string => `bench/${lib}`;
+
 /**
- * Builds the e2e test page at / and the contender pages under /bench/ of one temp dir; the
- * contenders built on their own (OWN_BUILD) only when `alone` names them.
+ * Builds the e2e test page at / and each contender page alone under /bench/<lib>/ of one temp dir,
+ * as an app ships: built together, the pages shared chunks, so a page loaded as many files as the
+ * other pages' imports split it into (six for shared-fetch's, one or two for the others'), which
+ * cost it time a real app's own build would not (Measured in a real browser, README).
  */
-export async function buildPages(alone: Lib[] = []): Promise<{ dir: string; remove: () => Promise<void> }> {
+export async function buildPages(): Promise<{ dir: string; remove: () => Promise<void> }> {
   const pages = await buildTestPage();
-  const libs = Object.keys(CONTENDERS) as Lib[];
-  await buildBenchPages(
-    "/bench/",
-    join(pages.dir, "bench"),
-    libs.filter((lib) => OWN_BUILD[lib] === undefined),
-  );
-  for (const lib of alone) {
-    const path = OWN_BUILD[lib];
-    if (path !== undefined) await buildPageAlone(pages.dir, path, lib);
-  }
+  for (const lib of Object.keys(CONTENDERS) as Lib[]) await buildPageAlone(pages.dir, pathOf(lib), lib);
   return pages;
 }
 
@@ -135,7 +125,7 @@ export function benchUrl(host: CountingHost, lib: Lib, config: BenchPageConfig):
   if (config.room) q.set("room", config.room);
   if (config.interval) q.set("interval", String(config.interval));
   if (config.stale) q.set("stale", String(config.stale));
-  return `${host.origin}/${OWN_BUILD[lib] ?? "bench"}/${lib}.html?${q}`;
+  return `${host.origin}/${pathOf(lib)}/${lib}.html?${q}`;
 }
 
 type Waiter = { resolve: () => void; reject: (error: Error) => void };
