@@ -165,12 +165,12 @@ export class ClaimEngine {
     this.keys.markDirty(this.opts.records.claims.entries().map(([key]) => key));
   }
 
-  /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   /** This replica's own claim on the key is under way (from its settle window to its release). */
   hasAttempt(key: string): boolean {
     return this.keys.peek(key)?.attempt !== undefined;
   }
 
+  /** True while this replica has waiters, listeners or work for the key (retention must keep it). */
   isBusy(key: string): boolean {
     const st = this.keys.peek(key);
     return !!st && (st.waiters.size > 0 || st.listeners.size > 0 || st.attempt !== undefined);
