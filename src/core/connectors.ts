@@ -41,13 +41,17 @@ export function connectorsOf(doc: Y.Doc): ConnectorInfo[] {
 /** How long a first claim waits for an initial sync that does not come (a server down, say). */
 export const SYNC_WAIT_MS = 2000;
 
+/** Resolves when every connector of the doc synced (or gave up), however long that takes. */
+export function whenConnectorsSynced(doc: Y.Doc): Promise<void> {
+  return Promise.all(connectorsOf(doc).map((c) => c.whenSynced.catch(() => {}))).then(() => {});
+}
+
 /** Resolves when every connector of the doc synced, or after `maxMs`: a dead server must not block work. */
 export function whenDocSynced(doc: Y.Doc, maxMs = SYNC_WAIT_MS): Promise<void> {
-  const pending = connectorsOf(doc).map((c) => c.whenSynced.catch(() => {}));
-  if (pending.length === 0) return Promise.resolve();
+  if (connectorsOf(doc).length === 0) return Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
-  return Promise.race([Promise.all(pending).then(() => {}), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([whenConnectorsSynced(doc), timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Runs `then` once every connector of the doc flushed (at once when none can). */

@@ -19,7 +19,7 @@ import { ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptio
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { afterFlush, connectorsOf, whenDocSynced } from "./connectors.ts";
+import { afterFlush, connectorsOf, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
@@ -111,7 +111,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   // Retention tells what the initial sync loads from what replicas write once this one is in sync.
   let docSynced = false;
   // No timeout here (unlike the first claim's wait): a sync that never ends only costs ask writes.
-  void Promise.all(connectorsOf(options.doc).map((c) => c.whenSynced.catch(() => {}))).then(() => (docSynced = true));
+  void whenConnectorsSynced(options.doc).then(() => (docSynced = true));
   const retention = new Retention(
     records,
     o.retentionMs,

@@ -82,7 +82,7 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   let stale = Infinity;
   let any = false;
   let mountAlways = false;
-  let focusAlways = false;
+  let focusOrReconnectAlways = false;
   for (const observer of query.observers) {
     const options = observer.options;
     if (resolve(options.enabled ?? true, query) === false) continue;
@@ -94,13 +94,14 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
       any = true;
     }
     mountAlways ||= resolve(options.refetchOnMount, query) === "always";
-    focusAlways ||= resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
+    focusOrReconnectAlways ||=
+      resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
   }
   if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval) };
   // `"always"` fetches whatever the data's age, as an explicit refetch does: a newer revision (K
   // tabs mounting at once join one). A mount reaches us with no fetch options, a focus or
   // reconnect with `cancelRefetch: false`.
-  if (fetch && (fetch.fetchOptions?.cancelRefetch === false ? focusAlways : mountAlways)) return { mode: "refetch" };
+  if (fetch && (fetch.fetchOptions?.cancelRefetch === false ? focusOrReconnectAlways : mountAlways)) return { mode: "refetch" };
   if (state.status === "error") return { mode: "refetch" };
   if (!any) stale = staleMs((query.options as { staleTime?: unknown }).staleTime, query) ?? 0;
   return { mode: "ensure", maxAgeMs: stale };
