@@ -34,6 +34,17 @@ export type WorkerLinkOptions = {
  */
 export const WORKER_READY_MS = 5000;
 
+/**
+ * How long a tab waits, hearing nothing from its worker, before it starts the same worker once
+ * more to learn whether its script loads. A browser fires a failed script's `error` at the
+ * SharedWorker objects connected to it, but a tab that connects while that worker is being torn
+ * down may hear nothing (the HTML spec allows it). Three chromium tabs on a 404ing script, opened
+ * at once, had a tab hear nothing in 5 boots of 79, every tab at times; with the probe, 0 of 40.
+ * The probe finds no worker then, starts a fresh one, and hears its `error`; a worker that is
+ * only slow takes the probe as one more port that never says hello.
+ */
+export const WORKER_PROBE_MS = 1000;
+
 /** How long after a takeover a tab waits before it starts the next standby (see `ready`). */
 export const STANDBY_AFTER_TAKEOVER_MS = 1000;
 
@@ -71,6 +82,9 @@ export class WorkerLink {
   private hidden = false;
   private stopped = false;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
+  private probeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The worker started again to learn whether its script loads (see WORKER_PROBE_MS). */
+  private probe: SharedWorkerLike | undefined;
   private standbyTimer: ReturnType<typeof setTimeout> | undefined;
   /** The generation this tab first connected to: a later one follows a takeover. */
   private firstGeneration = 0;
@@ -164,6 +178,27 @@ export class WorkerLink {
     const ms = this.o.timeoutMs ?? WORKER_READY_MS;
     clearTimeout(this.readyTimer);
     this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
+    clearTimeout(this.probeTimer);
+    if (WORKER_PROBE_MS < ms) this.probeTimer = setTimeout(() => this.startProbe(port), WORKER_PROBE_MS);
+  }
+
+  private startProbe(port: PortLike): void {
+    if (this.stopped || this.hidden || this.worker?.port !== port || this.probe) return;
+    const probe = this.spawn(this.generation);
+    if (!probe) return;
+    this.probe = probe;
+    probe.addEventListener?.("error", (event) => {
+      if (this.probe === probe && this.worker?.port === port) this.fail(errorText(event));
+    });
+  }
+
+  /** The worker answered, failed or is left: the probe has nothing more to learn. */
+  private endProbe(): void {
+    clearTimeout(this.probeTimer);
+    const probe = this.probe;
+    this.probe = undefined;
+    // A factory may hand the same worker back (tests do); its port is then the tab's own.
+    if (probe && probe.port !== this.worker?.port) probe.port.close();
   }
 
   /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
@@ -184,6 +219,7 @@ export class WorkerLink {
     }
     if (msg?.t === "ready") {
       clearTimeout(this.readyTimer);
+      this.endProbe();
       const generation = this.generation;
       this.workerLock = msg.lock;
       this.stopWatch?.();
@@ -223,6 +259,7 @@ export class WorkerLink {
   private dead(generation: number): void {
     if (this.stopped || generation !== this.generation) return;
     this.o.store.detach();
+    this.endProbe();
     this.worker?.port.close();
     this.worker = undefined;
     this.stopWatch = undefined;
@@ -243,6 +280,7 @@ export class WorkerLink {
       if (this.hidden) return;
       this.hidden = true;
       clearTimeout(this.readyTimer);
+      this.endProbe();
       this.o.store.leave();
       this.stopWatch?.();
       this.stopWatch = undefined;
@@ -275,6 +313,7 @@ export class WorkerLink {
     if (this.stopped) return;
     this.stopped = true;
     clearTimeout(this.readyTimer);
+    this.endProbe();
     clearTimeout(this.standbyTimer);
     this.offPage();
     this.stopWatch?.();

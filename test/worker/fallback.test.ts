@@ -15,7 +15,8 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { PROTOCOL } from "../../src/worker/protocol.ts";
-import { WORKER_READY_MS } from "../../src/worker/worker-link.ts";
+import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
+import { WORKER_PROBE_MS, WORKER_READY_MS } from "../../src/worker/worker-link.ts";
 import { cleanup, sharedWorkerHere } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/fallback";
@@ -101,6 +102,63 @@ describe("a worker that fails falls back to a per-tab replica", () => {
     render(createElement(SharedFetchDevtoolsPanel, { store }));
     cleanup(unmount);
     expect(screen.getByText(/in this tab \(the SharedWorker failed to load/)).toBeTruthy();
+  });
+
+  it(`hears no \`error\` though its script 404s (it connected as the failing worker was torn down): starts it again at WORKER_PROBE_MS (${WORKER_PROBE_MS} ms) and falls back naming the load failure, well before WORKER_READY_MS`, async () => {
+    vi.useFakeTimers();
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { own: 4 } });
+    const missed = silentWorker();
+    const probe = silentWorker();
+    const started: string[] = [];
+    const store = tab(host, (name?: string) => (started.push(name ?? ""), started.length === 1 ? missed.worker : probe.worker));
+    const asked = store.ensure({ url: API });
+    await vi.advanceTimersByTimeAsync(WORKER_PROBE_MS - 1);
+    expect(started).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    // The same worker, by the same name: a live one would take it as one more port.
+    expect(started).toHaveLength(2);
+    expect(started[1]).toBe(started[0]);
+    expect(store.mode).toBe("shared-worker");
+    probe.fireError();
+    expect(store.mode).toBe("tab");
+    expect(store.modeReason).toBe("the SharedWorker failed to load (its script did not load or threw)");
+    await expect(settle(asked)).resolves.toMatchObject({ status: "success", data: { own: 4 } });
+    expect(host.calls).toHaveLength(1);
+  });
+
+  it("answers late (after WORKER_PROBE_MS): the probe is one more port that never says hello and is closed; the worker serves the tab, one request", async () => {
+    vi.useFakeTimers();
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { slow: 1 } });
+    sharedWorkerHere();
+    const locks = new FakeLocks();
+    const replica = createBrowserReplica({ locks: locks.forTab("worker"), fetch: host.fetch, store: { settleMs: 0 } });
+    cleanup(() => replica.destroy());
+    const workerEnds: MessagePort[] = [];
+    const start = () => {
+      const channel = new MessageChannel();
+      cleanup(() => (channel.port1.close(), channel.port2.close()));
+      workerEnds.push(channel.port2);
+      return { port: channel.port1 as unknown as MessagePort };
+    };
+    const store = connectBrowser({ name: `fb-${process.pid}-${++seq}`, worker: start, locks: locks.forTab("t"), fetch: host.fetch });
+    cleanup(() => store.destroy());
+    const asked = store.ensure({ url: API });
+    await vi.advanceTimersByTimeAsync(WORKER_PROBE_MS);
+    expect(workerEnds).toHaveLength(2);
+    vi.useRealTimers();
+    // The worker's script ran only now: both ports connect, the tab's first.
+    const probeHeard: unknown[] = [];
+    workerEnds[1]!.addEventListener("message", (event) => probeHeard.push(event.data));
+    // Node's MessagePort says when its other end closed (a browser's does not).
+    const probeClosed = new Promise((resolve) => (workerEnds[1] as unknown as NodeJS.EventEmitter).once("close", resolve));
+    for (const port of workerEnds) replica.accept(port as unknown as MessagePort);
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { slow: 1 } });
+    expect(store.mode).toBe("shared-worker");
+    expect(host.calls).toHaveLength(1);
+    expect(probeHeard).toEqual([]);
+    await probeClosed;
   });
 
   it("refuses the tab (another protocol version): falls back, naming the worker's message", async () => {
