@@ -84,11 +84,12 @@ async function scaling(base: string) {
   const doc = new Y.Doc();
   const peerDoc = new Y.Doc();
   let liveFetch: typeof fetch = fetch;
-  const store = createSharedFetchStore({ doc, settleMs: 0, locks: null, fetch: (input, init) => liveFetch(input, init) });
+  // Default options: a doc nothing syncs waits no settle window (src/core/settle-window.ts).
+  const store = createSharedFetchStore({ doc, locks: null, fetch: (input, init) => liveFetch(input, init) });
   const tanstack = new QueryClient({ defaultOptions: { queries: { gcTime: Infinity, retry: false } } });
   const url = (i: number) => `${base}/k/${i}`;
   // Warm up the JIT, the sockets and both contenders on a throwaway doc and cache first.
-  const warm = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+  const warm = createSharedFetchStore({ doc: new Y.Doc(), locks: null });
   const warmClient = new QueryClient();
   await timePerRequest((i) => warm.ensure({ url: `${base}/warm/${i}` }), 0, WARMUP);
   await timePerRequest(

@@ -4,12 +4,13 @@
  * eager claim for a replica that has no replica of another browser present — which a racing
  * newcomer's claim then yields to.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
 import { registerConnector, type ConnectorInfo } from "../src/core/connectors.ts";
 import { settleFor } from "../src/core/settle-window.ts";
 import { MAX_SIZED_SETTLE_MS, MIN_SIZED_SETTLE_MS, TripSamples, windowForTrip } from "../src/core/trips.ts";
 import { openDocRecords } from "../src/core/doc-records.ts";
+import { createSharedFetchStore, DEFAULT_SETTLE_MS } from "../src/index.ts";
 
 const NOW = 1_000_000;
 const synced = Promise.resolve();
@@ -73,6 +74,64 @@ describe("settleFor", () => {
     expect(settleFor({ ...base, doc: two }, NOW)).toEqual({ ms: 52, eager: false });
     // settleMs set by the app: as set.
     expect(settleFor({ ...base, fixedMs: 250, doc: longAgo }, NOW)).toEqual({ ms: 250, eager: false });
+  });
+});
+
+describe("a doc nothing syncs (no connector, no listener of its updates)", () => {
+  const bare = { ...base, exactTabs: false, elsewhere: undefined };
+
+  it("has nobody to race: no window, an eager claim, with or without Web Locks", () => {
+    expect(settleFor({ ...bare, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true });
+    expect(settleFor({ ...bare, exactTabs: true, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true });
+  });
+
+  it("a doc wired by hand (something listens to its updates) keeps the window; settleMs is kept as set", () => {
+    const wired = new Y.Doc();
+    const send = () => {};
+    wired.on("update", send);
+    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 100, eager: false });
+    wired.off("update", send);
+    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 0, eager: true });
+    expect(settleFor({ ...bare, fixedMs: 250, doc: new Y.Doc() }, NOW)).toEqual({ ms: 250, eager: false });
+  });
+});
+
+describe("stores: a lone store sends at once, replicas wired by hand still share one request", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("a store alone (Node, no connector) sends each first request with no window; eight wired docs asking at once send one", async () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const fetch = async (input: RequestInfo | URL) => {
+      sent.push(String(input));
+      return new Response("1");
+    };
+    const lone = createSharedFetchStore({ doc: new Y.Doc(), locks: null, fetch });
+    onTestFinished(() => lone.destroy());
+    for (const path of ["a", "b", "c"]) {
+      const done = lone.ensure({ url: `https://api.example.test/${path}` });
+      await vi.advanceTimersByTimeAsync(0); // no timer is due: the request left at once
+      expect(sent.at(-1)).toBe(`https://api.example.test/${path}`);
+      expect((await done).status).toBe("success");
+    }
+
+    // Wired by hand, each update delivered as a task of its own: the window still decides.
+    sent.length = 0;
+    const docs = Array.from({ length: 8 }, () => new Y.Doc());
+    const net = Symbol("net");
+    for (const doc of docs)
+      doc.on("update", (update: Uint8Array, origin: unknown) => {
+        if (origin === net) return;
+        for (const other of docs) if (other !== doc) setTimeout(() => Y.applyUpdate(other, update, net), 0);
+      });
+    const stores = docs.map((doc) => createSharedFetchStore({ doc, locks: null, fetch }));
+    onTestFinished(() => stores.forEach((s) => s.destroy()));
+    const all = Promise.all(stores.map((s) => s.ensure({ url: "https://api.example.test/shared" })));
+    await vi.advanceTimersByTimeAsync(DEFAULT_SETTLE_MS - 1);
+    expect(sent).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect((await all).every((snap) => snap.status === "success")).toBe(true);
+    expect(sent).toEqual(["https://api.example.test/shared"]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { creatorOf, deleteElement, forEachLive, indexOfElement, isDeletedType } from "../src/core/yjs-internals.ts";
+import { creatorOf, deleteElement, forEachLive, hasUpdateListeners, indexOfElement, isDeletedType } from "../src/core/yjs-internals.ts";
 
 /** The Yjs fields the lanes read are not public API: this pins what they mean on the installed Yjs. */
 describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => {
@@ -32,5 +32,19 @@ describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => 
     expect(array.toArray()).toEqual(["x", "z"]);
     expect(indexOfElement(array, doc.clientID, 1)).toBe(-1);
     expect(indexOfElement(array, doc.clientID, 2)).toBe(1);
+  });
+
+  it("a doc's update listeners are seen, on either update event; observers of its types are not listeners", () => {
+    const doc = new Y.Doc();
+    expect(hasUpdateListeners(doc)).toBe(false);
+    doc.getArray("a").observeDeep(() => {});
+    expect(hasUpdateListeners(doc)).toBe(false);
+    for (const event of ["update", "updateV2"] as const) {
+      const listener = () => {};
+      doc.on(event, listener);
+      expect(hasUpdateListeners(doc)).toBe(true);
+      doc.off(event, listener);
+      expect(hasUpdateListeners(doc)).toBe(false);
+    }
   });
 });

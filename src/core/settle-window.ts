@@ -1,6 +1,7 @@
 import type * as Y from "yjs";
 import { connectorsOf } from "./connectors.ts";
 import { windowForTrip } from "./trips.ts";
+import { hasUpdateListeners } from "./yjs-internals.ts";
 
 export type SettleInputs = {
   doc: Y.Doc;
@@ -26,11 +27,14 @@ export type Settle = {
 };
 
 /**
- * The settle window of a claim made now. Between tabs of one browser the key's Web Lock decides:
- * no window. Across devices the window covers a rival claim's trip, sized from the connectors'
- * measured round trips (windowForTrip). A replica with no replica of another browser present,
- * in sync for longer than that window (a device booting now announces itself before it claims),
- * dispatches at once with an eager claim, which a racing newcomer's claim yields to.
+ * The settle window of a claim made now. A doc nothing syncs (no connector, no listener of its
+ * updates: a store alone in Node, say) has nobody to race: no window, and the claim is eager, so it
+ * outranks a claim of its revision still settling on a replica connected later. Between tabs of one
+ * browser the key's Web Lock decides: no window. Across devices the window covers a rival claim's
+ * trip, sized from the connectors' measured round trips (windowForTrip). A replica with no replica
+ * of another browser present, in sync for longer than that window (a device booting now announces
+ * itself before it claims), dispatches at once with an eager claim, which a racing newcomer's claim
+ * yields to.
  *
  * Through one sync server the race is decided exactly rather than timed: the server answers each
  * client in order, so a fence sent just before the claim tells which rival claims reached it first
@@ -41,6 +45,7 @@ export type Settle = {
 export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   const connectors = connectorsOf(inputs.doc);
   const devices = connectors.filter((c) => c.crossDevice);
+  if (inputs.fixedMs === undefined && connectors.length === 0 && !hasUpdateListeners(inputs.doc)) return { ms: 0, eager: true };
   if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false };
   if (inputs.fixedMs !== undefined || devices.length === 0) return { ms: inputs.fixedMs ?? inputs.defaultMs, eager: false };
   const trips = devices.map((c) => c.tripMs?.());

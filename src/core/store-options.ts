@@ -20,7 +20,9 @@ export const DEFAULT_MAX_PROGRAM_BYTES = 50 * 1024 * 1024;
  * between two chromium contexts through y-websocket on loopback, 20–100 ms on a loaded 2-core
  * machine (bench/browser.ts; with 50 ms, 5 of 10 simultaneously booting pairs both fetched).
  * Tabs of one browser sync through BroadcastChannel in about a millisecond. The window costs a
- * first fetch its length; a duplicate that slips through is harmless (invariants 6, 7, 12).
+ * first fetch its length; a duplicate that slips through is harmless (invariants 6, 7, 12). It is
+ * not waited where nothing can race (settle-window.ts): between tabs (Web Locks), on a doc
+ * nothing syncs, by a replica long alone in sync.
  */
 export const DEFAULT_SETTLE_MS = 100;
 /** A settle window beyond this is a mistake, not a trade-off: every first fetch would wait it. */

@@ -46,3 +46,15 @@ export function deleteElement(array: Y.Array<unknown>, client: number, clock: nu
   const at = indexOfElement(array, client, clock);
   if (at >= 0) array.delete(at, 1);
 }
+
+/**
+ * Whether anything listens to the doc's updates. Every way of syncing a doc — a provider, a
+ * connector, two docs wired by hand — listens to them to send what changes; a doc nobody listens
+ * to has no replica but this one that could hear a claim. When Yjs no longer keeps its listeners
+ * where this reads them, it answers true: a window waited in vain, never a claim raced.
+ */
+export function hasUpdateListeners(doc: Y.Doc): boolean {
+  const observers = (doc as unknown as { _observers?: unknown })._observers;
+  if (!(observers instanceof Map)) return true;
+  return ["update", "updateV2"].some((name) => ((observers.get(name) as Set<unknown> | undefined)?.size ?? 0) > 0);
+}
