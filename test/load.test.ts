@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, type SharedFetchStoreWithExtras } from "../src/index.ts";
 import { IDLE_STATES } from "../src/core/job.ts";
+import { wiredDocs } from "./harness/replicas.ts";
 
 const stores: SharedFetchStoreWithExtras[] = [];
 afterEach(() => {
@@ -32,13 +33,7 @@ describe("invariant 1: under load every ask ends in its outcome, with one reques
       await new Promise((r) => setTimeout(r, 20));
       return new Response("1");
     };
-    const docs = Array.from({ length: 8 }, () => new Y.Doc());
-    const net = Symbol("net");
-    for (const doc of docs)
-      doc.on("update", (update: Uint8Array, origin: unknown) => {
-        if (origin === net) return;
-        for (const other of docs) if (other !== doc) setTimeout(() => Y.applyUpdate(other, update, net), 0);
-      });
+    const docs = wiredDocs(8);
     stores.push(...docs.map((doc) => createSharedFetchStore({ doc, locks: null, fetch: host })));
     const keys = 100;
     const all = Promise.all(

@@ -11,6 +11,7 @@ import { settleFor } from "../src/core/settle-window.ts";
 import { MAX_SIZED_SETTLE_MS, MIN_SIZED_SETTLE_MS, TripSamples, windowForTrip } from "../src/core/trips.ts";
 import { openDocRecords } from "../src/core/doc-records.ts";
 import { createSharedFetchStore, DEFAULT_SETTLE_MS } from "../src/index.ts";
+import { wiredDocs } from "./harness/replicas.ts";
 
 const NOW = 1_000_000;
 const synced = Promise.resolve();
@@ -117,14 +118,7 @@ describe("stores: a lone store sends at once, replicas wired by hand still share
 
     // Wired by hand, each update delivered as a task of its own: the window still decides.
     sent.length = 0;
-    const docs = Array.from({ length: 8 }, () => new Y.Doc());
-    const net = Symbol("net");
-    for (const doc of docs)
-      doc.on("update", (update: Uint8Array, origin: unknown) => {
-        if (origin === net) return;
-        for (const other of docs) if (other !== doc) setTimeout(() => Y.applyUpdate(other, update, net), 0);
-      });
-    const stores = docs.map((doc) => createSharedFetchStore({ doc, locks: null, fetch }));
+    const stores = wiredDocs(8).map((doc) => createSharedFetchStore({ doc, locks: null, fetch }));
     onTestFinished(() => stores.forEach((s) => s.destroy()));
     const all = Promise.all(stores.map((s) => s.ensure({ url: "https://api.example.test/shared" })));
     await vi.advanceTimersByTimeAsync(DEFAULT_SETTLE_MS - 1);

@@ -86,3 +86,19 @@ export async function twoTabs(options: Partial<CreateStoreOptions> = {}) {
   await tick();
   return { locks, c, a, b };
 }
+
+/**
+ * `count` docs wired by hand, as a provider the store does not know of would: every update is
+ * sent to the others, each delivered as a task of its own (setTimeout 0), as BroadcastChannel and
+ * WebSocket deliver.
+ */
+export function wiredDocs(count: number): Y.Doc[] {
+  const docs = Array.from({ length: count }, () => new Y.Doc());
+  const net = Symbol("net");
+  for (const doc of docs)
+    doc.on("update", (update: Uint8Array, origin: unknown) => {
+      if (origin === net) return;
+      for (const other of docs) if (other !== doc) setTimeout(() => Y.applyUpdate(other, update, net), 0);
+    });
+  return docs;
+}
