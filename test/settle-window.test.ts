@@ -2,7 +2,7 @@
  * Issue "time to data": the settle window is 0 inside a browser (Web Locks decide), sized from
  * measured round trips across devices (two trips at the 95th percentile, bounded), and 0 with an
  * eager claim for a replica that has no replica of another browser present — which a racing
- * newcomer's claim then yields to.
+ * newcomer's claim then yields to — or whose doc nothing syncs (no connector, no update listener).
  */
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
