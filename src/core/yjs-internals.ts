@@ -56,5 +56,7 @@ export function deleteElement(array: Y.Array<unknown>, client: number, clock: nu
 export function hasUpdateListeners(doc: Y.Doc): boolean {
   const observers = (doc as unknown as { _observers?: unknown })._observers;
   if (!(observers instanceof Map)) return true;
-  return ["update", "updateV2"].some((name) => ((observers.get(name) as Set<unknown> | undefined)?.size ?? 0) > 0);
+  return UPDATE_EVENTS.some((name) => ((observers.get(name) as Set<unknown> | undefined)?.size ?? 0) > 0);
 }
+
+const UPDATE_EVENTS = ["update", "updateV2"];
