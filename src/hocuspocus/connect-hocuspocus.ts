@@ -97,8 +97,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const whenSynced = new Promise<void>((resolve, reject) => ((resolveSynced = resolve), (rejectSynced = reject)));
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
+  let syncedSince: number | undefined;
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  const unregister = registerConnector(doc, { whenSynced, crossDevice: true });
+  // While in sync with no other device present for longer than the window, they claim at once
+  // (settle-window.ts): a device that arrives announces itself before it claims.
+  const unregister = registerConnector(doc, { whenSynced, crossDevice: true, syncedSince: () => syncedSince });
 
   const awareness = createAwareness(doc);
   const websocket = new HocuspocusProviderWebsocket({
@@ -111,6 +114,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // before the provider's handler runs, which removes every remote presence as if they had left.
   // It fires on every closed socket, failed attempts included.
   const onDisconnect = (): void => {
+    syncedSince = undefined;
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
       index = (index + 1) % urls.length;
@@ -126,7 +130,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     awareness,
     // Always a function returning a promise: the provider's union type does not take our wider one.
     token: async () => (typeof token === "function" ? await token() : token),
-    onSynced: () => resolveSynced(),
+    // Emitted at each connection's sync (after every reconnect too), never when it is lost.
+    onSynced: () => {
+      syncedSince = Date.now();
+      resolveSynced();
+    },
     // Only after authentication does the server read our awareness, so bump the clock then.
     onAuthenticated: () => announceAgain(awareness),
     onAuthenticationFailed: ({ reason }) => {

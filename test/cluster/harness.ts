@@ -36,11 +36,24 @@ export type Peer = { doc: Y.Doc; conn: HocuspocusConnection; store: SharedFetchS
 
 export const uniqueRoom = (prefix: string): string => `${prefix}-${Math.random().toString(36).slice(2)}`;
 
-/** A device: a doc synced through `urls` (in that order of preference) and a store on it. */
-export function peer(cluster: Cluster, room: string, urls: string[], opts: { leaseMs?: number; token?: string } = {}): Peer {
+/**
+ * A device: a doc synced through `urls` (in that order of preference) and a store on it, with a
+ * fixed 50 ms settle window unless `sizedWindow` asks for the store's own (settle-window.ts).
+ */
+export function peer(
+  cluster: Cluster,
+  room: string,
+  urls: string[],
+  opts: { leaseMs?: number; token?: string; sizedWindow?: boolean } = {},
+): Peer {
   const doc = new Y.Doc();
   const conn = connectHocuspocus(doc, { urls, room, token: opts.token ?? cluster.token(room), WebSocketPolyfill: WebSocket });
-  const store = createSharedFetchStore({ doc, awareness: conn.awareness, leaseMs: opts.leaseMs ?? 5000, settleMs: 50 });
+  const store = createSharedFetchStore({
+    doc,
+    awareness: conn.awareness,
+    leaseMs: opts.leaseMs ?? 5000,
+    ...(opts.sizedWindow ? {} : { settleMs: 50 }),
+  });
   let stopped = false;
   const stop = (): void => {
     if (stopped) return;
