@@ -2,10 +2,12 @@ import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import type { Doc } from "yjs";
 import { describe } from "../core/errors.ts";
+import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
 import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "../sync/connection.ts";
 import { HocuspocusAuthError } from "./errors.ts";
+import { observeUpdateTrips } from "./update-trips.ts";
 
 export type HocuspocusOptions = {
   /** One Hocuspocus instance, e.g. "wss://sync.example.com". Give `url` or `urls`. */
@@ -98,10 +100,17 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
   let syncedSince: number | undefined;
+  const trips = new TripSamples();
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  // While in sync with no other device present for longer than the window, they claim at once
-  // (settle-window.ts): a device that arrives announces itself before it claims.
-  const unregister = registerConnector(doc, { whenSynced, crossDevice: true, syncedSince: () => syncedSince });
+  // The trips of this replica's own updates size their window; in sync with no other device present
+  // for longer than it, they claim at once (settle-window.ts): a device that arrives announces
+  // itself before it claims.
+  const unregister = registerConnector(doc, {
+    whenSynced,
+    crossDevice: true,
+    tripMs: () => trips.p95(),
+    syncedSince: () => syncedSince,
+  });
 
   const awareness = createAwareness(doc);
   const websocket = new HocuspocusProviderWebsocket({
@@ -144,12 +153,14 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
       rejectSynced(error);
     },
   });
+  const observer = observeUpdateTrips(provider, trips);
   provider.attach();
 
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
     unregister();
+    observer.stop();
     doc.off("destroy", destroy);
     // The provider sends our "left" awareness frame, then closes the room; then the socket goes.
     provider.destroy();

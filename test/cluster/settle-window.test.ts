@@ -1,21 +1,23 @@
 /**
- * Issue "time to data", "no tax when alone": through Hocuspocus too (no measured trips, no fence),
- * a device with no replica of another browser present, in sync for longer than the window, claims
- * eagerly with no window, as through connectPeers; just after a reconnect, or with another device
- * present, its claim waits the window. The connector's sync state follows its socket.
+ * Issue "time to data", "no tax when alone" and "a settle window sized by measured sync": through
+ * Hocuspocus too (no fence), a device with no replica of another browser present, in sync for
+ * longer than the window, claims eagerly with no window, as through connectPeers; just after a
+ * reconnect, or with another device present, its claim waits the window, sized from the acks of
+ * the device's own updates. The connector's sync state follows its socket.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { connectorsOf } from "../../src/core/connectors.ts";
+import { settleFor } from "../../src/core/settle-window.ts";
+import { windowForTrip } from "../../src/core/trips.ts";
 import { DEFAULT_SETTLE_MS, type ClaimRecord } from "../../src/index.ts";
 import { nextEvent, until } from "../sync/wait.ts";
 import { peer, uniqueRoom, useCluster, type Peer } from "./harness.ts";
 
 const env = useCluster();
 
-const syncedSince = (p: Peer): number | undefined =>
-  connectorsOf(p.doc)
-    .find((c) => c.crossDevice)
-    ?.syncedSince?.();
+const connector = (p: Peer) => connectorsOf(p.doc).find((c) => c.crossDevice);
+const syncedSince = (p: Peer): number | undefined => connector(p)?.syncedSince?.();
+const tripOf = (p: Peer): number | undefined => connector(p)?.tripMs?.();
 
 /** Asks for `path` and returns the claim this device had standing when it dispatched. */
 async function claimOf(p: Peer, url: string): Promise<ClaimRecord | undefined> {
@@ -72,5 +74,22 @@ describe("the settle window through Hocuspocus (cluster on 127.0.0.1, default st
     expect(claim).toBeDefined();
     expect(claim!.eager).toBeUndefined();
     expect(host.count(`/${room}/items`)).toBe(1);
+  });
+
+  it("the window is sized from the acks of the device's own updates: unmeasured before it writes, two trips at p95 + 10 after", async () => {
+    const cluster = env.cluster();
+    const host = env.host();
+    const room = uniqueRoom("trips");
+    const a = peer(cluster, room, [cluster.urls[0]!], { sizedWindow: true });
+    await a.conn.whenSynced;
+    const withOthers = () =>
+      settleFor({ doc: a.doc, exactTabs: false, fixedMs: undefined, defaultMs: DEFAULT_SETTLE_MS, elsewhere: () => 1 });
+    expect(tripOf(a)).toBeUndefined();
+    expect(withOthers()).toEqual({ ms: DEFAULT_SETTLE_MS, eager: false });
+    // The claim and the result: two updates, each acked by the instance.
+    await expect(a.store.ensure({ url: host.url(`/${room}/items`) })).resolves.toMatchObject({ status: "success" });
+    await vi.waitFor(() => expect(tripOf(a)).toBeGreaterThanOrEqual(0));
+    expect(tripOf(a)).toBeLessThan(1000);
+    expect(withOthers()).toEqual({ ms: windowForTrip(tripOf(a)!), eager: false });
   });
 });
