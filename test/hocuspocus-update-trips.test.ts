@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ObservableV2 } from "lib0/observable";
-import { observeUpdateTrips } from "../src/hocuspocus/update-trips.ts";
+import { MAX_IN_FLIGHT, observeUpdateTrips } from "../src/hocuspocus/update-trips.ts";
 
 type Events = { unsyncedChanges: (data: { number?: number }) => void; open: (data: { number?: number }) => void };
 
@@ -21,6 +21,7 @@ function provider() {
     connect: () => (emitter.emit("open", [{}]), set(1), set(0)),
     send: () => set(count + 1),
     ack: () => set(Math.max(0, count - 1)),
+    count: () => count,
     set,
   };
 }
@@ -79,6 +80,25 @@ describe("observeUpdateTrips (Hocuspocus)", () => {
     vi.advanceTimersByTime(9);
     p.ack();
     expect(trips.samples.count).toBe(1);
+  });
+
+  it("past MAX_IN_FLIGHT unacked sends it pairs nothing until the count is back to 0 (no trip read too short)", () => {
+    const p = provider();
+    const { samples } = observeUpdateTrips(p.emitter);
+    p.connect();
+    for (let i = 0; i <= MAX_IN_FLIGHT; i++) p.send();
+    vi.advanceTimersByTime(300);
+    for (let i = 0; i < MAX_IN_FLIGHT; i++) {
+      p.send(); // later sends: an ack paired with one of these would read 0 ms
+      p.ack();
+    }
+    while (p.count() > 0) p.ack(); // the backlog acked: the count is back to 0
+    expect(samples.count).toBe(0);
+    p.send();
+    vi.advanceTimersByTime(4);
+    p.ack();
+    expect(samples.count).toBe(1);
+    expect(samples.p95()).toBe(4);
   });
 
   it("ignores an event without a count and a fall below 0", () => {

@@ -6,8 +6,12 @@ export type UnsyncedCounter = {
   off(event: "unsyncedChanges" | "open", listener: (data: { number?: number }) => void): unknown;
 };
 
-/** Sends waiting for their ack at most: a connection that never acks (read-only) cannot grow it. */
-const MAX_IN_FLIGHT = 256;
+/**
+ * Sends waiting for their ack at most. Past it (a connection that never acks, read-only, or a
+ * burst the instance is slow to take) nothing is paired until the count is back to 0: dropping
+ * the oldest instead would pair later acks with later sends and read trips too short.
+ */
+export const MAX_IN_FLIGHT = 256;
 
 /**
  * Round trips to a Hocuspocus instance, observed on this replica's own writes (its claims among
@@ -34,7 +38,10 @@ export function observeUpdateTrips(provider: UnsyncedCounter, samples = new Trip
       const sent = inFlight.shift();
       if (sent !== undefined) samples.add(now - sent);
     }
-    if (inFlight.length > MAX_IN_FLIGHT) inFlight = inFlight.slice(-MAX_IN_FLIGHT);
+    if (inFlight.length > MAX_IN_FLIGHT) {
+      tracking = false;
+      inFlight = [];
+    }
   };
   // A new connection: the provider is about to reset its count for the sync it starts.
   const onOpen = (): void => {
