@@ -39,6 +39,22 @@ describe("settleFor", () => {
     expect(windowForTrip(5000)).toBe(MAX_SIZED_SETTLE_MS);
   });
 
+  it("before trips are measured, the initial sync bounds the window: shorter than the default where it was quick, never longer", () => {
+    const quick = docWith({ crossDevice: true, tripMs: () => undefined, syncTripMs: () => 3 });
+    expect(settleFor({ ...base, doc: quick }, NOW)).toEqual({ ms: windowForTrip(3), eager: false });
+    expect(windowForTrip(3)).toBe(MIN_SIZED_SETTLE_MS);
+    const slow = docWith({ crossDevice: true, tripMs: () => undefined, syncTripMs: () => 400 });
+    expect(settleFor({ ...base, doc: slow }, NOW).ms).toBe(100);
+    // A measured trip wins over the bound, either way.
+    const measured = docWith({ crossDevice: true, tripMs: () => 60, syncTripMs: () => 3 });
+    expect(settleFor({ ...base, doc: measured }, NOW).ms).toBe(windowForTrip(60));
+    // Two servers: each needs a trip or a bound, else the default.
+    const oneUnknown = docWith({ crossDevice: true, syncTripMs: () => 3 }, { crossDevice: true });
+    expect(settleFor({ ...base, doc: oneUnknown }, NOW).ms).toBe(100);
+    const both = docWith({ crossDevice: true, syncTripMs: () => 3 }, { crossDevice: true, tripMs: () => 30 });
+    expect(settleFor({ ...base, doc: both }, NOW).ms).toBe(windowForTrip(30));
+  });
+
   it("the settleMs option fixes the window across devices", () => {
     const doc = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => 0 });
     expect(settleFor({ ...base, fixedMs: 250, elsewhere: () => 0, doc }, NOW)).toEqual({ ms: 250, eager: false });

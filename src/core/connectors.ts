@@ -8,6 +8,12 @@ export type ConnectorInfo = {
   crossDevice: boolean;
   /** A high percentile of its measured round trips to the server, once it has samples (ms). */
   tripMs?: () => number | undefined;
+  /**
+   * An upper bound on one round trip: how long its last initial sync took, from the socket's open
+   * to the server's answer to its first sync step (ms). That answer carries the doc, so it is no
+   * sample; until trips are measured it may only shorten the default window, never lengthen it.
+   */
+  syncTripMs?: () => number | undefined;
   /** When (Date.now()) its current connection finished syncing; undefined while not in sync. */
   syncedSince?: () => number | undefined;
   /**

@@ -1,5 +1,5 @@
 import type * as Y from "yjs";
-import { connectorsOf } from "./connectors.ts";
+import { connectorsOf, type ConnectorInfo } from "./connectors.ts";
 import { windowForTrip } from "./trips.ts";
 import { hasUpdateListeners } from "./yjs-internals.ts";
 
@@ -48,9 +48,7 @@ export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   if (inputs.fixedMs === undefined && connectors.length === 0 && !hasUpdateListeners(inputs.doc)) return { ms: 0, eager: true };
   if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false };
   if (inputs.fixedMs !== undefined || devices.length === 0) return { ms: inputs.fixedMs ?? inputs.defaultMs, eager: false };
-  const trips = devices.map((c) => c.tripMs?.());
-  const measured = trips.every((t): t is number => t !== undefined);
-  const ms = measured ? windowForTrip(Math.max(...trips)) : inputs.defaultMs;
+  const ms = sizedWindow(devices, inputs.defaultMs);
   const alone = inputs.elsewhere !== undefined && inputs.elsewhere() === 0;
   const settledIn = devices.every((c) => {
     const since = c.syncedSince?.();
@@ -62,4 +60,18 @@ export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   const since = devices[0]!.syncedSince?.();
   const left = since === undefined ? ms : Math.max(0, ms - (now - since));
   return { ms: left, eager: false, fence: { ask: fence, fallbackMs: ms } };
+}
+
+const known = (t: number | undefined): t is number => t !== undefined;
+
+/**
+ * Two measured trips of the slowest connector (windowForTrip). Before every connector has measured
+ * one, the default, shortened where every connector's initial sync bounds its trip below it: a
+ * page's first claims come right after that sync, long before the first probe's answer.
+ */
+function sizedWindow(devices: ConnectorInfo[], defaultMs: number): number {
+  const trips = devices.map((c) => c.tripMs?.());
+  if (trips.every(known)) return windowForTrip(Math.max(...trips));
+  const bounds = devices.map((c, i) => trips[i] ?? c.syncTripMs?.());
+  return bounds.every(known) ? Math.min(defaultMs, windowForTrip(Math.max(...bounds))) : defaultMs;
 }

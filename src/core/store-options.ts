@@ -22,7 +22,8 @@ export const DEFAULT_MAX_PROGRAM_BYTES = 50 * 1024 * 1024;
  * Tabs of one browser sync through BroadcastChannel in about a millisecond. The window costs a
  * first fetch its length; a duplicate that slips through is harmless (invariants 6, 7, 12). It is
  * not waited where nothing can race (settle-window.ts): between tabs (Web Locks), on a doc
- * nothing syncs, by a replica long alone in sync.
+ * nothing syncs, by a replica long alone in sync. Across devices, measured trips size it, and
+ * until then a quicker initial sync shortens it.
  */
 export const DEFAULT_SETTLE_MS = 100;
 /** A settle window beyond this is a mistake, not a trade-off: every first fetch would wait it. */

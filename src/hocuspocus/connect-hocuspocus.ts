@@ -100,6 +100,9 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
   let syncedSince: number | undefined;
+  /** When the current socket opened, until its initial sync; how long the last initial sync took. */
+  let openedAt: number | undefined;
+  let syncTrip: number | undefined;
   const trips = new TripSamples();
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
   // The trips of this replica's own updates size their window; in sync with no other device present
@@ -109,6 +112,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     whenSynced,
     crossDevice: true,
     tripMs: () => trips.p95(),
+    syncTripMs: () => syncTrip,
     syncedSince: () => syncedSince,
   });
 
@@ -124,6 +128,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // It fires on every closed socket, failed attempts included.
   const onDisconnect = (): void => {
     syncedSince = undefined;
+    openedAt = undefined;
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
       index = (index + 1) % urls.length;
@@ -142,7 +147,13 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     // Emitted at each connection's sync (after every reconnect too), never when it is lost.
     onSynced: () => {
       syncedSince = Date.now();
+      if (openedAt !== undefined) syncTrip = syncedSince - openedAt;
+      openedAt = undefined;
       resolveSynced();
+    },
+    // The provider sends the token, then its sync step 1, right after this: the initial sync's start.
+    onOpen: () => {
+      openedAt = Date.now();
     },
     // Only after authentication does the server read our awareness, so bump the clock then.
     onAuthenticated: () => announceAgain(awareness),

@@ -50,17 +50,26 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
   const trips = probeTrips(provider);
   let syncedSince: number | undefined;
+  /** When the current socket opened, until its initial sync; how long the last initial sync took. */
+  let openedAt: number | undefined;
+  let syncTrip: number | undefined;
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
   // Its measured trips size their settle window; its fences order their claims at the server.
   const unregister = registerConnector(doc, {
     whenSynced,
     crossDevice: true,
     tripMs: () => trips.samples.p95(),
+    syncTripMs: () => syncTrip,
     syncedSince: () => syncedSince,
     fence: (answered) => trips.fence(answered),
   });
   const onSync = (synced: boolean): void => {
-    syncedSince = synced ? Date.now() : undefined;
+    const now = Date.now();
+    syncedSince = synced ? now : undefined;
+    if (synced && openedAt !== undefined) {
+      syncTrip = now - openedAt;
+      openedAt = undefined;
+    }
     if (synced) resolveSynced();
   };
 
@@ -68,8 +77,14 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const onConnectionClose = (): void => dropRemotePresence(awareness);
   // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {
-    if (status === "connected") announceAgain(awareness);
-    else syncedSince = undefined;
+    // y-websocket sends its sync step 1 right after this event: its answer ends the initial sync.
+    if (status === "connected") {
+      openedAt = Date.now();
+      announceAgain(awareness);
+    } else {
+      syncedSince = undefined;
+      openedAt = undefined;
+    }
   };
 
   function destroy(): void {

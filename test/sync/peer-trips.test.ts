@@ -2,13 +2,15 @@
  * Issue "time to data", "a settle window sized by measured sync": connectPeers measures its round
  * trips to a real y-websocket server on 127.0.0.1 (a sync step 1 answered by a step 2), and a store
  * with no replica of another browser present claims eagerly, with no window; with a peer present it
- * waits the window those trips size.
+ * waits the window those trips size. Until its first probe is answered, the initial sync's time
+ * bounds a trip and may shorten the default window.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
-import { connectPeers, createSharedFetchStore } from "../../src/index.ts";
+import { connectPeers, createSharedFetchStore, DEFAULT_SETTLE_MS } from "../../src/index.ts";
 import { connectorsOf } from "../../src/core/connectors.ts";
+import { settleFor } from "../../src/core/settle-window.ts";
 import { windowForTrip } from "../../src/core/trips.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
@@ -75,6 +77,27 @@ describe("measured trips size the settle window", () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  it("until the first probe's answer, the initial sync bounds the window: shortened by a quick sync, never longer than the default", async () => {
+    const a = peer(room());
+    try {
+      const connector = () => connectorsOf(a.doc).find((c) => c.crossDevice)!;
+      expect(connector().syncTripMs?.()).toBeUndefined();
+      await a.conn.whenSynced;
+      const bound = connector().syncTripMs?.();
+      expect(bound).toBeGreaterThanOrEqual(0);
+      // The first probe goes out a second after the sync: what a page's first claims get is the bound.
+      expect(connector().tripMs?.()).toBeUndefined();
+      const inputs = { doc: a.doc, exactTabs: false, fixedMs: undefined, defaultMs: DEFAULT_SETTLE_MS, elsewhere: () => 1 };
+      // Through one server the window is the fence's fallback; what is left of it after the sync is `ms`.
+      const settle = settleFor(inputs);
+      const window = Math.min(DEFAULT_SETTLE_MS, windowForTrip(bound!));
+      expect(settle.fence?.fallbackMs).toBe(window);
+      expect(settle.ms).toBeLessThanOrEqual(window);
+    } finally {
+      a.close();
     }
   });
 
