@@ -44,7 +44,10 @@ export function connectorsOf(doc: Y.Doc): ConnectorInfo[] {
   return [...(byDoc.get(doc) ?? [])];
 }
 
-/** How long a first claim waits for an initial sync that does not come (a server down, say). */
+/**
+ * How long a first claim waits for an initial sync that does not come: a server that never
+ * answers. One that refuses the connection ends the wait sooner (the connectors give up then).
+ */
 export const SYNC_WAIT_MS = 2000;
 
 /** Resolves when every connector of the doc synced (or gave up), however long that takes. */

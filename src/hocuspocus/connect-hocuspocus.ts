@@ -105,11 +105,17 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   let syncTrip: number | undefined;
   const trips = new TripSamples();
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
+  // Or once every instance failed a connection before that, or refused the token: nobody races
+  // through instances that are down, and the claims must not wait the stores' whole cap for them.
+  let giveUp!: () => void;
+  const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
+  void whenSynced.then(giveUp, giveUp);
+  let closedSockets = 0;
   // The trips of this replica's own updates size their window; in sync with no other device present
   // for longer than it, they claim at once (settle-window.ts): a device that arrives announces
   // itself before it claims.
   const unregister = registerConnector(doc, {
-    whenSynced,
+    whenSynced: syncedOrFailed,
     crossDevice: true,
     tripMs: () => trips.p95(),
     syncTripMs: () => syncTrip,
@@ -129,6 +135,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const onDisconnect = (): void => {
     syncedSince = undefined;
     openedAt = undefined;
+    if (++closedSockets >= urls.length) giveUp();
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
       index = (index + 1) % urls.length;

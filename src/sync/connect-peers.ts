@@ -54,9 +54,14 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   let openedAt: number | undefined;
   let syncTrip: number | undefined;
   // Stores on this doc make their first claim once it synced: replicas on other devices may race.
+  // Or once its first connection failed before that (refused, closed): nobody races through a
+  // server that is down, and the claims must not wait the stores' whole cap for it.
+  let giveUp!: () => void;
+  const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
+  void whenSynced.then(giveUp);
   // Its measured trips size their settle window; its fences order their claims at the server.
   const unregister = registerConnector(doc, {
-    whenSynced,
+    whenSynced: syncedOrFailed,
     crossDevice: true,
     tripMs: () => trips.samples.p95(),
     syncTripMs: () => syncTrip,
@@ -74,7 +79,10 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   };
 
   // y-websocket drops every remote presence when *our* socket closes, as if those peers had left.
-  const onConnectionClose = (): void => dropRemotePresence(awareness);
+  const onConnectionClose = (): void => {
+    dropRemotePresence(awareness);
+    giveUp();
+  };
   // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {
     // y-websocket sends its sync step 1 right after this event: its answer ends the initial sync.

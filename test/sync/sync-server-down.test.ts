@@ -1,0 +1,73 @@
+/**
+ * Issue "time to data", "the store knows when it is in sync": a store's first claim waits for its
+ * connectors' initial sync, timed out after SYNC_WAIT_MS. A y-websocket server that refuses the
+ * connection (nothing listens on its port), or every Hocuspocus instance refusing it, ends that
+ * wait at once: nobody races through a server that is down, and an app whose sync server is down
+ * must not hold every first request for the cap. The app's own `whenSynced` still means synced.
+ * Fake timers: the cap never fires unless the test advances past it, and it advances only the
+ * settle window.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { SYNC_WAIT_MS } from "../../src/core/connectors.ts";
+import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
+import { connectPeers, createSharedFetchStore, DEFAULT_SETTLE_MS, type Connection } from "../../src/index.ts";
+import { freePort } from "../../server/cluster/ports.ts";
+import { nextEvent } from "./wait.ts";
+
+afterEach(() => vi.useRealTimers());
+
+/** A store on a doc connected by `connect`: asks once the connection failed, with only the window advanced. */
+async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, failed: (conn: C) => Promise<unknown>) {
+  const doc = new Y.Doc();
+  const conn = connect(doc);
+  const sent: string[] = [];
+  const fetch = async (input: RequestInfo | URL) => {
+    sent.push(String(input));
+    return new Response(JSON.stringify({ ok: true }));
+  };
+  const store = createSharedFetchStore({ doc, awareness: conn.awareness, locks: null, fetch });
+  try {
+    const closed = failed(conn);
+    let synced = false;
+    conn.whenSynced.then(
+      () => (synced = true),
+      () => {},
+    );
+    const asked = store.ensure({ url: "https://api.example.test/while-down" });
+    await closed;
+    // Not in sync, no trip measured: the default window, far below the cap.
+    expect(DEFAULT_SETTLE_MS).toBeLessThan(SYNC_WAIT_MS);
+    await vi.advanceTimersByTimeAsync(DEFAULT_SETTLE_MS);
+    expect(sent).toEqual(["https://api.example.test/while-down"]);
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
+    expect(synced).toBe(false);
+  } finally {
+    store.destroy();
+    conn.destroy();
+    doc.destroy();
+  }
+}
+
+const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+
+describe("a sync server that is down", () => {
+  it("y-websocket: a refused connection ends the first claim's wait for the initial sync; only the settle window is left", async () => {
+    const port = await freePort(); // free a moment ago: nothing listens there
+    fakeTimers();
+    await askWhileDown(
+      (doc) => connectPeers(doc, { url: `ws://127.0.0.1:${port}`, room: "down", WebSocketPolyfill: WebSocket }),
+      (conn) => nextEvent(conn.provider, "connection-close"),
+    );
+  });
+
+  it("Hocuspocus: every instance refusing the connection ends it too", async () => {
+    const port = await freePort();
+    fakeTimers();
+    await askWhileDown(
+      (doc) => connectHocuspocus(doc, { url: `ws://127.0.0.1:${port}`, room: "down", token: "t", WebSocketPolyfill: WebSocket }),
+      (conn) => nextEvent(conn.websocket, "disconnect"),
+    );
+  });
+});
