@@ -2,7 +2,8 @@
  * Issue "time to data": the settle window is 0 inside a browser (Web Locks decide), sized from
  * measured round trips across devices (two trips at the 95th percentile, bounded), and 0 with an
  * eager claim for a replica that has no replica of another browser present — which a racing
- * newcomer's claim then yields to — or whose doc nothing syncs (no connector, no update listener).
+ * newcomer's claim then yields to — or whose doc nothing syncs (no connector, no update listener),
+ * or that has been disconnected from every server for longer than the window.
  */
 import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
@@ -72,6 +73,21 @@ describe("settleFor", () => {
     // Someone elsewhere, or a store that cannot tell (no awareness): the window.
     expect(settleFor({ ...base, elsewhere: () => 1, doc: longAgo }, NOW).eager).toBe(false);
     expect(settleFor({ ...base, elsewhere: undefined, doc: longAgo }, NOW).eager).toBe(false);
+  });
+
+  it("disconnected from every server for longer than the window (a server down): eager, no window; just disconnected: the window", () => {
+    const longDown = docWith({ crossDevice: true, disconnectedSince: () => NOW - 5_000, fence: () => false });
+    expect(settleFor({ ...base, doc: longDown }, NOW)).toEqual({ ms: 0, eager: true });
+    const justDown = docWith({ crossDevice: true, disconnectedSince: () => NOW - 10, fence: () => false });
+    expect(settleFor({ ...base, doc: justDown }, NOW)).toMatchObject({ ms: 100, eager: false });
+    // Two servers, one of them in sync: someone may still race through it.
+    const oneUp = docWith(
+      { crossDevice: true, disconnectedSince: () => NOW - 5_000 },
+      { crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 5_000 },
+    );
+    expect(settleFor({ ...base, doc: oneUp }, NOW)).toEqual({ ms: 100, eager: false });
+    // settleMs set by the app: as set.
+    expect(settleFor({ ...base, fixedMs: 250, doc: longDown }, NOW)).toEqual({ ms: 250, eager: false });
   });
 
   it("through one server that orders claims (a fence): the window only covers the replica's first moments in sync", () => {

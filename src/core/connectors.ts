@@ -17,6 +17,11 @@ export type ConnectorInfo = {
   /** When (Date.now()) its current connection finished syncing; undefined while not in sync. */
   syncedSince?: () => number | undefined;
   /**
+   * When its connection to the server was lost (never connected: when it was made); undefined
+   * while a connection is open, syncing or in sync (a claim then may meet the server's state soon).
+   */
+  disconnectedSince?: () => number | undefined;
+  /**
    * Orders what this replica writes next among what the server received (see SyncRoundTrips.fence
    * in sync/trip-probe.ts): calls `answered(true)` once every update the server took before what
    * this replica writes next is in the doc (where the server sends no client its own updates back:

@@ -36,6 +36,9 @@ export type Settle = {
  * itself before it claims), dispatches at once with an eager claim, which a racing newcomer's claim
  * yields to.
  *
+ * A replica disconnected from every server for longer than the window likewise has nobody to race
+ * until it reconnects: no window, eager. Once a connection is open again, the window is back.
+ *
  * Through one sync server the race is decided exactly rather than timed: the server answers each
  * client in order, so a fence sent just before the claim tells which rival claims reached it first
  * (the first claim wins; see Attempt). What the window must still cover is an eager claim made by a
@@ -49,6 +52,14 @@ export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false };
   if (inputs.fixedMs !== undefined || devices.length === 0) return { ms: inputs.fixedMs ?? inputs.defaultMs, eager: false };
   const ms = sizedWindow(devices, inputs.defaultMs);
+  // Disconnected for longer than the window (its server down, say): no rival's claim can reach this
+  // replica, nor its claim a rival, before a reconnect. Waiting buys nothing; eager, a claim of
+  // its revision still settling elsewhere when they meet yields to it.
+  const cutOff = devices.every((c) => {
+    const since = c.disconnectedSince?.();
+    return since !== undefined && now - since >= ms;
+  });
+  if (cutOff) return { ms: 0, eager: true };
   const alone = inputs.elsewhere !== undefined && inputs.elsewhere() === 0;
   const settledIn = devices.every((c) => {
     const since = c.syncedSince?.();

@@ -100,6 +100,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
   let syncedSince: number | undefined;
+  let disconnectedSince: number | undefined = Date.now();
   /** When the current socket opened, until its initial sync; how long the last initial sync took. */
   let openedAt: number | undefined;
   let syncTrip: number | undefined;
@@ -120,6 +121,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     tripMs: () => trips.p95(),
     syncTripMs: () => syncTrip,
     syncedSince: () => syncedSince,
+    disconnectedSince: () => disconnectedSince,
   });
 
   const awareness = createAwareness(doc);
@@ -134,6 +136,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // It fires on every closed socket, failed attempts included.
   const onDisconnect = (): void => {
     syncedSince = undefined;
+    disconnectedSince ??= Date.now();
     openedAt = undefined;
     if (++closedSockets >= urls.length) giveUp();
     dropRemotePresence(awareness);
@@ -161,6 +164,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     // The provider sends the token, then its sync step 1, right after this: the initial sync's start.
     onOpen: () => {
       openedAt = Date.now();
+      disconnectedSince = undefined;
     },
     // Only after authentication does the server read our awareness, so bump the clock then.
     onAuthenticated: () => announceAgain(awareness),

@@ -50,6 +50,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
   const trips = probeTrips(provider);
   let syncedSince: number | undefined;
+  let disconnectedSince: number | undefined = Date.now();
   /** When the current socket opened, until its initial sync; how long the last initial sync took. */
   let openedAt: number | undefined;
   let syncTrip: number | undefined;
@@ -66,6 +67,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     tripMs: () => trips.samples.p95(),
     syncTripMs: () => syncTrip,
     syncedSince: () => syncedSince,
+    disconnectedSince: () => disconnectedSince,
     fence: (answered) => trips.fence(answered),
   });
   const onSync = (synced: boolean): void => {
@@ -78,8 +80,10 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     if (synced) resolveSynced();
   };
 
-  // y-websocket drops every remote presence when *our* socket closes, as if those peers had left.
+  // Every closed socket, failed attempts included. y-websocket drops every remote presence when
+  // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync.
   const onConnectionClose = (): void => {
+    disconnectedSince ??= Date.now();
     dropRemotePresence(awareness);
     giveUp();
   };
@@ -88,6 +92,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     // y-websocket sends its sync step 1 right after this event: its answer ends the initial sync.
     if (status === "connected") {
       openedAt = Date.now();
+      disconnectedSince = undefined;
       announceAgain(awareness);
     } else {
       syncedSince = undefined;

@@ -3,9 +3,10 @@
  * connectors' initial sync, timed out after SYNC_WAIT_MS. A y-websocket server that refuses the
  * connection (nothing listens on its port), or every Hocuspocus instance refusing it, ends that
  * wait at once: nobody races through a server that is down, and an app whose sync server is down
- * must not hold every first request for the cap. The app's own `whenSynced` still means synced.
- * Fake timers: the cap never fires unless the test advances past it, and it advances only the
- * settle window.
+ * must not hold every first request for the cap. Once cut off for longer than the settle window,
+ * a replica waits no window at all (nobody can race it until it reconnects). The app's own
+ * `whenSynced` still means synced. Fake timers: the cap never fires unless the test advances past
+ * it, and it advances only the settle window, once.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
@@ -42,6 +43,16 @@ async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, fa
     await vi.advanceTimersByTimeAsync(DEFAULT_SETTLE_MS);
     expect(sent).toEqual(["https://api.example.test/while-down"]);
     await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
+    // Cut off for longer than the window now: the next key's request leaves with no window, eager.
+    let eager: boolean | undefined;
+    store.onEvent((e) => {
+      if (e.type === "dispatched") eager = store.claims().find(([, c]) => c.replicaId === store.replicaId)?.[1].eager;
+    });
+    const next = store.ensure({ url: "https://api.example.test/next" });
+    await vi.advanceTimersByTimeAsync(0); // what is due now, and the microtasks behind it
+    expect(sent).toHaveLength(2);
+    await expect(next).resolves.toMatchObject({ status: "success" });
+    expect(eager).toBe(true);
     expect(synced).toBe(false);
   } finally {
     store.destroy();
@@ -53,7 +64,7 @@ async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, fa
 const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
 
 describe("a sync server that is down", () => {
-  it("y-websocket: a refused connection ends the first claim's wait for the initial sync; only the settle window is left", async () => {
+  it("y-websocket: a refused connection ends the first claim's wait for the initial sync; once cut off for longer than the window, no window", async () => {
     const port = await freePort(); // free a moment ago: nothing listens there
     fakeTimers();
     await askWhileDown(
@@ -62,7 +73,7 @@ describe("a sync server that is down", () => {
     );
   });
 
-  it("Hocuspocus: every instance refusing the connection ends it too", async () => {
+  it("Hocuspocus: the same once every instance refused the connection", async () => {
     const port = await freePort();
     fakeTimers();
     await askWhileDown(
