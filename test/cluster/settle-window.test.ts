@@ -20,7 +20,7 @@ const connector = (p: Peer) => connectorsOf(p.doc).find((c) => c.crossDevice);
 const syncedSince = (p: Peer): number | undefined => connector(p)?.syncedSince?.();
 const tripOf = (p: Peer): number | undefined => connector(p)?.tripMs?.();
 
-/** Asks for `path` and returns the claim this device had standing when it dispatched. */
+/** Asks for `url` and returns the claim this device had standing when it dispatched. */
 async function claimOf(p: Peer, url: string): Promise<ClaimRecord | undefined> {
   let standing: ClaimRecord | undefined;
   const off = p.store.onEvent((e) => {

@@ -38,12 +38,12 @@ async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, fa
     );
     const asked = store.ensure({ url: "https://api.example.test/while-down" });
     await closed;
-    // Not in sync, no trip measured: the default window, far below the cap.
+    // Disconnected for less than the window, no trip measured: the default window, far below the cap.
     expect(DEFAULT_SETTLE_MS).toBeLessThan(SYNC_WAIT_MS);
     await vi.advanceTimersByTimeAsync(DEFAULT_SETTLE_MS);
     expect(sent).toEqual(["https://api.example.test/while-down"]);
     await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
-    // Cut off for longer than the window now: the next key's request leaves with no window, eager.
+    // Disconnected for longer than the window now: the next key's request leaves with no window, eager.
     let eager: boolean | undefined;
     store.onEvent((e) => {
       if (e.type === "dispatched") eager = store.claims().find(([, c]) => c.replicaId === store.replicaId)?.[1].eager;
