@@ -6,6 +6,7 @@ import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
 import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "../sync/connection.ts";
+import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError } from "./errors.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
 
@@ -99,30 +100,15 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const whenSynced = new Promise<void>((resolve, reject) => ((resolveSynced = resolve), (rejectSynced = reject)));
   // A caller that never awaits whenSynced must not get an unhandled rejection; one that does still sees it.
   whenSynced.catch(() => {});
-  let syncedSince: number | undefined;
-  let disconnectedSince: number | undefined = Date.now();
-  /** When the current socket opened, until its initial sync; how long the last initial sync took. */
-  let openedAt: number | undefined;
-  let syncTrip: number | undefined;
   const trips = new TripSamples();
-  // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  // Or once every instance failed a connection before that, or refused the token: nobody races
-  // through instances that are down, and the claims must not wait the stores' whole cap for them.
-  let giveUp!: () => void;
-  const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
-  void whenSynced.then(giveUp, giveUp);
+  const clock = syncClock(whenSynced);
   let closedSockets = 0;
+  // Stores on this doc make their first claim once it synced: replicas on other devices may race.
+  // Or once every instance failed a connection before that, or refused the token (see syncClock).
   // The trips of this replica's own updates size their window; in sync with no other device present
   // for longer than it, they claim at once (settle-window.ts): a device that arrives announces
   // itself before it claims.
-  const unregister = registerConnector(doc, {
-    whenSynced: syncedOrFailed,
-    crossDevice: true,
-    tripMs: () => trips.p95(),
-    syncTripMs: () => syncTrip,
-    syncedSince: () => syncedSince,
-    disconnectedSince: () => disconnectedSince,
-  });
+  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs: () => trips.p95() });
 
   const awareness = createAwareness(doc);
   const websocket = new HocuspocusProviderWebsocket({
@@ -135,10 +121,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // before the provider's handler runs, which removes every remote presence as if they had left.
   // It fires on every closed socket, failed attempts included.
   const onDisconnect = (): void => {
-    syncedSince = undefined;
-    disconnectedSince ??= Date.now();
-    openedAt = undefined;
-    if (++closedSockets >= urls.length) giveUp();
+    clock.closed();
+    if (++closedSockets >= urls.length) clock.giveUp();
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
       index = (index + 1) % urls.length;
@@ -156,16 +140,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     token: async () => (typeof token === "function" ? await token() : token),
     // Emitted at each connection's sync (after every reconnect too), never when it is lost.
     onSynced: () => {
-      syncedSince = Date.now();
-      if (openedAt !== undefined) syncTrip = syncedSince - openedAt;
-      openedAt = undefined;
+      clock.synced();
       resolveSynced();
     },
     // The provider sends the token, then its sync step 1, right after this: the initial sync's start.
-    onOpen: () => {
-      openedAt = Date.now();
-      disconnectedSince = undefined;
-    },
+    onOpen: () => clock.opened(),
     // Only after authentication does the server read our awareness, so bump the clock then.
     onAuthenticated: () => announceAgain(awareness),
     onAuthenticationFailed: ({ reason }) => {

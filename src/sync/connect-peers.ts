@@ -4,6 +4,7 @@ import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { announceAgain, dropRemotePresence, type Connection } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
+import { syncClock } from "./sync-clock.ts";
 import { probeTrips } from "./trip-probe.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
@@ -49,55 +50,36 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   let resolveSynced!: () => void;
   const whenSynced = new Promise<void>((resolve) => (resolveSynced = resolve));
   const trips = probeTrips(provider);
-  let syncedSince: number | undefined;
-  let disconnectedSince: number | undefined = Date.now();
-  /** When the current socket opened, until its initial sync; how long the last initial sync took. */
-  let openedAt: number | undefined;
-  let syncTrip: number | undefined;
-  // Stores on this doc make their first claim once it synced: replicas on other devices may race.
-  // Or once its first connection failed before that (refused, closed): nobody races through a
-  // server that is down, and the claims must not wait the stores' whole cap for it.
-  let giveUp!: () => void;
-  const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
-  void whenSynced.then(giveUp);
-  // Its measured trips size their settle window; its fences order their claims at the server.
+  const clock = syncClock(whenSynced);
+  // Stores on this doc make their first claim once it synced (or its first connection failed):
+  // replicas on other devices may race. Its measured trips size their settle window; its fences
+  // order their claims at the server.
   const unregister = registerConnector(doc, {
-    whenSynced: syncedOrFailed,
+    ...clock.info,
     crossDevice: true,
     tripMs: () => trips.samples.p95(),
-    syncTripMs: () => syncTrip,
-    syncedSince: () => syncedSince,
-    disconnectedSince: () => disconnectedSince,
     fence: (answered) => trips.fence(answered),
   });
   const onSync = (synced: boolean): void => {
-    const now = Date.now();
-    syncedSince = synced ? now : undefined;
-    if (synced && openedAt !== undefined) {
-      syncTrip = now - openedAt;
-      openedAt = undefined;
-    }
-    if (synced) resolveSynced();
+    if (!synced) return clock.lost();
+    clock.synced();
+    resolveSynced();
   };
 
   // Every closed socket, failed attempts included. y-websocket drops every remote presence when
   // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync.
   const onConnectionClose = (): void => {
-    disconnectedSince ??= Date.now();
+    clock.closed();
     dropRemotePresence(awareness);
-    giveUp();
+    clock.giveUp();
   };
   // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {
     // y-websocket sends its sync step 1 right after this event: its answer ends the initial sync.
     if (status === "connected") {
-      openedAt = Date.now();
-      disconnectedSince = undefined;
+      clock.opened();
       announceAgain(awareness);
-    } else {
-      syncedSince = undefined;
-      openedAt = undefined;
-    }
+    } else clock.lost();
   };
 
   function destroy(): void {

@@ -1,0 +1,60 @@
+import type { ConnectorInfo } from "../core/connectors.ts";
+
+type ClockInfo = Required<Pick<ConnectorInfo, "whenSynced" | "syncTripMs" | "syncedSince" | "disconnectedSince">>;
+
+/**
+ * What a connector to a sync server tells the stores about its connection's state, kept from the
+ * provider's events. `info.whenSynced` is what the stores' first claims wait for: the connector's
+ * own `whenSynced`, or `giveUp()` once it failed before syncing (nobody races through a server
+ * that is down, and the claims must not wait the stores' whole cap for it).
+ */
+export type SyncClock = {
+  /** A socket opened: the initial sync starts (the provider sends its sync step 1 now). */
+  opened(): void;
+  synced(): void;
+  /** Out of sync, the socket maybe still open. */
+  lost(): void;
+  /** The socket closed (failed attempts included). */
+  closed(): void;
+  giveUp(): void;
+  info: ClockInfo;
+};
+
+export function syncClock(whenSynced: Promise<void>): SyncClock {
+  let syncedSince: number | undefined;
+  // Never connected counts from now.
+  let disconnectedSince: number | undefined = Date.now();
+  /** When the current socket opened, until its initial sync; how long the last initial sync took. */
+  let openedAt: number | undefined;
+  let syncTrip: number | undefined;
+  let giveUp!: () => void;
+  const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
+  void whenSynced.then(giveUp, giveUp);
+  const lost = (): void => {
+    syncedSince = undefined;
+    openedAt = undefined;
+  };
+  return {
+    opened: () => {
+      openedAt = Date.now();
+      disconnectedSince = undefined;
+    },
+    synced: () => {
+      syncedSince = Date.now();
+      if (openedAt !== undefined) syncTrip = syncedSince - openedAt;
+      openedAt = undefined;
+    },
+    lost,
+    closed: () => {
+      lost();
+      disconnectedSince ??= Date.now();
+    },
+    giveUp,
+    info: {
+      whenSynced: syncedOrFailed,
+      syncTripMs: () => syncTrip,
+      syncedSince: () => syncedSince,
+      disconnectedSince: () => disconnectedSince,
+    },
+  };
+}
