@@ -1,12 +1,23 @@
 import { HeaderRow } from "./HeaderRow.tsx";
-import { formatTime, shortId } from "./format.ts";
+import { describeSettle, formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
-import type { DevtoolsReplica } from "./types.ts";
+import type { DevtoolsSnapshot } from "./types.ts";
 
-/** Every replica seen in claims, heartbeats or awareness; the inspected one first. */
-export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsReplica[]; hasAwareness: boolean }) {
+/**
+ * Every replica seen in claims, heartbeats or awareness; the inspected one first. Above them, the
+ * settle window a claim of the inspected replica would wait, as of the last inspection.
+ */
+export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
+  const { replicas: rows, hasAwareness, settle, at } = snapshot;
   return (
     <>
+      {settle && (
+        <p style={styles.muted} data-testid="settle-window" data-why={settle.why} data-ms={settle.ms}>
+          A claim made now ({formatTime(at)}): {describeSettle(settle.ms, settle.why, settle.tripMs)}
+          {settle.fenced && settle.ms > 0 ? ", then the sync server's order" : ""}
+          {settle.eager ? " (eager: a racing claim of its revision yields to it)" : ""}
+        </p>
+      )}
       {!hasAwareness && <p style={styles.empty}>No awareness given: presence unknown, replicas that hold nothing are not listed.</p>}
       <table style={styles.table} aria-label="Replicas">
         <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Identity"]} />
@@ -45,7 +56,7 @@ export function ReplicasTable({ rows, hasAwareness }: { rows: readonly DevtoolsR
   );
 }
 
-function presence(r: DevtoolsReplica): string {
+function presence(r: DevtoolsSnapshot["replicas"][number]): string {
   const since = r.since === undefined ? "" : ` since ${formatTime(r.since)}`;
   if (r.departed === "lock-released") return `absent: lock released${since}`;
   if (r.departed === "presence-left") return `absent: presence left${since}`;

@@ -95,7 +95,7 @@ export function SharedFetchDevtoolsPanel({
       <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
         {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} />}
         {tab === "timeline" && <TimelineView snapshot={snapshot} />}
-        {tab === "replicas" && <ReplicasTable rows={snapshot.replicas} hasAwareness={snapshot.hasAwareness} />}
+        {tab === "replicas" && <ReplicasTable snapshot={snapshot} />}
         {tab === "events" && <EventLog events={snapshot.events} />}
         {tab === "malformed" && <MalformedList records={snapshot.malformed} />}
       </div>

@@ -1,6 +1,6 @@
 /** The one seam between the panel and the package's core: everything it uses of src/ comes through here. */
 export type { SharedFetchStore, SharedFetchStoreWithExtras, StoreEvent } from "../src/index.ts";
-export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, StaleReason } from "../src/index.ts";
+export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, InspectedSettle, SettleWhy, StaleReason } from "../src/index.ts";
 export type { DevSimulations } from "../src/internals.ts";
 export type { ClaimRecord, DocRecords, ErrorRecord, MalformedRecord, ResultRecord } from "../src/internals.ts";
 import type { SharedFetchStore, SharedFetchStoreWithExtras } from "../src/index.ts";

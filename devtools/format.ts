@@ -1,4 +1,4 @@
-import type { StoreEvent } from "./core.ts";
+import type { SettleWhy, StoreEvent } from "./core.ts";
 
 /** Random replica ids are long; the panel shows a prefix and keeps the whole id in a title. */
 export function shortId(id: string, length = 12): string {
@@ -21,7 +21,7 @@ export function formatTime(at: number): string {
 export function describeEvent(event: StoreEvent): string {
   switch (event.type) {
     case "claimed":
-      return `${event.label} rev ${event.rev}${event.takeoverOf ? ` (took over from ${shortId(event.takeoverOf)})` : ""}`;
+      return `${event.label} rev ${event.rev}${event.takeoverOf ? ` (took over from ${shortId(event.takeoverOf)})` : ""} · ${describeSettle(event.settleMs, event.settleWhy)}`;
     case "yielded":
       return `rev ${event.rev} to ${shortId(event.to)}`;
     case "dispatched":
@@ -35,6 +35,27 @@ export function describeEvent(event: StoreEvent): string {
     case "swept":
       return `${event.keys.length} key${event.keys.length === 1 ? "" : "s"}`;
   }
+}
+
+const SETTLE_WHY: Record<SettleWhy, string> = {
+  "nothing-syncs": "nothing syncs this doc",
+  "tab-locks": "the key's Web Lock decides between this browser's tabs",
+  "settle-ms": "the settleMs option",
+  default: "the default, no round trip measured yet",
+  "initial-sync": "sized from the initial sync",
+  "measured-trip": "sized from measured round trips",
+  disconnected: "disconnected from every sync server",
+  alone: "no replica of another browser present",
+};
+
+const SIZED: readonly SettleWhy[] = ["default", "initial-sync", "measured-trip"];
+
+/** The settle window a claim waits before its request leaves, and why (SettleWhy); `tripMs`: the round trip it was sized from. */
+export function describeSettle(ms: number, why: SettleWhy, tripMs?: number): string {
+  // A sized window is 0 only behind a fence, once this replica was in sync for longer than it.
+  if (ms <= 0 && SIZED.includes(why)) return "no window left: in sync for longer than it, the sync server's order decides";
+  const trip = tripMs === undefined ? "" : ` (${Math.round(tripMs)} ms)`;
+  return `${ms > 0 ? `window ${Math.round(ms)} ms` : "no window"}: ${SETTLE_WHY[why] ?? why}${trip}`;
 }
 
 /**

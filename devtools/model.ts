@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
-import { inspectable, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { inspectable, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
 import { Timeline } from "./timeline.ts";
@@ -180,9 +180,11 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     const tl = timeline.entries();
     const sameSims =
       prev && prev.simulations.crashed === simulations.crashed && prev.simulations.networkPaused === simulations.networkPaused;
+    const settle = prev && sameSettle(prev.settle, i.settle) ? prev.settle : i.settle;
     if (
       prev &&
       sameSims &&
+      prev.settle === settle &&
       prev.keys === keys &&
       prev.replicas === replicas &&
       prev.malformed === malformed &&
@@ -203,6 +205,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       at: i.at,
       counts,
       simulations: sameSims ? prev.simulations : simulations,
+      ...(settle ? { settle } : {}),
     };
   }
 
@@ -247,6 +250,12 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     },
   };
   return model;
+}
+
+function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefined): boolean {
+  return (
+    a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
+  );
 }
 
 function nextExpiry(i: Inspection): number {

@@ -1,4 +1,4 @@
-import type { MalformedRecord, StoreEvent } from "./core.ts";
+import type { InspectedSettle, MalformedRecord, StoreEvent } from "./core.ts";
 import type { TimelineEntry } from "./timeline.ts";
 
 /** A key's state as the panel counts it: `stale` is a claim the store believes abandoned, not yet taken over. */
@@ -104,4 +104,6 @@ export type DevtoolsSnapshot = {
   counts: Readonly<Record<DevtoolsKeyStatus, number>>;
   /** Development simulations in force on the inspected replica. */
   simulations: { crashed: boolean; networkPaused: boolean };
+  /** The settle window a claim of the inspected replica made at `at` would wait, and why (undefined: not known yet). */
+  settle?: InspectedSettle;
 };

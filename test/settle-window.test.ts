@@ -27,46 +27,51 @@ const base = { exactTabs: true, fixedMs: undefined, defaultMs: 100, elsewhere: (
 
 describe("settleFor", () => {
   it("is 0 between tabs of one browser (the key lock decides), the fixed window without Web Locks", () => {
-    expect(settleFor({ ...base, doc: docWith({}) }, NOW)).toEqual({ ms: 0, eager: false });
-    expect(settleFor({ ...base, exactTabs: false, doc: docWith({}) }, NOW)).toEqual({ ms: 100, eager: false });
+    expect(settleFor({ ...base, doc: docWith({}) }, NOW)).toEqual({ ms: 0, eager: false, why: "tab-locks" });
+    expect(settleFor({ ...base, exactTabs: false, doc: docWith({}) }, NOW)).toEqual({ ms: 100, eager: false, why: "default" });
   });
 
   it("across devices: the default until a trip is measured, then two trips at p95 + 10 ms, bounded", () => {
     const unmeasured = docWith({}, { crossDevice: true, tripMs: () => undefined });
-    expect(settleFor({ ...base, doc: unmeasured }, NOW).ms).toBe(100);
+    expect(settleFor({ ...base, doc: unmeasured }, NOW)).toEqual({ ms: 100, eager: false, why: "default" });
     const measured = docWith({}, { crossDevice: true, tripMs: () => 21 });
-    expect(settleFor({ ...base, doc: measured }, NOW)).toEqual({ ms: 52, eager: false });
+    expect(settleFor({ ...base, doc: measured }, NOW)).toEqual({ ms: 52, eager: false, why: "measured-trip", tripMs: 21 });
     expect(windowForTrip(1)).toBe(MIN_SIZED_SETTLE_MS);
     expect(windowForTrip(5000)).toBe(MAX_SIZED_SETTLE_MS);
   });
 
   it("before trips are measured, the initial sync bounds the window: shorter than the default where it was quick, never longer", () => {
     const quick = docWith({ crossDevice: true, tripMs: () => undefined, syncTripMs: () => 3 });
-    expect(settleFor({ ...base, doc: quick }, NOW)).toEqual({ ms: windowForTrip(3), eager: false });
+    expect(settleFor({ ...base, doc: quick }, NOW)).toEqual({ ms: windowForTrip(3), eager: false, why: "initial-sync", tripMs: 3 });
     expect(windowForTrip(3)).toBe(MIN_SIZED_SETTLE_MS);
     const slow = docWith({ crossDevice: true, tripMs: () => undefined, syncTripMs: () => 400 });
-    expect(settleFor({ ...base, doc: slow }, NOW).ms).toBe(100);
+    expect(settleFor({ ...base, doc: slow }, NOW)).toEqual({ ms: 100, eager: false, why: "default" });
     // A measured trip wins over the bound, either way.
     const measured = docWith({ crossDevice: true, tripMs: () => 60, syncTripMs: () => 3 });
-    expect(settleFor({ ...base, doc: measured }, NOW).ms).toBe(windowForTrip(60));
+    expect(settleFor({ ...base, doc: measured }, NOW)).toMatchObject({ ms: windowForTrip(60), why: "measured-trip", tripMs: 60 });
     // Two servers: each needs a trip or a bound, else the default.
     const oneUnknown = docWith({ crossDevice: true, syncTripMs: () => 3 }, { crossDevice: true });
     expect(settleFor({ ...base, doc: oneUnknown }, NOW).ms).toBe(100);
     const both = docWith({ crossDevice: true, syncTripMs: () => 3 }, { crossDevice: true, tripMs: () => 30 });
-    expect(settleFor({ ...base, doc: both }, NOW).ms).toBe(windowForTrip(30));
+    expect(settleFor({ ...base, doc: both }, NOW)).toMatchObject({ ms: windowForTrip(30), why: "initial-sync", tripMs: 30 });
   });
 
   it("the settleMs option fixes the window across devices", () => {
     const doc = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => 0 });
-    expect(settleFor({ ...base, fixedMs: 250, elsewhere: () => 0, doc }, NOW)).toEqual({ ms: 250, eager: false });
+    expect(settleFor({ ...base, fixedMs: 250, elsewhere: () => 0, doc }, NOW)).toEqual({ ms: 250, eager: false, why: "settle-ms" });
   });
 
   it("alone (no replica of another browser present) and in sync for longer than the window: eager, no window", () => {
     const longAgo = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 60_000 });
-    expect(settleFor({ ...base, elsewhere: () => 0, doc: longAgo }, NOW)).toEqual({ ms: 0, eager: true });
+    expect(settleFor({ ...base, elsewhere: () => 0, doc: longAgo }, NOW)).toEqual({ ms: 0, eager: true, why: "alone" });
     // Just synced: a device booting at the same moment may not be visible yet.
     const justNow = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10 });
-    expect(settleFor({ ...base, elsewhere: () => 0, doc: justNow }, NOW)).toEqual({ ms: 52, eager: false });
+    expect(settleFor({ ...base, elsewhere: () => 0, doc: justNow }, NOW)).toEqual({
+      ms: 52,
+      eager: false,
+      why: "measured-trip",
+      tripMs: 21,
+    });
     // Disconnected: not in sync.
     const offline = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => undefined });
     expect(settleFor({ ...base, elsewhere: () => 0, doc: offline }, NOW).eager).toBe(false);
@@ -77,17 +82,17 @@ describe("settleFor", () => {
 
   it("disconnected from every server for longer than the window (a server down): eager, no window; just disconnected: the window", () => {
     const longDown = docWith({ crossDevice: true, disconnectedSince: () => NOW - 5_000, fence: () => false });
-    expect(settleFor({ ...base, doc: longDown }, NOW)).toEqual({ ms: 0, eager: true });
+    expect(settleFor({ ...base, doc: longDown }, NOW)).toEqual({ ms: 0, eager: true, why: "disconnected" });
     const justDown = docWith({ crossDevice: true, disconnectedSince: () => NOW - 10, fence: () => false });
-    expect(settleFor({ ...base, doc: justDown }, NOW)).toMatchObject({ ms: 100, eager: false });
+    expect(settleFor({ ...base, doc: justDown }, NOW)).toMatchObject({ ms: 100, eager: false, why: "default" });
     // Two servers, one of them in sync: someone may still race through it.
     const oneUp = docWith(
       { crossDevice: true, disconnectedSince: () => NOW - 5_000 },
       { crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 5_000 },
     );
-    expect(settleFor({ ...base, doc: oneUp }, NOW)).toEqual({ ms: 100, eager: false });
+    expect(settleFor({ ...base, doc: oneUp }, NOW)).toEqual({ ms: 100, eager: false, why: "default" });
     // settleMs set by the app: as set.
-    expect(settleFor({ ...base, fixedMs: 250, doc: longDown }, NOW)).toEqual({ ms: 250, eager: false });
+    expect(settleFor({ ...base, fixedMs: 250, doc: longDown }, NOW)).toEqual({ ms: 250, eager: false, why: "settle-ms" });
   });
 
   it("through one server that orders claims (a fence): the window only covers the replica's first moments in sync", () => {
@@ -95,7 +100,7 @@ describe("settleFor", () => {
     const justNow = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10, fence });
     const soon = settleFor({ ...base, doc: justNow }, NOW);
     // 52 ms sized, 10 of them already spent in sync; the full window if the server's order is lost.
-    expect(soon).toMatchObject({ ms: 42, eager: false, fence: { fallbackMs: 52 } });
+    expect(soon).toMatchObject({ ms: 42, eager: false, why: "measured-trip", tripMs: 21, fence: { fallbackMs: 52 } });
     expect(soon.fence!.ask).toBe(fence);
     const longAgo = docWith({ crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 60_000, fence });
     expect(settleFor({ ...base, doc: longAgo }, NOW)).toMatchObject({ ms: 0, eager: false, fence: { fallbackMs: 52 } });
@@ -104,9 +109,9 @@ describe("settleFor", () => {
       { crossDevice: true, tripMs: () => 21, syncedSince: () => NOW - 10, fence },
       { crossDevice: true, tripMs: () => 21, fence },
     );
-    expect(settleFor({ ...base, doc: two }, NOW)).toEqual({ ms: 52, eager: false });
+    expect(settleFor({ ...base, doc: two }, NOW)).toEqual({ ms: 52, eager: false, why: "measured-trip", tripMs: 21 });
     // settleMs set by the app: as set.
-    expect(settleFor({ ...base, fixedMs: 250, doc: longAgo }, NOW)).toEqual({ ms: 250, eager: false });
+    expect(settleFor({ ...base, fixedMs: 250, doc: longAgo }, NOW)).toEqual({ ms: 250, eager: false, why: "settle-ms" });
   });
 });
 
@@ -114,18 +119,18 @@ describe("a doc nothing syncs (no connector, no listener of its updates)", () =>
   const bare = { ...base, exactTabs: false, elsewhere: undefined };
 
   it("has nobody to race: no window, an eager claim, with or without Web Locks", () => {
-    expect(settleFor({ ...bare, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true });
-    expect(settleFor({ ...bare, exactTabs: true, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true });
+    expect(settleFor({ ...bare, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true, why: "nothing-syncs" });
+    expect(settleFor({ ...bare, exactTabs: true, doc: new Y.Doc() }, NOW)).toEqual({ ms: 0, eager: true, why: "nothing-syncs" });
   });
 
   it("a doc wired by hand (something listens to its updates) keeps the window; settleMs is kept as set", () => {
     const wired = new Y.Doc();
     const send = () => {};
     wired.on("update", send);
-    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 100, eager: false });
+    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 100, eager: false, why: "default" });
     wired.off("update", send);
-    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 0, eager: true });
-    expect(settleFor({ ...bare, fixedMs: 250, doc: new Y.Doc() }, NOW)).toEqual({ ms: 250, eager: false });
+    expect(settleFor({ ...bare, doc: wired }, NOW)).toEqual({ ms: 0, eager: true, why: "nothing-syncs" });
+    expect(settleFor({ ...bare, fixedMs: 250, doc: new Y.Doc() }, NOW)).toEqual({ ms: 250, eager: false, why: "settle-ms" });
   });
 });
 
@@ -158,6 +163,37 @@ describe("stores: a lone store sends at once, replicas wired by hand still share
     await vi.advanceTimersByTimeAsync(1000);
     expect((await all).every((snap) => snap.status === "success")).toBe(true);
     expect(sent).toEqual(["https://api.example.test/shared"]);
+  });
+});
+
+describe("what a store tells of its window: inspect().settle and the claimed event", () => {
+  afterEach(() => vi.useRealTimers());
+
+  it("names the window a claim made now waits and why; each claimed event carries the window its claim waited", async () => {
+    vi.useFakeTimers();
+    const fetch = async () => new Response("1");
+    const lone = createSharedFetchStore({ doc: new Y.Doc(), locks: null, fetch });
+    const [wa, wb] = wiredDocs(2);
+    const wired = createSharedFetchStore({ doc: wa!, locks: null, fetch });
+    const other = createSharedFetchStore({ doc: wb!, locks: null, fetch });
+    const fixed = createSharedFetchStore({ doc: new Y.Doc(), locks: null, fetch, settleMs: 30 });
+    onTestFinished(() => [lone, wired, other, fixed].forEach((s) => s.destroy()));
+    expect(lone.inspect().settle).toEqual({ ms: 0, eager: true, why: "nothing-syncs" });
+    expect(wired.inspect().settle).toEqual({ ms: DEFAULT_SETTLE_MS, eager: false, why: "default" });
+    expect(fixed.inspect().settle).toEqual({ ms: 30, eager: false, why: "settle-ms" });
+    for (const [store, settleMs, settleWhy] of [
+      [lone, 0, "nothing-syncs"],
+      [wired, DEFAULT_SETTLE_MS, "default"],
+      [fixed, 30, "settle-ms"],
+    ] as const) {
+      const claimed: unknown[] = [];
+      const off = store.onEvent((e) => e.type === "claimed" && claimed.push(e));
+      const done = store.ensure({ url: "https://api.example.test/window" });
+      await vi.advanceTimersByTimeAsync(1000);
+      expect((await done).status).toBe("success");
+      off();
+      expect(claimed).toEqual([expect.objectContaining({ rev: 1, settleMs, settleWhy })]);
+    }
   });
 });
 

@@ -161,14 +161,24 @@ export class Attempt {
         if (!fence.ask((inOrder) => this.fenceAnswered(inOrder))) this.fenceAnswered(false);
       };
     }
+    const { ms, why } = deps.settle;
     const claimed = () =>
-      deps.emit({ type: "claimed", kind: job.kind, key: job.key, label: job.label, rev, ...(takeoverOf ? { takeoverOf } : {}) });
+      deps.emit({
+        type: "claimed",
+        kind: job.kind,
+        key: job.key,
+        label: job.label,
+        rev,
+        ...(takeoverOf ? { takeoverOf } : {}),
+        settleMs: ms,
+        settleWhy: why,
+      });
     if (atOnce) {
       claimed();
       this.dispatch();
     } else {
       // Settling before the write: the first write of a tick (and its fence) goes out at once.
-      this.startWindow(deps.settle.ms);
+      this.startWindow(ms);
     }
     deps.batch(() => {
       if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);

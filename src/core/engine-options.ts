@@ -1,6 +1,7 @@
 import type { StoreEvent } from "./events.ts";
 import type { DocRecords } from "./doc-records.ts";
 import type { ClaimRecord } from "./records.ts";
+import type { Settle } from "./settle-window.ts";
 
 export type EngineOptions = {
   records: DocRecords;
@@ -12,8 +13,8 @@ export type EngineOptions = {
    * event (a Web Lock of this browser), which then replaces the lease.
    */
   watchClaimant?: (claim: ClaimRecord) => boolean;
-  /** The settle window for a claim made now, and whether it is eager (no window: see ClaimRecord.eager). */
-  settle: () => { ms: number; eager: boolean };
+  /** The settle window for a claim made now, whether it is eager (no window: see ClaimRecord.eager), and why. */
+  settle: () => Settle;
   /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
   emit: (event: StoreEvent) => void;

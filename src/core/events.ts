@@ -1,8 +1,22 @@
 import type { WorkKind } from "./key.ts";
+import type { SettleWhy } from "./settle-window.ts";
 
 /** What a store did and saw, for the devtools panel and for logging. One typed union. */
 export type StoreEvent =
-  | { type: "claimed"; kind: WorkKind; key: string; label: string; rev: number; takeoverOf?: string }
+  /**
+   * `settleMs`: the window the claim waits before its request leaves (0: it left at once), and
+   * `settleWhy` why (see SettleWhy); a claim with a fence also waits for the server's order.
+   */
+  | {
+      type: "claimed";
+      kind: WorkKind;
+      key: string;
+      label: string;
+      rev: number;
+      takeoverOf?: string;
+      settleMs: number;
+      settleWhy: SettleWhy;
+    }
   | { type: "yielded"; kind: WorkKind; key: string; rev: number; to: string }
   | { type: "dispatched"; kind: WorkKind; key: string; label: string; rev: number }
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }

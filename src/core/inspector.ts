@@ -3,6 +3,7 @@ import type { ClaimEngine } from "./engine.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import type { StaleReason } from "./liveness.ts";
 import type { ClaimRecord } from "./records.ts";
+import type { Settle, SettleWhy } from "./settle-window.ts";
 
 /** Where a claim's holder runs, as this replica can tell. */
 export type Holder = "this replica" | "same browser" | "other replica";
@@ -63,6 +64,13 @@ export type InspectedReplica = {
   claims: number;
 };
 
+/**
+ * The settle window a claim this replica made now would wait, and why (see SettleWhy): `ms` 0 and
+ * `eager` where nobody can race it; `tripMs`, the round trip the window was sized from; `fenced`,
+ * the claim also waits for the sync server's order (then `ms` is what is left of the window).
+ */
+export type InspectedSettle = { ms: number; eager: boolean; why: SettleWhy; tripMs?: number; fenced?: true };
+
 /** A read-only view of what the store knows and believes, for the devtools and for tests. */
 export type Inspection = {
   replicaId: string;
@@ -70,6 +78,8 @@ export type Inspection = {
   keys: InspectedKey[];
   replicas: InspectedReplica[];
   malformed: MalformedRecord[];
+  /** Undefined until known (a tab whose SharedWorker has not sent its first inspection yet). */
+  settle?: InspectedSettle;
 };
 
 export type InspectorDeps = {
@@ -78,6 +88,7 @@ export type InspectorDeps = {
   browserId: string | undefined;
   /** Replicas present in awareness, or undefined when the store was given none. */
   present: () => ReadonlySet<string> | undefined;
+  settle: () => Settle;
 };
 
 export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
@@ -128,7 +139,18 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     keys.push(row);
   }
   keys.sort((a, b) => ((a.label ?? "") < (b.label ?? "") ? -1 : (a.label ?? "") > (b.label ?? "") ? 1 : a.key < b.key ? -1 : 1));
-  return { replicaId: me, at: now, keys, replicas: inspectReplicas(deps, claims), malformed: records.malformed() };
+  return {
+    replicaId: me,
+    at: now,
+    keys,
+    replicas: inspectReplicas(deps, claims),
+    malformed: records.malformed(),
+    settle: inspectSettle(deps.settle()),
+  };
+}
+
+function inspectSettle({ fence, ...settle }: Settle): InspectedSettle {
+  return fence ? { ...settle, fenced: true } : settle;
 }
 
 function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded: number, now: number): InspectedClaim {

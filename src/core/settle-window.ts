@@ -16,6 +16,20 @@ export type SettleInputs = {
 };
 
 /**
+ * Why a claim made now waits the window it does, for the devtools and `inspect()`:
+ * - `nothing-syncs`: no connector, no listener of the doc's updates: no window, eager;
+ * - `tab-locks`: only tabs of this browser can race, and the key's Web Lock decides: no window;
+ * - `settle-ms`: the store's `settleMs` option;
+ * - `default`: the default window, no round trip known to size it by;
+ * - `initial-sync`: shortened to what the connectors' initial sync bounds a round trip by;
+ * - `measured-trip`: sized from the connectors' measured round trips;
+ * - `disconnected`: cut off from every server for longer than the window: no window, eager;
+ * - `alone`: no replica of another browser present, in sync for longer than the window: no window, eager.
+ */
+export type SettleWhy =
+  "nothing-syncs" | "tab-locks" | "settle-ms" | "default" | "initial-sync" | "measured-trip" | "disconnected" | "alone";
+
+/**
  * `fence`: the claim is ordered at the one sync server other devices reach it through (see
  * ConnectorInfo.fence); `ms` then only covers an eager claim made before its maker saw this replica
  * arrive, and `fallbackMs` is the window used when the server's order cannot be learnt.
@@ -23,6 +37,9 @@ export type SettleInputs = {
 export type Settle = {
   ms: number;
   eager: boolean;
+  why: SettleWhy;
+  /** The round trip the window was sized from (`measured-trip`: its p95; `initial-sync`: the sync's length). */
+  tripMs?: number;
   fence?: { ask: (answered: (inOrder: boolean) => void) => boolean; fallbackMs: number };
 };
 
@@ -48,10 +65,14 @@ export type Settle = {
 export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
   const connectors = connectorsOf(inputs.doc);
   const devices = connectors.filter((c) => c.crossDevice);
-  if (inputs.fixedMs === undefined && connectors.length === 0 && !hasUpdateListeners(inputs.doc)) return { ms: 0, eager: true };
-  if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false };
-  if (inputs.fixedMs !== undefined || devices.length === 0) return { ms: inputs.fixedMs ?? inputs.defaultMs, eager: false };
-  const ms = sizedWindow(devices, inputs.defaultMs);
+  const { fixedMs } = inputs;
+  if (fixedMs === undefined && connectors.length === 0 && !hasUpdateListeners(inputs.doc))
+    return { ms: 0, eager: true, why: "nothing-syncs" };
+  if (inputs.exactTabs && connectors.length > 0 && devices.length === 0) return { ms: 0, eager: false, why: "tab-locks" };
+  if (fixedMs !== undefined) return { ms: fixedMs, eager: false, why: "settle-ms" };
+  if (devices.length === 0) return { ms: inputs.defaultMs, eager: false, why: "default" };
+  const sized = sizedWindow(devices, inputs.defaultMs);
+  const { ms } = sized;
   // Disconnected for longer than the window (its server down, say): no rival's claim can reach this
   // replica, nor its claim a rival, before a reconnect. Waiting buys nothing; eager, a claim of
   // its revision still settling elsewhere when they meet yields to it.
@@ -59,30 +80,38 @@ export function settleFor(inputs: SettleInputs, now = Date.now()): Settle {
     const since = c.disconnectedSince?.();
     return since !== undefined && now - since >= ms;
   });
-  if (cutOff) return { ms: 0, eager: true };
+  if (cutOff) return { ms: 0, eager: true, why: "disconnected" };
   const alone = inputs.elsewhere !== undefined && inputs.elsewhere() === 0;
   const settledIn = devices.every((c) => {
     const since = c.syncedSince?.();
     return since !== undefined && now - since >= ms;
   });
-  if (alone && settledIn) return { ms: 0, eager: true };
+  if (alone && settledIn) return { ms: 0, eager: true, why: "alone" };
   const fence = devices.length === 1 ? devices[0]!.fence : undefined;
-  if (!fence) return { ms, eager: false };
+  if (!fence) return { ...sized, eager: false };
   const since = devices[0]!.syncedSince?.();
   const left = since === undefined ? ms : Math.max(0, ms - (now - since));
-  return { ms: left, eager: false, fence: { ask: fence, fallbackMs: ms } };
+  return { ...sized, ms: left, eager: false, fence: { ask: fence, fallbackMs: ms } };
 }
 
 const known = (t: number | undefined): t is number => t !== undefined;
+
+type Sized = { ms: number; why: SettleWhy; tripMs?: number };
 
 /**
  * Two measured trips of the slowest connector (windowForTrip). Before every connector has measured
  * one, the default, shortened where every connector's initial sync bounds its trip below it: a
  * page's first claims come right after that sync, long before the first probe's answer.
  */
-function sizedWindow(devices: ConnectorInfo[], defaultMs: number): number {
+function sizedWindow(devices: ConnectorInfo[], defaultMs: number): Sized {
   const trips = devices.map((c) => c.tripMs?.());
-  if (trips.every(known)) return windowForTrip(Math.max(...trips));
+  if (trips.every(known)) {
+    const tripMs = Math.max(...trips);
+    return { ms: windowForTrip(tripMs), why: "measured-trip", tripMs };
+  }
   const bounds = devices.map((c, i) => trips[i] ?? c.syncTripMs?.());
-  return bounds.every(known) ? Math.min(defaultMs, windowForTrip(Math.max(...bounds))) : defaultMs;
+  if (!bounds.every(known)) return { ms: defaultMs, why: "default" };
+  const tripMs = Math.max(...bounds);
+  const ms = windowForTrip(tripMs);
+  return ms < defaultMs ? { ms, why: "initial-sync", tripMs } : { ms: defaultMs, why: "default" };
 }

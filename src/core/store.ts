@@ -62,17 +62,18 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
   const keyLockScope = options.keyLockScope ?? options.browserId ?? "";
   locks?.hold();
+  const settle = (): Settle =>
+    settleFor({
+      doc: options.doc,
+      exactTabs: locks !== undefined,
+      fixedMs: options.settleMs === undefined ? undefined : o.settleMs,
+      defaultMs: DEFAULT_SETTLE_MS,
+      elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
+    });
   const engine = new ClaimEngine({
     records,
     replicaId,
-    settle: (): Settle =>
-      settleFor({
-        doc: options.doc,
-        exactTabs: locks !== undefined,
-        fixedMs: options.settleMs === undefined ? undefined : o.settleMs,
-        defaultMs: DEFAULT_SETTLE_MS,
-        elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
-      }),
+    settle,
     // Named per scope, not per agreed browser id: the lock is asked for beside the initial sync,
     // before a first visit's tabs agree on an id. Replicas given browser ids of their own (in-page
     // simulations of several browsers) must not queue behind each other's keys.
@@ -234,7 +235,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     programKeyOf: (req: ProgramRequest) => programs.keyOf(req),
     onEvent: events.onEvent,
     onInspect: events.onChange,
-    inspect: () => inspect({ records, engine, browserId, present: () => presence?.present }),
+    inspect: () => inspect({ records, engine, browserId, present: () => presence?.present, settle }),
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),
     destroy(): void {

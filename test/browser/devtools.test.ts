@@ -1,6 +1,7 @@
 /**
  * The devtools panel in real chromium tabs (issue 12): two tabs of one browser show the panel; the
- * claimant crashes (CDP Page.crash); the survivor's panel tells the store's verdict and the takeover.
+ * claimant crashes (CDP Page.crash); the survivor's panel tells the store's verdict and the takeover,
+ * and that no settle window is waited between tabs (issue 10).
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -119,6 +120,10 @@ describe("devtools in chromium tabs", () => {
     const crashed = panel.locator(`[data-testid="replica-row"][data-replica-id="${claimantId}"]`);
     expect(await crashed.getAttribute("data-present")).toBe("false");
     expect(await crashed.getByTestId("present").innerText()).toMatch(/^absent: lock released/);
+    // Issue "time to data": between tabs of one browser the key's Web Lock decides, and the panel says so.
+    const settle = panel.getByTestId("settle-window");
+    expect(await settle.getAttribute("data-why")).toBe("tab-locks");
+    expect(await settle.innerText()).toMatch(/: no window: the key's Web Lock decides between this browser's tabs$/);
 
     await panel.getByRole("tab", { name: /^Timeline/ }).click();
     const axe = await new AxeBuilder({ page: survivor.page }).include('[data-testid="shared-fetch-devtools-panel"]').analyze();

@@ -45,6 +45,8 @@ describe("the settle window through Hocuspocus (cluster on 127.0.0.1, default st
     await a.conn.whenSynced;
     expect(syncedSince(a)).toBeGreaterThan(0);
     await pastTheWindow();
+    // What the devtools show for it: no window, and why.
+    expect(a.store.inspect().settle).toEqual({ ms: 0, eager: true, why: "alone" });
     expect(await claimOf(a, host.url(`/${room}/first`))).toMatchObject({ eager: true });
     expect(host.count(`/${room}/first`)).toBe(1);
 
@@ -57,6 +59,8 @@ describe("the settle window through Hocuspocus (cluster on 127.0.0.1, default st
     await a.conn.websocket.connect();
     await until(a.conn.provider, "synced", () => syncedSince(a) !== undefined);
     expect(syncedSince(a)).toBeGreaterThanOrEqual(before);
+    // The first claim's updates were acked: the window is sized from those trips now.
+    expect(a.store.inspect().settle).toMatchObject({ eager: false, why: "measured-trip", tripMs: tripOf(a) });
     const justSynced = await claimOf(a, host.url(`/${room}/second`));
     expect(justSynced).toBeDefined();
     expect(justSynced!.eager).toBeUndefined();
@@ -89,11 +93,16 @@ describe("the settle window through Hocuspocus (cluster on 127.0.0.1, default st
     // No trip yet: the initial sync's time bounds one, and may only shorten the default.
     const bound = connector(a)?.syncTripMs?.();
     expect(bound).toBeGreaterThanOrEqual(0);
-    expect(withOthers()).toEqual({ ms: Math.min(DEFAULT_SETTLE_MS, windowForTrip(bound!)), eager: false });
+    const bounded = windowForTrip(bound!) < DEFAULT_SETTLE_MS;
+    expect(withOthers()).toEqual(
+      bounded
+        ? { ms: windowForTrip(bound!), eager: false, why: "initial-sync", tripMs: bound }
+        : { ms: DEFAULT_SETTLE_MS, eager: false, why: "default" },
+    );
     // The claim and the result: two updates, each acked by the instance.
     await expect(a.store.ensure({ url: host.url(`/${room}/items`) })).resolves.toMatchObject({ status: "success" });
     await vi.waitFor(() => expect(tripOf(a)).toBeGreaterThanOrEqual(0));
     expect(tripOf(a)).toBeLessThan(1000);
-    expect(withOthers()).toEqual({ ms: windowForTrip(tripOf(a)!), eager: false });
+    expect(withOthers()).toEqual({ ms: windowForTrip(tripOf(a)!), eager: false, why: "measured-trip", tripMs: tripOf(a) });
   });
 });

@@ -85,6 +85,12 @@ describe("<SharedFetchDevtools>", () => {
     expect(types).toEqual(["error", "claimed", "result", "claimed"]);
     fireEvent.click(screen.getByRole("tab", { name: /^Events/ }));
     expect(screen.getAllByTestId("event-row").map((r) => r.dataset.type)).toEqual(["settled", "dispatched", "claimed"]);
+    // Issue "time to data": the panel says how long a claim waited before its request left, and why.
+    expect(screen.getAllByTestId("event-row")[2]!.textContent).toContain("rev 2 · no window: the settleMs option");
+    fireEvent.click(screen.getByRole("tab", { name: /^Replicas/ }));
+    const settle = screen.getByTestId("settle-window");
+    expect([settle.dataset.why, settle.dataset.ms]).toEqual(["settle-ms", "0"]);
+    expect(settle.textContent).toMatch(/^A claim made now \(\d\d:\d\d:\d\d\.\d{3}\): no window: the settleMs option$/);
   });
 
   it("details: a bounded JSON preview, evict the record, and refetch only where this replica asked", async () => {

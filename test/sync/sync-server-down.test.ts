@@ -45,14 +45,18 @@ async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, fa
     await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
     // Disconnected for longer than the window now: the next key's request leaves with no window, eager.
     let eager: boolean | undefined;
+    let waited: unknown;
     store.onEvent((e) => {
       if (e.type === "dispatched") eager = store.claims().find(([, c]) => c.replicaId === store.replicaId)?.[1].eager;
+      if (e.type === "claimed") waited = [e.settleMs, e.settleWhy];
     });
+    expect(store.inspect().settle).toEqual({ ms: 0, eager: true, why: "disconnected" });
     const next = store.ensure({ url: "https://api.example.test/next" });
     await vi.advanceTimersByTimeAsync(0); // what is due now, and the microtasks behind it
     expect(sent).toHaveLength(2);
     await expect(next).resolves.toMatchObject({ status: "success" });
     expect(eager).toBe(true);
+    expect(waited).toEqual([0, "disconnected"]);
     expect(synced).toBe(false);
   } finally {
     store.destroy();
