@@ -174,7 +174,7 @@ export const ClaimThenResult: Story = {
     docs: {
       description: {
         story:
-          "Invariants 13 and 14. Both panes ask for the URL with a `?token=` query string and an Authorization header; one replica fetches, and the panel's Keys tab shows the request as method, origin and path (`?…` where the query was) — the doc (open \"What the shared doc holds\") holds the key's hash, the claim while it stands and the response, never the token or the header value the host received. Then a buggy peer writes, for the same key, a result of a newer revision with no data: had a replica trusted it, its pane would show 'done, nothing here'. Both replicas ignore it, the panes keep their data, nothing is thrown at the peer or into React, and the Malformed tab lists the record with its table, key and reason.",
+          "Invariants 13 and 14. Both panes ask for the URL with a `?token=` query string and an Authorization header; one replica fetches, and the panel's Keys tab shows the request as method, origin and path (`?…` where the query was) — the doc (open \"What the shared doc holds\") holds the key's hash, the claim while it stands and the response, never the token or the header value the host received. Then a buggy peer writes, for the same key, a result of a newer revision with no data: had a replica trusted it, its pane would show 'done, nothing here'. Both replicas ignore it, the panes keep their data, nothing is thrown at the peer or into React, and the Malformed tab lists the record with its table, key and reason. The Replicas tab also says how long a claim made now would wait before its request leaves, and why: here the default window, since these docs are linked by hand and no connector measures a round trip.",
       },
     },
   },
@@ -230,6 +230,11 @@ export const ClaimThenResult: Story = {
       },
       { timeout: 15_000 },
     );
+    // Issue 10: how long a claim made now would wait before its request leaves, and why. These docs
+    // are linked by hand (no connector measures a round trip): the default window.
+    const settle = canvas.getByTestId("settle-window");
+    await expect(settle).toHaveAttribute("data-why", "default");
+    await expect(settle).toHaveTextContent(/: window 100 ms: the default, no round trip measured yet$/);
 
     // Invariant 14: a peer writes a result for the panes' key with no data; every reader ignores it.
     await expect(canvas.getByRole("tab", { name: /^Malformed/ })).toHaveTextContent(/^Malformed \(0\)$/);
