@@ -75,11 +75,12 @@ export default [
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every
   // worker tab into `shared-fetch/internals`, which the panel reads records through: the raw tables'
   // code (doc-records, lanes). In a per-tab app that code is the store's own, so it is shared there.
+  // Raised by 0.5 KiB with the settle window shown and looked at again once it may have lapsed: 21.97 kB.
   row(
     "devtools panel shipped on purpose (shared-fetch/devtools/production)",
     "dist/devtools/production.js",
     ["SharedFetchDevtools"],
-    "21.5 KiB",
+    "22 KiB",
   ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];

@@ -68,6 +68,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   let lastNotify = -Infinity;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the current settle window may have ended by time alone (settleLapse). */
+  let settleLookAt = Infinity;
 
   // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, observe later.
   const changed = () => {
@@ -82,10 +84,14 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     queued = false;
     if (destroyed) return;
     try {
+      const before = inspection?.settle;
       inspection = s.inspect();
       timeline.observe(inspection);
       notePresence(inspection);
-      arm(nextExpiry(inspection), inspection.at);
+      // Kept across inspections that find the same window: one of those must not cancel the look.
+      if (!sameSettle(before, inspection.settle)) settleLookAt = settleLapse(inspection);
+      else if (settleLookAt <= inspection.at) settleLookAt = Infinity;
+      arm(Math.min(nextExpiry(inspection), settleLookAt), inspection.at);
     } catch (error) {
       // A panel must never take down the app it inspects: keep showing what was last known.
       report("reading the doc failed", error);
@@ -209,7 +215,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     };
   }
 
-  /** A silent claimant goes stale with no doc change: wake up when the next lease runs out. */
+  /** A silent claimant goes stale with no doc change: wake up when the next lease runs out (or a settle window, settleLapse). */
   function arm(at: number, now: number): void {
     if (expiryTimer !== undefined) clearTimeout(expiryTimer);
     expiryTimer = at === Infinity || destroyed ? undefined : setTimeout(changed, at - now + 1);
@@ -256,6 +262,15 @@ function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefin
   return (
     a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
   );
+}
+
+/**
+ * A timed settle window may end by time alone, with no doc change (in sync, or cut off, for longer
+ * than it): look again once it passed. Once per change of the window, so one that stays costs one look.
+ */
+function settleLapse(i: Inspection): number {
+  const w = i.settle;
+  return !w || w.eager || w.ms <= 0 || w.why === "settle-ms" ? Infinity : i.at + w.ms;
 }
 
 function nextExpiry(i: Inspection): number {

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
+import { registerConnector } from "../../src/core/connectors.ts";
+import { createSharedFetchStore, DEFAULT_SETTLE_MS } from "../../src/index.ts";
 import { ROOT, TABLES } from "../../src/internals.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 import { linkedAwareness } from "./awareness.ts";
@@ -172,5 +174,27 @@ describe("devtools model", () => {
     ]);
     model.destroy();
     c.destroy();
+  });
+
+  it("issue 10: a settle window that ends by time alone (cut off from the sync server for longer than it) shows so, with no doc change", async () => {
+    const doc = new Y.Doc();
+    // A sync server down since the store was made: the default window at first, then none.
+    const downSince = Date.now();
+    registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice: true, disconnectedSince: () => downSince });
+    const store = createSharedFetchStore({ doc, locks: null });
+    const model = createDevtoolsModel(store);
+    const notified: unknown[] = [];
+    const off = model.subscribe(() => notified.push(model.getSnapshot().settle?.why));
+    expect(model.getSnapshot().settle).toEqual({ ms: DEFAULT_SETTLE_MS, eager: false, why: "default" });
+    await tick(DEFAULT_SETTLE_MS + 1);
+    expect(model.getSnapshot().settle).toEqual({ ms: 0, eager: true, why: "disconnected" });
+    expect(notified).toContain("disconnected");
+    // Nothing more to wait for: no further looks while nothing changes.
+    const looks = vi.spyOn(store, "inspect");
+    await tick(10 * DEFAULT_SETTLE_MS);
+    expect(looks).not.toHaveBeenCalled();
+    off();
+    model.destroy();
+    store.destroy();
   });
 });
