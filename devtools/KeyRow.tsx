@@ -12,6 +12,12 @@ import { useNow } from "./use-now.ts";
 
 const HOLDER = { "this replica": "this tab", "same browser": "same browser", "other replica": "other device" } as const;
 const TONE = { pending: "info", stale: "stale", success: "ok", error: "stale", idle: "info" } as const;
+const PHASE: Record<string, string> = {
+  locking: "waiting for the key's Web Lock",
+  settling: "in its settle window",
+  settled: "sending",
+  running: "request in flight",
+};
 
 /** One key: its request, who holds it and for how long, what is recorded, and a details toggle. */
 export function KeyRow({
@@ -50,8 +56,8 @@ export function KeyRow({
         <td style={styles.td}>
           <Badge tone={TONE[row.status]}>{row.status}</Badge>
         </td>
-        <td style={styles.td} data-testid="holder" title={claim?.replicaId}>
-          {claim ? (claim.mine ? "me (this tab)" : `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`) : "none"}
+        <td style={styles.td} data-testid="holder" title={claim?.replicaId} data-phase={row.attempt?.phase}>
+          {holder(row)}
         </td>
         <td style={styles.td}>{claim ? <ClaimState claim={claim} /> : "—"}</td>
         <td style={styles.td} data-testid="result">
@@ -89,6 +95,13 @@ export function KeyRow({
       )}
     </>
   );
+}
+
+/** Who holds the key; for this store's own attempt, where it is on its way to the request. */
+function holder({ claim, attempt }: DevtoolsKeyRow): string {
+  const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
+  if (claim && !claim.mine) return `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`;
+  return claim || attempt ? `me (this tab)${phase}` : "none";
 }
 
 function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsReplica[]): string {

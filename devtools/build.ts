@@ -38,10 +38,11 @@ export function build(input: BuildInputs): Built {
       key: k.key,
       label: label === undefined ? `key ${k.key.slice(0, 12)}…` : clip(label, 200),
       kind,
-      status: statusOf(k.claim, k.result?.rev ?? 0, k.error?.rev ?? 0),
+      status: statusOf(k.claim, k.result?.rev ?? 0, k.error?.rev ?? 0, k.local?.attempt !== undefined),
       recorded: k.recorded,
       local: k.local !== undefined,
     };
+    if (k.local?.attempt) row.attempt = { ...k.local.attempt };
     if (k.claim) {
       row.claim = claimView(k.claim, input.presence);
       if (!k.claim.stale && k.claim.staleAt > inspection.at) nextExpiry = Math.min(nextExpiry, k.claim.staleAt);
@@ -66,9 +67,13 @@ export function build(input: BuildInputs): Built {
   return { keys, replicas: replicas(input), nextExpiry };
 }
 
-/** A claim on work not yet recorded is pending (or stale: believed abandoned); else the latest outcome. */
-export function statusOf(claim: InspectedClaim | undefined, resultRev: number, errorRev: number): DevtoolsKeyStatus {
+/**
+ * A claim on work not yet recorded is pending (or stale: believed abandoned), as is this store's own
+ * attempt before its claim is in the doc (waiting for the key's Web Lock); else the latest outcome.
+ */
+export function statusOf(claim: InspectedClaim | undefined, resultRev: number, errorRev: number, working = false): DevtoolsKeyStatus {
   if (claim && !claim.finished) return claim.stale ? "stale" : "pending";
+  if (working) return "pending";
   if (errorRev > resultRev) return "error";
   return resultRev > 0 ? "success" : "idle";
 }

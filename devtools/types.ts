@@ -52,6 +52,12 @@ export type DevtoolsKeyRow = {
   error?: { rev: number; message: string; status?: number; by?: string; at?: number };
   /** This store asked for the key (it can refetch it: it knows the request behind the hash). */
   local: boolean;
+  /**
+   * This store's own attempt at the key, while it works on it: `locking` (waiting for the key's
+   * Web Lock), `settling` (in its settle window), `settled` (about to send), `running` (its request
+   * in flight). Where the time before a request goes.
+   */
+  attempt?: { rev: number; phase: string };
   /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
   lastAskedAt?: number;
 };

@@ -18,6 +18,8 @@ export type EngineOptions = {
   /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
   emit: (event: StoreEvent) => void;
+  /** Something the inspector shows changed with no event to say so (an attempt waiting for its key's lock). */
+  changed?: () => void;
   /**
    * Claims wait for this (the grant of this replica's own Web Lock, a few ms): a claim written
    * before it could not name its browser, and its crash would then be found only by the lease.

@@ -307,6 +307,7 @@ export class ClaimEngine {
     // The nonces this replica issued for the key (the last few: older claims are long overwritten).
     st.nonces = [...st.nonces.slice(-7), attempt.nonce];
     attempt.claim(takeoverOf);
+    if (attempt.phase === "locking") this.opts.changed?.();
   }
 
   /**

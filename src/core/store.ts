@@ -82,6 +82,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       ? (key, signal) => locks.holdKey(`${keyLockScope}:${key}`, signal).then((release) => () => afterFlush(options.doc, release))
       : undefined,
     emit: events.emit,
+    changed: events.changed,
     browserId: () => (locks?.held ? browserId : undefined),
     // The first claim waits for this replica's lock (claims then name its browser) and for the doc's
     // initial sync through its connectors: a claim made before the doc knows what others recorded

@@ -3,6 +3,7 @@ import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
 import { registerConnector } from "../../src/core/connectors.ts";
+import { REPLICA_LOCK_PREFIX } from "../../src/core/locks.ts";
 import { createSharedFetchStore, DEFAULT_SETTLE_MS } from "../../src/index.ts";
 import { ROOT, TABLES } from "../../src/internals.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
@@ -194,6 +195,24 @@ describe("devtools model", () => {
     await tick(10 * DEFAULT_SETTLE_MS);
     expect(looks).not.toHaveBeenCalled();
     off();
+    model.destroy();
+    store.destroy();
+  });
+
+  it("issue 10: this store's own attempt shows where it is on its way to the request; waiting for the key's Web Lock counts as pending", async () => {
+    // A lock manager that grants the replica's own lock and never a key's: the attempt stays at its lock.
+    const never = new Promise<never>(() => {});
+    const locks = {
+      request: (name: string, _options: unknown, callback: (lock: unknown) => unknown) =>
+        name.startsWith(REPLICA_LOCK_PREFIX) ? Promise.resolve().then(() => callback({})) : never,
+    };
+    const store = createSharedFetchStore({ doc: new Y.Doc(), locks, browserId: "one-browser", fetch: () => never });
+    const model = createDevtoolsModel(store);
+    background(store.ensure(req));
+    await tick(10);
+    const [row] = model.getSnapshot().keys;
+    expect(row).toMatchObject({ key: store.keyOf(req), status: "pending", attempt: { rev: 1, phase: "locking" } });
+    expect(row!.claim).toBeUndefined();
     model.destroy();
     store.destroy();
   });

@@ -74,7 +74,9 @@ describe("<SharedFetchDevtools>", () => {
     expect(within(row()).getByTestId("result").textContent).toContain(`by ${b!.replicaId.slice(0, 11)}…`);
 
     background(a!.refetch(req));
-    await eventually(() => expect(within(row()).getByTestId("holder").textContent).toBe("me (this tab)"));
+    // Issue 10: where this tab's own attempt is on its way to the request.
+    await eventually(() => expect(within(row()).getByTestId("holder").textContent).toBe("me (this tab) · request in flight"));
+    expect(within(row()).getByTestId("holder").dataset.phase).toBe("running");
     await act(async () => c.host.calls[1]!.respond(500, { oops: true }));
     await eventually(() => expect(row().dataset.status).toBe("error"));
     expect(within(row()).getByTestId("error").textContent).toMatch(/^rev 2: .*\(HTTP 500\)$/);
