@@ -56,7 +56,12 @@ export function KeyRow({
         <td style={styles.td}>
           <Badge tone={TONE[row.status]}>{row.status}</Badge>
         </td>
-        <td style={styles.td} data-testid="holder" title={claim?.replicaId} data-phase={row.attempt?.phase}>
+        <td
+          style={styles.td}
+          data-testid="holder"
+          title={claim?.replicaId}
+          data-phase={row.attempt?.phase ?? (row.waitsForSync ? "sync" : undefined)}
+        >
           {holder(row)}
         </td>
         <td style={styles.td}>{claim ? <ClaimState claim={claim} /> : "—"}</td>
@@ -98,9 +103,10 @@ export function KeyRow({
 }
 
 /** Who holds the key; for this store's own attempt, where it is on its way to the request. */
-function holder({ claim, attempt }: DevtoolsKeyRow): string {
-  const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
+function holder({ claim, attempt, waitsForSync }: DevtoolsKeyRow): string {
   if (claim && !claim.mine) return `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`;
+  if (waitsForSync) return "me (this tab) · waiting for the initial sync";
+  const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
   return claim || attempt ? `me (this tab)${phase}` : "none";
 }
 

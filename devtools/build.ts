@@ -43,6 +43,7 @@ export function build(input: BuildInputs): Built {
       local: k.local !== undefined,
     };
     if (k.local?.attempt) row.attempt = { ...k.local.attempt };
+    else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
     if (k.claim) {
       row.claim = claimView(k.claim, input.presence);
       if (!k.claim.stale && k.claim.staleAt > inspection.at) nextExpiry = Math.min(nextExpiry, k.claim.staleAt);

@@ -18,7 +18,7 @@ export type EngineOptions = {
   /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
   emit: (event: StoreEvent) => void;
-  /** Something the inspector shows changed with no event to say so (an attempt waiting for its key's lock). */
+  /** Something the inspector shows changed with no event to say so (a key waiting for the sync, or for its lock). */
   changed?: () => void;
   /**
    * Claims wait for this (the grant of this replica's own Web Lock, a few ms): a claim written

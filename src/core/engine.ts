@@ -238,12 +238,19 @@ export class ClaimEngine {
       case "wait":
         return this.keys.recheckAt(st, action.until);
       case "await-ready":
+        // Shown by the inspector: a key asked for before the store is ready waits for the sync.
+        this.opts.changed?.();
         return this.awaitReady();
       case "drop":
         return this.keys.drop(st);
       case "none":
         return;
     }
+  }
+
+  /** `starting`: the first claims wait for this replica's lock and the doc's initial sync (see EngineOptions.ready). */
+  get stage(): Lifecycle {
+    return this.lifecycle;
   }
 
   private awaitReady(): void {

@@ -80,6 +80,11 @@ export type Inspection = {
   malformed: MalformedRecord[];
   /** Undefined until known (a tab whose SharedWorker has not sent its first inspection yet). */
   settle?: InspectedSettle;
+  /**
+   * `starting`: the store's first claims wait for its Web Lock and its connectors' initial sync (2 s
+   * at most); `suspended`: the page was hidden for good or frozen, its claims let go. Undefined until known.
+   */
+  lifecycle?: "starting" | "ready" | "suspended" | "destroyed";
 };
 
 export type InspectorDeps = {
@@ -146,6 +151,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     replicas: inspectReplicas(deps, claims),
     malformed: records.malformed(),
     settle: inspectSettle(deps.settle()),
+    lifecycle: engine.stage,
   };
 }
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
-import { registerConnector } from "../../src/core/connectors.ts";
+import { registerConnector, SYNC_WAIT_MS } from "../../src/core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../../src/core/locks.ts";
 import { createSharedFetchStore, DEFAULT_SETTLE_MS } from "../../src/index.ts";
 import { ROOT, TABLES } from "../../src/internals.ts";
@@ -213,6 +213,24 @@ describe("devtools model", () => {
     const [row] = model.getSnapshot().keys;
     expect(row).toMatchObject({ key: store.keyOf(req), status: "pending", attempt: { rev: 1, phase: "locking" } });
     expect(row!.claim).toBeUndefined();
+    model.destroy();
+    store.destroy();
+  });
+
+  it("issue 10: a key asked for before the store is in sync shows it waiting for the sync, then its attempt once the wait ends", async () => {
+    const doc = new Y.Doc();
+    // A sync server that accepted the socket and never answers: the first claim waits the cap.
+    registerConnector(doc, { whenSynced: new Promise<void>(() => {}), crossDevice: true });
+    const store = createSharedFetchStore({ doc, locks: null, fetch: () => new Promise<never>(() => {}) });
+    const model = createDevtoolsModel(store);
+    background(store.ensure(req));
+    await tick(10);
+    const row = () => model.getSnapshot().keys[0];
+    expect(row()).toMatchObject({ key: store.keyOf(req), waitsForSync: true });
+    expect(row()!.attempt).toBeUndefined();
+    await tick(SYNC_WAIT_MS);
+    expect(row()!.waitsForSync).toBeUndefined();
+    expect(row()!.attempt).toMatchObject({ rev: 1 });
     model.destroy();
     store.destroy();
   });

@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { SharedFetchDevtools } from "../../devtools/production.ts";
 import * as gated from "../../devtools/index.ts";
+import { registerConnector } from "../../src/core/connectors.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
 import { ROOT } from "../../src/internals.ts";
 import { background, cluster, URL_A } from "../harness/replicas.ts";
 import { seedKeys } from "./seed.ts";
@@ -93,6 +95,20 @@ describe("<SharedFetchDevtools>", () => {
     const settle = screen.getByTestId("settle-window");
     expect([settle.dataset.why, settle.dataset.ms]).toEqual(["settle-ms", "0"]);
     expect(settle.textContent).toMatch(/^A claim made now \(\d\d:\d\d:\d\d\.\d{3}\): no window: the settleMs option$/);
+  });
+
+  it("issue 10: a key asked for before the store is in sync says so in its holder cell", async () => {
+    const doc = new Y.Doc();
+    // A sync server that never answers: the first claim waits for the sync (the cap, 2 s).
+    registerConnector(doc, { whenSynced: new Promise<void>(() => {}), crossDevice: true });
+    const store = createSharedFetchStore({ doc, locks: null, fetch: () => new Promise<never>(() => {}) });
+    render(<SharedFetchDevtools store={store} initialIsOpen />);
+    background(store.ensure(req));
+    await eventually(() => expect(keyRows()).toHaveLength(1));
+    const cell = within(keyRows()[0]!).getByTestId("holder");
+    expect([cell.textContent, cell.dataset.phase]).toEqual(["me (this tab) · waiting for the initial sync", "sync"]);
+    cleanup();
+    store.destroy();
   });
 
   it("details: a bounded JSON preview, evict the record, and refetch only where this replica asked", async () => {
