@@ -4,6 +4,7 @@ import { Awareness, removeAwarenessStates } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { describeEntry, SharedFetchDevtoolsPanel, useDevtoolsModel } from "../devtools/production.ts";
 import { createSharedFetchStore, type SharedFetchStoreWithExtras, type StaleReason } from "../src/index.ts";
+import { registerConnector } from "../src/core/connectors.ts";
 import { internalsOf, PRESENCE_FIELD, ROOT, TABLES } from "../src/internals.ts";
 import { seedKeys } from "../test/devtools/seed.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
@@ -12,10 +13,11 @@ import { createSimulatedHost } from "./support/simulated-host.ts";
 
 /**
  * The panel in each state it must show well: empty, in flight, a stale claim for each of the
- * store's reasons, an error beside a result, 1 000 keys. Replica "observer" is inspected; peers'
- * records are written raw into the doc (as a peer on another machine would have written them).
+ * store's reasons, an error beside a result, 1 000 keys, a first request held by a sync that never
+ * ends. Replica "observer" is inspected; peers' records are written raw into the doc (as a peer on
+ * another machine would have written them).
  */
-type State = "empty" | "in-flight" | `stale-${StaleReason}` | "error-beside-result" | "thousand-keys";
+type State = "empty" | "in-flight" | `stale-${StaleReason}` | "error-beside-result" | "thousand-keys" | "waiting-for-sync";
 
 const URL = "https://host.example/api/report";
 const LABEL = `GET ${URL}`;
@@ -33,6 +35,9 @@ function createState(state: State) {
   // The simulated host never answers in time: claims stay in flight while the story is looked at.
   const host = createSimulatedHost({ delayMs: 600_000 });
   const peer = createSharedFetchStore({ doc: linked.docs[0]!, replicaId: "replica-a", fetch: host.fetch, leaseMs: 1500 });
+  // A sync server that accepted the socket and never answers (a stand-in connector): the store's
+  // first claim waits for its initial sync, up to the 2 s cap.
+  if (state === "waiting-for-sync") registerConnector(linked.docs[1]!, { whenSynced: new Promise<void>(() => {}), crossDevice: true });
   const observer = createSharedFetchStore({ doc: linked.docs[1]!, replicaId: "observer", fetch: host.fetch, awareness });
   const doc = linked.docs[1]!;
   const key = observer.keyOf({ url: URL });
@@ -69,6 +74,9 @@ function createState(state: State) {
       break;
     case "thousand-keys":
       seedKeys(doc, 1000, { errorEvery: 10, claimEvery: 50 });
+      break;
+    case "waiting-for-sync":
+      observer.ensure({ url: URL }).catch(() => {});
       break;
   }
   return {
@@ -180,5 +188,23 @@ export const ThousandKeys: Story = {
     const last = () => canvas.getAllByRole("rowheader").map((th) => th.textContent);
     await waitFor(() => expect(last()).toContain("GET https://api.example.test/items/999"), slow);
     await expect(canvas.getAllByTestId("key-row").length).toBeLessThan(60);
+  },
+};
+
+/**
+ * Issue 10: where the time before a first request goes. The inspected replica asks while its sync
+ * server never answers: its row says it waits for the initial sync, then, after the 2 s cap, that
+ * its request is in flight (the host never answers in time). The Replicas tab names the window.
+ */
+export const WaitingForSync: Story = {
+  args: { state: "waiting-for-sync" },
+  play: async ({ canvasElement, userEvent }) => {
+    const canvas = within(canvasElement);
+    const holder = () => within(canvas.getByTestId("key-row")).getByTestId("holder");
+    await waitFor(() => expect(holder()).toHaveTextContent(/^me \(this tab\) · waiting for the initial sync$/), slow);
+    await waitFor(() => expect(holder()).toHaveTextContent(/^me \(this tab\) · request in flight$/), slow);
+    await expect(canvas.getByTestId("key-row")).toHaveAttribute("data-status", "pending");
+    await userEvent.click(canvas.getByRole("tab", { name: /^Replicas/ }));
+    await expect(canvas.getByTestId("settle-window")).toHaveTextContent(/: window 100 ms: the default, no round trip measured yet$/);
   },
 };
