@@ -1,7 +1,7 @@
 import { HeaderRow } from "./HeaderRow.tsx";
 import { describeSettle, formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
-import type { DevtoolsSnapshot } from "./types.ts";
+import type { DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
 
 /**
  * Every replica seen in claims, heartbeats or awareness; the inspected one first. Above them, the
@@ -56,7 +56,7 @@ export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
   );
 }
 
-function presence(r: DevtoolsSnapshot["replicas"][number]): string {
+function presence(r: DevtoolsReplica): string {
   const since = r.since === undefined ? "" : ` since ${formatTime(r.since)}`;
   if (r.departed === "lock-released") return `absent: lock released${since}`;
   if (r.departed === "presence-left") return `absent: presence left${since}`;
