@@ -2,7 +2,7 @@
  * localStorage, guarded: absent in workers and Node, and even reading `localStorage` throws in
  * sandboxed iframes and with storage disabled.
  */
-type StorageLike = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+type StorageLike = { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void };
 
 function storage(): StorageLike | undefined {
   try {
@@ -31,5 +31,14 @@ export function writeStored(key: string, value: string): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Removes the value, where there is usable storage. */
+export function removeStored(key: string): void {
+  try {
+    storage()?.removeItem(key);
+  } catch {
+    // Storage denied: nothing of ours can be there to remove.
   }
 }

@@ -22,6 +22,7 @@ import {
   type SyncStatus,
   type TabReply,
 } from "./tab-protocol.ts";
+import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot } from "./local-snapshot.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
 import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
@@ -37,6 +38,12 @@ export type TabsOptions = {
    * where there is none to read (a worker: the tab that says hello tells it).
    */
   persisted?: boolean;
+  /**
+   * Largest doc state (encoded bytes) also kept in localStorage, where a return visit's first
+   * render reads it before IndexedDB opens; 0 keeps none. Default 262144 (256 KiB). Only with
+   * IndexedDB persistence.
+   */
+  snapshotBytes?: number;
 };
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] };
@@ -56,12 +63,19 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (opts.persisted !== undefined && typeof opts.persisted !== "boolean") {
     throw new TypeError(`connectTabs: \`persisted\` must be a boolean when given, got ${String(opts.persisted)}`);
   }
+  const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;
+  if (!Number.isSafeInteger(snapshotBytes) || snapshotBytes < 0) {
+    throw new TypeError(`connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${String(opts.snapshotBytes)}`);
+  }
   const awareness = createAwareness(doc);
   const nonce = randomId();
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
   // Opened before the handshake asks anything: the replies meant for this tab alone arrive here.
   const inbox = channel === null ? null : new BroadcastChannel(inboxName(opts.name, nonce));
   const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
+  // The copy goes in before anything listens: it is this doc's own past, not news for other tabs.
+  const keepsSnapshot = useIndexeddb && snapshotBytes > 0;
+  if (keepsSnapshot) loadSnapshot(doc, opts.name, null);
   const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
   const page = globalThis as PageTarget;
 
@@ -112,6 +126,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // The connection object is the origin of everything applied from the channel: what carries it
   // came from the other tabs and must not be sent back to them.
   const connection: Connection = { whenSynced, awareness, destroy };
+  const snapshot = keepsSnapshot ? keepSnapshot(doc, opts.name, snapshotBytes, [connection, persistence]) : null;
 
   const onMessage = (event: MessageEvent): void => {
     const data = asBytes(event.data);
@@ -171,6 +186,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   let hiddenState: Record<string, unknown> | null = null;
   const onPageHide = (): void => {
     tabFlush.letGo();
+    snapshot?.flush();
     hiddenState = awareness.getLocalState();
     if (hiddenState !== null) removeAwarenessStates(awareness, [awareness.clientID], "pagehide");
   };
@@ -198,6 +214,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     }
     for (const to of [...replyChannels.keys()]) closeReplyChannel(to);
     persistence?.destroy().catch(() => {});
+    snapshot?.destroy();
     tabFlush.destroy();
     retireAwareness(awareness);
     unregister();

@@ -10,8 +10,10 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, SharedFetchProvider, useSharedFetch } from "../../src/index.ts";
+import "fake-indexeddb/auto";
+import { connectTabs, createSharedFetchStore, SharedFetchProvider, useSharedFetch } from "../../src/index.ts";
 import { registerConnector } from "../../src/core/connectors.ts";
+import { slowIndexedDB } from "../sync/boot-fakes.ts";
 
 const URL_R = "https://api.example.test/return-visit";
 
@@ -27,6 +29,7 @@ function json(body: unknown): Response {
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
+  vi.unstubAllGlobals();
 });
 
 it("a persisted result older than staleTime shows while one request revalidates it", async () => {
@@ -68,4 +71,43 @@ it("a persisted result older than staleTime shows while one request revalidates 
   await waitFor(() => expect(screen.getByTestId("pane").textContent).toBe("2"));
   expect(calls).toHaveLength(1);
   store.destroy();
+});
+
+it("a result within staleTime shows at the first render of a return visit, from connectTabs' copy, before IndexedDB opens and with no request", async () => {
+  const name = `return-${Math.random().toString(36).slice(2)}`;
+  const past = new Y.Doc();
+  const pastTabs = connectTabs(past, { name });
+  const first = createSharedFetchStore({ doc: past, fetch: (async () => json({ visit: 1 })) as typeof fetch, locks: null });
+  await first.ensure({ url: URL_R });
+  first.destroy();
+  pastTabs.destroy(); // the tab closes: its copy is written
+
+  vi.stubGlobal("indexedDB", slowIndexedDB().factory); // this visit's database does not open
+  const doc = new Y.Doc();
+  const tabs = connectTabs(doc, { name });
+  const calls: string[] = [];
+  const fetch = (async (input: RequestInfo | URL) => {
+    calls.push(String(input));
+    return json({ visit: 2 });
+  }) as typeof globalThis.fetch;
+  const store = createSharedFetchStore({ doc, fetch, locks: null });
+  const shown: string[] = [];
+  function Recorded() {
+    const { data } = useSharedFetch<{ visit: number }>(URL_R, { staleTime: 60_000 });
+    shown.push(data ? String(data.visit) : "none");
+    return null;
+  }
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <SharedFetchProvider store={store}>
+        <Recorded />
+      </SharedFetchProvider>
+    </QueryClientProvider>,
+  );
+  expect(shown[0]).toBe("1");
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(shown.every((s) => s === "1")).toBe(true);
+  expect(calls).toHaveLength(0);
+  store.destroy();
+  tabs.destroy();
 });

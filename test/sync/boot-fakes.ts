@@ -7,7 +7,12 @@ export const markKey = (name: string) => `shared-fetch:persisted:${name}`;
 
 export function fakeStorage(initial: Record<string, string> = {}) {
   const items = new Map(Object.entries(initial));
-  return { items, getItem: (k: string) => items.get(k) ?? null, setItem: (k: string, v: string) => void items.set(k, v) };
+  return {
+    items,
+    getItem: (k: string) => items.get(k) ?? null,
+    setItem: (k: string, v: string) => void items.set(k, v),
+    removeItem: (k: string) => void items.delete(k),
+  };
 }
 
 /**

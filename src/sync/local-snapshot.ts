@@ -1,0 +1,92 @@
+import { applyUpdate, encodeStateAsUpdate, type Doc } from "yjs";
+import { readStored, removeStored, writeStored } from "../core/local-storage.ts";
+import { unrefTimer } from "../core/unref-timer.ts";
+
+/**
+ * A copy of the doc's state in localStorage, read synchronously when the tabs connect: a return
+ * visit's first render then finds the results recorded before (the hooks' initialData), where
+ * IndexedDB answers only after opening (hundreds of milliseconds while several tabs boot). It is
+ * a Yjs update, so however old it is it merges with what IndexedDB and the other tabs hold; it
+ * never counts as the database read (claims still wait for that), it only shows sooner what the
+ * doc held. TanStack's persister keeps its cache in localStorage for the same reason.
+ */
+const snapshotKey = (name: string) => `shared-fetch:snapshot:${name}`;
+
+/** Largest state (encoded bytes) kept by default: localStorage is small and the app's too. */
+export const DEFAULT_SNAPSHOT_BYTES = 256 * 1024;
+/** At most one write a second while the doc changes (as TanStack's persister's throttleTime). */
+const WRITE_EVERY_MS = 1000;
+
+// The platform's base64 (btoa, atob: every browser, Node 16+): lib0's adds a kilobyte of its
+// environment detection to the bundle for the same two calls.
+function toBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x2000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x2000));
+  return btoa(binary);
+}
+
+function fromBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+}
+
+/** Applies the stored copy, if any, with `origin`. A malformed one is dropped with a warning. */
+export function loadSnapshot(doc: Doc, name: string, origin: unknown): boolean {
+  const key = snapshotKey(name);
+  const stored = readStored(key);
+  if (typeof stored !== "string") return false;
+  try {
+    applyUpdate(doc, fromBase64(stored), origin);
+    return true;
+  } catch (error) {
+    // A copy another version wrote, or one cut short: the database still has the state.
+    removeStored(key);
+    console.warn(`shared-fetch: dropped the doc copy in localStorage "${key}" (not a Yjs update)`, error);
+    return false;
+  }
+}
+
+export type SnapshotKeeper = {
+  /** Writes now if a change is waiting (the page is going away). */
+  flush(): void;
+  destroy(): void;
+};
+
+/**
+ * Keeps the copy up to date: written a second after a change at most once a second, and at
+ * `flush`. A state larger than `maxBytes`, or one storage refuses, ends the copy for this
+ * connection and removes it, so no old copy outlives the one that could not be written. Changes
+ * applied with an origin in `notOurs` start no write: another tab's changes are its to keep (each
+ * write reaches every tab of the origin's storage), and what IndexedDB loads is kept already.
+ */
+export function keepSnapshot(doc: Doc, name: string, maxBytes: number, notOurs: readonly unknown[]): SnapshotKeeper {
+  const key = snapshotKey(name);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stopped = false;
+  const write = (): void => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
+    const state = encodeStateAsUpdate(doc);
+    if (state.length > maxBytes || !writeStored(key, toBase64(state))) stop(true);
+  };
+  const onUpdate = (_update: Uint8Array, origin: unknown): void => {
+    if (timer === undefined && !stopped && !notOurs.includes(origin)) timer = unrefTimer(setTimeout(write, WRITE_EVERY_MS));
+  };
+  const stop = (remove: boolean): void => {
+    stopped = true;
+    clearTimeout(timer);
+    timer = undefined;
+    doc.off("update", onUpdate);
+    if (remove) removeStored(key);
+  };
+  doc.on("update", onUpdate);
+  return {
+    flush: () => {
+      if (timer !== undefined) write();
+    },
+    destroy: () => {
+      if (timer !== undefined) write();
+      stop(false);
+    },
+  };
+}
