@@ -27,6 +27,35 @@ const dataOf = async (t: Tab) => {
 const allShow = (tabs: Tab[], n: number) =>
   waitUntil(`every tab shows n=${n}`, async () => (await Promise.all(tabs.map(dataOf))).every((d) => d?.n === n));
 
+/**
+ * Runs in the page before its scripts: every IndexedDB open succeeds only once `__releaseIdb()` is
+ * called (its success event held back, then dispatched again), so what a tab shows before its
+ * database is read is seen as such.
+ */
+function holdIndexedDBOpen(): void {
+  const w = window as unknown as { __idbHeld: number; __releaseIdb(): void };
+  const held: (() => void)[] = [];
+  let released = false;
+  w.__idbHeld = 0;
+  w.__releaseIdb = () => {
+    released = true;
+    held.splice(0).forEach((f) => f());
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory["open"]>) {
+    const request = open.apply(this, args);
+    const hold = (event: Event) => {
+      if (released) return;
+      event.stopImmediatePropagation();
+      w.__idbHeld++;
+      held.push(() => request.dispatchEvent(new Event("success")));
+    };
+    // Registered before the caller's onsuccess, so it runs first.
+    request.addEventListener("success", hold, { once: true });
+    return request;
+  };
+}
+
 describe("freshness shared across tabs", () => {
   it("8 tabs polling with refetchInterval: one request per interval, counted over 5 intervals", async () => {
     const { host } = e2e;
@@ -106,6 +135,31 @@ describe("freshness shared across tabs", () => {
     await again.waitForData(30_000, '"n":2');
     await new Promise((r) => setTimeout(r, 300));
     expect(host.count(api)).toBe(2);
+  });
+
+  it("a reload within the staleTime, the store created at once (Usage): the recorded data at the first render, before IndexedDB opens, and no request", async () => {
+    const { host } = e2e;
+    const api = `/api/${uniqueName("reload-fresh")}`;
+    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, storeAtOnce: true };
+    const context = await e2e.newContext();
+    const tab = await openTab(context, host, config, "first");
+    await tab.ready();
+    await tab.waitForData(30_000, '"n":1');
+    await tab.page.close(); // its pagehide writes the doc's copy into localStorage
+    // Pages opened from now on get IndexedDB's open answered only when the test says so.
+    await context.addInitScript(holdIndexedDBOpen);
+    const again = await openTab(context, host, config, "again");
+    await again.ready();
+    await again.waitForData(30_000, '"n":1');
+    const history = await again.history();
+    expect(history[0], JSON.stringify(history)).toMatchObject({ status: "success", hasData: true });
+    expect(await again.page.evaluate(() => (window as unknown as { __idbHeld: number }).__idbHeld)).toBeGreaterThan(0);
+    await again.page.evaluate(() => (window as unknown as { __releaseIdb(): void }).__releaseIdb());
+    await waitUntil("the again tab read IndexedDB", () =>
+      again.page.evaluate(() => "tabsSynced" in (window as unknown as { __marks: object }).__marks),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.count(api)).toBe(1);
   });
 
   it("a mutation in tab A plus invalidation: one POST, one GET, every tab updated", async () => {
