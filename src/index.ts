@@ -34,7 +34,7 @@ export { sharedMutationFn } from "./react/shared-mutation.ts";
 export { SharedFetchError } from "./react/shared-error.ts";
 export type { SharedView } from "./react/use-shared-view.ts";
 export type { RetryData, RetryDelayOption, RetryOption, RetryPolicy } from "./core/retry.ts";
-export { connectTabs, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
+export { connectTabs, clearTabsStorage, connectPeers, getBrowserId, connectionLostOrigin } from "./sync/index.ts";
 export type { Connection, TabsOptions, PeersOptions, PeerConnection, WebSocketConstructor } from "./sync/index.ts";
 export { useSharedFetchSuspense, type UseSharedFetchSuspenseOptions } from "./react/use-shared-fetch-suspense.ts";
 export { connectBrowser, type ConnectBrowserOptions, type BrowserStore, type ReplicaMode } from "./worker/connect-browser.ts";

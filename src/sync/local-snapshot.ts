@@ -45,6 +45,11 @@ export function loadSnapshot(doc: Doc, name: string, origin: unknown): boolean {
   }
 }
 
+/** Removes the stored copy (clearTabsStorage). */
+export function removeSnapshot(name: string): void {
+  removeStored(snapshotKey(name));
+}
+
 export type SnapshotKeeper = {
   /** Writes now if a change is waiting (the page is going away). */
   flush(): void;

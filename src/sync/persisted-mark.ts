@@ -1,4 +1,4 @@
-import { readStored, writeStored } from "../core/local-storage.ts";
+import { readStored, removeStored, writeStored } from "../core/local-storage.ts";
 
 /**
  * Whether this browser ever wrote a doc of this name into IndexedDB, kept beside it in
@@ -18,4 +18,9 @@ export function mayHavePersisted(name: string): boolean {
  */
 export function markPersisted(name: string): void {
   writeStored(markKey(name), "1");
+}
+
+/** Forgets the mark, with the database it stood for (clearTabsStorage). */
+export function forgetPersisted(name: string): void {
+  removeStored(markKey(name));
 }

@@ -7,7 +7,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { connectTabs, type TabsOptions } from "../../src/sync/index.ts";
+import { clearTabsStorage, connectTabs, type TabsOptions } from "../../src/sync/index.ts";
 import { fakeStorage, markKey, noOtherReplica, settled, slowIndexedDB } from "./boot-fakes.ts";
 
 let cleanups: (() => void)[] = [];
@@ -156,6 +156,27 @@ describe("connectTabs' copy of the doc in localStorage", () => {
     expect(storage.items.has(snapshotKey(name))).toBe(false);
     await again.conn.whenSynced;
     expect(again.map.get("result")).toBe("r1");
+  });
+
+  it("clearTabsStorage (a logout) removes the copy, the mark and the database: the next visit starts empty", async () => {
+    const name = uniqueName();
+    const storage = fakeStorage({ [markKey(name)]: "1" });
+    vi.stubGlobal("localStorage", storage);
+    vi.stubGlobal("navigator", noOtherReplica);
+    await firstVisit(name, { result: "r1" });
+    expect(storage.items.has(snapshotKey(name))).toBe(true);
+
+    await clearTabsStorage(name);
+    expect(storage.items.has(snapshotKey(name))).toBe(false);
+    expect(storage.items.has(markKey(name))).toBe(false);
+    storage.items.set(markKey(name), "1"); // as if marked again: the next tab reads its database
+    const again = openTab(name);
+    await again.conn.whenSynced;
+    expect(again.map.has("result")).toBe(false);
+  });
+
+  it("clearTabsStorage refuses a name that is not a non-empty string, naming it", async () => {
+    await expect(clearTabsStorage("")).rejects.toThrow(new TypeError('clearTabsStorage: `name` must be a non-empty string, got ""'));
   });
 
   it.each([-1, 1.5, Number.NaN, "256" as unknown as number])("snapshotBytes %s is refused, naming the value", (bad) => {

@@ -1,0 +1,18 @@
+import { clearDocument } from "y-indexeddb";
+import { describe } from "../core/errors.ts";
+import { removeSnapshot } from "./local-snapshot.ts";
+import { forgetPersisted } from "./persisted-mark.ts";
+
+/**
+ * Removes what `connectTabs(doc, { name })` keeps in this browser: the doc's IndexedDB database,
+ * its copy in localStorage and the mark that it was persisted (e.g. at logout). Destroy the
+ * connections on that name first, in every tab: a tab still connected writes the doc again.
+ */
+export async function clearTabsStorage(name: string): Promise<void> {
+  if (typeof name !== "string" || name === "") {
+    throw new TypeError(`clearTabsStorage: \`name\` must be a non-empty string, got ${describe(name)}`);
+  }
+  removeSnapshot(name);
+  forgetPersisted(name);
+  if (typeof globalThis.indexedDB !== "undefined") await clearDocument(name);
+}
