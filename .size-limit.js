@@ -50,7 +50,7 @@ export default [
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
   // Raised by 0.5 KiB with the doc's copy in localStorage for a return visit's first render
-  // (local-snapshot.ts): 35.73 → 36.17 kB; the next row 40.07 → 40.52 kB, the worker's 41.83 → 42.25.
+  // (local-snapshot.ts): 35.73 → 36.18 kB; the next row 40.07 → 40.51 kB, the worker's 41.83 → 42.24.
   row("  + connectTabs", main, [...hook, "connectTabs"], "35.5 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
   row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "40 KiB"),
@@ -73,7 +73,7 @@ export default [
   // a refused connection and no window while disconnected (settle-window.ts, sync-clock.ts): 41.37 →
   // 41.6 kB.
   // Raised by 0.5 KiB with connectTabs' copy in localStorage (which a worker, without localStorage,
-  // never keeps): 41.83 → 42.25 kB.
+  // never keeps): 41.83 → 42.24 kB.
   row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "41.5 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),

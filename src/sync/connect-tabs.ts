@@ -40,7 +40,7 @@ export type TabsOptions = {
   persisted?: boolean;
   /**
    * Largest doc state (encoded bytes) also kept in localStorage, where a return visit's first
-   * render reads it before IndexedDB opens; 0 keeps none. Default 262144 (256 KiB). Only with
+   * render reads it before IndexedDB opens; 0 keeps none. Default 65536 (64 KiB). Only with
    * IndexedDB persistence.
    */
   snapshotBytes?: number;
