@@ -75,7 +75,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
   // The copy goes in before anything listens: it is this doc's own past, not news for other tabs.
   const keepsSnapshot = useIndexeddb && snapshotBytes > 0;
-  if (keepsSnapshot) loadSnapshot(doc, opts.name, null);
+  if (keepsSnapshot) loadSnapshot(doc, opts.name);
   const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
   const page = globalThis as PageTarget;
 

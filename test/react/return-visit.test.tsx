@@ -82,7 +82,8 @@ it("a result within staleTime shows at the first render of a return visit, from 
   first.destroy();
   pastTabs.destroy(); // the tab closes: its copy is written
 
-  vi.stubGlobal("indexedDB", slowIndexedDB().factory); // this visit's database does not open
+  const slow = slowIndexedDB();
+  vi.stubGlobal("indexedDB", slow.factory); // this visit's database opens only when released
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name });
   const calls: string[] = [];
@@ -105,7 +106,10 @@ it("a result within staleTime shows at the first render of a return visit, from 
     </QueryClientProvider>,
   );
   expect(shown[0]).toBe("1");
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Once the database is read and the store in sync, the recorded result still stands: no request.
+  slow.release();
+  await tabs.whenSynced;
+  await new Promise((resolve) => setTimeout(resolve, 400)); // past the settle window (100 ms) a request would have waited
   expect(shown.every((s) => s === "1")).toBe(true);
   expect(calls).toHaveLength(0);
   store.destroy();
