@@ -21,6 +21,9 @@ export type RetryPolicy = {
  */
 export type RetryData = { retry?: boolean | number; delayMs?: number | "exponential" };
 
+/** setTimeout's longest delay (a signed 32-bit count of milliseconds). */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** TanStack Query's default retryDelay. */
 export const exponentialDelay = (failureCount: number): number => Math.min(1000 * 2 ** failureCount, 30_000);
 
@@ -41,7 +44,10 @@ export function tanstackRetry<E>(
   retryDelay: RetryDelayOption<E> | undefined,
   asError: (error: OutcomeError) => E,
 ): RetryPolicy {
-  const delay = retryDelay ?? exponentialDelay;
+  // As TanStack's retryer runs them: `failureCount < retry` never holds for a negative count or
+  // NaN, and setTimeout runs a negative, NaN or over-long delay at once.
+  if (typeof retry === "number" && !(retry >= 0)) retry = false;
+  const delay = typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay <= MAX_TIMEOUT_MS) ? 0 : (retryDelay ?? exponentialDelay);
   const data: RetryData = {
     // Infinity is TanStack's "retry for ever": as data (a finite count on the wire), that is `true`.
     ...(typeof retry === "boolean" ? { retry } : typeof retry === "number" ? { retry: retry === Infinity ? true : retry } : {}),

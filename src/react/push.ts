@@ -8,7 +8,7 @@ type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
  * push from another replica's result). Absent: the data came from elsewhere (hydration,
  * initialData, setQueryData) and is compared by time instead.
  */
-export const deliveredRev = new WeakMap<object, number>();
+const deliveredRev = new WeakMap<object, number>();
 
 /**
  * The store's data object last set into each query by pushRecorded. Remembered by identity
@@ -17,6 +17,15 @@ export const deliveredRev = new WeakMap<object, number>();
  * and a tab whose timer restarts whenever another tab claims never polls.
  */
 const handedOver = new WeakMap<object, unknown>();
+
+/**
+ * A query function delivered this revision's recorded data itself: the bridge must not set it
+ * again, nor set it back over what the app puts in the cache after it (setQueryData).
+ */
+export function markDelivered(query: object, rev: number, data: unknown): void {
+  deliveredRev.set(query, rev);
+  handedOver.set(query, data);
+}
 
 /** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */
 export type Recorded = {
@@ -56,7 +65,6 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   )
     return;
   // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
-  deliveredRev.set(query, info.rev);
-  handedOver.set(query, snap.data);
+  markDelivered(query, info.rev, snap.data);
   client.setQueryData(queryKey, snap.data, { updatedAt: at });
 }

@@ -16,7 +16,7 @@ import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
 import { demandOf, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
-import { deliveredRev } from "./push.ts";
+import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
 
@@ -158,7 +158,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     const snap =
       demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
-    if (query && info && !snap.error) deliveredRev.set(query, info.rev);
+    if (query && info && !snap.error) markDelivered(query, info.rev, snap.data);
     return unwrap<T>(snap);
   };
   const r = req;
@@ -181,8 +181,10 @@ export function sharedQueryOptions<T = unknown, TData = T>(
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
       : undefined;
   return queryOptions<T, SharedFetchError, TData, QueryKey>({
+    ...rest,
     // A result any replica recorded (e.g. persisted in IndexedDB) shows at once, aged by its `at`:
     // TanStack then revalidates it on mount when it is stale (stale-while-revalidate).
+    // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
     ...(rest.initialData === undefined
       ? {
           initialData: () => {
@@ -193,7 +195,6 @@ export function sharedQueryOptions<T = unknown, TData = T>(
           initialDataUpdatedAt: () => recorded()?.info?.at ?? 0,
         }
       : {}),
-    ...rest,
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,

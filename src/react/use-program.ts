@@ -14,7 +14,7 @@ import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
 import { demandOf, recordingBehavior, takeFetch } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { deliveredRev } from "./push.ts";
+import { markDelivered } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
   inputErrorOf,
@@ -24,6 +24,7 @@ import {
   type SharedQueryOptions,
   type SharedQueryOptionsInput,
 } from "./shared-query-options.ts";
+import { useObserverActive } from "./observer-active.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
 
@@ -82,7 +83,7 @@ export function sharedProgramOptions<TData = ProgramData>(
         : await store.ensureProgram(req, { signal: ctx.signal })
     ) as Snapshot;
     const record = recordOf(store, req);
-    if (query && record && !snap.error) deliveredRev.set(query, record.rev);
+    if (query && record && !snap.error) markDelivered(query, record.rev, snap.data);
     return unwrap<ProgramData>(snap);
   };
   const r = req;
@@ -101,8 +102,10 @@ export function sharedProgramOptions<TData = ProgramData>(
       : undefined,
   );
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
+    ...rest,
     // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
     // and asks again, which the store answers from the record without a request).
+    // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
     ...(rest.initialData === undefined
       ? {
           initialData: () =>
@@ -112,7 +115,6 @@ export function sharedProgramOptions<TData = ProgramData>(
           initialDataUpdatedAt: 0,
         }
       : {}),
-    ...rest,
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,
@@ -130,10 +132,10 @@ export function useProgram<TData = ProgramData>(
   const store = useSharedFetchStore();
   const opts = sharedProgramOptions<TData>(store, url, options);
   const query = useQuery(opts);
+  const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;
   try {
-    if (url !== null && opts.enabled !== false)
-      req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    if (url !== null && active) req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
     if (req) normalizeProgramRequest(req);
   } catch {
     req = null; // reported as the query's error

@@ -7,6 +7,7 @@ import { sharedQueryOptions } from "./shared-query-options.ts";
 import type { UseSharedFetchOptions } from "./use-shared-fetch.ts";
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
+import { useObserverActive } from "./observer-active.ts";
 
 /** Options of useSharedFetchSuspense: those useSuspenseQuery takes. */
 export type UseSharedFetchSuspenseOptions<T = unknown, TData = T> = Omit<
@@ -26,10 +27,11 @@ export function useSharedFetchSuspense<T = unknown, TData = T>(
   const store = useSharedFetchStore();
   const opts = sharedQueryOptions<T, TData>(store, req, options);
   const query = useSuspenseQuery(opts);
+  const active = useObserverActive(query, opts);
   let request: SharedRequest | null = null;
   try {
-    request = toRequest(req);
-    normalizeRequest(request);
+    if (active) request = toRequest(req);
+    if (request) normalizeRequest(request);
   } catch {
     request = null; // useSuspenseQuery has thrown the input error already
   }

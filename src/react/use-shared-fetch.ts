@@ -6,6 +6,7 @@ import type { SharedFetchError } from "./shared-error.ts";
 import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query-options.ts";
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
+import { useObserverActive } from "./observer-active.ts";
 
 /** Every `useQuery` option (select, placeholderData, staleTime, refetchInterval, retry, …), plus `leaseMs` and your own `queryKey`. */
 export type UseSharedFetchOptions<T = unknown, TData = T> = SharedQueryOptionsInput<T, TData>;
@@ -36,6 +37,6 @@ export function useSharedFetch<T = unknown, TData = T>(
   const store = useSharedFetchStore();
   const opts = sharedQueryOptions<T, TData>(store, req, options);
   const query = useQuery(opts);
-  const request = opts.enabled === false ? null : safeRequest(req);
+  const request = useObserverActive(query, opts) ? safeRequest(req) : null;
   return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

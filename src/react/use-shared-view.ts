@@ -127,7 +127,10 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   // implementation for every hook, TanStack's own included); held here too for a provider that
   // sits outside QueryClientProvider, where it cannot see the client.
   useEffect(() => holdBridge(client, store), [client, store]);
-  const refetch = useCallback((options?: RefetchOptions) => query.refetch({ ...options, meta: REFETCH_META } as RefetchOptions), [query]);
+  // Keyed on TanStack's refetch, bound once per observer: the result object is new on every
+  // render, and a refetch that changed with it would loop an effect that depends on it.
+  const ownRefetch = query.refetch;
+  const refetch = useCallback((options?: RefetchOptions) => ownRefetch({ ...options, meta: REFETCH_META } as RefetchOptions), [ownRefetch]);
   return useMemo(() => {
     const result = {} as R & SharedView;
     const own = new Set(["refetch", "claim", "isFetchingAnywhere"]);
