@@ -75,6 +75,63 @@ describe("store.ensure with maxAgeMs: a freshness demand met by any replica's re
   });
 });
 
+describe("a result's `at` is when its request was sent (the data is no older)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+  const MIN = 60_000;
+
+  it("a replica that waited 10 min on a live claim, then took it over, records its own request's time: fresh for a 1 min demand", async () => {
+    const c = cluster(3, { leaseMs: 1000 });
+    const [a, b, d] = c.stores;
+    background(a!.ensure(req)); // the host hangs; a heartbeats: slow, not dead
+    await tick(50);
+    const waited = b!.ensure(req);
+    await tick(10 * MIN);
+    expect(c.host.calls).toHaveLength(1);
+    c.crash(a!);
+    await tick(3000);
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, "fresh");
+    await expect(until(waited)).resolves.toEqual({ status: "success", data: "fresh" });
+    expect(Date.now() - b!.resultInfo(req)!.at!).toBeLessThan(5000);
+    // A third replica's demand for data at most a minute old is met without a request.
+    await expect(until(d!.ensure(req, { maxAgeMs: MIN }))).resolves.toEqual({ status: "success", data: "fresh" });
+    expect(c.host.calls).toHaveLength(2);
+  });
+
+  it("a replica that only showed the key for an hour, then finished abandoned work, dates it now", async () => {
+    const c = cluster(2, { leaseMs: 1000 });
+    const [a, b] = c.stores;
+    const off = b!.subscribe(req, () => {});
+    await tick(60 * MIN);
+    background(a!.ensure(req));
+    await tick(50);
+    c.crash(a!);
+    await tick(3000);
+    expect(c.host.calls).toHaveLength(2);
+    const sentAt = Date.now();
+    c.host.calls[1]!.respond(200, "fresh");
+    await tick(50);
+    expect(b!.resultInfo(req)!.at).toBeLessThanOrEqual(sentAt);
+    expect(sentAt - b!.resultInfo(req)!.at!).toBeLessThan(5000);
+    off();
+  });
+
+  it("after retries, the last attempt's time", async () => {
+    const c = cluster(1);
+    const [a] = c.stores;
+    const done = a!.ensure(req, { retry: retries(1, 30_000) });
+    await tick(100);
+    c.host.calls[0]!.respond(500, "down");
+    await tick(30_000);
+    expect(c.host.calls).toHaveLength(2);
+    const secondSent = Date.now();
+    c.host.calls[1]!.respond(200, "up");
+    await until(done);
+    expect(secondSent - a!.resultInfo(req)!.at!).toBeLessThan(1000);
+  });
+});
+
 describe("retries inside the claim (retry.ts)", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());

@@ -9,16 +9,22 @@ export type FetchJobDeps = { identity: string; fetch: typeof fetch; maxResultByt
 
 /** A request as a job of the claim engine: keyed by identity and inputs, retried inside its claim. */
 export function fetchJob(deps: FetchJobDeps, req: NormalizedRequest, leaseMs: number, retry: RetryPolicy = NO_RETRY): Job {
-  // When this replica asked for the work: the data is read from the host no earlier (freshness.ts).
-  const at = Date.now();
-  const once = (signal: AbortSignal, idempotencyKey: string) =>
-    performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
   return {
     kind: "fetch",
     key: fetchKey(deps.identity, req),
     label: requestLabel(req),
     leaseMs,
     results: deps.records.results,
-    run: async ({ signal, idempotencyKey }) => ({ ...(await withRetries(() => once(signal, idempotencyKey), retry, signal)), at }),
+    run: async ({ signal, idempotencyKey }) => {
+      // When the attempt whose outcome is recorded was sent: the data was read from the host no
+      // earlier (freshness.ts). Not when the job was made: a job a replica keeps for a key may run
+      // long after, to take over a claim its claimant abandoned.
+      let at = Date.now();
+      const once = () => {
+        at = Date.now();
+        return performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
+      };
+      return { ...(await withRetries(once, retry, signal)), at };
+    },
   };
 }

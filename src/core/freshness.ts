@@ -2,8 +2,8 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 
 /**
  * Freshness rules, shared by every replica. A record's `at` is the *writer's* clock (ms since the
- * epoch, taken when the writing replica asked for the work, so the data was read from the host no
- * earlier than that); its age is judged against this replica's `Date.now()`. Clock skew between
+ * epoch, taken when the writing replica sent the request that got it, so the data was read from the
+ * host no earlier than that); its age is judged against this replica's `Date.now()`. Clock skew between
  * devices shifts ages by the skew: a writer whose clock runs 2 s fast makes its results look 2 s
  * younger elsewhere. That is the one place a foreign timestamp meets our clock, and it only
  * decides whether to fetch again, never whether work is alive (invariant 3 stays clock-safe).

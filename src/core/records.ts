@@ -25,7 +25,7 @@ export type ClaimRecord = {
 
 /**
  * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
- * epoch, when the writing replica asked for the work. Ages are judged on it (see freshness.ts).
+ * epoch, when the writing replica sent the request that got it. Ages are judged on it (see freshness.ts).
  * `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools.
  */
 export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string };
