@@ -45,15 +45,20 @@ export default [
   // Raised by 0.5 KiB with the settle window's reason in inspect() and in the claimed event (what the
   // devtools show of it), the store's stage, and the inspector told of a key waiting for the sync or
   // its lock: 29.64 → 29.84 kB.
-  row("store + useSharedFetch", main, hook, "29.5 KiB"),
+  // Raised by 0.5 KiB with the hooks' parity with useQuery (a disabled query in any of TanStack's
+  // ways keeps the store out, a stable refetch, hydration that matches the server's HTML) and
+  // options checked before the store attaches anything: 29.84 → 30.35 kB.
+  row("store + useSharedFetch", main, hook, "30 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
   // Raised by 0.5 KiB with the doc's copy in localStorage for a return visit's first render
   // (local-snapshot.ts): 35.73 → 36.18 kB; the next row 40.07 → 40.51 kB, the worker's 41.83 → 42.24.
-  row("  + connectTabs", main, [...hook, "connectTabs"], "35.5 KiB"),
+  // Raised by 1 KiB with the first row's changes and the connectors' own option checks: 36.18 →
+  // 36.82 kB; the next row 40.51 → 41.18 kB, the worker's 42.24 → 42.58 (raised by 0.5 KiB each).
+  row("  + connectTabs", main, [...hook, "connectTabs"], "36.5 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "40 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "40.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -74,7 +79,7 @@ export default [
   // 41.6 kB.
   // Raised by 0.5 KiB with connectTabs' copy in localStorage (which a worker, without localStorage,
   // never keeps): 41.83 → 42.24 kB.
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "41.5 KiB"),
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "42 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every

@@ -17,6 +17,15 @@ export function isAbortError(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "AbortError";
 }
 
+/** What a value is (`a number`, `an array`, `a Headers`), without quoting it (a value that may hold a secret). */
+export function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
+}
+
 /** Shortens a value for an error message so a huge or hostile input cannot flood a log. */
 export function describe(value: unknown): string {
   let text: string;

@@ -1,5 +1,5 @@
 import { boundedMemo } from "./bounded-memo.ts";
-import { SharedFetchInputError, describe } from "./errors.ts";
+import { SharedFetchInputError, describe, kindOf } from "./errors.ts";
 import type { SharedRequest } from "./types.ts";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -90,15 +90,6 @@ export function httpHref(url: unknown): string {
 export function originAndPath(href: string): string {
   const cut = href.search(/[?#]/);
   return cut < 0 ? href : href.slice(0, cut);
-}
-
-/** What a value is (`a number`, `an array`, `a Headers`), without quoting it. */
-function kindOf(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return "an array";
-  if (typeof value !== "object") return `a ${typeof value}`;
-  const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
 }
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */

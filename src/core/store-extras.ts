@@ -23,8 +23,11 @@ export interface SharedFetchStoreExtras {
   programResultInfo(req: ProgramRequest): { rev: number; at?: number } | undefined;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
-  /** Like `refetch`: resolves the program again (joining a re-resolution already claimed). */
-  refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>>;
+  /**
+   * Like `refetch`: resolves the program again (joining a re-resolution already claimed). Its
+   * signal withdraws this caller: the resolution is aborted once nobody waits for it (invariant 11).
+   */
+  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
   /** Claims currently in the doc, every replica's. */
   claims(): [string, ClaimRecord][];
   /** Records from peers that failed validation and were ignored (invariant 14). */

@@ -1,4 +1,4 @@
-import { describe, SharedFetchInputError } from "./errors.ts";
+import { describe, kindOf, SharedFetchInputError } from "./errors.ts";
 import { randomId } from "./job.ts";
 import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
 import type { LockManagerLike } from "./locks.ts";
@@ -91,8 +91,22 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
   if (options.keyLockScope !== undefined && typeof options.keyLockScope !== "string")
     throw new SharedFetchInputError(`shared-fetch: keyLockScope must be a string, got ${describe(options.keyLockScope)}`);
+  if (options.fetch !== undefined && typeof options.fetch !== "function")
+    throw new SharedFetchInputError(`shared-fetch: fetch must be a function (typeof fetch) when given, got ${kindOf(options.fetch)}`);
   const fetchFn = options.fetch ?? globalThis.fetch?.bind(globalThis);
-  if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function: pass options.fetch");
+  if (typeof fetchFn !== "function") throw new SharedFetchInputError("shared-fetch: no fetch function here: pass options.fetch");
+  // Checked before the store attaches anything (an observer on the doc, its Web Lock, listeners):
+  // a refused store must leave nothing behind.
+  const awarenessProblem = lacking(options.awareness, ["getStates", "getLocalState", "setLocalStateField", "on", "off"]);
+  if (awarenessProblem)
+    throw new SharedFetchInputError(
+      `shared-fetch: awareness must be a y-protocols Awareness (as connectTabs and connectPeers return) when given, got ${awarenessProblem}`,
+    );
+  const locksProblem = options.locks === null ? undefined : lacking(options.locks, ["request"]);
+  if (locksProblem)
+    throw new SharedFetchInputError(`shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got ${locksProblem}`);
+  if (options.browserId !== undefined && !isId(options.browserId))
+    throw new SharedFetchInputError(`shared-fetch: browserId must be a non-empty string when given, got ${describe(options.browserId)}`);
   return {
     replicaId,
     identity,
@@ -122,6 +136,21 @@ export function retryOptions(opts: unknown): RetryPolicy | undefined {
   if (typeof opts !== "object" || opts === null) return undefined;
   const { retry, retryDelay } = opts as { retry?: unknown; retryDelay?: unknown };
   return resolveRetry(retry, retryDelay);
+}
+
+/** A subscriber, checked where it is given: a non-function would fail later, inside some other change. */
+export function checkedListener(listener: unknown): () => void {
+  if (typeof listener !== "function")
+    throw new SharedFetchInputError(`shared-fetch: subscribe needs a listener function, got ${describe(listener)}`);
+  return listener as () => void;
+}
+
+/** What is missing from `value` as an object with these methods (undefined when it is absent or has them), named by type only. */
+function lacking(value: unknown, methods: readonly string[]): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null) return kindOf(value);
+  const missing = methods.find((m) => typeof (value as Record<string, unknown>)[m] !== "function");
+  return missing === undefined ? undefined : `an object without ${missing}()`;
 }
 
 function isSignal(value: unknown): value is AbortSignal {

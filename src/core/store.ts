@@ -15,7 +15,7 @@ import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
-import { ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
+import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { numberOption } from "./options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
@@ -196,6 +196,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
+        // Checked like ensure's, though a refetch wants a newer revision whatever the age.
+        maxAge(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
@@ -208,7 +210,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
     subscribe(req: SharedRequest, listener: () => void): () => void {
-      return engine.subscribe(fetchJob(normalizeRequest(req), o.leaseMs), listener);
+      return engine.subscribe(fetchJob(normalizeRequest(req), o.leaseMs), checkedListener(listener));
     },
     ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
       return guard(() => {
@@ -218,8 +220,13 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         return runProgram(job, signal, "ensure");
       });
     },
-    refetchProgram(req: ProgramRequest): Promise<Snapshot<Program>> {
-      return guard(() => runProgram(programs.job(req), undefined, "refetch"));
+    refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+      return guard(() => {
+        const { signal } = ensureOptions(opts, o.programLeaseMs);
+        const job = programs.job(req);
+        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+        return runProgram(job, signal, "refetch");
+      });
     },
     programSnapshot(req: ProgramRequest): Snapshot<Program> {
       const key = programs.keyOf(req);
@@ -227,7 +234,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return engine.snapshot(key, "program", records.programs) as Snapshot<Program>;
     },
     subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
-      const off = engine.subscribe(programs.job(req), listener);
+      const off = engine.subscribe(programs.job(req), checkedListener(listener));
       return () => {
         off();
         lru.schedule();

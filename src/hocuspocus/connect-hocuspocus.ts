@@ -5,7 +5,14 @@ import { describe } from "../core/errors.ts";
 import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
-import { announceAgain, dropRemotePresence, requireNonEmptyString, type Connection } from "../sync/connection.ts";
+import {
+  announceAgain,
+  dropRemotePresence,
+  requireDoc,
+  requireNonEmptyString,
+  requireWebSocket,
+  type Connection,
+} from "../sync/connection.ts";
 import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError } from "./errors.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
@@ -77,8 +84,10 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
  * is not taken for the peers' death, and a reconnect is visible to the others at once.
  */
 export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): HocuspocusConnection {
+  requireDoc("connectHocuspocus", doc);
   const urls = checkedUrls(opts);
   requireNonEmptyString("connectHocuspocus", "room", opts.room);
+  requireWebSocket("connectHocuspocus", opts.WebSocketPolyfill);
   if (typeof opts.token !== "string" && typeof opts.token !== "function") {
     // A token is a secret: the refusal says what it is, never what it holds.
     const got = opts.token === null || opts.token === undefined ? String(opts.token) : `a value of type ${typeof opts.token}`;

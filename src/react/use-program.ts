@@ -25,6 +25,7 @@ import {
   type SharedQueryOptionsInput,
 } from "./shared-query-options.ts";
 import { useObserverActive } from "./observer-active.ts";
+import { hydratable, useHydrating } from "./hydration.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
 
@@ -79,7 +80,7 @@ export function sharedProgramOptions<TData = ProgramData>(
     const refetchProgram = (store as Extras).refetchProgram;
     const snap = (
       demandOf(query, takeFetch(query)).mode === "refetch" && refetchProgram
-        ? await refetchProgram.call(store, req)
+        ? await refetchProgram.call(store, req, { signal: ctx.signal })
         : await store.ensureProgram(req, { signal: ctx.signal })
     ) as Snapshot;
     const record = recordOf(store, req);
@@ -130,7 +131,7 @@ export function useProgram<TData = ProgramData>(
   options?: UseProgramOptions<TData>,
 ): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const opts = sharedProgramOptions<TData>(store, url, options);
+  const opts = hydratable(sharedProgramOptions<TData>(store, url, options), useHydrating(), options);
   const query = useQuery(opts);
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;

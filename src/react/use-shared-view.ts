@@ -75,6 +75,8 @@ function sameClaim(a: ClaimView | undefined, b: ClaimView | undefined): boolean 
 }
 
 const noop = () => {};
+const SERVER_VIEW: ViewState = Object.freeze({ claim: undefined, data: undefined });
+const serverView = () => SERVER_VIEW;
 
 /** How the view reads one kind of work from the store (fetches or programs). */
 export type ViewBinding = {
@@ -111,8 +113,9 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   const { id } = binding;
   // The query functions count their runs under the key's JSON (shared-query-options' trackRunning).
   const runId = JSON.stringify(queryKey);
-  // Keyed on `id` alone: the binding's closures change identity on every render.
-  const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  // Keyed on `id` and the store, not the binding, whose closures change identity on every render.
+  // The store: a provider given another store with the same identity keeps every key's id.
+  const subscribe = useCallback((listener: () => void) => (id === null ? noop : binding.subscribe(listener)), [id, store]); // eslint-disable-line react-hooks/exhaustive-deps
   const view = useMemo(
     () =>
       viewOf(
@@ -122,7 +125,8 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     [id, runId, store], // eslint-disable-line react-hooks/exhaustive-deps
   );
   if ((typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps) === "all") view.readAll();
-  const snap = useSyncExternalStore(subscribe, view.get, view.get);
+  // The server's view while hydrating: no claim (its store made none this page could show).
+  const snap = useSyncExternalStore(subscribe, view.get, serverView);
   // Results other replicas record reach the cache through the bridge of this client and store (one
   // implementation for every hook, TanStack's own included); held here too for a provider that
   // sits outside QueryClientProvider, where it cannot see the client.

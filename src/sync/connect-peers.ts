@@ -2,7 +2,7 @@ import { registerConnector } from "../core/connectors.ts";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { announceAgain, dropRemotePresence, type Connection } from "./connection.ts";
+import { announceAgain, dropRemotePresence, requireDoc, requireWebSocket, type Connection } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
 import { syncClock } from "./sync-clock.ts";
 import { probeTrips } from "./trip-probe.ts";
@@ -35,6 +35,8 @@ export type PeerConnection = Connection & {
 export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const problem = peersProblem(opts);
   if (problem !== undefined) throw new TypeError(`connectPeers: ${problem}`);
+  requireDoc("connectPeers", doc);
+  requireWebSocket("connectPeers", opts.WebSocketPolyfill);
   if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
     throw new TypeError("connectPeers: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
   }

@@ -5,7 +5,7 @@ import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { onOpenFailure } from "./indexeddb-internals.ts";
-import type { Connection } from "./connection.ts";
+import { requireDoc, requireNonEmptyString, type Connection } from "./connection.ts";
 import {
   asBytes,
   encodeAwareness,
@@ -57,8 +57,10 @@ type PageTarget = {
  * persists it in IndexedDB, so a tab opened after a crash sees what the crashed tab wrote.
  */
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
-  if (typeof opts?.name !== "string" || opts.name === "") {
-    throw new TypeError("connectTabs: `name` must be a non-empty string");
+  requireDoc("connectTabs", doc);
+  requireNonEmptyString("connectTabs", "name", opts?.name);
+  if (opts.indexeddb !== undefined && typeof opts.indexeddb !== "boolean") {
+    throw new TypeError(`connectTabs: \`indexeddb\` must be a boolean when given, got ${String(opts.indexeddb)}`);
   }
   if (opts.persisted !== undefined && typeof opts.persisted !== "boolean") {
     throw new TypeError(`connectTabs: \`persisted\` must be a boolean when given, got ${String(opts.persisted)}`);

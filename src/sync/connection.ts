@@ -1,5 +1,6 @@
 import { removeAwarenessStates, type Awareness } from "y-protocols/awareness";
-import { describe } from "../core/errors.ts";
+import type { Doc } from "yjs";
+import { describe, kindOf } from "../core/errors.ts";
 import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
 
 /** What connectTabs, connectPeers and connectHocuspocus hand back: one way of syncing a Y.Doc. */
@@ -42,6 +43,20 @@ export function dropRemotePresence(awareness: Awareness): void {
 export function announceAgain(awareness: Awareness): void {
   const state = awareness.getLocalState();
   if (state !== null) awareness.setLocalState(state);
+}
+
+/** Throws a TypeError unless `value` looks like a Y.Doc (by shape: another copy of yjs is another class). */
+export function requireDoc(fn: string, value: unknown): asserts value is Doc {
+  const doc = value as Doc | null;
+  if (typeof doc === "object" && doc !== null && typeof doc.getMap === "function" && typeof doc.on === "function") return;
+  const got = kindOf(value) === "an object" ? "an object that is not one" : kindOf(value);
+  throw new TypeError(`${fn}: \`doc\` must be a Y.Doc, got ${got}`);
+}
+
+/** Throws before anything is made: a provider given a non-constructor throws after its timers started. */
+export function requireWebSocket(fn: string, value: unknown): void {
+  if (value !== undefined && typeof value !== "function")
+    throw new TypeError(`${fn}: \`WebSocketPolyfill\` must be a WebSocket constructor when given, got ${kindOf(value)}`);
 }
 
 /** Throws a TypeError naming the function, the option and the bad value. */

@@ -6,13 +6,11 @@
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import type { ProgramRequest } from "../core/types.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import type { Connection } from "../sync/connection.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
-import { refetchProgram } from "./program-refetch.ts";
 
 /** connectTabs (+ connectPeers) and createSharedFetchStore, as the Usage section sets a tab up; destroy() disconnects too. */
 export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
@@ -42,11 +40,8 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
     throw error;
   }
   const destroy = store.destroy;
-  const refetch = store.refetchProgram.bind(store);
   // The same object (the devtools find its internals by identity), told its connections.
   return Object.assign(store, {
-    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) =>
-      opts?.signal ? refetchProgram(store, req, opts.signal) : refetch(req),
     destroy: () => {
       destroy();
       disconnect();

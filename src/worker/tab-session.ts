@@ -3,7 +3,6 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
 import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { internalsOf } from "../core/internals.ts";
-import { refetchProgram } from "./program-refetch.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { retryFromWire } from "./retry-wire.ts";
@@ -252,7 +251,7 @@ export class TabSession {
       } else {
         key = store.programKeyOf(msg.req as never);
         running =
-          msg.mode === "refetch" ? refetchProgram(store, msg.req as never, signal) : store.ensureProgram(msg.req as never, { signal });
+          msg.mode === "refetch" ? store.refetchProgram(msg.req as never, { signal }) : store.ensureProgram(msg.req as never, { signal });
       }
     } catch (error) {
       this.waiters.delete(msg.id);

@@ -13,6 +13,8 @@ import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, sharedQueryOptions, SharedFetchProvider, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import { internalsOf } from "../../src/internals.ts";
+import { wiredDocs } from "../harness/replicas.ts";
 
 let server: http.Server;
 let url = "";
@@ -33,7 +35,9 @@ const OPTIONS = { staleTime: 60_000 };
 function Items() {
   const q = useSharedFetch<Item[]>(url, OPTIONS);
   return (
-    <ul data-fetching={String(q.isFetchingAnywhere)}>{q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}</ul>
+    <ul data-fetching={String(q.isFetchingAnywhere)} data-claim={q.claim ? (q.claim.mine ? "mine" : "another replica's") : "none"}>
+      {q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}
+    </ul>
   );
 }
 
@@ -96,5 +100,80 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
       if (saved) Object.defineProperty(globalThis, "location", saved);
       store.destroy();
     }
+  });
+
+  // What the server rendered, hydrated by a client whose doc holds more than the server's store
+  // had: the first client render must match the server's HTML (React would discard it and log a
+  // recoverable error), then show what this browser knows.
+  async function hydrateWithout(clientStore: SharedFetchStore, html: string) {
+    const container = document.createElement("div");
+    container.innerHTML = html;
+    document.body.appendChild(container);
+    const problems: unknown[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
+    const recoverable: unknown[] = [];
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <QueryClientProvider client={new QueryClient()}>
+          <SharedFetchProvider store={clientStore}>
+            <Items />
+          </SharedFetchProvider>
+        </QueryClientProvider>,
+        { onRecoverableError: (e) => recoverable.push(e) },
+      );
+    });
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    spy.mockRestore();
+    return { container, problems, recoverable };
+  }
+  const serverHtml = () => {
+    const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    const html = renderToString(
+      <QueryClientProvider client={new QueryClient()}>
+        <SharedFetchProvider store={serverStore}>
+          <Items />
+        </SharedFetchProvider>
+      </QueryClientProvider>,
+    );
+    serverStore.destroy();
+    return html;
+  };
+
+  it("no prefetch, and the client's doc holds a recorded result (a return visit): hydrates without a mismatch, then shows it with no request", async () => {
+    const html = serverHtml();
+    expect(html).toContain("<li>loading</li>");
+    // A past visit recorded the result; this visit's doc starts with it (IndexedDB or the copy in localStorage).
+    const past = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    await past.ensure({ url });
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(past).records.doc));
+    past.destroy();
+    const before = requests;
+    const clientStore = createSharedFetchStore({ doc, settleMs: 0, locks: null });
+    const { container, problems, recoverable } = await hydrateWithout(clientStore, html);
+    expect(recoverable).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(container.querySelector("ul")!.textContent).toBe("one");
+    expect(requests).toBe(before);
+    clientStore.destroy();
+  });
+
+  it("another replica's claim standing at hydration: no mismatch (the server had none), then the pane says work is in flight", async () => {
+    const html = serverHtml();
+    expect(html).toContain('data-claim="none"');
+    const [theirs, ours] = wiredDocs(2);
+    const hung = createSharedFetchStore({ doc: theirs!, settleMs: 0, locks: null, fetch: () => new Promise<Response>(() => {}) });
+    void hung.ensure({ url: `${url}?other` }).catch(() => {});
+    void hung.ensure({ url }).catch(() => {});
+    const clientStore = createSharedFetchStore({ doc: ours!, settleMs: 0, locks: null });
+    await act(() => new Promise((r) => setTimeout(r, 20)));
+    expect(clientStore.snapshot({ url }).claim?.mine).toBe(false);
+    const { container, problems, recoverable } = await hydrateWithout(clientStore, html);
+    expect(recoverable).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(container.querySelector("ul")!.getAttribute("data-claim")).toBe("another replica's");
+    hung.destroy();
+    clientStore.destroy();
   });
 });

@@ -175,6 +175,23 @@ describe("useProgram in a component", () => {
     c.destroy();
   });
 
+  it("invariant 11: unmounting during a refetch's re-resolution aborts its requests and releases the claim", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    serveFiles(c);
+    const [a, b] = c.stores;
+    const view = render(app(a!, new QueryClient(), <Pane url={ONE} log={[]} />));
+    await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("success"));
+    c.host.auto = undefined; // hold the re-resolution's first request
+    await act(async () => screen.getByText("refetch").click());
+    await waitFor(() => expect(c.host.calls).toHaveLength(3));
+    expect(b!.claims()).toHaveLength(1);
+    view.unmount();
+    await flush();
+    expect(c.host.calls[2]!.signal?.aborted).toBe(true);
+    expect(b!.claims()).toHaveLength(0);
+    c.destroy();
+  });
+
   it("compile option: the program carries compiled JavaScript (a key of its own); null and bad URLs", async () => {
     const c = cluster(1, { settleMs: 0 });
     serveFiles(c);
