@@ -138,6 +138,11 @@ export function retryOptions(opts: unknown): RetryPolicy | undefined {
   return resolveRetry(retry, retryDelay);
 }
 
+/** `ensure`'s maxAgeMs, checked before anything is written (refetch checks it too, though it wants a newer revision whatever the age). */
+export function maxAgeOption(value: unknown): number | undefined {
+  return value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" });
+}
+
 /** A subscriber, checked where it is given: a non-function would fail later, inside some other change. */
 export function checkedListener(listener: unknown): () => void {
   if (typeof listener !== "function")

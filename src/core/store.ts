@@ -15,8 +15,14 @@ import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
-import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
-import { numberOption } from "./options.ts";
+import {
+  checkedListener,
+  ensureOptions,
+  maxAgeOption,
+  resolveStoreOptions,
+  retryOptions,
+  type CreateStoreOptions,
+} from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
@@ -146,7 +152,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
 
   const jobDeps = { identity, fetch: fetchFn, maxResultBytes: o.maxResultBytes, records };
   const fetchJob = (req: NormalizedRequest, lease: number, retry?: RetryPolicy): Job => createFetchJob(jobDeps, req, lease, retry);
-  const maxAge = (value: unknown) => (value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" }));
   const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: o.programLeaseMs, records });
   const lru = new ProgramLru({
     records,
@@ -186,7 +191,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        const maxAgeMs = maxAge(opts?.maxAgeMs);
+        const maxAgeMs = maxAgeOption(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
@@ -196,8 +201,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        // Checked like ensure's, though a refetch wants a newer revision whatever the age.
-        maxAge(opts?.maxAgeMs);
+        maxAgeOption(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);

@@ -4,12 +4,11 @@ import type { StoreEventListener } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
 import { fetchKey, programKey } from "../core/key.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
-import { numberOption } from "../core/options.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import { ensureOptions, retryOptions } from "../core/store-options.ts";
+import { checkedListener, ensureOptions, maxAgeOption, retryOptions } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
@@ -180,7 +179,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     if (this.local) return this.local.ensure(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
-      const maxAge = opts?.maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", opts.maxAgeMs, 0, { min: "non-negative" });
+      const maxAge = maxAgeOption(opts?.maxAgeMs);
       const retry = retryOptions(opts);
       return this.run("fetch", "ensure", this.keyOf(req), req, {
         leaseMs,
@@ -195,6 +194,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
+      maxAgeOption(opts?.maxAgeMs);
       const retry = retryOptions(opts);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
         leaseMs,
@@ -211,7 +211,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   subscribe(req: SharedRequest, listener: () => void): () => void {
     if (this.local) return this.local.subscribe(req, listener);
-    return this.views.watch("fetch", this.keyOf(req), req, listener);
+    return this.views.watch("fetch", this.keyOf(req), req, checkedListener(listener));
   }
 
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {
@@ -243,7 +243,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   subscribeProgram(req: ProgramRequest, listener: () => void): () => void {
     if (this.local) return this.local.subscribeProgram(req, listener);
-    return this.views.watch("program", this.programKeyOf(req), req, listener);
+    return this.views.watch("program", this.programKeyOf(req), req, checkedListener(listener));
   }
 
   programResultInfo(req: ProgramRequest): ResultInfo | undefined {

@@ -125,3 +125,16 @@ describe("no SharedWorker here", () => {
     expect(worker).not.toHaveBeenCalled();
   });
 });
+
+describe("a worker tab's store checks what its calls are given, as a store of its own does", () => {
+  it("refuses a listener that is not a function and a bad maxAgeMs on refetch, naming them; nothing is sent", async () => {
+    const host = new Host();
+    const store = browser(host).tab();
+    expect(() => store.subscribe({ url: API }, 5 as never)).toThrow(
+      new SharedFetchInputError("shared-fetch: subscribe needs a listener function, got 5"),
+    );
+    expect(() => store.subscribeProgram({ url: `${API}/main.js` }, null as never)).toThrow(/subscribe needs a listener function, got null/);
+    await expect(store.refetch({ url: API }, { maxAgeMs: -1 })).rejects.toThrow(/maxAgeMs must be a non-negative number, got -1/);
+    expect(host.calls).toHaveLength(0);
+  });
+});
