@@ -1,5 +1,5 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { copyText, evictRecord, jsonPreview, recordedData, refetchKey, releaseClaim, type ActionResult } from "./actions.ts";
 import type { SharedFetchStore } from "./core.ts";
 import { formatBytes } from "./format.ts";
@@ -18,13 +18,15 @@ export function KeyDetails({
   queryClient?: QueryClient | undefined;
 }) {
   const [message, setMessage] = useState("");
-  const [preview, setPreview] = useState<{ text: string; truncated: boolean } | undefined>(undefined);
-  const report = (result: ActionResult, done: string) => setMessage(result.ok ? done : result.message);
-  const togglePreview = () => {
-    if (preview) return setPreview(undefined);
+  const [open, setOpen] = useState(false);
+  // Read when opened, and again when the recorded result changes while open (a refetch, an invalidation).
+  const resultAt = row.result ? `${row.result.rev}:${row.result.at ?? ""}:${row.result.bytes}` : "";
+  const preview = useMemo(() => {
+    if (!open) return undefined;
     const found = recordedData(store, row.key);
-    setPreview(found.found ? jsonPreview(found.data) : { text: "(no result recorded)", truncated: false });
-  };
+    return found.found ? jsonPreview(found.data) : { text: "(no result recorded)", truncated: false };
+  }, [open, store, row.key, resultAt]); // eslint-disable-line react-hooks/exhaustive-deps
+  const report = (result: ActionResult, done: string) => setMessage(result.ok ? done : result.message);
   return (
     <div data-testid="key-details">
       <div style={styles.toolbar} role="group" aria-label={`Actions on ${row.label}`}>
@@ -43,8 +45,9 @@ export function KeyDetails({
           disabled={!row.result && !row.error && !queryClient}
           title={`Mark it stale for every replica: the next mount, focus or poll anywhere fetches again${queryClient ? "; this tab's active queries refetch now" : ""}`}
           onClick={() => {
-            const done = invalidateKey(store, row.key, { label: row.label, ...(queryClient ? { queryClient } : {}) });
-            report(done, `Marked stale for every replica${done.queryClient ? "; this tab's queries invalidated" : ""}.`);
+            const done = invalidateKey(store, row.key, queryClient ? { queryClient } : {});
+            const stale = done.doc ? "Marked stale for every replica" : "Nothing recorded to mark stale";
+            report(done, `${stale}${done.queryClient ? "; this tab's queries invalidated" : ""}.`);
           }}
         >
           invalidate
@@ -72,11 +75,14 @@ export function KeyDetails({
           type="button"
           style={styles.button}
           disabled={!row.result}
-          onClick={() => void copyText(jsonPreview(recordedData(store, row.key).data).text).then((r) => report(r, "JSON copied."))}
+          // The whole JSON, not the preview's first MiB: a cut copy would not parse.
+          onClick={() =>
+            void copyText(jsonPreview(recordedData(store, row.key).data, Infinity).text).then((r) => report(r, "JSON copied."))
+          }
         >
           copy JSON
         </button>
-        <button type="button" style={styles.button} aria-expanded={!!preview} disabled={!row.result} onClick={togglePreview}>
+        <button type="button" style={styles.button} aria-expanded={open} disabled={!row.result} onClick={() => setOpen(!open)}>
           {preview ? "hide JSON" : `show JSON${row.result ? ` (${formatBytes(row.result.bytes)})` : ""}`}
         </button>
         <span role="status" style={styles.muted}>

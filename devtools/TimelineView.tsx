@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
-import { describeEntry, matches, type TimelineFilter } from "./timeline.ts";
+import { describeEntry, matches, replicasOf, type TimelineFilter } from "./timeline.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
 
 const SHOWN = 200;
@@ -13,6 +13,13 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
   const filter: TimelineFilter = useMemo(() => ({ ...(key ? { key } : {}), ...(replica ? { replicaId: replica } : {}) }), [key, replica]);
   const entries = useMemo(() => snapshot.timeline.filter((e) => matches(e, filter)), [snapshot.timeline, filter]);
   const name = (id: string) => (id === snapshot.replicaId ? "this tab" : shortId(id));
+  // Every replica the timeline names, not only those with a claim, beat or presence now: a
+  // replica whose work is done stays a filter for what it did.
+  const replicas = useMemo(() => {
+    const ids = new Set(snapshot.replicas.map((r) => r.replicaId));
+    for (const entry of snapshot.timeline) for (const id of replicasOf(entry)) ids.add(id);
+    return [...ids];
+  }, [snapshot.replicas, snapshot.timeline]);
   const keys = useMemo(
     () => [...new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!])).entries()],
     [snapshot.timeline],
@@ -35,9 +42,9 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
           Replica{" "}
           <select value={replica} onChange={(e) => setReplica(e.target.value)} style={styles.input}>
             <option value="">all replicas</option>
-            {snapshot.replicas.map((r) => (
-              <option key={r.replicaId} value={r.replicaId}>
-                {r.me ? `${shortId(r.replicaId)} (this tab)` : shortId(r.replicaId)}
+            {replicas.map((id) => (
+              <option key={id} value={id}>
+                {id === snapshot.replicaId ? `${shortId(id)} (this tab)` : shortId(id)}
               </option>
             ))}
           </select>

@@ -9,9 +9,22 @@ export type ActionResult = { ok: true } | { ok: false; message: string };
 const ok: ActionResult = { ok: true };
 const fail = (message: string): ActionResult => ({ ok: false, message });
 
+/**
+ * Why the inspected replica can write nothing more, if it cannot: a crashed replica (simulation)
+ * writes nothing, and a destroyed store wrote its last. An action must say so, not report a
+ * success the doc never saw.
+ */
+export function cannotWrite(internals: ReturnType<typeof inspectable>["internals"]): ActionResult | undefined {
+  if (internals.dev.crashed) return fail("This replica crashed (simulation): it writes nothing more.");
+  if (internals.engine.stage === "destroyed") return fail("This store was destroyed: it writes nothing more.");
+  return undefined;
+}
+
 /** A store refetch of the key (what "invalidate" means here): every replica waits for the new revision. */
 export function refetchKey(store: SharedFetchStore, key: string): ActionResult {
   const { internals } = inspectable(store);
+  const refused = cannotWrite(internals);
+  if (refused) return refused;
   // Only a replica that asked knows the request behind the hash (headers and body are never stored).
   const st = [...internals.engine.states()].find((s) => s.key === key && s.job);
   if (!st?.job) return fail("This replica never asked for this key: only a replica that did knows its request.");
@@ -21,7 +34,9 @@ export function refetchKey(store: SharedFetchStore, key: string): ActionResult {
 
 /** Deletes this replica's own claim on the key: others may take the work; our request runs on and may still write. */
 export function releaseClaim(store: SharedFetchStore, key: string): ActionResult {
-  const { store: s, records } = inspectable(store);
+  const { store: s, records, internals } = inspectable(store);
+  const refused = cannotWrite(internals);
+  if (refused) return refused;
   const claim = records.claims.get(key);
   if (!claim || claim.replicaId !== s.replicaId) return fail("No claim of this replica stands on this key.");
   records.doc.transact(() => records.claims.delete(key));
@@ -30,7 +45,9 @@ export function releaseClaim(store: SharedFetchStore, key: string): ActionResult
 
 /** Removes the recorded result and error of the key from the doc (every replica forgets them). */
 export function evictRecord(store: SharedFetchStore, key: string): ActionResult {
-  const { records } = inspectable(store);
+  const { records, internals } = inspectable(store);
+  const refused = cannotWrite(internals);
+  if (refused) return refused;
   if (!records.results.get(key) && !records.programs.get(key) && !records.errors.get(key)) return fail("Nothing is recorded for this key.");
   records.doc.transact(() => {
     records.results.delete(key);

@@ -1,22 +1,9 @@
-import type { QueryClient, QueryKey } from "@tanstack/react-query";
-import type { ActionResult } from "./actions.ts";
+import type { QueryClient } from "@tanstack/react-query";
+import { cannotWrite, type ActionResult } from "./actions.ts";
 import { inspectable, type SharedFetchStore } from "./core.ts";
-import { splitLabel } from "./keys-query.ts";
 
 /** What an invalidation reached: the doc (every replica) and, when given one, this tab's QueryClient. */
 export type InvalidateResult = ActionResult & { doc?: boolean; queryClient?: boolean };
-
-/**
- * The key `sharedQueryOptions` gives a request, `["shared-fetch", method, origin + path, key]`,
- * rebuilt from the doc's label (labels hold no query string: "?…" marks one, the key tells them
- * apart). Undefined when the label is not a request's (a peer's record without one).
- */
-export function sharedQueryKeyOf(key: string, label: string | undefined): QueryKey | undefined {
-  if (label === undefined) return undefined;
-  const { method, url } = splitLabel(label);
-  if (!method || !/^https?:\/\//.test(url)) return undefined;
-  return ["shared-fetch", method, url.endsWith("?…") ? url.slice(0, -2) : url, key];
-}
 
 /**
  * Marks the key's recorded outcome stale for every replica, fetching nothing now (TanStack's
@@ -27,14 +14,11 @@ export function sharedQueryKeyOf(key: string, label: string | undefined): QueryK
  * the app's QueryClient, its queries of the key are invalidated too: the active ones refetch now
  * (a store refetch, see demand.ts).
  */
-export function invalidateKey(
-  store: SharedFetchStore,
-  key: string,
-  opts: { label?: string; queryClient?: QueryClient } = {},
-): InvalidateResult {
+export function invalidateKey(store: SharedFetchStore, key: string, opts: { queryClient?: QueryClient } = {}): InvalidateResult {
   const { records, internals } = inspectable(store);
   const { queryClient } = opts;
-  if (internals.dev.crashed) return { ok: false, message: "This replica crashed (simulation): it writes nothing more." };
+  const refused = cannotWrite(internals);
+  if (refused) return refused;
   let doc = false;
   records.doc.transact(() => {
     doc = markStale(records.results, key) || doc;
@@ -42,13 +26,9 @@ export function invalidateKey(
     doc = markStale(records.errors, key) || doc;
   });
   if (!doc && !queryClient) return { ok: false, message: "Nothing is recorded for this key: nothing to mark stale." };
-  if (queryClient) {
-    const queryKey = sharedQueryKeyOf(key, opts.label);
-    // A label that names no request: match the key's place in sharedQueryOptions' keys instead.
-    void queryClient.invalidateQueries(
-      queryKey ? { queryKey, exact: true } : { queryKey: ["shared-fetch"], predicate: (q) => q.queryKey[3] === key },
-    );
-  }
+  // Matched by the key's place in the keys sharedQueryOptions and sharedProgramOptions make, not by
+  // a key rebuilt from the label: the panel's labels are cut short, and a peer's may be missing.
+  if (queryClient) void queryClient.invalidateQueries({ queryKey: ["shared-fetch"], predicate: (q) => q.queryKey[3] === key });
   return { ok: true, doc, queryClient: queryClient !== undefined };
 }
 
