@@ -28,6 +28,11 @@ export interface SharedFetchStoreExtras {
    * signal withdraws this caller: the resolution is aborted once nobody waits for it (invariant 11).
    */
   refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  /**
+   * Whether this store's view of a key (by its key) is current. A SharedWorker tab hears of a key
+   * only while it shows or asks for it; a store with a replica of its own always does (absent).
+   */
+  hears?(key: string): boolean;
   /** Claims currently in the doc, every replica's. */
   claims(): [string, ClaimRecord][];
   /** Records from peers that failed validation and were ignored (invariant 14). */

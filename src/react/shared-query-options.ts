@@ -176,8 +176,10 @@ export function sharedQueryOptions<T = unknown, TData = T>(
         }
       : undefined,
   );
+  // Not a record the store no longer hears of (a SharedWorker tab's key it stopped showing): its
+  // age would be taken as fresh where another tab has recorded newer data since.
   const recorded = () =>
-    req && inputError === undefined && !isRunning(store, id)
+    req && inputError === undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work!) !== false
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
       : undefined;
   return queryOptions<T, SharedFetchError, TData, QueryKey>({

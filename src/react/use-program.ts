@@ -110,7 +110,7 @@ export function sharedProgramOptions<TData = ProgramData>(
     ...(rest.initialData === undefined
       ? {
           initialData: () =>
-            req && inputError === undefined && !isRunning(store, id)
+            req && inputError === undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work!) !== false
               ? (store.programSnapshot(req).data as ProgramData | undefined)
               : undefined,
           initialDataUpdatedAt: 0,

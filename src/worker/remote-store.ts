@@ -214,6 +214,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.views.watch("fetch", this.keyOf(req), req, checkedListener(listener));
   }
 
+  /** Whether this tab's view of the key is current (a per-tab replica's always is). */
+  hears(key: string): boolean {
+    return this.local !== undefined || this.views.hears(key);
+  }
+
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {
     if (this.local) return this.local.resultInfo(req);
     return this.views.info(this.keyOf(req));

@@ -55,12 +55,22 @@ export class RemoteViews {
 
   /** Keeps the worker's snapshot without telling anyone yet (an answer: its ask goes first, see changed). */
   put(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
+    const sameRecord = sameInfo(this.infos.get(key), info);
     if (info) this.infos.set(key, info);
     else this.infos.delete(key);
     const known = this.snaps.get(key) ?? IDLE;
-    // An unchanged view keeps its object (no render), idle before any push included.
-    if (!sameSnapshot(known, snap)) this.snaps.set(key, snap);
-    else if (!this.snaps.has(key)) this.snaps.set(key, IDLE);
+    // An unchanged view keeps its object (no render), idle before any push included. A new
+    // revision is a change even with the same data, as a per-tab store's new record is.
+    if (sameRecord && sameSnapshot(known, snap)) {
+      if (!this.snaps.has(key)) this.snaps.set(key, IDLE);
+      return;
+    }
+    // Another view of the same record (a claim came, an error beside it) keeps the record's data
+    // object, as a per-tab store's snapshots do: the hooks' bridge tells a record it already
+    // handed over by identity, and a new clone would set it again over an error or over data the
+    // app set (setQueryData).
+    const keep = sameRecord && known.data !== undefined && sameData(known.data, snap.data);
+    this.snaps.set(key, keep ? (Object.freeze({ ...snap, data: known.data }) as Snapshot) : snap);
   }
 
   /** The key's view may have changed (a push, an ask that came, was answered or withdrawn): its listeners hear of it if it did. */
@@ -101,6 +111,14 @@ export class RemoteViews {
 
   info(key: string): ResultInfo | undefined {
     return this.infos.get(key);
+  }
+
+  /**
+   * Whether this tab hears of the key now (it shows it or asks for it): pushes stop with its last
+   * listener, so after that what it keeps is as of the last answer.
+   */
+  hears(key: string): boolean {
+    return this.watched.has(key) || this.wants(key) !== undefined;
   }
 
   watch(kind: WorkKind, key: string, req: unknown, listener: () => void): () => void {
@@ -155,5 +173,13 @@ function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
   )
     return false;
   if (a.error?.message !== b.error?.message || a.error?.status !== b.error?.status) return false;
-  return a.data === b.data || JSON.stringify(a.data) === JSON.stringify(b.data);
+  return sameData(a.data, b.data);
+}
+
+function sameData(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function sameInfo(a: ResultInfo | undefined, b: ResultInfo | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.rev === b.rev && a.at === b.at);
 }
