@@ -182,6 +182,13 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     }
   };
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
+  const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
+    guard(() => {
+      const { signal } = ensureOptions(opts, o.programLeaseMs);
+      const job = programs.job(req);
+      if (signal?.aborted) return Promise.reject(abortError(signal.reason));
+      return runProgram(job, signal, mode);
+    });
 
   let destroyed = false;
   const store: SharedFetchStoreWithExtras = {
@@ -216,22 +223,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     subscribe(req: SharedRequest, listener: () => void): () => void {
       return engine.subscribe(fetchJob(normalizeRequest(req), o.leaseMs), checkedListener(listener));
     },
-    ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
-      return guard(() => {
-        const { signal } = ensureOptions(opts, o.programLeaseMs);
-        const job = programs.job(req);
-        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        return runProgram(job, signal, "ensure");
-      });
-    },
-    refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
-      return guard(() => {
-        const { signal } = ensureOptions(opts, o.programLeaseMs);
-        const job = programs.job(req);
-        if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-        return runProgram(job, signal, "refetch");
-      });
-    },
+    ensureProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) => askProgram(req, opts, "ensure"),
+    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) => askProgram(req, opts, "refetch"),
     programSnapshot(req: ProgramRequest): Snapshot<Program> {
       const key = programs.keyOf(req);
       lru.touch(key);
