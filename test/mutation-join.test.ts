@@ -31,4 +31,19 @@ describe("sharedMutationFn: identical mutations in flight join (README, Coming f
     // A new revision each time: the repeated call carries a new Idempotency-Key.
     expect(c.host.calls[2]!.headers["idempotency-key"]).not.toBe(c.host.calls[0]!.headers["idempotency-key"]);
   });
+
+  it("retry given to sharedMutationFn runs inside the claim: every attempt carries the same Idempotency-Key (useMutation's own retry would send a new one)", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    c.host.auto = (call) => (call.n < 3 ? { status: 503, body: "busy" } : { status: 201, body: { added: true } });
+    const add = sharedMutationFn<string, unknown>(c.stores[0]!, post, { retry: 2, retryDelay: 0 });
+    expect(await add("x")).toEqual({ added: true });
+    expect(c.host.calls).toHaveLength(3);
+    const keys = new Set(c.host.calls.map((call) => call.headers["idempotency-key"]));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toBeTruthy();
+    // A bad retry is refused as bad input, before anything is sent.
+    const bad = sharedMutationFn<string, unknown>(c.stores[0]!, post, { retry: "3" as never });
+    await expect(bad("y")).rejects.toThrow(/retry must be/);
+    expect(c.host.calls).toHaveLength(3);
+  });
 });

@@ -1,3 +1,4 @@
+import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
@@ -11,14 +12,19 @@ import { toRequest } from "./url.ts";
  * data; rejects with a SharedFetchError for an HTTP or network failure or bad input (its `cause`
  * the store's SharedFetchInputError). Invalidate the affected
  * shared queries in `onSuccess`: one tab refetches, every tab and device gets the new result.
+ *
+ * `retry` / `retryDelay` (TanStack's values) retry inside the claim, every attempt with the same
+ * Idempotency-Key, so a server can tell a retry after a lost response from a new call; useMutation's
+ * own `retry` calls this function again, which is a new revision with a new key.
  */
 export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
+  options?: { retry?: RetryOption; retryDelay?: RetryDelayOption },
 ): (variables: TVariables) => Promise<TData> {
   return async (variables) => {
     try {
-      return unwrap<TData>(await store.refetch(toRequest(request(variables))));
+      return unwrap<TData>(await store.refetch(toRequest(request(variables)), options));
     } catch (error) {
       throw asQueryError(error);
     }
