@@ -121,14 +121,25 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   };
 }
 
-/** `ensure`'s options, checked before anything is written (a bad signal is a clear error, not a TypeError). */
-export function ensureOptions(opts: unknown, fallbackLease: number): { signal: AbortSignal | undefined; leaseMs: number } {
-  if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease };
+/**
+ * `ensure`'s options, checked before anything is written (a bad signal is a clear error, not a
+ * TypeError). `maxAgeMs` is checked for every call that takes these options, refetch included,
+ * though a refetch wants a newer revision whatever the age.
+ */
+export function ensureOptions(
+  opts: unknown,
+  fallbackLease: number,
+): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined } {
+  if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease, maxAgeMs: undefined };
   if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
-  const { signal, leaseMs } = opts as { signal?: unknown; leaseMs?: unknown };
+  const { signal, leaseMs, maxAgeMs } = opts as { signal?: unknown; leaseMs?: unknown; maxAgeMs?: unknown };
   if (signal !== undefined && !isSignal(signal))
     throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
-  return { signal: signal as AbortSignal | undefined, leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease) };
+  return {
+    signal: signal as AbortSignal | undefined,
+    leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease),
+    maxAgeMs: maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", maxAgeMs, 0, { min: "non-negative" }),
+  };
 }
 
 /** `ensure`'s retry options as the claimant's policy (checked like the rest, before anything is written). */
@@ -136,11 +147,6 @@ export function retryOptions(opts: unknown): RetryPolicy | undefined {
   if (typeof opts !== "object" || opts === null) return undefined;
   const { retry, retryDelay } = opts as { retry?: unknown; retryDelay?: unknown };
   return resolveRetry(retry, retryDelay);
-}
-
-/** `ensure`'s maxAgeMs, checked before anything is written (refetch checks it too, though it wants a newer revision whatever the age). */
-export function maxAgeOption(value: unknown): number | undefined {
-  return value === undefined ? undefined : numberOption("maxAgeMs", value, 0, { min: "non-negative" });
 }
 
 /** A subscriber, checked where it is given: a non-function would fail later, inside some other change. */

@@ -15,14 +15,7 @@ import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
-import {
-  checkedListener,
-  ensureOptions,
-  maxAgeOption,
-  resolveStoreOptions,
-  retryOptions,
-  type CreateStoreOptions,
-} from "./store-options.ts";
+import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
@@ -197,8 +190,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     keyOf,
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        const maxAgeMs = maxAgeOption(opts?.maxAgeMs);
+        const { signal, leaseMs, maxAgeMs } = ensureOptions(opts, o.leaseMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
@@ -208,7 +200,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
         const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
-        maxAgeOption(opts?.maxAgeMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);

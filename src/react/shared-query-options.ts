@@ -100,6 +100,16 @@ export function unwrap<T>(snap: Snapshot): T {
   return snap.data as T;
 }
 
+/**
+ * Whether a query may show what the store recorded for its work (`work`: the store's key, absent
+ * for bad input) as its initialData: not while its own query function runs (that delivers), and
+ * not a record the store no longer hears of (a SharedWorker tab's key it stopped showing: its age
+ * would be taken as fresh where another tab has recorded newer data since).
+ */
+export function mayShowRecorded(store: SharedFetchStore, id: string, work: string | undefined): boolean {
+  return work !== undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work) !== false;
+}
+
 /** `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13). */
 export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): readonly [string, string, string, string] {
   const n = normalizeRequest(req);
@@ -176,10 +186,8 @@ export function sharedQueryOptions<T = unknown, TData = T>(
         }
       : undefined,
   );
-  // Not a record the store no longer hears of (a SharedWorker tab's key it stopped showing): its
-  // age would be taken as fresh where another tab has recorded newer data since.
   const recorded = () =>
-    req && inputError === undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work!) !== false
+    req && mayShowRecorded(store, id, work)
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
       : undefined;
   return queryOptions<T, SharedFetchError, TData, QueryKey>({

@@ -18,14 +18,14 @@ import { markDelivered } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
   inputErrorOf,
-  isRunning,
+  mayShowRecorded,
   sharedQueryFn,
   unwrap,
   type SharedQueryOptions,
   type SharedQueryOptionsInput,
 } from "./shared-query-options.ts";
 import { useObserverActive } from "./observer-active.ts";
-import { hydratable, useHydrating } from "./hydration.ts";
+import { useHydratable } from "./hydration.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
 
@@ -110,9 +110,7 @@ export function sharedProgramOptions<TData = ProgramData>(
     ...(rest.initialData === undefined
       ? {
           initialData: () =>
-            req && inputError === undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work!) !== false
-              ? (store.programSnapshot(req).data as ProgramData | undefined)
-              : undefined,
+            req && mayShowRecorded(store, id, work) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined,
           initialDataUpdatedAt: 0,
         }
       : {}),
@@ -131,7 +129,7 @@ export function useProgram<TData = ProgramData>(
   options?: UseProgramOptions<TData>,
 ): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const opts = hydratable(sharedProgramOptions<TData>(store, url, options), useHydrating(), options);
+  const opts = useHydratable(sharedProgramOptions<TData>(store, url, options), options);
   const query = useQuery(opts);
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;

@@ -8,7 +8,7 @@ import type { UseSharedFetchOptions } from "./use-shared-fetch.ts";
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
-import { hydratable, useHydrating } from "./hydration.ts";
+import { useHydratable } from "./hydration.ts";
 
 /** Options of useSharedFetchSuspense: those useSuspenseQuery takes. */
 export type UseSharedFetchSuspenseOptions<T = unknown, TData = T> = Omit<
@@ -26,7 +26,7 @@ export function useSharedFetchSuspense<T = unknown, TData = T>(
   options?: UseSharedFetchSuspenseOptions<T, TData>,
 ): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const opts = hydratable(sharedQueryOptions<T, TData>(store, req, options), useHydrating(), options);
+  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, options), options);
   const query = useSuspenseQuery(opts);
   const active = useObserverActive(query, opts);
   let request: SharedRequest | null = null;

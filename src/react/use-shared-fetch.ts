@@ -7,7 +7,7 @@ import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
-import { hydratable, useHydrating } from "./hydration.ts";
+import { useHydratable } from "./hydration.ts";
 
 /** Every `useQuery` option (select, placeholderData, staleTime, refetchInterval, retry, …), plus `leaseMs` and your own `queryKey`. */
 export type UseSharedFetchOptions<T = unknown, TData = T> = SharedQueryOptionsInput<T, TData>;
@@ -36,7 +36,7 @@ export function useSharedFetch<T = unknown, TData = T>(
   options?: UseSharedFetchOptions<T, TData>,
 ): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
-  const opts = hydratable(sharedQueryOptions<T, TData>(store, req, options), useHydrating(), options);
+  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, options), options);
   const query = useQuery(opts);
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;
   return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));

@@ -1,5 +1,5 @@
 import { clearDocument } from "y-indexeddb";
-import { describe } from "../core/errors.ts";
+import { requireNonEmptyString } from "./connection.ts";
 import { removeSnapshot } from "./local-snapshot.ts";
 import { forgetPersisted } from "./persisted-mark.ts";
 
@@ -9,9 +9,7 @@ import { forgetPersisted } from "./persisted-mark.ts";
  * connections on that name first, in every tab: a tab still connected writes the doc again.
  */
 export async function clearTabsStorage(name: string): Promise<void> {
-  if (typeof name !== "string" || name === "") {
-    throw new TypeError(`clearTabsStorage: \`name\` must be a non-empty string, got ${describe(name)}`);
-  }
+  requireNonEmptyString("clearTabsStorage", "name", name);
   removeSnapshot(name);
   forgetPersisted(name);
   if (typeof globalThis.indexedDB !== "undefined") await clearDocument(name);

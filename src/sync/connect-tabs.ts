@@ -5,7 +5,7 @@ import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { onOpenFailure } from "./indexeddb-internals.ts";
-import { requireDoc, requireNonEmptyString, type Connection } from "./connection.ts";
+import { requireDoc, requireNonEmptyString, requireOptionalBoolean, type Connection } from "./connection.ts";
 import {
   asBytes,
   encodeAwareness,
@@ -59,12 +59,8 @@ type PageTarget = {
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireDoc("connectTabs", doc);
   requireNonEmptyString("connectTabs", "name", opts?.name);
-  if (opts.indexeddb !== undefined && typeof opts.indexeddb !== "boolean") {
-    throw new TypeError(`connectTabs: \`indexeddb\` must be a boolean when given, got ${String(opts.indexeddb)}`);
-  }
-  if (opts.persisted !== undefined && typeof opts.persisted !== "boolean") {
-    throw new TypeError(`connectTabs: \`persisted\` must be a boolean when given, got ${String(opts.persisted)}`);
-  }
+  requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
+  requireOptionalBoolean("connectTabs", "persisted", opts.persisted);
   const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;
   if (!Number.isSafeInteger(snapshotBytes) || snapshotBytes < 0) {
     throw new TypeError(`connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${String(opts.snapshotBytes)}`);

@@ -59,6 +59,12 @@ export function requireWebSocket(fn: string, value: unknown): void {
     throw new TypeError(`${fn}: \`WebSocketPolyfill\` must be a WebSocket constructor when given, got ${kindOf(value)}`);
 }
 
+/** Throws a TypeError naming the function, the option and the value, unless it is absent or a boolean. */
+export function requireOptionalBoolean(fn: string, option: string, value: unknown): void {
+  if (value !== undefined && typeof value !== "boolean")
+    throw new TypeError(`${fn}: \`${option}\` must be a boolean when given, got ${String(value)}`);
+}
+
 /** Throws a TypeError naming the function, the option and the bad value. */
 export function requireNonEmptyString(fn: string, option: string, value: unknown): asserts value is string {
   if (typeof value !== "string" || value === "")

@@ -8,7 +8,7 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import { checkedListener, ensureOptions, maxAgeOption, retryOptions } from "../core/store-options.ts";
+import { checkedListener, ensureOptions, retryOptions } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
@@ -178,8 +178,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.ensure(req, opts);
     return this.guard(() => {
-      const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
-      const maxAge = maxAgeOption(opts?.maxAgeMs);
+      const { signal, leaseMs, maxAgeMs: maxAge } = ensureOptions(opts, this.leaseMs);
       const retry = retryOptions(opts);
       return this.run("fetch", "ensure", this.keyOf(req), req, {
         leaseMs,
@@ -194,7 +193,6 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
       const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
-      maxAgeOption(opts?.maxAgeMs);
       const retry = retryOptions(opts);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
         leaseMs,

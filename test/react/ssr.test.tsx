@@ -8,6 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { dehydrate, HydrationBoundary, QueryClient, QueryClientProvider, type DehydratedState } from "@tanstack/react-query";
 import { act } from "@testing-library/react";
+import type { ReactNode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -53,6 +54,33 @@ function App({ client, store, state }: { client: QueryClient; store: SharedFetch
   );
 }
 
+/** The app without a HydrationBoundary: only what the store has. */
+function Plain({ store }: { store: SharedFetchStore }) {
+  return (
+    <QueryClientProvider client={new QueryClient()}>
+      <SharedFetchProvider store={store}>
+        <Items />
+      </SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Hydrates the server's HTML with `tree`; what React logged and reported as recoverable errors. */
+async function hydrate(html: string, tree: ReactNode) {
+  const container = document.createElement("div");
+  container.innerHTML = html;
+  document.body.appendChild(container);
+  const problems: unknown[] = [];
+  const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
+  const recoverable: unknown[] = [];
+  await act(async () => {
+    hydrateRoot(container, tree, { onRecoverableError: (e) => recoverable.push(e) });
+  });
+  await act(() => new Promise((r) => setTimeout(r, 50)));
+  spy.mockRestore();
+  return { container, problems, recoverable };
+}
+
 describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", () => {
   it("the client renders the server's data with 0 requests while fresh, and no hydration mismatch", async () => {
     // Server: a store on a plain doc, no sync.
@@ -68,19 +96,7 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
     // Client: its own store and doc, nothing recorded; the dehydrated state is all it has.
     const clientFetch = vi.fn(globalThis.fetch);
     const clientStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null, fetch: clientFetch });
-    const container = document.createElement("div");
-    container.innerHTML = html;
-    document.body.appendChild(container);
-    const problems: unknown[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
-    const recoverable: unknown[] = [];
-    await act(async () => {
-      hydrateRoot(container, <App client={new QueryClient()} store={clientStore} state={state} />, {
-        onRecoverableError: (e) => recoverable.push(e),
-      });
-    });
-    await act(() => new Promise((r) => setTimeout(r, 50)));
-    spy.mockRestore();
+    const { container, problems, recoverable } = await hydrate(html, <App client={new QueryClient()} store={clientStore} state={state} />);
     expect(container.innerHTML).toBe(html);
     expect(clientFetch).not.toHaveBeenCalled();
     expect(requests).toBe(1);
@@ -105,37 +121,10 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
   // What the server rendered, hydrated by a client whose doc holds more than the server's store
   // had: the first client render must match the server's HTML (React would discard it and log a
   // recoverable error), then show what this browser knows.
-  async function hydrateWithout(clientStore: SharedFetchStore, html: string) {
-    const container = document.createElement("div");
-    container.innerHTML = html;
-    document.body.appendChild(container);
-    const problems: unknown[] = [];
-    const spy = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
-    const recoverable: unknown[] = [];
-    await act(async () => {
-      hydrateRoot(
-        container,
-        <QueryClientProvider client={new QueryClient()}>
-          <SharedFetchProvider store={clientStore}>
-            <Items />
-          </SharedFetchProvider>
-        </QueryClientProvider>,
-        { onRecoverableError: (e) => recoverable.push(e) },
-      );
-    });
-    await act(() => new Promise((r) => setTimeout(r, 50)));
-    spy.mockRestore();
-    return { container, problems, recoverable };
-  }
+  const hydrateWithout = (clientStore: SharedFetchStore, html: string) => hydrate(html, <Plain store={clientStore} />);
   const serverHtml = () => {
     const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
-    const html = renderToString(
-      <QueryClientProvider client={new QueryClient()}>
-        <SharedFetchProvider store={serverStore}>
-          <Items />
-        </SharedFetchProvider>
-      </QueryClientProvider>,
-    );
+    const html = renderToString(<Plain store={serverStore} />);
     serverStore.destroy();
     return html;
   };
