@@ -67,6 +67,26 @@ for (const [kind, make] of kinds) {
       expect(host.calls).toHaveLength(4);
     });
 
+    it("an abort does not wait for a policy's late answer (a tab waiting to be online): the claim ends at once, invariant 11", async () => {
+      const host = new Host();
+      answering(host, [503]);
+      const store = make(host);
+      const never = new Promise<number>(() => {});
+      const controller = new AbortController();
+      const asked = new Promise<void>((resolve) => {
+        const policy: RetryPolicy = { retry: () => true, delayMs: () => (resolve(), never) };
+        void store.ensure({ url: API }, { retry: policy, signal: controller.signal }).catch((e: unknown) => ((aborted = e), undefined));
+      });
+      let aborted: unknown;
+      await asked;
+      controller.abort();
+      await expect.poll(() => (aborted as Error | undefined)?.name).toBe("AbortError");
+      await expect.poll(() => store.snapshot({ url: API }).claim).toBeUndefined();
+      expect(host.calls).toHaveLength(1);
+      // The key is free for the next ask at once.
+      await expect(store.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { ok: 2 } });
+    });
+
     it("a retry of another shape is refused at once, naming the value and what was expected; nothing is fetched", async () => {
       const host = new Host();
       const store = make(host);

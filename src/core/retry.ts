@@ -18,8 +18,38 @@ export type RetryPolicy = {
 /**
  * TanStack's `retry` when it is a boolean or a count, its `retryDelay` when it is a number or
  * TanStack's default (`"exponential"`, exponentialDelay). An absent field is a function.
+ * `pauseOffline`: a retry also waits while the runtime is offline (TanStack's networkMode
+ * "online" and "offlineFirst"); a SharedWorker replica reads its own `navigator.onLine`.
  */
-export type RetryData = { retry?: boolean | number; delayMs?: number | "exponential" };
+export type RetryData = { retry?: boolean | number; delayMs?: number | "exponential"; pauseOffline?: boolean };
+
+/** Whether the runtime is online, and news of it (TanStack's onlineManager, a worker's navigator). */
+export type OnlineSource = { isOnline(): boolean; subscribe(listener: (online: boolean) => void): () => void };
+
+/**
+ * The policy with each retry's delay run as TanStack's retryer runs it: the delay, then, if
+ * offline, until online (the delay counted from the failure, so what is left of it once back online
+ * is waited, nothing more). An offline browser's failures do not use up the retries.
+ */
+export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource): RetryPolicy {
+  return {
+    ...policy,
+    delayMs: async (count, error) => {
+      const from = Date.now();
+      const ms = await policy.delayMs(count, error);
+      if (online.isOnline()) return ms;
+      await new Promise<void>((resolve) => {
+        const off = online.subscribe((now) => {
+          if (!now) return;
+          off();
+          resolve();
+        });
+      });
+      return Math.max(0, ms - (Date.now() - from));
+    },
+    ...(policy.data ? { data: { ...policy.data, pauseOffline: true } } : {}),
+  };
+}
 
 /** setTimeout's longest delay (a signed 32-bit count of milliseconds). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -87,7 +117,7 @@ export function resolveRetry(retry: unknown, retryDelay: unknown): RetryPolicy |
   if (isPolicy(retry)) {
     if (retry.data !== undefined && !isRetryData(retry.data))
       throw new SharedFetchInputError(
-        `shared-fetch: a RetryPolicy's data must be { retry?: boolean | finite count, delayMs?: finite ms | "exponential" }, got ${describe(retry.data)}`,
+        `shared-fetch: a RetryPolicy's data must be { retry?: boolean | finite count, delayMs?: finite ms | "exponential", pauseOffline?: boolean }, got ${describe(retry.data)}`,
       );
     if (retryDelay !== undefined)
       throw new SharedFetchInputError(
@@ -112,9 +142,11 @@ function isPolicy(value: unknown): value is RetryPolicy {
 export function isRetryData(value: unknown): value is RetryData {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const { retry, delayMs } = value as Record<string, unknown>;
+  const { pauseOffline } = value as Record<string, unknown>;
   return (
     (retry === undefined || typeof retry === "boolean" || isCount(retry, false)) &&
-    (delayMs === undefined || delayMs === "exponential" || isCount(delayMs, false))
+    (delayMs === undefined || delayMs === "exponential" || isCount(delayMs, false)) &&
+    (pauseOffline === undefined || typeof pauseOffline === "boolean")
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Query, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
-import { pushRecorded, type Recorded } from "./push.ts";
+import { noteAction, pushRecorded, type Recorded } from "./push.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
@@ -89,6 +89,7 @@ class Bridge {
       // The query's own state changed (its fetch ended, an invalidation, a set): re-check it, and
       // whether it is still enabled (`enabled` may be a function of its state).
       case "updated":
+        noteAction(query, event.action.type);
         this.reconcile(query);
         if (this.watches.has(query)) this.schedule(query);
         return;

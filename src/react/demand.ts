@@ -1,6 +1,6 @@
-import { isServer, type Query, type QueryClient, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
+import { isServer, onlineManager, type Query, type UseQueryOptions } from "@tanstack/react-query";
 import { pollWindow } from "../core/freshness.ts";
-import { tanstackRetry, type RetryPolicy } from "../core/retry.ts";
+import { NO_RETRY, pausingWhileOffline, tanstackRetry, type RetryPolicy } from "../core/retry.ts";
 import { SharedFetchError } from "./shared-error.ts";
 
 /** fetchMeta that the hooks' `refetch()` passes: it asks for a newer revision, like store.refetch. */
@@ -14,16 +14,28 @@ type Behavior<T = unknown, E = Error> = NonNullable<UseQueryOptions<T, E, T>["be
 type FetchOptions = Parameters<Behavior["onFetch"]>[0]["fetchOptions"];
 type RetryValue = UseQueryOptions<unknown, SharedFetchError>["retry"];
 type RetryDelayValue = UseQueryOptions<unknown, SharedFetchError>["retryDelay"];
+type NetworkMode = UseQueryOptions["networkMode"];
 
 /**
  * What TanStack tells a query's `behavior` right before the query function runs, and never the
  * query function itself. `fetchOptions` say why it runs: `cancelRefetch: true` is an explicit
  * refetch (an observer's refetch(), refetchQueries, invalidateQueries, resetQueries), `false` a
- * focus or reconnect, none a mount, poll or prefetch. `retry` / `retryDelay` are the query's
- * options as TanStack merged them (yours spread over sharedQueryOptions', the key's defaults, the
- * client's): the retries run in the claim, so TanStack's retryer for this fetch gets none.
+ * focus or reconnect, none a mount, poll or prefetch. `retry`, `retryDelay`, `networkMode` and
+ * `staleTime` are the fetch's options as TanStack merged them (yours spread over
+ * sharedQueryOptions', the key's defaults, the client's; `retry: false` where fetchQuery,
+ * prefetchQuery, ensureQueryData or query() found none): the retries run in the claim, so
+ * TanStack's retryer for this fetch gets none. `observer`: an observer's fetch (a mount, focus,
+ * reconnect or poll of useQuery and every hook built on it, whose options React marks with
+ * `_optimisticResults`), not one of the client's methods, which decide by their own staleTime.
  */
-export type FetchRecord = { fetchOptions: FetchOptions; retry: RetryValue; retryDelay: RetryDelayValue };
+export type FetchRecord = {
+  fetchOptions: FetchOptions;
+  retry: RetryValue;
+  retryDelay: RetryDelayValue;
+  networkMode: NetworkMode;
+  staleTime: unknown;
+  observer: boolean;
+};
 
 const fetches = new WeakMap<object, FetchRecord>();
 
@@ -31,8 +43,17 @@ const fetches = new WeakMap<object, FetchRecord>();
 export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavior<T, E> {
   return {
     onFetch: (context, query) => {
-      const { retry, retryDelay } = context.options;
-      fetches.set(query, { fetchOptions: context.fetchOptions, retry: retry as RetryValue, retryDelay: retryDelay as RetryDelayValue });
+      const { retry, retryDelay, networkMode } = context.options;
+      // QueryOptions' type has no staleTime, though the merged options a fetch runs with carry it.
+      const { staleTime, _optimisticResults } = context.options as { staleTime?: unknown; _optimisticResults?: unknown };
+      fetches.set(query, {
+        fetchOptions: context.fetchOptions,
+        retry: retry as RetryValue,
+        retryDelay: retryDelay as RetryDelayValue,
+        networkMode,
+        staleTime,
+        observer: _optimisticResults !== undefined,
+      });
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
       context.options = { ...context.options, retry: false, retryDelay: 0 };
@@ -70,7 +91,9 @@ function staleMs(value: unknown, query: AnyQuery): number | undefined {
  * focus, reconnect, a poll tick, prefetch) is a freshness demand that
  * any replica's recent enough outcome meets. The window is the shortest poll interval among the
  * query's observers (less a little, see pollWindow), else the shortest staleTime among them
- * (TanStack ran us because its own staleTime said stale). `fetch`: this run's record (takeFetch).
+ * (TanStack ran us because its own staleTime said stale); for the client's methods (fetchQuery,
+ * prefetchQuery, ensureQueryData, query()) their own staleTime, as TanStack judged the data by it
+ * alone. `fetch`: this run's record (takeFetch).
  */
 export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undefined): Demand {
   if (!query) return { mode: "ensure", maxAgeMs: 0 };
@@ -78,6 +101,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   if ((state.fetchMeta as { sharedFetch?: unknown } | null)?.sharedFetch === REFETCH_META.sharedFetch) return { mode: "refetch" };
   if (fetch?.fetchOptions?.cancelRefetch === true) return { mode: "refetch" };
   if (state.isInvalidated && state.status !== "error") return { mode: "refetch" };
+  if (fetch && !fetch.observer)
+    return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };
   let interval = Infinity;
   let stale = Infinity;
   let any = false;
@@ -108,26 +133,25 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
 }
 
 /**
- * TanStack's `retry` / `retryDelay` as TanStack defaults them for this query, run by the store
- * inside its claim: a `retry` spread over sharedQueryOptions' own (`{ ...items, retry: 5 }`, seen in
- * this run's record), else the one given to sharedQueryOptions, else the client's defaults for its
- * key (`setQueryDefaults`), else the client's defaults, else TanStack's (3 in a browser, 0 on a
- * server). `retryDelay`: the one given to sharedQueryOptions, else the query's as TanStack merged
- * it (spread over, the key's defaults, the client's), else TanStack's exponential delay.
+ * TanStack's `retry` / `retryDelay` / `networkMode` as TanStack merged them for this fetch (the
+ * record: yours spread over the options, the key's defaults, the client's; `retry: false` from the
+ * client's methods when none was given), run by the store inside its claim; TanStack's own defaults
+ * where the merge left none (3 retries in a browser, 0 on a server; exponential delay; "online").
+ * No record: TanStack's retryer runs this query function with the query's own retry (a `behavior`
+ * of yours replaced the one sharedQueryOptions gives), so the store retries nothing on top of it.
+ * Outside `networkMode: "always"` a retry waits while onlineManager says offline, as TanStack's
+ * retryer pauses: an offline browser's failures do not use up the retries and end in an error.
  */
-export function retryPolicy(
-  client: QueryClient,
-  queryKey: QueryKey,
-  retry: RetryValue,
-  retryDelay: RetryDelayValue,
-  fetch?: FetchRecord,
-): RetryPolicy {
-  const global = client.getDefaultOptions().queries;
-  const forKey = client.getQueryDefaults(queryKey);
-  // sharedQueryOptions passes TanStack `retry: false`: anything else there was spread over it.
-  const spread = fetch?.retry === false ? undefined : fetch?.retry;
-  const r = spread ?? retry ?? forKey.retry ?? global?.retry ?? (isServer ? 0 : 3);
-  // The merged retryDelay already holds the defaults (sharedQueryOptions passes none of its own).
-  const d = retryDelay ?? fetch?.retryDelay ?? forKey.retryDelay ?? global?.retryDelay;
-  return tanstackRetry<SharedFetchError>(r, d, (error) => new SharedFetchError(error));
+export function retryPolicy(fetch: FetchRecord | undefined): RetryPolicy {
+  if (!fetch) return NO_RETRY;
+  const policy = tanstackRetry<SharedFetchError>(
+    fetch.retry ?? (isServer ? 0 : 3),
+    fetch.retryDelay,
+    (error) => new SharedFetchError(error),
+  );
+  if ((fetch.networkMode ?? "online") === "always") return policy;
+  return pausingWhileOffline(policy, {
+    isOnline: () => onlineManager.isOnline(),
+    subscribe: (listener) => onlineManager.subscribe(listener),
+  });
 }

@@ -19,6 +19,17 @@ const deliveredRev = new WeakMap<object, number>();
 const handedOver = new WeakMap<object, unknown>();
 
 /**
+ * When each query was last invalidated (TanStack dispatches "invalidate" only to a query not
+ * invalidated yet, and keeps no time of it): read while it is still invalidated.
+ */
+const invalidatedAt = new WeakMap<object, number>();
+
+/** The bridge tells of each action on a shared query's state. */
+export function noteAction(query: object, type: string): void {
+  if (type === "invalidate") invalidatedAt.set(query, Date.now());
+}
+
+/**
  * A query function delivered this revision's recorded data itself: the bridge must not set it
  * again, nor set it back over what the app puts in the cache after it (setQueryData).
  */
@@ -66,5 +77,13 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
     return;
   // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
   markDelivered(query, info.rev, snap.data);
+  const since = state.isInvalidated ? invalidatedAt.get(query) : undefined;
   client.setQueryData(queryKey, snap.data, { updatedAt: at });
+  // A result whose request was sent before this tab's invalidation (another replica's, in flight
+  // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as
+  // in plain TanStack nothing newer than the invalidation would have reached it.
+  if (since !== undefined && at < since) {
+    void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
+    invalidatedAt.set(query, since);
+  }
 }

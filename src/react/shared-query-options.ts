@@ -131,7 +131,7 @@ export type SharedQueryOptions<T, TData = T> = OmitKeyof<UseQueryOptions<T, Shar
  * `useQuery` options (the v5 `queryOptions` idiom) for a request shared by every tab and device:
  * pass them to useQuery, useSuspenseQuery, useQueries, prefetchQuery, ensureQueryData, fetchQuery,
  * getQueryData, invalidateQueries or HydrationBoundary's queries alike. TanStack's `retry` and
- * `retryDelay` run in the store's claimant (TanStack itself gets `retry: false`), so other replicas
+ * `retryDelay` run in the store's claimant (each fetch's retryer gets `retry: false`), so other replicas
  * show pending through the retries and the host sees one sequence of attempts. Freshness options
  * are judged on the recorded result's age (see README, "Coming from TanStack Query"); an explicit
  * refetch (any observer's `refetch()`, refetchQueries, invalidateQueries) asks for a newer revision.
@@ -144,7 +144,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
 ): SharedQueryOptions<T, TData> {
-  const { queryKey: ownKey, leaseMs, retry, retryDelay, behavior, ...rest } = options ?? {};
+  const { queryKey: ownKey, leaseMs, behavior, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;
   let inputError: unknown;
@@ -164,7 +164,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const demand = demandOf(query, fetch);
-    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(ctx.client, ctx.queryKey, retry, retryDelay, fetch) };
+    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch) };
     const snap =
       demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
@@ -210,6 +210,5 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     queryFn,
     // Tells the query function why TanStack runs it (see demandOf).
     behavior: recordingBehavior(behavior),
-    retry: false,
   });
 }

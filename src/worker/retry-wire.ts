@@ -1,12 +1,12 @@
 import type { OutcomeError } from "../core/fetcher.ts";
-import { exponentialDelay, type RetryPolicy } from "../core/retry.ts";
+import { exponentialDelay, pausingWhileOffline, type OnlineSource, type RetryPolicy } from "../core/retry.ts";
 
 /**
  * A tab's retry policy as it crosses the port to the SharedWorker: data as data (TanStack's
  * boolean or count `retry`, a number or the default `retryDelay`), a function as "ask": the
  * worker then asks the tab for its verdict after each failed attempt.
  */
-export type WireRetry = { retry: boolean | number | "ask"; delayMs: number | "exponential" | "ask" };
+export type WireRetry = { retry: boolean | number | "ask"; delayMs: number | "exponential" | "ask"; pauseOffline?: boolean };
 export type RetryAnswer = { retry: boolean; delayMs: number };
 
 /** How long the worker waits for a tab's verdict: no answer (a frozen or dead tab) means no retry. */
@@ -16,15 +16,18 @@ const NO: RetryAnswer = { retry: false, delayMs: 0 };
 
 export function retryToWire(policy: RetryPolicy | undefined): WireRetry | undefined {
   if (!policy) return undefined;
-  return { retry: policy.data?.retry ?? "ask", delayMs: policy.data?.delayMs ?? "ask" };
+  const wire: WireRetry = { retry: policy.data?.retry ?? "ask", delayMs: policy.data?.delayMs ?? "ask" };
+  return policy.data?.pauseOffline ? { ...wire, pauseOffline: true } : wire;
 }
 
 export function isWireRetry(v: unknown): v is WireRetry {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const { retry, delayMs } = v as Record<string, unknown>;
+  const { retry, delayMs, pauseOffline } = v as Record<string, unknown>;
   const count = (x: unknown) => typeof x === "number" && Number.isFinite(x) && x >= 0;
   return (
-    (typeof retry === "boolean" || count(retry) || retry === "ask") && (count(delayMs) || delayMs === "exponential" || delayMs === "ask")
+    (typeof retry === "boolean" || count(retry) || retry === "ask") &&
+    (count(delayMs) || delayMs === "exponential" || delayMs === "ask") &&
+    (pauseOffline === undefined || typeof pauseOffline === "boolean")
   );
 }
 
@@ -57,10 +60,28 @@ export function retryFromWire(
     return a;
   };
   const { retry, delayMs } = wire;
-  return {
+  const policy: RetryPolicy = {
     retry: (count, error) =>
       retry === "ask" ? answer(count, error).then((a) => a.retry) : retry === true || (typeof retry === "number" && count < retry),
     delayMs: (count, error) =>
       delayMs === "ask" ? answer(count, error).then((a) => a.delayMs) : delayMs === "exponential" ? exponentialDelay(count) : delayMs,
   };
+  return wire.pauseOffline ? pausingWhileOffline(policy, navigatorOnline) : policy;
 }
+
+/** The worker's own view of the network: its navigator and the `online` / `offline` events. */
+const navigatorOnline: OnlineSource = {
+  isOnline: () => (globalThis as { navigator?: { onLine?: boolean } }).navigator?.onLine !== false,
+  subscribe: (listener) => {
+    const target = globalThis as unknown as Partial<EventTarget>;
+    if (typeof target.addEventListener !== "function") return () => {};
+    const on = () => listener(true);
+    const off = () => listener(false);
+    target.addEventListener("online", on);
+    target.addEventListener("offline", off);
+    return () => {
+      target.removeEventListener?.("online", on);
+      target.removeEventListener?.("offline", off);
+    };
+  },
+};

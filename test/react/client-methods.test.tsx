@@ -1,0 +1,178 @@
+// @vitest-environment jsdom
+/**
+ * The QueryClient's methods and managers on sharedQueryOptions, side by side with the same calls on
+ * a plain query function of the same host: fetchQuery / prefetchQuery / ensureQueryData / query()
+ * retry nothing unless told and decide by their own staleTime; retries wait while offline; an
+ * invalidation is not undone by an older result another replica recorded.
+ */
+import { focusManager, onlineManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { sharedQueryOptions, SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { cluster, URL_A, type Cluster } from "../harness/replicas.ts";
+
+afterEach(() => {
+  cleanup();
+  onlineManager.setOnline(true);
+  focusManager.setFocused(undefined);
+});
+
+type Item = { n: number };
+const PLAIN = `${URL_A}/plain`;
+
+function plainFn(c: Cluster) {
+  return async ({ signal }: { signal: AbortSignal }) => {
+    const response = await c.host.fetch(PLAIN, { signal });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return (await response.json()) as Item;
+  };
+}
+const callsTo = (c: Cluster, url: string) => c.host.calls.filter((call) => call.url === url).length;
+
+describe("fetchQuery / prefetchQuery / ensureQueryData do not retry by default (TanStack: retry false unless set)", () => {
+  for (const method of ["fetchQuery", "prefetchQuery", "ensureQueryData", "query"] as const) {
+    it(`${method}: a failing host is asked once, as with a plain query function`, async () => {
+      const c = cluster(1, { settleMs: 0 });
+      c.host.auto = () => ({ status: 500, body: "down" });
+      // A short delay so that retries, if any, happen within the test.
+      const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 5 } } });
+      const call = (o: object) => (client[method] as (o: object) => Promise<unknown>)(o).catch(() => "failed");
+      await call({ queryKey: ["plain"], queryFn: plainFn(c) });
+      await call(sharedQueryOptions<Item>(c.stores[0]!, URL_A));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(callsTo(c, PLAIN)).toBe(1);
+      expect(callsTo(c, URL_A)).toBe(callsTo(c, PLAIN));
+    });
+  }
+});
+
+function Pane({ name, options }: { name: string; options: object }) {
+  const q = useQuery(options as never) as { data?: Item };
+  return <span data-testid={name}>{q.data ? String(q.data.n) : "none"}</span>;
+}
+
+describe("fetchQuery with a staleTime shorter than a mounted observer's (TanStack fetches: its own staleTime says stale)", () => {
+  it("fetchQuery({ ...items, staleTime: 0 }) while useQuery(items, staleTime 60 s) is mounted sends a request and resolves with the new data", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    c.host.auto = (call) => ({ status: 200, body: { n: call.n } });
+    const client = new QueryClient();
+    const store = c.stores[0]!;
+    const items = sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000 });
+    const plain = { queryKey: ["plain"], queryFn: plainFn(c), staleTime: 60_000 };
+    render(
+      <QueryClientProvider client={client}>
+        <SharedFetchProvider store={store}>
+          <Pane name="shared" options={items} />
+          <Pane name="plain" options={plain} />
+        </SharedFetchProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect([screen.getByTestId("shared").textContent, screen.getByTestId("plain").textContent]).not.toContain("none"));
+    await new Promise((r) => setTimeout(r, 5));
+    const plainData = await act(() => client.fetchQuery({ ...plain, staleTime: 0 }));
+    const sharedData = await act(() => client.fetchQuery({ ...items, staleTime: 0 }));
+    expect(callsTo(c, PLAIN)).toBe(2);
+    expect(callsTo(c, URL_A)).toBe(2);
+    expect(plainData.n).toBeGreaterThan(1);
+    expect(sharedData.n).toBeGreaterThan(2);
+  });
+});
+
+describe("retries and the online manager (networkMode 'online': TanStack pauses retries while offline)", () => {
+  it("a request that fails while the browser is offline waits to retry, never errors, and succeeds once online, as with a plain query function", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    let failing = true;
+    c.host.auto = () => undefined;
+    const stop = c.host.onCall((call) => {
+      if (call.settled) return;
+      if (failing) queueMicrotask(() => call.fail(new TypeError("Failed to fetch")));
+      else queueMicrotask(() => call.respond(200, { n: 1 }));
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 5, retry: 3 } } });
+    const store = c.stores[0]!;
+    const states: Record<string, string[]> = { plain: [], shared: [] };
+    function Probe({ name, options }: { name: string; options: object }) {
+      const q = useQuery(options as never) as { data?: Item; fetchStatus: string; status: string };
+      states[name]!.push(`${q.status}/${q.fetchStatus}`);
+      return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
+    }
+    // The first attempt is under way when the connection drops.
+    render(
+      <QueryClientProvider client={client}>
+        <SharedFetchProvider store={store}>
+          <Probe name="plain" options={{ queryKey: ["plain"], queryFn: plainFn(c) }} />
+          <Probe name="shared" options={sharedQueryOptions<Item>(store, URL_A)} />
+        </SharedFetchProvider>
+      </QueryClientProvider>,
+    );
+    act(() => onlineManager.setOnline(false));
+    await act(() => new Promise((r) => setTimeout(r, 200)));
+    const plainState = client.getQueryState(["plain"]);
+    expect(plainState?.fetchStatus).toBe("paused");
+    failing = false;
+    await act(async () => onlineManager.setOnline(true));
+    await waitFor(() => expect([screen.getByTestId("plain").textContent, screen.getByTestId("shared").textContent]).toEqual(["1", "1"]));
+    // Offline, the shared query stayed pending (its claim stands: TanStack shows it as fetching,
+    // not paused) and never showed an error; the retries resumed once online.
+    expect(states.shared!.filter((s) => s.startsWith("error"))).toEqual([]);
+    expect(states.plain!.filter((s) => s.startsWith("error"))).toEqual([]);
+    stop();
+  });
+});
+
+const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
+const text = (name: string) => screen.getByTestId(name).textContent;
+const PREFIX = ["shared-fetch", "GET", URL_A];
+function Shown({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
+  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000 }));
+  return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
+}
+function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: ReactNode) {
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+describe("an invalidation is not undone by a result requested before it", () => {
+  it("tab A invalidates (refetchType 'none') while tab B's refetch is in flight; B's answer (sent before) reaches A, which must stay stale and refetch on its next focus", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    c.host.auto = () => undefined;
+    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const clientA = new QueryClient();
+    const clientB = new QueryClient();
+    render(
+      <>
+        {tab(a, clientA, <Shown store={a} name="a" />)}
+        {tab(b, clientB, <Shown store={b} name="b" />)}
+      </>,
+    );
+    await waitFor(() => expect(c.host.calls).toHaveLength(1));
+    c.host.calls[0]!.respond(200, { n: 1 });
+    await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+    // B refetches; the request is under way (it reads the server's state as of now).
+    void clientB.refetchQueries({ queryKey: PREFIX });
+    await waitFor(() => expect(c.host.calls).toHaveLength(2));
+    await pause(5);
+    // Meanwhile a mutation in A changed the server: A marks its list stale.
+    await act(() => clientA.invalidateQueries({ queryKey: PREFIX, refetchType: "none" }));
+    const queryA = clientA.getQueryCache().findAll({ queryKey: PREFIX })[0]!;
+    expect(queryA.isStale()).toBe(true);
+    // B's answer, for a request sent before the mutation.
+    c.host.calls[1]!.respond(200, { n: 2 });
+    await waitFor(() => expect(text("b")).toBe("2"));
+    await pause(20);
+    // Plain TanStack: A's query stays invalidated (nothing newer than the invalidation arrived).
+    expect({ shown: text("a"), stale: queryA.isStale() }).toEqual({ shown: expect.any(String), stale: true });
+    // So A's next focus refetches.
+    c.host.auto = (call) => ({ status: 200, body: { n: call.n } });
+    await act(async () => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    await pause(30);
+    expect(c.host.calls).toHaveLength(3);
+  });
+});
