@@ -62,7 +62,7 @@ function createState(state: State) {
       awareness.getStates().set(other.clientID, other.getLocalState()!);
       awareness.emit("change", [{ added: [other.clientID], updated: [], removed: [] }, "story"]);
       writeAsPeer(doc, TABLES.claims, key, { ...claim, leaseMs: 600_000 });
-      setTimeout(() => removeAwarenessStates(awareness, [other.clientID], "timeout"), 300);
+      setTimeout(() => removeAwarenessStates(awareness, [other.clientID], "server"), 300);
       break;
     }
     case "stale-lock-released": // both stores hold real Web Locks of this browser; the claimant "crashes"

@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { connectPeers, connectTabs, createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
+import WebSocket from "ws";
+import { connectBrowser, connectPeers, connectTabs, createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
 import { connectHocuspocus } from "../src/hocuspocus/index.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 import { Host } from "../sim/host.ts";
@@ -103,6 +104,20 @@ describe("connectors", () => {
       new TypeError("connectHocuspocus: `WebSocketPolyfill` must be a WebSocket constructor when given, got a number"),
     );
     expect(() => connectPeers({} as never, { url: "ws://127.0.0.1:9", room: "r" })).toThrow(/connectPeers: `doc` must be a Y.Doc/);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("connectPeers names a url that is not a WebSocket URL, and a room y-websocket would cut at '?' or '#' (DESIGN 13: tenants' rooms stay apart), before any timer starts", () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    for (const url of ["127.0.0.1:1234", "sync.example.com", "not a url", "ftp://127.0.0.1"])
+      expect(() => connectPeers(new Y.Doc(), { url, room: "r", WebSocketPolyfill: WebSocket })).toThrow(
+        new TypeError(`connectPeers: \`url\` must be a ws:// or wss:// URL (e.g. "wss://sync.example.com"), got ${JSON.stringify(url)}`),
+      );
+    for (const room of ["org-x?tenant=1", "team#1"])
+      expect(() => connectPeers(new Y.Doc(), { url: "ws://127.0.0.1:9", room, WebSocketPolyfill: WebSocket })).toThrow(
+        /connectPeers: `room` must not contain "\?" or "#"/,
+      );
+    expect(() => connectBrowser({ name: "app", peers: { url: "ws://127.0.0.1:9", room: "a?b" } })).toThrow(/`peers.room` must not contain/);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

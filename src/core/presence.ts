@@ -38,7 +38,9 @@ export function watchPresence(
       for (const clientId of removed) {
         const id = byClient.get(clientId);
         byClient.delete(clientId);
-        if (id !== undefined && id !== self.replicaId && origin !== CONNECTION_LOST_ORIGIN) handlers.gone(id);
+        // "timeout": y-protocols' own 30 s check, which only says we heard nothing (our connection
+        // may be the one that hangs); a peer that really went silent is removed by the server.
+        if (id !== undefined && id !== self.replicaId && origin !== CONNECTION_LOST_ORIGIN && origin !== "timeout") handlers.gone(id);
       }
     } catch (error) {
       queueMicrotask(() => console.error("shared-fetch: presence handler failed", error));

@@ -1,4 +1,4 @@
-import { removeAwarenessStates, type Awareness } from "y-protocols/awareness";
+import type { Awareness } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { describe, kindOf } from "../core/errors.ts";
 import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
@@ -29,10 +29,19 @@ export { CONNECTION_LOST_ORIGIN as connectionLostOrigin } from "../core/presence
 /**
  * Called when *our* socket closed. Providers then drop every remote presence with the same origin
  * as a peer that really left; drop them first under connectionLostOrigin so a store can tell the two.
+ * Only local listeners hear of it ("change", never "update"): a provider sends every "update"
+ * through a socket that may still be open (a close we asked for, the 30 s silence check), and the
+ * server would relay "they all left" to every peer, which would take over live claims. Their clocks
+ * are forgotten too, so the server's re-announcement at the same clock shows them again at once.
  */
 export function dropRemotePresence(awareness: Awareness): void {
   const others = [...awareness.getStates().keys()].filter((id) => id !== awareness.clientID);
-  if (others.length > 0) removeAwarenessStates(awareness, others, CONNECTION_LOST_ORIGIN);
+  if (others.length === 0) return;
+  for (const id of others) {
+    awareness.states.delete(id);
+    awareness.meta.delete(id);
+  }
+  awareness.emit("change", [{ added: [], updated: [], removed: others }, CONNECTION_LOST_ORIGIN]);
 }
 
 /**

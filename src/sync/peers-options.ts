@@ -21,6 +21,13 @@ export function peersProblem(value: unknown, name?: string): string | undefined 
     const v = given[key];
     if (typeof v !== "string" || v === "") return `${option(key)} must be a non-empty string, got ${describe(v)}`;
   }
+  const url = given.url as string;
+  if (!["ws:", "wss:", "http:", "https:"].includes(protocolOf(url)))
+    return `${option("url")} must be a ws:// or wss:// URL (e.g. "wss://sync.example.com"), got ${describe(url)}`;
+  // y-websocket appends the room to the URL as it is: "?" would start the query (rooms "a?x" and
+  // "a?y" would be one room at the server, each tenant reading the other's doc), "#" a fragment.
+  if (/[?#]/.test(given.room as string))
+    return `${option("room")} must not contain "?" or "#" (the server would read another room), got ${describe(given.room)}`;
   const params = given.params;
   if (params === undefined) return undefined;
   if (typeof params !== "object" || params === null || Array.isArray(params))
@@ -29,4 +36,12 @@ export function peersProblem(value: unknown, name?: string): string | undefined 
     // A param is often a token: named by its type, never quoted.
     if (typeof v !== "string") return `${option(`params.${key}`)} must be a string, got ${v === null ? "null" : `a ${typeof v}`}`;
   return undefined;
+}
+
+function protocolOf(url: string): string {
+  try {
+    return new URL(url).protocol;
+  } catch {
+    return "";
+  }
 }

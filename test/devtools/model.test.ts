@@ -113,7 +113,7 @@ describe("devtools model", () => {
     ]);
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({ holderPresent: true, stale: false });
     c.crash(a);
-    removeAwarenessStates(awB!, [awA!.clientID], "timeout");
+    removeAwarenessStates(awB!, [awA!.clientID], "server"); // the server relays that A left
     await tick();
     expect(model.getSnapshot().keys[0]!.claim).toMatchObject({
       replicaId: a.replicaId,

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { removeAwarenessStates } from "y-protocols/awareness";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectPeers, createSharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
+import { until } from "./wait.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
 let server: SyncServer;
@@ -74,6 +76,26 @@ describe("presence as a failure event across devices (y-websocket on 127.0.0.1)"
     await removed; // b's awareness dropped a's state, with the connection-lost origin
     await new Promise<void>((resolve) => setImmediate(resolve)); // a (wrong) takeover is written in a microtask
     expect(b.store.claims().map(([, claim]) => claim.replicaId)).toEqual([a.store.replicaId]);
+    expect(b.store.snapshot(req).claim).toMatchObject({ replicaId: a.store.replicaId, stale: false });
+    expect(host.calls).toHaveLength(1);
+    a.stop();
+    b.stop();
+  });
+
+  it("y-protocols' own 30 s silence check (origin \"timeout\") is not the peer's death: our connection may be the one that hangs", async () => {
+    const room = `presence-${Math.random().toString(36).slice(2)}`;
+    const host = new Host();
+    const a = device(room, host);
+    const b = device(room, host);
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    await until(b.conn.awareness, "change", () => b.conn.awareness.getStates().has(a.doc.clientID));
+    void a.store.ensure(req).catch(() => {});
+    await host.whenCalls(1);
+    await when(b.store, () => b.store.snapshot(req).claim?.replicaId === a.store.replicaId);
+    void b.store.ensure(req).catch(() => {});
+    // What the awareness's outdated check does after 30 s without a word from a peer.
+    removeAwarenessStates(b.conn.awareness, [a.doc.clientID], "timeout");
+    await new Promise<void>((resolve) => setImmediate(resolve)); // a (wrong) takeover is written in a microtask
     expect(b.store.snapshot(req).claim).toMatchObject({ replicaId: a.store.replicaId, stale: false });
     expect(host.calls).toHaveLength(1);
     a.stop();
