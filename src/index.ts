@@ -23,6 +23,7 @@ export type {
   ProgramFile,
   ProgramRequest,
   EnsureOptions,
+  ProgramOptions,
   SharedFetchStore,
   SharedFetchStoreOptions,
 } from "./core/types.ts";

@@ -2,7 +2,7 @@ import type { StoreEventListener } from "./events.ts";
 import type { Inspection } from "./inspector.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import type { ClaimRecord } from "./records.ts";
-import type { Program, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
+import type { Program, ProgramOptions, ProgramRequest, SharedFetchStore, SharedRequest, Snapshot } from "./types.ts";
 
 /** Extras beyond the contract: the devtools panel and tests read these. */
 export interface SharedFetchStoreExtras {
@@ -27,7 +27,7 @@ export interface SharedFetchStoreExtras {
    * Like `refetch`: resolves the program again (joining a re-resolution already claimed). Its
    * signal withdraws this caller: the resolution is aborted once nobody waits for it (invariant 11).
    */
-  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  refetchProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>>;
   /**
    * Whether this store's view of a key (by its key) is current. A SharedWorker tab hears of a key
    * only while it shows or asks for it; a store with a replica of its own always does (absent).

@@ -9,7 +9,7 @@ import { PRESENCE_FIELD, watchReplicaPresence } from "./presence.ts";
 import { fetchJob as createFetchJob } from "./fetch-job.ts";
 import { normalizeRequest, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
-import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "./types.ts";
+import type { EnsureOptions, Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "./types.ts";
 import { ProgramWork, validateProgramData } from "./program-work.ts";
 import { ProgramLru } from "./program-lru.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
@@ -177,8 +177,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
-      const { signal } = ensureOptions(opts, o.programLeaseMs);
-      const job = programs.job(req);
+      const { signal, leaseMs } = ensureOptions(opts, o.programLeaseMs);
+      const job = programs.job(req, leaseMs);
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       return runProgram(job, signal, mode);
     });
@@ -214,8 +214,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     subscribe(req: SharedRequest, listener: () => void): () => void {
       return engine.subscribe(fetchJob(normalizeRequest(req), o.leaseMs), checkedListener(listener));
     },
-    ensureProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) => askProgram(req, opts, "ensure"),
-    refetchProgram: (req: ProgramRequest, opts?: { signal?: AbortSignal }) => askProgram(req, opts, "refetch"),
+    ensureProgram: (req: ProgramRequest, opts?: ProgramOptions) => askProgram(req, opts, "ensure"),
+    refetchProgram: (req: ProgramRequest, opts?: ProgramOptions) => askProgram(req, opts, "refetch"),
     programSnapshot(req: ProgramRequest): Snapshot<Program> {
       const key = programs.keyOf(req);
       lru.touch(key);

@@ -66,6 +66,9 @@ export type EnsureOptions = {
   retryDelay?: RetryDelayOption;
 };
 
+/** `ensureProgram` / `refetchProgram` per call: withdraw with `signal`; `leaseMs` overrides the store's programLeaseMs. */
+export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number };
+
 export type SharedFetchStoreOptions = {
   /** Shared document, synced by whatever providers the app attaches. */
   doc: Y.Doc;
@@ -90,7 +93,7 @@ export interface SharedFetchStore {
   subscribe(req: SharedRequest, listener: () => void): () => void;
   /** Waits for a revision newer than what is recorded now (joining one already claimed). */
   refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot>;
-  ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  ensureProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>>;
   programSnapshot(req: ProgramRequest): Snapshot<Program>;
   subscribeProgram(req: ProgramRequest, listener: () => void): () => void;
   /** Orderly stop: abort local work, release own claims only. */

@@ -4,7 +4,7 @@ import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
 import { numberOption } from "../core/options.ts";
-import type { Program, ProgramRequest, Snapshot } from "../core/types.ts";
+import type { Program, ProgramOptions, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { peersProblem, type PeersServer } from "../sync/peers-options.ts";
 import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
@@ -25,7 +25,7 @@ export type BrowserStore = SharedFetchStoreWithExtras & {
    */
   readonly modeReason: string | undefined;
   /** Like `refetch`, for a program; its signal withdraws this tab's interest (invariant 11). */
-  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  refetchProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>>;
 };
 
 export type ConnectBrowserOptions = {

@@ -1,12 +1,12 @@
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import type { Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
+import type { Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { RemoteInspector } from "./remote-inspector.ts";
 import type { RemoteViews } from "./remote-views.ts";
 import type { RemoteWaiters } from "./remote-waiters.ts";
 
 /** The tab's own replica a tab's store falls back to (connectBrowser's tab mode). */
 export type LocalReplica = SharedFetchStoreWithExtras & {
-  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>>;
+  refetchProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>>;
 };
 
 const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;

@@ -9,7 +9,7 @@ import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { checkedListener, ensureOptions, retryOptions } from "../core/store-options.ts";
-import type { EnsureOptions, Program, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
+import type { EnsureOptions, Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
 import { RemoteInspector } from "./remote-inspector.ts";
@@ -222,20 +222,23 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.views.info(this.keyOf(req));
   }
 
-  ensureProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+  ensureProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>> {
     if (this.local) return this.local.ensureProgram(req, opts);
-    return this.guard(() => {
-      const { signal } = ensureOptions(opts, this.programLeaseMs);
-      return this.run("program", "ensure", this.programKeyOf(req), req, signal ? { signal } : {}) as Promise<Snapshot<Program>>;
-    });
+    return this.askProgram(req, opts, "ensure");
   }
 
   /** Its signal withdraws this tab's interest; the worker aborts the resolution once no tab waits for it (invariant 11). */
-  refetchProgram(req: ProgramRequest, opts?: { signal?: AbortSignal }): Promise<Snapshot<Program>> {
+  refetchProgram(req: ProgramRequest, opts?: ProgramOptions): Promise<Snapshot<Program>> {
     if (this.local) return this.local.refetchProgram(req, opts);
+    return this.askProgram(req, opts, "refetch");
+  }
+
+  private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
-      const { signal } = ensureOptions(opts, this.programLeaseMs);
-      return this.run("program", "refetch", this.programKeyOf(req), req, signal ? { signal } : {}) as Promise<Snapshot<Program>>;
+      const { signal, leaseMs } = ensureOptions(opts, this.programLeaseMs);
+      return this.run("program", mode, this.programKeyOf(req), req, { leaseMs, ...(signal ? { signal } : {}) }) as Promise<
+        Snapshot<Program>
+      >;
     });
   }
 

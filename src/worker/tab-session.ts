@@ -250,8 +250,8 @@ export class TabSession {
             : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       } else {
         key = store.programKeyOf(msg.req as never);
-        running =
-          msg.mode === "refetch" ? store.refetchProgram(msg.req as never, { signal }) : store.ensureProgram(msg.req as never, { signal });
+        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}) };
+        running = msg.mode === "refetch" ? store.refetchProgram(msg.req as never, opts) : store.ensureProgram(msg.req as never, opts);
       }
     } catch (error) {
       this.waiters.delete(msg.id);

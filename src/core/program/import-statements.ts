@@ -6,7 +6,8 @@ import { extensionOf } from "./specifiers.ts";
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);
 /** In `.ts` files `<T>x` is a type assertion, so JSX must stay off there. */
 const NO_JSX = new Set([".ts", ".mts", ".cts"]);
-const CLAUSE_TOKENS = new Set([T.name, T.braceL, T.braceR, T.comma, T.star, T._default, T.string]);
+// `as` is a token of its own in `export * as ns from` (a name inside braces and `import * as`).
+const CLAUSE_TOKENS = new Set([T.name, T._as, T.braceL, T.braceR, T.comma, T.star, T._default, T.string]);
 
 /**
  * For modules es-module-lexer cannot read (JSX): Sucrase's tokenizer finds the import and
@@ -24,10 +25,10 @@ export function importStatements(source: string, path: string): string {
     if (token.type === T._import) {
       const next = tokens[i + 1];
       if (next?.type === T.parenL) {
-        const arg = tokens[i + 2];
-        const after = tokens[i + 3];
-        if (arg?.type === T.string && (after?.type === T.parenR || after?.type === T.comma)) {
-          statements.push(`import(${source.slice(arg.start, arg.end)});`);
+        const last = argumentEnd(tokens, i + 2);
+        const after = tokens[last + 1];
+        if (last !== -1 && (after?.type === T.parenR || after?.type === T.comma)) {
+          statements.push(`import(${source.slice(tokens[i + 2]!.start, tokens[last]!.end)});`);
         }
         continue;
       }
@@ -39,6 +40,16 @@ export function importStatements(source: string, path: string): string {
     if (specifier !== -1) statements.push(`${source.slice(token.start, tokens[specifier]!.end)};`);
   }
   return statements.join("\n");
+}
+
+/**
+ * Index of the last token of a literal specifier at `start`: a string, or a template with no
+ * substitution (`` `./x.ts` ``: backquote, template, backquote); -1 for anything else.
+ */
+function argumentEnd(tokens: Token[], start: number): number {
+  if (tokens[start]?.type === T.string) return start;
+  const [open, text, close] = [tokens[start], tokens[start + 1], tokens[start + 2]];
+  return open?.type === T.backQuote && text?.type === T.template && close?.type === T.backQuote ? start + 2 : -1;
 }
 
 /** Index of the module string ending an import or `export … from` clause, or -1 when there is none. */

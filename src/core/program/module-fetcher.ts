@@ -2,7 +2,8 @@ import { networkCause } from "../causes.ts";
 import { ProgramResolveError } from "./errors.ts";
 import { pathOf } from "./specifiers.ts";
 
-export type FetchOutcome = { ok: true; status: number; text: string } | { ok: false; status: number };
+/** `html`: a 2xx HTML page (a host's fallback page for unknown paths), which no module is. */
+export type FetchOutcome = { ok: true; status: number; text: string } | { ok: false; status: number; html?: true };
 
 export type ModuleFetcherOptions = {
   fetch: typeof fetch;
@@ -38,10 +39,20 @@ export class ModuleFetcher {
 
   private async request(requestUrl: string): Promise<FetchOutcome> {
     const res = await this.opts.fetch(requestUrl, { signal: this.opts.signal });
-    if (!res.ok) {
+    if (res.redirected && res.url && new URL(res.url).origin !== new URL(requestUrl).origin) {
+      await res.body?.cancel().catch(() => {});
+      // Other origins are externals, never fetched: its code must not pass for this origin's file.
+      throw new ProgramResolveError(`module ${pathOf(requestUrl)} redirected to another origin (${new URL(res.url).origin})`, {
+        url: stripQuery(requestUrl),
+      });
+    }
+    // Browsers refuse a module script served as HTML; many hosts answer unknown paths with their
+    // index.html (single-page fallback), which probing must read as "not here".
+    const html = res.ok && /^\s*text\/html\b/i.test(res.headers.get("content-type") ?? "");
+    if (!res.ok || html) {
       // An unread body keeps the connection busy; nobody needs an error page's text.
       await res.body?.cancel().catch(() => {});
-      return { ok: false, status: res.status };
+      return html ? { ok: false, status: res.status, html: true } : { ok: false, status: res.status };
     }
     const declared = Number(res.headers.get("content-length") ?? Number.NaN);
     if (Number.isFinite(declared)) {

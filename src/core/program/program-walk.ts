@@ -2,7 +2,16 @@ import { ProgramResolveError } from "./errors.ts";
 import { findImports } from "./find-imports.ts";
 import { createLimiter, type Limiter } from "./limiter.ts";
 import { ModuleFetcher, type FetchOutcome } from "./module-fetcher.ts";
-import { isScript, pathOf, probeCandidates, resolveSpecifier, type ImportTarget, type ProgramEntry } from "./specifiers.ts";
+import {
+  extensionOf,
+  isData,
+  isScript,
+  pathOf,
+  probeCandidates,
+  resolveSpecifier,
+  type ImportTarget,
+  type ProgramEntry,
+} from "./specifiers.ts";
 
 export type WalkOptions = {
   fetch: typeof fetch;
@@ -121,20 +130,25 @@ class ProgramWalk {
     this.outcomes.set(moduleUrl, outcome);
     const result = await outcome;
     if (!result.ok) {
-      const what = result.status === 404 ? "not found (HTTP 404)" : `failed: HTTP ${result.status}`;
+      const what = result.html
+        ? "is an HTML page (text/html), not a module"
+        : result.status === 404
+          ? "not found (HTTP 404)"
+          : `failed: HTTP ${result.status}`;
       throw new ProgramResolveError(`entry module ${name} ${what}`, { url: moduleUrl, status: result.status });
     }
-    await this.accept(moduleUrl, result.text);
+    // The entry is a module whatever its name ends with (`/app/main` served as JavaScript).
+    await this.accept(moduleUrl, result.text, !isData(name));
   }
 
-  private async accept(url: string, text: string): Promise<void> {
+  private async accept(url: string, text: string, scan = isScript(pathOf(url))): Promise<void> {
     if (this.modules.has(url)) return;
     this.modules.set(url, text);
     if (this.modules.size > this.options.maxFiles) {
       throw new ProgramResolveError(`program has more than ${this.options.maxFiles} modules (limit reached at ${pathOf(url)})`, { url });
     }
     const path = pathOf(url);
-    if (!isScript(path)) return;
+    if (!scan) return;
     const specifiers = await findImports(text, path);
     // Resolve every specifier first: a refused one fails the walk before any sibling is requested.
     const targets: [ModuleTarget, string][] = [];
@@ -150,9 +164,14 @@ class ProgramWalk {
     }
   }
 
-  /** Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order. */
+  /**
+   * Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order, after the
+   * name as written when it has an extension we do not know (`./logo.svg`; `./button.styles` is
+   * then `button.styles.ts`).
+   */
   private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
-    const urls = target.explicit ? [target.url] : probeCandidates(target.url);
+    const dotted = extensionOf(pathOf(target.url)) !== "";
+    const urls = target.explicit ? [target.url] : dotted ? [target.url, ...probeCandidates(target.url)] : probeCandidates(target.url);
     const details = { importer, specifier };
     for (const [index, url] of urls.entries()) {
       const found = await this.inSlot(async () => {
@@ -166,7 +185,7 @@ class ProgramWalk {
           await this.accept(url, outcome.text);
           return true;
         }
-        if (outcome.status !== 404) {
+        if (outcome.status !== 404 && !outcome.html) {
           throw new ProgramResolveError(`module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`, {
             ...details,
             url,
@@ -174,7 +193,12 @@ class ProgramWalk {
           });
         }
         if (index < urls.length - 1) return false;
-        const tried = target.explicit ? `HTTP 404 for ${pathOf(url)}` : `tried ${urls.map(pathOf).join(", ")}`;
+        const tried =
+          urls.length > 1
+            ? `tried ${urls.map(pathOf).join(", ")}`
+            : outcome.html
+              ? `${pathOf(url)} is an HTML page (text/html), not a module`
+              : `HTTP 404 for ${pathOf(url)}`;
         throw new ProgramResolveError(`module '${specifier}' imported by ${importer} not found (${tried})`, {
           ...details,
           url: target.url,

@@ -10,7 +10,8 @@ const SCRIPT_EXTENSIONS = [".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts",
  * Endings that count as "has an extension". Any other dot (`./button.styles`, `./x.config`) is part
  * of the name in TypeScript projects, so such specifiers are probed like extensionless ones.
  */
-const KNOWN_EXTENSIONS = new Set([...SCRIPT_EXTENSIONS, ".json", ".css", ".wasm"]);
+const DATA_EXTENSIONS = [".json", ".css", ".wasm"];
+const KNOWN_EXTENSIONS = new Set([...SCRIPT_EXTENSIONS, ...DATA_EXTENSIONS]);
 
 export type ProgramEntry = {
   /** What is requested for the entry: the only URL that keeps the caller's query string. */
@@ -99,6 +100,11 @@ export function probeCandidates(moduleUrl: string): string[] {
 /** Only scripts are scanned for imports; JSON, CSS and the like are carried as files. */
 export function isScript(pathname: string): boolean {
   return SCRIPT_EXTENSIONS.includes(extensionOf(pathname));
+}
+
+/** JSON, CSS and WebAssembly: imported as files, never scanned, even as an entry. */
+export function isData(pathname: string): boolean {
+  return DATA_EXTENSIONS.includes(extensionOf(pathname));
 }
 
 export function extensionOf(pathname: string): string {

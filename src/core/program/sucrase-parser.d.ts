@@ -26,6 +26,9 @@ declare module "sucrase/dist/parser/tokenizer/types.js" {
     readonly _import: number;
     readonly _export: number;
     readonly _default: number;
+    readonly _as: number;
+    readonly backQuote: number;
+    readonly template: number;
   };
 }
 
