@@ -37,11 +37,13 @@ function HungHostScenario({ leaseMs, url }: Args) {
     setClosed(true);
     world.close(world.replicas[0]!);
   };
+  // Only once B has claimed and asked again: before that, the summary would count one request and
+  // the timeline would go on past the verdict.
   const done = ({ host, state }: VerdictContext) => {
-    if (!closed || host.aborted < 1) return undefined;
+    if (!closed || host.aborted < 1 || host.requests < 2) return undefined;
     const b = liveSnapshots(state, { url })[0]?.[1];
-    return b?.status === "pending"
-      ? "A hung host stays pending, never 'done, nothing here'; closing A aborted its request at the host, and B carries on waiting."
+    return b?.status === "pending" && b.claim?.mine
+      ? "A hung host stays pending, never 'done, nothing here'; closing A aborted its request at the host, and B, still waiting, claimed and asked again: still pending."
       : undefined;
   };
   return (
@@ -83,9 +85,11 @@ export const HungHost: Story = {
     await expect([held(paneA), held(paneB)]).toEqual([["mine"], ["replica-a"]]);
     await expectRequests(canvasElement, 1);
     await userEvent.click(canvas.getByRole("button", { name: "Close Replica A" }));
-    await expect(await verdict(canvasElement)).toMatch(/closing A aborted its request/);
+    await expect(await verdict(canvasElement)).toMatch(/closing A aborted its request.*B, still waiting, claimed and asked again/);
     await waitFor(() => expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1"), WAIT);
+    await expectRequests(canvasElement, 2);
     await expect(paneB).toHaveAttribute("data-status", "pending");
+    await expect(held(paneB)).toEqual(["replica-a", "mine"]);
     await expectNoLies([paneB]);
   },
 };

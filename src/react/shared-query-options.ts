@@ -5,7 +5,7 @@ import {
   type QueryFunction,
   type QueryFunctionContext,
   type QueryKey,
-  type QueryKeyWithDataTag,
+  type DataTag,
   type UseQueryOptions,
 } from "@tanstack/react-query";
 import { describe, SharedFetchInputError } from "../core/errors.ts";
@@ -124,8 +124,10 @@ export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): rea
  * `@tanstack/query-core` itself, e.g. under pnpm's strict layout).
  */
 export type SharedQueryOptions<T, TData = T> = OmitKeyof<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryFn"> & {
-  queryFn?: QueryFunction<T, QueryKey, never> | undefined;
-} & QueryKeyWithDataTag<QueryKey, T, SharedFetchError>;
+  // No `| undefined`: under exactOptionalPropertyTypes, useQuery's and useQueries' options refuse it.
+  queryFn?: QueryFunction<T, QueryKey, never>;
+  // TanStack's QueryKeyWithDataTag, spelled out: it is exported only from 5.102 on.
+} & { queryKey: DataTag<QueryKey, T, SharedFetchError> };
 
 /**
  * `useQuery` options (the v5 `queryOptions` idiom) for a request shared by every tab and device:

@@ -1,12 +1,14 @@
 // An app as a user writes it, against the published package only: the root entry and the
 // devtools subpath. `?api=` names the request; every tab of the browser shares it.
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useQueries, useQuery } from "@tanstack/react-query";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
 import {
   connectTabs,
   createSharedFetchStore,
   SharedFetchProvider,
+  sharedProgramOptions,
+  sharedQueryOptions,
   useSharedFetch,
   type CreateStoreOptions,
   type ProgramData,
@@ -28,6 +30,18 @@ export function wrongOptionsDoNotCompile(other: Y.Doc) {
   return createSharedFetchStore({ doc: other, leaseMs: "5000" });
 }
 export const noProgram: ProgramData | undefined = undefined;
+
+// The queryOptions idiom fits TanStack's own hooks and client methods, typed through the key's
+// tag, under exactOptionalPropertyTypes too (never rendered).
+export function WithTanStackHooks({ client }: { client: QueryClient }) {
+  const one = useQuery(sharedQueryOptions<Item>(store, api));
+  const n: number | undefined = one.data?.n;
+  const program = useQuery(sharedProgramOptions(store, "/app/main.ts"));
+  const many = useQueries({ queries: [sharedQueryOptions<Item>(store, api)] });
+  void client.prefetchQuery(sharedQueryOptions<Item>(store, api));
+  const cached: Item | undefined = client.getQueryData(sharedQueryOptions<Item>(store, api).queryKey);
+  return <output>{String(n ?? cached?.n ?? many.length + (program.data ? 1 : 0))}</output>;
+}
 
 function Items() {
   const { data, status, claim } = useSharedFetch<Item>(api);
