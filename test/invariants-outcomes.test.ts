@@ -258,7 +258,7 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     c.destroy();
   });
 
-  it("invariant 12: non-idempotent requests carry an Idempotency-Key stable per key and revision", async () => {
+  it("invariant 12: non-idempotent requests carry an Idempotency-Key stable per key and revision, the same for a takeover's duplicate", async () => {
     const c = cluster(2);
     const [a, b] = c.stores;
     const post = { url: URL_A, method: "POST", body: '{"order":1}' };
@@ -268,14 +268,40 @@ describe("outcomes, pending, heartbeats, cancellation, secrets", () => {
     const pb = b!.ensure(post);
     await tick(LEASE + 100);
     const [first, duplicate] = c.host.calls;
-    expect(first!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}\.1$/);
+    const [, hash] = /^([0-9a-f]{64})\.1\.[0-9a-f-]{36}$/.exec(first!.headers["idempotency-key"] ?? "") ?? [];
+    expect(hash).toBeDefined();
     expect(duplicate!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]); // takeover keeps the revision
     duplicate!.respond(201, { id: 9 });
     await pb;
     c.host.auto = () => ({ status: 201, body: { id: 10 } });
     await until(b!.refetch(post));
-    expect(c.host.calls[2]!.headers["idempotency-key"]).toBe(first!.headers["idempotency-key"]!.replace(/\.1$/, ".2"));
+    expect(c.host.calls[2]!.headers["idempotency-key"]).toMatch(new RegExp(`^${hash}\\.2\\.[0-9a-f-]{36}$`));
     c.destroy();
+  });
+
+  it("invariant 12: a later call whose revision number repeats one the doc no longer remembers gets a key of its own", async () => {
+    const post = { url: URL_A, method: "POST", body: '{"order":"milk"}' };
+    const c = cluster(1);
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 201, body: { ok: true } });
+    await until(a!.refetch(post));
+    await tick(25 * 3600_000); // the retention sweep removes the first call's record
+    await until(a!.ensure({ url: `${URL_A}/other` })); // any activity: the store notices and sweeps
+    await tick(10);
+    await until(a!.refetch(post)); // the same order, a day later: revision 1 again
+    // And on a doc that never saw the first (another device, or after clearTabsStorage at logout).
+    const fresh = cluster(1);
+    fresh.host.auto = () => ({ status: 201, body: { ok: true } });
+    await until(fresh.stores[0]!.refetch(post));
+    const keys = [...c.host.calls, ...fresh.host.calls]
+      .filter((call) => call.method === "POST")
+      .map((call) => call.headers["idempotency-key"]);
+    expect(keys).toHaveLength(3);
+    expect(keys.map((key) => key?.split(".")[1])).toEqual(["1", "1", "1"]);
+    // A host that keeps idempotency keys for a day or more would drop the new order as a duplicate.
+    expect(new Set(keys).size).toBe(3);
+    c.destroy();
+    fresh.destroy();
   });
 
   it("invariant 13: nothing secret enters the doc — header values, bodies and query strings stay out", async () => {

@@ -147,6 +147,9 @@ export class Attempt {
     const browserId = deps.browserId();
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
+    // A takeover carries on the request it replaces: the same Idempotency-Key (invariant 12).
+    const replaced = takeoverOf === undefined ? undefined : deps.records.claims.get(job.key);
+    record.ik = replaced?.rev === rev && replaced.ik !== undefined ? replaced.ik : randomId();
     this.record = record;
     // The fence goes out right before the transaction that carries the claim, on the same
     // connection (see Settle.fence); whatever reaches this doc until its answer came first.
@@ -277,7 +280,7 @@ export class Attempt {
     const signal = this.controller.signal;
     let run: Promise<Outcome>;
     try {
-      run = job.run({ signal, rev, idempotencyKey: `${job.key}.${rev}` });
+      run = job.run({ signal, rev, idempotencyKey: `${job.key}.${rev}.${this.record?.ik ?? this.nonce}` });
     } catch (error) {
       run = Promise.reject(error);
     }

@@ -124,6 +124,8 @@ export class ClaimEngine {
     for (const st of this.keys.all()) {
       this.stopAttempt(st, "destroyed");
       rejectWaiters(st, abortError("shared-fetch: the store was destroyed"));
+      // Its subscribers see the last outcome, with no claim in flight: it can see none any more.
+      notifyListeners(st, this.reader.compute(st));
     }
     this.keys.stop();
     this.standby?.destroy();

@@ -43,16 +43,19 @@ export class KeyReader {
   }
 
   compute(st: KeyState): Snapshot {
-    const { result, error, claim } = this.read(st);
+    const { result, error, claim: read } = this.read(st);
+    // A destroyed store hears of no claim any more: the last one it saw would stand for ever.
+    const gone = this.deps.lifecycle() === "destroyed";
+    const claim = gone ? undefined : read;
     const now = Date.now();
     const next = deriveSnapshot({
       result,
       error,
       claim,
-      localRev: st.attempt?.rev,
+      localRev: gone ? undefined : st.attempt?.rev,
       // Asked for and not yet claimed by anyone (the store is starting): work is due here, so
       // the key is pending, never "idle" (invariant 8) — with no claimant named, as none exists.
-      wantedRev: wantedRev(st),
+      wantedRev: gone ? undefined : wantedRev(st),
       replicaId: this.deps.replicaId,
       isMine: (c) => this.isMine(st, c),
       isStale: (c) => this.deps.verdict(st.key, c, now).stale,

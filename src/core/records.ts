@@ -21,6 +21,13 @@ export type ClaimRecord = {
    * outranks a window-waiting claim of the same revision, so a newcomer racing it yields.
    */
   eager?: true;
+  /**
+   * Random per revision's first claim, copied by a takeover of that revision: the request's
+   * Idempotency-Key is `key.rev.ik`, the same for a takeover's duplicate (invariant 12), never
+   * the same for a later call whose revision number repeats one the doc no longer remembers (a
+   * record swept by retention, a doc that never saw the first).
+   */
+  ik?: string;
 };
 
 /**
@@ -76,6 +83,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const abandoned = own(value, "abandoned");
   const kind = own(value, "kind");
   const eager = own(value, "eager");
+  const ik = own(value, "ik");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return REV_PROBLEM("claim");
@@ -85,12 +93,14 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (abandoned !== undefined && abandoned !== true) return "claim.abandoned is not true";
   if (kind !== undefined && kind !== "fetch" && kind !== "program") return "claim.kind is not fetch or program";
   if (eager !== undefined && eager !== true) return "claim.eager is not true";
+  if (ik !== undefined && !isId(ik)) return "claim.ik is not a non-empty string";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
   if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
   if (label !== undefined) claim.label = label;
   if (kind !== undefined) claim.kind = kind;
   if (eager) claim.eager = true;
+  if (ik !== undefined) claim.ik = ik;
   return claim;
 }
 

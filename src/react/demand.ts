@@ -7,7 +7,7 @@ import { SharedFetchError } from "./shared-error.ts";
 export const REFETCH_META = { sharedFetch: "refetch" } as const;
 
 /** What one run of a shared query function asks the store for. */
-export type Demand = { mode: "refetch" } | { mode: "ensure"; maxAgeMs: number };
+export type Demand = { mode: "refetch" } | { mode: "ensure"; maxAgeMs: number; poll?: true };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Behavior<T = unknown, E = Error> = NonNullable<UseQueryOptions<T, E, T>["behavior"]>;
@@ -122,7 +122,7 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
     focusOrReconnectAlways ||=
       resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
   }
-  if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval) };
+  if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval), poll: true };
   // `"always"` fetches whatever the data's age, as an explicit refetch does: a newer revision (K
   // tabs mounting at once join one). A mount reaches us with no fetch options, a focus or
   // reconnect with `cancelRefetch: false`.
@@ -130,6 +130,17 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   if (state.status === "error") return { mode: "refetch" };
   if (!any) stale = staleMs((query.options as { staleTime?: unknown }).staleTime, query) ?? 0;
   return { mode: "ensure", maxAgeMs: stale };
+}
+
+/**
+ * TanStack's error state is always stale, and a query that shows nothing fetches on mount: a
+ * recorded error (another replica's, or one persisted before a reload) is not the fresh answer to
+ * a query with no data, which asks for a newer revision instead (K tabs mounting at once join one).
+ * A poll keeps its window: one request per interval for all, whatever the last outcome.
+ */
+export function pastRecordedError(demand: Demand, query: AnyQuery | undefined, latest: () => { status: string }): Demand {
+  if (demand.mode !== "ensure" || demand.poll || query?.state.data !== undefined) return demand;
+  return latest().status === "error" ? { mode: "refetch" } : demand;
 }
 
 /**

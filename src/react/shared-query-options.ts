@@ -15,7 +15,7 @@ import { normalizeRequest, originAndPath } from "../core/request.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
-import { demandOf, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
@@ -165,7 +165,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
-    const demand = demandOf(query, fetch);
+    const demand = pastRecordedError(demandOf(query, fetch), query, () => store.snapshot(req));
     const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch) };
     const snap =
       demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });

@@ -12,7 +12,7 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf, recordingBehavior, takeFetch } from "./demand.ts";
+import { demandOf, pastRecordedError, recordingBehavior, takeFetch } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import { markDelivered } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
@@ -79,7 +79,7 @@ export function sharedProgramOptions<TData = ProgramData>(
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const snap = (
-      demandOf(query, takeFetch(query)).mode === "refetch" && refetchProgram
+      pastRecordedError(demandOf(query, takeFetch(query)), query, () => store.programSnapshot(req)).mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, { signal: ctx.signal })
         : await store.ensureProgram(req, { signal: ctx.signal })
     ) as Snapshot;

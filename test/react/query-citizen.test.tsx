@@ -181,7 +181,7 @@ describe("shared across replicas", () => {
     await waitFor(() => expect([screen.getByTestId("a").textContent, screen.getByTestId("b").textContent]).toEqual(["2", "2"]));
     await act(() => new Promise((r) => setTimeout(r, 30)));
     expect(c.host.calls.map((call) => call.method)).toEqual(["GET", "POST", "GET"]);
-    expect(c.host.calls[1]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}\.1$/);
+    expect(c.host.calls[1]!.headers["idempotency-key"]).toMatch(/^[0-9a-f]{64}\.1\.[0-9a-f-]{36}$/);
     c.destroy();
   });
 
