@@ -45,10 +45,18 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const { awareness } = opts;
   const hints = new Map<string, KeyHint>();
   const sizes = new WeakMap<object, number>();
+  // Never throws: a value no replica should have accepted (a bigint) must not stop the panel.
+  const jsonBytes = (data: unknown): number => {
+    try {
+      return utf8.encode(JSON.stringify(data) ?? "").length;
+    } catch {
+      return 0;
+    }
+  };
   const bytesOf = (data: unknown): number => {
-    if (typeof data !== "object" || data === null) return utf8.encode(JSON.stringify(data) ?? "").length;
+    if (typeof data !== "object" || data === null) return jsonBytes(data);
     let size = sizes.get(data);
-    if (size === undefined) sizes.set(data, (size = utf8.encode(JSON.stringify(data) ?? "").length));
+    if (size === undefined) sizes.set(data, (size = jsonBytes(data)));
     return size;
   };
   const timeline = new Timeline({ sizeOf: bytesOf, ...(opts.maxTimeline !== undefined ? { max: opts.maxTimeline } : {}) });

@@ -41,3 +41,30 @@ export function describe(value: unknown): string {
   }
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
+
+/**
+ * A URL as an error message may show it: no userinfo, no query, no fragment (they may carry a
+ * password or a token). Also for text that does not parse as a URL.
+ */
+export function shownUrl(url: string): string {
+  const cut = url.search(/[?#]/);
+  // Leading spaces and control characters, which the URL parser drops, do not hide userinfo.
+  let start = 0;
+  while (start < url.length && url.charCodeAt(start) <= 0x20) start++;
+  if (start === url.length) start = 0; // nothing but blanks: shown as given
+  const head = cut >= 0 ? url.slice(start, Math.max(start, cut)) : url.slice(start);
+  // Userinfo runs from the scheme (or `//`) to the last "@" before the path (WHATWG allows "@" in a password).
+  const text = head.replace(/^((?:[a-z][a-z0-9+.-]*:)?[/\\]*)[^/\\]*@/i, "$1…@");
+  return describe(cut >= 0 ? `${text}?…` : text);
+}
+
+/**
+ * A refused value as an error shows it: a string as a URL (no query, fragment or userinfo), a
+ * number or boolean as is, anything else by its kind only (a URL object, a request with header
+ * values, a session object: each may hold a token).
+ */
+export function shownValue(value: unknown): string {
+  if (typeof value === "string") return shownUrl(value);
+  if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean") return String(value);
+  return kindOf(value);
+}

@@ -1,8 +1,9 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { Job } from "./job.ts";
 import type { Outcome } from "./fetcher.ts";
-import { SharedFetchInputError, abortError, describe } from "./errors.ts";
+import { SharedFetchInputError, abortError, describe, shownValue } from "./errors.ts";
 import { programKey } from "./key.ts";
+import { validateJson } from "./records.ts";
 import { isPlainObject, own, parseHttpUrl } from "./request.ts";
 import type { ProgramRequest } from "./types.ts";
 
@@ -11,6 +12,9 @@ import type { ProgramRequest } from "./types.ts";
  * `compiled` (present for `compile: true` requests) maps file names to JavaScript.
  */
 export function validateProgramData(data: unknown): string | null {
+  // JSON first, as for fetch results: a peer's bigint or `__proto__` would pass the shape checks.
+  const notJson = validateJson(data);
+  if (notJson) return notJson;
   if (!isPlainObject(data)) return "is not a program object";
   if (typeof own(data, "main") !== "string") return "main is not a string";
   const files = own(data, "files");
@@ -35,7 +39,8 @@ export function validateProgramData(data: unknown): string | null {
 export type NormalizedProgramRequest = { url: string; compile: boolean };
 
 export function normalizeProgramRequest(req: ProgramRequest): NormalizedProgramRequest {
-  if (!isPlainObject(req)) throw new SharedFetchInputError(`shared-fetch: program request must be { url, compile? }, got ${describe(req)}`);
+  if (!isPlainObject(req))
+    throw new SharedFetchInputError(`shared-fetch: program request must be { url, compile? }, got ${shownValue(req)}`);
   const parsed = parseHttpUrl(own(req, "url"), "program url");
   // The resolver ignores the fragment: keying on it would resolve one program twice.
   parsed.hash = "";

@@ -1,5 +1,5 @@
 import { boundedMemo } from "./bounded-memo.ts";
-import { SharedFetchInputError, describe, kindOf } from "./errors.ts";
+import { SharedFetchInputError, describe, kindOf, shownUrl, shownValue } from "./errors.ts";
 import type { SharedRequest } from "./types.ts";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -25,20 +25,8 @@ function fail(message: string): never {
   throw new SharedFetchInputError(message);
 }
 
-/**
- * A URL as an error message may show it: no userinfo, no query, no fragment (they may carry a
- * password or a token). Also for text that does not parse as a URL.
- */
-export function shownUrl(url: string): string {
-  const cut = url.search(/[?#]/);
-  const head = cut >= 0 ? url.slice(0, cut) : url;
-  // Userinfo runs from the scheme to the last "@" before the path (WHATWG allows "@" in a password).
-  const text = head.replace(/^([a-z][a-z0-9+.-]*:[/\\]*)[^/\\]*@/i, "$1…@");
-  return describe(cut >= 0 ? `${text}?…` : text);
-}
-
 export function parseHttpUrl(url: unknown, what = "url"): URL {
-  if (typeof url !== "string") fail(`shared-fetch: ${what} must be a string, got ${describe(url)}`);
+  if (typeof url !== "string") fail(`shared-fetch: ${what} must be a string, got ${shownValue(url)}`);
   if (url.trim() === "") fail(`shared-fetch: ${what} is empty; expected an absolute http(s) URL`);
   let parsed: URL;
   try {
@@ -47,13 +35,13 @@ export function parseHttpUrl(url: unknown, what = "url"): URL {
     fail(`shared-fetch: ${what} ${shownUrl(url)} is not a valid absolute URL; expected e.g. "https://host/path"`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    fail(`shared-fetch: ${what} ${shownUrl(url)} has protocol ${parsed.protocol}; expected http: or https:`);
+    fail(`shared-fetch: ${what} ${shownUrl(parsed.href)} has protocol ${parsed.protocol}; expected http: or https:`);
   }
   // fetch refuses credentials in a URL, and its error would quote them; the URL is also hashed
   // into the key and shown in labels, so they are refused here without repeating them.
   if (parsed.username !== "" || parsed.password !== "") {
     fail(
-      `shared-fetch: ${what} ${shownUrl(url)} carries credentials (user:password@); fetch refuses them: send them in an Authorization header instead`,
+      `shared-fetch: ${what} ${shownUrl(parsed.href)} carries credentials (user:password@); fetch refuses them: send them in an Authorization header instead`,
     );
   }
   return parsed;
@@ -99,7 +87,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       ? { url: input }
       : isPlainObject(input)
         ? (input as Partial<SharedRequest>)
-        : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${describe(input)}`);
+        : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${shownValue(input)}`);
   const url = httpHref(req.url);
   const rawMethod = req.method ?? "GET";
   if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);

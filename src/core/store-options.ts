@@ -1,4 +1,4 @@
-import { describe, kindOf, SharedFetchInputError } from "./errors.ts";
+import { describe, kindOf, SharedFetchInputError, shownValue } from "./errors.ts";
 import { randomId } from "./job.ts";
 import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
 import type { LockManagerLike } from "./locks.ts";
@@ -88,7 +88,7 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
     throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);
   }
   const identity = options.identity ?? "anonymous";
-  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${shownValue(identity)}`);
   if (options.keyLockScope !== undefined && typeof options.keyLockScope !== "string")
     throw new SharedFetchInputError(`shared-fetch: keyLockScope must be a string, got ${describe(options.keyLockScope)}`);
   if (options.fetch !== undefined && typeof options.fetch !== "function")

@@ -1,7 +1,7 @@
 import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import type { Doc } from "yjs";
-import { describe } from "../core/errors.ts";
+import { describe, shownUrl } from "../core/errors.ts";
 import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
@@ -73,7 +73,7 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
       // reported below
     }
     if (protocol !== "ws:" && protocol !== "wss:")
-      throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${describe(url)}`);
+      throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${shownUrl(url)}`);
   }
   return urls;
 }

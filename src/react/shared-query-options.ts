@@ -8,7 +8,7 @@ import {
   type DataTag,
   type UseQueryOptions,
 } from "@tanstack/react-query";
-import { describe, SharedFetchInputError } from "../core/errors.ts";
+import { SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeRequest, originAndPath } from "../core/request.ts";
@@ -65,7 +65,7 @@ export function inputErrorOf(input: unknown, error: unknown): unknown {
   const typed =
     error instanceof SharedFetchInputError
       ? error
-      : new SharedFetchInputError(`shared-fetch: ${describe(input)} is not a request: ${messageOf(error)}`, { cause: error });
+      : new SharedFetchInputError(`shared-fetch: ${shownValue(input)} is not a request: ${messageOf(error)}`, { cause: error });
   return asQueryError(typed);
 }
 

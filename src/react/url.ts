@@ -1,5 +1,5 @@
 import { boundedMemo } from "../core/bounded-memo.ts";
-import { SharedFetchInputError, describe } from "../core/errors.ts";
+import { SharedFetchInputError, shownUrl } from "../core/errors.ts";
 import type { SharedRequest } from "../core/types.ts";
 
 /**
@@ -13,7 +13,7 @@ export function absoluteUrl(url: string): string {
   const base = (globalThis as { location?: { href?: unknown } }).location?.href;
   if (typeof base !== "string") {
     throw new SharedFetchInputError(
-      `shared-fetch: url ${describe(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`,
+      `shared-fetch: url ${shownUrl(url)} is relative and there is no page location to resolve it against (outside a browser); pass an absolute URL`,
     );
   }
   return resolved(`${base}\n${url}`, () => new URL(url, base).href);

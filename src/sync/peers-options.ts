@@ -3,7 +3,7 @@
  * its `peers` with them at the call, in a tab that must not load y-websocket or Yjs for it (the
  * worker, or the tab's own replica, connects later), and the worker checks a tab's hello with them.
  */
-import { describe } from "../core/errors.ts";
+import { describe, shownUrl } from "../core/errors.ts";
 
 /** A y-websocket server: its base URL, the doc's room, and the query parameters sent with the connection. */
 export type PeersServer = { url: string; room: string; params?: Record<string, string> };
@@ -23,11 +23,11 @@ export function peersProblem(value: unknown, name?: string): string | undefined 
   }
   const url = given.url as string;
   if (!["ws:", "wss:", "http:", "https:"].includes(protocolOf(url)))
-    return `${option("url")} must be a ws:// or wss:// URL (e.g. "wss://sync.example.com"), got ${describe(url)}`;
+    return `${option("url")} must be a ws:// or wss:// URL (e.g. "wss://sync.example.com"), got ${shownUrl(url)}`;
   // y-websocket appends the room to the URL as it is: "?" would start the query (rooms "a?x" and
   // "a?y" would be one room at the server, each tenant reading the other's doc), "#" a fragment.
   if (/[?#]/.test(given.room as string))
-    return `${option("room")} must not contain "?" or "#" (the server would read another room), got ${describe(given.room)}`;
+    return `${option("room")} must not contain "?" or "#" (the server would read another room), got ${shownUrl(given.room as string)}`;
   const params = given.params;
   if (params === undefined) return undefined;
   if (typeof params !== "object" || params === null || Array.isArray(params))

@@ -1,5 +1,5 @@
 import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
-import { describe, SharedFetchInputError } from "../core/errors.ts";
+import { describe, kindOf, SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
@@ -72,7 +72,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
       `shared-fetch: connectBrowser needs { name: non-empty string }, got ${options && typeof options === "object" ? `name ${describe(options.name)}` : describe(options)}`,
     );
   const identity = options.identity ?? "anonymous";
-  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${describe(identity)}`);
+  if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${shownValue(identity)}`);
   const locks = options.locks ?? detectLocks();
   // Whatever the app injects (`locks` too), a browser without SharedWorker has no worker to serve
   // the tab: the factory would only throw. Tests under Node stand one in, as the browser they simulate.
@@ -91,7 +91,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   const leaseMs = leaseOption("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
   const programLeaseMs = leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
   if (options.fetch !== undefined && typeof options.fetch !== "function")
-    throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${describe(options.fetch)}`);
+    throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${kindOf(options.fetch)}`);
   const peersBad = options.peers === undefined ? undefined : peersProblem(options.peers, "peers");
   if (peersBad !== undefined) throw new SharedFetchInputError(`shared-fetch: connectBrowser's ${peersBad}`);
 

@@ -1,4 +1,4 @@
-import { shownUrl } from "../request.ts";
+import { shownUrl } from "../errors.ts";
 import { ProgramResolveError } from "./errors.ts";
 
 const PROBE_EXTENSIONS = [".ts", ".tsx", ".js", ".jsx", ".mjs"];
