@@ -48,7 +48,10 @@ export default [
   // Raised by 0.5 KiB with the hooks' parity with useQuery (a disabled query in any of TanStack's
   // ways keeps the store out, a stable refetch, hydration that matches the server's HTML) and
   // options checked before the store attaches anything: 29.84 → 30.35 kB.
-  row("store + useSharedFetch", main, hook, "30 KiB"),
+  // Raised by 0.5 KiB with the client's methods read as TanStack runs them (fetchQuery's retry and
+  // staleTime, retries paused offline, invalidations kept), a recorded error not taken as fresh
+  // on mount, claims' idempotency ids and refused input shown without secrets: 30.35 → 30.85 kB.
+  row("store + useSharedFetch", main, hook, "30.5 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
@@ -56,9 +59,12 @@ export default [
   // (local-snapshot.ts): 35.73 → 36.18 kB; the next row 40.07 → 40.51 kB, the worker's 41.83 → 42.24.
   // Raised by 1 KiB with the first row's changes and the connectors' own option checks: 36.18 →
   // 36.82 kB; the next row 40.51 → 41.18 kB, the worker's 42.24 → 42.58 (raised by 0.5 KiB each).
-  row("  + connectTabs", main, [...hook, "connectTabs"], "36.5 KiB"),
+  // Raised by 0.5 KiB with the first row's changes: 36.82 → 37.32 kB.
+  row("  + connectTabs", main, [...hook, "connectTabs"], "37 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "40.5 KiB"),
+  // Raised by 1 KiB with the first row's changes and connectPeers' url and room checks and its
+  // presence drop kept local: 41.18 → 41.87 kB.
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "41.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -74,14 +80,17 @@ export default [
     ["SharedFetchProvider", "useSharedFetch", "connectBrowser"],
     // Raised by 0.5 KiB with the hooks' parity with useQuery and the tab's views keeping a record's
     // data object (remote-views.ts): 16.59 → 16.98 kB.
-    "17 KiB",
+    // Raised by 0.5 KiB with the first row's hook changes and the peers' checks: 16.98 → 17.53 kB.
+    "17.5 KiB",
   ),
   // Raised by 0.5 KiB with the settle window bounded by the initial sync, the first claim freed by
   // a refused connection and no window while disconnected (settle-window.ts, sync-clock.ts): 41.37 →
   // 41.6 kB.
   // Raised by 0.5 KiB with connectTabs' copy in localStorage (which a worker, without localStorage,
   // never keeps): 41.83 → 42.24 kB.
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "42 KiB"),
+  // Raised by 0.5 KiB with retries paused while the worker is offline, programs' per-call lease,
+  // claims' idempotency ids and the peers' checks: 42.58 → 43.22 kB.
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "42.5 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every
