@@ -16,7 +16,11 @@ export type Connection = {
    * state starts as `{}`; a missing state means the replica left (or went silent for 30 s).
    */
   awareness: Awareness;
-  /** Idempotent. Tells the others this replica left, then releases every handle (Node can exit). */
+  /**
+   * Idempotent. Tells the others this replica left, then releases every handle (Node can exit),
+   * but for one: a reconnect timer the provider armed while offline, which then does nothing and
+   * holds Node up to its back-off (y-websocket: 2.5 s at most; Hocuspocus: its retry delay).
+   */
   destroy(): void;
 };
 
