@@ -16,7 +16,7 @@
  *   died, the next worker's first hello, its IndexedDB open, its request (marks the test page and
  *   its worker file record). Twice: once every tab has been up UP_MS (500) past showing pending
  *   (upMs 500), and the moment the last one shows pending, while it still boots (upMs 0)
- * - the load average (1 min) at the start and the end: these figures move with it
+ * - the load average at the start and the end (`env:` lines): these figures move with it
  *
  * MODES=tab|worker runs one side, UP_MS sets the steady state's wait, STANDBY=off turns the
  * standby worker off, TIMELINE=1 prints each host-tab crash's events and marks and each
@@ -37,6 +37,7 @@ import {
   workerHeaps,
   type WorkerPageConfig,
 } from "../test/browser/worker-harness.ts";
+import { median } from "./browser/stats.ts";
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const KS = (process.env.TABS ?? "2,4,8").split(",").map(Number);
@@ -53,7 +54,7 @@ const STANDBY = process.env.STANDBY !== "off";
 
 function emit(figure: string, contender: Contender, params: Record<string, unknown>, samples: number[], unit: string): void {
   const sorted = [...samples].sort((a, b) => a - b);
-  const value = sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+  const value = sorted.length ? median(sorted) : NaN;
   const round = (x: number) => Math.round(x * 10) / 10;
   const name = contender === "shared-fetch/worker" && !STANDBY ? "shared-fetch/worker-no-standby" : contender;
   console.log(
@@ -302,9 +303,12 @@ async function hostCrashes(browser: Browser, host: CountingHost, contender: Cont
   emit("crash of the host tab: requests", contender, { tabs: k, upMs }, hostRequests, "requests");
 }
 
-/** The machine's load average (1 min) as a JSON line: these figures move with it on a shared machine. */
+/** The machine's load average, an `env:` line (not a figure): these figures move with it on a shared machine. */
 function printLoad(when: "start" | "end"): void {
-  console.log(JSON.stringify({ figure: `load average at the ${when}`, value: Math.round(loadavg()[0]! * 100) / 100, unit: "runnable" }));
+  const load = loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+  console.log(`env: load average at the ${when} ${load} (1/5/15 min)`);
 }
 
 async function main(): Promise<void> {
@@ -317,6 +321,11 @@ async function main(): Promise<void> {
     for (const k of KS) {
       for (const contender of CONTENDERS) {
         await counts(browser, host, sync, contender, k);
+        // A crash needs a survivor: a lone tab has none.
+        if (k < 2) {
+          console.log(`n/a  ${contender}, 1 tab: crash figures (no tab survives the crash)`);
+          continue;
+        }
         const other: number[] = [];
         const otherRequests: number[] = [];
         for (let i = 0; i < RUNS; i++) {

@@ -20,16 +20,16 @@ import { launchBrowser } from "../test/browser/harness.ts";
 import { startHost } from "../test/browser/host.ts";
 import { findChromium } from "../test/browser/chromium.ts";
 import { startSyncServer } from "../test/sync/ws-server.ts";
-import { crashes, duplicatesBeforeCrash } from "./browser/crash.ts";
+import { crashDuplicateRows, crashes } from "./browser/crash.ts";
 import { bootDuplicates, deviceDuplicates } from "./browser/duplicates.ts";
 import { devicesAskingTogether, followerShowsData, requestsPerInterval, takeoverAcrossDevices } from "./browser/kept.ts";
 import { printReturnVisits, returnVisits } from "./browser/return-visit.ts";
 import { printSummary } from "./browser/summary.ts";
-import { buildPages, settings } from "./browser/setup.ts";
+import { buildPages, CONTENDERS, settings } from "./browser/setup.ts";
 import { buildStartupPages, printStartup, startupCosts } from "./browser/startup.ts";
 import { Figures, printJson, type Row } from "./browser/stats.ts";
 import { targets } from "./browser/targets.ts";
-import { timeToData } from "./browser/time-to-data.ts";
+import { timeToData, TTD_LIBS } from "./browser/time-to-data.ts";
 
 const load = () =>
   loadavg()
@@ -55,8 +55,15 @@ async function main(): Promise<void> {
     console.log(
       `env: chromium ${browser.version()} (headless, ${findChromium().path}), node ${process.version}, ${cpus().length} cpus, ` +
         `load average ${load()} (1/5/15 min); reps ${settings.reps} × samples ${settings.samples}, host delay ${settings.hostMs} ms, ` +
-        `tabs ${settings.tabCounts.join("/")}, stagger ${settings.staggerMs} ms; host + y-websocket server on 127.0.0.1; figures ${[...want].join(",")}`,
+        `tabs ${settings.tabCounts.join("/")}, stagger ${settings.staggerMs} ms; host + y-websocket server on 127.0.0.1; figures ${[...want].join(",")}` +
+        (process.env.LIBS ? `; time to data of ${TTD_LIBS.map((lib) => CONTENDERS[lib]).join(", ")} (LIBS=${process.env.LIBS})` : ""),
     );
+    // The time-to-data targets are ratios of shared-fetch to the leader: without both there is nothing to judge.
+    const missing = (["leader", "shared"] as const).filter((lib) => !TTD_LIBS.includes(lib));
+    if (process.env.LIBS && missing.length)
+      console.log(
+        `warning: LIBS leaves out ${missing.map((lib) => CONTENDERS[lib]).join(" and ")}: the time-to-data targets cannot be judged`,
+      );
     const sampled = new Figures();
     for (let rep = 0; rep < settings.reps; rep++) {
       if (want.has("ttd")) await timeToData(browser, host, sampled, rep);
@@ -64,7 +71,7 @@ async function main(): Promise<void> {
       if (want.has("startup")) await startupCosts(browser, host, sampled, rep);
     }
     emit(sampled.rows());
-    for (const [id, n] of duplicatesBeforeCrash) console.log(`note: ${id}: ${n} crash samples skipped (2 requests before the crash)`);
+    emit(crashDuplicateRows());
     if (want.has("boot")) emit(await bootDuplicates(browser, host));
     if (want.has("devices")) {
       emit([await deviceDuplicates(browser, host, sync)]);
@@ -91,8 +98,8 @@ async function main(): Promise<void> {
     if (want.has("interval")) await requestsPerInterval(browser, host, kept);
     for (let i = 0; i < settings.runs && want.has("return"); i++) await returnVisits(browser, host, kept, i);
     emit(kept.rows());
-    const { ratios, verdicts } = targets(rows);
-    printJson(ratios);
+    const { ratios, checks, verdicts } = targets(rows);
+    printJson([...ratios, ...checks]);
     console.log("");
     printStartup(rows);
     printSummary(rows, ratios, verdicts);

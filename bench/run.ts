@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: figures the README quotes. Prints what it measured; asserts nothing.
+ * `npm run bench`: figures the README quotes. Prints what it measured, a human line and a JSON
+ * line (../shared/BENCH.md) per figure; asserts nothing.
  * - doc growth: encoded size of the shared doc after N request/refetch cycles over K keys
  * - dedupe: host requests when R replicas on one synced network ask for the same keys at once
  * - bundle size of what an app imports (bench/bundle.ts)
@@ -8,11 +9,13 @@ import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
 import { Network } from "../sim/network.ts";
 import { bundleSizes } from "./bundle.ts";
-import { scaleBench } from "./scale.ts";
+import { once, print, scaleBench } from "./scale.ts";
 import { devtoolsFigures } from "./devtools.ts";
 
 const CYCLES = Number(process.env.CYCLES ?? 10_000);
 const KEYS = Number(process.env.KEYS ?? 100);
+
+const kib = (bytes: number) => Math.round(bytes / 102.4) / 10;
 
 function instantHost() {
   let calls = 0;
@@ -42,13 +45,24 @@ async function docGrowth() {
   console.log(
     `doc growth: ${CYCLES} request/refetch cycles over ${KEYS} keys, 2 replicas (${host.calls()} host calls, ${(ms / CYCLES).toFixed(2)} ms/cycle)`,
   );
-  for (const [n, bytes] of sizes) console.log(`  after ${String(n).padStart(6)} cycles: encoded doc ${(bytes / 1024).toFixed(1)} KiB`);
+  const params = { keys: KEYS, replicas: 2 };
+  print("ms per request/refetch cycle", "shared-fetch", { cycles: CYCLES, ...params }, once(Math.round((ms / CYCLES) * 100) / 100), "ms");
+  for (const [n, bytes] of sizes) {
+    console.log(`  after ${String(n).padStart(6)} cycles: encoded doc ${(bytes / 1024).toFixed(1)} KiB`);
+    print("encoded doc size", "shared-fetch", { cycles: n, ...params }, once(kib(bytes)), "KiB");
+  }
   // The same writes into a Y.Map, for comparison: every overwrite leaves a tombstone behind.
   const mapDoc = new Y.Doc();
   const map = mapDoc.getMap("results");
   for (let i = 0; i < CYCLES; i++) mapDoc.transact(() => map.set(String(i % KEYS), { rev: i, data: { n: i, at: i } }));
-  console.log(
-    `  (a plain Y.Map with the same ${CYCLES} result overwrites alone: ${(Y.encodeStateAsUpdate(mapDoc).byteLength / 1024).toFixed(1)} KiB)`,
+  const mapBytes = Y.encodeStateAsUpdate(mapDoc).byteLength;
+  console.log(`  (a plain Y.Map with the same ${CYCLES} result overwrites alone: ${(mapBytes / 1024).toFixed(1)} KiB)`);
+  print(
+    "encoded doc size",
+    "plain Y.Map (result overwrites alone)",
+    { cycles: CYCLES, keys: KEYS, replicas: 1 },
+    once(kib(mapBytes)),
+    "KiB",
   );
   a.destroy();
   b.destroy();
@@ -65,6 +79,7 @@ async function dedupe(replicas: number) {
   const urls = Array.from({ length: 20 }, (_, i) => `https://api.example.test/d/${i}`);
   await Promise.all(stores.flatMap((s) => urls.map((url) => s.ensure({ url }))));
   console.log(`dedupe: ${replicas} replicas × ${urls.length} keys asked at once → ${host.calls()} host requests`);
+  print("host requests", "shared-fetch", { replicas, keys: urls.length }, once(host.calls()), "requests");
   stores.forEach((s) => s.destroy());
 }
 

@@ -9,8 +9,12 @@ import type { Browser, BrowserContext } from "playwright-core";
 import { uniqueName, waitUntil, type Tab } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import { allShowData, benchUrl, CONTENDERS, marksOf, openBenchTabs, settings, signalled, sleep, type Lib } from "./setup.ts";
-import type { Figures } from "./stats.ts";
+import { countRow, type Figures, type Row } from "./stats.ts";
 
+/**
+ * TanStack Query alone and its broadcast plugin are left out by design: every tab sends its own
+ * request, so no tab's crash leaves another waiting (the summary says so in an n/a line).
+ */
 export const CRASH_LIBS: Lib[] = ["leader", "shared"];
 export type Profile = "warm" | "fresh";
 
@@ -106,8 +110,24 @@ export async function crashSample(browser: Browser, host: CountingHost, lib: Lib
   }
 }
 
-/** Samples that measured nothing (a duplicate before the crash), per contender and profile. */
-export const duplicatesBeforeCrash = new Map<string, number>();
+/**
+ * Requests the host saw before each crash (1, or 2+ where the sample measured nothing), per
+ * contender and profile: a count row of their own, and counted by the requests-per-key verdict.
+ */
+const beforeCrash = new Map<string, { lib: Lib; profile: Profile; requests: number[] }>();
+
+export function crashDuplicateRows(): Row[] {
+  return [...beforeCrash.values()].map(({ lib, profile, requests }) =>
+    countRow(
+      "crash samples with 2+ requests before the crash",
+      CONTENDERS[lib],
+      { tabs: settings.crashTabs, hostMs: settings.hostMs, profile },
+      requests.filter((n) => n > 1).length,
+      requests.length,
+      requests,
+    ),
+  );
+}
 
 export async function crashes(browser: Browser, host: CountingHost, figures: Figures, rep: number): Promise<void> {
   for (const profile of ["warm", "fresh"] as const) {
@@ -118,10 +138,11 @@ export async function crashes(browser: Browser, host: CountingHost, figures: Fig
       for (const lib of order) {
         const who = CONTENDERS[lib];
         const r = await crashSample(browser, host, lib, profile);
+        const id = `${lib} ${profile}`;
+        if (!beforeCrash.has(id)) beforeCrash.set(id, { lib, profile, requests: [] });
+        beforeCrash.get(id)!.requests.push("duplicateBeforeCrash" in r ? r.duplicateBeforeCrash : 1);
         if ("duplicateBeforeCrash" in r) {
           if (lib === "leader") throw new Error(`weblock-leader: ${r.duplicateBeforeCrash} requests before the crash (expected 1)`);
-          const id = `${who} ${profile}`;
-          duplicatesBeforeCrash.set(id, (duplicatesBeforeCrash.get(id) ?? 0) + 1);
           continue;
         }
         if (lib === "leader" && r.requests !== 2) throw new Error(`weblock-leader: ${r.requests} requests after the crash (expected 2)`);

@@ -11,7 +11,9 @@ import type { SyncServer } from "../../test/sync/ws-server.ts";
 import { allShowData, benchUrl, CONTENDERS, openBenchTabs, settings, sleep, type Lib } from "./setup.ts";
 import { timeline } from "./timeline.ts";
 import { countRow, type Row } from "./stats.ts";
+import { judgeBoot, judgeDevices } from "./targets.ts";
 
+/** TanStack Query alone and its broadcast plugin are left out: every tab sends its own request (an n/a line says so). */
 export const BOOT_LIBS: Lib[] = ["leader", "shared"];
 
 async function bootInBrowser(browser: Browser, host: CountingHost, lib: Lib): Promise<number> {
@@ -41,7 +43,7 @@ export async function bootDuplicates(browser: Browser, host: CountingHost): Prom
     const runs = perRun.get(lib)!;
     if (lib === "leader" && runs.some((n) => n !== 1))
       throw new Error(`weblock-leader sent ${runs.join(" ")} requests at boot (expected 1 each)`);
-    return countRow(
+    const row = countRow(
       "runs with 2+ requests at boot in one browser",
       CONTENDERS[lib],
       params,
@@ -49,6 +51,7 @@ export async function bootDuplicates(browser: Browser, host: CountingHost): Prom
       runs.length,
       runs,
     );
+    return lib === "shared" ? judgeBoot(row) : row;
   });
 }
 
@@ -74,12 +77,9 @@ export async function deviceDuplicates(browser: Browser, host: CountingHost, syn
   const runs: number[] = [];
   for (let i = 0; i < settings.deviceBoots; i++) runs.push(await bootTwoDevices(browser, host, sync));
   const params = { devices: 2, hostMs: settings.hostMs, setup: "README (store at once)" };
-  return countRow(
-    "boots with 2+ requests across two devices",
-    CONTENDERS.shared,
-    params,
-    runs.filter((n) => n > 1).length,
-    runs.length,
-    runs,
+  // shared-fetch only: TanStack Query (alone or with its broadcast plugin) and the lock leader
+  // send one request per device, since neither BroadcastChannel nor Web Locks span devices.
+  return judgeDevices(
+    countRow("boots with 2+ requests across two devices", CONTENDERS.shared, params, runs.filter((n) => n > 1).length, runs.length, runs),
   );
 }

@@ -82,12 +82,16 @@ export async function returnVisits(browser: Browser, host: CountingHost, figures
 export function printReturnVisits(rows: Row[]): void {
   const lines: string[][] = [];
   for (const c of CASES) {
-    for (const figure of ["slowest tab time to data", "slowest tab time to its final data", "requests"]) {
+    for (const [figure, unit] of [
+      ["slowest tab time to data", "ms"],
+      ["slowest tab time to its final data", "ms"],
+      ["requests", "requests"],
+    ]) {
       const cells = RETURN_LIBS.map((lib) =>
         rows.find((r) => r.figure === `return visit: ${figure}` && r.contender === CONTENDERS[lib] && r.params.case === c.name),
       );
       if (cells.every((r) => r === undefined)) continue;
-      lines.push([`${figure}, ${c.name}`, ...cells.map(fmt)]);
+      lines.push([`${figure}, ${c.name} (${unit})`, ...cells.map(fmt)]);
     }
   }
   if (!lines.length) return;

@@ -42,11 +42,16 @@ export class Figures {
     s.reps.set(rep, list);
   }
 
-  /** One row per series: value = median over repetitions of each repetition's median. */
+  /**
+   * One row per series: value = median over repetitions of each repetition's median. `perRep` is
+   * keyed by repetition index, so that a ratio pairs the same repetition of two contenders even
+   * where one of them lost a repetition (skipped samples).
+   */
   rows(): Row[] {
     return [...this.series.values()].map((s) => {
-      const perRep = [...s.reps.values()].map(median);
-      const samples = [...s.reps.values()].flat();
+      const reps = [...s.reps.entries()].sort(([a], [b]) => a - b);
+      const perRep = reps.map(([, xs]) => median(xs));
+      const samples = reps.flatMap(([, xs]) => xs);
       return {
         figure: s.figure,
         contender: s.contender,
@@ -56,7 +61,7 @@ export class Figures {
         runs: perRep.length,
         min: round(Math.min(...perRep)),
         max: round(Math.max(...perRep)),
-        perRep: perRep.map(round),
+        perRep: Object.fromEntries(reps.map(([rep], i) => [rep, round(perRep[i]!)])),
         samples: samples.length,
         sampleMin: round(Math.min(...samples)),
         sampleMax: round(Math.max(...samples)),

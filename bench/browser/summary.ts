@@ -7,6 +7,14 @@ const ALL_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, C
 /** The ratio columns: contender → heading. */
 const RATIOS = { [CONTENDERS.payload]: "code ÷ leader", [CONTENDERS.shared]: "shared ÷ leader", [CONTENDERS.worker]: "worker ÷ leader" };
 
+/** The contenders that share nothing across tabs: figures about sharing are trivial for them by design. */
+const ALONE = [CONTENDERS.tanstack, CONTENDERS.broadcast];
+
+/** A figure not measured for some contenders, and why (no JSON line: only measured values are). */
+function notApplicable(who: string[], why: string): void {
+  console.log(`n/a  ${who.join(", ")}: ${why}`);
+}
+
 export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
   // The leader page carrying shared-fetch's code has columns only in the runs that name it.
   const carried = rows.some((r) => r.contender === CONTENDERS.payload);
@@ -52,6 +60,7 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
       return [label, cell(CONTENDERS.leader), cell(CONTENDERS.shared), ratio ? `${fmt(ratio)}×` : ""];
     });
     printTable(["crash of the fetching tab, ms", CONTENDERS.leader, CONTENDERS.shared, "shared ÷ leader"], lines);
+    notApplicable(ALONE, `every tab sends its own request (${settings.crashTabs} per key); no claimant to crash`);
     console.log("");
   }
   const phases = rows.filter((r) => r.figure.startsWith("first-fetching tab") && r.params.opened === "at once" && r.params.tabs === 4);
@@ -65,12 +74,22 @@ export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): v
     console.log("");
   }
   const counts = rows.filter((r) => r.unit.startsWith("runs of"));
-  for (const r of counts)
-    console.log(`${r.figure} (${r.contender}): ${r.value} of ${r.runs} (per run: ${(r.perRun as number[]).join(" ")})`);
+  for (const r of counts) {
+    const profile = r.params.profile && r.figure.startsWith("crash") ? `, ${r.params.profile} profile` : "";
+    console.log(`${r.figure}${profile} (${r.contender}): ${r.value} of ${r.runs} (per run: ${(r.perRun as number[]).join(" ")})`);
+  }
+  if (counts.some((r) => r.figure === "runs with 2+ requests at boot in one browser"))
+    notApplicable(ALONE, `boot in one browser: every tab sends its own request (${settings.bootTabs} per key)`);
+  if (counts.some((r) => r.figure === "boots with 2+ requests across two devices"))
+    notApplicable(
+      [...ALONE, CONTENDERS.leader],
+      "two devices booting: each device sends its own request (2 per key); BroadcastChannel and Web Locks do not span devices",
+    );
   const kept = rows.filter((r) => r.figure.startsWith("takeover across devices") || r.figure.endsWith("shows data (answer sent → DOM)"));
   for (const r of kept) console.log(`${r.figure}: ${fmt(r)} ms over ${r.samples} runs`);
   const interval = rows.filter((r) => r.figure === "requests per refetch interval");
-  for (const r of interval) console.log(`requests per refetch interval, ${r.params.tabs} tabs (${r.contender}): ${r.value}`);
+  for (const r of interval)
+    console.log(`requests per refetch interval (${r.params.intervalMs} ms), ${r.params.tabs} tabs (${r.contender}): ${r.value} requests`);
   if (verdicts.length) {
     console.log("\ntargets (ratios to the lock leader in this run):");
     for (const v of verdicts) console.log(`  ${v.met ? "target met    " : "target NOT met"}  ${v.what}: ${v.figure}`);
