@@ -59,6 +59,9 @@ function guarded(Base: WebSocketConstructor): WebSocketConstructor {
   };
 }
 
+/** How @hocuspocus/provider words a token function's failure, which it reports as a refusal. */
+const TOKEN_FETCH_FAILED = "Failed to get token";
+
 function checkedUrls(opts: HocuspocusOptions): string[] {
   if (opts.url !== undefined && opts.urls !== undefined) throw new TypeError("connectHocuspocus: give `url` or `urls`, not both");
   const urls = opts.urls ?? (opts.url === undefined ? [] : [opts.url]);
@@ -149,6 +152,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     token: async () => (typeof token === "function" ? await token() : token),
     // Emitted at each connection's sync (after every reconnect too), never when it is lost.
     onSynced: () => {
+      tokenFailures = 0;
       clock.synced();
       resolveSynced();
     },
@@ -158,17 +162,32 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     onAuthenticated: () => announceAgain(awareness),
     onAuthenticationFailed: ({ reason }) => {
       if (destroyed || error !== undefined) return;
+      // The provider reports its own failure to get a token (the app's token function threw: an
+      // auth backend's blip) as a refusal too: that one is asked again at the next connection.
+      if (reason.startsWith(TOKEN_FETCH_FAILED)) return retryToken();
       error = new HocuspocusAuthError(opts.room, reason);
       websocket.disconnect(); // stop: the server keeps the socket open and would never sync us
       rejectSynced(error);
     },
   });
+  // A token function that failed: a new connection after a back-off (the delay, doubling to 30 s).
+  let tokenFailures = 0;
+  let tokenRetry: ReturnType<typeof setTimeout> | undefined;
+  function retryToken(): void {
+    websocket.disconnect();
+    const wait = Math.min(delay * 2 ** tokenFailures++, 30_000);
+    tokenRetry = setTimeout(() => {
+      tokenRetry = undefined;
+      if (!destroyed && error === undefined) websocket.connect().catch(() => {});
+    }, wait);
+  }
   const observer = observeUpdateTrips(provider, trips);
   provider.attach();
 
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
+    clearTimeout(tokenRetry);
     unregister();
     observer.stop();
     doc.off("destroy", destroy);

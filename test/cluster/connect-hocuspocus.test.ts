@@ -93,6 +93,19 @@ describe("connectHocuspocus against the cluster", () => {
     expect(across.map.toJSON()).toEqual({ secret: "only for token holders" });
   });
 
+  it("a token function that fails once (an auth backend's blip) is asked again at the next connection: not a final refusal", async () => {
+    const room = uniqueRoom("tokenfn");
+    let calls = 0;
+    const token = async () => {
+      if (++calls === 1) throw new Error("fetch /api/token: 503");
+      return env.cluster().token(room);
+    };
+    const c = open(room, { token, reconnectDelayMs: 50 });
+    await c.conn.whenSynced;
+    expect(c.conn.error).toBeUndefined();
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+
   it("syncs through a cluster when the first URL is down: the next one is tried", async () => {
     const room = uniqueRoom("dead-first");
     const dead = `ws://127.0.0.1:${await freePort()}`;
