@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../devtools/index.ts";
 import { ROOT, TABLES } from "../src/internals.ts";
+import type { SharedFetchStoreWithExtras } from "../src/index.ts";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const PROG = "https://modules.example.test/app/main.ts";
@@ -21,6 +22,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** A peer's program record for PROG at `rev` whose data holds a bigint, through a real Yjs update. */
+async function peerWritesBigintProgram(c: ReturnType<typeof cluster>, a: SharedFetchStoreWithExtras, rev: number, seq: number) {
+  const peer = new Y.Doc();
+  c.net.add(peer);
+  await tick();
+  const lane = new Y.Array<unknown>();
+  const data = { main: "/app/main.ts", files: [], externals: [], size: 10n };
+  lane.push([{ t: TABLES.programs, k: a.programKeyOf({ url: PROG }), v: { rev, data }, s: seq }]);
+  peer.getArray<unknown>(ROOT).push([lane]);
+  await tick(10);
+}
+
 describe("invariant 14: program records", () => {
   it("a program record with a non-JSON field (bigint) is malformed, and the devtools model keeps following the doc", async () => {
     const c = cluster(1, { settleMs: 0 });
@@ -31,20 +44,7 @@ describe("invariant 14: program records", () => {
     expect(model.getSnapshot().keys).toHaveLength(1);
 
     // A peer (through a real Yjs update) writes a program at a newer revision with one extra non-JSON field.
-    const peer = new Y.Doc();
-    c.net.add(peer);
-    await tick();
-    const lane = new Y.Array<unknown>();
-    lane.push([
-      {
-        t: TABLES.programs,
-        k: a!.programKeyOf({ url: PROG }),
-        v: { rev: 2, data: { main: "/app/main.ts", files: [], externals: [], size: 10n } },
-        s: 1e9,
-      },
-    ]);
-    peer.getArray<unknown>(ROOT).push([lane]);
-    await tick(10);
+    await peerWritesBigintProgram(c, a!, 2, 1e9);
     // Expected: it is malformed (not JSON), listed, and the good program stands.
     expect(a!.malformed().map((m) => m.map)).toContain(TABLES.programs);
     expect(a!.programSnapshot({ url: PROG }).data?.files.map((f) => f.name)).toEqual(["/app/main.ts"]);
@@ -67,20 +67,7 @@ describe("invariant 14: program records", () => {
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;
     const model = createDevtoolsModel(a!);
-    const peer = new Y.Doc();
-    c.net.add(peer);
-    await tick();
-    const lane = new Y.Array<unknown>();
-    lane.push([
-      {
-        t: TABLES.programs,
-        k: a!.programKeyOf({ url: PROG }),
-        v: { rev: 1, data: { main: "/app/main.ts", files: [], externals: [], size: 10n } },
-        s: 1,
-      },
-    ]);
-    peer.getArray<unknown>(ROOT).push([lane]);
-    await tick(10);
+    await peerWritesBigintProgram(c, a!, 1, 1);
     c.host.auto = () => ({ status: 200, body: { n: 1 } });
     await until(a!.ensure({ url: URL_A }));
     await tick(500);
