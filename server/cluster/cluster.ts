@@ -124,11 +124,15 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
   }
 }
 
-/** SIGTERM (the instance stores what is pending), SIGKILL should it not exit within 5 s. */
+/**
+ * SIGTERM (the instance stores what is pending), SIGKILL should it not exit within 2 s after its
+ * own SHUTDOWN_TIMEOUT_MS (default 10 s), at which it names the rooms it could not save.
+ */
 async function stopInstance(child: Child): Promise<void> {
   if (child.process.exitCode !== null || child.process.signalCode !== null) return;
   child.process.kill("SIGTERM");
-  const timer = setTimeout(() => child.process.kill("SIGKILL"), 5000);
+  const cap = Number(process.env.SHUTDOWN_TIMEOUT_MS || 10_000) + 2000;
+  const timer = setTimeout(() => child.process.kill("SIGKILL"), cap);
   await child.exited;
   clearTimeout(timer);
 }

@@ -4,10 +4,11 @@
  * ROOM_SECRET (at least 16 characters) overrides the demo secret; INSTANCES the number of instances.
  */
 import { startCluster } from "./cluster.ts";
+import { integerEnv, secretEnv } from "./config.ts";
 import { DEMO_SECRET } from "./tokens.ts";
 
-const secret = process.env.ROOM_SECRET ?? DEMO_SECRET;
-const instances = Number(process.env.INSTANCES ?? 2);
+const secret = secretEnv("ROOM_SECRET", DEMO_SECRET);
+const instances = integerEnv("INSTANCES", { min: 1, fallback: 2 });
 
 // Installed before anything starts: the children's exit hook (child.ts) then leaves SIGINT and
 // SIGTERM to this orderly stop instead of killing them outright. Ctrl-C during the start exits,

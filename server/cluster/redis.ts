@@ -19,6 +19,9 @@ export async function startRedis(port?: number): Promise<RedisProcess> {
     REDIS,
     ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
     /Ready to accept connections/,
+    // Its own process group: a terminal's Ctrl-C reaches only main.ts, which stops the instances
+    // (they store what is pending and leave Redis) before it stops Redis. Killed on exit anyway.
+    { detached: true },
   );
   return {
     port: chosen,

@@ -1,9 +1,15 @@
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { createSharedFetchStore, type SharedFetchStoreWithExtras, type SharedRequest } from "../../src/index.ts";
 import { connectHocuspocus, type HocuspocusConnection } from "../../src/hocuspocus/index.ts";
-import { startCluster, type Cluster } from "../../server/cluster/cluster.ts";
+import { killHard, spawnUntil, type Child } from "../../server/cluster/child.ts";
+import { startCluster, type Cluster, type ClusterOptions } from "../../server/cluster/cluster.ts";
+import { readStoredDocument } from "../../server/cluster/pg-documents.ts";
+import { freePort } from "../../server/cluster/ports.ts";
+import { DEMO_SECRET } from "../../server/cluster/tokens.ts";
+import { until } from "../sync/wait.ts";
 import { CountingHost } from "./http-host.ts";
 
 /**
@@ -11,12 +17,12 @@ import { CountingHost } from "./http-host.ts";
  * host per test file, started before its tests and stopped after them. Missing redis-server or
  * postgresql fails the file with a message saying what to install; nothing is skipped.
  */
-export function useCluster(): { cluster(): Cluster; host(): CountingHost } {
+export function useCluster(options: ClusterOptions = {}): { cluster(): Cluster; host(): CountingHost } {
   let cluster: Cluster | undefined;
   let host: CountingHost | undefined;
   beforeAll(async () => {
     host = await CountingHost.start();
-    cluster = await startCluster();
+    cluster = await startCluster(options);
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -76,4 +82,66 @@ export function when(store: SharedFetchStoreWithExtras, req: SharedRequest, chec
       resolve();
     });
   });
+}
+
+/** A bare doc synced through `urls`, no store: for tests about what the servers keep of a doc. */
+export function docPeer(cluster: Cluster, room: string, urls: string[]): Omit<Peer, "store"> & { map: Y.Map<unknown> } {
+  const doc = new Y.Doc();
+  const conn = connectHocuspocus(doc, { urls, room, token: cluster.token(room), WebSocketPolyfill: WebSocket });
+  let stopped = false;
+  const stop = (): void => {
+    if (stopped) return;
+    stopped = true;
+    conn.destroy();
+    doc.destroy();
+  };
+  onTestFinished(stop);
+  return { doc, conn, map: doc.getMap("m"), stop };
+}
+
+/** Map "m" of the room as stored in Postgres (undefined: no row, or Postgres is down). */
+export async function storedMap(cluster: Cluster, room: string): Promise<Record<string, unknown> | undefined> {
+  const doc = await readStoredDocument(cluster.postgres.connectionString, room).catch(() => undefined);
+  return doc?.getMap("m").toJSON();
+}
+
+/** Resolves once `check` holds for what Postgres stores of the room. Postgres tells no one of a
+ * write, so this polls (every 50 ms); the test's timeout bounds it. */
+export async function untilStored(cluster: Cluster, room: string, check: (stored: Record<string, unknown>) => boolean): Promise<void> {
+  for (;;) {
+    const stored = await storedMap(cluster, room);
+    if (stored !== undefined && check(stored)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Resolves once the instance has acknowledged every update the peer sent. */
+export const untilAcked = (p: { conn: HocuspocusConnection }): Promise<void> =>
+  until(p.conn.provider, "unsyncedChanges", () => !p.conn.provider.hasUnsyncedChanges);
+
+const INSTANCE = fileURLToPath(new URL("../../server/cluster/instance.ts", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** One more instance process on the cluster's Redis and Postgres, as cluster.ts starts its own;
+ * `env` overrides its environment. SIGKILLed when the test ends. */
+export async function extraInstance(
+  cluster: Cluster,
+  name: string,
+  env: Record<string, string> = {},
+): Promise<{ child: Child; url: string }> {
+  const port = await freePort();
+  const child = await spawnUntil(name, process.execPath, ["--import", "tsx", INSTANCE], /listening on ws:\/\/\S+/, {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NAME: name,
+      PORT: String(port),
+      REDIS_PORT: String(cluster.redis.port),
+      DATABASE_URL: cluster.postgres.connectionString,
+      ROOM_SECRET: DEMO_SECRET,
+      ...env,
+    },
+  });
+  onTestFinished(() => killHard(child));
+  return { child, url: `ws://127.0.0.1:${port}` };
 }
