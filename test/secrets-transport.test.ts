@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore, sharedQueryKey, type SharedFetchStoreWithExtras, type StoreEvent } from "../src/index.ts";
+import { indexedDbText } from "./harness/indexeddb-text.ts";
 
 const S = {
   query: "q-SECRET-1a2b",
@@ -53,32 +54,6 @@ const latin1 = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
 
 function expectClean(what: string, text: string): void {
   for (const secret of ALL) expect(text, `${secret} in ${what}`).not.toContain(secret);
-}
-
-async function idbText(name: string): Promise<string> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-  try {
-    const stores = [...db.objectStoreNames];
-    if (stores.length === 0) return "";
-    const tx = db.transaction(stores, "readonly");
-    const parts = await Promise.all(
-      stores.map(
-        (s) =>
-          new Promise<string>((resolve) => {
-            const all = tx.objectStore(s).getAll();
-            all.onsuccess = () =>
-              resolve(all.result.map((v: unknown) => (v instanceof Uint8Array ? latin1(v) : JSON.stringify(v))).join("\n"));
-          }),
-      ),
-    );
-    return parts.join("\n");
-  } finally {
-    db.close();
-  }
 }
 
 describe("invariant 13 on the transports", () => {
@@ -130,7 +105,7 @@ describe("invariant 13 on the transports", () => {
       .join("\n");
     expect(copy).toContain("shared-fetch:snapshot");
     expectClean("localStorage", copy);
-    expectClean("IndexedDB", await idbText(name));
+    expectClean("IndexedDB", await indexedDbText(name));
     expect(frames.length).toBeGreaterThan(0);
     expectClean("BroadcastChannel frames", frames.join("\n"));
     expectClean("awareness A", JSON.stringify([...tabA.awareness.getStates().entries()]));

@@ -10,6 +10,7 @@ import {
   SharedFetchInputError,
   type SharedFetchStoreWithExtras,
 } from "../src/index.ts";
+import { indexedDbText } from "./harness/indexeddb-text.ts";
 
 /** Every secret the suite hands to the store or the host; none may reach the doc or IndexedDB. */
 const SECRETS = {
@@ -63,37 +64,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-/** Everything y-indexeddb stored for `name`, as text (Yjs encodes strings as UTF-8). */
-async function persisted(name: string): Promise<string> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
-  try {
-    const stores = [...db.objectStoreNames];
-    const tx = db.transaction(stores, "readonly");
-    const texts = await Promise.all(
-      stores.map(
-        (store) =>
-          new Promise<string>((resolve, reject) => {
-            const all = tx.objectStore(store).getAll();
-            all.onsuccess = () =>
-              resolve(
-                all.result
-                  .map((v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : JSON.stringify(v)))
-                  .join("\n"),
-              );
-            all.onerror = () => reject(all.error);
-          }),
-      ),
-    );
-    return texts.join("\n");
-  } finally {
-    db.close();
-  }
-}
-
 const utf8 = (bytes: Uint8Array) => Buffer.from(bytes).toString("latin1");
 
 /** One tab on connectTabs (BroadcastChannel + fake IndexedDB) with a store on the real fetch. */
@@ -111,10 +81,10 @@ async function tab(fetchFn?: typeof fetch) {
   });
   /** Waits until IndexedDB holds `marker` (the failure's record is persisted), then checks every secret. */
   const scan = async (marker: string) => {
-    let stored = await persisted(name);
+    let stored = await indexedDbText(name);
     for (let i = 0; i < 200 && !stored.includes(marker); i++) {
       await new Promise((resolve) => setTimeout(resolve, 5));
-      stored = await persisted(name);
+      stored = await indexedDbText(name);
     }
     const encoded = utf8(Y.encodeStateAsUpdate(doc));
     expect(encoded, "the doc holds the failure's record").toContain(marker);
