@@ -6,8 +6,21 @@ import { startPostgres, type PostgresProcess } from "./postgres.ts";
 import { startRedis, type RedisProcess } from "./redis.ts";
 import { DEMO_SECRET, roomToken } from "./tokens.ts";
 
-const INSTANCE = fileURLToPath(new URL("./instance.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+/** The instance's script and the directory it runs in (tsx resolves from there). */
+export const INSTANCE = fileURLToPath(new URL("./instance.ts", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The environment instance.ts reads (see its header): this process's, plus the instance's own. */
+export function instanceEnv(o: { name: string; port: number; redisPort: number; databaseUrl: string; secret: string }): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NAME: o.name,
+    PORT: String(o.port),
+    REDIS_PORT: String(o.redisPort),
+    DATABASE_URL: o.databaseUrl,
+    ROOM_SECRET: o.secret,
+  };
+}
 
 export type ClusterOptions = {
   /** Hocuspocus instances on one Redis and one Postgres (default 2). */
@@ -53,14 +66,13 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
 
     const startInstance = async (i: number): Promise<void> => {
       if (children[i] !== undefined) throw new Error(`startCluster: instance ${i} is already running`);
-      const env = {
-        ...process.env,
-        NAME: `hocuspocus-${i}`,
-        PORT: String(ports[i]),
-        REDIS_PORT: String(redis.port),
-        DATABASE_URL: pg.connectionString,
-        ROOM_SECRET: secret,
-      };
+      const env = instanceEnv({
+        name: `hocuspocus-${i}`,
+        port: ports[i]!,
+        redisPort: redis.port,
+        databaseUrl: pg.connectionString,
+        secret,
+      });
       const child = await spawnUntil(
         `hocuspocus instance ${i}`,
         process.execPath,

@@ -25,8 +25,8 @@ export function redactUrl(url: string): string {
 
 /**
  * Documents in Postgres through `@hocuspocus/extension-database`: one row per room holding the
- * whole doc as one Yjs update. Every instance that receives a change from a client stores the room
- * (no Redis lock: see redis-extension.ts); concurrent stores are serialised on the row and each
+ * whole doc as one Yjs update. Every instance that holds the room stores it, whether a change came
+ * from its own client or through Redis (no Redis lock: see redis-extension.ts); concurrent stores are serialised on the row and each
  * *merges* into it, never overwrites, so no instance can erase what another stored.
  *
  * A store never fails: while Postgres is unreachable it retries with backoff, re-encoding the doc
@@ -50,7 +50,7 @@ export async function postgresDocuments(
       // two first stores both see no row and the second INSERT overwrites the first.
       await client.query(`INSERT INTO ${TABLE} (name, data) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [documentName, EMPTY_UPDATE]);
       const { rows } = await client.query<{ data: Buffer }>(`SELECT data FROM ${TABLE} WHERE name = $1 FOR UPDATE`, [documentName]);
-      const merged = rows[0] ? Y.mergeUpdates([new Uint8Array(rows[0].data), state]) : state;
+      const merged = Y.mergeUpdates([new Uint8Array(rows[0]!.data), state]);
       await client.query(`UPDATE ${TABLE} SET data = $2, updated_at = now() WHERE name = $1`, [documentName, Buffer.from(merged)]);
       await client.query("COMMIT");
     } catch (error) {

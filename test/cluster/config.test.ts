@@ -7,13 +7,12 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { INSTANCE, instanceEnv, ROOT } from "../../server/cluster/cluster.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { DEMO_SECRET } from "../../server/cluster/tokens.ts";
 import { useCluster } from "./harness.ts";
 
-const INSTANCE = fileURLToPath(new URL("../../server/cluster/instance.ts", import.meta.url));
 const MAIN = fileURLToPath(new URL("../../server/cluster/main.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 const env = useCluster({ instances: 1 });
 
@@ -24,12 +23,13 @@ async function run(script: string, overrides: Record<string, string>): Promise<{
   const child = spawn(process.execPath, ["--import", "tsx", script], {
     cwd: ROOT,
     env: {
-      ...process.env,
-      NAME: "config",
-      PORT: String(await freePort()),
-      REDIS_PORT: String(cluster.redis.port),
-      DATABASE_URL: cluster.postgres.connectionString,
-      ROOM_SECRET: DEMO_SECRET,
+      ...instanceEnv({
+        name: "config",
+        port: await freePort(),
+        redisPort: cluster.redis.port,
+        databaseUrl: cluster.postgres.connectionString,
+        secret: DEMO_SECRET,
+      }),
       ...overrides,
     },
     stdio: ["ignore", "pipe", "pipe"],

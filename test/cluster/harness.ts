@@ -1,11 +1,10 @@
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, onTestFinished } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { createSharedFetchStore, type SharedFetchStoreWithExtras, type SharedRequest } from "../../src/index.ts";
 import { connectHocuspocus, type HocuspocusConnection } from "../../src/hocuspocus/index.ts";
 import { killHard, spawnUntil, type Child } from "../../server/cluster/child.ts";
-import { startCluster, type Cluster, type ClusterOptions } from "../../server/cluster/cluster.ts";
+import { INSTANCE, instanceEnv, ROOT, startCluster, type Cluster, type ClusterOptions } from "../../server/cluster/cluster.ts";
 import { readStoredDocument } from "../../server/cluster/pg-documents.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { DEMO_SECRET } from "../../server/cluster/tokens.ts";
@@ -119,9 +118,6 @@ export async function untilStored(cluster: Cluster, room: string, check: (stored
 export const untilAcked = (p: { conn: HocuspocusConnection }): Promise<void> =>
   until(p.conn.provider, "unsyncedChanges", () => !p.conn.provider.hasUnsyncedChanges);
 
-const INSTANCE = fileURLToPath(new URL("../../server/cluster/instance.ts", import.meta.url));
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-
 /** One more instance process on the cluster's Redis and Postgres, as cluster.ts starts its own;
  * `env` overrides its environment. SIGKILLed when the test ends. */
 export async function extraInstance(
@@ -133,12 +129,7 @@ export async function extraInstance(
   const child = await spawnUntil(name, process.execPath, ["--import", "tsx", INSTANCE], /listening on ws:\/\/\S+/, {
     cwd: ROOT,
     env: {
-      ...process.env,
-      NAME: name,
-      PORT: String(port),
-      REDIS_PORT: String(cluster.redis.port),
-      DATABASE_URL: cluster.postgres.connectionString,
-      ROOM_SECRET: DEMO_SECRET,
+      ...instanceEnv({ name, port, redisPort: cluster.redis.port, databaseUrl: cluster.postgres.connectionString, secret: DEMO_SECRET }),
       ...env,
     },
   });
