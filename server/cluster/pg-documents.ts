@@ -1,6 +1,7 @@
 import { Database } from "@hocuspocus/extension-database";
 import pg from "pg";
 import * as Y from "yjs";
+import { UNAVAILABLE_REASON } from "../../src/hocuspocus/errors.ts";
 
 const TABLE = "shared_fetch_documents";
 
@@ -63,8 +64,15 @@ export async function postgresDocuments(
 
   const extension = new Database({
     async fetch({ documentName }) {
-      const { rows } = await pool.query<{ data: Buffer }>(`SELECT data FROM ${TABLE} WHERE name = $1`, [documentName]);
-      return rows[0] ? new Uint8Array(rows[0].data) : null;
+      try {
+        const { rows } = await pool.query<{ data: Buffer }>(`SELECT data FROM ${TABLE} WHERE name = $1`, [documentName]);
+        return rows[0] ? new Uint8Array(rows[0].data) : null;
+      } catch (error) {
+        // Hocuspocus refuses the client with this error's `reason`. Without one the client hears
+        // `permission-denied`, a refused token's answer, and stops for good during an outage.
+        console.error(`postgres: loading room ${documentName} failed (${(error as Error).message}); its clients are told to come back`);
+        throw Object.assign(new Error(`room ${documentName} could not be loaded`), { reason: `${UNAVAILABLE_REASON}: storage` });
+      }
     },
     async store({ documentName, document, state }) {
       storing.add(documentName);

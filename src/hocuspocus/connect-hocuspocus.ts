@@ -14,7 +14,7 @@ import {
   type Connection,
 } from "../sync/connection.ts";
 import { syncClock } from "../sync/sync-clock.ts";
-import { HocuspocusAuthError } from "./errors.ts";
+import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
 
 export type HocuspocusOptions = {
@@ -30,6 +30,12 @@ export type HocuspocusOptions = {
   WebSocketPolyfill?: WebSocketConstructor;
   /** First reconnect delay in ms (default 1000, Hocuspocus' own); later attempts back off. */
   reconnectDelayMs?: number;
+  /**
+   * Called once when the server refuses the token, whenever that happens: at the first connection
+   * (`whenSynced` rejects too) or at a reconnect after a secret was rotated, when `whenSynced` has
+   * long resolved. The connection has stopped; show a sign-in and connect again with a new token.
+   */
+  onRefused?: (error: HocuspocusAuthError) => void;
 };
 
 export type HocuspocusConnection = Connection & {
@@ -103,6 +109,9 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const delay = opts.reconnectDelayMs ?? 1000;
   if (!Number.isFinite(delay) || delay < 0)
     throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
+  const onRefused = opts.onRefused;
+  if (onRefused !== undefined && typeof onRefused !== "function")
+    throw new TypeError(`connectHocuspocus: \`onRefused\` must be a function, got ${describe(onRefused)}`);
 
   let index = 0;
   let destroyed = false;
@@ -152,7 +161,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     token: async () => (typeof token === "function" ? await token() : token),
     // Emitted at each connection's sync (after every reconnect too), never when it is lost.
     onSynced: () => {
-      tokenFailures = 0;
+      passingFailures = 0;
       clock.synced();
       resolveSynced();
     },
@@ -162,22 +171,27 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     onAuthenticated: () => announceAgain(awareness),
     onAuthenticationFailed: ({ reason }) => {
       if (destroyed || error !== undefined) return;
-      // The provider reports its own failure to get a token (the app's token function threw: an
-      // auth backend's blip) as a refusal too: that one is asked again at the next connection.
-      if (reason.startsWith(TOKEN_FETCH_FAILED)) return retryToken();
+      // Two failures that pass are reported as refusals too, and are asked again after a back-off:
+      // the provider's own failure to get a token (the app's token function threw: an auth
+      // backend's blip), and a server that cannot open the room for now (its database down).
+      if (reason.startsWith(TOKEN_FETCH_FAILED) || reason.startsWith(UNAVAILABLE_REASON)) return retryLater();
       error = new HocuspocusAuthError(opts.room, reason);
       websocket.disconnect(); // stop: the server keeps the socket open and would never sync us
       rejectSynced(error);
+      // The app's callback throwing must not break the provider's message handling: reported
+      // the way an event listener's error is.
+      const refused = error;
+      if (onRefused !== undefined) queueMicrotask(() => onRefused(refused));
     },
   });
-  // A token function that failed: a new connection after a back-off (the delay, doubling to 30 s).
-  let tokenFailures = 0;
-  let tokenRetry: ReturnType<typeof setTimeout> | undefined;
-  function retryToken(): void {
+  // A passing failure: a new connection after a back-off (the delay, doubling to 30 s).
+  let passingFailures = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  function retryLater(): void {
     websocket.disconnect();
-    const wait = Math.min(delay * 2 ** tokenFailures++, 30_000);
-    tokenRetry = setTimeout(() => {
-      tokenRetry = undefined;
+    const wait = Math.min(delay * 2 ** passingFailures++, 30_000);
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
       if (!destroyed && error === undefined) websocket.connect().catch(() => {});
     }, wait);
   }
@@ -187,7 +201,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
-    clearTimeout(tokenRetry);
+    clearTimeout(retryTimer);
     unregister();
     observer.stop();
     doc.off("destroy", destroy);

@@ -45,6 +45,7 @@ describe("connectHocuspocus: bad input is refused at once, naming the bad value"
     [{ ...base, url: "ws://a", room: "" }, /`room` must be a non-empty string, got ""/],
     [{ ...base, url: "ws://a", token: undefined }, /`token` must be a string or a function returning one, got undefined/],
     [{ ...base, url: "ws://a", WebSocketPolyfill: undefined }, /no global WebSocket here; pass `WebSocketPolyfill`/],
+    [{ ...base, url: "ws://a", onRefused: "showSignIn" }, /`onRefused` must be a function, got "showSignIn"/],
   ])("%o", (opts, message) => {
     expect(() => connectHocuspocus(doc, opts as HocuspocusOptions)).toThrow(message);
   });
@@ -104,6 +105,30 @@ describe("connectHocuspocus against the cluster", () => {
     await c.conn.whenSynced;
     expect(c.conn.error).toBeUndefined();
     expect(calls).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a refusal at a reconnect (the secret rotated mid-session) reaches onRefused, though whenSynced resolved long ago", async () => {
+    const cluster = env.cluster();
+    const room = uniqueRoom("rotated");
+    let valid = true;
+    const refusals: HocuspocusAuthError[] = [];
+    let heard!: () => void;
+    const refused = new Promise<void>((resolve) => (heard = resolve));
+    const c = open(room, {
+      token: () => (valid ? cluster.token(room) : "revoked"),
+      reconnectDelayMs: 50,
+      onRefused: (error) => (refusals.push(error), heard()),
+    });
+    await c.conn.whenSynced;
+    expect(refusals).toEqual([]);
+    valid = false;
+    // A lost connection: the provider reconnects by itself, asking the token function again.
+    (c.conn.websocket.webSocket as unknown as WebSocket).terminate();
+    await refused;
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toBeInstanceOf(HocuspocusAuthError);
+    expect(c.conn.error).toBe(refusals[0]);
+    expect(c.conn.websocket.shouldConnect).toBe(false);
   });
 
   it("syncs through a cluster when the first URL is down: the next one is tried", async () => {

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Cluster } from "../../server/cluster/cluster.ts";
-import { until } from "../sync/wait.ts";
+import { nextEvent, until } from "../sync/wait.ts";
 import { docPeer, extraInstance, storedMap, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
 
 const env = useCluster();
@@ -78,6 +78,27 @@ describe("Postgres faults: no instance goes down, no change is lost", () => {
     cluster.postgres.start();
     down = false;
     await untilStored(cluster, room, (s) => s.during === 2);
+    expect(inst.child.process.exitCode).toBeNull();
+  }, 30_000);
+
+  it("a room opened while Postgres is down: its client is told to come back, not refused for good; it syncs once Postgres is back", async () => {
+    const cluster = env.cluster();
+    const inst = await extraInstance(cluster, "pg-down-load");
+    const room = uniqueRoom("pgload");
+    cluster.postgres.crash();
+    let down = true;
+    onTestFinished(() => void (down && cluster.postgres.start()));
+    const a = docPeer(cluster, room, [inst.url]);
+    a.map.set("offline", 1);
+    // Hocuspocus answers a failed load with the message a refused token gets; its reason differs.
+    const [{ reason }] = await nextEvent<[{ reason: string }]>(a.conn.provider, "authenticationFailed");
+    expect(reason).toMatch(/^unavailable/);
+    expect(a.conn.error).toBeUndefined(); // not a HocuspocusAuthError: the app shows no sign-in
+    cluster.postgres.start();
+    down = false;
+    await a.conn.whenSynced;
+    expect(a.conn.error).toBeUndefined();
+    await untilStored(cluster, room, (s) => s.offline === 1);
     expect(inst.child.process.exitCode).toBeNull();
   }, 30_000);
 });
