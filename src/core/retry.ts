@@ -29,15 +29,17 @@ export type OnlineSource = { isOnline(): boolean; subscribe(listener: (online: b
 /**
  * The policy with each retry's delay run as TanStack's retryer runs it: the delay, then, if
  * offline, until online (the delay counted from the failure, so what is left of it once back online
- * is waited, nothing more). An offline browser's failures do not use up the retries.
+ * is waited, nothing more). An offline browser's failures do not use up the retries. `paused`
+ * hears the wait begin and end (TanStack shows it as `fetchStatus: "paused"`).
  */
-export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource): RetryPolicy {
+export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource, paused?: (on: boolean) => void): RetryPolicy {
   return {
     ...policy,
     delayMs: async (count, error) => {
       const from = Date.now();
       const ms = await policy.delayMs(count, error);
       if (online.isOnline()) return ms;
+      paused?.(true);
       await new Promise<void>((resolve) => {
         const off = online.subscribe((now) => {
           if (!now) return;
@@ -45,6 +47,7 @@ export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource): 
           resolve();
         });
       });
+      paused?.(false);
       return Math.max(0, ms - (Date.now() - from));
     },
     ...(policy.data ? { data: { ...policy.data, pauseOffline: true } } : {}),

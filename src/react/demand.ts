@@ -153,7 +153,7 @@ export function pastRecordedError(demand: Demand, query: AnyQuery | undefined, l
  * Outside `networkMode: "always"` a retry waits while onlineManager says offline, as TanStack's
  * retryer pauses: an offline browser's failures do not use up the retries and end in an error.
  */
-export function retryPolicy(fetch: FetchRecord | undefined): RetryPolicy {
+export function retryPolicy(fetch: FetchRecord | undefined, query?: AnyQuery): RetryPolicy {
   if (!fetch) return NO_RETRY;
   const policy = tanstackRetry<SharedFetchError>(
     fetch.retry ?? (isServer ? 0 : 3),
@@ -161,8 +161,19 @@ export function retryPolicy(fetch: FetchRecord | undefined): RetryPolicy {
     (error) => new SharedFetchError(error),
   );
   if ((fetch.networkMode ?? "online") === "always") return policy;
-  return pausingWhileOffline(policy, {
-    isOnline: () => onlineManager.isOnline(),
-    subscribe: (listener) => onlineManager.subscribe(listener),
-  });
+  return pausingWhileOffline(
+    policy,
+    { isOnline: () => onlineManager.isOnline(), subscribe: (listener) => onlineManager.subscribe(listener) },
+    query && ((on) => showPaused(query, on)),
+  );
+}
+
+/**
+ * The query's `fetchStatus` through a retry's offline wait, as TanStack's retryer shows its own
+ * pause ("paused", then "fetching" again). Only from the state it expects: the fetch may have
+ * ended meanwhile (cancelled, or settled by another replica's result), and that state stands.
+ */
+function showPaused(query: AnyQuery, on: boolean): void {
+  const [from, to] = on ? (["fetching", "paused"] as const) : (["paused", "fetching"] as const);
+  if (query.state.fetchStatus === from) query.setState({ ...query.state, fetchStatus: to });
 }

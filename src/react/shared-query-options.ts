@@ -166,7 +166,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const demand = pastRecordedError(demandOf(query, fetch), query, () => store.snapshot(req));
-    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch) };
+    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch, query) };
     const snap =
       demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
