@@ -17,7 +17,12 @@ type Change = { added: number[]; updated: number[]; removed: number[] };
 export function watchPresence(
   awareness: Awareness,
   self: { replicaId: string; browserId?: string },
-  handlers: { gone(replicaId: string): void; present(replicaId: string, browserId: string | undefined): void },
+  handlers: {
+    gone(replicaId: string): void;
+    present(replicaId: string, browserId: string | undefined): void;
+    /** Removed without proof of death (see below): no longer counted present, its claims keep their lease. */
+    absent?(replicaId: string): void;
+  },
 ): () => void {
   const byClient = new Map<number, string>();
   const read = (clientId: number): { id: string; browserId: string | undefined } | undefined => {
@@ -38,9 +43,14 @@ export function watchPresence(
       for (const clientId of removed) {
         const id = byClient.get(clientId);
         byClient.delete(clientId);
+        if (id === undefined || id === self.replicaId) continue;
         // "timeout": y-protocols' own 30 s check, which only says we heard nothing (our connection
-        // may be the one that hangs); a peer that really went silent is removed by the server.
-        if (id !== undefined && id !== self.replicaId && origin !== CONNECTION_LOST_ORIGIN && origin !== "timeout") handlers.gone(id);
+        // may be the one that hangs); a peer that really went silent is removed by the server. Yet
+        // neither it nor our lost connection may leave the peer counted present for good: once
+        // removed, the server's own removal is ignored, and a reconnect re-announces only peers
+        // still there (a live one is counted again then).
+        if (origin === CONNECTION_LOST_ORIGIN || origin === "timeout") handlers.absent?.(id);
+        else handlers.gone(id);
       }
     } catch (error) {
       queueMicrotask(() => console.error("shared-fetch: presence handler failed", error));
@@ -85,6 +95,11 @@ export function watchReplicaPresence(
       present.add(id);
       browsers.set(id, browserId);
       engine.liveness.markPresent(id);
+      changed();
+    },
+    absent: (id) => {
+      present.delete(id);
+      browsers.delete(id);
       changed();
     },
   });
