@@ -1,5 +1,6 @@
-import { clearDocument } from "y-indexeddb";
+import { deleteDB } from "lib0/indexeddb";
 import { requireNonEmptyString } from "./connection.ts";
+import { hasIndexedDB } from "./indexeddb-persistence.ts";
 import { removeSnapshot } from "./local-snapshot.ts";
 import { forgetPersisted } from "./persisted-mark.ts";
 
@@ -12,5 +13,5 @@ export async function clearTabsStorage(name: string): Promise<void> {
   requireNonEmptyString("clearTabsStorage", "name", name);
   removeSnapshot(name);
   forgetPersisted(name);
-  if (typeof globalThis.indexedDB !== "undefined") await clearDocument(name);
+  if (hasIndexedDB()) await deleteDB(name);
 }

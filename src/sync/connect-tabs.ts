@@ -1,10 +1,9 @@
 import { registerConnector } from "../core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
-import { IndexeddbPersistence } from "y-indexeddb";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { onOpenFailure } from "./indexeddb-internals.ts";
+import { hasIndexedDB, persistDoc } from "./indexeddb-persistence.ts";
 import { requireDoc, requireNonEmptyString, requireOptionalBoolean, type Connection } from "./connection.ts";
 import {
   asBytes,
@@ -30,7 +29,7 @@ import { randomId } from "../core/job.ts";
 export type TabsOptions = {
   /** Names the BroadcastChannel group and the IndexedDB database: one per doc and trust boundary. */
   name: string;
-  /** Persist the doc with y-indexeddb. Default: true when globalThis.indexedDB exists. */
+  /** Persist the doc in IndexedDB (y-indexeddb's format). Default: true when globalThis.indexedDB exists. */
   indexeddb?: boolean;
   /**
    * Whether IndexedDB may already hold this doc; false lets the first claims go out before the
@@ -70,11 +69,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
   // Opened before the handshake asks anything: the replies meant for this tab alone arrive here.
   const inbox = channel === null ? null : new BroadcastChannel(inboxName(opts.name, nonce));
-  const useIndexeddb = (opts.indexeddb ?? true) && typeof globalThis.indexedDB !== "undefined";
+  const useIndexeddb = (opts.indexeddb ?? true) && hasIndexedDB();
   // The copy goes in before anything listens: it is this doc's own past, not news for other tabs.
   const keepsSnapshot = useIndexeddb && snapshotBytes > 0;
   if (keepsSnapshot) loadSnapshot(doc, opts.name);
-  const persistence = useIndexeddb ? new IndexeddbPersistence(opts.name, doc) : null;
+  const persistence = useIndexeddb ? persistDoc(opts.name, doc) : null;
   const page = globalThis as PageTarget;
 
   let destroyed = false;
@@ -149,7 +148,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   };
 
   const onUpdate = (update: Uint8Array, origin: unknown): void => {
-    // y-indexeddb stores this update: from now on a tab opening must read the database first.
+    // IndexedDB stores this update: from now on a tab opening must read the database first.
     if (!marked && persistence !== null) {
       marked = true;
       markPersisted(opts.name);
@@ -229,12 +228,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   inbox?.addEventListener("message", onMessage);
   handshake();
 
-  if (persistence !== null) {
-    persistence.whenSynced.then(onLoaded, () => {});
-    // An IndexedDB that refuses to open (private modes, quota) must not leave whenSynced hanging;
-    // such a tab never tells others its state is complete (it is not).
-    onOpenFailure(persistence, resolveLoaded);
-  }
+  // An IndexedDB that fails (refused, hung, closed under us) must not leave whenSynced hanging;
+  // such a tab never tells others its state is complete (it is not).
+  void persistence?.whenLoaded.then((read) => (read ? onLoaded() : resolveLoaded()));
 
   return connection;
 }

@@ -6,9 +6,8 @@ import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.t
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
-import { onOpenFailure } from "../sync/indexeddb-internals.ts";
+import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
 import type { Connection } from "../sync/connection.ts";
-import { IndexeddbPersistence } from "y-indexeddb";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
@@ -194,16 +193,15 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       // and the write of the whole doc that follows it do not hold their grants up on this thread.
       // A cold one reads it first.
       let loaded: Promise<unknown> | undefined;
-      if (typeof globalThis.indexedDB !== "undefined") {
+      if (hasIndexedDB()) {
         const persist = () => {
           if (destroyed || crashed) return undefined;
-          const persistence = new IndexeddbPersistence(config.name, d);
-          closers.push(() => void persistence.destroy().catch(() => {}));
+          const persistence = persistDoc(config.name, d);
+          closers.push(() => void persistence.destroy());
           return persistence;
         };
         if (!warm) {
-          const persistence = persist()!;
-          loaded = new Promise<void>((resolve) => (void persistence.whenSynced.then(() => resolve()), onOpenFailure(persistence, resolve)));
+          loaded = persist()!.whenLoaded; // read, or given up on: either way the replica serves
         } else if (gate) {
           let started = false;
           const once = () => void (started || ((started = true), persist()));

@@ -1,0 +1,136 @@
+import * as idb from "lib0/indexeddb";
+import * as Y from "yjs";
+
+/**
+ * A Y.Doc persisted in IndexedDB, in y-indexeddb's format (database `name`, object stores
+ * `updates` (auto-increment keys, one Yjs update each) and `custom`), so what earlier versions
+ * stored is read back and y-indexeddb can read what this writes.
+ *
+ * Written here rather than used from y-indexeddb because storage fails in browsers, and there it
+ * broke the tabs: a refused open or write left an unhandled rejection per update; an open that
+ * never answers (a blocked upgrade, a Safari hang) left the load pending for ever; and a connection
+ * the browser closed (site data cleared, the database deleted by another page) made its update
+ * handler throw into every writer's transaction, starving the handlers after it — the tabs' sync
+ * among them. Here any failure stops persisting, with one warning, and the doc and the tabs go on.
+ */
+export type DocPersistence = {
+  /** Resolves once the stored updates are in the doc (true), or when persisting gave up (false). */
+  readonly whenLoaded: Promise<boolean>;
+  destroy(): Promise<void>;
+};
+
+const UPDATES = "updates";
+/** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
+const MERGE_AT = 500;
+const MERGE_AFTER_MS = 1000;
+/** An open that answers neither way is given up after this long (the store's own cap on a sync). */
+export const IDB_OPEN_WAIT_MS = 2000;
+
+/** Whether this runtime has IndexedDB (reading the global may itself throw where storage is denied). */
+export function hasIndexedDB(): boolean {
+  try {
+    return typeof globalThis.indexedDB !== "undefined" && globalThis.indexedDB !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** One update into the auto-keyed store (lib0's `addAutoKey` types its item narrower than IndexedDB takes). */
+const addUpdate = (store: IDBObjectStore, update: Uint8Array): Promise<unknown> => idb.rtop(store.add(update));
+
+export function persistDoc(name: string, doc: Y.Doc): DocPersistence {
+  let db: IDBDatabase | null = null;
+  let stopped = false;
+  let nextKey = 0; // the first key not yet read into the doc
+  let stored = 0; // updates in the store, as last counted
+  let mergeTimer: ReturnType<typeof setTimeout> | undefined;
+  let settle!: (loaded: boolean) => void;
+  const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
+
+  const stop = (): void => {
+    stopped = true;
+    clearTimeout(mergeTimer);
+    clearTimeout(openTimer);
+    doc.off("update", onUpdate);
+    doc.off("destroy", destroy);
+    db?.close();
+    settle(false);
+  };
+  const fail = (what: string, error?: unknown): void => {
+    if (stopped) return;
+    stop();
+    console.warn(`shared-fetch: IndexedDB "${name}" ${what}; this doc is no longer persisted here (tabs still sync)`, error ?? "");
+  };
+
+  /** Reads the updates stored since the last read into the doc (other tabs write the same database). */
+  const readNew = async (store: IDBObjectStore): Promise<void> => {
+    const updates = (await idb.getAll(store, idb.createIDBKeyRangeLowerBound(nextKey, false))) as Uint8Array[];
+    if (stopped) return;
+    Y.transact(doc, () => updates.forEach((update) => Y.applyUpdate(doc, update)), persistence, false);
+    nextKey = ((await idb.getLastKey(store)) as number) + 1;
+    stored = await idb.count(store);
+  };
+
+  const load = async (): Promise<void> => {
+    const [store] = idb.transact(db!, [UPDATES]);
+    // What the doc holds already (made before the open answered) goes in first, as y-indexeddb does.
+    void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {}); // its failure fails the reads below
+    await readNew(store!);
+    if (!stopped) settle(true);
+  };
+
+  const merge = async (): Promise<void> => {
+    const [store] = idb.transact(db!, [UPDATES]);
+    await readNew(store!);
+    if (stopped) return;
+    await addUpdate(store!, Y.encodeStateAsUpdate(doc));
+    await idb.del(store!, idb.createIDBKeyRangeUpperBound(nextKey, true));
+    stored = await idb.count(store!);
+  };
+
+  function onUpdate(update: Uint8Array, origin: unknown): void {
+    if (db === null || stopped || origin === persistence) return;
+    // Never throws: a handler of the doc's updates throws into the writer's transaction.
+    try {
+      const [store] = idb.transact(db, [UPDATES]);
+      addUpdate(store!, update).catch((error: unknown) => fail("refused a write", error));
+    } catch (error) {
+      return fail("refused a write", error);
+    }
+    if (++stored < MERGE_AT) return;
+    clearTimeout(mergeTimer);
+    mergeTimer = setTimeout(() => {
+      try {
+        merge().catch((error: unknown) => fail("could not merge its updates", error));
+      } catch (error) {
+        fail("could not merge its updates", error);
+      }
+    }, MERGE_AFTER_MS);
+  }
+
+  function destroy(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    stop();
+    return Promise.resolve();
+  }
+
+  const persistence: DocPersistence = { whenLoaded, destroy };
+  const openTimer = setTimeout(() => fail(`did not open within ${IDB_OPEN_WAIT_MS} ms`), IDB_OPEN_WAIT_MS);
+  doc.on("update", onUpdate);
+  doc.on("destroy", destroy);
+  idb
+    .openDB(name, (created) => idb.createStores(created, [[UPDATES, { autoIncrement: true }], ["custom"]]))
+    .then(
+      (opened) => {
+        if (stopped) return opened.close(); // given up on, or destroyed, before it answered
+        clearTimeout(openTimer);
+        db = opened;
+        // The browser closed it (site data cleared, storage lost), or another page deletes or upgrades it.
+        opened.onclose = () => fail("was closed by the browser");
+        opened.onversionchange = () => fail("is being deleted or upgraded by another page");
+        return load().catch((error: unknown) => fail("could not be read", error));
+      },
+      (error: unknown) => fail("could not be opened", error),
+    );
+  return persistence;
+}
