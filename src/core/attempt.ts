@@ -4,6 +4,7 @@ import { abortError, isAbortError } from "./errors.ts";
 import type { StoreEvent } from "./events.ts";
 import type { Outcome } from "./fetcher.ts";
 import { networkCause } from "./causes.ts";
+import { inNextPageTask } from "./page-lifecycle.ts";
 import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
 import { claimRank, type ClaimRecord } from "./records.ts";
@@ -284,13 +285,14 @@ export class Attempt {
     } catch (error) {
       run = Promise.reject(error);
     }
-    run.then(
-      (outcome) => this.finish(outcome),
-      // Never a dependency's error text in the doc: it may quote a URL or a header (invariant 13).
-      (error: unknown) =>
-        this.finish(
-          isAbortError(error) || signal.aborted ? null : { ok: false, error: { message: `${job.label}: ${networkCause(error)}` } },
-        ),
+    // A failure with no HTTP status may be this page's own unload (see inNextPageTask).
+    const judged = (outcome: Outcome): void =>
+      outcome.ok || outcome.error.status !== undefined ? this.finish(outcome) : inNextPageTask(() => this.finish(outcome));
+    run.then(judged, (error: unknown) =>
+      isAbortError(error) || signal.aborted
+        ? this.finish(null)
+        : // Never a dependency's error text in the doc: it may quote a URL or a header (invariant 13).
+          judged({ ok: false, error: { message: `${job.label}: ${networkCause(error)}` } }),
     );
   }
 

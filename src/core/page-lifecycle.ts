@@ -22,3 +22,29 @@ export function watchPageLifecycle(handlers: { suspend(): void; resume(): void }
     doc?.removeEventListener("resume", handlers.resume);
   };
 }
+
+/** A browser page, whose unload can cut its requests short (jsdom and happy-dom pages never unload). */
+const inUnloadablePage =
+  typeof (globalThis as { document?: unknown }).document !== "undefined" &&
+  typeof (globalThis as { window?: unknown }).window !== "undefined" &&
+  typeof MessageChannel === "function" &&
+  !/\bjsdom\/|HappyDOM/.test((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? "");
+
+/**
+ * Runs `fn` in a task of its own in a browser page, at once elsewhere. A navigation fails the
+ * page's requests as network errors ("Failed to fetch") in the task that fires pagehide, and their
+ * rejections run at its first microtask checkpoint: after the first pagehide listener, which need
+ * not be ours (the app's, a connector's, an analytics script's). A failure judged a task later
+ * meets an attempt that pagehide has stopped, its claim marked abandoned for others to take over,
+ * instead of recording the page's own unload as the request's error for every tab. A message, not
+ * a timer: a hidden tab's timers are throttled to a second or more.
+ */
+export function inNextPageTask(fn: () => void): void {
+  if (!inUnloadablePage) return fn();
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => {
+    port1.close();
+    fn();
+  };
+  port2.postMessage(null);
+}
