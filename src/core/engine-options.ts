@@ -13,6 +13,8 @@ export type EngineOptions = {
    * event (a Web Lock of this browser), which then replaces the lease.
    */
   watchClaimant?: (claim: ClaimRecord) => boolean;
+  /** A replica whose lock was granted to us showed a sign of life: its lock may be watched again. */
+  revived?: (replicaId: string) => void;
   /** The settle window for a claim made now, whether it is eager (no window: see ClaimRecord.eager), and why. */
   settle: () => Settle;
   /** Same-browser arbitration of a key by its Web Lock (see AttemptDeps.keyLock). */

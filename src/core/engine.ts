@@ -55,6 +55,7 @@ export class ClaimEngine {
       owns: (key, claim) => this.owns(key, claim),
       batch: (fn) => this.batch.queue(fn),
       watchClaimant: opts.watchClaimant,
+      revived: opts.revived,
     });
     this.liveness = this.sightings.liveness;
     this.standby = opts.keyLock ? new KeyLockStandby(opts.keyLock) : undefined;

@@ -38,14 +38,16 @@ export class Liveness {
   /** Replicas whose Web Lock this browser saw released: dead now, no timer needed. */
   private readonly released = new Set<string>();
 
-  /** A claim nonce seen for the first time starts its observation window now. */
-  seeClaim(key: string, claim: ClaimRecord | undefined, now: number): void {
+  /** A claim nonce seen for the first time starts its observation window now (returns true then). */
+  seeClaim(key: string, claim: ClaimRecord | undefined, now: number): boolean {
     if (!claim) {
       this.claimSeen.delete(key);
-      return;
+      return false;
     }
     const seen = this.claimSeen.get(key);
-    if (!seen || seen.nonce !== claim.nonce) this.claimSeen.set(key, { nonce: claim.nonce, at: now });
+    if (seen && seen.nonce === claim.nonce) return false;
+    this.claimSeen.set(key, { nonce: claim.nonce, at: now });
+    return true;
   }
 
   /** Returns true when the heartbeat changed (a sign of life). */
@@ -70,6 +72,15 @@ export class Liveness {
 
   markReleased(replicaId: string): void {
     this.released.add(replicaId);
+  }
+
+  /**
+   * A replica whose lock was granted to us shows a sign of life — a page back from the
+   * back/forward cache holds its lock again under the same id. Returns whether it was released;
+   * its lock is then to be watched again (a dead one's is granted at once, and it is released again).
+   */
+  revive(replicaId: string): boolean {
+    return this.released.delete(replicaId);
   }
 
   /**

@@ -79,6 +79,11 @@ export class ReplicaLocks {
       .catch(() => this.watching.delete(replicaId));
   }
 
+  /** A replica granted to us as dead showed a sign of life (see Liveness.revive): it may be watched again. */
+  forget(replicaId: string): void {
+    this.dead.delete(replicaId);
+  }
+
   /**
    * Holds the key's lock once the browser grants it (other tabs asking for it queue behind us);
    * resolves with the function that lets it go. Rejects when `signal` aborts first.

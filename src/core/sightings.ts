@@ -13,6 +13,8 @@ export type SightingsDeps = {
   batch: (fn: () => void) => void;
   /** True when the claimant is watched by an exact event (a Web Lock of this browser). */
   watchClaimant?: (claim: ClaimRecord) => boolean;
+  /** A replica judged dead by its lock showed a sign of life: watch its lock again. */
+  revived?: (replicaId: string) => void;
 };
 
 /**
@@ -42,7 +44,11 @@ export class Sightings {
       records.errors.onChange(onKeys),
       records.beats.onChange((ids) => {
         const at = Date.now();
-        for (const id of ids) if (this.liveness.seeBeat(id, records.beats.get(id), at)) this.markClaimantDirty(id);
+        for (const id of ids) {
+          if (!this.liveness.seeBeat(id, records.beats.get(id), at)) continue;
+          this.revive(id);
+          this.markClaimantDirty(id);
+        }
       }),
     ];
   }
@@ -53,7 +59,9 @@ export class Sightings {
     const at = Date.now();
     for (const key of this.dirtyClaims) {
       const claim = records.claims.get(key);
-      this.liveness.seeClaim(key, claim, at);
+      // A new claim is a sign of life of its claimant (a stale sighting of a dead one is corrected
+      // by its lock, granted again at once).
+      if (this.liveness.seeClaim(key, claim, at) && claim && !claim.abandoned) this.revive(claim.replicaId);
       if (claim) this.disown(key, claim);
     }
     this.dirtyClaims.clear();
@@ -72,11 +80,16 @@ export class Sightings {
     // Under our id but not made by us (forged, or a namesake): we know nobody works on it.
     if (claim.replicaId === this.deps.replicaId)
       return { stale: true, reason: "disowned", staleAt: 0, lastSignAt: now, leaseMs: claim.leaseMs, exact: true };
+    if (this.liveness.seeClaim(key, claim, now) && !claim.abandoned) this.revive(claim.replicaId);
     return this.liveness.verdict(key, claim, now, this.deps.watchClaimant?.(claim) ?? false);
   }
 
   stop(): void {
     this.unobserve.forEach((off) => off());
+  }
+
+  private revive(replicaId: string): void {
+    if (this.liveness.revive(replicaId)) this.deps.revived?.(replicaId);
   }
 
   /**

@@ -95,6 +95,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       locks.watch(claim.replicaId);
       return true;
     },
+    revived: (id) => locks?.forget(id),
   });
   const stopLifecycle = watchPageLifecycle({
     suspend: () => {

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { background, cluster, tick, twoTabs, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 const req = { url: URL_A };
 
@@ -32,6 +32,32 @@ describe("page lifecycle: a page hidden for good or frozen releases its claims (
     c.host.calls[1]!.respond(200, "by b");
     await expect(until(pb)).resolves.toMatchObject({ data: "by b" });
     await expect(until(waiting)).resolves.toMatchObject({ data: "by b" });
+    c.destroy();
+  });
+
+  it("a tab back from the back/forward cache is alive again to the tabs that were granted its lock (invariant 3): its next claim is not taken over", async () => {
+    const { c, a, b } = await twoTabs();
+    background(a.ensure(req));
+    await tick(100);
+    background(b.ensure(req)); // b waits on a's claim and queues on a's lock (same browser)
+    await tick(10);
+    window.dispatchEvent(new PageTransitionEvent("pagehide", { persisted: true })); // a lets its lock go: granted to b
+    await tick();
+    window.dispatchEvent(new PageTransitionEvent("pageshow", { persisted: true })); // a holds it again, same id
+    await tick(100);
+    for (const call of c.host.open) call.respond(200, "first");
+    await tick(100);
+    const refetched = background(a.refetch(req)); // a new claim of a's: a sign of life
+    await tick(100);
+    expect(c.host.open).toHaveLength(1);
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    const asked = background(b.ensure(req, { maxAgeMs: 0 })); // b wants it too: it waits on a, sends nothing
+    await tick(1000);
+    expect(c.host.open).toHaveLength(1);
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    c.host.open[0]!.respond(200, "second");
+    await expect(until(refetched)).resolves.toMatchObject({ data: "second" });
+    await expect(until(asked)).resolves.toMatchObject({ data: "second" });
     c.destroy();
   });
 
