@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
+import { ReplicaLocks } from "../src/core/locks.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -91,5 +92,22 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
     await tick(1000);
     expect(c.host.calls).toHaveLength(1); // the lock named after a is free *here*, but a lives elsewhere
     c.destroy();
+  });
+});
+
+describe("ReplicaLocks in a long-lived page", () => {
+  it("remembers the latest dead replicas, not every one for ever: the oldest is found dead again if watched again", async () => {
+    const gone: string[] = [];
+    const watcher = new ReplicaLocks(new FakeLocks().forTab("me"), "me", (id) => gone.push(id));
+    for (let i = 0; i < 300; i++) watcher.watch(`r${i}`); // tabs of this browser that died: locks free
+    await vi.waitFor(() => expect(gone).toHaveLength(300));
+    watcher.watch("r299"); // remembered: no new request
+    watcher.watch("r0"); // forgotten: its lock is asked again, granted at once
+    await vi.waitFor(() => expect(gone).toHaveLength(301));
+    expect(gone.at(-1)).toBe("r0");
+    watcher.forget("r299"); // a sign of life (a page back from the back/forward cache): watched again
+    watcher.watch("r299");
+    await vi.waitFor(() => expect(gone).toHaveLength(302));
+    expect(gone.at(-1)).toBe("r299");
   });
 });

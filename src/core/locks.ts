@@ -21,6 +21,9 @@ export function detectLocks(): LockManagerLike | undefined {
   return nav?.locks && typeof nav.locks.request === "function" ? nav.locks : undefined;
 }
 
+/** Dead replicas remembered, so that their leftover claims do not make us queue on their locks again. */
+const MAX_DEAD = 256;
+
 /**
  * Web Locks as the same-browser failure event. Each replica holds a lock named after itself for
  * its whole life: the browser releases it when the tab closes or crashes (≈20 ms measured here).
@@ -74,6 +77,9 @@ export class ReplicaLocks {
       .request(lockName(replicaId), { mode: "shared", signal: this.controller.signal }, () => {
         this.watching.delete(replicaId);
         this.dead.add(replicaId);
+        // A long-lived page sees many tabs die: forget the oldest (one still claiming is watched
+        // again, granted at once, and found dead again).
+        if (this.dead.size > MAX_DEAD) this.dead.delete(this.dead.values().next().value!);
         this.onGone(replicaId);
       })
       .catch(() => this.watching.delete(replicaId));
