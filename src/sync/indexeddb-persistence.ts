@@ -11,7 +11,8 @@ import * as Y from "yjs";
  * never answers (a blocked upgrade, a Safari hang) left the load pending for ever; and a connection
  * the browser closed (site data cleared, the database deleted by another page) made its update
  * handler throw into every writer's transaction, starving the handlers after it — the tabs' sync
- * among them. Here any failure stops persisting, with one warning, and the doc and the tabs go on.
+ * among them. Here any failure stops persisting, with one warning, and the doc and the tabs go on;
+ * an open still pending after IDB_OPEN_WAIT_MS lets the load go on without it.
  */
 export type DocPersistence = {
   /** Resolves once the stored updates are in the doc (true), or when persisting gave up (false). */
@@ -23,7 +24,7 @@ const UPDATES = "updates";
 /** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
 const MERGE_AT = 500;
 const MERGE_AFTER_MS = 1000;
-/** An open that answers neither way is given up after this long (the store's own cap on a sync). */
+/** An open that answers neither way is waited for this long (the store's own cap on a sync). */
 export const IDB_OPEN_WAIT_MS = 2000;
 
 /** Whether this runtime has IndexedDB (reading the global may itself throw where storage is denied). */
@@ -115,14 +116,21 @@ export function persistDoc(name: string, doc: Y.Doc): DocPersistence {
   }
 
   const persistence: DocPersistence = { whenLoaded, destroy };
-  const openTimer = setTimeout(() => fail(`did not open within ${IDB_OPEN_WAIT_MS} ms`), IDB_OPEN_WAIT_MS);
+  // Not given up on: a slow open (many tabs booting on few cores) still reads and persists later.
+  const openTimer = setTimeout(() => {
+    if (stopped) return;
+    settle(false);
+    console.warn(
+      `shared-fetch: IndexedDB "${name}" has not opened within ${IDB_OPEN_WAIT_MS} ms; going on without what it stores until it does`,
+    );
+  }, IDB_OPEN_WAIT_MS);
   doc.on("update", onUpdate);
   doc.on("destroy", destroy);
   idb
     .openDB(name, (created) => idb.createStores(created, [[UPDATES, { autoIncrement: true }], ["custom"]]))
     .then(
       (opened) => {
-        if (stopped) return opened.close(); // given up on, or destroyed, before it answered
+        if (stopped) return opened.close(); // destroyed before it answered
         clearTimeout(openTimer);
         db = opened;
         // The browser closed it (site data cleared, storage lost), or another page deletes or upgrades it.

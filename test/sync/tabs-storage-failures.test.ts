@@ -123,7 +123,7 @@ describe("connectTabs when IndexedDB fails", () => {
     const [call] = await host.whenCalls(1);
     call!.respond(200, { ok: 1 });
     expect((await answer).data).toEqual({ ok: 1 });
-    expect(idbWarnings()).toEqual([expect.stringMatching(/did not open within 2000 ms/)]);
+    expect(idbWarnings()).toEqual([expect.stringMatching(/has not opened within 2000 ms/)]);
     expect(escaped).toEqual([]);
   });
 
