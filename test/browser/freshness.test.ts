@@ -4,20 +4,11 @@
  * for every tab. Host timestamps count requests per interval window; everything else is driven
  * by explicit events (visibilitychange, reload, invalidate).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findClaimant, openTab, openTabs, uniqueName, waitUntil, type Tab } from "./harness.ts";
-import { startE2E } from "./setup.ts";
+import { useE2E } from "./setup.ts";
 
-let e2e: Awaited<ReturnType<typeof startE2E>>;
-beforeAll(async () => {
-  e2e = await startE2E();
-});
-afterEach(async () => {
-  await e2e.closeContexts();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
+const env = useE2E();
 
 const LEASE_MS = 1500;
 const dataOf = async (t: Tab) => {
@@ -58,10 +49,10 @@ function holdIndexedDBOpen(): void {
 
 describe("freshness shared across tabs", () => {
   it("8 tabs polling with refetchInterval: one request per interval, counted over 5 intervals", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("poll")}`;
     const INTERVAL = 1000;
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, interval: INTERVAL }, 8);
     await Promise.all(tabs.map((t) => t.waitForData()));
     const from = host.calls(api).at(-1)!.at;
@@ -81,9 +72,9 @@ describe("freshness shared across tabs", () => {
   });
 
   it("a focus (visibilitychange) in one tab, staleTime 0: one request, every tab shows the new data", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("focus")}`;
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, stale: 0 }, 4);
     await Promise.all(tabs.map((t) => t.waitForData()));
     await new Promise((r) => setTimeout(r, 300));
@@ -96,10 +87,10 @@ describe("freshness shared across tabs", () => {
   });
 
   it("a reload on a persisted stale result: the data at once, then one revalidation", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("reload")}`;
     const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS };
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tab = await openTab(context, host, config, "first");
     await tab.ready();
     await tab.waitForData();
@@ -116,12 +107,12 @@ describe("freshness shared across tabs", () => {
   });
 
   it("a reload on a persisted stale result, the store created at once (Usage): the persisted data while one request revalidates it", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("reload-at-once")}`;
     // The revalidation takes 1.5 s: long enough to see what the tab shows meanwhile.
     host.plan(api, [{ delayMs: 0 }, { delayMs: 1500 }]);
     const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, storeAtOnce: true };
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tab = await openTab(context, host, config, "first");
     await tab.ready();
     await tab.waitForData(30_000, '"n":1');
@@ -138,10 +129,10 @@ describe("freshness shared across tabs", () => {
   });
 
   it("a reload within the staleTime, the store created at once (Usage): the recorded data at the first render, before IndexedDB opens, and no request", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("reload-fresh")}`;
     const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, storeAtOnce: true };
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tab = await openTab(context, host, config, "first");
     await tab.ready();
     await tab.waitForData(30_000, '"n":1');
@@ -163,9 +154,9 @@ describe("freshness shared across tabs", () => {
   });
 
   it("a mutation in tab A plus invalidation: one POST, one GET, every tab updated", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("mutate")}`;
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 4);
     await allShow(tabs, 1);
     await tabs[0]!.page.evaluate(() => (window as unknown as { __mutate(): Promise<void> }).__mutate());
@@ -176,10 +167,10 @@ describe("freshness shared across tabs", () => {
   });
 
   it("retries: every tab pending through them, one sequence of attempts at the host, from one tab", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("retry")}`;
     host.plan(api, [{ delayMs: 0, status: 503 }, { delayMs: 0, status: 503 }, { delayMs: 0 }]);
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, retry: 2, retryDelay: 300 }, 4);
     await findClaimant(tabs);
     await allShow(tabs, 3);

@@ -5,20 +5,11 @@
  * marked abandoned) and show the data, never the leaving tab's unload as the request's error — also
  * where the app wraps `fetch` (as error-reporting scripts do), which once left the error for good.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimGaps, findClaimant, historyViolations, openTabs, uniqueName, type Tab } from "./harness.ts";
-import { startE2E } from "./setup.ts";
+import { useE2E } from "./setup.ts";
 
-let e2e: Awaited<ReturnType<typeof startE2E>>;
-beforeAll(async () => {
-  e2e = await startE2E();
-});
-afterEach(async () => {
-  await e2e.closeContexts();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
+const env = useE2E();
 
 /** An app's own fetch wrapper (as error-reporting scripts install), adding its promise hops. */
 function wrapFetch(): void {
@@ -27,10 +18,10 @@ function wrapFetch(): void {
 }
 
 async function leaveMidRequest(leave: (tab: Tab) => Promise<unknown>, wrapped: boolean): Promise<void> {
-  const { host } = e2e;
+  const { host } = env.e2e();
   const api = `/api/${uniqueName("leave")}`;
   host.plan(api, ["hang", { delayMs: 0 }]); // the first request is never answered; the takeover's at once
-  const context = await e2e.newContext();
+  const context = await env.e2e().newContext();
   if (wrapped) await context.addInitScript(wrapFetch);
   const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: 60_000, retry: 0 }, 2);
   await host.waitForCall(api, 1);

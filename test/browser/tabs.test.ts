@@ -2,20 +2,11 @@
  * Tabs of one browser (one context: shared BroadcastChannel, IndexedDB, Web Locks) showing the same
  * data share one request, and a crashed claimant is taken over without a "done, nothing here" state.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { claimGaps, findClaimant, historyViolations, openTab, openTabs, uniqueName, waitUntil, type Tab } from "./harness.ts";
-import { startE2E } from "./setup.ts";
+import { useE2E } from "./setup.ts";
 
-let e2e: Awaited<ReturnType<typeof startE2E>>;
-beforeAll(async () => {
-  e2e = await startE2E();
-});
-afterEach(async () => {
-  await e2e.closeContexts();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
+const env = useE2E();
 
 const LEASE_MS = 1500;
 
@@ -32,9 +23,9 @@ async function expectCleanHistories(tabs: Tab[]): Promise<void> {
 
 describe("tabs of one browser", () => {
   it("8 tabs opened at once: the host sees exactly one request and every tab shows the data", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("eight")}`;
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 8);
 
     await Promise.all(tabs.map((t) => t.waitForData()));
@@ -46,10 +37,10 @@ describe("tabs of one browser", () => {
   });
 
   it("the claimant crashes mid-request: another tab takes over, every survivor shows the data", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("crash")}`;
     host.plan(api, ["hang", { delayMs: 0 }]);
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 4);
 
     await host.waitForCall(api, 1);
@@ -70,11 +61,11 @@ describe("tabs of one browser", () => {
   });
 
   it("crash, then a new tab opened at once as the only other page: it recovers with no other wake-up", async () => {
-    const { host } = e2e;
+    const { host } = env.e2e();
     const api = `/api/${uniqueName("reopen")}`;
     host.plan(api, ["hang", { delayMs: 0 }]);
     const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS };
-    const context = await e2e.newContext();
+    const context = await env.e2e().newContext();
     const victim = await openTab(context, host, config, "victim");
     await victim.ready();
     await host.waitForCall(api, 1);
