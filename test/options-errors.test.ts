@@ -58,11 +58,14 @@ describe("createSharedFetchStore", () => {
 });
 
 describe("the store's calls", () => {
-  it("refetch checks maxAgeMs as ensure does, and writes nothing", async () => {
+  it("refetch checks maxAgeMs as ensure does, and skipInFlight, and writes nothing", async () => {
     const host = new Host();
     const store = createSharedFetchStore({ doc: new Y.Doc(), fetch: host.fetch, locks: null, settleMs: 0 });
     for (const bad of [-1, Number.NaN, "1"])
       await expect(store.refetch({ url: URL_A }, { maxAgeMs: bad as number })).rejects.toThrow(/maxAgeMs must be a non-negative number/);
+    await expect(store.refetch({ url: URL_A }, { skipInFlight: "yes" as never })).rejects.toThrow(
+      /skipInFlight must be a boolean when given, got "yes"/,
+    );
     expect(host.calls).toHaveLength(0);
     expect(store.claims()).toEqual([]);
     store.destroy();

@@ -93,10 +93,17 @@ export class ClaimEngine {
   }
 
   /**
-   * `refetch`: wait for a revision newer than what is recorded now (joining one already claimed).
+   * `refetch`: wait for a revision newer than what is recorded now (joining one already claimed,
+   * unless `skipInFlight`: then newer than that one too).
    * `maxAgeMs`: an ensure whose recorded outcome is older than that is treated like a refetch.
    */
-  ensure(job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch", maxAgeMs?: number): Promise<Snapshot> {
+  ensure(
+    job: Job,
+    signal: AbortSignal | undefined,
+    mode: "ensure" | "refetch",
+    maxAgeMs?: number,
+    skipInFlight = false,
+  ): Promise<Snapshot> {
     if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const st = this.keys.get(job.key, job.kind, job.results);
@@ -105,7 +112,13 @@ export class ClaimEngine {
     const recorded = recordedRev(result, error);
     // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
-    const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev);
+    const minRev = demandedRev(
+      mode === "ensure" && !tooOld ? "ensure" : "refetch",
+      recorded,
+      claim?.rev,
+      st.attempt?.rev,
+      mode === "refetch" && skipInFlight,
+    );
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
     // Still starting, nothing seen yet: a result persisted long ago may load before the store is
     // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the

@@ -129,16 +129,24 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
 export function ensureOptions(
   opts: unknown,
   fallbackLease: number,
-): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined } {
-  if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease, maxAgeMs: undefined };
+): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined; skipInFlight: boolean } {
+  if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease, maxAgeMs: undefined, skipInFlight: false };
   if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
-  const { signal, leaseMs, maxAgeMs } = opts as { signal?: unknown; leaseMs?: unknown; maxAgeMs?: unknown };
+  const { signal, leaseMs, maxAgeMs, skipInFlight } = opts as {
+    signal?: unknown;
+    leaseMs?: unknown;
+    maxAgeMs?: unknown;
+    skipInFlight?: unknown;
+  };
   if (signal !== undefined && !isSignal(signal))
     throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
+  if (skipInFlight !== undefined && typeof skipInFlight !== "boolean")
+    throw new SharedFetchInputError(`shared-fetch: skipInFlight must be a boolean when given, got ${describe(skipInFlight)}`);
   return {
     signal: signal as AbortSignal | undefined,
     leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease),
     maxAgeMs: maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", maxAgeMs, 0, { min: "non-negative" }),
+    skipInFlight: skipInFlight === true,
   };
 }
 

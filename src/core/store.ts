@@ -200,11 +200,11 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     },
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs } = ensureOptions(opts, o.leaseMs);
+        const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.leaseMs);
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, signal, "refetch");
+        return engine.ensure(job, signal, "refetch", undefined, skipInFlight);
       });
     },
     resultInfo: (req: SharedRequest | string) => infoOf(records.results.get(keyOf(req))),

@@ -64,6 +64,13 @@ export type EnsureOptions = {
   retry?: RetryOption | RetryPolicy;
   /** TanStack's `retryDelay` for a `retry` that is not a RetryPolicy (default: TanStack's exponential delay). */
   retryDelay?: RetryDelayOption;
+  /**
+   * `refetch` only: answer with a request sent after this call, never one already claimed (it may
+   * have been sent before the change you refetch for, e.g. a mutation), as TanStack's `refetch()`
+   * and `invalidateQueries` cancel a fetch in flight and start another. Calls made before that
+   * request is claimed still share it. The query hooks set it for explicit refetches.
+   */
+  skipInFlight?: boolean;
 };
 
 /** `ensureProgram` / `refetchProgram` per call: withdraw with `signal`; `leaseMs` overrides the store's programLeaseMs. */

@@ -7,19 +7,22 @@ import type { Snapshot } from "./types.ts";
 
 /**
  * The revision an `ensure` or `refetch` call waits for (0: resolve now with what is recorded).
- * `refetch` wants a revision newer than what is recorded now, joining one already claimed.
+ * `refetch` wants a revision newer than what is recorded now, joining one already claimed — or,
+ * `skipInFlight`, newer than that one too (see EnsureOptions.skipInFlight).
  */
 export function demandedRev(
   mode: "ensure" | "refetch",
   recorded: number,
   claimRev: number | undefined,
   attemptRev: number | undefined,
+  skipInFlight = false,
 ): number {
   if (mode === "ensure") return recorded > 0 ? 0 : 1;
   const active = Math.max(
     claimRev !== undefined && claimRev > recorded ? claimRev : 0,
     attemptRev !== undefined && attemptRev > recorded ? attemptRev : 0,
   );
+  if (skipInFlight) return Math.max(active, recorded) + 1;
   return active || recorded + 1;
 }
 

@@ -7,7 +7,7 @@ import { SharedFetchError } from "./shared-error.ts";
 export const REFETCH_META = { sharedFetch: "refetch" } as const;
 
 /** What one run of a shared query function asks the store for. */
-export type Demand = { mode: "refetch" } | { mode: "ensure"; maxAgeMs: number; poll?: true };
+export type Demand = { mode: "refetch"; skipInFlight?: true } | { mode: "ensure"; maxAgeMs: number; poll?: true };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Behavior<T = unknown, E = Error> = NonNullable<UseQueryOptions<T, E, T>["behavior"]>;
@@ -98,8 +98,11 @@ function staleMs(value: unknown, query: AnyQuery): number | undefined {
 export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undefined): Demand {
   if (!query) return { mode: "ensure", maxAgeMs: 0 };
   const { state } = query;
-  if ((state.fetchMeta as { sharedFetch?: unknown } | null)?.sharedFetch === REFETCH_META.sharedFetch) return { mode: "refetch" };
-  if (fetch?.fetchOptions?.cancelRefetch === true) return { mode: "refetch" };
+  // Explicit: TanStack cancels a fetch in flight and sends another, so an answer to a request sent
+  // before the call (another replica's, perhaps before a mutation) is not joined.
+  if ((state.fetchMeta as { sharedFetch?: unknown } | null)?.sharedFetch === REFETCH_META.sharedFetch)
+    return { mode: "refetch", skipInFlight: true };
+  if (fetch?.fetchOptions?.cancelRefetch === true) return { mode: "refetch", skipInFlight: true };
   if (state.isInvalidated && state.status !== "error") return { mode: "refetch" };
   if (fetch && !fetch.observer)
     return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };

@@ -168,7 +168,9 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     const demand = pastRecordedError(demandOf(query, fetch), query, () => store.snapshot(req));
     const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch, query) };
     const snap =
-      demand.mode === "refetch" ? await store.refetch(req, opts) : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+      demand.mode === "refetch"
+        ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+        : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
     if (query && info && !snap.error) markDelivered(query, info.rev, snap.data);
     return unwrap<T>(snap);

@@ -179,4 +179,34 @@ describe("an invalidation is not undone by a result requested before it", () => 
     await pause(30);
     expect(c.host.calls).toHaveLength(3);
   });
+
+  for (const method of ["invalidateQueries", "resetQueries"] as const) {
+    it(`tab A's ${method} after a mutation, while tab B's refetch (sent before it) is in flight: A sends its own request and shows the data after the mutation, as TanStack's cancel-and-refetch does`, async () => {
+      const c = cluster(2, { settleMs: 0 });
+      c.host.auto = () => undefined;
+      const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+      const clientA = new QueryClient();
+      const clientB = new QueryClient();
+      render(
+        <>
+          {tab(a, clientA, <Shown store={a} name="a" />)}
+          {tab(b, clientB, <Shown store={b} name="b" />)}
+        </>,
+      );
+      await waitFor(() => expect(c.host.calls).toHaveLength(1));
+      c.host.calls[0]!.respond(200, { n: 1 });
+      await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+      void clientB.refetchQueries({ queryKey: PREFIX }); // reads the server as it is before the mutation
+      await waitFor(() => expect(c.host.calls).toHaveLength(2));
+      // The mutation commits on the server; A invalidates (useMutation's onSuccess).
+      const done = act(() => clientA[method]({ queryKey: PREFIX }));
+      await pause(20);
+      c.host.calls[1]!.respond(200, { n: 1 }); // B's, with the list before the mutation
+      await waitFor(() => expect(c.host.calls).toHaveLength(3)); // A's own: B's was not joined
+      c.host.calls[2]!.respond(200, { n: 2 });
+      await done;
+      await waitFor(() => expect([text("a"), text("b")]).toEqual(["2", "2"]));
+      expect(c.host.calls).toHaveLength(3);
+    });
+  }
 });
