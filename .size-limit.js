@@ -52,9 +52,10 @@ export default [
   // staleTime, retries paused offline, invalidations kept), a recorded error not taken as fresh
   // on mount, claims' idempotency ids and refused input shown without secrets: 30.35 → 30.85 kB.
   // Raised by 0.5 KiB with retries shown as paused offline, presence removed without proof of
-  // death, a failure judged a task later in a page (navigation) and lock-dead replicas revived by a
-  // sign of life: 30.85 → 31.27 kB; the next rows 37.32 → 37.76, 41.87 → 42.28 and the worker's
-  // 43.22 → 43.51 kB (the connectTabs and worker budgets raised by 0.5 KiB too).
+  // death, a failure judged a task later in a page (navigation), lock-dead replicas revived by a
+  // sign of life, explicit refetches that skip a request in flight and optimistic sets kept from
+  // older results: 30.85 → 31.4 kB; the next rows 37.32 → 37.89, 41.87 → 42.42 and the worker's
+  // 43.22 → 43.57 kB (the connectTabs, connectPeers and worker budgets raised by 0.5 KiB too).
   row("store + useSharedFetch", main, hook, "31 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
@@ -68,7 +69,7 @@ export default [
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
   // Raised by 1 KiB with the first row's changes and connectPeers' url and room checks and its
   // presence drop kept local: 41.18 → 41.87 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "41.5 KiB"),
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "42 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed

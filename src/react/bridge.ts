@@ -89,7 +89,7 @@ class Bridge {
       // The query's own state changed (its fetch ended, an invalidation, a set): re-check it, and
       // whether it is still enabled (`enabled` may be a function of its state).
       case "updated":
-        noteAction(query, event.action.type);
+        noteAction(query, event.action);
         this.reconcile(query);
         if (this.watches.has(query)) this.schedule(query);
         return;

@@ -24,9 +24,25 @@ const handedOver = new WeakMap<object, unknown>();
  */
 const invalidatedAt = new WeakMap<object, number>();
 
-/** The bridge tells of each action on a shared query's state. */
-export function noteAction(query: object, type: string): void {
-  if (type === "invalidate") invalidatedAt.set(query, Date.now());
+/**
+ * The `updatedAt` pushRecorded last set on each query: TanStack reports that set as a manual one
+ * too, to cache listeners that may run a task later, so it is told from the app's by this.
+ */
+const pushedAt = new WeakMap<object, number>();
+
+/**
+ * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
+ * optimistic update) makes the query's data come from outside the store: from then on only a
+ * result whose request was sent after it replaces it (compared by time, as hydrated data is), not
+ * one of a newer revision whose request another replica sent before the set.
+ */
+export function noteAction(query: object, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): void {
+  if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
+  const ours = action.dataUpdatedAt !== undefined && action.dataUpdatedAt === pushedAt.get(query);
+  if (action.type === "success" && action.manual === true && !ours) {
+    deliveredRev.delete(query);
+    handedOver.delete(query);
+  }
 }
 
 /**
@@ -78,6 +94,7 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
   markDelivered(query, info.rev, snap.data);
   const since = state.isInvalidated ? invalidatedAt.get(query) : undefined;
+  pushedAt.set(query, at);
   client.setQueryData(queryKey, snap.data, { updatedAt: at });
   // A result whose request was sent before this tab's invalidation (another replica's, in flight
   // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as

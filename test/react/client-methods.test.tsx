@@ -180,6 +180,38 @@ describe("an invalidation is not undone by a result requested before it", () => 
     expect(c.host.calls).toHaveLength(3);
   });
 
+  it("tab A's optimistic update (cancelQueries, setQueryData) is not replaced by tab B's result for a request sent before it; A's invalidation then shows the server's data", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    c.host.auto = () => undefined;
+    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const clientA = new QueryClient();
+    const clientB = new QueryClient();
+    render(
+      <>
+        {tab(a, clientA, <Shown store={a} name="a" />)}
+        {tab(b, clientB, <Shown store={b} name="b" />)}
+      </>,
+    );
+    await waitFor(() => expect(c.host.calls).toHaveLength(1));
+    c.host.calls[0]!.respond(200, { n: 1 });
+    await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+    void clientB.refetchQueries({ queryKey: PREFIX }); // sent before A's mutation
+    await waitFor(() => expect(c.host.calls).toHaveLength(2));
+    await pause(5);
+    const [queryA] = clientA.getQueryCache().findAll({ queryKey: PREFIX });
+    await act(async () => {
+      await clientA.cancelQueries({ queryKey: PREFIX }); // useMutation's onMutate, as TanStack's recipe has it
+      clientA.setQueryData(queryA!.queryKey, { n: 999 });
+    });
+    c.host.calls[1]!.respond(200, { n: 1 }); // B's answer arrives while the mutation is in flight
+    await waitFor(() => expect(text("b")).toBe("1"));
+    await pause(30);
+    expect(text("a")).toBe("999"); // plain TanStack keeps the optimistic data until the next fetch
+    c.host.auto = () => ({ status: 200, body: { n: 2 } });
+    await act(() => clientA.invalidateQueries({ queryKey: PREFIX })); // onSettled
+    await waitFor(() => expect([text("a"), text("b")]).toEqual(["2", "2"]));
+  });
+
   for (const method of ["invalidateQueries", "resetQueries"] as const) {
     it(`tab A's ${method} after a mutation, while tab B's refetch (sent before it) is in flight: A sends its own request and shows the data after the mutation, as TanStack's cancel-and-refetch does`, async () => {
       const c = cluster(2, { settleMs: 0 });
