@@ -140,22 +140,28 @@ function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: React
   );
 }
 
+/** Tabs A and B, each its own QueryClient, both showing the first answer ({ n: 1 }); the host answers by hand. */
+async function twoTabsShowingOne() {
+  const c = cluster(2, { settleMs: 0 });
+  c.host.auto = () => undefined;
+  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+  const clientA = new QueryClient();
+  const clientB = new QueryClient();
+  render(
+    <>
+      {tab(a, clientA, <Shown store={a} name="a" />)}
+      {tab(b, clientB, <Shown store={b} name="b" />)}
+    </>,
+  );
+  await waitFor(() => expect(c.host.calls).toHaveLength(1));
+  c.host.calls[0]!.respond(200, { n: 1 });
+  await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+  return { c, clientA, clientB };
+}
+
 describe("an invalidation is not undone by a result requested before it", () => {
   it("tab A invalidates (refetchType 'none') while tab B's refetch is in flight; B's answer (sent before) reaches A, which must stay stale and refetch on its next focus", async () => {
-    const c = cluster(2, { settleMs: 0 });
-    c.host.auto = () => undefined;
-    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-    const clientA = new QueryClient();
-    const clientB = new QueryClient();
-    render(
-      <>
-        {tab(a, clientA, <Shown store={a} name="a" />)}
-        {tab(b, clientB, <Shown store={b} name="b" />)}
-      </>,
-    );
-    await waitFor(() => expect(c.host.calls).toHaveLength(1));
-    c.host.calls[0]!.respond(200, { n: 1 });
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+    const { c, clientA, clientB } = await twoTabsShowingOne();
     // B refetches; the request is under way (it reads the server's state as of now).
     void clientB.refetchQueries({ queryKey: PREFIX });
     await waitFor(() => expect(c.host.calls).toHaveLength(2));
@@ -181,20 +187,7 @@ describe("an invalidation is not undone by a result requested before it", () => 
   });
 
   it("tab A's optimistic update (cancelQueries, setQueryData) is not replaced by tab B's result for a request sent before it; A's invalidation then shows the server's data", async () => {
-    const c = cluster(2, { settleMs: 0 });
-    c.host.auto = () => undefined;
-    const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-    const clientA = new QueryClient();
-    const clientB = new QueryClient();
-    render(
-      <>
-        {tab(a, clientA, <Shown store={a} name="a" />)}
-        {tab(b, clientB, <Shown store={b} name="b" />)}
-      </>,
-    );
-    await waitFor(() => expect(c.host.calls).toHaveLength(1));
-    c.host.calls[0]!.respond(200, { n: 1 });
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+    const { c, clientA, clientB } = await twoTabsShowingOne();
     void clientB.refetchQueries({ queryKey: PREFIX }); // sent before A's mutation
     await waitFor(() => expect(c.host.calls).toHaveLength(2));
     await pause(5);
@@ -214,20 +207,7 @@ describe("an invalidation is not undone by a result requested before it", () => 
 
   for (const method of ["invalidateQueries", "resetQueries"] as const) {
     it(`tab A's ${method} after a mutation, while tab B's refetch (sent before it) is in flight: A sends its own request and shows the data after the mutation, as TanStack's cancel-and-refetch does`, async () => {
-      const c = cluster(2, { settleMs: 0 });
-      c.host.auto = () => undefined;
-      const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-      const clientA = new QueryClient();
-      const clientB = new QueryClient();
-      render(
-        <>
-          {tab(a, clientA, <Shown store={a} name="a" />)}
-          {tab(b, clientB, <Shown store={b} name="b" />)}
-        </>,
-      );
-      await waitFor(() => expect(c.host.calls).toHaveLength(1));
-      c.host.calls[0]!.respond(200, { n: 1 });
-      await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+      const { c, clientA, clientB } = await twoTabsShowingOne();
       void clientB.refetchQueries({ queryKey: PREFIX }); // reads the server as it is before the mutation
       await waitFor(() => expect(c.host.calls).toHaveLength(2));
       // The mutation commits on the server; A invalidates (useMutation's onSuccess).
