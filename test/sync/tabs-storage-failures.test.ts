@@ -44,20 +44,26 @@ function tab(name: string, host: Host) {
   return { doc, conn, store };
 }
 
-/** Two tabs ask for one key, the second once the first's request is out: one request, both answered. */
+type Tab = ReturnType<typeof tab>;
+
+/** Tabs a and b ask for one key, b once a's request is out: one request, both answered. */
+async function shareOneRequest(a: Tab, b: Tab, host: Host, path: string): Promise<void> {
+  const req = { url: `https://api.example.test/${path}` };
+  const first = a.store.ensure(req);
+  const [call] = await host.whenCalls(1);
+  const second = b.store.ensure(req);
+  call!.respond(200, { ok: 1 });
+  expect([(await first).data, (await second).data]).toEqual([{ ok: 1 }, { ok: 1 }]);
+  expect(host.calls).toHaveLength(1);
+}
+
+/** Two tabs of `name`, in sync, share one request. */
 async function twoTabsShareOneRequest(name: string): Promise<void> {
   const host = new Host();
   const a = tab(name, host);
   const b = tab(name, host);
   await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-  const req = { url: `https://api.example.test/${name}` };
-  const first = a.store.ensure(req);
-  const [call] = await host.whenCalls(1);
-  const second = b.store.ensure(req);
-  call!.respond(200, { ok: 1 });
-  expect((await first).data).toEqual({ ok: 1 });
-  expect((await second).data).toEqual({ ok: 1 });
-  expect(host.calls).toHaveLength(1);
+  await shareOneRequest(a, b, host, name);
 }
 
 /** An IDBFactory whose `open` does what `how` says, every other method the real one's. */
@@ -139,12 +145,7 @@ describe("connectTabs when IndexedDB fails", () => {
       setTimeout(() => request.onerror?.({ target: request } as unknown as Event), 1);
       return request;
     });
-    const req = { url: "https://api.example.test/quota" };
-    const first = a.store.ensure(req);
-    const [call] = await host.whenCalls(1);
-    const second = b.store.ensure(req);
-    call!.respond(200, { ok: 1 });
-    expect([(await first).data, (await second).data]).toEqual([{ ok: 1 }, { ok: 1 }]);
+    await shareOneRequest(a, b, host, "quota");
     for (let i = 0; i < 5; i++) a.doc.getMap("m").set("k", i); // later writes: no new warning, no rejection
     await new Promise((resolve) => setTimeout(resolve, 20));
     add.mockRestore();
@@ -175,13 +176,7 @@ describe("connectTabs when IndexedDB fails", () => {
     opened[0]!.close(); // as Safari's "connection to Indexed Database server lost": transactions throw
     expect(() => a.doc.getMap("m").set("x", 1)).not.toThrow();
     await vi.waitFor(() => expect(b.doc.getMap("m").get("x")).toBe(1));
-    const req = { url: "https://api.example.test/closed" };
-    const first = a.store.ensure(req);
-    const [call] = await host.whenCalls(1);
-    const second = b.store.ensure(req);
-    call!.respond(200, { ok: 1 });
-    expect([(await first).data, (await second).data]).toEqual([{ ok: 1 }, { ok: 1 }]);
-    expect(host.calls).toHaveLength(1);
+    await shareOneRequest(a, b, host, "closed");
     expect(idbWarnings()).toEqual([expect.stringMatching(/refused a write/)]);
     expect(escaped).toEqual([]);
   });
