@@ -58,7 +58,18 @@ export type TabMessage =
    * `replica`: the live worker's store for this tab's identity (its `ready`), dead with that lock.
    */
   | { t: "standby"; v: number; config: BrowserConfig; watch: string; lock?: string; replica?: string }
-  | { t: "ensure"; id: number; kind: WorkKind; mode: Mode; req: unknown; leaseMs?: number; maxAgeMs?: number; retry?: WireRetry }
+  | {
+      t: "ensure";
+      id: number;
+      kind: WorkKind;
+      mode: Mode;
+      req: unknown;
+      leaseMs?: number;
+      maxAgeMs?: number;
+      retry?: WireRetry;
+      /** A refetch's first send only (see EnsureOptions.skipInFlight): a re-sent ask joins what its first send started. */
+      skipInFlight?: true;
+    }
   /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */
   | { t: "retry"; id: number; retry: boolean; delayMs: number }
   | { t: "abort"; id: number }
@@ -184,6 +195,7 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         (data.mode === "ensure" || data.mode === "refetch") &&
         optNum(data.leaseMs) &&
         optNum(data.maxAgeMs) &&
+        (data.skipInFlight === undefined || data.skipInFlight === true) &&
         (data.retry === undefined || isWireRetry(data.retry))
         ? (data as TabMessage)
         : undefined;

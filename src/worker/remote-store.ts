@@ -36,7 +36,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private workerReplicaId: string | undefined;
   private readonly send = (message: TabMessage): void => {
     this.link?.(message);
-    if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
+    if (message.t === "ensure" && message.skipInFlight) {
+      // The standby runs it only after a takeover of what the live worker claimed for it: joined.
+      const { skipInFlight: _first, ...joining } = message;
+      this.shadowLink?.(joining);
+    } else if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
   };
   // An ask the live worker answered is withdrawn from the standby: it waits for nothing there.
   private readonly waiters = new RemoteWaiters(
@@ -192,12 +196,13 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
-      const { signal, leaseMs } = ensureOptions(opts, this.leaseMs);
+      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.leaseMs);
       const retry = retryOptions(opts);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
         leaseMs,
         ...(signal ? { signal } : {}),
         ...(retry ? { retry } : {}),
+        ...(skipInFlight ? { skipInFlight } : {}),
       });
     });
   }

@@ -15,13 +15,15 @@ type Waiter = {
   leaseMs?: number;
   maxAgeMs?: number;
   retry?: RetryPolicy;
+  /** Sent with the ask's first message only: a re-send (a new worker, the standby) joins what it started. */
+  skipInFlight?: boolean;
   signal?: AbortSignal;
   resolve(snap: Snapshot): void;
   reject(error: unknown): void;
   cleanup(): void;
 };
 
-export type WaitOptions = { signal?: AbortSignal; leaseMs?: number; maxAgeMs?: number; retry?: RetryPolicy };
+export type WaitOptions = { signal?: AbortSignal; leaseMs?: number; maxAgeMs?: number; retry?: RetryPolicy; skipInFlight?: boolean };
 
 /**
  * A tab's open asks in SharedWorker mode (ensure, refetch, programs): each has an id the worker
@@ -82,7 +84,8 @@ export class RemoteWaiters {
         cleanup: () => signal?.removeEventListener("abort", onAbort),
       };
       this.waiters.set(id, w);
-      this.send(message(id, w));
+      this.send(message(id, w, w.skipInFlight === true));
+      w.skipInFlight = false;
       this.changed(key);
     });
   }
@@ -135,7 +138,7 @@ export class RemoteWaiters {
   }
 }
 
-function message(id: number, w: Waiter): TabMessage {
+function message(id: number, w: Waiter, skipInFlight = false): TabMessage {
   const retry = retryToWire(w.retry);
   return {
     t: "ensure",
@@ -146,6 +149,7 @@ function message(id: number, w: Waiter): TabMessage {
     ...(w.leaseMs !== undefined ? { leaseMs: w.leaseMs } : {}),
     ...(w.maxAgeMs !== undefined ? { maxAgeMs: w.maxAgeMs } : {}),
     ...(retry ? { retry } : {}),
+    ...(skipInFlight ? { skipInFlight: true as const } : {}),
   };
 }
 

@@ -246,7 +246,7 @@ export class TabSession {
         const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
         running =
           msg.mode === "refetch"
-            ? store.refetch(msg.req as never, opts)
+            ? store.refetch(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
             : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       } else {
         key = store.programKeyOf(msg.req as never);
