@@ -98,6 +98,15 @@ export function docPeer(cluster: Cluster, room: string, urls: string[]): Omit<Pe
   return { doc, conn, map: doc.getMap("m"), stop };
 }
 
+/** A bare doc synced through `urls`, whose `{ [key]: 1 }` has reached Postgres (the room's row exists). */
+export async function storedPeer(cluster: Cluster, room: string, urls: string[], key = "first"): Promise<ReturnType<typeof docPeer>> {
+  const peer = docPeer(cluster, room, urls);
+  await peer.conn.whenSynced;
+  peer.map.set(key, 1);
+  await untilStored(cluster, room, (s) => s[key] === 1);
+  return peer;
+}
+
 /** Map "m" of the room as stored in Postgres (undefined: no row, or Postgres is down). */
 export async function storedMap(cluster: Cluster, room: string): Promise<Record<string, unknown> | undefined> {
   const doc = await readStoredDocument(cluster.postgres.connectionString, room).catch(() => undefined);

@@ -9,7 +9,7 @@ import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Cluster } from "../../server/cluster/cluster.ts";
 import { nextEvent, until } from "../sync/wait.ts";
-import { docPeer, extraInstance, storedMap, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
+import { docPeer, extraInstance, storedMap, storedPeer, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
 
 const env = useCluster();
 
@@ -50,10 +50,7 @@ describe("Postgres faults: no instance goes down, no change is lost", () => {
     const cluster = env.cluster();
     const inst = await extraInstance(cluster, "pg-restart");
     const room = uniqueRoom("pgrestart");
-    const a = docPeer(cluster, room, [inst.url]);
-    await a.conn.whenSynced;
-    a.map.set("before", 1);
-    await untilStored(cluster, room, (s) => s.before === 1); // the pool now holds an idle client
+    const a = await storedPeer(cluster, room, [inst.url], "before"); // the pool now holds an idle client
     cluster.postgres.crash();
     cluster.postgres.start();
     a.map.set("after", 1);
@@ -65,10 +62,7 @@ describe("Postgres faults: no instance goes down, no change is lost", () => {
     const cluster = env.cluster();
     const inst = await extraInstance(cluster, "pg-down");
     const room = uniqueRoom("pgdown");
-    const a = docPeer(cluster, room, [inst.url]);
-    await a.conn.whenSynced;
-    a.map.set("before", 1);
-    await untilStored(cluster, room, (s) => s.before === 1);
+    const a = await storedPeer(cluster, room, [inst.url], "before");
     cluster.postgres.crash();
     let down = true;
     onTestFinished(() => void (down && cluster.postgres.start()));
@@ -107,10 +101,7 @@ describe("two instances storing one room: merged, never overwritten", () => {
   it("a store that meets another instance's Redis store lock is not dropped: the change reaches Postgres", async () => {
     const cluster = env.cluster();
     const room = uniqueRoom("lock");
-    const a = docPeer(cluster, room, [cluster.urls[1]!]);
-    await a.conn.whenSynced;
-    a.map.set("first", 1);
-    await untilStored(cluster, room, (s) => s.first === 1);
+    const a = await storedPeer(cluster, room, [cluster.urls[1]!]);
     // The key @hocuspocus/extension-redis locks a store with, as another instance storing the room
     // (or SIGKILLed mid-store) leaves it for its lockTimeout, 1 s.
     const lock = `shared-fetch:${room}:lock`;
@@ -160,10 +151,7 @@ describe("SIGTERM stores what is pending, or says what it could not store", () =
     const cluster = env.cluster();
     const inst = await extraInstance(cluster, "sigterm-busy");
     const room = uniqueRoom("sigbusy");
-    const a = docPeer(cluster, room, [inst.url]);
-    await a.conn.whenSynced;
-    a.map.set("first", 1);
-    await untilStored(cluster, room, (s) => s.first === 1);
+    const a = await storedPeer(cluster, room, [inst.url]);
     const release = await holdRow(cluster, room);
     a.map.set("k", "v");
     await untilAcked(a);
@@ -178,10 +166,7 @@ describe("SIGTERM stores what is pending, or says what it could not store", () =
     const cluster = env.cluster();
     const inst = await extraInstance(cluster, "sigterm-cap", { SHUTDOWN_TIMEOUT_MS: "500" });
     const room = uniqueRoom("sigcap");
-    const a = docPeer(cluster, room, [inst.url]);
-    await a.conn.whenSynced;
-    a.map.set("first", 1);
-    await untilStored(cluster, room, (s) => s.first === 1);
+    const a = await storedPeer(cluster, room, [inst.url]);
     await holdRow(cluster, room); // until the test ends
     a.map.set("k", "v");
     await untilAcked(a);
