@@ -98,6 +98,15 @@ export function docPeer(cluster: Cluster, room: string, urls: string[]): Omit<Pe
   return { doc, conn, map: doc.getMap("m"), stop };
 }
 
+/** Two bare docs on a new room, one through each of the cluster's first two instances, both synced. */
+export async function peersOnBothInstances(cluster: Cluster, prefix: string) {
+  const room = uniqueRoom(prefix);
+  const a = docPeer(cluster, room, [cluster.urls[0]!]);
+  const b = docPeer(cluster, room, [cluster.urls[1]!]);
+  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+  return { room, a, b };
+}
+
 /** A bare doc synced through `urls`, whose `{ [key]: 1 }` has reached Postgres (the room's row exists). */
 export async function storedPeer(cluster: Cluster, room: string, urls: string[], key = "first"): Promise<ReturnType<typeof docPeer>> {
   const peer = docPeer(cluster, room, urls);

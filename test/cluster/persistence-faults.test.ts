@@ -9,7 +9,17 @@ import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { Cluster } from "../../server/cluster/cluster.ts";
 import { nextEvent, until } from "../sync/wait.ts";
-import { docPeer, extraInstance, storedMap, storedPeer, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
+import {
+  docPeer,
+  extraInstance,
+  peersOnBothInstances,
+  storedMap,
+  storedPeer,
+  uniqueRoom,
+  untilAcked,
+  untilStored,
+  useCluster,
+} from "./harness.ts";
 
 const env = useCluster();
 
@@ -115,10 +125,7 @@ describe("two instances storing one room: merged, never overwritten", () => {
 
   it("both instances store the room while its row is busy: each one's change survives the other's store", async () => {
     const cluster = env.cluster();
-    const room = uniqueRoom("busyrow");
-    const a = docPeer(cluster, room, [cluster.urls[0]!]);
-    const b = docPeer(cluster, room, [cluster.urls[1]!]);
-    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const { room, a, b } = await peersOnBothInstances(cluster, "busyrow");
     a.map.set("first", 1);
     await untilStored(cluster, room, (s) => s.first === 1);
     const release = await holdRow(cluster, room);

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it, onTestFinished } from "vitest";
 import { startRedis, type RedisProcess } from "../../server/cluster/redis.ts";
 import { until } from "../sync/wait.ts";
-import { docPeer, extraInstance, storedMap, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
+import { docPeer, extraInstance, peersOnBothInstances, storedMap, uniqueRoom, untilAcked, untilStored, useCluster } from "./harness.ts";
 
 let restarted: RedisProcess | undefined; // the cluster stops only the Redis it started
 afterAll(() => restarted?.kill()); // registered first, so it runs after the cluster's stop
@@ -26,10 +26,7 @@ async function redisOutage(during: () => void): Promise<void> {
 describe("a Redis restart under the cluster", () => {
   it("peers on the two instances converge on the writes made during the outage, with no new write", async () => {
     const cluster = env.cluster();
-    const room = uniqueRoom("redis-converge");
-    const a = docPeer(cluster, room, [cluster.urls[0]!]);
-    const b = docPeer(cluster, room, [cluster.urls[1]!]);
-    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const { a, b } = await peersOnBothInstances(cluster, "redis-converge");
     a.map.set("first", 1);
     await until(b.doc, "update", () => b.map.get("first") === 1);
     await redisOutage(() => {
@@ -44,10 +41,7 @@ describe("a Redis restart under the cluster", () => {
 
   it("writes made through both instances while Redis is down all reach Postgres", async () => {
     const cluster = env.cluster();
-    const room = uniqueRoom("redis-store");
-    const a = docPeer(cluster, room, [cluster.urls[0]!]);
-    const b = docPeer(cluster, room, [cluster.urls[1]!]);
-    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const { room, a, b } = await peersOnBothInstances(cluster, "redis-store");
     a.map.set("first", 1);
     await untilStored(cluster, room, (s) => s.first === 1);
     await redisOutage(() => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { killHard } from "../../server/cluster/child.ts";
 import { until } from "../sync/wait.ts";
-import { docPeer, extraInstance, storedMap, uniqueRoom, untilStored, useCluster } from "./harness.ts";
+import { docPeer, extraInstance, peersOnBothInstances, storedMap, uniqueRoom, untilStored, useCluster } from "./harness.ts";
 
 const env = useCluster();
 
@@ -29,10 +29,7 @@ describe("changes relayed through Redis are stored by every instance that holds 
 
   it("concurrent writes through both instances (no fault) all reach Postgres", async () => {
     const cluster = env.cluster();
-    const room = uniqueRoom("concurrent");
-    const a = docPeer(cluster, room, [cluster.urls[0]!]);
-    const b = docPeer(cluster, room, [cluster.urls[1]!]);
-    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const { room, a, b } = await peersOnBothInstances(cluster, "concurrent");
     for (let i = 0; i < 60; i++) {
       a.map.set(`a${i}`, i);
       b.map.set(`b${i}`, i);
