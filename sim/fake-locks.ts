@@ -11,8 +11,10 @@ export class FakeLocks {
   private readonly held = new Map<string, Holder>();
   private readonly queue = new Map<string, (() => void)[]>();
 
-  forTab(tag: string): LockManagerLike {
+  forTab(tag: string): LockManagerLike & { query(): Promise<{ held: { name: string; mode: "exclusive" }[] }> } {
     return {
+      // What a new tab asks to learn which replica worker lives (Web Locks' query: the held locks).
+      query: async () => ({ held: [...this.held.keys()].map((name) => ({ name, mode: "exclusive" as const })) }),
       request: (name, options, callback) =>
         new Promise((resolve, reject) => {
           const grant = () => {

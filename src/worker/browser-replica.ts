@@ -9,7 +9,7 @@ import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
 import type { Connection } from "../sync/connection.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
-import { WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
+import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
 import { TabSession, type Opened } from "./tab-session.ts";
 
@@ -51,7 +51,8 @@ export type BrowserReplica = {
 export function createBrowserReplica(options: BrowserReplicaOptions = {}): BrowserReplica {
   const locks = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const scopeName = (globalThis as { name?: unknown }).name;
-  const lock = WORKER_LOCK_PREFIX + (options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId()));
+  const lockBase = options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId());
+  const lock = WORKER_LOCK_PREFIX + lockBase;
   let doc: Y.Doc | undefined;
   let name: string | undefined;
   const connections: Connection[] = [];
@@ -131,10 +132,20 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
    * without an IndexedDB read, and take them over by its released lock.
    */
   let standby: { promote: () => void; warm: () => boolean; store: Promise<SharedFetchStoreWithExtras | undefined> } | undefined;
-  const prepare = (config: BrowserConfig, watch: string, replica?: string): void => {
+  /** The standby's own lock, once held (held to the end, promoted or not: only death lets it go). */
+  let standing: Promise<string> | undefined;
+  const prepare = (config: BrowserConfig, watch: string, replica?: string): Promise<string> | undefined => {
     checkName(config);
-    if (doc) return;
+    if (doc) return standing;
     name = config.name;
+    if (locks) {
+      const own = STANDBY_LOCK_PREFIX + lockBase;
+      standing = holdLock(locks, own).then((release) => {
+        if (destroyed || crashed) release();
+        else closers.push(release);
+        return own;
+      });
+    }
     const d = (doc = new Y.Doc());
     const tabs = connectTabs(d, { name: config.name, indexeddb: false });
     connections.push(tabs);
@@ -230,6 +241,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       });
     } else made(undefined);
     closers.push(() => (stopWatch?.(), stopJudging?.()));
+    return standing;
   };
 
   /**

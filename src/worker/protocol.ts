@@ -23,6 +23,12 @@ export const PROTOCOL = 2;
 /** Every worker's lifetime lock starts with this; the rest is its SharedWorker name. */
 export const WORKER_LOCK_PREFIX = "shared-fetch:worker:";
 
+/**
+ * A standby worker holds this lock (the rest is its SharedWorker name) for its life: the tabs
+ * that would turn to it watch it, so a standby that died with its renderer is not turned to.
+ */
+export const STANDBY_LOCK_PREFIX = "shared-fetch:standby:";
+
 export type WorkKind = "fetch" | "program";
 export type Mode = "ensure" | "refetch";
 
@@ -109,6 +115,8 @@ export type WorkerMessage =
   | { t: "doc"; update: Uint8Array }
   /** The worker cannot serve this tab (bad config, other protocol version): the tab falls back. */
   | { t: "refused"; message: string }
+  /** A standby's answer to `standby`: it holds `lock` (STANDBY_LOCK_PREFIX) until it dies. */
+  | { t: "standing"; lock: string }
   /** Several of the above, in order (what one microtask produced); each is validated on its own. */
   | { t: "batch"; messages: unknown[] };
 
@@ -270,6 +278,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
     case "refused":
       return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
+    case "standing":
+      return str(data.lock) ? (data as WorkerMessage) : undefined;
     case "batch":
       return Array.isArray(data.messages) ? (data as WorkerMessage) : undefined;
     case "doc":

@@ -12,8 +12,11 @@ export type SessionDeps = {
   locks: LockManagerLike | undefined;
   /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
   open(config: BrowserConfig): Promise<Opened>;
-  /** Be the next generation's worker: a live doc now, the replica once the lock `watch` is released. */
-  prepare(config: BrowserConfig, watch: string, replica?: string): void;
+  /**
+   * Be the next generation's worker: a live doc now, the replica once the lock `watch` is released.
+   * Resolves to the standby's own lock once held (none: this worker is no standby).
+   */
+  prepare(config: BrowserConfig, watch: string, replica?: string): Promise<string> | undefined;
   /** A standby's idle store for the asks a tab sends it in advance, if it has one for this tab. */
   shadow(config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined>;
   /** The devtools' "crash this replica": the worker stops as if its renderer died. */
@@ -160,7 +163,10 @@ export class TabSession {
 
   private async standby(msg: Extract<TabMessage, { t: "standby" }>): Promise<void> {
     if (msg.v !== PROTOCOL) return;
-    this.deps.prepare(msg.config, msg.watch, msg.replica);
+    // The tab watches this lock to learn that the standby died (with the renderer it lives in).
+    void this.deps.prepare(msg.config, msg.watch, msg.replica)?.then((lock) => {
+      if (!this.closed) this.postOne({ t: "standing", lock });
+    });
     if (msg.lock === undefined || this.store || this.opening) return;
     this.shadowing = true;
     const queued: TabMessage[] = [];

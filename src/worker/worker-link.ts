@@ -70,7 +70,11 @@ export class WorkerLink {
    * lives in another renderer). It loads its script and waits: it opens no doc, database or
    * socket before a hello. When the current worker dies, the tabs say hello to this one.
    */
-  private standby: { generation: number; worker: SharedWorkerLike } | undefined;
+  private standby: Standby | undefined;
+  /** The live worker as its `ready` named it: a standby that died is started again for it. */
+  private live: { generation: number; lock: string; replica: string } | undefined;
+  /** Watches the standby this tab turned to, until it answers (see connect). */
+  private standbyWatch: (() => void) | undefined;
   /**
    * The worker started before this tab knew which generation lives (see `begin`), and its load
    * error, should one come before `connect` listens.
@@ -129,8 +133,16 @@ export class WorkerLink {
 
   private connect(): void {
     if (this.stopped || this.hidden) return;
-    const ready = this.standby?.generation === this.generation ? this.standby.worker : undefined;
+    const standby = this.standby;
     this.standby = undefined;
+    let ready: SharedWorkerLike | undefined;
+    // Turned to only once it said it stands: its lock is watched, so its death is heard. Until it
+    // answers, that death (its renderer crashed, maybe with the live worker's) sends this tab to
+    // a fresh worker of the same generation (standbyGone), not into the answer bound.
+    if (standby?.generation === this.generation && standby.stopWatch) {
+      ready = standby.worker;
+      this.standbyWatch = standby.stopWatch;
+    } else if (standby) letGo(standby, true);
     let early = this.early;
     this.early = undefined;
     if (early && early.generation !== this.generation) {
@@ -220,7 +232,10 @@ export class WorkerLink {
     if (msg?.t === "ready") {
       clearTimeout(this.readyTimer);
       this.endProbe();
+      this.standbyWatch?.();
+      this.standbyWatch = undefined;
       const generation = this.generation;
+      this.live = { generation, lock: msg.lock, replica: msg.replicaId };
       this.workerLock = msg.lock;
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
@@ -240,6 +255,7 @@ export class WorkerLink {
       return;
     }
     if (msg?.t === "refused") return this.fail(`the SharedWorker refused this tab: ${msg.message}`);
+    if (msg?.t === "standing") return;
     this.o.store.receive(data, () => msg);
   }
 
@@ -250,20 +266,51 @@ export class WorkerLink {
     if (!next) return;
     next.port.start?.();
     // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
+    const entry: Standby = { generation: generation + 1, worker: next };
+    next.port.addEventListener("message", (event: MessageEvent) => {
+      const msg = parseWorkerMessage(event.data);
+      if (msg?.t !== "standing" || entry.stopWatch || this.standby !== entry) return;
+      entry.stopWatch = watchLock(this.o.locks, msg.lock, () => this.standbyGone(next));
+    });
     const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock, replica };
     next.port.postMessage(standby);
-    this.standby = { generation: generation + 1, worker: next };
+    this.standby = entry;
     this.o.store.shadow((m) => next.port.postMessage(m));
   }
 
-  private dead(generation: number): void {
-    if (this.stopped || generation !== this.generation) return;
+  /** A standby's lock was let go: it died, most likely with the renderer of the tab that started it. */
+  private standbyGone(worker: SharedWorkerLike): void {
+    if (this.stopped || this.hidden) return;
+    if (this.standby?.worker === worker) {
+      letGo(this.standby, false);
+      this.standby = undefined;
+      // Its successor starts now, from this tab (or the first tab to hear of it): the live worker
+      // may die next, and without a standby that takeover would wait for a cold worker.
+      const live = this.live;
+      if (live?.generation === this.generation) this.startStandby(live.generation, live.lock, live.replica);
+      return;
+    }
+    // The standby this tab turned to died before it answered: a fresh worker of its generation.
+    if (this.worker === worker && this.standbyWatch) (this.dropWorker(), this.connect());
+  }
+
+  /** Lets go of the worker this tab turned to: it died, or died before it answered. */
+  private dropWorker(): void {
+    clearTimeout(this.readyTimer);
     this.o.store.detach();
     this.endProbe();
+    this.standbyWatch?.();
+    this.standbyWatch = undefined;
     this.worker?.port.close();
     this.worker = undefined;
+  }
+
+  /** The worker of `generation` died: the tabs turn to the next one, or to `live` when later (see resume). */
+  private dead(generation: number, live = generation + 1): void {
+    if (this.stopped || generation !== this.generation) return;
+    this.dropWorker();
     this.stopWatch = undefined;
-    this.generation = generation + 1;
+    this.generation = Math.max(generation + 1, live);
     writeGeneration(this.o.config.name, this.generation);
     this.connect();
   }
@@ -284,6 +331,9 @@ export class WorkerLink {
       this.o.store.leave();
       this.stopWatch?.();
       this.stopWatch = undefined;
+      // The standby is turned to again only once it says it stands again (see resume).
+      if (this.standby) letGo(this.standby, false);
+      this.standby = undefined;
       this.releaseTabLock?.();
       this.releaseTabLock = undefined;
     };
@@ -305,8 +355,13 @@ export class WorkerLink {
     // The worker may have died while this page was frozen: a free lock says so at once.
     const alive = lock ? await this.o.locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null) : false;
     if (this.stopped || this.hidden) return;
-    if (alive && this.worker) void this.hello(this.worker.port);
-    else this.dead(this.generation);
+    if (alive && this.worker) return void this.hello(this.worker.port);
+    // Takeovers may have followed each other while this page was in the cache: the live
+    // generation may be later than the next one, whose worker is dead too.
+    const { name } = this.o.config;
+    const live = Math.max(readGeneration(name) ?? 0, await liveGeneration(this.o.locks, name));
+    if (this.stopped || this.hidden) return;
+    this.dead(this.generation, live);
   }
 
   stop(): void {
@@ -317,11 +372,21 @@ export class WorkerLink {
     clearTimeout(this.standbyTimer);
     this.offPage();
     this.stopWatch?.();
+    this.standbyWatch?.();
     this.worker?.port.close();
-    this.standby?.worker.port.close();
+    if (this.standby) letGo(this.standby, false);
     this.early?.worker.port.close();
     this.releaseTabLock?.();
   }
+}
+
+type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?: () => void };
+
+/** Stops watching a standby and closes this tab's port to it; `bye` withdraws what the tab asked it in advance. */
+function letGo(standby: Standby, bye: boolean): void {
+  standby.stopWatch?.();
+  if (bye) standby.worker.port.postMessage({ t: "bye" } satisfies TabMessage);
+  standby.worker.port.close();
 }
 
 function errorText(event: Event): string {

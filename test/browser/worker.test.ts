@@ -10,6 +10,7 @@ import { historyViolations, launchBrowser, uniqueName, waitUntil, type Tab } fro
 import { startHost, type CountingHost } from "./host.ts";
 import { buildWorkerPage, idbOpens, mode, modeReason, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
 import type { Browser, BrowserContext } from "playwright-core";
+import { STANDBY_LOCK_PREFIX } from "../../src/worker/protocol.ts";
 
 let page: Awaited<ReturnType<typeof buildWorkerPage>>;
 let host: CountingHost;
@@ -48,6 +49,21 @@ async function hostThenOthers(config: WorkerPageConfig, others: number): Promise
   );
   const rest = await openWorkerTabs(context, host, config, others, "tab");
   return { first: first!, rest };
+}
+
+/**
+ * Resolves once a standby worker of generation `n` holds its lock (STANDBY_LOCK_PREFIX), as `tab`
+ * sees the browser's locks, and one other than `not` (a Web Locks client id): returns its client id.
+ */
+async function standing(tab: Tab, app: string, n: number, not?: string): Promise<string> {
+  const name = `${STANDBY_LOCK_PREFIX}shared-fetch:${app}:${n}`;
+  return waitUntil(`a standby ${name} holds its lock`, async () => {
+    const held = await tab.page.evaluate(
+      async (lock) => ((await navigator.locks.query()).held ?? []).find((l) => l.name === lock)?.clientId,
+      name,
+    );
+    return held !== undefined && held !== not ? held : undefined;
+  });
 }
 
 async function expectClean(tabs: Tab[]): Promise<void> {
@@ -116,6 +132,34 @@ describe("connectBrowser with a SharedWorker", () => {
     expect(call.closedAt).toBeDefined();
     expect(host.count(api)).toBe(2);
     await expectClean(rest);
+  });
+
+  it("the tab that started the standby crashes, then the worker's host tab mid-request: the next standby stands in time, every survivor stays served by a worker", async () => {
+    const api = `/api/${uniqueName("wstandby")}`;
+    host.plan(api, ["hang", { delayMs: 0 }]);
+    const app = uniqueName("app");
+    const config = { api, tabs: app };
+    const context = await newContext();
+    const [first] = await openWorkerTabs(context, host, config, 1, "host");
+    await first!.waitForStatus("pending");
+    // The next generation's worker lives in the renderer of the tab that started it: this one.
+    const [starter] = await openWorkerTabs(context, host, config, 1, "starter");
+    const dead = await standing(first!, app, 1);
+    const [survivor] = await openWorkerTabs(context, host, config, 1, "survivor");
+    const call = await host.waitForCall(api, 1);
+    await survivor!.waitForStatus("pending");
+    await starter!.crash();
+    // The survivor heard the standby's lock go and started the next standby itself.
+    await standing(first!, app, 1, dead);
+    await first!.crash();
+    const second = await host.waitForCall(api, 2, 20_000);
+    expect(second.n).toBe(2);
+    await survivor!.waitForData(20_000);
+    expect(await dataOf(survivor!)).toEqual({ path: api, n: 2 });
+    expect(await mode(survivor!), await modeReason(survivor!)).toBe("shared-worker");
+    expect(call.closedAt).toBeDefined();
+    expect(host.count(api)).toBe(2);
+    await expectClean([survivor!]);
   });
 
   it("invariant 11: the worker's host tab closes, the request runs on for the other; the last tab closes and the host sees the socket close", async () => {

@@ -63,7 +63,19 @@ export function browser(host: Host) {
     if (!store) throw new Error(`no store in worker generation ${generation} yet`);
     return store;
   };
-  return { locks, workers, tab, name, workerStore };
+  /**
+   * The worker of a generation dies with the renderer it lives in: its locks go, its ports go
+   * silent, and a later start of that name is a fresh worker, as in a browser.
+   */
+  const kill = (generation: number) => {
+    const workerName = `shared-fetch:${name}:${generation}`;
+    const replica = workers.get(workerName);
+    if (!replica) throw new Error(`no worker of generation ${generation} to kill`);
+    workers.delete(workerName);
+    locks.crash(workerName);
+    replica.destroy();
+  };
+  return { locks, workers, tab, name, workerStore, kill };
 }
 
 /** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */

@@ -11,7 +11,7 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import type { LockManagerLike } from "../../src/core/locks.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
-import { parseWorkerMessage, PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { parseWorkerMessage, PROTOCOL, STANDBY_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
 
 const API = "http://127.0.0.1:9/api/standby-asks";
 let seq = 0;
@@ -49,6 +49,9 @@ function portTo(r: BrowserReplica): Port {
   cleanups.push(() => channel.port1.close());
   return { post: (m) => channel.port1.postMessage(m), got, next: (t) => new Promise((resolve) => waiting.push({ t, resolve })) };
 }
+
+/** What the standby told the tab beyond `standing` (its lock, which the tab watches): answers to asks it must not send. */
+const answers = (port: Port) => port.got.filter((m) => m.t !== "standing");
 
 const until = async (check: () => boolean): Promise<void> => {
   while (!check()) await new Promise((r) => setTimeout(r, 2));
@@ -120,13 +123,14 @@ async function diesAfterStandbyDropped(parts: Pick<Awaited<ReturnType<typeof sce
 
 describe("asks sent to the standby in advance", () => {
   it("while the live worker lives, the standby waits on them and sends nothing: 1 request, no claim of its own, no message to the tab", async () => {
-    const { host, standby, shadow, live } = await scene();
+    const { host, standby, shadow, live, name } = await scene();
     await ticks(50);
     expect(host.calls.length).toBe(1);
     const [key, claim] = standby.stores()[0]!.claims()[0]!;
     expect(claim.replicaId).toBe(live.stores()[0]!.replicaId);
     expect(key).toBe(standby.stores()[0]!.keyOf({ url: API, headers: { authorization: "Bearer s3cret" } }));
-    expect(shadow.got).toEqual([]);
+    // It only says it stands, naming the lock it holds for its life.
+    expect(shadow.got).toEqual([{ t: "standing", lock: `${STANDBY_LOCK_PREFIX}${name}:1` }]);
     // The live worker answers: the standby's wait ends with the result it reads in its doc copy.
     host.calls[0]!.respond(200, { n: 1 });
     await until(() =>
@@ -137,7 +141,7 @@ describe("asks sent to the standby in advance", () => {
     );
     await ticks(30);
     expect(host.calls.length).toBe(1);
-    expect(shadow.got).toEqual([]);
+    expect(answers(shadow)).toEqual([]);
   });
 
   it("the host tab crashes and its worker with it: the standby sends the request before any tab's hello, and the re-sent asks join it (2 requests in all)", async () => {
@@ -146,7 +150,7 @@ describe("asks sent to the standby in advance", () => {
     locks.crash("host");
     live.destroy();
     const calls = await host.whenCalls(2);
-    expect(shadow.got).toEqual([]);
+    expect(answers(shadow)).toEqual([]);
     // Its secrets crossed the port, never the doc (invariant 13): the request carries them.
     expect(calls[1]!.headers.authorization).toBe("Bearer s3cret");
     // The hello names the asks re-sent behind it: each waits in the store before its twin goes.
@@ -173,7 +177,7 @@ describe("asks sent to the standby in advance", () => {
     locks.crash("host");
     const calls = await host.whenCalls(2);
     expect(calls).toHaveLength(2);
-    expect(shadow.got).toEqual([]);
+    expect(answers(shadow)).toEqual([]);
   });
 
   it("the standby queues for the key's lock while the live worker holds it: the dead worker's release grants it, no key lock is asked for at the takeover", async () => {
@@ -193,7 +197,7 @@ describe("asks sent to the standby in advance", () => {
     const calls = await host.whenCalls(2);
     expect(calls).toHaveLength(2);
     expect(asked).toEqual([{ name: expect.stringMatching(/^shared-fetch:key:/), crashed: false }]);
-    expect(shadow.got).toEqual([]);
+    expect(answers(shadow)).toEqual([]);
   });
 
   it("invariant 11: the tab that asked leaves (its lock released) before the worker dies: the standby drops its ask and sends nothing at the takeover", async () => {
