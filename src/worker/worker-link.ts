@@ -291,7 +291,9 @@ export class WorkerLink {
       return;
     }
     // The standby this tab turned to died before it answered: a fresh worker of its generation.
-    if (this.worker === worker && this.standbyWatch) (this.dropWorker(), this.connect());
+    if (this.worker !== worker || !this.standbyWatch) return;
+    this.dropWorker();
+    this.connect();
   }
 
   /** Lets go of the worker this tab turned to: it died, or died before it answered. */
