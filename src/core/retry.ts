@@ -13,6 +13,11 @@ export type RetryPolicy = {
   delayMs(failureCount: number, error: OutcomeError): number | Promise<number>;
   /** The same policy as plain data, where it is data: then it crosses a port without asking back. */
   data?: RetryData;
+  /**
+   * Set by pausingWhileOffline: the policy without the wait for the connection, and who hears the
+   * wait. A SharedWorker waits on its own navigator, tells the tab, and asks the tab only `base`.
+   */
+  offline?: { base: RetryPolicy; paused?: ((on: boolean) => void) | undefined };
 };
 
 /**
@@ -51,6 +56,7 @@ export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource, p
       return Math.max(0, ms - (Date.now() - from));
     },
     ...(policy.data ? { data: { ...policy.data, pauseOffline: true } } : {}),
+    offline: { base: policy, paused },
   };
 }
 

@@ -107,6 +107,8 @@ export type WorkerMessage =
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "rejected"; id: number; error: WireError }
+  /** The retry of the tab's ask `id` waits for the connection (`on`), or no longer does. */
+  | { t: "paused"; id: number; on: boolean }
   /** An attempt for the tab's ask `waiter` failed: should it be retried, and after how long? */
   | { t: "retry?"; id: number; waiter: number; failureCount: number; error: { message: string; status?: number } }
   | { t: "inspect"; inspection: Inspection; claims: [string, ClaimRecord][]; malformed: MalformedRecord[]; dev?: DevState }
@@ -280,6 +282,8 @@ export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
       return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
     case "standing":
       return str(data.lock) ? (data as WorkerMessage) : undefined;
+    case "paused":
+      return int(data.id) && typeof data.on === "boolean" ? (data as WorkerMessage) : undefined;
     case "batch":
       return Array.isArray(data.messages) ? (data as WorkerMessage) : undefined;
     case "doc":

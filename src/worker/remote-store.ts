@@ -147,6 +147,8 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
       }
       case "retry?":
         return void this.waiters.receive(msg);
+      case "paused":
+        return this.waiters.paused(msg.id, msg.on);
       case "inspect":
       case "event":
       case "doc":

@@ -112,6 +112,11 @@ export class RemoteWaiters {
     return w.key;
   }
 
+  /** The worker's retry for ask `id` waits for the connection, or no longer does: its policy's listener hears it. */
+  paused(id: number, on: boolean): void {
+    this.waiters.get(id)?.retry?.offline?.paused?.(on);
+  }
+
   /** The tab became a replica of its own (the worker failed): each open ask is asked there, its promise kept. */
   moveTo(run: (kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions) => Promise<Snapshot>): void {
     for (const [id, w] of [...this.waiters]) {

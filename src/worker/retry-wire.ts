@@ -32,7 +32,9 @@ export function isWireRetry(v: unknown): v is WireRetry {
 }
 
 /** The tab's side: its policy's verdict on one failure (a throwing policy stops the retries). */
-export async function answerRetry(policy: RetryPolicy | undefined, failureCount: number, error: OutcomeError): Promise<RetryAnswer> {
+export async function answerRetry(tabPolicy: RetryPolicy | undefined, failureCount: number, error: OutcomeError): Promise<RetryAnswer> {
+  // The worker waits for the connection itself: an answer held until then would be taken for "no".
+  const policy = tabPolicy?.offline?.base ?? tabPolicy;
   if (!policy) return NO;
   try {
     if ((await policy.retry(failureCount, error)) !== true) return NO;
@@ -46,11 +48,12 @@ export async function answerRetry(policy: RetryPolicy | undefined, failureCount:
 
 /**
  * The worker's side: a policy that runs data itself and asks the tab (`ask`, undefined = no
- * answer) for what is a function there, once per failure.
+ * answer) for what is a function there, once per failure; `paused` hears its offline wait.
  */
 export function retryFromWire(
   wire: WireRetry | undefined,
   ask: (failureCount: number, error: OutcomeError) => Promise<RetryAnswer | undefined>,
+  paused?: (on: boolean) => void,
 ): RetryPolicy | undefined {
   if (!wire) return undefined;
   const answers = new Map<number, Promise<RetryAnswer>>();
@@ -66,7 +69,7 @@ export function retryFromWire(
     delayMs: (count, error) =>
       delayMs === "ask" ? answer(count, error).then((a) => a.delayMs) : delayMs === "exponential" ? exponentialDelay(count) : delayMs,
   };
-  return wire.pauseOffline ? pausingWhileOffline(policy, navigatorOnline) : policy;
+  return wire.pauseOffline ? pausingWhileOffline(policy, navigatorOnline, paused) : policy;
 }
 
 /** The worker's own view of the network: its navigator and the `online` / `offline` events. */

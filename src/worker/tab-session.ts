@@ -245,9 +245,13 @@ export class TabSession {
     try {
       if (msg.kind === "fetch") {
         key = store.keyOf(msg.req as never);
-        const retry = retryFromWire(msg.retry, (count, error) =>
+        const asking = () => this.waiters.get(msg.id) === controller;
+        const retry = retryFromWire(
+          msg.retry,
           // The tab that asked runs its policy; once its ask is withdrawn nobody answers: no retry.
-          this.waiters.get(msg.id) === controller ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined),
+          (count, error) => (asking() ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined)),
+          // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
+          (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
         );
         const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
         running =
