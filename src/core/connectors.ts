@@ -33,7 +33,21 @@ export type ConnectorInfo = {
    * call (or it gave up waiting): a key's Web Lock is let go only then (see sync/tab-flush.ts).
    */
   flush?: (done: () => void) => void;
+  /**
+   * Names the doc among this browser's docs, as every tab of it names it (connectTabs' name): a
+   * key's Web Lock is scoped by it, so two docs that never sync do not arbitrate one key between
+   * them (a request hung in one would hold the other's back for as long).
+   */
+  scope?: string;
 };
+
+/** The doc's name for its keys' Web Locks: its connectors' scopes, the same in every tab of it. */
+export function docScope(doc: Y.Doc): string {
+  return connectorsOf(doc)
+    .flatMap((c) => (c.scope === undefined ? [] : [c.scope]))
+    .sort()
+    .join("|");
+}
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();
 

@@ -18,7 +18,7 @@ import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
 import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { afterFlush, connectorsOf, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
+import { afterFlush, connectorsOf, docScope, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
@@ -78,7 +78,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // simulations of several browsers) must not queue behind each other's keys.
     // Let go once the other tabs have what this one wrote under it (sync/tab-flush.ts).
     keyLock: locks
-      ? (key, signal) => locks.holdKey(`${keyLockScope}:${key}`, signal).then((release) => () => afterFlush(options.doc, release))
+      ? (key, signal) =>
+          locks.holdKey(`${keyLockScope}:${docScope(options.doc)}:${key}`, signal).then((release) => () => afterFlush(options.doc, release))
       : undefined,
     emit: events.emit,
     changed: events.changed,
