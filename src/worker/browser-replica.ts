@@ -27,7 +27,21 @@ export type BrowserReplicaOptions = {
   locks?: LockManagerLike | null;
   /** Names this worker's lifetime lock (default: the SharedWorker's name). */
   lockName?: string;
+  /**
+   * How long this worker serves on once no tab is left (every tab's store destroyed, closed or
+   * crashed) before it retires: its doc, sockets and database closed (default RETIRE_AFTER_MS).
+   */
+  retireAfterMs?: number;
+  /** Called once it retired (serveBrowserReplica closes the worker then). */
+  onRetire?: () => void;
 };
+
+/**
+ * A worker with no tab left retires after this long. A page that destroys its store (a logout in
+ * a single-page app) must not leave the user's doc and sync socket open in a worker for as long
+ * as the page lives; a reload, whose new page says hello within this, keeps the worker.
+ */
+export const RETIRE_AFTER_MS = 5000;
 
 /** A warm standby's IndexedDB persistence starts at most this long after its promotion (see promote). */
 const PERSIST_AFTER_MS = 250;
@@ -63,6 +77,20 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   let malformed = 0;
   let accepted = 0;
   let destroyed = false;
+  let retireTimer: ReturnType<typeof setTimeout> | undefined;
+  const anyTab = () => [...sessions].some((s) => s.present);
+  /** Some tab was here once: with none now, every tab has left (a standby told of no tab lock cannot tell). */
+  let hadTab = false;
+  const retire = (): void => {
+    if (destroyed || crashed || anyTab()) return;
+    replica.destroy();
+    options.onRetire?.();
+  };
+  const onPresence = (): void => {
+    hadTab ||= anyTab();
+    clearTimeout(retireTimer);
+    retireTimer = destroyed || anyTab() ? undefined : setTimeout(retire, options.retireAfterMs ?? RETIRE_AFTER_MS);
+  };
   // Claims name the worker's browser only once its lock is held: then its death is seen at once.
   let held: Promise<unknown> | undefined;
   let release: (() => void) | undefined;
@@ -176,6 +204,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     const gate = locks ? keyLockGate(locks, liveHolds) : undefined;
     const promote = (): void => {
       if (destroyed || held) return;
+      // The live worker retired with every tab gone: nobody is left to serve (or to sign in for).
+      if (hadTab && !anyTab()) return retire();
       stopWatch?.();
       gate?.open();
       // The watched lock was the live worker's: its stores died with it, their replica locks
@@ -275,9 +305,10 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     crash,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
+    onPresence,
   };
 
-  return {
+  const replica: BrowserReplica = {
     accept(port) {
       if (destroyed || crashed) return port.close();
       sessions.add(new TabSession(port, deps, accepted === 0));
@@ -290,6 +321,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     destroy() {
       if (destroyed) return;
       destroyed = true;
+      clearTimeout(retireTimer);
       for (const session of [...sessions]) session.close();
       for (const store of stores.values()) store.destroy();
       for (const c of connections) c.destroy();
@@ -298,6 +330,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       release?.();
     },
   };
+  return replica;
 }
 
 type ConnectScope = { addEventListener(type: "connect", listener: (event: MessageEvent) => void): void };
@@ -310,7 +343,9 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
   const scope = globalThis as unknown as Partial<ConnectScope>;
   if (typeof scope.addEventListener !== "function")
     throw new TypeError("serveBrowserReplica: call it in a SharedWorker (no `connect` event here); see connectBrowser");
-  const replica = createBrowserReplica(options);
+  // Retired with no tab left, the worker ends: a tab that comes later starts a fresh one.
+  const close = (globalThis as { close?: () => void }).close;
+  const replica = createBrowserReplica({ onRetire: () => close?.call(globalThis), ...options });
   scope.addEventListener("connect", (event) => {
     const port = event.ports[0];
     if (port) replica.accept(port);

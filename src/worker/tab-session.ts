@@ -24,6 +24,8 @@ export type SessionDeps = {
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
+  /** A tab came or went (see TabSession.present). */
+  onPresence?(): void;
 };
 
 /** The worker's store for a tab, its doc, and its lifetime lock (`held` once granted: then the tab is told). */
@@ -52,6 +54,8 @@ export class TabSession {
   private readonly retryAsks = new RetryAsks((m) => this.post(m));
   private readonly outbox: WorkerMessage[] = [];
   private closed = false;
+  /** A tab is behind this port: it said hello (or asked as a standby's tab) and has not left since. */
+  private here = false;
   /**
    * The tab's asks reach this standby in advance, before any hello: served by its idle store
    * (which cannot claim before promotion), answered to nobody — the tab hears from the live worker.
@@ -126,7 +130,18 @@ export class TabSession {
     }
   }
 
+  get present(): boolean {
+    return this.here;
+  }
+
+  private setPresent(here: boolean): void {
+    if (this.here === here) return;
+    this.here = here;
+    this.deps.onPresence?.();
+  }
+
   private handle(msg: TabMessage): void {
+    if (msg.t === "bye") this.setPresent(false);
     if (msg.t === "hello") return void this.hello(msg);
     if (msg.t === "standby") return void this.standby(msg);
     if (this.opening) return void this.opening.push(msg);
@@ -174,6 +189,7 @@ export class TabSession {
     const hellos = this.hellos;
     // The tab's lock is held before it asks anything: granted to us, the tab is gone (invariant 11).
     this.watchTab(msg.lock);
+    this.setPresent(true);
     const store = await this.deps.shadow(msg.config).catch(() => undefined);
     // A hello came meanwhile: it re-sends all this tab wants.
     if (this.closed || hellos !== this.hellos) return;
@@ -186,12 +202,18 @@ export class TabSession {
   private watchTab(lock: string): void {
     const { locks } = this.deps;
     this.stopWatchingTab?.();
-    this.stopWatchingTab = locks ? watchLock(locks, lock, () => this.dropInterest()) : undefined;
+    this.stopWatchingTab = locks
+      ? watchLock(locks, lock, () => {
+          this.dropInterest();
+          this.setPresent(false);
+        })
+      : undefined;
   }
 
   private async hello(msg: Extract<TabMessage, { t: "hello" }>): Promise<void> {
     this.shadowing = false;
     if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
+    this.setPresent(true);
     // A tab back from the back/forward cache, or one that asked this standby in advance, says
     // hello: it re-sends what it still wants. An ask it re-sends is handed over to its twin.
     const resend = new Set(msg.resend ?? []);
@@ -360,6 +382,7 @@ export class TabSession {
     if (this.closed) return;
     this.dropInterest();
     this.closed = true;
+    this.here = false;
     this.stopWatchingTab?.();
     this.port.removeEventListener("message", this.onMessage);
     this.port.close();

@@ -34,15 +34,29 @@ export function sharedWorkerHere(): void {
   cleanup(() => delete scope.SharedWorker);
 }
 
-export function browser(host: Host) {
+export function browser(host: Host, options: { retireAfterMs?: number } = {}) {
   sharedWorkerHere();
   const locks = new FakeLocks();
   const name = `app-${process.pid}-${++seq}`;
   const workers = new Map<string, BrowserReplica>();
+  /** Workers that retired with no tab left, by name, in order. */
+  const retired: string[] = [];
   const start = (workerName: string) => {
     let replica = workers.get(workerName);
     if (!replica) {
-      replica = createBrowserReplica({ locks: locks.forTab(workerName), lockName: workerName, fetch: host.fetch, store: { settleMs: 0 } });
+      const made: BrowserReplica = createBrowserReplica({
+        locks: locks.forTab(workerName),
+        lockName: workerName,
+        fetch: host.fetch,
+        store: { settleMs: 0 },
+        ...options,
+        // A retired worker closes itself: a later start of its name is a fresh worker.
+        onRetire: () => {
+          retired.push(workerName);
+          if (workers.get(workerName) === made) workers.delete(workerName);
+        },
+      });
+      replica = made;
       workers.set(workerName, replica);
       cleanups.push(() => replica!.destroy());
     }
@@ -75,7 +89,7 @@ export function browser(host: Host) {
     locks.crash(workerName);
     replica.destroy();
   };
-  return { locks, workers, tab, name, workerStore, kill };
+  return { locks, workers, retired, tab, name, workerStore, kill };
 }
 
 /** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */
