@@ -89,18 +89,21 @@ describe("forged claims and bounds (issue: hardening)", () => {
   });
 
   it("a heartbeat vouches only for the claims it names: a forged nonce under a live replica's id goes stale by silence", () => {
-    const liveness = new Liveness();
+    // Silence is measured on the replica's monotonic clock: here the wall clock and it agree.
+    let clock = 0;
+    const at = (t: number) => (clock = t);
+    const liveness = new Liveness(() => clock);
     const forged = { replicaId: "A", nonce: "forged", rev: 1, leaseMs: LEASE };
     const real = { replicaId: "A", nonce: "real", rev: 1, leaseMs: LEASE };
-    liveness.seeClaim("k1", forged, 0);
-    liveness.seeClaim("k2", real, 0);
-    for (let n = 1, t = 1000; t <= 3 * LEASE; n++, t += 1000) liveness.seeBeat("A", { n, nonces: ["real"] }, t);
-    expect(liveness.verdict("k2", real, 3 * LEASE)).toMatchObject({ stale: false });
-    expect(liveness.verdict("k1", forged, 3 * LEASE)).toMatchObject({ stale: true, reason: "lease-silence" });
+    liveness.seeClaim("k1", forged, at(0));
+    liveness.seeClaim("k2", real, at(0));
+    for (let n = 1, t = 1000; t <= 3 * LEASE; n++, t += 1000) liveness.seeBeat("A", { n, nonces: ["real"] }, at(t));
+    expect(liveness.verdict("k2", real, at(3 * LEASE))).toMatchObject({ stale: false });
+    expect(liveness.verdict("k1", forged, at(3 * LEASE))).toMatchObject({ stale: true, reason: "lease-silence" });
     // A peer's claim cannot ask to be believed for a week: the observer bounds the lease.
     const greedy = { replicaId: "B", nonce: "g", rev: 1, leaseMs: 7 * 24 * 3600_000 };
-    liveness.seeClaim("k3", greedy, 0);
-    expect(liveness.verdict("k3", greedy, MAX_OBSERVED_LEASE_MS)).toMatchObject({ stale: true, leaseMs: MAX_OBSERVED_LEASE_MS });
+    liveness.seeClaim("k3", greedy, at(0));
+    expect(liveness.verdict("k3", greedy, at(MAX_OBSERVED_LEASE_MS))).toMatchObject({ stale: true, leaseMs: MAX_OBSERVED_LEASE_MS });
   });
 
   it("a lease beyond the bound an observer would believe is refused where it is given; a bad signal is a SharedFetchInputError", async () => {

@@ -64,6 +64,43 @@ describe("claims and leases", () => {
     c.destroy();
   });
 
+  it("invariant 3: a step of the observer's wall clock (NTP, set by hand, a VM resumed) is no silence: a live claim is not taken over", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    const waiting = b!.ensure(req);
+    await tick(LEASE / 2);
+    // Ten minutes forward on the wall clock; a heartbeats on, as its timers do.
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    // A component mounts before a's next heartbeat: b decides the key again now.
+    const off = b!.subscribe(req, () => {});
+    await tick(LEASE * 3);
+    off();
+    expect(b!.snapshot(req).claim).toMatchObject({ replicaId: a!.replicaId, stale: false });
+    expect(c.host.calls).toHaveLength(1);
+    c.host.calls[0]!.respond(200, "once");
+    await expect(waiting).resolves.toMatchObject({ data: "once" });
+    c.destroy();
+  });
+
+  it("invariant 3: a step back of the observer's wall clock does not stretch a silent claimant's lease", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    c.crash(a!);
+    const waiting = b!.ensure(req);
+    await tick(LEASE / 2);
+    vi.setSystemTime(Date.now() - 10 * 60_000);
+    await tick(LEASE / 2 + 200);
+    // One lease of silence as it passed, not ten minutes more.
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, "taken over");
+    await expect(waiting).resolves.toMatchObject({ data: "taken over" });
+    c.destroy();
+  });
+
   it("invariant 3: a doc loaded cold starts its own observation window (no instant takeover, no never)", async () => {
     const c = cluster(1);
     const [a] = c.stores;

@@ -148,7 +148,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     replicaId: me,
     at: now,
     keys,
-    replicas: inspectReplicas(deps, claims),
+    replicas: inspectReplicas(deps, claims, now),
     malformed: records.malformed(),
     settle: inspectSettle(deps.settle()),
     lifecycle: engine.stage,
@@ -195,7 +195,7 @@ function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded
   return out;
 }
 
-function inspectReplicas(deps: InspectorDeps, claims: Map<string, ClaimRecord>): InspectedReplica[] {
+function inspectReplicas(deps: InspectorDeps, claims: Map<string, ClaimRecord>, now: number): InspectedReplica[] {
   const { engine, records } = deps;
   const present = deps.present();
   const { gone, released } = engine.liveness.departed();
@@ -221,7 +221,7 @@ function inspectReplicas(deps: InspectorDeps, claims: Map<string, ClaimRecord>):
     if (claim.browserId !== undefined) r.browserId ??= claim.browserId;
   }
   for (const [id, beat] of records.beats.entries()) {
-    const seenAt = engine.liveness.beatSeenAt(id);
+    const seenAt = engine.liveness.beatSeenAt(id, now);
     row(id).heartbeat = seenAt === undefined ? { n: beat.n } : { n: beat.n, seenAt };
   }
   for (const id of present ?? []) row(id);

@@ -24,14 +24,27 @@ export type Verdict = {
  */
 export const MAX_OBSERVED_LEASE_MS = 10 * 60_000;
 
-type BeatSeen = { n: number; at: number; nonces: ReadonlySet<string> | undefined };
+type BeatSeen = { n: number; at: number; mono: number; nonces: ReadonlySet<string> | undefined };
+
+/**
+ * A clock that a step of the wall clock does not move (an NTP correction, a clock set by hand, a
+ * VM resumed): how long a claimant has been silent is measured on it. Most platforms also stop it
+ * while the machine sleeps, so a laptop that wakes hears a lease of silence before it takes over.
+ */
+export const monotonicNow = (): number =>
+  typeof performance !== "undefined" && typeof performance.now === "function" ? performance.now() : Date.now();
 
 /**
  * What this replica has *seen* of other replicas, on its own clock (invariant 3): never compares
  * another machine's timestamp with Date.now(), so clock skew cannot make a claim stale or fresh.
+ * Times in and out are this replica's Date.now(); the silence between them is measured on
+ * `mono`, so a step of this replica's wall clock cannot either (a step forward took a live,
+ * heartbeating claim over at once: two requests).
  */
 export class Liveness {
-  private readonly claimSeen = new Map<string, { nonce: string; at: number }>();
+  constructor(private readonly mono: () => number = monotonicNow) {}
+
+  private readonly claimSeen = new Map<string, { nonce: string; at: number; mono: number }>();
   private readonly beatSeen = new Map<string, BeatSeen>();
   /** Replicas whose presence (awareness) was removed: their claims are stale at once. */
   private readonly gone = new Set<string>();
@@ -46,7 +59,7 @@ export class Liveness {
     }
     const seen = this.claimSeen.get(key);
     if (seen && seen.nonce === claim.nonce) return false;
-    this.claimSeen.set(key, { nonce: claim.nonce, at: now });
+    this.claimSeen.set(key, { nonce: claim.nonce, at: now, mono: this.mono() });
     return true;
   }
 
@@ -58,7 +71,7 @@ export class Liveness {
     }
     const seen = this.beatSeen.get(replicaId);
     if (seen && seen.n === beat.n) return false;
-    this.beatSeen.set(replicaId, { n: beat.n, at: now, nonces: beat.nonces ? new Set(beat.nonces) : undefined });
+    this.beatSeen.set(replicaId, { n: beat.n, at: now, mono: this.mono(), nonces: beat.nonces ? new Set(beat.nonces) : undefined });
     return true;
   }
 
@@ -98,20 +111,24 @@ export class Liveness {
     return { gone: this.gone, released: this.released };
   }
 
-  /** When this replica last saw a heartbeat of `replicaId`, on its own clock. */
-  beatSeenAt(replicaId: string): number | undefined {
-    return this.beatSeen.get(replicaId)?.at;
+  /** When this replica last saw a heartbeat of `replicaId`, as `now` less the silence since. */
+  beatSeenAt(replicaId: string, now: number): number | undefined {
+    const beat = this.beatSeen.get(replicaId);
+    return beat && now - (this.mono() - beat.mono);
   }
 
-  /** Last sign of life for this claim: its first sighting or a heartbeat that covers its nonce. */
+  /**
+   * Last sign of life for this claim: its first sighting or a heartbeat that covers its nonce, as
+   * `now` less the silence since, measured on the monotonic clock.
+   */
   lastActivity(key: string, claim: ClaimRecord, now: number): number {
     this.seeClaim(key, claim, now);
-    const claimAt = this.claimSeen.get(key)!.at;
+    const seen = this.claimSeen.get(key)!.mono;
     const beat = this.beatSeen.get(claim.replicaId);
     // A heartbeat vouches only for the claims it names: a forged claim under a live replica's id
     // is not kept alive by that replica's beats for its own work.
     const covers = beat && (beat.nonces === undefined || beat.nonces.has(claim.nonce));
-    return Math.max(claimAt, covers ? beat.at : -Infinity);
+    return now - (this.mono() - Math.max(seen, covers ? beat.mono : -Infinity));
   }
 
   /**

@@ -19,8 +19,9 @@ export type Cluster = {
   destroy(): void;
 };
 
+/** Fake timers and both clocks (Date and the monotonic one, which moves with it). */
 export function useFakeClock(): void {
-  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] });
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
 }
 
 /** N replicas, each with its own doc and store, all asking one controllable host. */
