@@ -71,9 +71,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const inbox = channel === null ? null : new BroadcastChannel(inboxName(opts.name, nonce));
   const useIndexeddb = (opts.indexeddb ?? true) && hasIndexedDB();
   // The copy goes in before anything listens: it is this doc's own past, not news for other tabs.
+  // Only beside the mark: clearTabsStorage removes both, so a copy without it was written after a
+  // logout (a tab still open then) and holds the previous user's doc.
   const keepsSnapshot = useIndexeddb && snapshotBytes > 0;
-  if (keepsSnapshot) loadSnapshot(doc, opts.name);
-  const persistence = useIndexeddb ? persistDoc(opts.name, doc) : null;
+  if (keepsSnapshot && mayHavePersisted(opts.name)) loadSnapshot(doc, opts.name);
+  const persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone) : null;
   const page = globalThis as PageTarget;
 
   let destroyed = false;
@@ -194,6 +196,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     hiddenState = null;
     handshake();
   };
+
+  // The database went away under this tab (a logout in another tab, site data cleared): neither
+  // the copy nor the mark may go on, or the next login on this browser reads this doc back.
+  function onGone(): void {
+    marked = true; // nothing is persisted here any more: the mark stays off
+    snapshot?.drop();
+  }
 
   function destroy(): void {
     if (destroyed) return;

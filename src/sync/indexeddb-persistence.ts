@@ -39,7 +39,12 @@ export function hasIndexedDB(): boolean {
 /** One update into the auto-keyed store (lib0's `addAutoKey` types its item narrower than IndexedDB takes). */
 const addUpdate = (store: IDBObjectStore, update: Uint8Array): Promise<unknown> => idb.rtop(store.add(update));
 
-export function persistDoc(name: string, doc: Y.Doc): DocPersistence {
+/**
+ * `onGone` is called when the database goes away under this doc (another page deletes or upgrades
+ * it, e.g. clearTabsStorage at logout; the browser closes it, e.g. site data cleared): what the
+ * caller keeps of the doc elsewhere must go with it, or the next login reads it back.
+ */
+export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPersistence {
   let db: IDBDatabase | null = null;
   let stopped = false;
   let nextKey = 0; // the first key not yet read into the doc
@@ -61,6 +66,12 @@ export function persistDoc(name: string, doc: Y.Doc): DocPersistence {
     if (stopped) return;
     stop();
     console.warn(`shared-fetch: IndexedDB "${name}" ${what}; this doc is no longer persisted here (tabs still sync)`, error ?? "");
+  };
+
+  const gone = (what: string): void => {
+    if (stopped) return;
+    fail(what);
+    onGone?.();
   };
 
   /** Reads the updates stored since the last read into the doc (other tabs write the same database). */
@@ -128,8 +139,8 @@ export function persistDoc(name: string, doc: Y.Doc): DocPersistence {
         clearTimeout(openTimer);
         db = opened;
         // The browser closed it (site data cleared, storage lost), or another page deletes or upgrades it.
-        opened.onclose = () => fail("was closed by the browser");
-        opened.onversionchange = () => fail("is being deleted or upgraded by another page");
+        opened.onclose = () => gone("was closed by the browser");
+        opened.onversionchange = () => gone("is being deleted or upgraded by another page");
         return load().catch((error: unknown) => fail("could not be read", error));
       },
       (error: unknown) => fail("could not be opened", error),

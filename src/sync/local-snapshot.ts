@@ -60,6 +60,8 @@ export function removeSnapshot(name: string): void {
 export type SnapshotKeeper = {
   /** Writes now if a change is waiting (the page is going away). */
   flush(): void;
+  /** Stops the copy and removes it: the database it stands beside is gone (a logout elsewhere). */
+  drop(): void;
   destroy(): void;
 };
 
@@ -97,6 +99,7 @@ export function keepSnapshot(doc: Doc, name: string, maxBytes: number, notOurs: 
   };
   return {
     flush,
+    drop: () => stop(true),
     destroy: () => {
       flush();
       stop(false);
