@@ -44,6 +44,15 @@ export type DocRecords = {
 };
 
 const byRev = (record: { rev: number }) => record.rev;
+/**
+ * Within one revision the later request's outcome wins. Two outcomes of one revision race only
+ * when their writers did not see each other's: a partition (both answers to the same inputs), or a
+ * doc that numbered revisions before reading its database (an IndexedDB that answered after the
+ * wait), where the other is the past visit's. `at` is part of the record, so every replica orders
+ * the same set alike; it is a wall time, compared only between records, never with this clock.
+ * Records without it (older versions) lose to those with it.
+ */
+const byAt = (record: { at?: number }) => record.at ?? -Infinity;
 
 export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => string | null): DocRecords {
   const lanes = new Lanes(doc, ROOT);
@@ -51,9 +60,9 @@ export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => s
     doc,
     lanes,
     claims: new RecordMap(lanes, TABLES.claims, validateClaim, claimRank),
-    results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson), byRev),
-    programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram), byRev),
-    errors: new RecordMap(lanes, TABLES.errors, validateError, byRev),
+    results: new RecordMap(lanes, TABLES.results, resultValidator(validateJson), byRev, false, byAt),
+    programs: new RecordMap(lanes, TABLES.programs, resultValidator(validateProgram), byRev, false, byAt),
+    errors: new RecordMap(lanes, TABLES.errors, validateError, byRev, false, byAt),
     beats: new RecordMap(lanes, TABLES.beats, validateBeat, (b) => b.n),
     // Each replica that asks for a key records it at once: K tabs opening together contest it.
     asks: new RecordMap(lanes, TABLES.asks, validateAsk, (at) => at, true),

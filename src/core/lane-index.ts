@@ -19,7 +19,7 @@ export type Entry = {
   table: string;
   key: string;
   seq: number;
-  valid?: { value: unknown; rank: number };
+  valid?: { value: unknown; rank: number; tie: number };
 };
 /**
  * Every entry of one (table, key) in any lane, and the one that counts. An array: a slot holds one
@@ -27,7 +27,8 @@ export type Entry = {
  */
 export type Slot = { table: string; key: string; entries: Entry[]; winner?: Entry };
 
-type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank> };
+/** `ties`: what orders records of one rank before seq does (a table's second Rank). */
+type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank>; ties: Map<string, Rank> };
 
 /**
  * The index of the lanes, kept up to date per transaction from what the transaction changed (its
@@ -144,7 +145,8 @@ export class LaneIndex {
       return;
     }
     const rank = this.tables.ranks.get(table)?.(checked) ?? 0;
-    this.track(lane, id, table, key, raw.s, { value: checked, rank }, changed);
+    const tie = this.tables.ties.get(table)?.(checked) ?? 0;
+    this.track(lane, id, table, key, raw.s, { value: checked, rank, tie }, changed);
   }
 
   private track(
@@ -200,7 +202,7 @@ export class LaneIndex {
     if (lane.ids.size === 0) this.emptied.add(lane.array);
   }
 
-  /** Every replica picks the same winner: rank, then seq, then the lane creator's clientID. */
+  /** Every replica picks the same winner: rank, then tie, then seq, then the lane creator's clientID. */
   private elect(slot: Slot): void {
     let winner: Entry | undefined;
     let valid = 0;
@@ -220,6 +222,7 @@ export class LaneIndex {
 
 function beats(a: Entry, b: Entry): boolean {
   if (a.valid!.rank !== b.valid!.rank) return a.valid!.rank > b.valid!.rank;
+  if (a.valid!.tie !== b.valid!.tie) return a.valid!.tie > b.valid!.tie;
   if (a.seq !== b.seq) return a.seq > b.seq;
   return a.lane.creator > b.lane.creator;
 }

@@ -34,8 +34,9 @@ export const LANE_CAP = 256;
  * A record is replaced by deleting every entry of its (table, key) in all lanes and appending the
  * new one with seq = highest seen + 1, in one transaction. Entries that race (two peers before
  * they sync) are ordered by the table's rank (a result's revision: a partitioned replica's older
- * revision never beats a newer one), then seq, then the lane creator's clientID: every replica
- * picks the same winner, and a deferred cleanup deletes the others.
+ * revision never beats a newer one), then its tie (a result's `at`, within one revision), then
+ * seq, then the lane creator's clientID: every replica picks the same winner, and a deferred
+ * cleanup deletes the others.
  */
 export class Lanes {
   readonly root: Y.Array<unknown>;
@@ -45,6 +46,7 @@ export class Lanes {
   private readonly own = new Set<Y.Array<unknown>>();
   private readonly validators = new Map<string, Validator>();
   private readonly ranks = new Map<string, Rank>();
+  private readonly ties = new Map<string, Rank>();
   private readonly listeners = new Map<string, Set<ChangeListener>>();
   private readonly index: LaneIndex;
   private dirty = true;
@@ -70,7 +72,7 @@ export class Lanes {
         `shared-fetch: the doc's root type ${JSON.stringify(name)} is already used as another type; give shared-fetch a doc (or a root) of its own (${messageOf(error)})`,
       );
     }
-    this.index = new LaneIndex(this.root, { validators: this.validators, ranks: this.ranks });
+    this.index = new LaneIndex(this.root, { validators: this.validators, ranks: this.ranks, ties: this.ties });
     // Before any observer of the transaction runs, so every observer reads an index that is up
     // to date. Inside the writer's transaction: read and notify only; never throw, never write.
     this.onTransaction = (tr) => {
@@ -104,10 +106,14 @@ export class Lanes {
     doc.on("beforeObserverCalls", this.onTransaction);
   }
 
-  /** `winnerCleans`: a contest of this table is cleaned by its winner's writer (see cleanup). */
-  table(name: string, validate: Validator, rank?: Rank, winnerCleans = false): void {
+  /**
+   * `winnerCleans`: a contest of this table is cleaned by its winner's writer (see cleanup).
+   * `tie`: orders records of one rank before seq does.
+   */
+  table(name: string, validate: Validator, rank?: Rank, winnerCleans = false, tie?: Rank): void {
     this.validators.set(name, validate);
     if (rank) this.ranks.set(name, rank);
+    if (tie) this.ties.set(name, tie);
     if (winnerCleans) this.winnerCleans.add(name);
     this.dirty = true;
   }

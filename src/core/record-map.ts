@@ -8,8 +8,9 @@ export class RecordMap<T> {
     private readonly validator: (value: unknown) => T | string,
     rank?: (value: T) => number,
     winnerCleans = false,
+    tie?: (value: T) => number,
   ) {
-    lanes.table(name, validator, rank as Rank | undefined, winnerCleans);
+    lanes.table(name, validator, rank as Rank | undefined, winnerCleans, tie as Rank | undefined);
   }
 
   /** The readers' own check: a writer uses it so that it writes only what every replica reads. */
