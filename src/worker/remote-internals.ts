@@ -16,6 +16,10 @@ export function registerRemoteInternals(store: RemoteStore): void {
     states: () => store.shownRequests().map(({ key, kind, req }) => ({ key, kind, job: { key, kind, req } })),
     ensure: (job: { kind: string; req: unknown }) =>
       job.kind === "program" ? store.refetchProgram(job.req as never) : store.refetch(job.req as never),
+    // Read by the actions' destroyed check: without it a destroyed tab's actions reported success.
+    get stage() {
+      return store.stage;
+    },
   };
   const dev: DevSimulations = {
     crash: () => store.simulate({ action: "crash" }),

@@ -71,6 +71,14 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.local?.replicaId ?? this.workerReplicaId ?? this.fallbackId;
   }
 
+  /**
+   * "destroyed" once this tab's store is: the panel's actions then refuse (devtools/actions.ts), as
+   * its mirror of the doc went with it. Otherwise the worker's replica's stage is in `inspect()`.
+   */
+  get stage(): "destroyed" | undefined {
+    return this.destroyed ? "destroyed" : undefined;
+  }
+
   /** Whether the worker failed and this tab is a replica of its own now. */
   get fellBack(): boolean {
     return this.local !== undefined;
