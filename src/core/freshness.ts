@@ -35,6 +35,14 @@ export function metWhenAsked(result: ResultRecord | undefined, error: ErrorRecor
   return at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs);
 }
 
+/**
+ * The latest outcome is dated at the epoch, a date no writer records: the devtools' invalidate
+ * marked it stale for every replica (devtools/invalidate.ts). The one age a program record has.
+ */
+export function invalidated(result: ResultRecord | undefined, error: ErrorRecord | undefined): boolean {
+  return latestOutcome(result, error)?.at === 0;
+}
+
 function latestOutcome(result: ResultRecord | undefined, error: ErrorRecord | undefined): ResultRecord | ErrorRecord | undefined {
   return error && error.rev > (result?.rev ?? 0) ? error : result;
 }

@@ -20,6 +20,7 @@ import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, docScope, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
+import { invalidated } from "./freshness.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 
@@ -182,7 +183,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       const { signal, leaseMs } = ensureOptions(opts, o.programLeaseMs);
       const job = programs.job(req, leaseMs);
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-      return runProgram(job, signal, mode);
+      // A program record has no age, so no demand reads `at`; but one the devtools invalidated
+      // is stale for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
+      const stale = mode === "ensure" && invalidated(records.programs.get(job.key), records.errors.get(job.key));
+      return runProgram(job, signal, stale ? "refetch" : mode);
     });
 
   let destroyed = false;

@@ -48,7 +48,8 @@ function recordOf(store: SharedFetchStore, req: ProgramRequest) {
 /**
  * Query options for a program (an entry module and everything it imports) resolved once across
  * replicas: `["shared-fetch", "program", url without query, key]`. A program record has no age:
- * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision).
+ * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision),
+ * and so does any demand once the devtools invalidated the record (the store reads that mark).
  */
 export function sharedProgramOptions<TData = ProgramData>(
   store: SharedFetchStore,
@@ -105,7 +106,8 @@ export function sharedProgramOptions<TData = ProgramData>(
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
     ...rest,
     // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
-    // and asks again, which the store answers from the record without a request).
+    // and asks again, which the store answers from the record without a request, unless the
+    // devtools invalidated it: then it re-resolves).
     // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
     ...(rest.initialData === undefined
       ? {
