@@ -73,6 +73,8 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
       [TABLES.programs, { rev: 1, data: { main: 1 } }],
       [TABLES.errors, { rev: 1 }],
       [TABLES.errors, { rev: 1, message: 5 }],
+      [TABLES.errors, { rev: 1, message: "m", label: { toString: "x" } }],
+      [TABLES.errors, { rev: 1, message: "m", kind: "__proto__" }],
       [TABLES.beats, { n: "1" }],
       [TABLES.asks, "yesterday"],
     ];

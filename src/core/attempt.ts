@@ -330,7 +330,14 @@ export class Attempt {
     if (this.state.phase !== "running" || outcome === null) return;
     let written = false;
     deps.write(() => {
-      written = writeOutcome(deps.records, job.results, { key: job.key, rev, label: job.label, outcome, by: deps.replicaId });
+      written = writeOutcome(deps.records, job.results, {
+        key: job.key,
+        rev,
+        label: job.label,
+        kind: job.kind,
+        outcome,
+        by: deps.replicaId,
+      });
       // Release our claim in the same transaction: no observer sees it gone before the outcome.
       const claim = deps.records.claims.get(job.key);
       if (claim && claim.replicaId === deps.replicaId && claim.nonce === this.nonce) deps.records.claims.delete(job.key);

@@ -119,9 +119,10 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     const error = records.errors.get(key);
     const claim = claims.get(key);
     const recorded = Math.max(result?.rev ?? 0, error?.rev ?? 0);
-    const kind = fetched ? "fetch" : program ? "program" : (claim?.kind ?? states.get(key)?.kind ?? "unknown");
+    // An error record names its key too: a first attempt that failed leaves no claim or result.
+    const kind = fetched ? "fetch" : program ? "program" : (claim?.kind ?? error?.kind ?? states.get(key)?.kind ?? "unknown");
     const row: InspectedKey = { key, kind, recorded };
-    const label = claim?.label ?? result?.label ?? states.get(key)?.job?.label;
+    const label = claim?.label ?? result?.label ?? error?.label ?? states.get(key)?.job?.label;
     if (label !== undefined) row.label = label;
     if (result)
       row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };

@@ -36,7 +36,20 @@ export type ClaimRecord = {
  * `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools.
  */
 export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string };
-export type ErrorRecord = { rev: number; message: string; status?: number; at?: number; by?: string };
+/**
+ * `label` and `kind` (absent in records of older versions): what the claim said, kept once it is
+ * gone, so that a replica that never asked can still name a key whose only outcome is an error (a
+ * result names it by its label and its table).
+ */
+export type ErrorRecord = {
+  rev: number;
+  message: string;
+  status?: number;
+  at?: number;
+  by?: string;
+  label?: string;
+  kind?: "fetch" | "program";
+};
 /** One liveness record per replica, bumped while it has work in flight. */
 export type BeatRecord = {
   n: number;
@@ -134,6 +147,10 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (!isAt(own(value, "at"))) return "error.at is not a finite number";
   const by = own(value, "by");
   if (by !== undefined && !isId(by)) return "error.by is not a replica id";
+  const label = own(value, "label");
+  if (label !== undefined && typeof label !== "string") return "error.label is not a string";
+  const kind = own(value, "kind");
+  if (kind !== undefined && kind !== "fetch" && kind !== "program") return "error.kind is not fetch or program";
   return value as ErrorRecord;
 }
 

@@ -18,9 +18,9 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 export function writeOutcome(
   records: DocRecords,
   results: RecordMap<ResultRecord>,
-  attempt: { key: string; rev: number; label: string; outcome: Outcome; by?: string },
+  attempt: { key: string; rev: number; label: string; kind?: "fetch" | "program"; outcome: Outcome; by?: string },
 ): boolean {
-  const { key, rev, label, by } = attempt;
+  const { key, rev, label, kind, by } = attempt;
   const at = attempt.outcome.at === undefined ? {} : { at: attempt.outcome.at };
   const writer = by === undefined ? {} : { by };
   const { errors } = records;
@@ -40,7 +40,17 @@ export function writeOutcome(
   }
   if ((result?.rev ?? 0) >= rev || (error?.rev ?? 0) >= rev) return false;
   const { message, status } = outcome.error;
-  const record: ErrorRecord = status === undefined ? { rev, message, ...at, ...writer } : { rev, message, status, ...at, ...writer };
+  // Named as the result would be (the job's label, secret-free): a key whose only outcome is an
+  // error is still named once its claim is gone, for a replica that never asked for it.
+  const record: ErrorRecord = {
+    rev,
+    message,
+    ...(status === undefined ? {} : { status }),
+    ...at,
+    ...writer,
+    label,
+    ...(kind ? { kind } : {}),
+  };
   // An error record nobody could read (e.g. a revision out of bounds) is not written at all.
   if (typeof errors.validate(record) === "string") return false;
   errors.set(key, record);
