@@ -158,10 +158,15 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     onEvicted: (keys) => events.emit({ type: "swept", keys }),
   });
   /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
-  const runProgram = (job: Job, signal: AbortSignal | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> => {
+  const runProgram = (
+    job: Job,
+    signal: AbortSignal | undefined,
+    mode: "ensure" | "refetch",
+    skipInFlight = false,
+  ): Promise<Snapshot<Program>> => {
     lru.touch(job.key);
     retention.touch(job.key);
-    const running = engine.ensure(job, signal, mode) as Promise<Snapshot<Program>>;
+    const running = engine.ensure(job, signal, mode, undefined, skipInFlight) as Promise<Snapshot<Program>>;
     running.then(
       () => lru.schedule(),
       () => lru.schedule(),
@@ -180,13 +185,13 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
-      const { signal, leaseMs } = ensureOptions(opts, o.programLeaseMs);
+      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.programLeaseMs);
       const job = programs.job(req, leaseMs);
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       // A program record has no age, so no demand reads `at`; but one the devtools invalidated
       // is stale for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
       const stale = mode === "ensure" && invalidated(records.programs.get(job.key), records.errors.get(job.key));
-      return runProgram(job, signal, stale ? "refetch" : mode);
+      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight);
     });
 
   let destroyed = false;

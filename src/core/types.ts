@@ -73,8 +73,12 @@ export type EnsureOptions = {
   skipInFlight?: boolean;
 };
 
-/** `ensureProgram` / `refetchProgram` per call: withdraw with `signal`; `leaseMs` overrides the store's programLeaseMs. */
-export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number };
+/**
+ * `ensureProgram` / `refetchProgram` per call: withdraw with `signal`; `leaseMs` overrides the
+ * store's programLeaseMs; `skipInFlight` as EnsureOptions' (a refetch answered by a resolution
+ * sent after the call: one in flight may have read the modules before a deploy).
+ */
+export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number; skipInFlight?: boolean };
 
 export type SharedFetchStoreOptions = {
   /** Shared document, synced by whatever providers the app attaches. */

@@ -79,10 +79,12 @@ export function sharedProgramOptions<TData = ProgramData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
+    const demand = pastRecordedError(demandOf(query, takeFetch(query)), query, () => store.programSnapshot(req));
+    const opts = { signal: ctx.signal };
     const snap = (
-      pastRecordedError(demandOf(query, takeFetch(query)), query, () => store.programSnapshot(req)).mode === "refetch" && refetchProgram
-        ? await refetchProgram.call(store, req, { signal: ctx.signal })
-        : await store.ensureProgram(req, { signal: ctx.signal })
+      demand.mode === "refetch" && refetchProgram
+        ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+        : await store.ensureProgram(req, opts)
     ) as Snapshot;
     const record = recordOf(store, req);
     if (query && record && !snap.error) markDelivered(query, record.rev, snap.data);

@@ -250,10 +250,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
-      const { signal, leaseMs } = ensureOptions(opts, this.programLeaseMs);
-      return this.run("program", mode, this.programKeyOf(req), req, { leaseMs, ...(signal ? { signal } : {}) }) as Promise<
-        Snapshot<Program>
-      >;
+      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.programLeaseMs);
+      const wait = { leaseMs, ...(signal ? { signal } : {}), ...(mode === "refetch" && skipInFlight ? { skipInFlight } : {}) };
+      return this.run("program", mode, this.programKeyOf(req), req, wait) as Promise<Snapshot<Program>>;
     });
   }
 

@@ -283,7 +283,10 @@ export class TabSession {
       } else {
         key = store.programKeyOf(msg.req as never);
         const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}) };
-        running = msg.mode === "refetch" ? store.refetchProgram(msg.req as never, opts) : store.ensureProgram(msg.req as never, opts);
+        running =
+          msg.mode === "refetch"
+            ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+            : store.ensureProgram(msg.req as never, opts);
       }
     } catch (error) {
       this.waiters.delete(msg.id);

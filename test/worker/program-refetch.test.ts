@@ -62,3 +62,23 @@ describe("refetchProgram through the port (invariant 11)", () => {
     expect(host.calls).toHaveLength(2);
   });
 });
+
+describe("an explicit program refetch through the port (skipInFlight)", () => {
+  it("does not join another tab's resolution in flight (sent before it): it waits for it, then sends its own and shows the new code", async () => {
+    const host = new Host();
+    const b = browser(host);
+    const [t1, t2] = [b.tab(), b.tab()];
+    const first = t1.ensureProgram({ url: MAIN });
+    const [call] = await host.whenCalls(1);
+    // The deploy comes while that request is out; t2's user asks for what the host serves now.
+    const own = t2.refetchProgram({ url: MAIN }, { skipInFlight: true });
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the ask reaches the worker while the request is out
+    call!.respondRaw(200, "export const v = 1;\n");
+    expect((await first).data?.files[0]?.contents).toContain("v = 1");
+    const calls = await host.whenCalls(2);
+    calls[1]!.respondRaw(200, "export const v = 2;\n");
+    const snap = await own;
+    expect(snap.data?.files[0]?.contents).toContain("v = 2");
+    expect(host.calls).toHaveLength(2);
+  });
+});
