@@ -1,3 +1,5 @@
+import { unrefTimer } from "./unref-timer.ts";
+
 /**
  * The settle window counts time in which this replica could have heard a rival claim. A timer that
  * fires late says the event loop was busy — under load, often with the very updates that carry
@@ -12,7 +14,16 @@ export const MAX_SETTLE_EXTENSION_MS = 30_000;
 
 export type SettleTimer = { cancel(): void };
 
-export function startSettleTimer(ms: number, done: () => void, now: () => number = Date.now): SettleTimer {
+/**
+ * `unref`: the timer does not keep a Node process alive (a bound on something else's answer, such
+ * as a fence's: see trip-probe).
+ */
+export function startSettleTimer(
+  ms: number,
+  done: () => void,
+  now: () => number = Date.now,
+  opts: { unref?: boolean } = {},
+): SettleTimer {
   // From the first late check: a loop blocked longer than the bound still hears what queued meanwhile.
   let deadline: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -26,6 +37,7 @@ export function startSettleTimer(ms: number, done: () => void, now: () => number
       timer = undefined;
       done();
     }, delay);
+    if (opts.unref) unrefTimer(timer);
   };
   arm(ms);
   return {

@@ -3,6 +3,7 @@ import * as encoding from "lib0/encoding";
 import * as syncProtocol from "y-protocols/sync";
 import type { WebsocketProvider } from "y-websocket";
 import { parseUpdateMeta } from "yjs";
+import { startSettleTimer } from "../core/settle-timer.ts";
 import { TripSamples } from "../core/trips.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
 
@@ -11,7 +12,13 @@ const messageSync = 0;
 const FIRST_PROBES = 5;
 const FIRST_INTERVAL_MS = 1000;
 const INTERVAL_MS = 15_000;
-/** A fence not answered by then tells nothing: the claim falls back to its timed window. */
+/**
+ * A fence not answered by then tells nothing: the claim falls back to its timed window. Both this
+ * bound and ECHO_GRACE_MS end only on a check that fires on time (startSettleTimer): a late timer
+ * says our own event loop was busy, and the answer it bounds, long since sent by the server, is then
+ * usually queued right behind it (Node runs due timers before it reads its sockets). Our loop's
+ * lag is not the server's silence.
+ */
 export const FENCE_TIMEOUT_MS = 1000;
 /**
  * How long a fence's answer waits for the echo of the claim sent behind it (see `fence`) before
@@ -124,7 +131,8 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
   const answer = (entry: Asked) => {
     if (entry.echo === undefined || entry.echo <= echoedTo || echoes === false) return settle(entry, true);
     awaitingEcho.push(entry);
-    const grace = setTimeout(
+    const grace = startSettleTimer(
+      Math.max(ECHO_GRACE_MS, 2 * (samples.p95() ?? 0)),
       () => {
         if (!awaitingEcho.includes(entry)) return;
         // No echo: this server does not send a client its own updates. The fence alone decides.
@@ -132,10 +140,10 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
         awaitingEcho = awaitingEcho.filter((e) => e !== entry);
         settle(entry, true);
       },
-      Math.max(ECHO_GRACE_MS, 2 * (samples.p95() ?? 0)),
+      Date.now,
+      { unref: true },
     );
-    unrefTimer(grace);
-    entry.answered.push(() => clearTimeout(grace));
+    entry.answered.push(() => grace.cancel());
   };
 
   if (typeof original === "function") {
@@ -192,9 +200,8 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
         if (!entry) return false;
         tickFence = entry;
         // Still answered in order later (it stays in the queue); its claims stop waiting for it.
-        const timeout = setTimeout(() => settle(entry, false), FENCE_TIMEOUT_MS);
-        unrefTimer(timeout);
-        entry.answered.push(() => clearTimeout(timeout));
+        const timeout = startSettleTimer(FENCE_TIMEOUT_MS, () => settle(entry, false), Date.now, { unref: true });
+        entry.answered.push(() => timeout.cancel());
         queueMicrotask(() => {
           if (tickFence === entry) tickFence = undefined;
         });
