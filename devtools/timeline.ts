@@ -153,6 +153,18 @@ export class Timeline {
     }
     const r = now.result;
     if (r && (!was?.result || was.result.rev !== r.rev || was.result.by !== r.by)) {
+      // Another replica wrote the revision this panel last saw claimed, and its own claim came
+      // and went between two inspections (a new SharedWorker is watched only after its hello):
+      // it took that claim over, for the store's reason if it gave one.
+      if (pc && !pc.finished && !nc && r.rev === pc.rev && r.by !== undefined && r.by !== pc.replicaId) {
+        const reason = takeoverReason(pc, prev.inspection, next, departed);
+        const afterMs = Math.max(0, pc.silentMs + (next.at - prev.inspection.at));
+        if (reason === undefined) out.push({ ...t, type: "replaced", from: pc.replicaId, to: r.by, rev: r.rev });
+        else {
+          if (!pc.stale) out.push({ ...t, type: "stale", replicaId: pc.replicaId, rev: pc.rev, reason, silentMs: afterMs });
+          out.push({ ...t, type: "takeover", from: pc.replicaId, to: r.by, rev: r.rev, reason, afterMs });
+        }
+      }
       this.writtenAt.set(now.key, { rev: r.rev, at: next.at });
       out.push({ ...t, type: "result", rev: r.rev, bytes: this.sizeOf(r.data), ...(r.by !== undefined ? { by: r.by } : {}) });
     }

@@ -165,6 +165,48 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     expect(story(beaten).map((e) => e.type)).toEqual(["claimed", "replaced"]);
   });
 
+  it("a claim taken over and finished between two inspections (a new SharedWorker watched only after its hello): the result's writer is told as the taker", () => {
+    const held = {
+      replicaId: "W0",
+      nonce: "n0",
+      rev: 1,
+      leaseMs: LEASE,
+      abandoned: false,
+      holder: "same browser" as const,
+      mine: false,
+      finished: false,
+      stale: false,
+      staleAt: Infinity,
+      silentMs: 0,
+      exact: true,
+    };
+    const timeline = new Timeline();
+    timeline.observe({ replicaId: "me", at: 0, keys: [], replicas: [], malformed: [] });
+    timeline.observe({
+      replicaId: "me",
+      at: 10,
+      keys: [{ key: "k", kind: "fetch", recorded: 0, claim: held }],
+      replicas: [],
+      malformed: [],
+    });
+    // The next inspection comes from the next worker, which already took the claim over and wrote.
+    timeline.observe({
+      replicaId: "me",
+      at: 90,
+      keys: [{ key: "k", kind: "fetch", recorded: 1, result: { rev: 1, data: { n: 1 }, by: "W1" } }],
+      replicas: [{ replicaId: "W0", me: false, claims: 0, departed: "lock-released" }],
+      malformed: [],
+    });
+    expect(story(timeline.entries()).map((e) => [e.type, "reason" in e ? e.reason : undefined])).toEqual([
+      ["claimed", undefined],
+      ["departed", "lock-released"],
+      ["stale", "lock-released"],
+      ["takeover", "lock-released"],
+      ["result", undefined],
+    ]);
+    expect(timeline.entries()[1]).toMatchObject({ type: "takeover", from: "W0", to: "W1", rev: 1, afterMs: 80 });
+  });
+
   it("a panel whose store first saw A's claim later than the taker did tells the takeover without a reason its store never gave", async () => {
     const c = cluster(2);
     const [a, b] = c.stores;
