@@ -89,7 +89,7 @@ export function browser(host: Host, options: { retireAfterMs?: number } = {}) {
     locks.crash(workerName);
     replica.destroy();
   };
-  return { locks, workers, retired, tab, name, workerStore, kill };
+  return { host, locks, workers, retired, tab, name, workerStore, kill };
 }
 
 /** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */

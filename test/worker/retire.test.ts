@@ -46,14 +46,18 @@ describe("the worker replica with no tab left", () => {
   it("a tab that comes within the time (a reload) keeps the worker, with its doc", async () => {
     const host = new Host();
     host.auto = () => ({ status: 200, body: { n: 1 } });
-    const b = browser(host, { retireAfterMs: 400 });
+    // Long enough for the next tab's hello on a loaded machine; the wait below outlasts it.
+    const grace = 2000;
+    const b = browser(host, { retireAfterMs: grace });
     const t1 = b.tab();
     await expect(t1.ensure({ url: API })).resolves.toMatchObject({ data: { n: 1 } });
     const first = b.workerStore(0);
     t1.destroy();
     const t2 = b.tab();
     await expect(t2.ensure({ url: API })).resolves.toMatchObject({ data: { n: 1 } });
-    await new Promise((r) => setTimeout(r, 600));
+    expect(b.workerStore(0)).toBe(first);
+    // The retirement armed when t1 left was called off by t2's hello.
+    await new Promise((r) => setTimeout(r, grace + 300));
     expect(b.retired).toEqual([]);
     expect(b.workerStore(0)).toBe(first);
     expect(internalsOf(first).engine.stage).not.toBe("destroyed");
