@@ -111,11 +111,13 @@ export default [
   // code (doc-records, lanes). In a per-tab app that code is the store's own, so it is shared there.
   // Raised by 0.5 KiB with the settle window shown and looked at again once it may have lapsed, and
   // this tab's own attempt in the Keys tab: 22.2 kB.
+  // Raised by 0.5 KiB with errors that keep their key's label and a takeover told from a result
+  // whose taker's claim the panel never saw: 22.31 → 22.5 kB (24 B left under 22 KiB).
   row(
     "devtools panel shipped on purpose (shared-fetch/devtools/production)",
     "dist/devtools/production.js",
     ["SharedFetchDevtools"],
-    "22 KiB",
+    "22.5 KiB",
   ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];
