@@ -162,6 +162,34 @@ describe("connectBrowser with a SharedWorker", () => {
     await expectClean([survivor!]);
   });
 
+  it("a logout in a single-page app: every tab's store destroyed, the workers retire (their socket to the sync server closes, their locks go); a later store starts a fresh one", async () => {
+    const api = `/api/${uniqueName("wretire")}`;
+    const app = uniqueName("app");
+    const config = { api, tabs: app, ws: sync.url, room: uniqueName("room") };
+    const before = await socketStats(sync.url);
+    const { first, rest } = await hostThenOthers(config, 1);
+    const tabs = [first, ...rest];
+    await Promise.all(tabs.map((t) => t.waitForData()));
+    await standing(first, app, 1);
+    expect((await socketStats(sync.url)).open - before.open).toBe(1);
+    for (const tab of tabs) await tab.page.evaluate(() => (window as unknown as { __store: { destroy(): void } }).__store.destroy());
+    // RETIRE_AFTER_MS (5 s) after the last tab left.
+    await waitUntil("the worker's socket closed", async () => (await socketStats(sync.url)).open === before.open, 20_000, 100);
+    const workerLocks = () =>
+      first.page.evaluate(async () =>
+        ((await navigator.locks.query()).held ?? [])
+          .map((l) => l.name ?? "")
+          .filter((n) => n.startsWith("shared-fetch:worker:") || n.startsWith("shared-fetch:standby:")),
+      );
+    await waitUntil("the workers' locks let go", async () => (await workerLocks()).length === 0, 20_000, 100);
+    // The next user's page load: a fresh worker serves it.
+    await first.page.reload({ waitUntil: "domcontentloaded" });
+    await first.ready();
+    await first.waitForData();
+    expect(await mode(first)).toBe("shared-worker");
+    expect((await socketStats(sync.url)).open - before.open).toBe(1);
+  });
+
   it("invariant 11: the worker's host tab closes, the request runs on for the other; the last tab closes and the host sees the socket close", async () => {
     const api = `/api/${uniqueName("wlast")}`;
     host.plan(api, ["hang"]);
