@@ -95,14 +95,19 @@ describe("forged claims and bounds (issue: hardening)", () => {
     const liveness = new Liveness(() => clock);
     const forged = { replicaId: "A", nonce: "forged", rev: 1, leaseMs: LEASE };
     const real = { replicaId: "A", nonce: "real", rev: 1, leaseMs: LEASE };
-    liveness.seeClaim("k1", forged, at(0));
-    liveness.seeClaim("k2", real, at(0));
-    for (let n = 1, t = 1000; t <= 3 * LEASE; n++, t += 1000) liveness.seeBeat("A", { n, nonces: ["real"] }, at(t));
+    at(0);
+    liveness.seeClaim("k1", forged);
+    liveness.seeClaim("k2", real);
+    for (let n = 1, t = 1000; t <= 3 * LEASE; n++, t += 1000) {
+      at(t);
+      liveness.seeBeat("A", { n, nonces: ["real"] });
+    }
     expect(liveness.verdict("k2", real, at(3 * LEASE))).toMatchObject({ stale: false });
     expect(liveness.verdict("k1", forged, at(3 * LEASE))).toMatchObject({ stale: true, reason: "lease-silence" });
     // A peer's claim cannot ask to be believed for a week: the observer bounds the lease.
     const greedy = { replicaId: "B", nonce: "g", rev: 1, leaseMs: 7 * 24 * 3600_000 };
-    liveness.seeClaim("k3", greedy, at(0));
+    at(0);
+    liveness.seeClaim("k3", greedy);
     expect(liveness.verdict("k3", greedy, at(MAX_OBSERVED_LEASE_MS))).toMatchObject({ stale: true, leaseMs: MAX_OBSERVED_LEASE_MS });
   });
 

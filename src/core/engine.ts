@@ -309,7 +309,7 @@ export class ClaimEngine {
       settle: this.opts.settle(),
       write: (fn) => this.write(fn),
       batch: (fn, before) => this.batch.queue(fn, before),
-      seen: (record) => this.liveness.seeClaim(st.key, record, Date.now()),
+      seen: (record) => this.liveness.seeClaim(st.key, record),
       rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
       watchClaims: (key, seen) => this.watchClaims(key, seen),
       runsAtOnce: (): boolean => {

@@ -24,7 +24,7 @@ export type Verdict = {
  */
 export const MAX_OBSERVED_LEASE_MS = 10 * 60_000;
 
-type BeatSeen = { n: number; at: number; mono: number; nonces: ReadonlySet<string> | undefined };
+type BeatSeen = { n: number; mono: number; nonces: ReadonlySet<string> | undefined };
 
 /**
  * A clock that a step of the wall clock does not move (an NTP correction, a clock set by hand, a
@@ -44,7 +44,7 @@ export const monotonicNow = (): number =>
 export class Liveness {
   constructor(private readonly mono: () => number = monotonicNow) {}
 
-  private readonly claimSeen = new Map<string, { nonce: string; at: number; mono: number }>();
+  private readonly claimSeen = new Map<string, { nonce: string; mono: number }>();
   private readonly beatSeen = new Map<string, BeatSeen>();
   /** Replicas whose presence (awareness) was removed: their claims are stale at once. */
   private readonly gone = new Set<string>();
@@ -52,26 +52,26 @@ export class Liveness {
   private readonly released = new Set<string>();
 
   /** A claim nonce seen for the first time starts its observation window now (returns true then). */
-  seeClaim(key: string, claim: ClaimRecord | undefined, now: number): boolean {
+  seeClaim(key: string, claim: ClaimRecord | undefined): boolean {
     if (!claim) {
       this.claimSeen.delete(key);
       return false;
     }
     const seen = this.claimSeen.get(key);
     if (seen && seen.nonce === claim.nonce) return false;
-    this.claimSeen.set(key, { nonce: claim.nonce, at: now, mono: this.mono() });
+    this.claimSeen.set(key, { nonce: claim.nonce, mono: this.mono() });
     return true;
   }
 
   /** Returns true when the heartbeat changed (a sign of life). */
-  seeBeat(replicaId: string, beat: BeatRecord | undefined, now: number): boolean {
+  seeBeat(replicaId: string, beat: BeatRecord | undefined): boolean {
     if (beat === undefined) {
       this.beatSeen.delete(replicaId);
       return false;
     }
     const seen = this.beatSeen.get(replicaId);
     if (seen && seen.n === beat.n) return false;
-    this.beatSeen.set(replicaId, { n: beat.n, at: now, mono: this.mono(), nonces: beat.nonces ? new Set(beat.nonces) : undefined });
+    this.beatSeen.set(replicaId, { n: beat.n, mono: this.mono(), nonces: beat.nonces ? new Set(beat.nonces) : undefined });
     return true;
   }
 
@@ -122,7 +122,7 @@ export class Liveness {
    * `now` less the silence since, measured on the monotonic clock.
    */
   lastActivity(key: string, claim: ClaimRecord, now: number): number {
-    this.seeClaim(key, claim, now);
+    this.seeClaim(key, claim);
     const seen = this.claimSeen.get(key)!.mono;
     const beat = this.beatSeen.get(claim.replicaId);
     // A heartbeat vouches only for the claims it names: a forged claim under a live replica's id

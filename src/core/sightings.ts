@@ -30,9 +30,8 @@ export class Sightings {
   constructor(private readonly deps: SightingsDeps) {
     const { records } = deps;
     // Everything already in the doc is "seen now": a replica arriving after a crash waits one lease.
-    const now = Date.now();
-    for (const [key, claim] of records.claims.entries()) this.liveness.seeClaim(key, claim, now);
-    for (const [id, beat] of records.beats.entries()) this.liveness.seeBeat(id, beat, now);
+    for (const [key, claim] of records.claims.entries()) this.liveness.seeClaim(key, claim);
+    for (const [id, beat] of records.beats.entries()) this.liveness.seeBeat(id, beat);
     const onKeys = (keys: Set<string>) => deps.markDirty(keys);
     this.unobserve = [
       records.claims.onChange((keys) => {
@@ -43,9 +42,8 @@ export class Sightings {
       records.programs.onChange(onKeys),
       records.errors.onChange(onKeys),
       records.beats.onChange((ids) => {
-        const at = Date.now();
         for (const id of ids) {
-          if (!this.liveness.seeBeat(id, records.beats.get(id), at)) continue;
+          if (!this.liveness.seeBeat(id, records.beats.get(id))) continue;
           this.revive(id);
           this.markClaimantDirty(id);
         }
@@ -56,12 +54,11 @@ export class Sightings {
   /** Before deciding: start the silence clock of every claim that changed, on this clock. */
   beforeFlush(): void {
     const { records } = this.deps;
-    const at = Date.now();
     for (const key of this.dirtyClaims) {
       const claim = records.claims.get(key);
       // A new claim is a sign of life of its claimant (a stale sighting of a dead one is corrected
       // by its lock, granted again at once).
-      if (this.liveness.seeClaim(key, claim, at) && claim && !claim.abandoned) this.revive(claim.replicaId);
+      if (this.liveness.seeClaim(key, claim) && claim && !claim.abandoned) this.revive(claim.replicaId);
       if (claim) this.disown(key, claim);
     }
     this.dirtyClaims.clear();
@@ -80,7 +77,7 @@ export class Sightings {
     // Under our id but not made by us (forged, or a namesake): we know nobody works on it.
     if (claim.replicaId === this.deps.replicaId)
       return { stale: true, reason: "disowned", staleAt: 0, lastSignAt: now, leaseMs: claim.leaseMs, exact: true };
-    if (this.liveness.seeClaim(key, claim, now) && !claim.abandoned) this.revive(claim.replicaId);
+    if (this.liveness.seeClaim(key, claim) && !claim.abandoned) this.revive(claim.replicaId);
     return this.liveness.verdict(key, claim, now, this.deps.watchClaimant?.(claim) ?? false);
   }
 
