@@ -48,15 +48,20 @@ export class KeyStates {
   /** Wake the key at `at` (its claim would go stale then), unless an earlier wake-up is armed. */
   recheckAt(st: KeyState, at: number): void {
     const now = Date.now();
-    if (this.stopped || at <= now || at === Infinity) return;
+    // A deadline passed since the verdict that named it (a millisecond ticked in between, or the
+    // loop was busy) wakes the key at once: nothing else may wake it (a crashed claimant is silent).
+    if (this.stopped || at === Infinity) return;
     if (st.timer !== undefined && (st.timerAt ?? Infinity) <= at) return;
     this.clearTimer(st);
     st.timerAt = at;
-    st.timer = setTimeout(() => {
-      st.timer = undefined;
-      st.timerAt = undefined;
-      if (!this.stopped) this.hooks.refresh(st);
-    }, at - now);
+    st.timer = setTimeout(
+      () => {
+        st.timer = undefined;
+        st.timerAt = undefined;
+        if (!this.stopped) this.hooks.refresh(st);
+      },
+      Math.max(0, at - now),
+    );
   }
 
   /** Nobody is interested any more. */
