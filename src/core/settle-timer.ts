@@ -18,12 +18,7 @@ export type SettleTimer = { cancel(): void };
  * `unref`: the timer does not keep a Node process alive (a bound on something else's answer, such
  * as a fence's: see trip-probe).
  */
-export function startSettleTimer(
-  ms: number,
-  done: () => void,
-  now: () => number = Date.now,
-  opts: { unref?: boolean } = {},
-): SettleTimer {
+export function startSettleTimer(ms: number, done: () => void, now: () => number = Date.now, opts: { unref?: boolean } = {}): SettleTimer {
   // From the first late check: a loop blocked longer than the bound still hears what queued meanwhile.
   let deadline: number | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;

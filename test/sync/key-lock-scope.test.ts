@@ -26,7 +26,10 @@ function tab(locks: FakeLocks, name: string, host: Host, asked: string[]) {
     fetch: host.fetch,
     settleMs: 0,
     locks: {
-      request: (lock, options, callback) => (lock.startsWith("shared-fetch:key:") && asked.push(lock), realm.request(lock, options, callback)),
+      request: (lock, options, callback) => (
+        lock.startsWith("shared-fetch:key:") && asked.push(lock),
+        realm.request(lock, options, callback)
+      ),
     },
   });
   return { store, conn, close: () => (store.destroy(), conn.destroy(), doc.destroy()) };

@@ -65,7 +65,8 @@ async function askWhileDown<C extends Connection>(connect: (doc: Y.Doc) => C, fa
   }
 }
 
-const fakeTimers = () => vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
+const fakeTimers = () =>
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date", "performance"] });
 
 describe("a sync server that is down", () => {
   it("y-websocket: a refused connection ends the first claim's wait for the initial sync; once cut off for longer than the window, no window", async () => {
