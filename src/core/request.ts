@@ -69,9 +69,17 @@ function checkHeaderValue(name: string, value: string): void {
 
 const validHrefs = boundedMemo();
 
-/** parseHttpUrl(url).href, remembered for a valid URL seen before (see boundedMemo). */
+/**
+ * The URL fetch requests, remembered for a valid URL seen before (see boundedMemo): without its
+ * fragment, which fetch never sends, so `/x#a` and `/x#b` are one request and one key.
+ */
 export function httpHref(url: unknown): string {
-  return typeof url === "string" ? validHrefs(url, () => parseHttpUrl(url).href) : parseHttpUrl(url).href;
+  const href = () => {
+    const parsed = parseHttpUrl(url);
+    parsed.hash = "";
+    return parsed.href;
+  };
+  return typeof url === "string" ? validHrefs(url, href) : href();
 }
 
 /** `${origin}${pathname}` of a normalised http(s) href (neither holds "?" or "#" unencoded). */
