@@ -67,6 +67,20 @@ function checkHeaderValue(name: string, value: string): void {
   }
 }
 
+/**
+ * Fetch strips a header value's leading and trailing spaces and tabs (its normalisation; CR and LF
+ * are refused above): the key holds the value as sent, or one request would make two keys.
+ * A loop, not a regex: `[\t ]+$` backtracks quadratically over a long run of inner spaces.
+ */
+function trimSpacesAndTabs(value: string): string {
+  const blank = (ch: string | undefined) => ch === " " || ch === "\t";
+  let start = 0;
+  let end = value.length;
+  while (start < end && blank(value[start])) start++;
+  while (end > start && blank(value[end - 1])) end--;
+  return value.slice(start, end);
+}
+
 const validHrefs = boundedMemo();
 
 /**
@@ -113,7 +127,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       checkHeaderValue(name, value);
       const lower = name.toLowerCase();
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
-      headers[lower] = value;
+      headers[lower] = trimSpacesAndTabs(value);
     }
   }
   const body = req.body;
