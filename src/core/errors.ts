@@ -47,14 +47,19 @@ export function describe(value: unknown): string {
  * password or a token). Also for text that does not parse as a URL.
  */
 export function shownUrl(url: string): string {
-  const cut = url.search(/[?#]/);
   // Leading spaces and control characters, which the URL parser drops, do not hide userinfo.
   let start = 0;
   while (start < url.length && url.charCodeAt(start) <= 0x20) start++;
   if (start === url.length) start = 0; // nothing but blanks: shown as given
-  const head = cut >= 0 ? url.slice(start, Math.max(start, cut)) : url.slice(start);
-  // Userinfo runs from the scheme (or `//`) to the last "@" before the path (WHATWG allows "@" in a password).
-  const text = head.replace(/^((?:[a-z][a-z0-9+.-]*:)?[/\\]*)[^/\\]*@/i, "$1…@");
+  const rest = url.slice(start);
+  const cut = rest.search(/[?#]/);
+  const head = cut >= 0 ? rest.slice(0, cut) : rest;
+  const prefix = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]*/i.exec(head)![0];
+  // Userinfo may run to the last "@" anywhere: a password pasted unencoded may hold "/", "?" or
+  // "#" (a base64 token), which end the authority early for the parser but not for the reader.
+  // An "@" past the first "?" or "#" may close such a password, cut short: the head is hidden whole.
+  const at = rest.lastIndexOf("@");
+  const text = at < prefix.length ? head : at < head.length ? `${prefix}…@${head.slice(at + 1)}` : `${prefix}…`;
   return describe(cut >= 0 ? `${text}?…` : text);
 }
 
