@@ -1,6 +1,7 @@
 import { httpStatus, networkCause } from "./causes.ts";
 import { abortError } from "./errors.ts";
 import { isIdempotent, requestLabel, type NormalizedRequest } from "./request.ts";
+import { parseShareableJson } from "./well-formed.ts";
 
 export type OutcomeError = { message: string; status?: number };
 /** `at`: when the work was asked for, on this replica's clock (recorded with the outcome). */
@@ -57,7 +58,7 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
   if (req.parse === "text" || req.method === "HEAD") return { ok: true, data: text };
   if (text.trim() === "" && (status === 204 || status === 205)) return { ok: true, data: null };
   try {
-    return { ok: true, data: JSON.parse(text) as unknown };
+    return { ok: true, data: parseShareableJson(text) };
   } catch {
     return failure(`response of ${label} is not valid JSON (${httpStatus(status)})`, status);
   }
