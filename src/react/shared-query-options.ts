@@ -35,26 +35,36 @@ type Extras = Partial<SharedFetchStoreExtras>;
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
 /**
- * Keys whose query function runs in this tab, per store. TanStack consults `initialData` again on
- * every options update while a query has no data; while our own query function runs it delivers
- * the result itself (as plain useQuery would), so `initialData` must not slip it in first.
+ * Keys whose query function runs in this tab, per store, in all and per QueryClient. TanStack
+ * consults `initialData` again on every options update while a query has no data; while our own
+ * query function runs it delivers the result itself (as plain useQuery would), so `initialData`
+ * must not slip it in first. A hook's view waits for its own client's function only: another
+ * client's query on the same store (a second pane) delivers nothing to this one.
  */
-const running = new WeakMap<object, Map<string, number>>();
+type Counts = Map<string, number>;
+const running = new WeakMap<object, { all: Counts; byClient: WeakMap<object, Counts> }>();
 
-export function trackRunning<T>(store: object, key: string, work: () => Promise<T>): Promise<T> {
-  let map = running.get(store);
-  if (!map) running.set(store, (map = new Map()));
-  const m = map;
-  m.set(key, (m.get(key) ?? 0) + 1);
-  return work().finally(() => {
-    const n = (m.get(key) ?? 1) - 1;
-    if (n > 0) m.set(key, n);
-    else m.delete(key);
-  });
+function count(counts: Counts, key: string, by: 1 | -1): void {
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
 }
 
-export function isRunning(store: object, key: string): boolean {
-  return (running.get(store)?.get(key) ?? 0) > 0;
+export function trackRunning<T>(store: object, client: object, key: string, work: () => Promise<T>): Promise<T> {
+  let scope = running.get(store);
+  if (!scope) running.set(store, (scope = { all: new Map(), byClient: new WeakMap() }));
+  let mine = scope.byClient.get(client);
+  if (!mine) scope.byClient.set(client, (mine = new Map()));
+  const counts = [scope.all, mine];
+  for (const m of counts) count(m, key, 1);
+  return work().finally(() => counts.forEach((m) => count(m, key, -1)));
+}
+
+/** Whether a query function of this key runs for the store: in `client`'s cache, or in any. */
+export function isRunning(store: object, key: string, client?: object): boolean {
+  const scope = running.get(store);
+  const counts = client === undefined ? scope?.all : scope?.byClient.get(client);
+  return (counts?.get(key) ?? 0) > 0;
 }
 
 /**
@@ -88,7 +98,7 @@ export function sharedQueryFn<T, R>(
     if (inputError !== undefined) throw inputError;
     if (req === null) throw new SharedFetchError({ message: `shared-fetch: this query is disabled (its ${name} is null)` });
     ensureBridge(ctx.client, store);
-    return trackRunning(store, id, () => run(ctx, req)).catch((error: unknown) => Promise.reject(asQueryError(error)));
+    return trackRunning(store, ctx.client, id, () => run(ctx, req)).catch((error: unknown) => Promise.reject(asQueryError(error)));
   };
   if (watch) registerQueryFn(queryFn, { store, ...watch });
   return queryFn;

@@ -111,7 +111,7 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   const client = useQueryClient();
   const store = useSharedFetchStore();
   const { id } = binding;
-  // The query functions count their runs under the key's JSON (shared-query-options' trackRunning).
+  // The query functions count their runs under the key's JSON, per client (shared-query-options' trackRunning).
   const runId = JSON.stringify(queryKey);
   // Keyed on `id` and the store, not the binding, whose closures change identity on every render.
   // The store: a provider given another store with the same identity keeps every key's id.
@@ -120,9 +120,9 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
     () =>
       viewOf(
         () => (id === null ? IDLE : binding.snapshot()),
-        () => isRunning(store, runId),
+        () => isRunning(store, runId, client),
       ),
-    [id, runId, store], // eslint-disable-line react-hooks/exhaustive-deps
+    [id, runId, store, client], // eslint-disable-line react-hooks/exhaustive-deps
   );
   if ((typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps) === "all") view.readAll();
   // The server's view while hydrating: no claim (its store made none this page could show).
