@@ -136,14 +136,16 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
 }
 
 /**
- * TanStack's error state is always stale, and a query that shows nothing fetches on mount: a
- * recorded error (another replica's, or one persisted before a reload) is not the fresh answer to
- * a query with no data, which asks for a newer revision instead (K tabs mounting at once join one).
+ * TanStack's error state is always stale: a recorded error (another replica's, or one persisted
+ * before a reload) is not the fresh answer to a demand, whether the query shows data or not
+ * (errors are per replica), and a claim in flight after it is joined, not passed over for the
+ * error it follows. Such a demand asks for a newer revision (K tabs asking at once join one).
  * A poll keeps its window: one request per interval for all, whatever the last outcome.
  */
-export function pastRecordedError(demand: Demand, query: AnyQuery | undefined, latest: () => { status: string }): Demand {
-  if (demand.mode !== "ensure" || demand.poll || query?.state.data !== undefined) return demand;
-  return latest().status === "error" ? { mode: "refetch" } : demand;
+export function pastRecordedError(demand: Demand, latest: () => { error?: unknown }): Demand {
+  if (demand.mode !== "ensure" || demand.poll) return demand;
+  // The snapshot's `error` is the latest outcome's (its status says "pending" while a claim stands).
+  return latest().error !== undefined ? { mode: "refetch" } : demand;
 }
 
 /**

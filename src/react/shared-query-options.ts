@@ -175,7 +175,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
-    const demand = pastRecordedError(demandOf(query, fetch), query, () => store.snapshot(req));
+    const demand = pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
     const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch, query) };
     const snap =
       demand.mode === "refetch"

@@ -79,7 +79,7 @@ export function sharedProgramOptions<TData = ProgramData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
-    const demand = pastRecordedError(demandOf(query, takeFetch(query)), query, () => store.programSnapshot(req));
+    const demand = pastRecordedError(demandOf(query, takeFetch(query)), () => store.programSnapshot(req));
     const opts = { signal: ctx.signal };
     const snap = (
       demand.mode === "refetch" && refetchProgram
