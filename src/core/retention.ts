@@ -74,7 +74,9 @@ export class Retention {
       for (const key of keys) if (map.get(key) !== undefined) asked(key, now);
     };
     this.unobserve = [
-      claims.onChange(firstSeen),
+      // A claim is written because a replica asks for the key now: while its request runs, the
+      // replica that fetches writes no ask record, and its claim must not be swept under it.
+      claims.onChange(written(claims)),
       ...[results, programs, errors].map((map) => map.onChange(written(map))),
       asks.onChange((keys) => {
         const now = Date.now();
@@ -132,6 +134,19 @@ export class Retention {
     });
   }
 
+  /**
+   * Another replica's request for the key still runs (a hung host stays pending for ever): its
+   * claim stands over unrecorded work and its heartbeat changed within the window.
+   */
+  private inFlight(key: string, now: number): boolean {
+    const { claims, results, programs, errors } = this.records;
+    const claim = claims.get(key);
+    if (!claim) return false;
+    const recorded = Math.max(results.get(key)?.rev ?? 0, programs.get(key)?.rev ?? 0, errors.get(key)?.rev ?? 0);
+    const beat = this.beatSince.get(claim.replicaId);
+    return claim.rev > recorded && beat !== undefined && now - beat <= this.retentionMs;
+  }
+
   sweep(now = Date.now()): string[] {
     // Queued before a destroy(): a destroyed store writes nothing.
     if (this.stopped) return [];
@@ -140,7 +155,7 @@ export class Retention {
     for (const map of [this.since, this.askSeen]) for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     const expired: string[] = [];
     for (const key of keys) {
-      if (this.isBusy(key)) continue;
+      if (this.isBusy(key) || this.inFlight(key, now)) continue;
       if (now - (this.since.get(key) ?? this.born) > this.retentionMs) expired.push(key);
     }
     const oldBeats = beats.keys().filter((id) => id !== this.replicaId && now - (this.beatSince.get(id) ?? this.born) > this.retentionMs);
