@@ -35,8 +35,17 @@ export function watchPresence(
   const onChange = ({ added, updated, removed }: Change, origin: unknown) => {
     try {
       for (const clientId of [...added, ...updated]) {
+        if (clientId === awareness.clientID) continue;
         const seen = read(clientId);
-        if (seen === undefined || clientId === awareness.clientID) continue;
+        const before = byClient.get(clientId);
+        // A store that stops clears its field (or another store takes the doc's presence): that
+        // replica left in order, though its connection stays. Its claims are stale now — a copy
+        // of one still on its way to it when it released them is released by nobody else.
+        if (before !== undefined && before !== seen?.id && before !== self.replicaId) handlers.gone(before);
+        if (seen === undefined) {
+          byClient.delete(clientId);
+          continue;
+        }
         byClient.set(clientId, seen.id);
         handlers.present(seen.id, seen.browserId);
       }
