@@ -1,3 +1,4 @@
+import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 
 /** What a connector (connectTabs, connectPeers, …) tells the stores on its doc. */
@@ -39,6 +40,8 @@ export type ConnectorInfo = {
    * them (a request hung in one would hold the other's back for as long).
    */
   scope?: string;
+  /** The presence it carries (the awareness it returns): a store given it follows its successor. */
+  awareness?: Awareness;
 };
 
 /** The doc's name for its keys' Web Locks: its connectors' scopes, the same in every tab of it. */
@@ -50,13 +53,23 @@ export function docScope(doc: Y.Doc): string {
 }
 
 const byDoc = new WeakMap<Y.Doc, Set<ConnectorInfo>>();
+const watchers = new WeakMap<Y.Doc, Set<(info: ConnectorInfo) => void>>();
 
 /** Connectors register themselves, so a store knows when its doc is in sync without being told. */
 export function registerConnector(doc: Y.Doc, info: ConnectorInfo): () => void {
   let set = byDoc.get(doc);
   if (!set) byDoc.set(doc, (set = new Set()));
   set.add(info);
+  for (const listener of [...(watchers.get(doc) ?? [])]) listener(info);
   return () => set.delete(info);
+}
+
+/** Calls `listener` with each connector registered on the doc from now on. */
+export function onConnector(doc: Y.Doc, listener: (info: ConnectorInfo) => void): () => void {
+  let set = watchers.get(doc);
+  if (!set) watchers.set(doc, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
 }
 
 export function connectorsOf(doc: Y.Doc): ConnectorInfo[] {

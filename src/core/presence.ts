@@ -1,4 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
+import type * as Y from "yjs";
+import { connectorsOf, onConnector } from "./connectors.ts";
 import { isId, isPlainObject } from "./request.ts";
 
 export const PRESENCE_FIELD = "sharedFetch";
@@ -83,34 +85,87 @@ export function watchPresence(
   };
 }
 
+/**
+ * Binds to `initial` and, once it is destroyed with its connection (`connectPeers(doc).destroy()`
+ * and a connect again: an effect's cleanup and re-run, an offline toggle), to the awareness of the
+ * doc's next connector of the same kind: a store outlives its connections. Before, it kept the
+ * destroyed one: the other devices never saw it again, and it saw nobody, so it claimed as if alone.
+ */
+export function followAwareness(doc: Y.Doc, initial: Awareness, bind: (awareness: Awareness) => () => void): () => void {
+  const kind = connectorsOf(doc).find((c) => c.awareness === initial)?.crossDevice;
+  const fits = (c: { awareness?: Awareness; crossDevice: boolean }, gone: Awareness) =>
+    c.awareness !== undefined && c.awareness !== gone && (kind === undefined || c.crossDevice === kind);
+  let stop = () => {};
+  const follow = (awareness: Awareness): void => {
+    const unbind = bind(awareness);
+    const onDestroy = () => {
+      stop();
+      // A successor made before this one was destroyed is there already.
+      const next = connectorsOf(doc).find((c) => fits(c, awareness));
+      if (next) return follow(next.awareness!);
+      const unwatch = onConnector(doc, (c) => {
+        if (!fits(c, awareness)) return;
+        unwatch();
+        follow(c.awareness!);
+      });
+      stop = unwatch;
+    };
+    awareness.on("destroy", onDestroy);
+    stop = () => {
+      awareness.off("destroy", onDestroy);
+      unbind();
+    };
+  };
+  follow(initial);
+  return () => stop();
+}
+
 /** Presence wired into an engine: a departed peer's claims go stale at once (and the inspector is told). */
 export function watchReplicaPresence(
-  awareness: Awareness,
+  doc: Y.Doc,
+  initial: Awareness,
   self: { replicaId: string; browserId?: string },
   engine: { liveness: { markGone(id: string): void; markPresent(id: string): void }; markClaimantDirty(id: string): void },
   changed: () => void,
-): { present: ReadonlySet<string>; elsewhere(ownBrowserId: string | undefined): number; stop(): void } {
+): {
+  present: ReadonlySet<string>;
+  elsewhere(ownBrowserId: string | undefined): number;
+  /** The awareness it publishes this replica in now (none between a connection and the next). */
+  awareness(): Awareness | undefined;
+  stop(): void;
+} {
   const present = new Set<string>();
   const browsers = new Map<string, string | undefined>();
-  const stop = watchPresence(awareness, self, {
-    gone: (id) => {
+  let current: Awareness | undefined;
+  const handlers = {
+    gone: (id: string) => {
       present.delete(id);
       browsers.delete(id);
       engine.liveness.markGone(id);
       engine.markClaimantDirty(id);
       changed();
     },
-    present: (id, browserId) => {
+    present: (id: string, browserId: string | undefined) => {
       present.add(id);
       browsers.set(id, browserId);
       engine.liveness.markPresent(id);
       changed();
     },
-    absent: (id) => {
+    absent: (id: string) => {
       present.delete(id);
       browsers.delete(id);
       changed();
     },
+  };
+  const stop = followAwareness(doc, initial, (awareness) => {
+    current = awareness;
+    const unwatch = watchPresence(awareness, self, handlers);
+    return () => {
+      unwatch();
+      current = undefined;
+      // Unheard from now, not known dead: their claims keep their lease.
+      for (const id of [...present]) handlers.absent(id);
+    };
   });
   // Replicas present in another browser (or one that names none): they may race this one's claims.
   const elsewhere = (ownBrowserId: string | undefined): number => {
@@ -118,5 +173,5 @@ export function watchReplicaPresence(
     for (const browserId of browsers.values()) if (browserId === undefined || browserId !== ownBrowserId) n++;
     return n;
   };
-  return { present, elsewhere, stop };
+  return { present, elsewhere, awareness: () => current, stop };
 }

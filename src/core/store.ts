@@ -36,6 +36,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const records = openDocRecords(options.doc, validateProgramData);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
+  // What presence publishes, in every awareness the store follows (presence.ts).
+  const presenceSelf = { replicaId, browserId };
   // The id every tab of this browser agrees on (first visit: tabs opened at once). Claims do not
   // wait for it (a first visit would pay the agreement's lock round trips before every first
   // request): a claim made before it named the tentative id, and is renamed here, within a few ms
@@ -44,7 +46,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     void agreeBrowserId(lockManager, browserId).then((id) => {
       if (id === browserId || destroyed) return;
       browserId = id;
-      const { awareness } = options;
+      presenceSelf.browserId = id;
+      const awareness = presence?.awareness();
       if (awareness && awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, { replicaId, browserId: id });
       const renamed = records.claims
         .entries()
@@ -127,7 +130,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     () => docSynced,
   );
   const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
-    ? watchReplicaPresence(options.awareness, { replicaId, browserId }, engine, events.changed)
+    ? watchReplicaPresence(options.doc, options.awareness, presenceSelf, engine, events.changed)
     : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
@@ -139,8 +142,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       locks?.stop();
     },
     dropPresence: () => {
+      const awareness = presence?.awareness();
       presence?.stop();
-      options.awareness?.setLocalState(null);
+      awareness?.setLocalState(null);
     },
     changed: events.changed,
   });

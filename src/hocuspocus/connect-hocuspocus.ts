@@ -129,9 +129,9 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // The trips of this replica's own updates size their window; in sync with no other device present
   // for longer than it, they claim at once (settle-window.ts): a device that arrives announces
   // itself before it claims.
-  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs: () => trips.p95() });
-
   const awareness = createAwareness(doc);
+  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs: () => trips.p95(), awareness });
+
   const websocket = new HocuspocusProviderWebsocket({
     url: urls[0]!,
     delay,

@@ -61,6 +61,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     crossDevice: true,
     tripMs: () => trips.samples.p95(),
     fence: (answered) => trips.fence(answered),
+    awareness,
   });
   const onSync = (synced: boolean): void => {
     if (!synced) return clock.lost();

@@ -100,7 +100,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   };
   const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
   tabFlush.hold();
-  const unregister = registerConnector(doc, { whenSynced, crossDevice: false, flush: tabFlush.flush, scope: `tabs:${opts.name}` });
+  const unregister = registerConnector(doc, {
+    whenSynced,
+    crossDevice: false,
+    flush: tabFlush.flush,
+    scope: `tabs:${opts.name}`,
+    awareness,
+  });
   // One channel per asking tab, kept until its sync query is answered: a reply and the answer that
   // follows it must travel on one channel to arrive in order (the answer vouches for the reply).
   const replyChannels = new Map<string, BroadcastChannel>();
