@@ -102,6 +102,9 @@ export function originAndPath(href: string): string {
   return cut < 0 ? href : href.slice(0, cut);
 }
 
+/** Headers of the connection, not the request: Node's fetch throws on them (browsers forbid and drop them). */
+const CONNECTION_HEADERS = new Set(["transfer-encoding", "keep-alive", "upgrade", "expect"]);
+
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
@@ -126,6 +129,10 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
         fail(`shared-fetch: header name ${describe(name)} is not a valid HTTP token (letters, digits and !#$%&'*+-.^_\`|~ only)`);
       checkHeaderValue(name, value);
       const lower = name.toLowerCase();
+      if (CONNECTION_HEADERS.has(lower))
+        fail(
+          `shared-fetch: header ${describe(name)} belongs to the HTTP connection, which fetch manages: Node's fetch refuses it, browsers drop it`,
+        );
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
       headers[lower] = trimSpacesAndTabs(value);
     }

@@ -1,0 +1,46 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
+
+let server: Server;
+let base = "";
+let requests = 0;
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    requests++;
+    res.writeHead(200, { "content-type": "application/json" }).end("{}");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/**
+ * README ("Error messages"): inputs fetch would refuse are refused up front with
+ * SharedFetchInputError, nothing written. Node's fetch refuses these request headers outright
+ * (browsers drop them: they are forbidden request headers), so a store in Node recorded a bare
+ * "network error" into the shared doc for what is bad input, shown by every replica.
+ */
+describe("headers fetch refuses are bad input, not a recorded network error", () => {
+  it.each(["Transfer-Encoding", "Upgrade", "Expect", "Keep-Alive"])(
+    "%s: rejected at once naming the header; nothing written",
+    async (name) => {
+      const doc = new Y.Doc();
+      const store = createSharedFetchStore({ doc, locks: null, settleMs: 0 });
+      const updates: Uint8Array[] = [];
+      doc.on("update", (u: Uint8Array) => updates.push(u));
+      const outcome = await store.ensure({ url: `${base}/x`, headers: { [name]: "value-secret-3d" } }).then(
+        (snapshot) => snapshot,
+        (error: unknown) => error,
+      );
+      expect(outcome).toBeInstanceOf(SharedFetchInputError);
+      expect((outcome as Error).message).toContain(JSON.stringify(name));
+      expect((outcome as Error).message).not.toContain("value-secret-3d");
+      expect(updates).toEqual([]);
+      expect(requests).toBe(0);
+      store.destroy();
+    },
+  );
+});
