@@ -33,6 +33,12 @@ export function importStatements(source: string, path: string): string {
         continue;
       }
       if (next?.type === T.dot) continue; // import.meta
+      const required = requireStringIndex(tokens, i + 1);
+      if (required !== -1) {
+        // The lexer reads `import x = require("./x")` as an edge (as it does in a .ts module).
+        statements.push(`${source.slice(token.start, tokens[required + 1]!.end)};`);
+        continue;
+      }
     } else if (token.type !== T._export) {
       continue;
     }
@@ -50,6 +56,16 @@ function argumentEnd(tokens: Token[], start: number): number {
   if (tokens[start]?.type === T.string) return start;
   const [open, text, close] = [tokens[start], tokens[start + 1], tokens[start + 2]];
   return open?.type === T.backQuote && text?.type === T.template && close?.type === T.backQuote ? start + 2 : -1;
+}
+
+/** Index of the string in `import [type] x = require("…")` (TypeScript's import-equals), or -1. */
+function requireStringIndex(tokens: Token[], start: number): number {
+  let j = start;
+  if (tokens[j]?.contextualKeyword === ContextualKeyword._type && tokens[j + 1]?.type === T.name) j++;
+  const [name, eq, callee, open, text, close] = tokens.slice(j, j + 6);
+  const isRequire = callee?.type === T.name && callee.contextualKeyword === ContextualKeyword._require;
+  const matched = name?.type === T.name && eq?.type === T.eq && isRequire && open?.type === T.parenL;
+  return matched && text?.type === T.string && close?.type === T.parenR ? j + 4 : -1;
 }
 
 /** Index of the module string ending an import or `export … from` clause, or -1 when there is none. */

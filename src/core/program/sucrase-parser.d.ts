@@ -20,6 +20,7 @@ declare module "sucrase/dist/parser/tokenizer/types.js" {
     readonly braceR: number;
     readonly parenL: number;
     readonly parenR: number;
+    readonly eq: number;
     readonly comma: number;
     readonly dot: number;
     readonly star: number;
@@ -33,5 +34,5 @@ declare module "sucrase/dist/parser/tokenizer/types.js" {
 }
 
 declare module "sucrase/dist/parser/tokenizer/keywords.js" {
-  export const ContextualKeyword: { readonly _from: number; readonly _type: number; readonly _as: number };
+  export const ContextualKeyword: { readonly _from: number; readonly _type: number; readonly _as: number; readonly _require: number };
 }
