@@ -158,7 +158,9 @@ class ProgramWalk {
       else targets.push([target, specifier]);
     }
     for (const [target, specifier] of targets) {
-      if (this.located.has(target.url)) continue;
+      // A cycle back to the entry names the file already fetched, even without an extension
+      // (`/app/main` imported as `./main`): probing it would look for another file.
+      if (target.url === this.entry.moduleUrl || this.located.has(target.url)) continue;
       this.located.add(target.url);
       this.spawn(() => this.locate(target, specifier, path));
     }
