@@ -71,12 +71,20 @@ export class ProgramWork {
       label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}${compile ? " (compiled)" : ""}`,
       leaseMs,
       results: this.opts.records.programs,
-      run: async ({ signal }): Promise<Outcome> => {
+      run: async ({ signal, rev }): Promise<Outcome> => {
         try {
           // Loaded on first use so that apps that only fetch never bundle the module lexer.
           const { resolveProgram } = await import("./program/index.ts");
           // The engine's signal reaches every request of the walk (invariant 11).
-          return { ok: true, data: await resolveProgram(url, { fetch: this.opts.fetch, signal, compile }) };
+          return {
+            ok: true,
+            data: await resolveProgram(url, {
+              fetch: this.opts.fetch,
+              signal,
+              compile,
+              ...(rev > 1 ? { cache: "no-cache" as const } : {}),
+            }),
+          };
         } catch (error) {
           if (signal.aborted) throw abortError(signal.reason);
           const status = (error as { status?: unknown } | null)?.status;

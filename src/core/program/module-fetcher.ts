@@ -11,6 +11,7 @@ export type ModuleFetcherOptions = {
   signal: AbortSignal;
   maxFileBytes: number;
   maxTotalBytes: number;
+  cache?: RequestCache;
 };
 
 /** Performs the requests of one resolution and reads their bodies within the size limits. */
@@ -38,7 +39,8 @@ export class ModuleFetcher {
   }
 
   private async request(requestUrl: string): Promise<FetchOutcome> {
-    const res = await this.opts.fetch(requestUrl, { signal: this.opts.signal });
+    const { cache, signal } = this.opts;
+    const res = await this.opts.fetch(requestUrl, cache ? { signal, cache } : { signal });
     if (res.redirected && res.url && new URL(res.url).origin !== new URL(requestUrl).origin) {
       await res.body?.cancel().catch(() => {});
       // Other origins are externals, never fetched: its code must not pass for this origin's file.

@@ -20,6 +20,7 @@ export type WalkOptions = {
   maxFiles: number;
   maxFileBytes: number;
   maxTotalBytes: number;
+  cache?: RequestCache;
 };
 
 export type WalkResult = {
@@ -61,6 +62,7 @@ class ProgramWalk {
       signal: this.controller.signal,
       maxFileBytes: options.maxFileBytes,
       maxTotalBytes: options.maxTotalBytes,
+      ...(options.cache ? { cache: options.cache } : {}),
     });
   }
 

@@ -20,6 +20,7 @@ export type ResolveProgramOptions = {
   maxTotalBytes?: number;
   /** Also return JavaScript for each .ts/.tsx/.jsx file (Sucrase, loaded on demand). */
   compile?: boolean;
+  cache?: RequestCache;
 };
 
 /** `compiled` maps a file name to its JavaScript, for the TS and JSX files only. */
@@ -49,7 +50,12 @@ export async function resolveProgram(entryUrl: string, opts: ResolveProgramOptio
     maxTotalBytes: positiveInteger("maxTotalBytes", opts.maxTotalBytes, DEFAULTS.maxTotalBytes),
   };
   opts.signal?.throwIfAborted();
-  const { modules, externals } = await walkProgram(entry, { fetch: opts.fetch, signal: opts.signal, ...limits });
+  const { modules, externals } = await walkProgram(entry, {
+    fetch: opts.fetch,
+    signal: opts.signal,
+    ...limits,
+    ...(opts.cache ? { cache: opts.cache } : {}),
+  });
 
   const files: ProgramFile[] = [];
   for (const [url, contents] of modules) files.push({ name: pathOf(url), contents });
