@@ -29,7 +29,9 @@ describe("programs share one resolution across replicas (real HTTP module host, 
 
   it("claims that race before the docs sync: the settle window leaves one resolver (each file once)", async () => {
     const h = await servers.start({ ...GRAPH });
-    const c = cluster(2, { fetch: globalThis.fetch, settleMs: 60 });
+    // A window far wider than the 5 ms trip: on real timers a busy machine may run a timer late,
+    // and a trip later than the window let both resolve (seen once with other work on both cores).
+    const c = cluster(2, { fetch: globalThis.fetch, settleMs: 1000 });
     c.net.delayMs = 5; // both claim before either hears of the other
     const [a, b] = c.stores;
     const req = { url: h.url("/app/main.ts") };
