@@ -13,7 +13,7 @@ export type BuildInputs = {
   /** UTF-8 size of a result's data, cached per data object (Yjs keeps it stable). */
   bytesOf: (data: unknown) => number;
   /** When the panel saw a key's current outcome written (the timeline knows). */
-  recordedAt: (key: string, rev: number) => number | undefined;
+  recordedAt: (key: string, rev: number, table: "result" | "error") => number | undefined;
   /** When the panel saw a replica's presence change. */
   since: ReadonlyMap<string, number>;
   identityHash: string;
@@ -51,14 +51,14 @@ export function build(input: BuildInputs): Built {
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
       if (k.result.by !== undefined) row.result.by = k.result.by;
-      const at = input.recordedAt(k.key, k.result.rev);
+      const at = input.recordedAt(k.key, k.result.rev, "result");
       if (at !== undefined) row.result.at = at;
     }
     if (k.error) {
       const message = clip(k.error.message, 1000);
       row.error = k.error.status === undefined ? { rev: k.error.rev, message } : { rev: k.error.rev, message, status: k.error.status };
       if (k.error.by !== undefined) row.error.by = k.error.by;
-      const at = input.recordedAt(k.key, k.error.rev);
+      const at = input.recordedAt(k.key, k.error.rev, "error");
       if (at !== undefined) row.error.at = at;
     }
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;

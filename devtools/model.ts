@@ -180,7 +180,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         presence: readPresence(awareness),
         hints,
         bytesOf,
-        recordedAt: (k, rev) => timeline.recordedAt(k, rev),
+        recordedAt: (k, rev, table) => timeline.recordedAt(k, rev, table),
         since,
         identityHash,
       });

@@ -70,7 +70,11 @@ export class Timeline {
   private seq = 0;
   private readonly max: number;
   private readonly sizeOf: (data: unknown) => number;
-  private readonly writtenAt = new Map<string, { rev: number; at: number }>();
+  // Per table: an error recorded beside a result must not make the result look older than the panel.
+  private readonly writtenAt = {
+    result: new Map<string, { rev: number; at: number }>(),
+    error: new Map<string, { rev: number; at: number }>(),
+  };
   private malformedSeen = new Set<unknown>();
 
   constructor(opts: TimelineOptions = {}) {
@@ -86,8 +90,8 @@ export class Timeline {
   }
 
   /** When this panel saw the current result (or error) of `key` written, on its clock; undefined: before it started. */
-  recordedAt(key: string, rev: number): number | undefined {
-    const seen = this.writtenAt.get(key);
+  recordedAt(key: string, rev: number, table: "result" | "error" = "result"): number | undefined {
+    const seen = this.writtenAt[table].get(key);
     return seen && seen.rev === rev ? seen.at : undefined;
   }
 
@@ -165,12 +169,12 @@ export class Timeline {
           out.push({ ...t, type: "takeover", from: pc.replicaId, to: r.by, rev: r.rev, reason, afterMs });
         }
       }
-      this.writtenAt.set(now.key, { rev: r.rev, at: next.at });
+      this.writtenAt.result.set(now.key, { rev: r.rev, at: next.at });
       out.push({ ...t, type: "result", rev: r.rev, bytes: this.sizeOf(r.data), ...(r.by !== undefined ? { by: r.by } : {}) });
     }
     const e = now.error;
     if (e && (!was?.error || was.error.rev !== e.rev || was.error.message !== e.message)) {
-      if (!r || e.rev > r.rev) this.writtenAt.set(now.key, { rev: e.rev, at: next.at });
+      this.writtenAt.error.set(now.key, { rev: e.rev, at: next.at });
       const entry: Draft = { ...t, type: "error", rev: e.rev, message: e.message };
       if (e.status !== undefined) entry.status = e.status;
       if (e.by !== undefined) entry.by = e.by;
