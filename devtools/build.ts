@@ -38,7 +38,12 @@ export function build(input: BuildInputs): Built {
       key: k.key,
       label: label === undefined ? `key ${k.key.slice(0, 12)}…` : clip(label, 200),
       kind,
-      status: statusOf(k.claim, k.result?.rev ?? 0, k.error?.rev ?? 0, k.local?.attempt !== undefined),
+      status: statusOf(
+        k.claim,
+        k.result?.rev ?? 0,
+        k.error?.rev ?? 0,
+        k.local?.attempt !== undefined || (k.local?.wantedRev ?? 0) > k.recorded,
+      ),
       recorded: k.recorded,
       local: k.local !== undefined,
     };

@@ -1,6 +1,7 @@
 import type { DocRecords } from "./doc-records.ts";
 import type { ClaimEngine } from "./engine.ts";
 import type { MalformedRecord } from "./lanes.ts";
+import { wantedRev } from "./key-reader.ts";
 import type { StaleReason } from "./liveness.ts";
 import type { ClaimRecord } from "./records.ts";
 import type { Settle, SettleWhy } from "./settle-window.ts";
@@ -46,7 +47,7 @@ export type InspectedKey = {
   error?: { rev: number; message: string; status?: number; by?: string };
   claim?: InspectedClaim;
   /** This replica's interest in the key. */
-  local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string } };
+  local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string }; wantedRev?: number };
   /** The last ask's time (ask record, result or error), on the asker's wall clock: for reading, not for arithmetic. */
   lastAskedAt?: number;
 };
@@ -138,6 +139,9 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     if (st) {
       row.local = { waiters: st.waiters.size, listeners: st.listeners.size };
       if (st.attempt?.phase) row.local.attempt = { rev: st.attempt.rev, phase: st.attempt.phase };
+      // What the store's own snapshot counts as pending (invariant 8): a caller waits for unrecorded work.
+      const wanted = wantedRev(st);
+      if (wanted !== undefined) row.local.wantedRev = wanted;
     }
     // The replica that fetched a key writes no ask record: its result's `at` is that ask.
     const asked = [records.asks.get(key), result?.at, error?.at].filter((at) => at !== undefined);

@@ -15,7 +15,7 @@ export type KeyReaderDeps = {
 };
 
 /** The highest revision a waiter of this replica wants, if any (beyond MAX_REV nobody can claim it). */
-function wantedRev(st: KeyState): number | undefined {
+export function wantedRev(st: KeyState): number | undefined {
   let rev: number | undefined;
   for (const w of st.waiters) if (w.minRev <= MAX_REV && (rev === undefined || w.minRev > rev)) rev = w.minRev;
   return rev;
