@@ -1,4 +1,4 @@
-import type { InspectedClaim, Inspection } from "./core.ts";
+import type { InspectedClaim, InspectedReplica, Inspection } from "./core.ts";
 import type { Presence } from "./presence.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica } from "./types.ts";
 
@@ -110,7 +110,16 @@ function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsC
 }
 
 function replicas(input: BuildInputs): DevtoolsReplica[] {
-  return input.inspection.replicas.map((r): DevtoolsReplica => {
+  // A store given no awareness lists only replicas seen in the doc; the panel's own presence adds
+  // the ones that hold nothing, as it says it does once it has an awareness.
+  const listed = new Set(input.inspection.replicas.map((r) => r.replicaId));
+  const extra = [...(input.presence?.keys() ?? [])]
+    .filter((id) => !listed.has(id))
+    .map((replicaId) => ({ replicaId, me: false, claims: 0 }));
+  const all = extra.length
+    ? [...input.inspection.replicas, ...extra].sort((a, b) => (a.me !== b.me ? (a.me ? -1 : 1) : a.replicaId < b.replicaId ? -1 : 1))
+    : input.inspection.replicas;
+  return all.map((r: InspectedReplica): DevtoolsReplica => {
     const browserIdOfMe = input.inspection.replicas.find((x) => x.me)?.browserId;
     const seenBrowser = input.presence?.get(r.replicaId)?.browserId ?? r.browserId;
     const where = r.me ? "this tab" : seenBrowser !== undefined && seenBrowser === browserIdOfMe ? "same browser" : "other device";
