@@ -69,6 +69,7 @@ export function KeyRow({
           {result ? (
             <>
               rev {result.rev} · {formatBytes(result.bytes)}
+              {result.invalidated && " · invalidated"}
               <div style={styles.muted}>{writer(result, replicas)}</div>
             </>
           ) : (

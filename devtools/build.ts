@@ -56,6 +56,7 @@ export function build(input: BuildInputs): Built {
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
       if (k.result.by !== undefined) row.result.by = k.result.by;
+      if (k.result.invalidated) row.result.invalidated = true;
       const at = input.recordedAt(k.key, k.result.rev, "result");
       if (at !== undefined) row.result.at = at;
     }

@@ -17,6 +17,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string; label?: str
   | { type: "result"; by?: string; rev: number; bytes: number }
   | { type: "error"; by?: string; rev: number; message: string; status?: number; besideResult?: number }
   | { type: "released"; replicaId: string; rev: number }
+  /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
+  | { type: "invalidated"; rev: number }
   | { type: "swept" }
   | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
   | { type: "malformed"; table: string; reason: string }
@@ -171,7 +173,7 @@ export class Timeline {
       }
       this.writtenAt.result.set(now.key, { rev: r.rev, at: next.at });
       out.push({ ...t, type: "result", rev: r.rev, bytes: this.sizeOf(r.data), ...(r.by !== undefined ? { by: r.by } : {}) });
-    }
+    } else if (r?.invalidated && !was?.result?.invalidated) out.push({ ...t, type: "invalidated", rev: r.rev });
     const e = now.error;
     if (e && (!was?.error || was.error.rev !== e.rev || was.error.message !== e.message)) {
       this.writtenAt.error.set(now.key, { rev: e.rev, at: next.at });
@@ -259,6 +261,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
     case "released":
       return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded`;
+    case "invalidated":
+      return `${what} was marked stale for every replica (rev ${entry.rev}): the next demand fetches again`;
     case "swept":
       return `${what} was swept from the doc`;
     case "departed":

@@ -48,7 +48,7 @@ export type DevtoolsKeyRow = {
    * `bytes`: size of the recorded data as UTF-8 JSON; `by`: the replica that wrote it (when the
    * record names it); `at`: when this panel saw it written, on its clock (absent: before it started).
    */
-  result?: { rev: number; bytes: number; by?: string; at?: number };
+  result?: { rev: number; bytes: number; by?: string; at?: number; invalidated?: true };
   error?: { rev: number; message: string; status?: number; by?: string; at?: number };
   /** This store asked for the key (it can refetch it: it knows the request behind the hash). */
   local: boolean;

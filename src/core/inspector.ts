@@ -43,7 +43,7 @@ export type InspectedKey = {
   /** Highest revision recorded (result or error). */
   recorded: number;
   /** `by`: the replica that wrote it, when the record names it. */
-  result?: { rev: number; data: unknown; by?: string };
+  result?: { rev: number; data: unknown; by?: string; invalidated?: true };
   error?: { rev: number; message: string; status?: number; by?: string };
   claim?: InspectedClaim;
   /** This replica's interest in the key. */
@@ -125,8 +125,11 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     const row: InspectedKey = { key, kind, recorded };
     const label = claim?.label ?? result?.label ?? error?.label ?? states.get(key)?.job?.label;
     if (label !== undefined) row.label = label;
-    if (result)
+    if (result) {
       row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
+      // Dated at the epoch: invalidated (devtools/invalidate.ts), older than any freshness demand.
+      if (result.at === 0) row.result.invalidated = true;
+    }
     if (error) {
       row.error =
         error.status === undefined

@@ -1,0 +1,32 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createDevtoolsModel, describeEntry } from "../../devtools/index.ts";
+import { invalidateKey } from "../../devtools/invalidate.ts";
+import { cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+
+const req = { url: URL_A };
+
+describe("devtools: an invalidation is told, not only done", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("another replica's panel shows the key's outcome marked stale and its timeline says so", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { n: 1 } });
+    await until(a!.ensure(req));
+    const model = createDevtoolsModel(b!, { minNotifyIntervalMs: 0 });
+    await tick();
+    expect(model.getSnapshot().keys[0]!.result).not.toHaveProperty("invalidated");
+    expect(invalidateKey(a!, a!.keyOf(req))).toMatchObject({ ok: true, doc: true });
+    await tick();
+    const row = model.getSnapshot().keys[0]!;
+    expect(row).toMatchObject({ status: "success", result: { rev: 1, invalidated: true } });
+    const [last] = model.timeline.entries();
+    expect(last).toMatchObject({ type: "invalidated", key: a!.keyOf(req), rev: 1 });
+    expect(describeEntry(last!)).toBe(
+      "GET https://api.example.test/items was marked stale for every replica (rev 1): the next demand fetches again",
+    );
+    expect(c.host.calls).toHaveLength(1);
+    model.destroy();
+  });
+});
