@@ -1,3 +1,5 @@
+"use client";
+// A client module (React Server Components): a hook.
 import { useSyncExternalStore } from "react";
 
 const noSubscribe = () => () => {};

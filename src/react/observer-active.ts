@@ -1,3 +1,5 @@
+"use client";
+// A client module (React Server Components): hooks.
 import { useIsRestoring, useQueryClient, type QueryKey } from "@tanstack/react-query";
 
 /** What the check reads of TanStack's result and of the options it was made with. */

@@ -1,3 +1,6 @@
+"use client";
+// A client module (React Server Components): context and an effect. A server component renders
+// it as a client reference; the store it is given must come from a client module too.
 import { QueryClientContext } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import type { SharedFetchStore } from "../core/types.ts";

@@ -1,3 +1,5 @@
+"use client";
+// A client module (React Server Components): hooks.
 import { hashKey as hashQueryKey, useSuspenseQuery, type UseSuspenseQueryResult } from "@tanstack/react-query";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";

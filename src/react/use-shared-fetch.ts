@@ -1,3 +1,5 @@
+"use client";
+// A client module (React Server Components): hooks. sharedQueryOptions stays server-safe.
 import { hashKey as hashQueryKey, useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";

@@ -1,3 +1,5 @@
+"use client";
+// A client module (React Server Components): hooks.
 import { useQueryClient, type QueryKey, type RefetchOptions } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
 import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";

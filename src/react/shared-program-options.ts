@@ -1,0 +1,118 @@
+// Server-safe (no hooks, no context): a server component may build these options and prefetch
+// them; useProgram, the hook, is in use-program.ts, a client module.
+import { queryOptions, type Query, type QueryFunctionContext, type QueryKey } from "@tanstack/react-query";
+import { messageOf } from "../core/fetcher.ts";
+import { hashKey } from "../core/key.ts";
+import { normalizeProgramRequest } from "../core/program-work.ts";
+import type { SharedFetchStoreExtras } from "../core/store.ts";
+import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
+import { demandOf, pastRecordedError, recordingBehavior, takeFetch } from "./demand.ts";
+import { markDelivered } from "./push.ts";
+import type { SharedFetchError } from "./shared-error.ts";
+import {
+  inputErrorOf,
+  mayShowRecorded,
+  sharedQueryFn,
+  unwrap,
+  type SharedQueryOptions,
+  type SharedQueryOptionsInput,
+} from "./shared-query-options.ts";
+import { absoluteUrl } from "./url.ts";
+
+/** A resolved program; `compiled` is present when it was asked for with `compile: true`. */
+export type ProgramData = Program & { compiled?: Record<string, string> };
+
+/** Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as `data.compiled`). */
+export type UseProgramOptions<TData = ProgramData> = Omit<
+  SharedQueryOptionsInput<ProgramData, TData>,
+  "leaseMs" | "retry" | "retryDelay"
+> & { compile?: boolean };
+
+type Extras = Partial<SharedFetchStoreExtras>;
+
+function recordOf(store: SharedFetchStore, req: ProgramRequest) {
+  const extras = store as Extras;
+  return extras.programResultInfo?.call(store, req);
+}
+
+/**
+ * Query options for a program (an entry module and everything it imports) resolved once across
+ * replicas: `["shared-fetch", "program", url without query, key]`. A program record has no age:
+ * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision),
+ * and so does any demand once the devtools invalidated the record (the store reads that mark).
+ */
+export function sharedProgramOptions<TData = ProgramData>(
+  store: SharedFetchStore,
+  url: string | null,
+  options?: UseProgramOptions<TData>,
+): SharedQueryOptions<ProgramData, TData> {
+  const { compile, queryKey: ownKey, behavior, ...rest } = options ?? {};
+  let req: ProgramRequest | null = null;
+  let key: QueryKey;
+  let inputError: unknown;
+  let work: string | undefined;
+  try {
+    req = url === null ? null : compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    if (req) {
+      const n = normalizeProgramRequest(req);
+      const u = new URL(n.url);
+      work = (store as Extras).programKeyOf?.call(store, req) ?? hashKey(JSON.stringify([n.url, n.compile]));
+      key = ownKey ?? ["shared-fetch", "program", `${u.origin}${u.pathname}`, work];
+    } else key = ownKey ?? ["shared-fetch", null];
+  } catch (error) {
+    inputError = inputErrorOf(url, error);
+    req = null;
+    key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
+  }
+  const id = JSON.stringify(key);
+  const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
+    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
+      Query<unknown, Error, unknown, readonly unknown[]> | undefined;
+    const refetchProgram = (store as Extras).refetchProgram;
+    const demand = pastRecordedError(demandOf(query, takeFetch(query)), () => store.programSnapshot(req));
+    const opts = { signal: ctx.signal };
+    const snap = (
+      demand.mode === "refetch" && refetchProgram
+        ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+        : await store.ensureProgram(req, opts)
+    ) as Snapshot;
+    const record = recordOf(store, req);
+    if (query && record && !snap.error) markDelivered(query, record.rev, snap.data);
+    return unwrap<ProgramData>(snap);
+  };
+  const r = req;
+  const queryFn = sharedQueryFn(
+    store,
+    id,
+    { req, inputError, name: "url" },
+    run,
+    r && work !== undefined
+      ? {
+          id: work,
+          snapshot: () => store.programSnapshot(r) as Snapshot,
+          subscribe: (listener) => store.subscribeProgram(r, listener),
+          info: () => recordOf(store, r),
+        }
+      : undefined,
+  );
+  return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
+    ...rest,
+    // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
+    // and asks again, which the store answers from the record without a request, unless the
+    // devtools invalidated it: then it re-resolves).
+    // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
+    ...(rest.initialData === undefined
+      ? {
+          initialData: () =>
+            req && mayShowRecorded(store, id, work) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined,
+          initialDataUpdatedAt: 0,
+        }
+      : {}),
+    ...(req === null && inputError === undefined ? { enabled: false } : {}),
+    queryKey: key,
+    queryFn,
+    // Tells the query function why TanStack runs it (see demandOf).
+    behavior: recordingBehavior(behavior),
+    retry: false,
+  });
+}
