@@ -40,10 +40,15 @@ export function watchPresence(
         if (clientId === awareness.clientID) continue;
         const seen = read(clientId);
         const before = byClient.get(clientId);
-        // A store that stops clears its field (or another store takes the doc's presence): that
-        // replica left in order, though its connection stays. Its claims are stale now — a copy
-        // of one still on its way to it when it released them is released by nobody else.
-        if (before !== undefined && before !== seen?.id && before !== self.replicaId) handlers.gone(before);
+        // A store that stops clears its field: that replica left in order, though its connection
+        // stays. Its claims are stale now — a copy of one still on its way to it when it released
+        // them is released by nobody else. A field naming another replica is a store that took the
+        // doc's presence over, the one before it perhaps still alive (a render made the new store,
+        // an effect's cleanup destroys the old): unheard from, not dead.
+        if (before !== undefined && before !== seen?.id && before !== self.replicaId) {
+          if (seen === undefined) handlers.gone(before);
+          else handlers.absent?.(before);
+        }
         if (seen === undefined) {
           byClient.delete(clientId);
           continue;
@@ -81,7 +86,9 @@ export function watchPresence(
   );
   return () => {
     awareness.off("change", onChange);
-    if (awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, null);
+    // Only our own entry: a store that took the doc's presence over has written its own since.
+    const mine = awareness.getLocalState()?.[PRESENCE_FIELD];
+    if (isPlainObject(mine) && mine.replicaId === self.replicaId) awareness.setLocalStateField(PRESENCE_FIELD, null);
   };
 }
 
