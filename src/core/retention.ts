@@ -136,7 +136,7 @@ export class Retention {
 
   /**
    * Another replica's request for the key still runs (a hung host stays pending for ever): its
-   * claim stands over unrecorded work and its heartbeat changed within the window.
+   * claim stands over unrecorded work and its heartbeat, which names it, changed within the window.
    */
   private inFlight(key: string, now: number): boolean {
     const { claims, results, programs, errors } = this.records;
@@ -144,7 +144,11 @@ export class Retention {
     if (!claim) return false;
     const recorded = Math.max(results.get(key)?.rev ?? 0, programs.get(key)?.rev ?? 0, errors.get(key)?.rev ?? 0);
     const beat = this.beatSince.get(claim.replicaId);
-    return claim.rev > recorded && beat !== undefined && now - beat <= this.retentionMs;
+    // Only a beat that names the claim vouches for it (as for liveness): a forged claim, or one an
+    // eviction left behind, under a live replica's id is swept as before.
+    const nonces = this.records.beats.get(claim.replicaId)?.nonces;
+    const covered = nonces === undefined || nonces.includes(claim.nonce);
+    return claim.rev > recorded && covered && beat !== undefined && now - beat <= this.retentionMs;
   }
 
   sweep(now = Date.now()): string[] {
