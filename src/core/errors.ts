@@ -55,11 +55,15 @@ export function shownUrl(url: string): string {
   const cut = rest.search(/[?#]/);
   const head = cut >= 0 ? rest.slice(0, cut) : rest;
   const prefix = /^(?:[a-z][a-z0-9+.-]*:)?[/\\]*/i.exec(head)![0];
-  // Userinfo may run to the last "@" anywhere: a password pasted unencoded may hold "/", "?" or
-  // "#" (a base64 token), which end the authority early for the parser but not for the reader.
-  // An "@" past the first "?" or "#" may close such a password, cut short: the head is hidden whole.
-  const at = rest.lastIndexOf("@");
-  const text = at < prefix.length ? head : at < head.length ? `${prefix}…@${head.slice(at + 1)}` : `${prefix}…`;
+  const end = prefix.length + rest.slice(prefix.length).search(/[/\\?#]|$/);
+  const authority = rest.slice(prefix.length, end);
+  const inAuthority = authority.lastIndexOf("@");
+  // A password pasted unencoded may hold "/", "?" or "#" (a base64 token): the parser's authority
+  // ends there, before an "@" that closes the password. An "@" further on, past userinfo or past
+  // an authority that is no host[:port], hides the whole head; an "@" in the path or query of a
+  // plain host (a versioned module, an e-mail address) hides nothing.
+  const cutShort = rest.includes("@", end) && (inAuthority >= 0 || !/^(\[[^\]]*\]|[^:]*)(:\d*)?$/.test(authority));
+  const text = cutShort ? `${prefix}…` : inAuthority >= 0 ? `${prefix}…@${head.slice(prefix.length + inAuthority + 1)}` : head;
   return describe(cut >= 0 ? `${text}?…` : text);
 }
 
