@@ -35,6 +35,13 @@ describe("an empty response body", () => {
     s.destroy();
   });
 
+  it("an OPTIONS answered with no body is an error, as a GET's", async () => {
+    empty = true;
+    const s = store();
+    expect((await s.ensure({ url: `${base}/items`, method: "OPTIONS" })).error?.message).toMatch(/not valid JSON/);
+    s.destroy();
+  });
+
   it("a GET's empty 200 is an error, and the result recorded before it stays (invariant 7)", async () => {
     const s = store();
     empty = false;

@@ -57,8 +57,10 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
   if (text === undefined) return failure(`result cannot be shared: the response to ${label} is more than maxResultBytes (${max} bytes)`);
   if (req.parse === "text" || req.method === "HEAD") return { ok: true, data: text };
   // A POST, PUT, PATCH or DELETE answered 200 or 201 with no body succeeded (a mutation's usual
-  // answer): null, as for 204. A GET's empty body stays an error: it would replace a result with null.
-  if (text.trim() === "" && (status === 204 || status === 205 || req.method !== "GET")) return { ok: true, data: null };
+  // answer): null, as for 204 — also for a POST used as a query, whose server answered so. A GET's
+  // or OPTIONS' empty body, which asks for a representation, stays an error: no null over a result.
+  if (text.trim() === "" && (status === 204 || status === 205 || (req.method !== "GET" && req.method !== "OPTIONS")))
+    return { ok: true, data: null };
   try {
     return { ok: true, data: parseShareableJson(text) };
   } catch {
