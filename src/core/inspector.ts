@@ -1,4 +1,5 @@
 import type { DocRecords } from "./doc-records.ts";
+import { invalidated } from "./freshness.ts";
 import type { ClaimEngine } from "./engine.ts";
 import type { MalformedRecord } from "./lanes.ts";
 import { wantedRev } from "./key-reader.ts";
@@ -127,8 +128,9 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     if (label !== undefined) row.label = label;
     if (result) {
       row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
-      // Dated at the epoch: invalidated (devtools/invalidate.ts), older than any freshness demand.
-      if (result.at === 0) row.result.invalidated = true;
+      // Its latest outcome dated at the epoch: invalidated (devtools/invalidate.ts), older than any
+      // freshness demand — as the store judges it, so not once a newer error is recorded.
+      if (invalidated(result, error)) row.result.invalidated = true;
     }
     if (error) {
       row.error =

@@ -29,4 +29,20 @@ describe("devtools: an invalidation is told, not only done", () => {
     expect(c.host.calls).toHaveLength(1);
     model.destroy();
   });
+
+  it("the mark goes once a newer error is the key's latest outcome, as the store judges it", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: { n: 1 } });
+    await until(a!.ensure(req));
+    invalidateKey(a!, a!.keyOf(req));
+    await tick();
+    expect(a!.inspect().keys[0]!.result).toMatchObject({ invalidated: true });
+    c.host.auto = () => ({ status: 503, body: "down" });
+    await until(a!.refetch(req));
+    const row = a!.inspect().keys[0]!;
+    expect(row.error).toMatchObject({ rev: 2, status: 503 });
+    expect(row.result).toMatchObject({ rev: 1 });
+    expect(row.result).not.toHaveProperty("invalidated");
+  });
 });
