@@ -24,7 +24,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
  * "network error" into the shared doc for what is bad input, shown by every replica.
  */
 describe("headers fetch refuses are bad input, not a recorded network error", () => {
-  it.each(["Transfer-Encoding", "Upgrade", "Expect", "Keep-Alive"])(
+  it.each(["Transfer-Encoding", "Upgrade", "Expect", "Keep-Alive", "Connection"])(
     "%s: rejected at once naming the header; nothing written",
     async (name) => {
       const doc = new Y.Doc();

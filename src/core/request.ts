@@ -103,7 +103,7 @@ export function originAndPath(href: string): string {
 }
 
 /** Headers of the connection, not the request: Node's fetch throws on them (browsers forbid and drop them). */
-const CONNECTION_HEADERS = new Set(["transfer-encoding", "keep-alive", "upgrade", "expect"]);
+const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
@@ -131,7 +131,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       const lower = name.toLowerCase();
       if (CONNECTION_HEADERS.has(lower))
         fail(
-          `shared-fetch: header ${describe(name)} belongs to the HTTP connection, which fetch manages: Node's fetch refuses it, browsers drop it`,
+          `shared-fetch: header ${describe(name)} belongs to the HTTP connection, which fetch manages: browsers drop it, Node's fetch refuses it (Connection but for close or keep-alive)`,
         );
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
       headers[lower] = trimSpacesAndTabs(value);
