@@ -82,7 +82,9 @@ export class ProgramWork {
               fetch: this.opts.fetch,
               signal,
               compile,
-              ...(rev > 1 ? { cache: "no-cache" as const } : {}),
+              // Revalidated with the host after the first (a deploy), where fetch knows the option:
+              // some server runtimes refuse it, and would fail every re-resolution.
+              ...(rev > 1 && typeof Request === "function" && "cache" in Request.prototype ? { cache: "no-cache" as const } : {}),
             }),
           };
         } catch (error) {
