@@ -1,3 +1,5 @@
+"use client";
+
 import type { QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { copyText, evictRecord, jsonPreview, recordedData, refetchKey, releaseClaim, type ActionResult } from "./actions.ts";

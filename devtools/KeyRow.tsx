@@ -1,3 +1,5 @@
+"use client";
+
 import type { QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Badge } from "./Badge.tsx";

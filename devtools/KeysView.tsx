@@ -1,3 +1,5 @@
+"use client";
+
 import type { QueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import type { SharedFetchStore } from "./core.ts";

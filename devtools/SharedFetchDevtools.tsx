@@ -1,3 +1,5 @@
+"use client";
+
 import { useState, type KeyboardEvent, type PointerEvent } from "react";
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 import { styles } from "./styles.ts";

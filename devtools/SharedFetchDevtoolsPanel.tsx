@@ -1,3 +1,5 @@
+"use client";
+
 import { QueryClientContext, type QueryClient } from "@tanstack/react-query";
 import { useContext, useId, useState, type CSSProperties } from "react";
 import type { Awareness } from "y-protocols/awareness";

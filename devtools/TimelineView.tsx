@@ -1,3 +1,5 @@
+"use client";
+
 import { useMemo, useState } from "react";
 import { formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";

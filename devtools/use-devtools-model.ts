@@ -1,3 +1,5 @@
+"use client";
+
 import { useSyncExternalStore } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type { SharedFetchStore } from "./core.ts";

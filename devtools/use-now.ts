@@ -1,3 +1,5 @@
+"use client";
+
 import { useEffect, useState } from "react";
 
 /** Date.now(), re-read every `everyMs` while `active` (a live countdown); frozen otherwise. */

@@ -1,3 +1,5 @@
+"use client";
+
 import { useLayoutEffect, useState, type UIEvent } from "react";
 
 /**
