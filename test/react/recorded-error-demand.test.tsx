@@ -5,12 +5,13 @@
  * (joining a request in flight), as TanStack's error state is always stale; only a poll keeps its
  * window whatever the last outcome.
  */
-import { focusManager, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { focusManager } from "@tanstack/react-query";
 import { act, cleanup, render, screen } from "@testing-library/react";
-import { Suspense, type ReactNode } from "react";
+import { Suspense } from "react";
 import { afterEach, expect, it, vi } from "vitest";
-import { SharedFetchProvider, useSharedFetch, useSharedFetchSuspense, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { useSharedFetch, useSharedFetchSuspense } from "../../src/index.ts";
 import { Boundary } from "../harness/boundary.tsx";
+import { advance, app } from "../harness/render-app.tsx";
 import { cluster, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 afterEach(() => {
@@ -19,15 +20,6 @@ afterEach(() => {
   focusManager.setFocused(undefined);
 });
 type Item = { n: number };
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
-
-function app(store: SharedFetchStoreWithExtras, node: ReactNode) {
-  return (
-    <QueryClientProvider client={new QueryClient()}>
-      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
-    </QueryClientProvider>
-  );
-}
 
 it("tab A shows data; tab B's refetch failed 5 s ago and B closed; A's focus (data stale) asks the host again instead of taking B's error", async () => {
   useFakeClock();

@@ -4,26 +4,16 @@
  * take the other pane's query function for its own. While one runs, the other pane's view waits
  * for a delivery that never comes to it, and keeps showing a claim that has ended.
  */
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen } from "@testing-library/react";
-import type { ReactNode } from "react";
 import { afterEach, expect, it, vi } from "vitest";
-import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { useSharedFetch } from "../../src/index.ts";
+import { advance, app } from "../harness/render-app.tsx";
 import { cluster, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
-const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
-
-function app(store: SharedFetchStoreWithExtras, node: ReactNode) {
-  return (
-    <QueryClientProvider client={new QueryClient()}>
-      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
-    </QueryClientProvider>
-  );
-}
 
 it("pane A's refetch answered with unchanged data: pane B (another QueryClient, same store) shows no claim and nothing fetching afterwards", async () => {
   useFakeClock();
