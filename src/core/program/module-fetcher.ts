@@ -3,7 +3,7 @@ import { ProgramResolveError } from "./errors.ts";
 import { pathOf } from "./specifiers.ts";
 
 /** `html`: a 2xx HTML page (a host's fallback page for unknown paths), which no module is. */
-export type FetchOutcome = { ok: true; status: number; text: string } | { ok: false; status: number; html?: true };
+export type FetchOutcome = { ok: true; status: number; text: string; javascript: boolean } | { ok: false; status: number; html?: true };
 
 export type ModuleFetcherOptions = {
   fetch: typeof fetch;
@@ -64,7 +64,8 @@ export class ModuleFetcher {
         throw tooBig;
       }
     }
-    return { ok: true, status: res.status, text: await this.readCapped(requestUrl, res) };
+    const javascript = /^\s*(text|application)\/(x-)?(javascript|ecmascript)\b/i.test(res.headers.get("content-type") ?? "");
+    return { ok: true, status: res.status, text: await this.readCapped(requestUrl, res), javascript };
   }
 
   /** Content-Length may be absent or wrong, so the bytes actually read are counted as well. */

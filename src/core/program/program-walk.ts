@@ -186,7 +186,7 @@ class ProgramWalk {
           throw new ProgramResolveError(message, { ...details, url, status: err.status, cause: err.cause });
         });
         if (outcome.ok) {
-          await this.accept(url, outcome.text);
+          await this.accept(url, outcome.text, isScript(pathOf(url)) || (outcome.javascript && !isData(pathOf(url))));
           return true;
         }
         if (outcome.status !== 404 && !outcome.html) {
