@@ -17,6 +17,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string; label?: str
   | { type: "result"; by?: string; rev: number; bytes: number }
   | { type: "error"; by?: string; rev: number; message: string; status?: number; besideResult?: number }
   | { type: "released"; replicaId: string; rev: number }
+  /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
+  | { type: "revived"; replicaId: string; rev: number }
   /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
   | { type: "invalidated"; rev: number }
   | { type: "swept" }
@@ -49,6 +51,7 @@ export function replicasOf(entry: TimelineEntry): string[] {
       return entry.by === undefined ? [] : [entry.by];
     case "claimed":
     case "stale":
+    case "revived":
     case "released":
     case "departed":
       return [entry.replicaId];
@@ -156,6 +159,8 @@ export class Timeline {
     }
     if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
       out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });
+    } else if (nc && pc && pc.nonce === nc.nonce && pc.stale && !nc.stale && !nc.finished) {
+      out.push({ ...t, type: "revived", replicaId: nc.replicaId, rev: nc.rev });
     }
     const r = now.result;
     if (r && (!was?.result || was.result.rev !== r.rev || was.result.by !== r.by)) {
@@ -259,6 +264,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${size(entry.bytes)})`;
     case "error":
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
+    case "revived":
+      return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":
       return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded`;
     case "invalidated":
