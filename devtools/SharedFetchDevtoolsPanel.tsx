@@ -86,6 +86,7 @@ export function SharedFetchDevtoolsPanel({
         <span style={styles.muted} title={snapshot.replicaId}>
           inspecting {shortId(snapshot.replicaId, 24)}
           {modeLabel(store)}
+          {snapshot.storeDestroyed && " · store destroyed: its last view"}
         </span>
         {simulations && <Simulations store={store} state={snapshot.simulations} />}
         {onClose && (

@@ -73,6 +73,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   let dirty = true;
   let queued = false;
   let destroyed = false;
+  let storeDestroyed = false;
   let lastNotify = -Infinity;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -81,7 +82,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
 
   // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, observe later.
   const changed = () => {
-    if (queued || destroyed) return;
+    if (queued || destroyed || storeDestroyed) return;
     queued = true;
     queueMicrotask(() => {
       if (queued) observe(true);
@@ -93,7 +94,19 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     if (destroyed) return;
     try {
       const before = inspection?.settle;
-      inspection = s.inspect();
+      const next = s.inspect();
+      // A destroyed store reads its doc no more: judged against a running clock, its frozen view
+      // would show live claims going stale. Keep its last view, and say it is one.
+      if (next.lifecycle === "destroyed") {
+        storeDestroyed = true;
+        clearTimeout(expiryTimer);
+        expiryTimer = undefined;
+        if (!inspection) inspection = next;
+        dirty = true;
+        if (tell) schedule();
+        return;
+      }
+      inspection = next;
       timeline.observe(inspection);
       notePresence(inspection);
       // Kept across inspections that find the same window: one of those must not cancel the look.
@@ -203,7 +216,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       prev.replicas === replicas &&
       prev.malformed === malformed &&
       prev.events === events &&
-      prev.timeline === tl
+      prev.timeline === tl &&
+      !!prev.storeDestroyed === storeDestroyed
     )
       return prev;
     const counts = { ...NO_COUNTS };
@@ -220,6 +234,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       counts,
       simulations: sameSims ? prev.simulations : simulations,
       ...(settle ? { settle } : {}),
+      ...(storeDestroyed ? { storeDestroyed: true as const } : {}),
     };
   }
 

@@ -114,4 +114,6 @@ export type DevtoolsSnapshot = {
   simulations: { crashed: boolean; networkPaused: boolean };
   /** The settle window a claim of the inspected replica made at `at` would wait, and why (undefined: not known yet). */
   settle?: InspectedSettle;
+  /** The inspected store was destroyed: this is its last view, judged no further. */
+  storeDestroyed?: true;
 };
