@@ -159,8 +159,9 @@ export class Retention {
     for (const map of [this.since, this.askSeen]) for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     const expired: string[] = [];
     for (const key of keys) {
-      if (this.isBusy(key) || this.inFlight(key, now)) continue;
-      if (now - (this.since.get(key) ?? this.born) > this.retentionMs) expired.push(key);
+      if (this.isBusy(key)) continue;
+      // The age first: the in-flight check reads records and scans a beat's nonces.
+      if (now - (this.since.get(key) ?? this.born) > this.retentionMs && !this.inFlight(key, now)) expired.push(key);
     }
     const oldBeats = beats.keys().filter((id) => id !== this.replicaId && now - (this.beatSince.get(id) ?? this.born) > this.retentionMs);
     if (expired.length === 0 && oldBeats.length === 0) return expired;
