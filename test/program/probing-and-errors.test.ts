@@ -122,6 +122,30 @@ describe("resolveProgram: errors", () => {
     expect(entry.message).toBe("entry module /app/broken.ts failed: HTTP 500");
   });
 
+  it("a 403 while probing is 'not this candidate', as bucket hosts answer a missing object; an explicit path's 403 fails", async () => {
+    const forbidden = { status: 403, body: "AccessDenied" };
+    const h = await serve({
+      "/app/main.ts": `import { x } from "./x";`,
+      "/app/x.ts": forbidden,
+      "/app/x.tsx": forbidden,
+      "/app/x.js": `export const x = 1;`,
+      "/app/none.ts": `import "./gone";`,
+      ...Object.fromEntries(PROBE_SUFFIXES.map((s) => [`/app/gone${s}`, forbidden])),
+      "/app/explicit.ts": `import "./private.ts";`,
+      "/app/private.ts": forbidden,
+    });
+    const program = await resolveProgram(h.url("/app/main.ts"), { fetch, concurrency: 1 });
+    expect(program.files.map((f) => f.name)).toEqual(["/app/main.ts", "/app/x.js"]);
+
+    const none = await failure(resolveProgram(h.url("/app/none.ts"), { fetch }));
+    expect(none.message).toMatch(/^module '\.\/gone' imported by \/app\/none\.ts not found \(tried \/app\/gone\.ts \(HTTP 403\), /);
+    expect(none.status).toBe(403);
+
+    const explicit = await failure(resolveProgram(h.url("/app/explicit.ts"), { fetch }));
+    expect(explicit.message).toBe("module './private.ts' imported by /app/explicit.ts failed: HTTP 403 for /app/private.ts");
+    expect(explicit.status).toBe(403);
+  });
+
   it("refuses, before requesting it, a relative import that climbs above the entry's directory", async () => {
     const h = await serve({
       "/app/main.ts": `import "./ok.ts";\nimport { s } from "../secret.ts";`,

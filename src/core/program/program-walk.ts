@@ -177,6 +177,7 @@ class ProgramWalk {
     const dotted = extensionOf(pathOf(target.url)) !== "";
     const urls = target.explicit ? [target.url] : dotted ? [target.url, ...probeCandidates(target.url)] : probeCandidates(target.url);
     const details = { importer, specifier };
+    const forbidden = new Set<string>();
     for (const [index, url] of urls.entries()) {
       const found = await this.inSlot(async () => {
         const outcome = await this.fetchOnce(url).catch((err: unknown) => {
@@ -189,24 +190,28 @@ class ProgramWalk {
           await this.accept(url, outcome.text, isScript(pathOf(url)) || (outcome.javascript && !isData(pathOf(url))));
           return true;
         }
-        if (outcome.status !== 404 && !outcome.html) {
+        // Hosts that keep files in a bucket (S3, GCS, and CDNs in front of them) answer a missing
+        // object with 403 when listing is not allowed: while probing, that is "not this candidate".
+        const missing = outcome.status === 404 || outcome.html || (outcome.status === 403 && urls.length > 1);
+        if (!missing) {
           throw new ProgramResolveError(`module '${specifier}' imported by ${importer} failed: HTTP ${outcome.status} for ${pathOf(url)}`, {
             ...details,
             url,
             status: outcome.status,
           });
         }
+        if (outcome.status === 403) forbidden.add(url);
         if (index < urls.length - 1) return false;
         const tried =
           urls.length > 1
-            ? `tried ${urls.map(pathOf).join(", ")}`
+            ? `tried ${urls.map((u) => pathOf(u) + (forbidden.has(u) ? " (HTTP 403)" : "")).join(", ")}`
             : outcome.html
               ? `${pathOf(url)} is an HTML page (text/html), not a module`
               : `HTTP 404 for ${pathOf(url)}`;
         throw new ProgramResolveError(`module '${specifier}' imported by ${importer} not found (${tried})`, {
           ...details,
           url: target.url,
-          status: 404,
+          status: forbidden.size === urls.length ? 403 : 404,
         });
       });
       if (found) return;
