@@ -79,7 +79,9 @@ export function KeyRow({
           )}
         </td>
         <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error">
-          {error ? `rev ${error.rev}: ${error.message}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}` : "—"}
+          {error
+            ? `rev ${error.rev}: ${error.message}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}${error.invalidated ? " · invalidated" : ""}`
+            : "—"}
         </td>
         <td style={styles.td}>
           <button

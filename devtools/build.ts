@@ -64,6 +64,7 @@ export function build(input: BuildInputs): Built {
       const message = clip(k.error.message, 1000);
       row.error = k.error.status === undefined ? { rev: k.error.rev, message } : { rev: k.error.rev, message, status: k.error.status };
       if (k.error.by !== undefined) row.error.by = k.error.by;
+      if (k.error.invalidated) row.error.invalidated = true;
       const at = input.recordedAt(k.key, k.error.rev, "error");
       if (at !== undefined) row.error.at = at;
     }

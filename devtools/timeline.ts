@@ -187,7 +187,7 @@ export class Timeline {
       if (e.by !== undefined) entry.by = e.by;
       if (r) entry.besideResult = r.rev;
       out.push(entry);
-    }
+    } else if (e?.invalidated && !was?.error?.invalidated) out.push({ ...t, type: "invalidated", rev: e.rev });
     if (pc && !pc.finished && !nc && now.recorded < pc.rev) out.push({ ...t, type: "released", replicaId: pc.replicaId, rev: pc.rev });
     if (was?.result && !r && now.claim === undefined && !now.error) out.push({ ...t, type: "swept" });
   }

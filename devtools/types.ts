@@ -49,7 +49,7 @@ export type DevtoolsKeyRow = {
    * record names it); `at`: when this panel saw it written, on its clock (absent: before it started).
    */
   result?: { rev: number; bytes: number; by?: string; at?: number; invalidated?: true };
-  error?: { rev: number; message: string; status?: number; by?: string; at?: number };
+  error?: { rev: number; message: string; status?: number; by?: string; at?: number; invalidated?: true };
   /** This store asked for the key (it can refetch it: it knows the request behind the hash). */
   local: boolean;
   /**

@@ -45,7 +45,7 @@ export type InspectedKey = {
   recorded: number;
   /** `by`: the replica that wrote it, when the record names it. */
   result?: { rev: number; data: unknown; by?: string; invalidated?: true };
-  error?: { rev: number; message: string; status?: number; by?: string };
+  error?: { rev: number; message: string; status?: number; by?: string; invalidated?: true };
   claim?: InspectedClaim;
   /** This replica's interest in the key. */
   local?: { waiters: number; listeners: number; attempt?: { rev: number; phase: string }; wantedRev?: number };
@@ -126,11 +126,13 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     const row: InspectedKey = { key, kind, recorded };
     const label = claim?.label ?? result?.label ?? error?.label ?? states.get(key)?.job?.label;
     if (label !== undefined) row.label = label;
+    // Its latest outcome dated at the epoch: invalidated (devtools/invalidate.ts), older than any
+    // freshness demand — as the store judges it. The mark goes on that latest outcome.
+    const stale = invalidated(result, error);
+    const errorLatest = error !== undefined && error.rev > (result?.rev ?? 0);
     if (result) {
       row.result = result.by === undefined ? { rev: result.rev, data: result.data } : { rev: result.rev, data: result.data, by: result.by };
-      // Its latest outcome dated at the epoch: invalidated (devtools/invalidate.ts), older than any
-      // freshness demand — as the store judges it, so not once a newer error is recorded.
-      if (invalidated(result, error)) row.result.invalidated = true;
+      if (stale && !errorLatest) row.result.invalidated = true;
     }
     if (error) {
       row.error =
@@ -138,6 +140,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
           ? { rev: error.rev, message: error.message }
           : { rev: error.rev, message: error.message, status: error.status };
       if (error.by !== undefined) row.error.by = error.by;
+      if (stale && errorLatest) row.error.invalidated = true;
     }
     if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now);
     const st = states.get(key);
