@@ -27,7 +27,11 @@ export function refetchKey(store: SharedFetchStore, key: string): ActionResult {
   if (refused) return refused;
   // Only a replica that asked knows the request behind the hash (headers and body are never stored).
   const st = [...internals.engine.states()].find((s) => s.key === key && s.job);
-  if (!st?.job) return fail("This replica never asked for this key: only a replica that did knows its request.");
+  if (!st?.job) {
+    return fail(
+      "This replica holds no request for this key (it never asked for it, or let it go): only a replica that has it in use knows its request (headers and bodies are never stored).",
+    );
+  }
   internals.engine.ensure(st.job, undefined, "refetch").catch(() => {});
   return ok;
 }

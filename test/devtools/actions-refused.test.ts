@@ -61,3 +61,20 @@ it("a destroyed store's actions are refused and write nothing into the doc", asy
   expect(b!.resultInfo(req)?.rev).toBe(1);
   expect(c.host.calls).toHaveLength(1);
 });
+
+it("refetch of a key this replica asked for and let go says so, and sends nothing", async () => {
+  const c = cluster(2, { settleMs: 0 });
+  const [a] = c.stores;
+  c.host.auto = () => ({ status: 200, body: { n: 1 } });
+  const stop = a!.subscribe(req, () => {});
+  await until(a!.ensure(req));
+  stop();
+  await tick(1);
+  expect(refetchKey(a!, a!.keyOf(req))).toEqual({
+    ok: false,
+    message:
+      "This replica holds no request for this key (it never asked for it, or let it go): only a replica that has it in use knows its request (headers and bodies are never stored).",
+  });
+  await tick(10);
+  expect(c.host.calls).toHaveLength(1);
+});
