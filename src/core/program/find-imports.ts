@@ -2,22 +2,29 @@ import { init, parse, type Import } from "es-module-lexer";
 import { syntaxCause } from "../causes.ts";
 import { ProgramResolveError } from "./errors.ts";
 
+const EXPORT_IMPORT = /\bexport\s+import\s/;
+
 /**
  * Specifiers of the static imports, `export … from` (type-only ones included) and string-literal
  * `import()` of a module, in source order, each once.
  */
 export async function findImports(source: string, path: string): Promise<string[]> {
   await init();
-  let imports: readonly Import[];
+  let imports: readonly Import[] | undefined;
   try {
     [imports] = parse(source, path);
   } catch {
-    // The lexer reads TypeScript but not JSX. Loaded only then, so the common path stays small.
+    // JSX: read by the token scan below.
+  }
+  // The lexer reads TypeScript but not JSX, and skips TypeScript's `export import x = require()`.
+  // The token scan is loaded only then, so the common path stays small.
+  if (!imports || EXPORT_IMPORT.test(source)) {
     const { importStatements } = await import("./import-statements.ts");
     try {
-      [imports] = parse(importStatements(source, path), path);
+      // In source order; what the lexer read, when it could, is kept beside it.
+      imports = [...parse(importStatements(source, path), path)[0], ...(imports ?? [])];
     } catch (err) {
-      throw new ProgramResolveError(`cannot parse module ${path}: ${syntaxCause(err)}`, { cause: err });
+      if (!imports) throw new ProgramResolveError(`cannot parse module ${path}: ${syntaxCause(err)}`, { cause: err });
     }
   }
   const found = new Set<string>();
