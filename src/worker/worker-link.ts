@@ -82,7 +82,6 @@ export class WorkerLink {
   private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
   private stopWatch: (() => void) | undefined;
   private releaseTabLock: (() => void) | undefined;
-  private workerLock: string | undefined;
   private hidden = false;
   private stopped = false;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -236,7 +235,6 @@ export class WorkerLink {
       this.standbyWatch = undefined;
       const generation = this.generation;
       this.live = { generation, lock: msg.lock, replica: msg.replicaId };
-      this.workerLock = msg.lock;
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.served(msg.replicaId);
@@ -307,12 +305,12 @@ export class WorkerLink {
     this.worker = undefined;
   }
 
-  /** The worker of `generation` died: the tabs turn to the next one, or to `live` when later (see resume). */
-  private dead(generation: number, live = generation + 1): void {
+  /** The worker of `generation` died, or is left (see resume): the tab turns to generation `next`. */
+  private dead(generation: number, next = generation + 1): void {
     if (this.stopped || generation !== this.generation) return;
     this.dropWorker();
     this.stopWatch = undefined;
-    this.generation = Math.max(generation + 1, live);
+    this.generation = next;
     writeGeneration(this.o.config.name, this.generation);
     this.connect();
   }
@@ -353,7 +351,8 @@ export class WorkerLink {
   }
 
   private async resume(): Promise<void> {
-    const lock = this.workerLock;
+    // The lock of this generation's worker, if it answered before the page was hidden.
+    const lock = this.live?.generation === this.generation ? this.live.lock : undefined;
     // The worker may have died while this page was frozen: a free lock says so at once.
     const alive = lock ? await this.o.locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null) : false;
     if (this.stopped || this.hidden) return;
@@ -361,9 +360,13 @@ export class WorkerLink {
     // Takeovers may have followed each other while this page was in the cache: the live
     // generation may be later than the next one, whose worker is dead too.
     const { name } = this.o.config;
-    const live = Math.max(readGeneration(name) ?? 0, await liveGeneration(this.o.locks, name));
+    const held = await liveGeneration(this.o.locks, name);
     if (this.stopped || this.hidden) return;
-    this.dead(this.generation, live);
+    // A worker that had not answered yet is not known dead: while it (or a later one) holds its
+    // lock, the tab turns to that one. The next generation would be a second live worker (or the
+    // other tabs' standby, promoted while the live worker lives).
+    const next = lock === undefined && held >= this.generation ? held : Math.max(this.generation + 1, readGeneration(name) ?? 0, held);
+    this.dead(this.generation, next);
   }
 
   stop(): void {
@@ -409,17 +412,17 @@ function writeGeneration(name: string, generation: number): void {
   if ((readGeneration(name) ?? 0) < generation) writeStored(generationKey(name), String(generation));
 }
 
-/** The newest generation whose worker holds its lock now, or 0. */
+/** The newest generation whose worker holds its lock now, or -1 (none, or no way to ask). */
 async function liveGeneration(locks: QueryableLocks, name: string): Promise<number> {
-  if (typeof locks.query !== "function") return 0;
+  if (typeof locks.query !== "function") return -1;
   const prefix = WORKER_LOCK_PREFIX + workerName(name, 0).slice(0, -1);
   try {
     const { held = [] } = await locks.query();
     return held.reduce((max, l) => {
       const n = l.name?.startsWith(prefix) ? Number(l.name.slice(prefix.length)) : NaN;
       return Number.isSafeInteger(n) && n > max ? n : max;
-    }, 0);
+    }, -1);
   } catch {
-    return 0;
+    return -1;
   }
 }

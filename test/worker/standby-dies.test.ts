@@ -11,7 +11,7 @@ import "fake-indexeddb/auto";
 import { describe, expect, it } from "vitest";
 import { simulateCrash } from "../../devtools/actions.ts";
 import { Host } from "../../sim/host.ts";
-import { STANDBY_LOCK_PREFIX } from "../../src/worker/protocol.ts";
+import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX } from "../../src/worker/protocol.ts";
 import { browser, cleanup, until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/standby-dies";
@@ -110,5 +110,25 @@ describe("a tab back from the back/forward cache", () => {
     await until(() => (t3.snapshot({ url: API }).data as { n?: number } | undefined)?.n === 2);
     expect(t3.mode).toBe("shared-worker");
     expect(host.calls).toHaveLength(2);
+  });
+
+  it("hidden before its worker answered, shown while that worker lives: it turns to that worker, not to the next generation (the standby stays one)", async () => {
+    const b = browser(new Host());
+    const [t1, t2] = [b.tab(), b.tab()];
+    const asks = [t1.ensure({ url: API }), t2.ensure({ url: API })];
+    await b.host.whenCalls(1);
+    await standing(b, 1);
+    const { tab: t3, page } = tabWithPage(b);
+    page.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
+    page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
+    asks.push(t3.ensure({ url: API }));
+    await until(() => t3.replicaId === b.workerStore(0).replicaId);
+    // Before, it said hello to generation 1: the other tabs' standby, promoted beside the live worker.
+    const held = ((await b.locks.forTab("probe").query()).held ?? []).map((l) => l.name);
+    expect(held).toContain(WORKER_LOCK_PREFIX + gen(b, 0));
+    expect(held).not.toContain(WORKER_LOCK_PREFIX + gen(b, 1));
+    b.host.calls[0]!.respond(200, { one: true });
+    for (const ask of asks) await expect(ask).resolves.toMatchObject({ data: { one: true } });
+    expect(b.host.calls).toHaveLength(1);
   });
 });
