@@ -15,7 +15,7 @@ const TRANSFORMS: Record<string, Transform[]> = {
 /** JavaScript for each TS/JSX file, keyed by file name. Sucrase is loaded only when asked for. */
 export async function compileFiles(files: ProgramFile[]): Promise<Record<string, string>> {
   if (!files.some((file) => TRANSFORMS[extensionOf(file.name)])) return {};
-  const { transform } = await import("sucrase");
+  const { transform } = await import("#sucrase/index.js");
   const compiled: Record<string, string> = {};
   for (const file of files) {
     const transforms = TRANSFORMS[extensionOf(file.name)];

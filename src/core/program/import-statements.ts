@@ -1,6 +1,6 @@
-import { parse, type Token } from "sucrase/dist/parser/index.js";
-import { ContextualKeyword } from "sucrase/dist/parser/tokenizer/keywords.js";
-import { TokenType as T } from "sucrase/dist/parser/tokenizer/types.js";
+import { parse, type Token } from "#sucrase/parser/index.js";
+import { ContextualKeyword } from "#sucrase/parser/tokenizer/keywords.js";
+import { TokenType as T } from "#sucrase/parser/tokenizer/types.js";
 import { extensionOf } from "./specifiers.ts";
 
 const TYPESCRIPT = new Set([".ts", ".mts", ".cts", ".tsx"]);

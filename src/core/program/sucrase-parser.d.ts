@@ -1,6 +1,13 @@
 // Sucrase's tokenizer is not in its typed public API; these are the few members used, as of the
-// exactly pinned 3.35.1 (import-statements.ts).
-declare module "sucrase/dist/parser/index.js" {
+// exactly pinned 3.35.1 (import-statements.ts). `#sucrase/*` is package.json's "imports": Sucrase's
+// ES build for bundlers, its CommonJS one for Node (whose loader cannot run the ES build), so that
+// an app's bundle holds one copy of Sucrase, not the ES build for `transform` beside the CommonJS
+// parser.
+declare module "#sucrase/index.js" {
+  export { transform } from "sucrase";
+}
+
+declare module "#sucrase/parser/index.js" {
   export type Token = {
     type: number;
     contextualKeyword: number;
@@ -12,7 +19,7 @@ declare module "sucrase/dist/parser/index.js" {
   export function parse(input: string, isJSXEnabled: boolean, isTypeScriptEnabled: boolean, isFlowEnabled: boolean): { tokens: Token[] };
 }
 
-declare module "sucrase/dist/parser/tokenizer/types.js" {
+declare module "#sucrase/parser/tokenizer/types.js" {
   export const TokenType: {
     readonly string: number;
     readonly name: number;
@@ -33,6 +40,6 @@ declare module "sucrase/dist/parser/tokenizer/types.js" {
   };
 }
 
-declare module "sucrase/dist/parser/tokenizer/keywords.js" {
+declare module "#sucrase/parser/tokenizer/keywords.js" {
   export const ContextualKeyword: { readonly _from: number; readonly _type: number; readonly _as: number; readonly _require: number };
 }
