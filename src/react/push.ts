@@ -31,13 +31,25 @@ const invalidatedAt = new WeakMap<object, number>();
 const pushedAt = new WeakMap<object, number>();
 
 /**
+ * The writer's `at` of the result a query function answered with, when its request was sent before
+ * the function asked (another replica's, joined or recent enough): TanStack dates what a query
+ * function returns now, which would make another replica's older result look fresh here.
+ */
+const answeredAt = new WeakMap<object, number | undefined>();
+
+/**
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
  * optimistic update) makes the query's data come from outside the store: from then on only a
  * result whose request was sent after it replaces it (compared by time, as hydrated data is), not
  * one of a newer revision whose request another replica sent before the set.
  */
-export function noteAction(query: object, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): void {
+export function noteAction(query: AnyQuery, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): void {
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
+  const answered = answeredAt.get(query);
+  if (action.type === "success" && !action.manual && answered) {
+    answeredAt.delete(query);
+    query.setState({ ...query.state, dataUpdatedAt: answered });
+  }
   const ours = action.dataUpdatedAt !== undefined && action.dataUpdatedAt === pushedAt.get(query);
   if (action.type === "success" && action.manual === true && !ours) {
     deliveredRev.delete(query);
@@ -49,9 +61,10 @@ export function noteAction(query: object, action: { type: string; manual?: boole
  * A query function delivered this revision's recorded data itself: the bridge must not set it
  * again, nor set it back over what the app puts in the cache after it (setQueryData).
  */
-export function markDelivered(query: object, rev: number, data: unknown): void {
+export function markDelivered(query: object, rev: number, data: unknown, at?: number): void {
   deliveredRev.set(query, rev);
   handedOver.set(query, data);
+  answeredAt.set(query, at);
 }
 
 /** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */

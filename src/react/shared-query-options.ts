@@ -175,6 +175,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
+    const askedAt = Date.now();
     const demand = pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
     const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch, query) };
     const snap =
@@ -182,7 +183,8 @@ export function sharedQueryOptions<T = unknown, TData = T>(
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
-    if (query && info && !snap.error) markDelivered(query, info.rev, snap.data);
+    // A result sent before this ask (another replica's) keeps its writer's `at` as dataUpdatedAt.
+    if (query && info && !snap.error) markDelivered(query, info.rev, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined);
     return unwrap<T>(snap);
   };
   const r = req;
