@@ -88,11 +88,15 @@ class Bridge {
         return this.disposeIfUnused();
       // The query's own state changed (its fetch ended, an invalidation, a set): re-check it, and
       // whether it is still enabled (`enabled` may be a function of its state).
-      case "updated":
-        noteAction(query, event.action);
+      case "updated": {
+        // Back to its initial state (resetQueries): what is recorded now, if newer, goes in at once,
+        // watched or not, before the refetch that follows starts (it would keep it out meanwhile).
+        const reset = noteAction(query, event.action) && registrationOf(query, this.store);
         this.reconcile(query);
-        if (this.watches.has(query)) this.schedule(query);
+        if (reset) pushRecorded(this.client, query, reset);
+        else if (this.watches.has(query)) this.schedule(query);
         return;
+      }
       case "observerResultsUpdated":
         return;
       default:

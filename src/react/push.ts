@@ -41,9 +41,11 @@ const answeredAt = new WeakMap<object, number | undefined>();
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
  * optimistic update) makes the query's data come from outside the store: from then on only a
  * result whose request was sent after it replaces it (compared by time, as hydrated data is), not
- * one of a newer revision whose request another replica sent before the set.
+ * one of a newer revision whose request another replica sent before the set. Returns whether the
+ * query went back to its initial state, which the bridge replaces at once by what is recorded now
+ * if that is newer (before resetQueries' refetch starts, which would keep it shown meanwhile).
  */
-export function noteAction(query: AnyQuery, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): void {
+export function noteAction(query: AnyQuery, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): boolean {
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
   const answered = answeredAt.get(query);
   if (action.type === "success" && !action.manual && answered) {
@@ -51,10 +53,14 @@ export function noteAction(query: AnyQuery, action: { type: string; manual?: boo
     query.setState({ ...query.state, dataUpdatedAt: answered });
   }
   const ours = action.dataUpdatedAt !== undefined && action.dataUpdatedAt === pushedAt.get(query);
-  if (action.type === "success" && action.manual === true && !ours) {
+  // The state the query was made with, again (resetQueries, or a first fetch cancelled): its
+  // initialData is the result recorded back then, older than what the store holds now.
+  const reset = action.type === "setState" && !query.state.dataUpdateCount;
+  if ((action.type === "success" && action.manual === true && !ours) || reset) {
     deliveredRev.delete(query);
     handedOver.delete(query);
   }
+  return reset;
 }
 
 /**
