@@ -7,7 +7,7 @@ import type { BeatRecord } from "./records.ts";
  * Nothing is written while idle.
  */
 export class Heartbeat {
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
   private period = 0;
   private n = 0;
   private readonly leases = new Map<{ nonce: string }, number>();
@@ -45,24 +45,30 @@ export class Heartbeat {
     this.arm(0);
   }
 
+  /**
+   * A shorter rhythm is armed now, a longer one at the next beat: re-arming postpones the beat, so
+   * short works coming and going faster than their rhythm would never let a long one's beat fire.
+   */
   private update(): void {
-    const period = this.leases.size === 0 ? 0 : Math.max(1, Math.floor(Math.min(...this.lengths.keys()) / 3));
-    if (period !== this.period) this.arm(period);
+    const period = Math.max(1, Math.floor(Math.min(...this.lengths.keys()) / 3));
+    if (!this.timer || period < this.period) this.arm(period);
   }
 
   private arm(period: number): void {
-    if (this.timer !== undefined) clearInterval(this.timer);
+    clearTimeout(this.timer);
     this.timer = undefined;
     this.period = period;
-    if (period > 0) this.timer = setInterval(() => this.beat(), period);
+    if (period > 0) this.timer = setTimeout(() => this.beat(), period);
   }
 
   private beat(): void {
+    this.timer = undefined;
     // Nothing is written while idle.
-    if (this.leases.size === 0) return this.arm(0);
+    if (this.leases.size === 0) return;
     // `at` is the writer's clock and only serves retention; staleness never reads it (invariant 3).
     // It names the claims it vouches for: a forged claim under our id is not kept alive by it.
     const nonces = [...this.leases.keys()].map((work) => work.nonce);
     this.write(() => this.beats.set(this.replicaId, { n: ++this.n, at: Date.now(), nonces }));
+    this.update();
   }
 }
