@@ -19,6 +19,12 @@ export type AttemptDeps = {
   /** This replica's browser id once its Web Lock is held (the claim then names it), read as it writes. */
   browserId: () => string | undefined;
   heartbeat: Heartbeat;
+  /**
+   * The last claim the key's waiters here saw standing: one at this revision was released
+   * unfinished since (its claimant's last waiter aborted, its store was destroyed), and its
+   * request may have reached the host: ours carries its Idempotency-Key (invariant 12).
+   */
+  joined?: ClaimRecord | undefined;
   emit: (event: StoreEvent) => void;
   /** Writes now, in one transaction of this store's origin. */
   write: (fn: () => void) => void;
@@ -149,8 +155,8 @@ export class Attempt {
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
     // A takeover carries on the request it replaces: the same Idempotency-Key (invariant 12).
-    const replaced = takeoverOf === undefined ? undefined : deps.records.claims.get(job.key);
-    record.ik = replaced?.rev === rev && replaced.ik !== undefined ? replaced.ik : randomId();
+    const replaced = takeoverOf === undefined ? deps.joined : deps.records.claims.get(job.key);
+    record.ik = (replaced?.rev === rev && replaced.ik) || randomId();
     this.record = record;
     // The fence goes out right before the transaction that carries the claim, on the same
     // connection (see Settle.fence); whatever reaches this doc until its answer came first.

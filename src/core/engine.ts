@@ -304,6 +304,7 @@ export class ClaimEngine {
       replicaId,
       keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
       emit,
+      joined: st.joined,
       heartbeat: this.heartbeat,
       browserId: this.opts.browserId,
       settle: this.opts.settle(),

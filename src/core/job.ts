@@ -2,7 +2,7 @@ import type { Attempt } from "./attempt.ts";
 import type { Outcome } from "./fetcher.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
-import type { ResultRecord } from "./records.ts";
+import type { ClaimRecord, ResultRecord } from "./records.ts";
 import type { Snapshot } from "./types.ts";
 
 /** One unit of coordinated work: what to claim, where its result lives, and how to run it. */
@@ -43,6 +43,8 @@ export type KeyState = {
   settled: number;
   snapshot?: Snapshot;
   notified?: Snapshot;
+  /** The last claim seen standing while a waiter here waited (see AttemptDeps.joined). */
+  joined?: ClaimRecord | undefined;
   /** The newest result this replica has seen for the key (see ClaimEngine.read). */
   seen?: ResultRecord;
   timer?: ReturnType<typeof setTimeout>;

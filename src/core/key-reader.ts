@@ -72,6 +72,8 @@ export class KeyReader {
   view(st: KeyState): KeyView {
     const { result, error, claim } = this.read(st);
     const waiters = [...st.waiters].map((w) => w.minRev);
+    // What the waiters here joined, while they wait (see AttemptDeps.joined).
+    st.joined = waiters.length ? (claim ?? st.joined) : undefined;
     const view: KeyView = {
       lifecycle: this.deps.lifecycle(),
       recorded: recordedRev(result, error),
