@@ -195,6 +195,10 @@ export class Attempt {
     }, ask);
     if (!atOnce) claimed();
     deps.seen(record);
+    // Beating from the claim on, not from the dispatch: a settle window longer than the lease
+    // (a slow link's, a busy loop's) would let the claim go stale before it runs, and two
+    // replicas would take it over from each other for ever, neither ever sending the request.
+    deps.heartbeat.add(this, job.leaseMs);
   }
 
   /** Settles once the window passed and the fence (if any) was answered; even a zero window a task later, after the batched claim was written. */
@@ -274,6 +278,7 @@ export class Attempt {
     if (this.state.phase === "settling") this.state.timer?.cancel();
     this.fence?.unwatch?.();
     this.state = { phase: "stopped", reason: "superseded" };
+    this.deps.heartbeat.remove(this);
     this.controller.abort(abortError("shared-fetch: yielded"));
     this.unlock();
     this.deps.emit({ type: "yielded", kind: this.job.kind, key: this.job.key, rev: this.rev, to: replicaId });
@@ -282,7 +287,6 @@ export class Attempt {
   dispatch(): void {
     const { job, rev, deps } = this;
     this.state = { phase: "running" };
-    deps.heartbeat.add(this, job.leaseMs);
     deps.emit({ type: "dispatched", kind: job.kind, key: job.key, label: job.label, rev });
     const signal = this.controller.signal;
     let run: Promise<Outcome>;
