@@ -9,6 +9,7 @@ import { TABLES } from "../src/internals.ts";
 import { DocContents } from "./support/doc-contents.tsx";
 import { joinHostilePeer } from "./support/hostile-peer.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
+import { scenarioLocks } from "./support/page-locks.ts";
 import { HostCounter, ReplicaPanes, useHostState } from "./support/panes.tsx";
 import { expectNoLies, findPanes } from "./support/play.ts";
 import { useDisposable, type Replica } from "./support/replicas.ts";
@@ -50,6 +51,7 @@ function createWorld(host: SimulatedHost) {
   // Joins now, writes only when the story's button says so (invariant 14).
   const peer = joinHostilePeer(linked.net);
   const awareness = linked.docs.map((doc) => new Awareness(doc));
+  const locks = scenarioLocks();
   for (const from of awareness) {
     from.on("update", (changes: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
       if (origin === LINK) return;
@@ -60,7 +62,7 @@ function createWorld(host: SimulatedHost) {
   const replicas = ["Replica A", "Replica B"].map((name, i): Replica => {
     const replicaId = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
     const doc = linked.docs[i]!;
-    const store = createSharedFetchStore({ doc, replicaId, fetch: host.fetch, awareness: awareness[i] });
+    const store = createSharedFetchStore({ doc, replicaId, fetch: host.fetch, awareness: awareness[i], ...(locks ? { locks } : {}) });
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
     return { name, replicaId, doc, store, queryClient };
   });

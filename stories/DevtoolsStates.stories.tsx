@@ -8,6 +8,7 @@ import { registerConnector } from "../src/core/connectors.ts";
 import { internalsOf, PRESENCE_FIELD, ROOT, TABLES } from "../src/internals.ts";
 import { seedKeys } from "../test/devtools/seed.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
+import { scenarioLocks } from "./support/page-locks.ts";
 import { useDisposable } from "./support/replicas.ts";
 import { createSimulatedHost } from "./support/simulated-host.ts";
 
@@ -34,11 +35,14 @@ function createState(state: State) {
   const awareness = new Awareness(linked.docs[1]!);
   // The simulated host never answers in time: claims stay in flight while the story is looked at.
   const host = createSimulatedHost({ delayMs: 600_000 });
-  const peer = createSharedFetchStore({ doc: linked.docs[0]!, replicaId: "replica-a", fetch: host.fetch, leaseMs: 1500 });
+  // Every state names its replicas alike: under the page's shared lock names one would wait for another's.
+  const locks = scenarioLocks();
+  const inPage = locks ? { locks } : {};
+  const peer = createSharedFetchStore({ doc: linked.docs[0]!, replicaId: "replica-a", fetch: host.fetch, leaseMs: 1500, ...inPage });
   // A sync server that accepted the socket and never answers (a stand-in connector): the store's
   // first claim waits for its initial sync, up to the 2 s cap.
   if (state === "waiting-for-sync") registerConnector(linked.docs[1]!, { whenSynced: new Promise<void>(() => {}), crossDevice: true });
-  const observer = createSharedFetchStore({ doc: linked.docs[1]!, replicaId: "observer", fetch: host.fetch, awareness });
+  const observer = createSharedFetchStore({ doc: linked.docs[1]!, replicaId: "observer", fetch: host.fetch, awareness, ...inPage });
   const doc = linked.docs[1]!;
   const key = observer.keyOf({ url: URL });
   // A replica on another device, not running here (a running store would disown a claim under its id).

@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
-import { expectNarrated, expectNoLies, findPanes, held, verdict } from "./support/play.ts";
+import { expectNarrated, expectNoLies, findPanes, held, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
@@ -117,5 +117,33 @@ export const RefetchFromEitherPane: Story = {
     // Each pane showed answer 1, then answer 2, and no other.
     for (const pane of [paneA, paneB]) await expect(pane).toHaveAttribute("data-answers-seen", "1 2");
     await expectNoLies([paneA, paneB]);
+  },
+};
+
+/**
+ * Two of these scenarios on one page, as a docs page renders every story of a file (and as two
+ * browser tabs on Storybook share one origin's Web Locks): the same replica names, the same URL.
+ * A test, kept out of the sidebar and the docs page.
+ */
+export const TwoScenariosOnOnePage: Story = {
+  name: "Two scenarios on one page",
+  tags: ["!dev", "!autodocs"],
+  render: (args) => (
+    <>
+      {["first", "second"].map((name) => (
+        <section key={name} aria-label={`${name} scenario`}>
+          <TwoReplicas {...args} />
+        </section>
+      ))}
+    </>
+  ),
+  play: async ({ canvasElement }) => {
+    const canvas = within(canvasElement);
+    // Each scenario's replicas claim on their own: neither queues behind the other's "replica-a" lock.
+    for (const name of ["first", "second"]) {
+      const scenario = await canvas.findByRole("region", { name: `${name} scenario` }, WAIT);
+      await expect(await verdict(scenario)).toMatch(/one request for two replicas/);
+      await expect(within(scenario).getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
+    }
   },
 };

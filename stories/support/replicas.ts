@@ -6,6 +6,7 @@ import type { FakeLocks } from "../../sim/fake-locks.ts";
 import type { Host } from "../../sim/host.ts";
 import { Network } from "../../sim/network.ts";
 import { Narration, narrateHost, narrateStore } from "./narration.ts";
+import { scenarioLocks } from "./page-locks.ts";
 
 export type Replica = {
   /** Display name, e.g. "Replica A". */
@@ -72,6 +73,8 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
   const net = new Network(0);
   const narration = new Narration();
   const offs = [narrateHost(narration, options.host)];
+  // This world's own lock names: another scenario on the page (or in another tab) has a "replica-a" too.
+  const pageLocks = options.locks ? undefined : scenarioLocks();
   const listeners = new Set<() => void>();
   let state: WorldState = { replicas: [], crashed: new Set(), closed: new Set() };
   const publish = (next: WorldState) => {
@@ -90,7 +93,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
       ...(options.separateBrowsers ? { browserId: `${replicaId}-browser` } : {}),
-      ...(options.locks ? { locks: options.locks.forTab(replicaId), browserId: "one-browser" } : {}),
+      ...(options.locks ? { locks: options.locks.forTab(replicaId), browserId: "one-browser" } : pageLocks ? { locks: pageLocks } : {}),
       ...options.storeOptions?.(index),
     });
     offs.push(narrateStore(narration, shortOf(name), store));
