@@ -8,8 +8,8 @@ process.env.STORYBOOK_DISABLE_TELEMETRY = "1";
 const config: StorybookConfig = {
   // The introduction (MDX) first, then the scenarios.
   stories: ["../stories/Introduction.mdx", "../stories/**/*.stories.@(ts|tsx)"],
-  // msw-storybook-addon starts Mock Service Worker once and gives each story `msw` (handlers reset between stories).
-  addons: ["@storybook/addon-docs", "@storybook/addon-vitest", "msw-storybook-addon"],
+  // Mock Service Worker: msw-storybook-addon's annotations, applied in preview.ts (started once per page there).
+  addons: ["@storybook/addon-docs", "@storybook/addon-vitest"],
   // The service worker script (`npx msw init .storybook/public`), served at /mockServiceWorker.js
   // by `storybook dev`, `storybook build` and the story tests alike.
   staticDirs: ["./public"],

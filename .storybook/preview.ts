@@ -1,6 +1,25 @@
 import type { Preview } from "@storybook/react-vite";
+import { setupWorker, type SetupWorker } from "msw/browser";
+import { createPreviewAnnotations } from "msw-storybook-addon/preview";
+
+/**
+ * Mock Service Worker, started once per page and given to every story as `msw` (handlers reset
+ * when the story goes). Not the addon's default setup: it starts a worker for each story that finds
+ * none started yet, and a docs page mounts every story of a file at once — each started its own, and
+ * every request then reached each worker's handlers (the story's host counted it several times).
+ */
+let worker: Promise<SetupWorker> | undefined;
+const msw = createPreviewAnnotations(
+  () =>
+    (worker ??= (async () => {
+      const started = setupWorker();
+      await started.start({ quiet: true, onUnhandledRequest: "bypass" });
+      return started;
+    })()),
+);
 
 const preview: Preview = {
+  beforeEach: msw.beforeEach,
   // A docs page per scenario file: each story's description (the invariant it shows) and the controls' descriptions.
   tags: ["autodocs"],
   parameters: {

@@ -7,7 +7,7 @@ import { insertsOnly } from "../sim/network.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, narration, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
-import { answeredByWorker, MOCKED_API, mockedApi, workerFetch, workerScript } from "./support/mocked-host.ts";
+import { MOCKED_API, mockedApi, workerFetch, workerScript } from "./support/mocked-host.ts";
 import { createSimulatedHost, type PerCall } from "./support/simulated-host.ts";
 import { leaseArg, liveSnapshots, urlArg, useAsked } from "./support/worlds.ts";
 
@@ -26,12 +26,13 @@ type Story = StoryObj<Args>;
  * B takes A's healthy claim over, so both requests are in flight — the stage of every duplicate.
  */
 function silentA(leaseMs: number, behaviorFor: (call: HostCall) => PerCall | undefined, throughWorker = false): Replicas {
+  const host = createSimulatedHost({ behaviorFor });
   const w = createReplicas({
     names: ["Replica A", "Replica B"],
-    host: createSimulatedHost({ behaviorFor }),
+    host,
     leaseMs,
     separateBrowsers: true,
-    ...(throughWorker ? { fetchFor: (from: string) => workerFetch(from) } : {}),
+    ...(throughWorker ? { fetchFor: (from: string) => workerFetch(from, host) } : {}),
   });
   const docA = w.replicas[0]!.doc;
   w.net.drop = (from, update) => from === docA && insertsOnly(update, "beats");
@@ -52,10 +53,10 @@ function FailingDuplicateScenario({ leaseMs, url }: Args) {
       host,
       leaseMs,
       separateBrowsers: true,
-      fetchFor: (from) => workerFetch(from),
+      fetchFor: (from) => workerFetch(from, host),
     });
     for (const r of w.replicas) w.net.isolate(r.doc);
-    return answeredByWorker(w);
+    return w;
   });
   const [healed, setHealed] = useState(false);
   const heal = () => {
@@ -213,7 +214,7 @@ function idempotentWorld(leaseMs: number): Replicas {
     for (const dup of dups.get(key) ?? [])
       dup.respond(200, { order: [...firsts.keys()].indexOf(key) + 1, request: call.n }, { "idempotent-replayed": "true" });
   });
-  return answeredByWorker(w);
+  return w;
 }
 
 function Orders({ world }: { world: Replicas }) {

@@ -14,44 +14,27 @@ export const MOCKED_API = `${globalThis.location?.origin ?? "http://localhost"}/
 /** Names the replica that sent a request; added by `workerFetch` below the store, so not part of any key. */
 const SENDER = "x-shared-fetch-replica";
 /**
- * Names the call, so the handler (in the same page) finds the AbortSignal the store passed: the
- * worker forwards a request without it, and a real network would carry the abort to the host.
+ * Names the call, so the handler (in the same page) finds the host of the scenario that sent it
+ * and the AbortSignal the store passed: the worker forwards a request without either, and a real
+ * network would carry the abort to the host. Per call, not per page: a docs page mounts every
+ * story of a file at once, each answered by its own host.
  */
 const CALL = "x-shared-fetch-call";
-const signals = new Map<string, AbortSignal>();
-let calls = 0;
+const calls = new Map<string, { host: Host | undefined; signal: AbortSignal | undefined }>();
+let sent = 0;
 
-let current: Host | undefined;
-
-/** The host that answers /api/ from now on (the mounted story's); returns a function that lets go of it. */
-export function answerWith(host: Host): () => void {
-  current = host;
-  return () => {
-    if (current === host) current = undefined;
-  };
-}
-
-/** Lets `world`'s host answer /api/ while it lives (from its creation to its destroy). */
-export function answeredByWorker<W extends { host: Host; destroy(): void }>(world: W): W {
-  const release = answerWith(world.host);
-  const destroy = world.destroy.bind(world);
-  world.destroy = () => {
-    release();
-    destroy();
-  };
-  return world;
-}
-
-/** A replica's `fetch`: the browser's own, tagged with the sender's name (as an app tags a client id). */
-export function workerFetch(from: string, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
+/**
+ * A replica's `fetch`: the browser's own, tagged with the sender's name (as an app tags a client
+ * id); `host` answers it (the real tab's page passes none: its handler is given the host).
+ */
+export function workerFetch(from: string, host?: Host, fetchFn: typeof fetch = globalThis.fetch.bind(globalThis)): typeof fetch {
   return (input, init) => {
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    const call = `${from}-${++calls}`;
+    const call = `${from}-${++sent}`;
     headers.set(SENDER, from);
     headers.set(CALL, call);
-    const signal = init?.signal ?? undefined;
-    if (signal) signals.set(call, signal);
-    return fetchFn(input, { ...init, headers }).finally(() => signals.delete(call));
+    calls.set(call, { host, signal: init?.signal ?? undefined });
+    return fetchFn(input, { ...init, headers }).finally(() => calls.delete(call));
   };
 }
 
@@ -62,14 +45,15 @@ export function workerFetch(from: string, fetchFn: typeof fetch = globalThis.fet
 export function mockedApi(hostFetch?: (from: string | undefined) => typeof fetch): HttpHandler[] {
   return [
     http.all(`${MOCKED_API}/*`, async ({ request }) => {
-      const host = current;
+      const call = calls.get(request.headers.get(CALL) ?? "");
+      const host = call?.host;
       const from = request.headers.get(SENDER) ?? undefined;
       if (!host && !hostFetch) return new Response(JSON.stringify({ error: "no story host is mounted" }), { status: 503 });
       const headers: Record<string, string> = {};
       request.headers.forEach((value, name) => {
         if (name !== SENDER && name !== CALL) headers[name] = value;
       });
-      const signal = signals.get(request.headers.get(CALL) ?? "") ?? request.signal;
+      const signal = call?.signal ?? request.signal;
       const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.text();
       const send = hostFetch ? hostFetch(from) : from === undefined ? host!.fetch : host!.fetchAs(from);
       // An aborted call: its fetch has already rejected in the page; answer the worker with a network error.

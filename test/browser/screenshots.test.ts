@@ -4,66 +4,29 @@
  * verdict. The PNGs go to docs/ only with UPDATE_SCREENSHOTS=1 (else a temp dir), so `npm test`
  * leaves the work tree clean.
  */
-import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { extname, join, normalize } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { mkdir, stat } from "node:fs/promises";
+import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildStorybook, ROOT, type BuiltStorybook } from "./built-storybook.ts";
 import { launchBrowser } from "./harness.ts";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const TYPES: Record<string, string> = {
-  ".html": "text/html",
-  ".js": "text/javascript",
-  ".css": "text/css",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".woff2": "font/woff2",
-};
-
-let dir = "";
+let storybook: BuiltStorybook | undefined;
 let out = "";
-let server: Server;
 let origin = "";
 let browser: Browser;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "shared-fetch-storybook-"));
-  await promisify(execFile)(join(ROOT, "node_modules/.bin/storybook"), ["build", "--disable-telemetry", "--quiet", "-o", dir], {
-    cwd: ROOT,
-    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
-  });
-  out = process.env.UPDATE_SCREENSHOTS === "1" ? join(ROOT, "docs") : join(dir, "screenshots");
+  storybook = await buildStorybook();
+  origin = storybook.origin;
+  out = process.env.UPDATE_SCREENSHOTS === "1" ? join(ROOT, "docs") : join(storybook.dir, "screenshots");
   await mkdir(out, { recursive: true });
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
-    readFile(file).then(
-      (body) => {
-        res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
-        res.end(body);
-      },
-      () => {
-        res.writeHead(404);
-        res.end();
-      },
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launchBrowser();
 }, 600_000);
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
-  if (dir) await rm(dir, { recursive: true, force: true });
+  await storybook?.close();
 });
 
 /** Opens a story alone (its play function runs), waits for its verdict, screenshots the canvas. */
