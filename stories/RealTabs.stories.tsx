@@ -3,7 +3,27 @@ import { expect, waitFor, within } from "storybook/test";
 import { expectNarrated, verdict, WAIT } from "./support/play.ts";
 import { MOCKED_API, workerScript } from "./support/mocked-host.ts";
 import { delayArg, leaseArg, urlArg } from "./support/worlds.ts";
-import { RealTabs, tabWindow } from "./real-tabs/real-tabs.tsx";
+import * as Y from "yjs";
+import { connectTabs } from "../src/index.ts";
+import { createTabsWorld, RealTabs, tabWindow, WORLDS_KEY } from "./real-tabs/real-tabs.tsx";
+
+/** What connectTabs keeps in this browser under `name`: localStorage entries, the IndexedDB database. */
+async function persisted(name: string): Promise<string[]> {
+  const stored = Object.keys(localStorage).filter((key) => key.endsWith(`:${name}`));
+  const databases = (await indexedDB.databases()).flatMap((db) => (db.name === name ? [`indexeddb ${name}`] : []));
+  return [...stored, ...databases];
+}
+
+/** A tab of world `name` that wrote to its doc and closed, as each iframe of the story does. */
+async function persistAsATab(name: string): Promise<void> {
+  const doc = new Y.Doc();
+  const tabs = connectTabs(doc, { name });
+  await tabs.whenSynced;
+  doc.getMap("written").set("by", "a tab");
+  await waitFor(async () => expect((await indexedDB.databases()).some((db) => db.name === name)).toBe(true), WAIT);
+  tabs.destroy();
+  doc.destroy();
+}
 
 const meta = {
   title: "Scenarios/Real tabs",
@@ -36,7 +56,13 @@ export const CrashARealTab: Story = {
       },
     },
   },
-  play: async ({ canvasElement, userEvent }) => {
+  play: async ({ canvasElement, userEvent, mount }) => {
+    // A page reloaded while this story ran: its world's tabs persisted a doc, and no unmount removed it.
+    const leftover = `rt-left-${Math.random().toString(36).slice(2, 8)}`;
+    await persistAsATab(leftover);
+    localStorage.setItem(WORLDS_KEY, JSON.stringify([...JSON.parse(localStorage.getItem(WORLDS_KEY) ?? "[]"), leftover]));
+    await expect(await persisted(leftover)).toHaveLength(3);
+    await mount();
     const canvas = within(canvasElement);
     // One request for all tabs: wait until it is out, and crash whichever tab sent it.
     await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 30_000 });
@@ -65,5 +91,13 @@ export const CrashARealTab: Story = {
     await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
     await expect(survivor.__lied).toBe(false);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    // The world that mounted removed what the gone page's world left (nobody held its lock).
+    await waitFor(async () => expect(await persisted(leftover)).toEqual([]), WAIT);
+    // A world removes its own doc when the story goes (switching stories unmounts it).
+    const world = createTabsWorld(100, 2);
+    await persistAsATab(world.id);
+    await expect(await persisted(world.id)).toHaveLength(3);
+    world.destroy();
+    await waitFor(async () => expect(await persisted(world.id)).toEqual([]), WAIT);
   },
 };

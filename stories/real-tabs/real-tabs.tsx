@@ -1,6 +1,6 @@
 import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
 import { useDisposable } from "../support/replicas.ts";
-import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { clearTabsStorage, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { hostSummary, Narration, narrateHost, narrateStore } from "../support/narration.ts";
 import { HostCounter } from "../support/panes.tsx";
 import { NarrationView } from "../support/scenario.tsx";
@@ -37,8 +37,52 @@ const styles = {
   crashed: { height: 120, display: "grid", placeItems: "center", background: "#eef0f2", color: "#5a6470", filter: "grayscale(1)" },
 } satisfies Record<string, CSSProperties>;
 
-function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld {
+/**
+ * Every world's tabs persist their doc (connectTabs: IndexedDB, a copy in localStorage and its
+ * mark) under the world's id. A world removes it when the story goes; one whose page went first (a
+ * reload, a closed tab) is listed here and removed by the next world that finds its lock free.
+ */
+export const WORLDS_KEY = "shared-fetch-stories:real-tabs";
+const worldLock = (id: string) => `${WORLDS_KEY}:${id}`;
+
+function listedWorlds(): string[] {
+  try {
+    const list: unknown = JSON.parse(localStorage.getItem(WORLDS_KEY) ?? "[]");
+    return Array.isArray(list) ? list.filter((id): id is string => typeof id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+function listWorld(id: string, listed: boolean): void {
+  const others = listedWorlds().filter((x) => x !== id);
+  try {
+    localStorage.setItem(WORLDS_KEY, JSON.stringify(listed ? [...others, id] : others));
+  } catch {
+    // Storage denied: nothing was persisted either.
+  }
+}
+
+async function forgetWorld(id: string): Promise<void> {
+  await clearTabsStorage(id);
+  listWorld(id, false);
+}
+
+/** Removes what worlds of pages gone without their unmount left behind (their lock is free). */
+function sweepWorlds(except: string): void {
+  for (const id of listedWorlds()) {
+    if (id === except) continue;
+    void navigator.locks?.request(worldLock(id), { ifAvailable: true }, (lock) => (lock ? forgetWorld(id) : undefined));
+  }
+}
+
+export function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld {
   const id = `rt-${Math.random().toString(36).slice(2, 10)}`;
+  let destroyed = false;
+  let releaseLock: () => void = () => {};
+  void navigator.locks?.request(worldLock(id), () => (destroyed ? undefined : new Promise<void>((resolve) => (releaseLock = resolve))));
+  listWorld(id, true);
+  sweepWorlds(id);
   // Requests that arrive before every first tab is open are held: each iframe loads its page on
   // its own (slowly on a cold or busy machine), and a request answered before the others open
   // would leave no claim to watch and no tab to take over.
@@ -77,7 +121,8 @@ function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld {
       host.destroy();
       delete registry[id];
       // The iframes are gone with the story; their persisted doc is not needed any more.
-      indexedDB.deleteDatabase(id);
+      destroyed = true;
+      void forgetWorld(id).finally(() => releaseLock());
     },
   };
 }
