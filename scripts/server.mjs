@@ -145,6 +145,13 @@ server.on("upgrade", (request, socket, head) => {
   wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
 });
 
+// `npm start` runs this beside Storybook: a taken port is one line saying what to do, not a stack.
+server.on("error", (error) => {
+  if (error.code !== "EADDRINUSE" && error.code !== "EACCES") throw error;
+  const why = error.code === "EADDRINUSE" ? "is already in use (another sync server?)" : "is not allowed for this user";
+  console.error(`sync server: ${host}:${port} ${why}; set PORT to another port (PORT=0 picks a free one)`);
+  process.exit(1);
+});
 server.listen(port, host, () => {
   const address = server.address();
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;

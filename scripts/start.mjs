@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: the y-websocket sync server on 127.0.0.1:1234 (for the device scenarios) and
-// Storybook on 127.0.0.1:6006, together; stopping one stops both.
+// `npm start`: Storybook on 127.0.0.1:6006 (the next free port if taken: it prints the URL) and the
+// y-websocket sync server on 127.0.0.1:1234, for trying connectPeers from an app (no scenario
+// needs it: they sync in-page); stopping Storybook stops both.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -17,7 +18,7 @@ function run(label, command, args, { optional = false } = {}) {
   children.push(child);
   child.on("exit", (code, signal) => {
     if (optional && code !== 0 && !stopping) {
-      console.warn(`[start] ${label} exited (${signal ?? code}); Storybook keeps running without it (is port 1234 taken?)`);
+      console.warn(`[start] ${label} exited (${signal ?? code}); Storybook keeps running without it`);
       return;
     }
     stop(code ?? 0);
