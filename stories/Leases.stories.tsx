@@ -47,11 +47,18 @@ function SlowRequestScenario({ leaseMs, delayMs, url, heartbeats }: Args) {
     return w;
   });
   const asked = useAsked(world.host, "A");
+  // Said from the controls as set: a delay within one lease proves nothing about heartbeats.
+  const leases = Math.round((delayMs / leaseMs) * 10) / 10;
   const done = ({ state, host, summary }: VerdictContext) => {
     if (!allSucceeded(state, { url }) || host.inFlight > 0) return undefined;
-    return host.requests === 1
-      ? `The request took ${delayMs} ms, longer than several leases, and was sent once: A's heartbeats said it was alive.`
-      : `Without heartbeats the claim aged with the request: B took it over and asked again (${summary}); both panes show one result.`;
+    if (host.requests > 1)
+      return heartbeats
+        ? `B took A's claim over and asked again (${summary}); both panes show one result.`
+        : `Without heartbeats the claim aged with the request: B took it over and asked again (${summary}); both panes show one result.`;
+    if (delayMs <= leaseMs) return `The request took ${delayMs} ms, within one lease (${leaseMs} ms): sent once, no lease ran out.`;
+    return heartbeats
+      ? `The request took ${delayMs} ms (${leases} leases) and was sent once: A's heartbeats said it was alive.`
+      : `The request took ${delayMs} ms (${leases} leases) and was sent once, though A wrote no heartbeat.`;
   };
   return <ScenarioFrame world={world} request={(i) => (i === 0 || asked ? url : null)} verdict={done} />;
 }
@@ -67,9 +74,11 @@ export const SlowRequest: Story = {
       },
     },
   },
-  play: async ({ canvasElement }) => {
+  play: async ({ canvasElement, args }) => {
     const { paneA, paneB } = await findPanes(canvasElement);
-    await expect(await verdict(canvasElement)).toMatch(/was sent once/);
+    await expect(await verdict(canvasElement)).toMatch(
+      new RegExp(`^The request took ${args.delayMs} ms \\(${args.delayMs / args.leaseMs} leases\\) and was sent once: A's heartbeats`),
+    );
     await expectRequests(canvasElement, 1);
     await expect(held(paneB)).toEqual(["replica-a"]);
     await expect(narration(canvasElement).some((line) => /took over/.test(line))).toBe(false);
