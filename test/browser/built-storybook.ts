@@ -3,13 +3,14 @@
  * the e2e tests open its stories and docs pages in chromium.
  */
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { inject } from "vitest";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TYPES: Record<string, string> = {
@@ -25,11 +26,15 @@ const TYPES: Record<string, string> = {
 export type BuiltStorybook = { dir: string; origin: string; close(): Promise<void> };
 
 export async function buildStorybook(): Promise<BuiltStorybook> {
-  const dir = await mkdtemp(join(tmpdir(), "shared-fetch-storybook-"));
-  await promisify(execFile)(join(ROOT, "node_modules/.bin/storybook"), ["build", "--disable-telemetry", "--quiet", "-o", dir], {
-    cwd: ROOT,
-    env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
-  });
+  // Built once per run, by the first file that asks (the e2e files run one at a time), into the
+  // directory the project's global setup made and removes: a build takes a minute or more here.
+  const dir = inject("e2eStorybookDir");
+  if (!existsSync(join(dir, "index.html"))) {
+    await promisify(execFile)(join(ROOT, "node_modules/.bin/storybook"), ["build", "--disable-telemetry", "--quiet", "-o", dir], {
+      cwd: ROOT,
+      env: { ...process.env, STORYBOOK_DISABLE_TELEMETRY: "1" },
+    });
+  }
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
     const file = join(dir, path.endsWith("/") ? `${path}index.html` : path);
@@ -50,7 +55,6 @@ export async function buildStorybook(): Promise<BuiltStorybook> {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     async close() {
       await new Promise((resolve) => server.close(resolve));
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
