@@ -195,6 +195,12 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
       if (!destroyed && error === undefined) websocket.connect().catch(() => {});
     }, wait);
   }
+  // A server that closes the room (an instance stopping: SIGTERM in a rolling deploy) sends a close
+  // message, on which the provider drops every remote presence as if those peers had left, keeping
+  // their clocks: their claims went stale at once and were taken over, and the next instance's
+  // re-announcement was ignored until the 15 s renewal. It is our connection that ends.
+  const closeRoom = provider.onClose.bind(provider);
+  provider.onClose = () => (dropRemotePresence(awareness), closeRoom());
   const observer = observeUpdateTrips(provider, trips);
   provider.attach();
 
