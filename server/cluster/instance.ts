@@ -68,6 +68,7 @@ async function stop(): Promise<void> {
     );
     process.exit(1);
   }, shutdownTimeout);
+  redis.drain(); // its clients move to another instance: they did not leave (redis-extension.ts, fix 7)
   await server.destroy(); // stores what is pending, then the extensions close Redis
   await documents.close();
   process.exit(0);

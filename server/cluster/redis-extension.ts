@@ -33,9 +33,22 @@ import {
  *    and ask for theirs.
  * 6. Its `onDestroy` quits Redis politely (QUIT waits for a connection): with Redis down, an
  *    instance's SIGTERM hung until killed. We take no lock, so we just drop both connections.
+ * 7. A stopping instance closes every connection, which removes each client's presence as if it
+ *    had left, and published that: in a rolling deploy the peers on the other instances took over
+ *    every claim its clients held, while those clients were moving to another instance, alive.
+ *    Once `drain()` is called nothing more is published; their presence is refreshed from where
+ *    they reconnect, or times out there (30 s) for a client that does not come back.
  */
 export class ClusterRedis extends Redis {
+  private draining = false;
+
+  /** Called before the server closes its connections on SIGTERM (fix 7). */
+  drain(): void {
+    this.draining = true;
+  }
+
   override async onAwarenessUpdate({ documentName, awareness, added, updated, removed }: onAwarenessUpdatePayload): Promise<number> {
+    if (this.draining) return 0;
     const message = new OutgoingMessage(documentName).createAwarenessUpdateMessage(awareness, added.concat(updated, removed));
     // The same framing as the extension's private encodeMessage(): our identifier, then the
     // message, so that this instance ignores its own echo.

@@ -56,5 +56,6 @@ async function drainScenario(claimantOnDrained: boolean): Promise<void> {
 }
 
 describe("an instance stopped with SIGTERM mid-request (rolling deploy): 1 request per key (invariant 3)", () => {
+  it("the claimant's instance drains: a peer on another instance does not take its claim over", () => drainScenario(true), 60_000);
   it("a waiter's instance drains: the waiter does not take the claim of a peer elsewhere over", () => drainScenario(false), 60_000);
 });
