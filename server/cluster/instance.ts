@@ -30,8 +30,6 @@ const redis = new ClusterRedis({ host: "127.0.0.1", port: redisPort, prefix: "sh
 const documents = await postgresDocuments(databaseUrl);
 const server = new Server({
   name,
-  port,
-  address: "127.0.0.1",
   quiet: true,
   stopOnSignals: false,
   debounce,
@@ -47,7 +45,14 @@ const server = new Server({
 // Fix (b): listen only once both Redis connections are ready, or a client that connects at once
 // may lose the room's first write.
 await redis.ready();
-await server.listen();
+// Not server.listen(): Hocuspocus 3.4.4 hands net its `address` where net reads `host`, so it
+// listened on every interface of the machine. No extension here has an onListen hook to miss.
+await new Promise<void>((resolve, reject) => {
+  server.httpServer.once("error", reject).listen(port, "127.0.0.1", () => {
+    server.httpServer.off("error", reject);
+    resolve();
+  });
+});
 console.log(`hocuspocus ${name} listening on ws://127.0.0.1:${server.address.port}`);
 
 let stopping = false;
