@@ -44,7 +44,11 @@ const server = new Server({
 
 // Fix (b): listen only once both Redis connections are ready, or a client that connects at once
 // may lose the room's first write.
-await redis.ready();
+await redis
+  .ready()
+  .catch((error: Error) =>
+    configError(`hocuspocus ${name}: REDIS_PORT=${redisPort}: no Redis answers on 127.0.0.1:${redisPort} (${error.message})`),
+  );
 // Not server.listen(): Hocuspocus 3.4.4 hands net its `address` where net reads `host`, so it
 // listened on every interface of the machine. No extension here has an onListen hook to miss.
 await new Promise<void>((resolve, reject) => {
@@ -52,7 +56,9 @@ await new Promise<void>((resolve, reject) => {
     server.httpServer.off("error", reject);
     resolve();
   });
-});
+}).catch((error: NodeJS.ErrnoException) =>
+  configError(`hocuspocus ${name}: PORT=${port}: ${error.code === "EADDRINUSE" ? `127.0.0.1:${port} is in use` : error.message}`),
+);
 console.log(`hocuspocus ${name} listening on ws://127.0.0.1:${server.address.port}`);
 
 let stopping = false;

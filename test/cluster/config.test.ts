@@ -5,8 +5,9 @@
  * secret's value nor DATABASE_URL's password — instead of failing at the first client.
  */
 import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { INSTANCE, instanceEnv, ROOT } from "../../server/cluster/cluster.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { DEMO_SECRET } from "../../server/cluster/tokens.ts";
@@ -73,6 +74,25 @@ describe("instance.ts refuses a bad configuration at start, naming the variable 
     expect(code).toBe(1);
     expect(output).toContain(`DATABASE_URL postgres://postgres:***@127.0.0.1:${dead}/postgres is unreachable`);
     expect(output).not.toContain("hunter2");
+  });
+
+  it("a PORT another process listens on: named, in one line (not a stack trace)", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => void taken.close());
+    const port = (taken.address() as AddressInfo).port;
+    const { code, output } = await run(INSTANCE, { PORT: String(port) });
+    expect(code).toBe(1);
+    expect(output.trim()).toBe(`hocuspocus config: PORT=${port}: 127.0.0.1:${port} is in use`);
+  });
+
+  it("a REDIS_PORT with no Redis behind it: named, in one line (not a stack trace)", async () => {
+    const dead = await freePort();
+    const { code, output } = await run(INSTANCE, { REDIS_PORT: String(dead) });
+    expect(code).toBe(1);
+    expect(output.trim()).toMatch(
+      new RegExp(`^hocuspocus config: REDIS_PORT=${dead}: no Redis answers on 127\\.0\\.0\\.1:${dead} \\(.*ECONNREFUSED.*\\)$`),
+    );
   });
 
   it("a DATABASE_URL whose database lacks the documents table is reported at start", async () => {
