@@ -14,7 +14,12 @@ import * as encoding from "lib0/encoding";
 import * as decoding from "lib0/decoding";
 
 const host = process.env.HOST || "127.0.0.1";
-const port = Number.parseInt(process.env.PORT ?? "1234", 10);
+const portText = process.env.PORT || "1234";
+// Checked whole: parseInt read "12abc" as 12 and served there; "abc" died in a stack trace.
+const port =
+  /^\d+$/.test(portText) && Number(portText) <= 65535
+    ? Number(portText)
+    : stopAtStart(`environment variable PORT must be an integer from 0 to 65535, got ${JSON.stringify(portText)}`);
 const MESSAGE_SYNC = 0;
 const MESSAGE_AWARENESS = 1;
 // A connection that misses a pong for this long is closed, so its presence is removed.
@@ -146,17 +151,24 @@ server.on("upgrade", (request, socket, head) => {
 });
 
 // `npm start` runs this beside Storybook: a taken port is one line saying what to do, not a stack.
-server.on("error", (error) => {
-  if (error.code !== "EADDRINUSE" && error.code !== "EACCES") throw error;
-  const why = error.code === "EADDRINUSE" ? "is already in use (another sync server?)" : "is not allowed for this user";
-  console.error(`sync server: ${host}:${port} ${why}; set PORT to another port (PORT=0 picks a free one)`);
-  process.exit(1);
-});
+server.once("error", (error) =>
+  stopAtStart(
+    error.code === "EADDRINUSE"
+      ? `PORT=${port}: ${host}:${port} is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)`
+      : `cannot listen on ${host}:${port}: ${error.message}`,
+  ),
+);
 server.listen(port, host, () => {
   const address = server.address();
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   console.log(`y-websocket server listening on ws://${shown}:${address.port}`);
 });
+
+/** One line and exit 1: nothing runs yet that a stop would have to close. */
+function stopAtStart(message) {
+  console.error(`sync server: ${message}`);
+  process.exit(1);
+}
 
 let stopping = false;
 function stop() {

@@ -26,6 +26,6 @@ it("sync server: a port already in use is one clear line and exit code 1, no sta
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   expect(code).toBe(1);
   expect(stderr.trim().split("\n")).toEqual([
-    `sync server: 127.0.0.1:${port} is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)`,
+    `sync server: PORT=${port}: 127.0.0.1:${port} is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)`,
   ]);
 }, 20_000);

@@ -1,0 +1,51 @@
+/**
+ * README, Scripts: `npm run server` is the sync server alone (scripts/server.mjs), on HOST/PORT.
+ * Error messages: a bad value is refused with a clear message naming it. Pinned here: a PORT that
+ * is not a port, or is taken, stops the script with one line naming PORT and the value, instead
+ * of a stack trace (`PORT=abc`) or a server quietly on another port (`PORT=12abc` listened on 12).
+ */
+import { spawn } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, onTestFinished } from "vitest";
+
+const script = fileURLToPath(new URL("../../scripts/server.mjs", import.meta.url));
+
+/** Runs the script with PORT=`port`; its exit code and output, or SIGKILL and code null after 10 s. */
+async function run(port: string): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, HOST: "127.0.0.1", PORT: port },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+describe("scripts/server.mjs refuses a bad PORT at start, naming it", () => {
+  it.each(["abc", "12abc", "1.5", "-1", "70000"])(
+    "PORT=%s",
+    async (value) => {
+      const { code, output } = await run(value);
+      expect(code).toBe(1);
+      expect(output.trim()).toBe(`sync server: environment variable PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}`);
+    },
+    15_000,
+  );
+
+  it("a PORT another process listens on", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    onTestFinished(() => void taken.close());
+    const port = (taken.address() as AddressInfo).port;
+    const { code, output } = await run(String(port));
+    expect(code).toBe(1);
+    expect(output.trim()).toBe(
+      `sync server: PORT=${port}: 127.0.0.1:${port} is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)`,
+    );
+  }, 15_000);
+});
