@@ -1,11 +1,13 @@
 import { Redis } from "@hocuspocus/extension-redis";
 import {
   OutgoingMessage,
+  type afterLoadDocumentPayload,
   type Document,
   type onAwarenessUpdatePayload,
   type onChangePayload,
   type onConfigurePayload,
 } from "@hocuspocus/server";
+import { UNAVAILABLE_REASON } from "../../src/hocuspocus/errors.ts";
 
 /**
  * The Redis extension of Hocuspocus 3.4.4 with these fixes (each confirmed in its source):
@@ -38,6 +40,10 @@ import {
  *    every claim its clients held, while those clients were moving to another instance, alive.
  *    Once `drain()` is called nothing more is published; their presence is refreshed from where
  *    they reconnect, or times out there (30 s) for a client that does not come back.
+ * 8. A room opened while Redis is down fails to load once ioredis gives up its subscription (20
+ *    retries, ≈ 10 s), and Hocuspocus tells the client `permission-denied`, a refused token's
+ *    answer: the client stopped for good. We give that failure the reason `unavailable`, so the
+ *    client comes back after a back-off (src/hocuspocus/errors.ts).
  */
 export class ClusterRedis extends Redis {
   private draining = false;
@@ -65,6 +71,15 @@ export class ClusterRedis extends Redis {
     this.sub.on("ready", () => {
       for (const document of this.instance.documents.values()) void this.publishSyncStep1(document).catch(() => {});
     });
+  }
+
+  override async afterLoadDocument(payload: afterLoadDocumentPayload): Promise<unknown> {
+    try {
+      return await super.afterLoadDocument(payload);
+    } catch (error) {
+      console.error(`redis: room ${payload.documentName} not relayed (${(error as Error).message}); its clients are told to come back`);
+      throw Object.assign(new Error(`room ${payload.documentName} could not be relayed`), { reason: `${UNAVAILABLE_REASON}: relay` });
+    }
   }
 
   override async onChange(data: onChangePayload): Promise<void> {
