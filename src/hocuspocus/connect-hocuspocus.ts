@@ -198,9 +198,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // A server that closes the room (an instance stopping: SIGTERM in a rolling deploy) sends a close
   // message, on which the provider drops every remote presence as if those peers had left, keeping
   // their clocks: their claims went stale at once and were taken over, and the next instance's
-  // re-announcement was ignored until the 15 s renewal. It is our connection that ends.
+  // re-announcement was ignored until the 15 s renewal. It is our connection that ends: and the
+  // socket, left open by the instance while it stores, served nothing until it exited. Closed, it
+  // takes the way of a lost connection: the next instance.
   const closeRoom = provider.onClose.bind(provider);
-  provider.onClose = () => (dropRemotePresence(awareness), closeRoom());
+  provider.onClose = () => (dropRemotePresence(awareness), closeRoom(), websocket.webSocket?.close());
   const observer = observeUpdateTrips(provider, trips);
   provider.attach();
 

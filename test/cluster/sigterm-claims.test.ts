@@ -5,9 +5,10 @@
  * not read as every one of its clients leaving (for the peers elsewhere), nor as every peer
  * elsewhere leaving (for its own clients): either would duplicate every request in flight.
  */
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { until } from "../sync/wait.ts";
-import { extraInstance, peer, uniqueRoom, useCluster, when, type Peer } from "./harness.ts";
+import { extraInstance, peer, storedPeer, uniqueRoom, untilAcked, useCluster, when, type Peer } from "./harness.ts";
 
 const env = useCluster({ instances: 1 });
 
@@ -58,4 +59,34 @@ async function drainScenario(claimantOnDrained: boolean): Promise<void> {
 describe("an instance stopped with SIGTERM mid-request (rolling deploy): 1 request per key (invariant 3)", () => {
   it("the claimant's instance drains: a peer on another instance does not take its claim over", () => drainScenario(true), 60_000);
   it("a waiter's instance drains: the waiter does not take the claim of a peer elsewhere over", () => drainScenario(false), 60_000);
+});
+
+describe("an instance stopped with SIGTERM while its stores are slow", () => {
+  it("its clients move to another instance at once, not when it exits: they are served meanwhile", async () => {
+    const cluster = env.cluster();
+    const drained = await extraInstance(cluster, "slow-drain", { SHUTDOWN_TIMEOUT_MS: "30000" });
+    const survivor = cluster.urls[0]!;
+    const room = uniqueRoom("slowdrain");
+    const a = await storedPeer(cluster, room, [drained.url, survivor]);
+    // The room's row held locked (a slow disk, an operator's transaction): the drain's store waits.
+    const row = new pg.Client({ connectionString: cluster.postgres.connectionString });
+    await row.connect();
+    const release = (): Promise<void> =>
+      row
+        .query("COMMIT")
+        .then(() => row.end())
+        .catch(() => {});
+    onTestFinished(release);
+    await row.query("BEGIN");
+    await row.query("SELECT data FROM shared_fetch_documents WHERE name = $1 FOR UPDATE", [room]);
+    a.map.set("k", "v");
+    await untilAcked(a);
+    let exited = false;
+    void drained.child.exited.then(() => (exited = true));
+    drained.child.process.kill("SIGTERM");
+    await until(a.conn.provider, "synced", () => a.conn.url === survivor && a.conn.provider.isSynced);
+    expect(exited).toBe(false);
+    await release();
+    expect(await drained.child.exited).toBe(0);
+  }, 60_000);
 });
