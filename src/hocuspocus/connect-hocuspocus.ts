@@ -190,9 +190,16 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   function retryLater(): void {
     websocket.disconnect();
     const wait = Math.min(delay * 2 ** passingFailures++, 30_000);
+    const reconnect = (): void => {
+      websocket.off("disconnect", reconnect);
+      if (!destroyed && error === undefined) websocket.connect().catch(() => {});
+    };
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
-      if (!destroyed && error === undefined) websocket.connect().catch(() => {});
+      // connect() does nothing while the socket still reads as connected, and a slow close
+      // handshake outlasts the back-off: the client then never came back (here, for 27 s).
+      if (websocket.status === "connected") websocket.on("disconnect", reconnect);
+      else reconnect();
     }, wait);
   }
   // A server that closes the room (an instance stopping: SIGTERM in a rolling deploy) sends a close
