@@ -24,7 +24,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
  * "network error" into the shared doc for what is bad input, shown by every replica.
  */
 describe("headers fetch refuses are bad input, not a recorded network error", () => {
-  it.each(["Transfer-Encoding", "Upgrade", "Expect", "Keep-Alive", "Connection"])(
+  it.each(["Transfer-Encoding", "Upgrade", "Expect", "Keep-Alive", "Connection", "Content-Length"])(
     "%s: rejected at once naming the header; nothing written",
     async (name) => {
       const doc = new Y.Doc();
@@ -43,4 +43,17 @@ describe("headers fetch refuses are bad input, not a recorded network error", ()
       store.destroy();
     },
   );
+
+  // Node's fetch sends a Content-Length only when it is the body's exact length and fails the
+  // request otherwise; a browser drops it. Either way the body fixes it, and a wrong one was
+  // recorded as "network error (request body does not match its Content-Length)" for every replica.
+  it("a POST whose Content-Length does not match its body: rejected at once, no error record in the doc", async () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, locks: null, settleMs: 0 });
+    const req = { url: `${base}/orders`, method: "POST" as const, headers: { "Content-Length": "5" }, body: "x" };
+    await expect(store.ensure(req)).rejects.toThrow(/header "Content-Length" is fetch's to set \(the connection, the body's length\)/);
+    expect(store.inspect().keys).toEqual([]);
+    expect(requests).toBe(0);
+    store.destroy();
+  });
 });

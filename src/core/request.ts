@@ -102,8 +102,11 @@ export function originAndPath(href: string): string {
   return cut < 0 ? href : href.slice(0, cut);
 }
 
-/** Headers of the connection, not the request: Node's fetch throws on them (browsers forbid and drop them). */
-const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
+/**
+ * Headers of the connection and the body's framing, not the request: Node's fetch throws on them
+ * (Content-Length unless it is the body's exact length), browsers forbid and drop them.
+ */
+const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect", "content-length"]);
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
@@ -131,7 +134,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       const lower = name.toLowerCase();
       if (CONNECTION_HEADERS.has(lower))
         fail(
-          `shared-fetch: header ${describe(name)} belongs to the HTTP connection, which fetch manages: browsers drop it, Node's fetch refuses it (Connection but for close or keep-alive)`,
+          `shared-fetch: header ${describe(name)} is fetch's to set (the connection, the body's length): browsers drop it, Node's fetch may refuse it`,
         );
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
       headers[lower] = trimSpacesAndTabs(value);
