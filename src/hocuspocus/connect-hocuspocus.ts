@@ -1,7 +1,7 @@
 import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
 import type { Doc } from "yjs";
-import { describe, shownUrl } from "../core/errors.ts";
+import { describe, shownUrl, shownValue } from "../core/errors.ts";
 import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
@@ -72,7 +72,9 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
   if (opts.url !== undefined && opts.urls !== undefined) throw new TypeError("connectHocuspocus: give `url` or `urls`, not both");
   const urls = opts.urls ?? (opts.url === undefined ? [] : [opts.url]);
   if (!Array.isArray(urls) || urls.length === 0)
-    throw new TypeError(`connectHocuspocus: \`url\` or \`urls\` is required, got ${describe(opts.urls ?? opts.url)}`);
+    throw new TypeError(
+      `connectHocuspocus: \`url\` or \`urls\` is required, got ${Array.isArray(opts.urls) ? "[]" : shownValue(opts.urls ?? opts.url)}`,
+    );
   for (const url of urls) {
     requireNonEmptyString("connectHocuspocus", "url", url);
     let protocol = "";

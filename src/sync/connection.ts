@@ -1,6 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import type { Doc } from "yjs";
-import { describe, kindOf } from "../core/errors.ts";
+import { kindOf, shownValue } from "../core/errors.ts";
 import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
 
 /** What connectTabs, connectPeers and connectHocuspocus hand back: one way of syncing a Y.Doc. */
@@ -81,5 +81,5 @@ export function requireOptionalBoolean(fn: string, option: string, value: unknow
 /** Throws a TypeError naming the function, the option and the bad value. */
 export function requireNonEmptyString(fn: string, option: string, value: unknown): asserts value is string {
   if (typeof value !== "string" || value === "")
-    throw new TypeError(`${fn}: \`${option}\` must be a non-empty string, got ${describe(value)}`);
+    throw new TypeError(`${fn}: \`${option}\` must be a non-empty string, got ${shownValue(value)}`);
 }

@@ -3,7 +3,7 @@
  * its `peers` with them at the call, in a tab that must not load y-websocket or Yjs for it (the
  * worker, or the tab's own replica, connects later), and the worker checks a tab's hello with them.
  */
-import { describe, shownUrl } from "../core/errors.ts";
+import { kindOf, shownUrl, shownValue } from "../core/errors.ts";
 
 /** A y-websocket server: its base URL, the doc's room, and the query parameters sent with the connection. */
 export type PeersServer = { url: string; room: string; params?: Record<string, string> };
@@ -15,11 +15,12 @@ export type PeersServer = { url: string; room: string; params?: Record<string, s
 export function peersProblem(value: unknown, name?: string): string | undefined {
   const option = (o: string) => `\`${name ? `${name}.${o}` : o}\``;
   if (typeof value !== "object" || value === null)
-    return `${name ? `\`${name}\`` : "the options"} must be { url, room, params? }, got ${describe(value)}`;
+    return `${name ? `\`${name}\`` : "the options"} must be { url, room, params? }, got ${shownValue(value)}`;
   const given = value as Record<string, unknown>;
   for (const key of ["url", "room"]) {
     const v = given[key];
-    if (typeof v !== "string" || v === "") return `${option(key)} must be a non-empty string, got ${describe(v)}`;
+    // A URL (a string given as the options, a URL object) may carry a token in its query: never quoted.
+    if (typeof v !== "string" || v === "") return `${option(key)} must be a non-empty string, got ${shownValue(v)}`;
   }
   const url = given.url as string;
   if (!["ws:", "wss:", "http:", "https:"].includes(protocolOf(url)))
@@ -30,11 +31,11 @@ export function peersProblem(value: unknown, name?: string): string | undefined 
     return `${option("room")} must not contain "?" or "#" (the server would read another room), got ${shownUrl(given.room as string)}`;
   const params = given.params;
   if (params === undefined) return undefined;
-  if (typeof params !== "object" || params === null || Array.isArray(params))
-    return `${option("params")} must be an object of strings when given, got ${params === null ? "null" : Array.isArray(params) ? "an array" : `a ${typeof params}`}`;
-  for (const [key, v] of Object.entries(params))
+  // y-websocket reads own keys only: a URLSearchParams or a Map would send none of its params.
+  if (kindOf(params) !== "an object") return `${option("params")} must be a plain object of strings when given, got ${kindOf(params)}`;
+  for (const [key, v] of Object.entries(params as object))
     // A param is often a token: named by its type, never quoted.
-    if (typeof v !== "string") return `${option(`params.${key}`)} must be a string, got ${v === null ? "null" : `a ${typeof v}`}`;
+    if (typeof v !== "string") return `${option(`params.${key}`)} must be a string, got ${kindOf(v)}`;
   return undefined;
 }
 

@@ -33,7 +33,7 @@ describe("`peers` is checked at the call", () => {
       [{ room: "r" }, /`peers\.url` must be a non-empty string, got undefined/],
       ["wss://sync.example.com", /`peers` must be \{ url, room, params\? \}, got "wss:\/\/sync\.example\.com"/],
       [{ url: "wss://s", room: "r", params: { token: 5 } }, /`peers\.params\.token` must be a string, got a number/],
-      [{ url: "wss://s", room: "r", params: "token=1" }, /`peers\.params` must be an object of strings when given, got a string/],
+      [{ url: "wss://s", room: "r", params: "token=1" }, /`peers\.params` must be a plain object of strings when given, got a string/],
     ];
     for (const [peers, message] of bad) {
       const call = () => connectBrowser({ name: name(), worker, locks: new FakeLocks().forTab("t"), peers: peers as never });
