@@ -1,6 +1,7 @@
 /**
- * The README's ```tsx examples compile under `tsc --strict` against this package's sources (as
- * "shared-fetch" and "shared-fetch/devtools"): an example a reader copies must not fail to type.
+ * The README's ```tsx and ```ts examples compile under `tsc --strict` against this package's
+ * sources, each subpath of package.json's `exports` mapped to the source its types are built from
+ * ("shared-fetch", "shared-fetch/hocuspocus", …): an example a reader copies must not fail to type.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,13 +12,28 @@ import { describe, expect, it } from "vitest";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 function blocks(markdown: string): string[] {
-  return [...markdown.matchAll(/^```tsx\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+  return [...markdown.matchAll(/^```tsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+/** "shared-fetch/x" → the source whose declarations `exports["./x"].types` are built from. */
+function subpaths(): Record<string, string[]> {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | { types?: string }> };
+  const paths: Record<string, string[]> = {};
+  for (const [subpath, target] of Object.entries(pkg.exports)) {
+    const types = typeof target === "object" ? target.types : undefined;
+    if (!types) continue;
+    const source = types.replace(/^\.\/dist\//, "").replace(/\.d\.ts$/, "");
+    paths[`shared-fetch${subpath.slice(1)}`] = [`${source}.ts`, `${source}.tsx`];
+  }
+  return paths;
 }
 
 describe("README examples", () => {
-  it("every ```tsx block compiles under --strict", () => {
+  it("every ```tsx and ```ts block compiles under --strict, whatever subpath of the package it imports", () => {
     const examples = blocks(readFileSync(join(root, "README.md"), "utf8"));
-    expect(examples.length).toBeGreaterThanOrEqual(3);
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    const paths = subpaths();
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["shared-fetch", "shared-fetch/devtools", "shared-fetch/hocuspocus"]));
     // Inside the repository so that node_modules resolves; removed afterwards.
     const dir = mkdtempSync(join(root, "node_modules", ".readme-examples-"));
     try {
@@ -40,7 +56,7 @@ describe("README examples", () => {
         types: [],
         lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
         baseUrl: root,
-        paths: { "shared-fetch": ["src/index.ts"], "shared-fetch/devtools": ["devtools/index.ts"] },
+        paths,
       });
       const problems = ts.getPreEmitDiagnostics(program).map((d) => {
         const where = d.file
