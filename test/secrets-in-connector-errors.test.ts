@@ -48,6 +48,15 @@ describe("invariant 13: the connectors' refusals never quote a sync URL's token"
     expect(error.message).not.toContain(TOKEN);
   });
 
+  it("connectHocuspocus, a token that is an object (a session): named by its kind, never quoted", () => {
+    const session = { jwt: TOKEN };
+    const error = refusal(() =>
+      connectHocuspocus(new Y.Doc(), { url: "wss://sync.example.com", room: "r", token: session as never, WebSocketPolyfill }),
+    );
+    expect(error.message).toMatch(/`token` must be a string or a function returning one, got a value of type object$/);
+    expect(error.message).not.toContain(TOKEN);
+  });
+
   it("connectBrowser, peers given as the URL string: refused showing the URL up to its query", () => {
     const error = refusal(() => connectBrowser({ name: "app", worker: false, peers: withToken as never }));
     expect(error).toBeInstanceOf(SharedFetchInputError);
