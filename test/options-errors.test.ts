@@ -71,6 +71,20 @@ describe("the store's calls", () => {
     store.destroy();
   });
 
+  it("an AbortController given for `signal` (instead of its .signal) is named as one, not as {}", async () => {
+    const host = new Host();
+    const store = createSharedFetchStore({ doc: new Y.Doc(), fetch: host.fetch, locks: null, settleMs: 0 });
+    const controller = new AbortController();
+    await expect(store.ensure({ url: URL_A }, { signal: controller as never })).rejects.toThrow(
+      new SharedFetchInputError("shared-fetch: signal must be an AbortSignal, got an AbortController"),
+    );
+    await expect(store.ensureProgram({ url: `${URL_A}/main.js` }, { signal: controller as never })).rejects.toThrow(
+      /signal must be an AbortSignal, got an AbortController$/,
+    );
+    expect(host.calls).toHaveLength(0);
+    store.destroy();
+  });
+
   it("subscribe and subscribeProgram refuse a listener that is not a function, naming it", () => {
     const store = createSharedFetchStore({ doc: new Y.Doc(), fetch: new Host().fetch, locks: null });
     expect(() => store.subscribe({ url: URL_A }, 5 as never)).toThrow(

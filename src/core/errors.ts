@@ -23,7 +23,7 @@ export function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "an array";
   if (typeof value !== "object") return `a ${typeof value}`;
   const name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  return typeof name === "string" && name !== "" && name !== "Object" ? `a ${name}` : "an object";
+  return typeof name === "string" && name !== "" && name !== "Object" ? `${/^[AEIO]/.test(name) ? "an" : "a"} ${name}` : "an object";
 }
 
 /** Shortens a value for an error message so a huge or hostile input cannot flood a log. */

@@ -139,7 +139,7 @@ export function ensureOptions(
     skipInFlight?: unknown;
   };
   if (signal !== undefined && !isSignal(signal))
-    throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${describe(signal)}`);
+    throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${shownValue(signal)}`);
   if (skipInFlight !== undefined && typeof skipInFlight !== "boolean")
     throw new SharedFetchInputError(`shared-fetch: skipInFlight must be a boolean when given, got ${describe(skipInFlight)}`);
   return {
