@@ -107,7 +107,11 @@ describe("connectors", () => {
       new TypeError("connectTabs: `name` must be a non-empty string, got 5"),
     );
     expect(() => connectTabs(new Y.Doc(), { name: "app", indexeddb: "no" as never })).toThrow(
-      new TypeError("connectTabs: `indexeddb` must be a boolean when given, got no"),
+      new TypeError('connectTabs: `indexeddb` must be a boolean when given, got "no"'),
+    );
+    // A string read from configuration: quoted, or "got false" would read as a valid value.
+    expect(() => connectTabs(new Y.Doc(), { name: "app", indexeddb: "false" as never })).toThrow(
+      new TypeError('connectTabs: `indexeddb` must be a boolean when given, got "false"'),
     );
   });
 

@@ -1,5 +1,6 @@
 import { registerConnector } from "../core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
+import { shownValue } from "../core/errors.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
@@ -62,7 +63,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireOptionalBoolean("connectTabs", "persisted", opts.persisted);
   const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;
   if (!Number.isSafeInteger(snapshotBytes) || snapshotBytes < 0) {
-    throw new TypeError(`connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${String(opts.snapshotBytes)}`);
+    throw new TypeError(
+      `connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${shownValue(opts.snapshotBytes)}`,
+    );
   }
   const awareness = createAwareness(doc);
   const nonce = randomId();

@@ -75,7 +75,7 @@ export function requireWebSocket(fn: string, value: unknown): void {
 /** Throws a TypeError naming the function, the option and the value, unless it is absent or a boolean. */
 export function requireOptionalBoolean(fn: string, option: string, value: unknown): void {
   if (value !== undefined && typeof value !== "boolean")
-    throw new TypeError(`${fn}: \`${option}\` must be a boolean when given, got ${String(value)}`);
+    throw new TypeError(`${fn}: \`${option}\` must be a boolean when given, got ${shownValue(value)}`);
 }
 
 /** Throws a TypeError naming the function, the option and the bad value. */

@@ -70,7 +70,7 @@ describe("connectTabs' boot sync", () => {
   it("`persisted` other than a boolean is refused, naming the value", () => {
     const doc = new Y.Doc();
     expect(() => connectTabs(doc, { name: uniqueName(), persisted: "no" as unknown as boolean })).toThrow(
-      new TypeError("connectTabs: `persisted` must be a boolean when given, got no"),
+      new TypeError('connectTabs: `persisted` must be a boolean when given, got "no"'),
     );
   });
 

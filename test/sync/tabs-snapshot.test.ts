@@ -179,9 +179,14 @@ describe("connectTabs' copy of the doc in localStorage", () => {
     await expect(clearTabsStorage("")).rejects.toThrow(new TypeError('clearTabsStorage: `name` must be a non-empty string, got ""'));
   });
 
-  it.each([-1, 1.5, Number.NaN, "256" as unknown as number])("snapshotBytes %s is refused, naming the value", (bad) => {
+  it.each([
+    [-1, "-1"],
+    [1.5, "1.5"],
+    [Number.NaN, "NaN"],
+    ["256" as unknown as number, '"256"'], // quoted: "got 256" would read as a valid value
+  ])("snapshotBytes %s is refused, naming the value", (bad, shown) => {
     expect(() => connectTabs(new Y.Doc(), { name: uniqueName(), snapshotBytes: bad })).toThrow(
-      new TypeError(`connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${String(bad)}`),
+      new TypeError(`connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${shown}`),
     );
   });
 });
