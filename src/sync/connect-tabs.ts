@@ -22,7 +22,7 @@ import {
   type SyncStatus,
   type TabReply,
 } from "./tab-protocol.ts";
-import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot } from "./local-snapshot.ts";
+import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } from "./local-snapshot.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
 import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
@@ -78,6 +78,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // logout (a tab still open then) and holds the previous user's doc.
   const keepsSnapshot = useIndexeddb && snapshotBytes > 0;
   if (keepsSnapshot && mayHavePersisted(opts.name)) loadSnapshot(doc, opts.name);
+  // An app that turned the copy off (snapshotBytes: 0) keeps none: not even an earlier visit's.
+  else if (!keepsSnapshot) removeSnapshot(opts.name);
   const persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone) : null;
   const page = globalThis as PageTarget;
 

@@ -64,11 +64,15 @@ describe("connectTabs' copy of the doc in localStorage", () => {
   it("an older copy merges with what IndexedDB holds: the newer value wins once the database is read", async () => {
     const name = uniqueName();
     // Marked as persisted: each earlier tab reads its database first, so r2 is written over r1.
-    vi.stubGlobal("localStorage", fakeStorage({ [markKey(name)]: "1" }));
+    const storage = fakeStorage({ [markKey(name)]: "1" });
+    vi.stubGlobal("localStorage", storage);
     vi.stubGlobal("navigator", noOtherReplica);
     await firstVisit(name, { result: "r1" });
-    // A later tab that keeps no copy writes r2 into the database only.
+    const r1 = storage.items.get(snapshotKey(name))!;
+    // A later tab writes r2 into the database, and the copy is put back as r1 left it (a tab of
+    // that later visit closed before its copy's write).
     await firstVisit(name, { result: "r2" }, { snapshotBytes: 0 });
+    storage.items.set(snapshotKey(name), r1);
 
     const slow = slowIndexedDB();
     vi.stubGlobal("indexedDB", slow.factory);
@@ -139,6 +143,20 @@ describe("connectTabs' copy of the doc in localStorage", () => {
     await firstVisit(off, { result: "r1" }, { indexeddb: false });
     await firstVisit(none, { result: "r1" }, { snapshotBytes: 0 });
     expect([...storage.items.keys()].filter((k) => k.startsWith("shared-fetch:snapshot:"))).toEqual([]);
+  });
+
+  it("snapshotBytes: 0 keeps no copy, not even one an earlier visit left (README: '0 keeps no copy')", async () => {
+    const name = uniqueName();
+    const storage = fakeStorage({ [markKey(name)]: "1" });
+    vi.stubGlobal("localStorage", storage);
+    vi.stubGlobal("navigator", noOtherReplica);
+    await firstVisit(name, { result: "r1" });
+    expect(storage.items.has(snapshotKey(name))).toBe(true);
+    const off = openTab(name, { snapshotBytes: 0 });
+    expect(storage.items.has(snapshotKey(name))).toBe(false);
+    await off.conn.whenSynced;
+    expect(off.map.get("result")).toBe("r1"); // the database still has it
+    off.close();
   });
 
   it("a malformed copy is dropped with a warning naming it; the tab connects and reads IndexedDB as without one", async () => {
