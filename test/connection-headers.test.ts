@@ -51,9 +51,22 @@ describe("headers fetch refuses are bad input, not a recorded network error", ()
     const doc = new Y.Doc();
     const store = createSharedFetchStore({ doc, locks: null, settleMs: 0 });
     const req = { url: `${base}/orders`, method: "POST" as const, headers: { "Content-Length": "5" }, body: "x" };
-    await expect(store.ensure(req)).rejects.toThrow(/header "Content-Length" is fetch's to set \(the connection, the body's length\)/);
+    await expect(store.ensure(req)).rejects.toThrow('header "Content-Length" does not match the body, 1 bytes long: leave it to fetch');
     expect(store.inspect().keys).toEqual([]);
     expect(requests).toBe(0);
+    store.destroy();
+  });
+
+  it("a Content-Length that is the body's exact length (UTF-8 bytes) is sent, and keys the request as one without it", async () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, locks: null, settleMs: 0 });
+    const body = JSON.stringify({ name: "café" });
+    const req = { url: `${base}/orders`, method: "POST" as const, headers: { "Content-Length": String(Buffer.byteLength(body)) }, body };
+    expect(store.keyOf(req)).toBe(store.keyOf({ url: req.url, method: "POST", body }));
+    const before = requests;
+    const snapshot = await store.ensure(req);
+    expect(snapshot.status).toBe("success");
+    expect(requests - before).toBe(1);
     store.destroy();
   });
 });

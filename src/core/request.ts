@@ -102,11 +102,8 @@ export function originAndPath(href: string): string {
   return cut < 0 ? href : href.slice(0, cut);
 }
 
-/**
- * Headers of the connection and the body's framing, not the request: Node's fetch throws on them
- * (Content-Length unless it is the body's exact length), browsers forbid and drop them.
- */
-const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect", "content-length"]);
+/** Headers of the connection, not the request: Node's fetch throws on them (browsers forbid and drop them). */
+const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
@@ -134,7 +131,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       const lower = name.toLowerCase();
       if (CONNECTION_HEADERS.has(lower))
         fail(
-          `shared-fetch: header ${describe(name)} is fetch's to set (the connection, the body's length): browsers drop it, Node's fetch may refuse it`,
+          `shared-fetch: header ${describe(name)} belongs to the HTTP connection, which fetch manages: browsers drop it, Node's fetch refuses it (Connection but for close or keep-alive)`,
         );
       if (lower in headers) fail(`shared-fetch: header ${describe(name)} is given twice (names are case-insensitive)`);
       headers[lower] = trimSpacesAndTabs(value);
@@ -145,6 +142,15 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
     fail(`shared-fetch: unsupported body: ${kindOf(body)}; expected a string (e.g. JSON.stringify(value))`);
   }
   if (body !== undefined && (method === "GET" || method === "HEAD")) fail(`shared-fetch: a ${method} request cannot carry a body`);
+  // fetch sets the body's length itself: browsers drop this header, Node's fetch fails a request
+  // whose value is not the body's exact length. That one is kept out of the key, as fetch sends it.
+  const length = headers["content-length"];
+  if (length !== undefined) {
+    const bytes = new TextEncoder().encode(body ?? "").length;
+    if (length !== String(bytes))
+      fail(`shared-fetch: header "Content-Length" does not match the body, ${bytes} bytes long: leave it to fetch`);
+    delete headers["content-length"];
+  }
   const parse = req.parse ?? "json";
   if (parse !== "json" && parse !== "text") fail(`shared-fetch: parse must be "json" or "text", got ${describe(parse)}`);
   return { url, method, headers, body, parse };
