@@ -65,12 +65,12 @@ export function sharedProgramOptions<TData = ProgramData>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const run = async (ctx: QueryFunctionContext, req: ProgramRequest): Promise<ProgramData> => {
+  const run = async (ctx: QueryFunctionContext, req: ProgramRequest, signal: AbortSignal): Promise<ProgramData> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const demand = pastRecordedError(demandOf(query, takeFetch(query)), () => store.programSnapshot(req));
-    const opts = { signal: ctx.signal };
+    const opts = { signal };
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)

@@ -90,7 +90,7 @@ export function sharedQueryFn<T, R>(
   store: SharedFetchStore,
   id: string,
   input: { req: R | null; inputError: unknown; name: string },
-  run: (ctx: QueryFunctionContext, req: R) => Promise<T>,
+  run: (ctx: QueryFunctionContext, req: R, signal: AbortSignal) => Promise<T>,
   watch: Omit<Registration, "store"> | undefined,
 ): (ctx: QueryFunctionContext) => Promise<T> {
   const { req, inputError, name } = input;
@@ -98,7 +98,14 @@ export function sharedQueryFn<T, R>(
     if (inputError !== undefined) throw inputError;
     if (req === null) throw new SharedFetchError({ message: `shared-fetch: this query is disabled (its ${name} is null)` });
     ensureBridge(ctx.client, store);
-    return trackRunning(store, ctx.client, id, () => run(ctx, req)).catch((error: unknown) => Promise.reject(asQueryError(error)));
+    // TanStack aborts a query's fetch when its last observer goes, even when another mounts the
+    // same key in that commit (a route change, a remount, StrictMode): its fetch, asked in the
+    // same tick, must find this request still wanted and join it rather than send it again.
+    const later = new AbortController();
+    ctx.signal.onabort = () => queueMicrotask(() => later.abort());
+    return trackRunning(store, ctx.client, id, () => run(ctx, req, later.signal)).catch((error: unknown) => {
+      throw asQueryError(error);
+    });
   };
   if (watch) registerQueryFn(queryFn, { store, ...watch });
   return queryFn;
@@ -172,12 +179,12 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const run = async (ctx: QueryFunctionContext, req: SharedRequest): Promise<T> => {
+  const run = async (ctx: QueryFunctionContext, req: SharedRequest, signal: AbortSignal): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
     const demand = pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
-    const opts = { signal: ctx.signal, leaseMs, retry: retryPolicy(fetch, query) };
+    const opts = { signal, leaseMs, retry: retryPolicy(fetch, query) };
     const snap =
       demand.mode === "refetch"
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
