@@ -104,7 +104,13 @@ export function sharedQueryFn<T, R>(
     const later = new AbortController();
     ctx.signal.onabort = () => queueMicrotask(() => later.abort());
     return trackRunning(store, ctx.client, id, () => run(ctx, req, later.signal)).catch((error: unknown) => {
-      throw asQueryError(error);
+      // Its store was destroyed while it waited (the store's own AbortError, not ours), after the
+      // provider was given another (the effect that made the old one destroys it as the new one
+      // renders): the query's function now asks the new store, and finishes this fetch.
+      const next = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true })?.options.queryFn;
+      if ((error as Error | undefined)?.name !== "AbortError" || later.signal.aborted || next === queryFn || typeof next !== "function")
+        throw asQueryError(error);
+      return (next as typeof queryFn)(ctx);
     });
   };
   if (watch) registerQueryFn(queryFn, { store, ...watch });
