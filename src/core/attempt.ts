@@ -171,6 +171,12 @@ export class Attempt {
         if (!fence.ask((inOrder) => this.fenceAnswered(inOrder))) this.fenceAnswered(false);
       };
     }
+    // Beating from the claim on, not from the dispatch: a settle window longer than the lease
+    // (a slow link's, a busy loop's) would let the claim go stale before it runs, and two
+    // replicas would take it over from each other for ever, neither ever sending the request.
+    // Before anything is told of the claim: a listener that stops it (an abort, a destroy) must
+    // find the beat to remove, or it beats for ever while idle.
+    deps.heartbeat.add(this, job.leaseMs);
     const { ms, why } = deps.settle;
     const claimed = () =>
       deps.emit({
@@ -195,10 +201,6 @@ export class Attempt {
     }, ask);
     if (!atOnce) claimed();
     deps.seen(record);
-    // Beating from the claim on, not from the dispatch: a settle window longer than the lease
-    // (a slow link's, a busy loop's) would let the claim go stale before it runs, and two
-    // replicas would take it over from each other for ever, neither ever sending the request.
-    deps.heartbeat.add(this, job.leaseMs);
   }
 
   /** Settles once the window passed and the fence (if any) was answered; even a zero window a task later, after the batched claim was written. */
