@@ -4,44 +4,30 @@
  * table, stops the process at start with a message naming the variable and the value — never a
  * secret's value nor DATABASE_URL's password — instead of failing at the first client.
  */
-import { spawn } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { INSTANCE, instanceEnv, ROOT } from "../../server/cluster/cluster.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { DEMO_SECRET } from "../../server/cluster/tokens.ts";
+import { runToExit } from "../harness/run-to-exit.ts";
 import { useCluster } from "./harness.ts";
 
 const MAIN = fileURLToPath(new URL("../../server/cluster/main.ts", import.meta.url));
 
 const env = useCluster({ instances: 1 });
 
-/** Runs `script` with an otherwise valid instance environment plus `overrides`; resolves with its
- * exit code and output, or SIGKILLs it and resolves code null if it is still running after 10 s. */
+/** Runs `script` with an otherwise valid instance environment plus `overrides` (see runToExit). */
 async function run(script: string, overrides: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const cluster = env.cluster();
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    cwd: ROOT,
-    env: {
-      ...instanceEnv({
-        name: "config",
-        port: await freePort(),
-        redisPort: cluster.redis.port,
-        databaseUrl: cluster.postgres.connectionString,
-        secret: DEMO_SECRET,
-      }),
-      ...overrides,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const instance = instanceEnv({
+    name: "config",
+    port: await freePort(),
+    redisPort: cluster.redis.port,
+    databaseUrl: cluster.postgres.connectionString,
+    secret: DEMO_SECRET,
   });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearTimeout(timer);
-  return { code, output };
+  return runToExit(["--import", "tsx", script], { cwd: ROOT, env: { ...instance, ...overrides } });
 }
 
 describe("instance.ts refuses a bad configuration at start, naming the variable and the value", () => {

@@ -4,26 +4,16 @@
  * is not a port, or is taken, stops the script with one line naming PORT and the value, instead
  * of a stack trace (`PORT=abc`) or a server quietly on another port (`PORT=12abc` listened on 12).
  */
-import { spawn } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { runToExit } from "../harness/run-to-exit.ts";
 
 const script = fileURLToPath(new URL("../../scripts/server.mjs", import.meta.url));
 
-/** Runs the script with PORT=`port`; its exit code and output, or SIGKILL and code null after 10 s. */
-async function run(port: string): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: port },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearTimeout(timer);
-  return { code, output };
+/** Runs the script with PORT=`port` (see runToExit). */
+function run(port: string): Promise<{ code: number | null; output: string }> {
+  return runToExit([script], { env: { ...process.env, HOST: "127.0.0.1", PORT: port } });
 }
 
 describe("scripts/server.mjs refuses a bad PORT at start, naming it", () => {
