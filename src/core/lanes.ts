@@ -189,6 +189,9 @@ export class Lanes {
 
   /** Created on the first write only: a store writes nothing at construction or while idle. */
   private openLane(): void {
+    // The lane left behind may be empty already (its last entry overwritten while it was the
+    // current one, which is never removed): no later change of it would queue its removal.
+    if (this.mine) this.queueCleanup();
     this.mine = new Y.Array<unknown>();
     this.minePushes = 0;
     this.root.push([this.mine]);
