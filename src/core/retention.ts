@@ -82,9 +82,12 @@ export class Retention {
         const now = Date.now();
         for (const key of keys) asked(key, now);
       }),
+      // A heartbeat another replica swept is forgotten here too: only those in the doc are read again.
       beats.onChange((ids) => {
         const now = Date.now();
-        for (const id of ids) this.beatSince.set(id, now);
+        for (const id of ids)
+          if (beats.get(id)) this.beatSince.set(id, now);
+          else this.beatSince.delete(id);
       }),
     ];
   }
