@@ -62,7 +62,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const timeline = new Timeline({ sizeOf: bytesOf, ...(opts.maxTimeline !== undefined ? { max: opts.maxTimeline } : {}) });
   const identityHash = bytesToHex(sha256(utf8ToBytes(s.identity))).slice(0, 12);
   /** When this model saw each replica's presence change (the first sighting is the baseline, not a change). */
-  const presentSeen = new Map<string, boolean | undefined>();
+  let presentSeen = new Map<string, boolean | undefined>();
   const since = new Map<string, number>();
   const listeners = new Set<() => void>();
   let events: readonly DevtoolsEvent[] = [];
@@ -141,10 +141,19 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     }
   }
   function notePresence(i: Inspection): void {
+    // A panel left open for days sees many tabs and keys come and go: what it noted of those the
+    // store shows no more goes.
+    const seen = new Map<string, boolean | undefined>();
     for (const r of i.replicas) {
       const had = presentSeen.has(r.replicaId);
       if (had && presentSeen.get(r.replicaId) !== r.present) since.set(r.replicaId, i.at);
-      presentSeen.set(r.replicaId, r.present);
+      seen.set(r.replicaId, r.present);
+    }
+    presentSeen = seen;
+    for (const id of since.keys()) if (!seen.has(id)) since.delete(id);
+    if (hints.size > i.keys.length) {
+      const shown = new Set(i.keys.map((k) => k.key));
+      for (const key of hints.keys()) if (!shown.has(key)) hints.delete(key);
     }
   }
   const guard =

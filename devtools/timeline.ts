@@ -122,7 +122,13 @@ export class Timeline {
       for (const [id, reason] of departed)
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
-      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push(vanished(k));
+      for (const [key, k] of prev.byKey)
+        if (!byKey.has(key)) {
+          drafts.push(vanished(k));
+          // A panel left open for days sees keys come and go: what it noted of one goes with it.
+          this.writtenAt.result.delete(key);
+          this.writtenAt.error.delete(key);
+        }
     }
     this.diffMalformed(next.malformed, drafts);
     this.prev = { inspection: next, byKey, departed };
