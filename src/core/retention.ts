@@ -71,7 +71,17 @@ export class Retention {
     const written = (map: { get(key: string): unknown }) => (keys: Set<string>) => {
       if (!this.synced()) return firstSeen(keys);
       const now = Date.now();
-      for (const key of keys) if (map.get(key) !== undefined) asked(key, now);
+      for (const key of keys)
+        if (map.get(key) !== undefined) asked(key, now);
+        else gone(key);
+    };
+    // A key the doc holds no more (swept, by anyone) is forgotten: a replica that asks for nothing
+    // never sweeps, and kept a clock for every key it ever saw.
+    const gone = (key: string) => {
+      if ([claims, results, programs, errors, asks].every((map) => map.get(key) === undefined)) {
+        this.since.delete(key);
+        this.askSeen.delete(key);
+      }
     };
     this.unobserve = [
       // A claim is written because a replica asks for the key now: while its request runs, the
@@ -80,7 +90,9 @@ export class Retention {
       ...[results, programs, errors].map((map) => map.onChange(written(map))),
       asks.onChange((keys) => {
         const now = Date.now();
-        for (const key of keys) asked(key, now);
+        for (const key of keys)
+          if (asks.get(key) !== undefined) asked(key, now);
+          else gone(key);
       }),
       // A heartbeat another replica swept is forgotten here too: only those in the doc are read again.
       beats.onChange((ids) => {
