@@ -6,26 +6,11 @@
  * overwrites the other's record) left an empty lane per LANE_CAP writes of each: the doc, and
  * every replica's memory, grew with the number of polls for as long as the page stayed open.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { openDocRecords, ROOT, type DocRecords } from "../src/core/doc-records.ts";
+import { ROOT } from "../src/core/doc-records.ts";
 import { LANE_CAP } from "../src/core/lanes.ts";
-
-const opened: { doc: Y.Doc; records: DocRecords }[] = [];
-afterEach(() => opened.splice(0).forEach(({ doc, records }) => (records.destroy(), doc.destroy())));
-
-function replica(): { doc: Y.Doc; records: DocRecords } {
-  const doc = new Y.Doc();
-  const r = { doc, records: openDocRecords(doc, () => null) };
-  opened.push(r);
-  return r;
-}
-
-/** Every update of one doc reaches the other at once, as a synchronous provider delivers it. */
-function link(a: Y.Doc, b: Y.Doc): void {
-  a.on("update", (u: Uint8Array, origin: unknown) => origin !== b && Y.applyUpdate(b, u, a));
-  b.on("update", (u: Uint8Array, origin: unknown) => origin !== a && Y.applyUpdate(a, u, b));
-}
+import { linkDocs as link, recordsReplica as replica } from "./harness/doc-records.ts";
 
 const lanesOf = (doc: Y.Doc) => doc.getArray<Y.Array<unknown>>(ROOT).toArray();
 

@@ -6,27 +6,15 @@
  * A dashboard open for a week beside other long-lived replicas kept one entry per tab that ever
  * ran a request and closed.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import * as Y from "yjs";
-import { openDocRecords, type DocRecords } from "../src/core/doc-records.ts";
+import { describe, expect, it } from "vitest";
 import { Retention } from "../src/core/retention.ts";
-
-const opened: { doc: Y.Doc; records: DocRecords }[] = [];
-afterEach(() => opened.splice(0).forEach(({ doc, records }) => (records.destroy(), doc.destroy())));
-
-function replica(): { doc: Y.Doc; records: DocRecords } {
-  const doc = new Y.Doc();
-  const r = { doc, records: openDocRecords(doc, () => null) };
-  opened.push(r);
-  return r;
-}
+import { linkDocs, recordsReplica as replica } from "./harness/doc-records.ts";
 
 describe("retention forgets departed replicas whose heartbeats another replica swept", () => {
   it("1 000 visitors beat and are swept by another replica: the long-lived replica keeps no entry for any of them", () => {
     const a = replica();
     const sweeper = replica();
-    a.doc.on("update", (u: Uint8Array, origin: unknown) => origin !== sweeper.doc && Y.applyUpdate(sweeper.doc, u, a.doc));
-    sweeper.doc.on("update", (u: Uint8Array, origin: unknown) => origin !== a.doc && Y.applyUpdate(a.doc, u, sweeper.doc));
+    linkDocs(a.doc, sweeper.doc);
     const retention = new Retention(
       a.records,
       24 * 3600_000,

@@ -7,30 +7,13 @@
  * took a sweep's deletion of an ask record for a new ask.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import { openDocRecords, type DocRecords } from "../src/core/doc-records.ts";
 import { Retention } from "../src/core/retention.ts";
+import { linkDocs as link, recordsReplica as replica, type RecordsReplica } from "./harness/doc-records.ts";
 
 const HOUR = 3600_000;
-const opened: { doc: Y.Doc; records: DocRecords }[] = [];
-afterEach(() => {
-  opened.splice(0).forEach(({ doc, records }) => (records.destroy(), doc.destroy()));
-  vi.useRealTimers();
-});
+afterEach(() => vi.useRealTimers());
 
-function replica(): { doc: Y.Doc; records: DocRecords } {
-  const doc = new Y.Doc();
-  const r = { doc, records: openDocRecords(doc, () => null) };
-  opened.push(r);
-  return r;
-}
-
-function link(a: Y.Doc, b: Y.Doc): void {
-  a.on("update", (u: Uint8Array, origin: unknown) => origin !== b && Y.applyUpdate(b, u, a));
-  b.on("update", (u: Uint8Array, origin: unknown) => origin !== a && Y.applyUpdate(a, u, b));
-}
-
-const retentionOf = (r: { doc: Y.Doc; records: DocRecords }, id: string) =>
+const retentionOf = (r: RecordsReplica, id: string) =>
   new Retention(
     r.records,
     24 * HOUR,
