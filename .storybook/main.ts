@@ -27,7 +27,21 @@ const config: StorybookConfig = {
       plugins: [...(viteConfig.plugins ?? []), realTabPlugin()],
       optimizeDeps: {
         ...viteConfig.optimizeDeps,
-        include: [...new Set([...include, "react", "react-dom", "react-dom/client", "react/jsx-runtime"])],
+        // Sucrase's ES build (package.json `imports`: `#sucrase/*`), loaded when a Programs story first
+        // compiles: found then, its pre-bundling reloaded the page under the stories running beside it.
+        include: [
+          ...new Set([
+            ...include,
+            "react",
+            "react-dom",
+            "react-dom/client",
+            "react/jsx-runtime",
+            "sucrase/dist/esm/index.js",
+            "sucrase/dist/esm/parser/index.js",
+            "sucrase/dist/esm/parser/tokenizer/keywords.js",
+            "sucrase/dist/esm/parser/tokenizer/types.js",
+          ]),
+        ],
       },
     };
   },
