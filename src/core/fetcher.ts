@@ -1,6 +1,7 @@
 import { httpStatus, networkCause } from "./causes.ts";
 import { abortError } from "./errors.ts";
 import { isIdempotent, requestLabel, type NormalizedRequest } from "./request.ts";
+import { utf8Length } from "./utf8.ts";
 import { parseShareableJson } from "./well-formed.ts";
 
 export type OutcomeError = { message: string; status?: number };
@@ -102,21 +103,6 @@ async function readCapped(response: Response, max: number): Promise<string | und
     text += decoder.decode(value, { stream: true });
   }
   return text + decoder.decode();
-}
-
-/** UTF-8 length without encoding the string. */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 function formatSize(bytes: number): string {

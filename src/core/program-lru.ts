@@ -1,5 +1,6 @@
 import type { DocRecords } from "./doc-records.ts";
 import { recordedRev } from "./snapshot.ts";
+import { utf8Length } from "./utf8.ts";
 
 export type ProgramLruOptions = {
   records: DocRecords;
@@ -147,20 +148,6 @@ export function programBytes(program: ProgramLike): number {
       add(name);
       add(code);
     }
-  }
-  return n;
-}
-
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a surrogate pair: two code units, four bytes
-      i++;
-    } else n += 2;
   }
   return n;
 }

@@ -1,6 +1,7 @@
 import { boundedMemo } from "./bounded-memo.ts";
 import { SharedFetchInputError, describe, kindOf, shownUrl, shownValue } from "./errors.ts";
 import type { SharedRequest } from "./types.ts";
+import { utf8Length } from "./utf8.ts";
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -146,7 +147,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   // whose value is not the body's exact length. That one is kept out of the key, as fetch sends it.
   const length = headers["content-length"];
   if (length !== undefined) {
-    const bytes = new TextEncoder().encode(body ?? "").length;
+    const bytes = utf8Length(body ?? "");
     if (length !== String(bytes))
       fail(`shared-fetch: header "Content-Length" does not match the body, ${bytes} bytes long: leave it to fetch`);
     delete headers["content-length"];

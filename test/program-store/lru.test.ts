@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { programBytes, utf8Length } from "../../src/core/program-lru.ts";
+import { programBytes } from "../../src/core/program-lru.ts";
+import { utf8Length } from "../../src/core/utf8.ts";
 import type { SharedFetchStoreWithExtras, StoreEvent } from "../../src/index.ts";
 import { cluster } from "../harness/replicas.ts";
 import { hosts } from "./helpers.ts";
