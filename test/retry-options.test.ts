@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { Host } from "../sim/host.ts";
 import type { OutcomeError } from "../src/core/fetcher.ts";
-import { resolveRetry, type RetryPolicy } from "../src/core/retry.ts";
+import { pausingWhileOffline, resolveRetry, type RetryPolicy } from "../src/core/retry.ts";
 import { SharedFetchInputError, type EnsureOptions, type SharedFetchStore } from "../src/index.ts";
 import { cluster } from "./harness/replicas.ts";
 import { browser } from "./worker/browser-sim.ts";
@@ -127,5 +127,30 @@ describe("resolveRetry: TanStack's values as a policy that crosses a port as dat
     const one = resolveRetry(1, undefined)!;
     const error = { message: "HTTP 503", status: 503 };
     expect([one.retry(0, error), one.retry(1, error), one.delayMs(0, error), one.delayMs(3, error)]).toEqual([true, false, 1000, 8000]);
+  });
+});
+
+describe("a retry waiting for the connection, then aborted (invariant 11)", () => {
+  it("lets go of the online listener and shows the pause over at once, not when the browser is back online", async () => {
+    const host = new Host();
+    answering(host, [503]);
+    const store = cluster(0).join({ fetch: host.fetch, settleMs: 0 });
+    const listeners = new Set<(online: boolean) => void>();
+    const pauses: boolean[] = [];
+    const policy = pausingWhileOffline(
+      resolveRetry(3, 0)!,
+      { isOnline: () => false, subscribe: (l) => (listeners.add(l), () => listeners.delete(l)) },
+      (on) => pauses.push(on),
+    );
+    const controller = new AbortController();
+    const ended = store.ensure({ url: API }, { retry: policy, signal: controller.signal }).catch((e: unknown) => e);
+    await expect.poll(() => pauses).toEqual([true]);
+    expect(listeners.size).toBe(1);
+    controller.abort();
+    expect(await ended).toMatchObject({ name: "AbortError" });
+    await expect.poll(() => pauses).toEqual([true, false]);
+    expect(listeners.size).toBe(0);
+    expect(store.snapshot({ url: API }).claim).toBeUndefined();
+    expect(host.calls).toHaveLength(1);
   });
 });

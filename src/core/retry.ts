@@ -10,7 +10,8 @@ import type { Outcome, OutcomeError } from "./fetcher.ts";
 export type RetryPolicy = {
   /** May answer later (a SharedWorker asks the tab whose policy it is). */
   retry(failureCount: number, error: OutcomeError): boolean | Promise<boolean>;
-  delayMs(failureCount: number, error: OutcomeError): number | Promise<number>;
+  /** `signal`: the request's; a delay still waiting (for the connection) ends when it aborts. */
+  delayMs(failureCount: number, error: OutcomeError, signal?: AbortSignal): number | Promise<number>;
   /** The same policy as plain data, where it is data: then it crosses a port without asking back. */
   data?: RetryData;
   /**
@@ -40,17 +41,21 @@ export type OnlineSource = { isOnline(): boolean; subscribe(listener: (online: b
 export function pausingWhileOffline(policy: RetryPolicy, online: OnlineSource, paused?: (on: boolean) => void): RetryPolicy {
   return {
     ...policy,
-    delayMs: async (count, error) => {
+    delayMs: async (count, error, signal) => {
       const from = Date.now();
-      const ms = await policy.delayMs(count, error);
-      if (online.isOnline()) return ms;
+      const ms = await policy.delayMs(count, error, signal);
+      if (online.isOnline() || signal?.aborted) return ms;
       paused?.(true);
+      // An abort (the last waiter gone) ends the wait: the claim and its heartbeats must not
+      // outlive it until the browser is back online.
       await new Promise<void>((resolve) => {
-        const off = online.subscribe((now) => {
-          if (!now) return;
+        const done = (): void => {
           off();
+          signal?.removeEventListener("abort", done);
           resolve();
-        });
+        };
+        const off = online.subscribe((now) => now && done());
+        signal?.addEventListener("abort", done);
       });
       paused?.(false);
       return Math.max(0, ms - (Date.now() - from));
@@ -195,7 +200,7 @@ export async function withRetries(attempt: () => Promise<Outcome>, policy: Retry
     if (outcome.ok || signal.aborted) return outcome;
     const { error } = outcome;
     if ((await ask(() => policy.retry(failures, error), false)) !== true) return outcome;
-    const delay = await ask(() => policy.delayMs(failures, error), 0);
+    const delay = await ask(() => policy.delayMs(failures, error, signal), 0);
     await sleep(Number.isFinite(delay) && delay > 0 ? delay : 0, signal);
   }
 }
