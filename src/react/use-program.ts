@@ -11,6 +11,7 @@ import { useObserverActive } from "./observer-active.ts";
 import { useHydratable } from "./hydration.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
+import { useId } from "react";
 
 /** useQuery(sharedProgramOptions(…)) plus the view across replicas. `null` disables it. */
 export function useProgram<TData = ProgramData>(
@@ -18,7 +19,10 @@ export function useProgram<TData = ProgramData>(
   options?: UseProgramOptions<TData>,
 ): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const opts = useHydratable(sharedProgramOptions<TData>(store, url, options), options);
+  // A null url's query is this hook's own (see useSharedFetch).
+  const id = useId();
+  const own = url === null ? { queryKey: ["shared-fetch", null, id], ...options } : options;
+  const opts = useHydratable(sharedProgramOptions<TData>(store, url, own), options);
   const query = useQuery(opts);
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;

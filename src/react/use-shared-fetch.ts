@@ -9,6 +9,7 @@ import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
+import { useId } from "react";
 import { useHydratable } from "./hydration.ts";
 
 /** Every `useQuery` option (select, placeholderData, staleTime, refetchInterval, retry, …), plus `leaseMs` and your own `queryKey`. */
@@ -38,7 +39,11 @@ export function useSharedFetch<T = unknown, TData = T>(
   options?: UseSharedFetchOptions<T, TData>,
 ): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
-  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, options), options);
+  // A null request's query is this hook's own, as a disabled useQuery's key is its own: one key for
+  // every null request would share an initialData or a refetch's error with every other pane.
+  const id = useId();
+  const own = req === null ? { queryKey: ["shared-fetch", null, id], ...options } : options;
+  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, own), options);
   const query = useQuery(opts);
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;
   return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
