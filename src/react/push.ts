@@ -114,7 +114,9 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   markDelivered(query, info.rev, snap.data);
   const since = state.isInvalidated ? invalidatedAt.get(query) : undefined;
   pushedAt.set(query, at);
-  client.setQueryData(queryKey, snap.data, { updatedAt: at });
+  // Into this query itself, as setQueryData would with its key: that one hashes the key by the
+  // client's defaults, and misses a query whose own queryKeyHashFn made its hash.
+  query.setData(snap.data, { updatedAt: at, manual: true });
   // A result whose request was sent before this tab's invalidation (another replica's, in flight
   // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as
   // in plain TanStack nothing newer than the invalidation would have reached it.
