@@ -37,6 +37,21 @@ const table: [string, KeyView, Action][] = [
     { type: "claim", rev: 1, from: "B" },
   ],
   [
+    "invariant 4: a stale foreign claim that every waiter here wants past is rewritten into the newer revision (not resent)",
+    view({ waiters: [2], claim: foreign(1, true) }),
+    { type: "claim", rev: 2, from: "B" },
+  ],
+  [
+    "invariant 11: our attempt that every waiter wants past (a refetch after TanStack cancelled its fetch) is aborted",
+    view({ waiters: [2], claim: mineClaim(1), attempt: attempt(1, "running") }),
+    { type: "abort", reason: "no-waiters" },
+  ],
+  [
+    "our own claim standing without an attempt, a waiter wants past it: claim the newer revision",
+    view({ waiters: [2], claim: mineClaim(1) }),
+    { type: "claim", rev: 2 },
+  ],
+  [
     "invariant 8: a listener finishes abandoned work",
     view({ listeners: 1, claim: foreign(2, true), recorded: 1 }),
     { type: "claim", rev: 2, from: "B" },
@@ -226,12 +241,12 @@ describe("decide: properties over every view", () => {
     );
   });
 
-  it("invariant 12: a takeover keeps the stale claim's revision unless this replica already settled it", () => {
+  it("invariant 12: a takeover keeps the stale claim's revision unless this replica already settled it or a waiter here wants a newer one", () => {
     fc.assert(
       fc.property(arbView, (v) => {
         const a = decide(v);
         if (a.type !== "claim" || a.from === undefined) return;
-        expect(a.rev).toBe(v.claim!.rev);
+        expect(a.rev).toBe(Math.max(v.claim!.rev, ...v.waiters));
         expect(a.rev).toBeGreaterThan(v.settled);
       }),
       { numRuns: 2000 },

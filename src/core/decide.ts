@@ -87,8 +87,11 @@ export function decide(view: KeyView): Action {
   // moot. An error is not: it is evidence about that request only, and our result, when it comes
   // home, replaces it (a failing duplicate must not cost the healthy original, invariant 7).
   if (attempt && attempt.rev <= view.resultRev) return { type: "abort", reason: "superseded" };
-  // Every waiter here has gone: abort. Work taken over for listeners lives while someone shows the key.
-  if (attempt && waiters.length === 0 && !(attempt.forListeners && listeners > 0)) return { type: "abort", reason: "no-waiters" };
+  // Every waiter here has gone, or wants a newer revision than ours (TanStack cancelled the fetch
+  // that asked for ours and asked again past it): abort. Work taken over for listeners lives while
+  // someone shows the key and nobody here waits for a newer one.
+  if (attempt && waiters.every((minRev) => minRev > attempt.rev) && (waiters.length > 0 || !(attempt.forListeners && listeners > 0)))
+    return { type: "abort", reason: "no-waiters" };
   if (attempt) {
     // Waiting for the key's lock, another tab's claim arrived: it won, step back.
     if (attempt.phase === "locking" && claim && !claim.mine && !claim.stale && claim.rev >= attempt.rev)
@@ -111,20 +114,21 @@ export function decide(view: KeyView): Action {
   }
   if (waiters.length === 0 && listeners === 0) return { type: "drop" };
   const active = claim && claim.rev > recorded ? claim : undefined;
-  let target: Action;
+  // The revision a waiter here needs (none: a claimed one is finished for the listeners). Claimed
+  // work is joined unless a waiter wants a newer revision (a refetch past it): then that one is
+  // claimed over it, and the older request is not sent again.
+  const rev = Math.max(...waiters, active ? active.rev : recorded + 1);
+  let target: Action = { type: "claim", rev };
   if (active && !active.mine) {
     if (!active.stale) return { type: "wait", until: active.staleAt };
     // Abandoned work is finished by anyone who waits for it or shows it: a spinner whose claimant
-    // died must resolve. Takeover keeps the revision (invariants 4 and 12).
-    target = { type: "claim", rev: active.rev, from: active.replicaId };
-  } else if (waiters.length === 0) {
-    // Showing a key never starts new work, but our own claim left without an attempt (released
-    // on pagehide, then the page came back) is finished like an abandoned one.
-    if (!active) return { type: "none" };
-    target = { type: "claim", rev: active.rev };
-  } else {
-    target = { type: "claim", rev: active ? active.rev : Math.max(...waiters, recorded + 1) };
+    // died must resolve. Takeover keeps the revision (invariants 4 and 12) unless a waiter here
+    // wants a newer one.
+    target = { type: "claim", rev, from: active.replicaId };
   }
+  // Showing a key never starts new work, but our own claim left without an attempt (released
+  // on pagehide, then the page came back) is finished like an abandoned one.
+  else if (waiters.length === 0 && !active) return { type: "none" };
   // Never send a revision this replica already settled again: its outcome was written or lost.
   if (target.rev <= view.settled) target = { type: "claim", rev: view.settled + 1 };
   if (target.rev > MAX_REV) return { type: "resolve", all: true };
