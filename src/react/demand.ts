@@ -110,6 +110,7 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   let stale = Infinity;
   let any = false;
   let mountAlways = false;
+  let mountNever = true;
   let focusOrReconnectAlways = false;
   for (const observer of query.observers) {
     const options = observer.options;
@@ -121,7 +122,9 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
       stale = Math.min(stale, ms);
       any = true;
     }
-    mountAlways ||= resolve(options.refetchOnMount, query) === "always";
+    const onMount = resolve(options.refetchOnMount, query);
+    mountAlways ||= onMount === "always";
+    mountNever &&= onMount === false;
     focusOrReconnectAlways ||=
       resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
   }
@@ -131,6 +134,10 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // reconnect with `cancelRefetch: false`.
   if (fetch && (fetch.fetchOptions?.cancelRefetch === false ? focusOrReconnectAlways : mountAlways)) return { mode: "refetch" };
   if (state.status === "error") return { mode: "refetch" };
+  // A mount with nothing shown though `refetchOnMount: false`: the hydration render left out the
+  // recorded result (hydration.ts), which a client render shows as initialData and never refetches
+  // on mount. Any recorded outcome is the answer (none: a request, as TanStack fetches then).
+  if (fetch && !fetch.fetchOptions && mountNever && state.data === undefined) return { mode: "ensure", maxAgeMs: Infinity };
   if (!any) stale = staleMs((query.options as { staleTime?: unknown }).staleTime, query) ?? 0;
   return { mode: "ensure", maxAgeMs: stale };
 }

@@ -165,4 +165,35 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
     hung.destroy();
     clientStore.destroy();
   });
+
+  it("refetchOnMount: false, the client's doc holding a stale result (a return visit): hydrates without a mismatch and shows it with no request, as a client render does", async () => {
+    function NoMountRefetch() {
+      const q = useSharedFetch<Item[]>(url, { refetchOnMount: false });
+      return <ul>{q.isSuccess ? q.data.map((i) => <li key={i.id}>{i.name}</li>) : <li>loading</li>}</ul>;
+    }
+    const app = (store: SharedFetchStore) => (
+      <QueryClientProvider client={new QueryClient()}>
+        <SharedFetchProvider store={store}>
+          <NoMountRefetch />
+        </SharedFetchProvider>
+      </QueryClientProvider>
+    );
+    const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    const html = renderToString(app(serverStore));
+    serverStore.destroy();
+    const past = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    await past.ensure({ url });
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(past).records.doc));
+    past.destroy();
+    // Stale (staleTime 0) but on the page: refetchOnMount: false says no request on mount.
+    const before = requests;
+    const clientStore = createSharedFetchStore({ doc, settleMs: 0, locks: null });
+    const { container, problems, recoverable } = await hydrate(html, app(clientStore));
+    expect(recoverable).toEqual([]);
+    expect(problems).toEqual([]);
+    expect(container.querySelector("ul")!.textContent).toBe("one");
+    expect(requests).toBe(before);
+    clientStore.destroy();
+  });
 });
