@@ -116,9 +116,10 @@ describe("a host's HTML fallback page (200 text/html for unknown paths) is not a
     });
     const p = await resolveProgram(`${origin}/app/main.ts`, { fetch });
     expect(names(p)).toEqual(["/app/main.ts", "/app/x.js"]);
-    files["/app/main.ts"] = `import "./y.js";`;
-    await expect(resolveProgram(`${origin}/app/main.ts`, { fetch })).rejects.toThrow(
-      "module './y.js' imported by /app/main.ts not found (/app/y.js is an HTML page (text/html), not a module)",
+    // A JavaScript importer: a TypeScript one's './y.js' may also be y.ts, y.tsx (all three listed).
+    files["/app/main.js"] = `import "./y.js";`;
+    await expect(resolveProgram(`${origin}/app/main.js`, { fetch })).rejects.toThrow(
+      "module './y.js' imported by /app/main.js not found (/app/y.js is an HTML page (text/html), not a module)",
     );
     await expect(resolveProgram(`${origin}/app/none.ts`, { fetch })).rejects.toThrow(
       "entry module /app/none.ts is an HTML page (text/html), not a module",

@@ -9,6 +9,7 @@ import {
   pathOf,
   probeCandidates,
   resolveSpecifier,
+  typescriptSources,
   type ImportTarget,
   type ProgramEntry,
 } from "./specifiers.ts";
@@ -171,11 +172,15 @@ class ProgramWalk {
   /**
    * Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order, after the
    * name as written when it has an extension we do not know (`./logo.svg`; `./button.styles` is
-   * then `button.styles.ts`).
+   * then `button.styles.ts`). A TypeScript module's `./x.js` may name x.ts (typescriptSources).
    */
   private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
     const dotted = extensionOf(pathOf(target.url)) !== "";
-    const urls = target.explicit ? [target.url] : dotted ? [target.url, ...probeCandidates(target.url)] : probeCandidates(target.url);
+    const urls = target.explicit
+      ? [target.url, ...typescriptSources(target.url, importer)]
+      : dotted
+        ? [target.url, ...probeCandidates(target.url)]
+        : probeCandidates(target.url);
     const details = { importer, specifier };
     const forbidden = new Set<string>();
     for (const [index, url] of urls.entries()) {

@@ -97,6 +97,22 @@ export function probeCandidates(moduleUrl: string): string[] {
   return suffixes.map((suffix) => base + suffix);
 }
 
+const TS_IMPORTERS = new Set([".ts", ".tsx", ".mts", ".cts"]);
+
+/**
+ * TypeScript's own rule (node16, nodenext, bundler; Vite follows it): a TypeScript module names
+ * its sibling by the JavaScript it compiles to (`./x.js` for x.ts). After the name as written,
+ * try the sources: `.js` → `.ts`, `.tsx`; `.jsx` → `.tsx`; `.mjs` → `.mts`; `.cjs` → `.cts`.
+ */
+export function typescriptSources(moduleUrl: string, importer: string): string[] {
+  const ext = extensionOf(moduleUrl);
+  if (!TS_IMPORTERS.has(extensionOf(importer)) || !/^\.[mc]?jsx?$/.test(ext)) return [];
+  const base = moduleUrl.slice(0, -ext.length);
+  const sources = [base + ext.replace("js", "ts")];
+  if (ext === ".js") sources.push(`${base}.tsx`);
+  return sources;
+}
+
 /** Only scripts are scanned for imports; JSON, CSS and the like are carried as files. */
 export function isScript(pathname: string): boolean {
   return SCRIPT_EXTENSIONS.includes(extensionOf(pathname));
