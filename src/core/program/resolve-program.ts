@@ -3,7 +3,8 @@ import type { Program, ProgramFile } from "../types.ts";
 import { compileFiles } from "./compile.ts";
 import { ProgramResolveError } from "./errors.ts";
 import { walkProgram } from "./program-walk.ts";
-import { parseEntryUrl, pathOf } from "./specifiers.ts";
+import { findImports } from "./find-imports.ts";
+import { parseEntryUrl, pathOf, resolveSpecifier } from "./specifiers.ts";
 
 export type ResolveProgramOptions = {
   /** Injected; every request of the walk goes through it. */
@@ -61,12 +62,20 @@ export async function resolveProgram(entryUrl: string, opts: ResolveProgramOptio
   for (const [url, contents] of modules) files.push({ name: pathOf(url), contents });
   // Code-unit order, not localeCompare: the same graph must give the same Program everywhere.
   files.sort((a, b) => (a.name === entry.name ? -1 : b.name === entry.name ? 1 : compare(a.name, b.name)));
-  const program: Program = { main: entry.name, files, externals: [...externals].sort(compare) };
-  if (!opts.compile) return program;
+  const program = (): Program => ({ main: entry.name, files, externals: [...externals].sort(compare) });
+  if (!opts.compile) return program();
 
   const compiled = await compileFiles(files);
   opts.signal?.throwIfAborted();
-  return { ...program, compiled };
+  // The compiled code imports what its source did not: the JSX runtime (`react/jsx-runtime`). An
+  // import map built from `externals` must map it too, or the compiled program cannot load.
+  for (const [name, code] of Object.entries(compiled)) {
+    // Sucrase's output always parses; were it not to, the program stands as before.
+    for (const specifier of await findImports(code, name).catch(() => [])) {
+      if (resolveSpecifier(specifier, entry.origin + name, entry).kind === "external") externals.add(specifier);
+    }
+  }
+  return { ...program(), compiled };
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
