@@ -91,7 +91,8 @@ describe("resolveProgram: errors", () => {
     const h = await serve({ "/app/main.ts": `import "./x";` });
     const err = await failure(resolveProgram(h.url("/app/main.ts"), { fetch }));
     expect(err.message).toMatch(/^module '\.\/x' imported by \/app\/main\.ts not found \(tried \/app\/x\.ts, \/app\/x\.tsx, /);
-    expect(err.message).toContain("/app/x/index.mjs)");
+    // A TypeScript importer's last resort: declaration files, which a type-only import may name.
+    expect(err.message).toContain("/app/x/index.mjs, /app/x.d.ts, /app/x/index.d.ts)");
     expect(err.status).toBe(404);
   });
 
@@ -130,7 +131,7 @@ describe("resolveProgram: errors", () => {
       "/app/x.tsx": forbidden,
       "/app/x.js": `export const x = 1;`,
       "/app/none.ts": `import "./gone";`,
-      ...Object.fromEntries(PROBE_SUFFIXES.map((s) => [`/app/gone${s}`, forbidden])),
+      ...Object.fromEntries([...PROBE_SUFFIXES, ".d.ts", "/index.d.ts"].map((s) => [`/app/gone${s}`, forbidden])),
       "/app/explicit.ts": `import "./private.ts";`,
       "/app/private.ts": forbidden,
     });

@@ -50,7 +50,7 @@ it("missing under every name, the error lists what was tried", async () => {
   const h = await serve({ "/app/main.tsx": `import "./gone.js";` });
   const err = await resolveProgram(h.url("/app/main.tsx"), { fetch }).catch((e: unknown) => e);
   expect((err as Error).message).toBe(
-    "module './gone.js' imported by /app/main.tsx not found (tried /app/gone.js, /app/gone.ts, /app/gone.tsx)",
+    "module './gone.js' imported by /app/main.tsx not found (tried /app/gone.js, /app/gone.ts, /app/gone.tsx, /app/gone.d.ts)",
   );
   expect((err as ProgramResolveError).status).toBe(404);
 });

@@ -179,8 +179,8 @@ class ProgramWalk {
     const urls = target.explicit
       ? [target.url, ...typescriptSources(target.url, importer)]
       : dotted
-        ? [target.url, ...probeCandidates(target.url)]
-        : probeCandidates(target.url);
+        ? [target.url, ...probeCandidates(target.url, importer)]
+        : probeCandidates(target.url, importer);
     const details = { importer, specifier };
     const forbidden = new Set<string>();
     for (const [index, url] of urls.entries()) {

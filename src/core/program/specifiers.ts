@@ -89,28 +89,34 @@ export function resolveSpecifier(specifier: string, importerUrl: string, entry: 
   return { kind: "module", url: moduleUrl, explicit: KNOWN_EXTENSIONS.has(extensionOf(url.pathname)) };
 }
 
-/** URLs to try, in order, for a specifier written without an extension. */
-export function probeCandidates(moduleUrl: string): string[] {
+/**
+ * URLs to try, in order, for a specifier written without an extension. A TypeScript importer's
+ * last resort is a declaration file, as TypeScript finds one: `import type { paths } from
+ * "./schema"` names schema.d.ts (openapi-typescript's output). Last, so no module found before
+ * costs a request more.
+ */
+export function probeCandidates(moduleUrl: string, importer = ""): string[] {
   // `./dir/` names a directory outright: only its index files make sense.
-  const suffixes = moduleUrl.endsWith("/") ? PROBE_SUFFIXES.filter((s) => s.startsWith("/")) : PROBE_SUFFIXES;
-  const base = moduleUrl.endsWith("/") ? moduleUrl.slice(0, -1) : moduleUrl;
-  return suffixes.map((suffix) => base + suffix);
+  const dir = moduleUrl.endsWith("/");
+  const declarations = isTypeScript(importer) ? [".d.ts", "/index.d.ts"] : [];
+  const base = dir ? moduleUrl.slice(0, -1) : moduleUrl;
+  return [...PROBE_SUFFIXES, ...declarations].filter((s) => !dir || s.startsWith("/")).map((suffix) => base + suffix);
 }
 
-const TS_IMPORTERS = new Set([".ts", ".tsx", ".mts", ".cts"]);
+const isTypeScript = (path: string) => [".ts", ".tsx", ".mts", ".cts"].includes(extensionOf(path));
 
 /**
  * TypeScript's own rule (node16, nodenext, bundler; Vite follows it): a TypeScript module names
  * its sibling by the JavaScript it compiles to (`./x.js` for x.ts). After the name as written,
- * try the sources: `.js` → `.ts`, `.tsx`; `.jsx` → `.tsx`; `.mjs` → `.mts`; `.cjs` → `.cts`.
+ * try the sources: `.js` → `.ts`, `.tsx`; `.jsx` → `.tsx`; `.mjs` → `.mts`; `.cjs` → `.cts`;
+ * then the declaration file (`.d.ts`, `.d.mts`, `.d.cts`) a type-only import may name.
  */
 export function typescriptSources(moduleUrl: string, importer: string): string[] {
   const ext = extensionOf(moduleUrl);
-  if (!TS_IMPORTERS.has(extensionOf(importer)) || !/^\.[mc]?jsx?$/.test(ext)) return [];
+  if (!isTypeScript(importer) || !/^\.[mc]?jsx?$/.test(ext)) return [];
   const base = moduleUrl.slice(0, -ext.length);
-  const sources = [base + ext.replace("js", "ts")];
-  if (ext === ".js") sources.push(`${base}.tsx`);
-  return sources;
+  const ts = ext.replace("js", "ts");
+  return ext === ".jsx" ? [base + ts] : ext === ".js" ? [base + ts, `${base}.tsx`, `${base}.d.ts`] : [base + ts, `${base}.d${ts}`];
 }
 
 /** Only scripts are scanned for imports; JSON, CSS and the like are carried as files. */
