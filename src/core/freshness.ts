@@ -37,7 +37,7 @@ export function metWhenAsked(result: ResultRecord | undefined, error: ErrorRecor
 
 /**
  * The latest outcome is dated at the epoch, a date no writer records: the devtools' invalidate
- * marked it stale for every replica (devtools/invalidate.ts). The one age a program record has.
+ * marked it stale for every replica (devtools/invalidate.ts). Every ensureProgram reads it.
  */
 export function invalidated(result: ResultRecord | undefined, error: ErrorRecord | undefined): boolean {
   return latestOutcome(result, error)?.at === 0;

@@ -72,6 +72,8 @@ export class ProgramWork {
       leaseMs,
       results: this.opts.records.programs,
       run: async ({ signal, rev }): Promise<Outcome> => {
+        // When asked (the writer's clock, as for fetches): a poll's window reads it.
+        const at = Date.now();
         try {
           // Loaded on first use so that apps that only fetch never bundle the module lexer.
           const { resolveProgram } = await import("./program/index.ts");
@@ -86,12 +88,13 @@ export class ProgramWork {
               // some server runtimes refuse it, and would fail every re-resolution.
               ...(rev > 1 && typeof Request === "function" && "cache" in Request.prototype ? { cache: "no-cache" as const } : {}),
             }),
+            at,
           };
         } catch (error) {
           if (signal.aborted) throw abortError(signal.reason);
           const status = (error as { status?: unknown } | null)?.status;
           const message = programMessage(error);
-          return { ok: false, error: typeof status === "number" ? { message, status } : { message } };
+          return { ok: false, error: typeof status === "number" ? { message, status } : { message }, at };
         }
       },
     };

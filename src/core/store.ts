@@ -167,10 +167,11 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     signal: AbortSignal | undefined,
     mode: "ensure" | "refetch",
     skipInFlight = false,
+    maxAgeMs?: number,
   ): Promise<Snapshot<Program>> => {
     lru.touch(job.key);
     retention.touch(job.key);
-    const running = engine.ensure(job, signal, mode, undefined, skipInFlight) as Promise<Snapshot<Program>>;
+    const running = engine.ensure(job, signal, mode, maxAgeMs, skipInFlight) as Promise<Snapshot<Program>>;
     running.then(
       () => lru.schedule(),
       () => lru.schedule(),
@@ -189,13 +190,13 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
-      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.programLeaseMs);
+      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs);
       const job = programs.job(req, leaseMs);
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-      // A program record has no age, so no demand reads `at`; but one the devtools invalidated
-      // is stale for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
+      // Only a poll's maxAgeMs reads a program's `at`; but one the devtools invalidated is stale
+      // for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
       const stale = mode === "ensure" && invalidated(records.programs.get(job.key), records.errors.get(job.key));
-      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight);
+      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight, maxAgeMs);
     });
 
   let destroyed = false;

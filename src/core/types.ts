@@ -76,9 +76,10 @@ export type EnsureOptions = {
 /**
  * `ensureProgram` / `refetchProgram` per call: withdraw with `signal`; `leaseMs` overrides the
  * store's programLeaseMs; `skipInFlight` as EnsureOptions' (a refetch answered by a resolution
- * sent after the call: one in flight may have read the modules before a deploy).
+ * sent after the call: one in flight may have read the modules before a deploy). `maxAgeMs`: a
+ * resolution asked for longer ago than this re-resolves (a poll); by default any recorded one will do.
  */
-export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number; skipInFlight?: boolean };
+export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number; skipInFlight?: boolean; maxAgeMs?: number };
 
 export type SharedFetchStoreOptions = {
   /** Shared document, synced by whatever providers the app attaches. */

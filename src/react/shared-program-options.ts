@@ -37,9 +37,10 @@ function recordOf(store: SharedFetchStore, req: ProgramRequest) {
 
 /**
  * Query options for a program (an entry module and everything it imports) resolved once across
- * replicas: `["shared-fetch", "program", url without query, key]`. A program record has no age:
- * any recorded resolution meets a demand; `refetch()` and invalidation re-resolve (a new revision),
- * and so does any demand once the devtools invalidated the record (the store reads that mark).
+ * replicas: `["shared-fetch", "program", url without query, key]`. Any recorded resolution meets a
+ * mount, focus or prefetch, however old (a program is many requests); a poll (`refetchInterval`)
+ * re-resolves one older than its interval, once for all replicas; `refetch()` and invalidation
+ * re-resolve (a new revision), and so does any demand once the devtools invalidated the record.
  */
 export function sharedProgramOptions<TData = ProgramData>(
   store: SharedFetchStore,
@@ -70,7 +71,8 @@ export function sharedProgramOptions<TData = ProgramData>(
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const demand = pastRecordedError(demandOf(query, takeFetch(query)), () => store.programSnapshot(req));
-    const opts = { signal };
+    // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
+    const opts = demand.mode === "ensure" && demand.poll ? { signal, maxAgeMs: demand.maxAgeMs } : { signal };
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
@@ -97,9 +99,9 @@ export function sharedProgramOptions<TData = ProgramData>(
   );
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
     ...rest,
-    // A program any replica resolved shows at once (no age recorded: TanStack sees it as stale
-    // and asks again, which the store answers from the record without a request, unless the
-    // devtools invalidated it: then it re-resolves).
+    // A program any replica resolved shows at once (dated 0: TanStack sees it as stale and asks
+    // again, which the store answers from the record without a request, unless the devtools
+    // invalidated it: then it re-resolves).
     // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
     ...(rest.initialData === undefined
       ? {

@@ -250,8 +250,13 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
-      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.programLeaseMs);
-      const wait = { leaseMs, ...(signal ? { signal } : {}), ...(mode === "refetch" && skipInFlight ? { skipInFlight } : {}) };
+      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, this.programLeaseMs);
+      const wait = {
+        leaseMs,
+        ...(signal ? { signal } : {}),
+        ...(mode === "refetch" && skipInFlight ? { skipInFlight } : {}),
+        ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
+      };
       return this.run("program", mode, this.programKeyOf(req), req, wait) as Promise<Snapshot<Program>>;
     });
   }

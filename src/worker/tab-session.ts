@@ -286,7 +286,7 @@ export class TabSession {
         running =
           msg.mode === "refetch"
             ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
-            : store.ensureProgram(msg.req as never, opts);
+            : store.ensureProgram(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       }
     } catch (error) {
       this.waiters.delete(msg.id);
