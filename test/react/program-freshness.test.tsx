@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 /**
- * README, "What differs": a program record has no age, so useProgram's freshness options (a poll,
- * a mount or a focus judged by staleTime) are met by any recorded resolution and re-resolve
- * nothing; refetch(), invalidation and the "always" options do re-resolve.
+ * README, "What differs": only a poll judges a program by age (test/react/program-poll.test.tsx), so
+ * a mount or a focus judged by staleTime is met by any recorded resolution and re-resolves nothing;
+ * refetch(), invalidation and the "always" options do re-resolve.
  */
 import { focusManager, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, waitFor } from "@testing-library/react";
@@ -42,19 +42,19 @@ function mount(c: Cluster, options: UseProgramOptions, seen: string[]) {
   return client;
 }
 
-describe("useProgram: a program record has no age (README, What differs)", () => {
-  it("refetchInterval: 100 and focuses with the default staleTime: answered from the record, no module requested again", async () => {
+describe("useProgram: only a poll judges a program by age (README, What differs)", () => {
+  it("focuses and a second mount with staleTime: 0: answered from the record, no module requested again", async () => {
     const c = cluster(1, { settleMs: 0 });
     serve(c);
     const seen: string[] = [];
-    mount(c, { refetchInterval: 100 }, seen);
+    mount(c, { staleTime: 0 }, seen);
     await waitFor(() => expect(seen.at(-1)).toContain("version = 1"));
     act(() => {
       focusManager.setFocused(false);
       focusManager.setFocused(true);
     });
-    // Ten poll ticks at least.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1_500)));
+    mount(c, { staleTime: 0 }, seen);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 500)));
     expect(c.host.calls).toHaveLength(1);
     expect(seen.at(-1)).toContain("version = 1");
   });
