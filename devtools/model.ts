@@ -99,6 +99,9 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       // would show live claims going stale. Keep its last view, and say it is one.
       if (next.lifecycle === "destroyed") {
         storeDestroyed = true;
+        // It changes no more: let go of its doc and presence, which outlive it and would keep it
+        // (and this model) alive for as long as they live.
+        for (const stop of stops.splice(0)) stop();
         clearTimeout(expiryTimer);
         expiryTimer = undefined;
         if (!inspection) inspection = next;
