@@ -42,6 +42,8 @@ export function createEmitter() {
     },
     stop(): void {
       stopped = true;
+      // The last change: an inspector (an open panel) must learn the store stopped, in a quiet doc too.
+      callAll(changes, [], "inspect");
       events.clear();
       changes.clear();
     },

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { createDevtoolsModel } from "../../devtools/index.ts";
-import { background, cluster, tick, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 const LEASE = 5000;
 const req = { url: URL_A };
@@ -26,5 +26,24 @@ it("the panel of a destroyed store shows its last view, marked so, and tells no 
   expect(snap.storeDestroyed).toBe(true);
   expect(snap.keys[0]!.claim).toMatchObject({ replicaId: a!.replicaId, stale: false });
   expect(model.timeline.entries().map((e) => e.type)).not.toContain("stale");
+  model.destroy();
+});
+
+it("a store destroyed in a quiet doc (nothing in flight, no replica writing): the open panel says so at once", async () => {
+  const c = cluster(1, { settleMs: 0 });
+  const [a] = c.stores;
+  c.host.auto = () => ({ status: 200, body: 1 });
+  await until(a!.ensure(req));
+  const model = createDevtoolsModel(a!, { minNotifyIntervalMs: 0 });
+  let told = 0;
+  model.subscribe(() => told++);
+  await tick();
+  const before = told;
+  a!.destroy();
+  await tick();
+  expect(model.getSnapshot().storeDestroyed).toBe(true);
+  expect(told).toBeGreaterThan(before);
+  // Its last view: the result it showed, judged no further.
+  expect(model.getSnapshot().keys.map((k) => k.result?.rev)).toEqual([1]);
   model.destroy();
 });
