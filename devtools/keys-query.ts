@@ -5,6 +5,8 @@ export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sor
 export const STATUSES: readonly DevtoolsKeyStatus[] = ["pending", "stale", "success", "error", "idle"];
 
 const ORDER: Record<DevtoolsKeyStatus, number> = { stale: 0, pending: 1, error: 2, success: 3, idle: 4 };
+// The later of its result and its error: a failed refetch writes an error beside an older result.
+const written = (r: DevtoolsKeyRow) => Math.max(r.result?.at ?? -1, r.error?.at ?? -1);
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Filter, search and sort, React-free: a thousand rows in well under a frame. */
@@ -20,7 +22,7 @@ export function queryKeys(rows: readonly DevtoolsKeyRow[], q: KeysQuery): Devtoo
     status: (a, b) => ORDER[a.status] - ORDER[b.status],
     revision: (a, b) => b.recorded - a.recorded,
     size: (a, b) => (b.result?.bytes ?? -1) - (a.result?.bytes ?? -1),
-    written: (a, b) => (b.result?.at ?? b.error?.at ?? -1) - (a.result?.at ?? a.error?.at ?? -1),
+    written: (a, b) => written(b) - written(a),
   };
   // Stable tie-break on the key: rows never jump between renders.
   return out.sort((a, b) => by[q.sort](a, b) || cmp(a.key, b.key));
