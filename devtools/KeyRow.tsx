@@ -1,7 +1,6 @@
 "use client";
 
 import type { QueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
@@ -28,15 +27,19 @@ export function KeyRow({
   replicas,
   queryClient,
   index,
+  open,
+  onToggle,
 }: {
   row: DevtoolsKeyRow;
+  /** Its details are shown (kept by the list: the row unmounts when scrolled out of view). */
+  open: boolean;
+  onToggle: (key: string) => void;
   /** Its place in the filtered list (0-based), for aria-rowindex: only a window of rows is rendered. */
   index: number;
   store: SharedFetchStore;
   replicas: readonly DevtoolsReplica[];
   queryClient?: QueryClient | undefined;
 }) {
-  const [open, setOpen] = useState(false);
   const { claim, result, error } = row;
   const { method, url } = splitLabel(row.label);
   const detailsId = `sfd-details-${row.key.slice(0, 16)}`;
@@ -90,7 +93,7 @@ export function KeyRow({
             aria-expanded={open}
             aria-controls={open ? detailsId : undefined}
             aria-label={`Details of ${row.label}`}
-            onClick={() => setOpen((o) => !o)}
+            onClick={() => onToggle(row.key)}
           >
             {open ? "hide" : "details"}
           </button>

@@ -31,6 +31,15 @@ export function KeysView({
   queryClient?: QueryClient | undefined;
 }) {
   const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request" });
+  // Here, not in each row: a row leaves the DOM when it scrolls out of view or its key moves in the
+  // sort, and its details must still be open when it is back.
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  const toggle = (key: string) =>
+    setOpened((old) => {
+      const next = new Set(old);
+      if (!next.delete(key)) next.add(key);
+      return next;
+    });
   const rows = useMemo(() => queryKeys(snapshot.keys, q), [snapshot.keys, q]);
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
   const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
@@ -90,7 +99,16 @@ export function KeysView({
           <tbody>
             {top > 0 && <Spacer px={top} />}
             {rows.slice(start, end).map((row, i) => (
-              <KeyRow key={row.key} row={row} index={start + i} store={store} replicas={snapshot.replicas} queryClient={queryClient} />
+              <KeyRow
+                key={row.key}
+                row={row}
+                index={start + i}
+                open={opened.has(row.key)}
+                onToggle={toggle}
+                store={store}
+                replicas={snapshot.replicas}
+                queryClient={queryClient}
+              />
             ))}
             {bottom > 0 && <Spacer px={bottom} />}
           </tbody>

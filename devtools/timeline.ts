@@ -1,3 +1,4 @@
+import { formatBytes, shortId } from "./format.ts";
 import type { InspectedClaim, InspectedKey, Inspection, MalformedRecord, StaleReason } from "./core.ts";
 
 /**
@@ -249,10 +250,8 @@ export function describeReason(reason: StaleReason): string {
 }
 
 /** One sentence per entry, e.g. "B took over GET /api/report from A after 812 ms: lease silence". */
-export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = defaultName): string {
+export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = shortId): string {
   const what = entry.label ?? (entry.key !== undefined ? `key ${entry.key.slice(0, 12)}…` : "the doc");
-  const size = (bytes: number) =>
-    bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
   switch (entry.type) {
     case "claimed":
       return entry.existing
@@ -267,7 +266,7 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "replaced":
       return `${name(entry.to)}'s claim replaced ${name(entry.from)}'s on ${what} (rev ${entry.rev}) while this store still judged it live: the reason is not known here (both claimed at once, or ${name(entry.to)} judged it stale first)`;
     case "result":
-      return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${size(entry.bytes)})`;
+      return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${formatBytes(entry.bytes)})`;
     case "error":
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
     case "revived":
@@ -285,10 +284,6 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "malformed":
       return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
   }
-}
-
-function defaultName(replicaId: string): string {
-  return replicaId.length > 12 ? `${replicaId.slice(0, 11)}…` : replicaId;
 }
 
 /**
