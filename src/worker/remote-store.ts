@@ -303,7 +303,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   /** The worker's inspection as last sent (fresh while someone listens to onInspect). */
   inspect(): Inspection {
     if (this.local) return this.local.inspect();
-    return this.inspector.inspect();
+    const i = this.inspector.inspect();
+    // The worker's last word on its replica, not on this tab's store: that one ended here.
+    return this.destroyed ? { ...i, lifecycle: "destroyed" } : i;
   }
 
   claims(): [string, ClaimRecord][] {
@@ -350,6 +352,8 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.leave();
     this.destroyed = true;
     this.views.clear();
+    // An open panel's last word: it shows this store's last view, marked as one.
+    this.inspector.changed();
     this.inspector.destroy();
     this.local?.destroy();
   }
