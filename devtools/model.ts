@@ -63,6 +63,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const identityHash = bytesToHex(sha256(utf8ToBytes(s.identity))).slice(0, 12);
   /** When this model saw each replica's presence change (the first sighting is the baseline, not a change). */
   let presentSeen = new Map<string, boolean | undefined>();
+  let baselined = false;
   const since = new Map<string, number>();
   const listeners = new Set<() => void>();
   let events: readonly DevtoolsEvent[] = [];
@@ -148,11 +149,13 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     // store shows no more goes.
     const seen = new Map<string, boolean | undefined>();
     for (const r of i.replicas) {
-      const had = presentSeen.has(r.replicaId);
-      if (had && presentSeen.get(r.replicaId) !== r.present) since.set(r.replicaId, i.at);
+      // One that arrives after the first inspection (the baseline) arrived while the panel watched.
+      if (r.present !== undefined && (presentSeen.has(r.replicaId) ? presentSeen.get(r.replicaId) !== r.present : baselined))
+        since.set(r.replicaId, i.at);
       seen.set(r.replicaId, r.present);
     }
     presentSeen = seen;
+    baselined = true;
     for (const id of since.keys()) if (!seen.has(id)) since.delete(id);
     if (hints.size > i.keys.length) {
       const shown = new Set(i.keys.map((k) => k.key));
