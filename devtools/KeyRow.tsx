@@ -1,6 +1,7 @@
 "use client";
 
 import type { QueryClient } from "@tanstack/react-query";
+import { useId } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
@@ -42,7 +43,8 @@ export function KeyRow({
 }) {
   const { claim, result, error } = row;
   const { method, url } = splitLabel(row.label);
-  const detailsId = `sfd-details-${row.key.slice(0, 16)}`;
+  // Unique in the page: two panels (the floating one and a plugin) may show the same key.
+  const detailsId = useId();
   return (
     <>
       <tr
