@@ -43,7 +43,8 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
     cancel(response);
     return failure(`${httpStatus(status)} from ${label}`, status);
   }
-  const declared = Number(response.headers?.get("content-length") ?? Number.NaN);
+  // A HEAD's Content-Length is the GET's body's: it has none to share.
+  const declared = req.method === "HEAD" ? 0 : Number(response.headers?.get("content-length") ?? Number.NaN);
   if (declared > max) {
     cancel(response);
     return failure(`result cannot be shared: the response to ${label} is ${formatSize(declared)}, more than maxResultBytes (${max} bytes)`);
