@@ -114,6 +114,10 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
       : isPlainObject(input)
         ? (input as Partial<SharedRequest>)
         : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${shownValue(input)}`);
+  // fetch's other options (credentials, cache, signal, …) were dropped unsent, and unkeyed.
+  for (const name in req)
+    if ((req as Record<string, unknown>)[name] !== undefined && !/^(url|method|headers|body|parse)$/.test(name))
+      fail(`shared-fetch: unknown request field ${describe(name)}; expected url, method, headers, body or parse`);
   const url = httpHref(req.url);
   const rawMethod = req.method ?? "GET";
   if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);
