@@ -54,7 +54,8 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
     text = await readCapped(response, max);
   } catch (error) {
     if (ctx.signal.aborted) throw abortError(ctx.signal.reason);
-    return failure(`reading the response of ${label} failed: ${networkCause(error)}`, status);
+    // A network error, status or not: the page's own unload among its causes (see inNextPageTask).
+    return failure(`reading the response of ${label} failed: ${networkCause(error)}`);
   }
   if (text === undefined) return failure(`result cannot be shared: the response to ${label} is more than maxResultBytes (${max} bytes)`);
   if (req.parse === "text" || req.method === "HEAD") return { ok: true, data: text };

@@ -8,9 +8,10 @@ import { performance } from "node:perf_hooks";
  * How the host answers one request of a path:
  * - `{ delayMs, status? }`: answers after delayMs (0: at once), with `status` (default 200);
  * - `"hang"`: never answers (the socket stays open until the client goes or the host closes);
- * - `"hold"`: waits until the test calls `call.respond()` (see `host.nextCall`).
+ * - `"hold"`: waits until the test calls `call.respond()` (see `host.nextCall`);
+ * - `"stall"`: sends the headers and the first bytes of the body, then nothing more.
  */
-export type Step = { delayMs: number; status?: number } | "hang" | "hold";
+export type Step = { delayMs: number; status?: number } | "hang" | "hold" | "stall";
 
 /** One request the host received under /api/. Times are node `performance.now()` ms. */
 export type ApiCall = {
@@ -108,6 +109,10 @@ export async function startHost(pageDir: string): Promise<CountingHost> {
     let step: Step = steps[Math.min(call.n, steps.length) - 1] ?? { delayMs: 0 };
     if (url.searchParams.get("hang") === "1") step = "hang";
     else if (url.searchParams.has("delay")) step = { delayMs: Number(url.searchParams.get("delay")) };
+    if (step === "stall") {
+      res.writeHead(200, { "Content-Type": "application/json", "Cache-Control": "no-store" }).write('{"path":');
+      return;
+    }
     if (step === "hang" || step === "hold") return;
     const { status } = step;
     if (step.delayMs <= 0) answer(call, res, undefined, status);

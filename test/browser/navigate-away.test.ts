@@ -17,10 +17,10 @@ function wrapFetch(): void {
   window.fetch = (input, init) => original(input, init).then((response) => response);
 }
 
-async function leaveMidRequest(leave: (tab: Tab) => Promise<unknown>, wrapped: boolean): Promise<void> {
+async function leaveMidRequest(leave: (tab: Tab) => Promise<unknown>, wrapped: boolean, first: "hang" | "stall" = "hang"): Promise<void> {
   const { host } = env.e2e();
   const api = `/api/${uniqueName("leave")}`;
-  host.plan(api, ["hang", { delayMs: 0 }]); // the first request is never answered; the takeover's at once
+  host.plan(api, [first, { delayMs: 0 }]); // the first request is never answered (in full); the takeover's at once
   const context = await env.e2e().newContext();
   if (wrapped) await context.addInitScript(wrapFetch);
   const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: 60_000, retry: 0 }, 2);
@@ -53,5 +53,10 @@ describe("the claimant leaves mid-request (retry: 0)", () => {
 
   it("it navigates away with the app's fetch wrapped: the same", async () => {
     await leaveMidRequest((tab) => tab.page.goto("about:blank"), true);
+  });
+
+  // The unload fails the body's read, not the fetch: the host answered, a status is known.
+  it("it navigates away while the response's body is still arriving (headers sent, the body stalled): the same", async () => {
+    await leaveMidRequest((tab) => tab.page.goto("about:blank"), false, "stall");
   });
 });
