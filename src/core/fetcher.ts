@@ -58,7 +58,7 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
     return failure(`reading the response of ${label} failed: ${networkCause(error)}`);
   }
   if (text === undefined) return failure(`result cannot be shared: the response to ${label} is more than maxResultBytes (${max} bytes)`);
-  if (req.parse === "text" || req.method === "HEAD") return { ok: true, data: text };
+  if (req.parse === "text") return { ok: true, data: text };
   // A POST, PUT, PATCH or DELETE answered 200 or 201 with no body succeeded (a mutation's usual
   // answer): null, as for 204 — also for a POST used as a query, whose server answered so. A GET's
   // or OPTIONS' empty body, which asks for a representation, stays an error: no null over a result.
