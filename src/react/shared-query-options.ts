@@ -133,9 +133,12 @@ export function mayShowRecorded(store: SharedFetchStore, id: string, work: strin
   return work !== undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work) !== false;
 }
 
-/** `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13). */
-export function sharedQueryKey(store: SharedFetchStore, req: SharedRequest): readonly [string, string, string, string] {
-  const n = normalizeRequest(req);
+/**
+ * `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13).
+ * A relative URL resolves as sharedQueryOptions resolves it, so the keys match.
+ */
+export function sharedQueryKey(store: SharedFetchStore, req: string | SharedRequest): readonly [string, string, string, string] {
+  const n = normalizeRequest(toRequest(req));
   const keyOf = (store as Extras).keyOf;
   const key = keyOf ? keyOf.call(store, n) : hashKey(JSON.stringify([n.url, n.method, n.headers, n.body, n.parse]));
   return ["shared-fetch", n.method, originAndPath(n.url), key];
