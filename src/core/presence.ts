@@ -1,6 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
-import { connectorsOf, onConnector } from "./connectors.ts";
+import { connectorsOf, onConnector, type ConnectorInfo } from "./connectors.ts";
 import { isId, isPlainObject } from "./request.ts";
 
 export const PRESENCE_FIELD = "sharedFetch";
@@ -97,6 +97,11 @@ export function watchPresence(
  * and a connect again: an effect's cleanup and re-run, an offline toggle), to the awareness of the
  * doc's next connector of the same kind: a store outlives its connections. Before, it kept the
  * destroyed one: the other devices never saw it again, and it saw nobody, so it claimed as if alone.
+ * Given the tabs' awareness (Usage) on a doc that also reaches other devices (connectPeers beside
+ * connectTabs, before or after the store), it follows the devices' connector's awareness while there
+ * is one (the tabs' again once it is destroyed): the other devices' presence is only there. Before,
+ * it counted no other device present, so every device claimed eagerly (each sent every request
+ * asked at once) and none saw another leave.
  */
 export function followAwareness(doc: Y.Doc, initial: Awareness, bind: (awareness: Awareness) => () => void): () => void {
   const kind = connectorsOf(doc).find((c) => c.awareness === initial)?.crossDevice;
@@ -123,8 +128,11 @@ export function followAwareness(doc: Y.Doc, initial: Awareness, bind: (awareness
       unbind();
     };
   };
-  follow(initial);
-  return () => stop();
+  // Given the tabs' awareness on a doc that also reaches other devices: theirs, while there is one.
+  const toDevices = (c: ConnectorInfo): boolean => kind === false && c.crossDevice && (stop(), follow(c.awareness!), true);
+  const unwatch = onConnector(doc, toDevices);
+  if (!connectorsOf(doc).some(toDevices)) follow(initial);
+  return () => (unwatch(), stop());
 }
 
 /** Presence wired into an engine: a departed peer's claims go stale at once (and the inspector is told). */
