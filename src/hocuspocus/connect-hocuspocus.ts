@@ -8,6 +8,8 @@ import type { WebSocketConstructor } from "../sync/connect-peers.ts";
 import {
   announceAgain,
   dropRemotePresence,
+  sharedTrips,
+  TRIP_FIELD,
   requireDoc,
   requireNonEmptyString,
   requireWebSocket,
@@ -132,7 +134,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // for longer than it, they claim at once (settle-window.ts): a device that arrives announces
   // itself before it claims.
   const awareness = createAwareness(doc);
-  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs: () => trips.p95(), awareness });
+  const tripMs = sharedTrips(awareness, trips);
+  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs, awareness });
 
   const websocket = new HocuspocusProviderWebsocket({
     url: urls[0]!,
@@ -213,6 +216,12 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const closeRoom = provider.onClose.bind(provider);
   provider.onClose = () => (dropRemotePresence(awareness), closeRoom(), websocket.webSocket?.close());
   const observer = observeUpdateTrips(provider, trips);
+  // Our p95 for the other devices' windows (sharedTrips), after each ack: to 10 ms, sent only when
+  // that changes (an awareness message per ack would double the traffic of every write).
+  provider.on("unsyncedChanges", () => {
+    const ms = Math.ceil(trips.p95()! / 10) * 10;
+    if (trips.count > 0 && awareness.getLocalState()?.[TRIP_FIELD] !== ms) awareness.setLocalStateField(TRIP_FIELD, ms);
+  });
   provider.attach();
 
   function destroy(): void {

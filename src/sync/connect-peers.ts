@@ -2,7 +2,7 @@ import { registerConnector } from "../core/connectors.ts";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { announceAgain, dropRemotePresence, requireDoc, requireWebSocket, type Connection } from "./connection.ts";
+import { announceAgain, dropRemotePresence, sharedTrips, requireDoc, requireWebSocket, type Connection } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
 import { syncClock } from "./sync-clock.ts";
 import { probeTrips } from "./trip-probe.ts";
@@ -59,7 +59,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   const unregister = registerConnector(doc, {
     ...clock.info,
     crossDevice: true,
-    tripMs: () => trips.samples.p95(),
+    tripMs: sharedTrips(awareness, trips.samples),
     fence: (answered) => trips.fence(answered),
     awareness,
   });

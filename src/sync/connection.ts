@@ -2,6 +2,8 @@ import type { Awareness } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { kindOf, shownValue } from "../core/errors.ts";
 import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
+import { DEFAULT_SETTLE_MS } from "../core/store-options.ts";
+import type { TripSamples } from "../core/trips.ts";
 
 /** What connectTabs, connectPeers and connectHocuspocus hand back: one way of syncing a Y.Doc. */
 export type Connection = {
@@ -56,6 +58,34 @@ export function dropRemotePresence(awareness: Awareness): void {
 export function announceAgain(awareness: Awareness): void {
   const state = awareness.getLocalState();
   if (state !== null) awareness.setLocalState(state);
+}
+
+/**
+ * The p95 round trip (ms) a device's connector measured to its sync server, published in its
+ * awareness (connectPeers at each probe, connectHocuspocus when it changes by 10 ms).
+ */
+export const TRIP_FIELD = "sharedFetchTrip";
+
+/**
+ * A connector's `tripMs`: the longest of its own p95 (`own`'s) and the trips the other devices here
+ * published. A slower device's eager claim, made before it heard of this one, takes its own round
+ * trip to reach the server: a newcomer's window sized from its own trips alone ended first on a fast
+ * link, and both sent the request. Before its own first sample, a published trip counts only where
+ * its window is longer than the default (the store's, or what the initial sync bounds it by, is kept).
+ */
+export function sharedTrips(awareness: Awareness, own: TripSamples) {
+  return (): number | undefined => {
+    const mine = own.p95();
+    const floor = mine ?? (DEFAULT_SETTLE_MS - 10) / 2;
+    let max = floor;
+    // Read like any record (invariant 14): a number of ms, anything else ignored (JSON carries no
+    // Infinity or NaN). Our own counts too: it is our p95.
+    awareness.getStates().forEach((state) => {
+      const trip: unknown = state[TRIP_FIELD];
+      if (typeof trip === "number" && trip > max) max = trip;
+    });
+    return max > floor ? max : mine;
+  };
 }
 
 /** Throws a TypeError unless `value` looks like a Y.Doc (by shape: another copy of yjs is another class). */

@@ -6,6 +6,7 @@ import { parseUpdateMeta } from "yjs";
 import { startSettleTimer } from "../core/settle-timer.ts";
 import { TripSamples } from "../core/trips.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
+import { TRIP_FIELD } from "./connection.ts";
 
 const messageSync = 0;
 /** Probe often at first (the window is sized from a few samples), then rarely. */
@@ -157,7 +158,11 @@ export function probeTrips(provider: WebsocketProvider): SyncRoundTrips {
       const end = incoming && ourEnd(incoming, provider.doc.clientID);
       if (end !== undefined) echoed(end);
       if (!entry) return;
-      if (entry.sample) samples.add(performance.now() - entry.sentAt);
+      if (entry.sample) {
+        samples.add(performance.now() - entry.sentAt);
+        // For the other devices' windows (sharedTrips): a probe every 15 s, in place of the awareness renewal.
+        provider.awareness.setLocalStateField(TRIP_FIELD, samples.p95());
+      }
       answer(entry);
     };
   }
