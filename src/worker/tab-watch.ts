@@ -1,7 +1,16 @@
 import * as Y from "yjs";
 import { internalsOf } from "../core/internals.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
+import type { MalformedRecord } from "../core/lanes.ts";
 import type { WorkerMessage } from "./protocol.ts";
+
+/**
+ * A peer may put a Yjs type or sub-document where a lane or a record belongs (invariant 14):
+ * postMessage cannot clone one, and the whole inspection would not reach the tab. It is named.
+ * Only those have a toJSON method among the values Yjs decodes.
+ */
+const clonable = (m: MalformedRecord): MalformedRecord =>
+  typeof (m.value as { toJSON?: unknown } | null)?.toJSON === "function" ? { ...m, value: "<a Yjs type>" } : m;
 
 /**
  * What a tab's devtools watch in the worker, posted to it while asked for: the store's
@@ -20,7 +29,8 @@ export function watchForTab(
     const inspect = () => {
       const { crashed, networkPaused, heartbeatsStopped } = internalsOf(store).dev;
       const dev = { crashed, networkPaused, heartbeatsStopped };
-      post({ t: "inspect", inspection: store.inspect(), claims: store.claims(), malformed: store.malformed(), dev });
+      const malformed = store.malformed().map(clonable);
+      post({ t: "inspect", inspection: { ...store.inspect(), malformed }, claims: store.claims(), malformed, dev });
     };
     stops.push(store.onInspect(inspect));
     inspect();
