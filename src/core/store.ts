@@ -272,10 +272,11 @@ function infoOf(result: { rev: number; at?: number } | undefined): { rev: number
   return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: result.at });
 }
 
-/** Every table change is something the inspector would show. */
+/**
+ * Every change of the doc is something the inspector may show: a record, or garbage that touches
+ * none (a root item that is no lane, a shapeless entry), listed as malformed (invariant 14).
+ */
 function watchDoc(records: DocRecords, changed: () => void): () => void {
-  const offs = [records.claims, records.results, records.programs, records.errors, records.beats, records.asks].map((map) =>
-    map.onChange(changed),
-  );
-  return () => offs.forEach((off) => off());
+  records.doc.on("afterTransaction", changed);
+  return () => records.doc.off("afterTransaction", changed);
 }
