@@ -12,6 +12,7 @@ import {
   TRIP_FIELD,
   requireDoc,
   requireNonEmptyString,
+  requireOptions,
   requireWebSocket,
   type Connection,
 } from "../sync/connection.ts";
@@ -98,6 +99,7 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
  */
 export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): HocuspocusConnection {
   requireDoc("connectHocuspocus", doc);
+  requireOptions("connectHocuspocus", opts);
   const urls = checkedUrls(opts);
   requireNonEmptyString("connectHocuspocus", "room", opts.room);
   requireWebSocket("connectHocuspocus", opts.WebSocketPolyfill);

@@ -5,7 +5,7 @@ import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { hasIndexedDB, persistDoc } from "./indexeddb-persistence.ts";
-import { requireDoc, requireNonEmptyString, requireOptionalBoolean, type Connection } from "./connection.ts";
+import { requireDoc, requireNonEmptyString, requireOptionalBoolean, requireOptions, type Connection } from "./connection.ts";
 import {
   asBytes,
   encodeAwareness,
@@ -58,7 +58,8 @@ type PageTarget = {
  */
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireDoc("connectTabs", doc);
-  requireNonEmptyString("connectTabs", "name", opts?.name);
+  requireOptions("connectTabs", opts);
+  requireNonEmptyString("connectTabs", "name", opts.name);
   requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
   requireOptionalBoolean("connectTabs", "persisted", opts.persisted);
   const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;

@@ -1,0 +1,37 @@
+/**
+ * A connector given a name or a URL where its options object belongs (as y-indexeddb's
+ * `new IndexeddbPersistence(name, doc)` and a WebSocket's `new WebSocket(url)` take them) says so,
+ * naming what came, before anything is opened: it said "`name` must be a non-empty string, got
+ * undefined" for `connectTabs(doc, "app")`, and threw "Cannot read properties of undefined" for
+ * `connectHocuspocus(doc)`.
+ */
+import { describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { connectPeers, connectTabs } from "../src/index.ts";
+import { connectHocuspocus } from "../src/hocuspocus/index.ts";
+
+const observerCount = (doc: Y.Doc): number =>
+  [...(doc as unknown as { _observers: Map<string, Set<unknown>> })._observers.values()].reduce((n, set) => n + set.size, 0);
+
+const cases: [string, unknown, string][] = [
+  ["a name in place of the options", "app", 'got "app"'],
+  ["a URL in place of the options (its token hidden)", "wss://sync.example.test/room?token=s3cret", 'got "wss://sync.example.test/room?…"'],
+  ["no options", undefined, "got undefined"],
+  ["null", null, "got null"],
+  ["a function (whose name is empty)", () => "app", "got a function"],
+];
+
+describe("invariant 13 (bad input is named): connectors whose options are not an object", () => {
+  for (const [what, given, got] of cases) {
+    it(`${what}: connectTabs and connectHocuspocus name it, as connectPeers does, and attach nothing to the doc`, () => {
+      const doc = new Y.Doc();
+      const before = observerCount(doc);
+      expect(() => connectTabs(doc, given as never)).toThrow(new TypeError(`connectTabs: the options must be an object, ${got}`));
+      expect(() => connectHocuspocus(doc, given as never)).toThrow(
+        new TypeError(`connectHocuspocus: the options must be an object, ${got}`),
+      );
+      expect(() => connectPeers(doc, given as never)).toThrow(`the options must be { url, room, params? }, ${got}`);
+      expect(observerCount(doc)).toBe(before);
+    });
+  }
+});
