@@ -75,7 +75,9 @@ export class LaneIndex {
       if (after <= before || !structs) return;
       for (let i = Y.findIndexSS(structs, before); i < structs.length && structs[i]!.id.clock < after; i++) {
         const s = structs[i];
-        if (s instanceof Y.Item && !s.deleted && s.countable) added.push(s);
+        // Not a value set by key (a peer whose doc took the root for a Y.Map): no element of the
+        // root or a lane, it is never read at the start (rebuild) either, so no replica reads it.
+        if (s instanceof Y.Item && !s.deleted && s.countable && s.parentSub === null) added.push(s);
       }
     });
     // Lanes before their entries: a lane and what was pushed into it can arrive in one update.
