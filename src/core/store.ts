@@ -27,6 +27,7 @@ import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
 import type { SharedFetchStoreWithExtras } from "./store-extras.ts";
+import type * as Y from "yjs";
 export type { SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./store-extras.ts";
 
 export function createSharedFetchStore(options: CreateStoreOptions): SharedFetchStoreWithExtras {
@@ -274,9 +275,12 @@ function infoOf(result: { rev: number; at?: number } | undefined): { rev: number
 
 /**
  * Every change of the doc is something the inspector may show: a record, or garbage that touches
- * none (a root item that is no lane, a shapeless entry), listed as malformed (invariant 14).
+ * none (a root item that is no lane, a shapeless entry), listed as malformed (invariant 14). A
+ * transaction that changed nothing is not: a sync server's echo of our own write, a fence's or
+ * probe's answer; each would cost an open panel a whole inspection.
  */
 function watchDoc(records: DocRecords, changed: () => void): () => void {
-  records.doc.on("afterTransaction", changed);
-  return () => records.doc.off("afterTransaction", changed);
+  const onTransaction = (tr: Y.Transaction) => tr.changed.size > 0 && changed();
+  records.doc.on("afterTransaction", onTransaction);
+  return () => records.doc.off("afterTransaction", onTransaction);
 }
