@@ -25,7 +25,7 @@ export function watchPresence(
     /** Removed without proof of death (see below): no longer counted present, its claims keep their lease. */
     absent?(replicaId: string): void;
   },
-): () => void {
+): (keep?: boolean) => () => void {
   const byClient = new Map<number, string>();
   const read = (clientId: number): { id: string; browserId: string | undefined } | undefined => {
     const state = awareness.getStates().get(clientId);
@@ -84,12 +84,13 @@ export function watchPresence(
     PRESENCE_FIELD,
     self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId },
   );
-  return () => {
-    awareness.off("change", onChange);
-    // Only our own entry: a store that took the doc's presence over has written its own since.
+  // Only our own entry: a store that took the doc's presence over has written its own since.
+  const leave = () => {
     const mine = awareness.getLocalState()?.[PRESENCE_FIELD];
     if (isPlainObject(mine) && mine.replicaId === self.replicaId) awareness.setLocalStateField(PRESENCE_FIELD, null);
   };
+  // `keep`: this replica has not left, it watches elsewhere (see followAwareness); `leave` is for its stop.
+  return (keep) => (awareness.off("change", onChange), keep || leave(), leave);
 }
 
 /**
@@ -103,11 +104,16 @@ export function watchPresence(
  * it counted no other device present, so every device claimed eagerly (each sent every request
  * asked at once) and none saw another leave.
  */
-export function followAwareness(doc: Y.Doc, initial: Awareness, bind: (awareness: Awareness) => () => void): () => void {
+export function followAwareness(
+  doc: Y.Doc,
+  initial: Awareness,
+  bind: (awareness: Awareness) => (keep?: boolean) => () => void,
+): () => void {
   const kind = connectorsOf(doc).find((c) => c.awareness === initial)?.crossDevice;
   const fits = (c: { awareness?: Awareness; crossDevice: boolean }, gone: Awareness) =>
     c.awareness !== undefined && c.awareness !== gone && (kind === undefined || c.crossDevice === kind);
-  let stop = () => {};
+  let stop = (_keep?: boolean): void => {};
+  let left = () => {};
   const follow = (awareness: Awareness): void => {
     const unbind = bind(awareness);
     const onDestroy = () => {
@@ -123,16 +129,20 @@ export function followAwareness(doc: Y.Doc, initial: Awareness, bind: (awareness
       stop = unwatch;
     };
     awareness.on("destroy", onDestroy);
-    stop = () => {
+    stop = (keep) => {
       awareness.off("destroy", onDestroy);
-      unbind();
+      keep &&= awareness === initial;
+      const leave = unbind(keep);
+      if (keep) left = leave;
     };
   };
   // Given the tabs' awareness on a doc that also reaches other devices: theirs, while there is one.
-  const toDevices = (c: ConnectorInfo): boolean => kind === false && c.crossDevice && (stop(), follow(c.awareness!), true);
+  // Our entry stays in the tabs' (we have not left): a tab that watches only theirs would take its
+  // removal for our death and send again what we have in flight; it goes at our stop.
+  const toDevices = (c: ConnectorInfo): boolean => kind === false && c.crossDevice && (stop(true), follow(c.awareness!), true);
   const unwatch = onConnector(doc, toDevices);
   if (!connectorsOf(doc).some(toDevices)) follow(initial);
-  return () => (unwatch(), stop());
+  return () => (unwatch(), stop(), left());
 }
 
 /** Presence wired into an engine: a departed peer's claims go stale at once (and the inspector is told). */
@@ -175,11 +185,12 @@ export function watchReplicaPresence(
   const stop = followAwareness(doc, initial, (awareness) => {
     current = awareness;
     const unwatch = watchPresence(awareness, self, handlers);
-    return () => {
-      unwatch();
+    return (keep) => {
+      const leave = unwatch(keep);
       current = undefined;
       // Unheard from now, not known dead: their claims keep their lease.
       for (const id of [...present]) handlers.absent(id);
+      return leave;
     };
   });
   // Replicas present in another browser (or one that names none): they may race this one's claims.
