@@ -6,7 +6,7 @@
 import { afterEach } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import type { Host } from "../../sim/host.ts";
-import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { createBrowserReplica, type BrowserReplica, type BrowserReplicaOptions } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore, type ConnectBrowserOptions } from "../../src/worker/connect-browser.ts";
 
 let seq = 0;
@@ -34,7 +34,8 @@ export function sharedWorkerHere(): void {
   cleanup(() => delete scope.SharedWorker);
 }
 
-export function browser(host: Host, options: { retireAfterMs?: number } = {}) {
+/** `options`: the workers' own (a `connectPeers` that links their doc to a peer's, say). */
+export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retireAfterMs" | "connectPeers"> = {}) {
   sharedWorkerHere();
   const locks = new FakeLocks();
   const name = `app-${process.pid}-${++seq}`;
@@ -90,6 +91,20 @@ export function browser(host: Host, options: { retireAfterMs?: number } = {}) {
     replica.destroy();
   };
   return { host, locks, workers, retired, tab, name, workerStore, kill };
+}
+
+/** Resolves once `check` holds, re-checked after each notification of `source` (a devtools model); fails after 3 s. */
+export function untilNotified(source: { subscribe(f: () => void): () => void }, check: () => boolean, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    const timer = setTimeout(() => (off(), reject(new Error(`never saw ${what}`))), 3000);
+    const off = source.subscribe(() => {
+      if (!check()) return;
+      off();
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */

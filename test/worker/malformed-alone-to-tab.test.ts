@@ -4,23 +4,16 @@
  * table, so the store told no inspector of it: a SharedWorker tab's panel, which sees only what the
  * worker's inspections carry, did not list it until some record changed.
  */
-import { afterEach, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
 import { Host } from "../../sim/host.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
 import { createSharedFetchStore } from "../../src/index.ts";
 import { ROOT } from "../../src/internals.ts";
-import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
-import { connectBrowser } from "../../src/worker/connect-browser.ts";
 import { linkDocs } from "../harness/doc-records.ts";
-import { sharedWorkerHere } from "./browser-sim.ts";
+import { browser, cleanup, untilNotified as until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/alone";
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-});
 
 /** Garbage touching no record: a root item that is no lane, a shapeless entry, an unknown table. */
 function writeLooseGarbage(peer: Y.Doc): void {
@@ -29,26 +22,12 @@ function writeLooseGarbage(peer: Y.Doc): void {
   peer.getArray<unknown>(ROOT).push(["not a lane", lane]);
 }
 
-/** Resolves once `check` holds, re-checked after each notification of `source`; fails after 3 s. */
-function until(source: { subscribe(f: () => void): () => void }, check: () => boolean, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve();
-    const timer = setTimeout(() => (off(), reject(new Error(`never saw ${what}`))), 3000);
-    const off = source.subscribe(() => {
-      if (!check()) return;
-      off();
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
 it("invariant 14: onInspect tells of malformed records that touch no record, and inspect() lists them", async () => {
   const doc = new Y.Doc();
   const peer = new Y.Doc();
   linkDocs(doc, peer);
   const store = createSharedFetchStore({ doc, fetch: new Host().fetch, locks: null });
-  cleanups.push(() => store.destroy());
+  cleanup(() => store.destroy());
   let told = 0;
   store.onInspect(() => told++);
   writeLooseGarbage(peer);
@@ -65,31 +44,10 @@ it("invariant 14: a SharedWorker tab's panel lists such records as they arrive, 
   const host = new Host();
   host.auto = () => ({ status: 200, body: { ok: true } });
   const peer = new Y.Doc();
-  const locks = new FakeLocks();
-  const replica = createBrowserReplica({
-    locks: locks.forTab("w"),
-    lockName: `alone-${process.pid}`,
-    fetch: host.fetch,
-    store: { settleMs: 0 },
-    connectPeers: (doc) => (linkDocs(doc, peer), undefined),
-  });
-  sharedWorkerHere();
-  const store = connectBrowser({
-    name: `alone-${process.pid}`,
-    locks: locks.forTab("t"),
-    worker: () => {
-      const channel = new MessageChannel();
-      replica.accept(channel.port2 as unknown as MessagePort);
-      return { port: channel.port1 as unknown as MessagePort };
-    },
-  });
-  cleanups.push(
-    () => store.destroy(),
-    () => replica.destroy(),
-  );
+  const store = browser(host, { connectPeers: (doc) => (linkDocs(doc, peer), undefined) }).tab();
   await store.ensure({ url: API });
   const model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 });
-  cleanups.push(() => model.destroy());
+  cleanup(() => model.destroy());
   await until(model, () => model.getSnapshot().keys.some((k) => k.status === "success"), "the result");
   writeLooseGarbage(peer);
   await until(model, () => model.getSnapshot().malformed.length === 3, "the three malformed records in the panel");

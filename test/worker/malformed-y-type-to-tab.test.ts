@@ -9,72 +9,31 @@ import { afterEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createDevtoolsModel } from "../../devtools/index.ts";
 import { Host } from "../../sim/host.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
 import { ROOT } from "../../src/internals.ts";
-import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
-import { connectBrowser } from "../../src/worker/connect-browser.ts";
 import { linkDocs } from "../harness/doc-records.ts";
-import { sharedWorkerHere } from "./browser-sim.ts";
+import { browser, cleanup, untilNotified as until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/y-type";
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const c of cleanups.splice(0)) c();
-  vi.restoreAllMocks();
-});
-
-/** Resolves once `check` holds, re-checked after each notification of `source`; fails after 3 s. */
-function until(source: { subscribe(f: () => void): () => void }, check: () => boolean, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (check()) return resolve();
-    const timer = setTimeout(() => (off(), reject(new Error(`the panel never showed ${what}`))), 3000);
-    const off = source.subscribe(() => {
-      if (!check()) return;
-      off();
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
+afterEach(() => vi.restoreAllMocks());
 
 it("invariant 14: with a peer's Y.Map, Y.Text and sub-document in the worker's doc, a tab's panel keeps following the worker and lists them", async () => {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const host = new Host();
   host.auto = (call) => ({ status: 200, body: { n: call.n } });
   const peer = new Y.Doc();
-  const locks = new FakeLocks();
-  const replica = createBrowserReplica({
-    locks: locks.forTab("w"),
-    lockName: `y-type-${process.pid}`,
-    fetch: host.fetch,
-    store: { settleMs: 0 },
-    // The worker's doc, synced with a peer as its connection to other devices would.
-    connectPeers: (doc) => (linkDocs(doc, peer), undefined),
-  });
-  sharedWorkerHere();
-  const store = connectBrowser({
-    name: `y-type-${process.pid}`,
-    locks: locks.forTab("t"),
-    worker: () => {
-      const channel = new MessageChannel();
-      replica.accept(channel.port2 as unknown as MessagePort);
-      return { port: channel.port1 as unknown as MessagePort };
-    },
-  });
-  cleanups.push(
-    () => store.destroy(),
-    () => replica.destroy(),
-    () => peer.destroy(),
-  );
+  // The worker's doc, synced with a peer as its connection to other devices would.
+  const b = browser(host, { connectPeers: (doc) => (linkDocs(doc, peer), undefined) });
+  const store = b.tab();
+  cleanup(() => peer.destroy());
   await store.ensure({ url: API });
   const model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 });
-  cleanups.push(() => model.destroy());
+  cleanup(() => model.destroy());
   await until(model, () => model.getSnapshot().keys.some((k) => k.status === "success"), "the first result");
 
   const lane = new Y.Array<unknown>();
   lane.push([new Y.Map(), new Y.Text("x"), new Y.Doc()]);
   peer.getArray<unknown>(ROOT).push([lane, new Y.Map()]);
-  const worker = replica.stores()[0]!;
+  const worker = b.workerStore();
   expect(worker.malformed()).toHaveLength(4);
   // Later work still reaches the panel: it follows the worker's inspections, which list them.
   await store.refetch({ url: API });
