@@ -66,6 +66,16 @@ function Plain({ store }: { store: SharedFetchStore }) {
 }
 
 /** Hydrates the server's HTML with `tree`; what React logged and reported as recoverable errors. */
+/** A return visit's doc: a past visit recorded the result, and this one starts with it (IndexedDB or the copy in localStorage). */
+async function returnVisitDoc(): Promise<Y.Doc> {
+  const past = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+  await past.ensure({ url });
+  const doc = new Y.Doc();
+  Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(past).records.doc));
+  past.destroy();
+  return doc;
+}
+
 async function hydrate(html: string, tree: ReactNode) {
   const container = document.createElement("div");
   container.innerHTML = html;
@@ -132,12 +142,7 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
   it("no prefetch, and the client's doc holds a recorded result (a return visit): hydrates without a mismatch, then shows it with no request", async () => {
     const html = serverHtml();
     expect(html).toContain("<li>loading</li>");
-    // A past visit recorded the result; this visit's doc starts with it (IndexedDB or the copy in localStorage).
-    const past = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
-    await past.ensure({ url });
-    const doc = new Y.Doc();
-    Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(past).records.doc));
-    past.destroy();
+    const doc = await returnVisitDoc();
     const before = requests;
     const clientStore = createSharedFetchStore({ doc, settleMs: 0, locks: null });
     const { container, problems, recoverable } = await hydrateWithout(clientStore, html);
@@ -181,11 +186,7 @@ describe("SSR: prefetch + dehydrate on the server, hydrateRoot on the client", (
     const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
     const html = renderToString(app(serverStore));
     serverStore.destroy();
-    const past = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
-    await past.ensure({ url });
-    const doc = new Y.Doc();
-    Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(past).records.doc));
-    past.destroy();
+    const doc = await returnVisitDoc();
     // Stale (staleTime 0) but on the page: refetchOnMount: false says no request on mount.
     const before = requests;
     const clientStore = createSharedFetchStore({ doc, settleMs: 0, locks: null });
