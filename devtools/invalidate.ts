@@ -10,7 +10,7 @@ export type InvalidateResult = ActionResult & { doc?: boolean; queryClient?: boo
  * invalidate, across replicas). In the doc, its latest result and error are rewritten dated at
  * the epoch (`at: 0`, a date no writer records): older than any freshness demand
  * (src/core/freshness.ts), so every replica's next mount, focus, poll or `ensure` with `maxAgeMs`
- * (any `ensureProgram`: a program record has no age otherwise) fetches a new revision, and the
+ * (any `ensureProgram`: otherwise only a poll judges a program by age) fetches a new revision, and the
  * hooks mark their cached data invalid (use-shared-view.ts). With the app's QueryClient, its
  * queries of the key are invalidated too: the active ones refetch now (a store refetch, see
  * demand.ts).

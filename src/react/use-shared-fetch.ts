@@ -31,7 +31,9 @@ function safeRequest(req: string | SharedRequest | null): SharedRequest | null {
 /**
  * `useQuery(sharedQueryOptions(store, req, options))` plus the view across replicas: one request
  * shared by every tab and device that shows it. `null` (or `enabled: false`) disables it.
- * `refetch()` asks for a newer revision (joining one already claimed anywhere).
+ * `refetch()` asks for a revision sent after the call (one in flight may have read the data before
+ * a mutation): another replica's in flight is waited for, this replica's own aborted unless some
+ * other caller here still waits for it.
  * Must be used inside <SharedFetchProvider> and a TanStack <QueryClientProvider>.
  */
 export function useSharedFetch<T = unknown, TData = T>(
