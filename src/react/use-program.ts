@@ -21,7 +21,7 @@ export function useProgram<TData = ProgramData>(
   const store = useSharedFetchStore();
   // A null url's query is this hook's own (see useSharedFetch).
   const id = useId();
-  const own = url === null ? { queryKey: ["shared-fetch", null, id], ...options } : options;
+  const own = url === null ? { ...options, queryKey: options?.queryKey ?? ["shared-fetch", null, id] } : options;
   const opts = useHydratable(sharedProgramOptions<TData>(store, url, own), options);
   const query = useQuery(opts);
   const active = useObserverActive(query, opts);

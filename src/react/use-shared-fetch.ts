@@ -44,7 +44,7 @@ export function useSharedFetch<T = unknown, TData = T>(
   // A null request's query is this hook's own, as a disabled useQuery's key is its own: one key for
   // every null request would share an initialData or a refetch's error with every other pane.
   const id = useId();
-  const own = req === null ? { queryKey: ["shared-fetch", null, id], ...options } : options;
+  const own = req === null ? { ...options, queryKey: options?.queryKey ?? ["shared-fetch", null, id] } : options;
   const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, own), options);
   const query = useQuery(opts);
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;

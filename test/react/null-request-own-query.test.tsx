@@ -117,4 +117,36 @@ describe("each hook's null request is a query of its own (TanStack: a disabled q
     expect(log.program).toEqual({ status: "pending", data: undefined, error: undefined });
     expect(c.host.calls).toHaveLength(0);
   });
+
+  it("a queryKey option left undefined while the request is null ({ queryKey: id ? [...] : undefined }) is no key: still the hook's own", async () => {
+    useFakeClock();
+    const c = cluster(1, { settleMs: 0 });
+    const log: Record<string, Seen> = {};
+    function User() {
+      log.user = seen(useSharedFetch<{ name: string }>(null, { queryKey: undefined }));
+      return null;
+    }
+    function Program() {
+      log.program = seen(useProgram(null, { queryKey: undefined }));
+      return null;
+    }
+    function Tags() {
+      log.tags = seen(useSharedFetch<string[]>(null, { queryKey: undefined, initialData: [] }));
+      return null;
+    }
+    render(
+      app(
+        c.stores[0]!,
+        <>
+          <User />
+          <Program />
+          <Tags />
+        </>,
+      ),
+    );
+    await advance(50);
+    expect(log.user).toEqual({ status: "pending", data: undefined, error: undefined });
+    expect(log.program).toEqual({ status: "pending", data: undefined, error: undefined });
+    expect(log.tags).toEqual({ status: "success", data: [], error: undefined });
+  });
 });
