@@ -40,7 +40,9 @@ describe("devtools invalidate of a program", () => {
     const snap = await b!.ensureProgram(ONE);
     expect(snap.data!.files[0]!.contents).toContain("v = 2");
     expect(c.host.calls).toHaveLength(2);
-    expect(b!.programResultInfo(ONE)).toEqual({ rev: 2 });
+    // Dated by its writer again (a program's poll judges it by age), no longer at the epoch.
+    expect(b!.programResultInfo(ONE)).toEqual({ rev: 2, at: expect.any(Number) });
+    expect(b!.programResultInfo(ONE)!.at).toBeGreaterThan(0);
     // The new revision carries no mark: the next ensure, anywhere, is answered from it.
     expect((await a!.ensureProgram(ONE)).data!.files[0]!.contents).toContain("v = 2");
     expect(c.host.calls).toHaveLength(2);

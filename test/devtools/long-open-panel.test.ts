@@ -86,8 +86,9 @@ describe("a devtools panel left open forgets the keys and replicas the store no 
     const model = createDevtoolsModel(a!, { minNotifyIntervalMs: 0 });
     const off = model.subscribe(() => model.getSnapshot());
     const withPanel = await growth(2_000_000);
-    // Forgotten, the 10 000 entries of 200-character ids weighed about 2.5 MB.
-    expect(withPanel - alone).toBeLessThan(1_000_000);
+    // Forgotten, the 10 000 entries of 200-character ids weighed about 2.5 MB. Quiet, the growth reads
+    // -0.1 to +0.15 MB; under a full parallel test run it once read 1.02 MB (the heap's own noise).
+    expect(withPanel - alone).toBeLessThan(1_500_000);
     expect(model.getSnapshot().replicas.map((r) => r.replicaId)).toEqual([a!.replicaId]);
     off();
     model.destroy();
