@@ -158,10 +158,10 @@ export function retryOptions(opts: unknown): RetryPolicy | undefined {
 }
 
 /** A subscriber, checked where it is given: a non-function would fail later, inside some other change. */
-export function checkedListener(listener: unknown): () => void {
+export function checkedListener<L = () => void>(listener: unknown, method = "subscribe"): L {
   if (typeof listener !== "function")
-    throw new SharedFetchInputError(`shared-fetch: subscribe needs a listener function, got ${describe(listener)}`);
-  return listener as () => void;
+    throw new SharedFetchInputError(`shared-fetch: ${method} needs a listener function, got ${describe(listener)}`);
+  return listener as L;
 }
 
 /** What is missing from `value` as an object with these methods (undefined when it is absent or has them), named by type only. */

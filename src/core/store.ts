@@ -246,8 +246,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       };
     },
     programKeyOf: (req: ProgramRequest) => programs.keyOf(req),
-    onEvent: events.onEvent,
-    onInspect: events.onChange,
+    // A listener that is no function would throw on every event, far from the call that gave it.
+    onEvent: (listener) => events.onEvent(checkedListener(listener, "onEvent")),
+    onInspect: (listener) => events.onChange(checkedListener(listener, "onInspect")),
     inspect: () => inspect({ records, engine, browserId, present: () => presence?.present, settle }),
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),

@@ -277,11 +277,13 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   }
 
   onEvent(listener: StoreEventListener): () => void {
+    checkedListener(listener, "onEvent");
     if (this.local) return this.local.onEvent(listener);
     return this.inspector.onEvent(listener);
   }
 
   onInspect(listener: () => void): () => void {
+    checkedListener(listener, "onInspect");
     if (this.local) return this.local.onInspect(listener);
     return this.inspector.onInspect(listener);
   }
