@@ -7,7 +7,8 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
-import type { Connection } from "../sync/connection.ts";
+import { requireOptions, type Connection } from "../sync/connection.ts";
+import { shownValue } from "../core/errors.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
@@ -29,7 +30,8 @@ export type BrowserReplicaOptions = {
   lockName?: string;
   /**
    * How long this worker serves on once no tab is left (every tab's store destroyed, closed or
-   * crashed) before it retires: its doc, sockets and database closed (default RETIRE_AFTER_MS).
+   * crashed) before it retires: its doc, sockets and database closed (default RETIRE_AFTER_MS;
+   * Infinity: never).
    */
   retireAfterMs?: number;
   /** Called once it retired (serveBrowserReplica closes the worker then). */
@@ -57,6 +59,24 @@ export type BrowserReplica = {
   destroy(): void;
 };
 
+const OPTION_TYPES = { connectPeers: "function", fetch: "function", onRetire: "function", lockName: "string", store: "object" };
+
+/**
+ * Refuses options of the wrong shape at once, naming the value: in a worker, a bad value taken for
+ * none (or failing at its first use) shows far from the page that built it.
+ */
+function checkReplicaOptions(options: unknown): asserts options is BrowserReplicaOptions {
+  const fn = "createBrowserReplica";
+  requireOptions(fn, options);
+  const o = options as Record<string, unknown>;
+  for (const [name, type] of Object.entries(OPTION_TYPES))
+    if (o[name] !== undefined && (typeof o[name] !== type || o[name] === null))
+      throw new TypeError(`${fn}: \`${name}\` must be ${type === "object" ? "an" : "a"} ${type} when given, got ${shownValue(o[name])}`);
+  const ms = o.retireAfterMs;
+  if (ms !== undefined && !(typeof ms === "number" && ms >= 0 && (ms < 2 ** 31 || ms === Infinity)))
+    throw new TypeError(`${fn}: \`retireAfterMs\` must be a number of ms from 0 to 2^31 - 1, or Infinity, got ${shownValue(ms)}`);
+}
+
 /**
  * The browser's one replica: one Y.Doc, its IndexedDB persistence, its sync with other devices,
  * and one store per identity, shared by every tab connected to this worker. The doc is also
@@ -64,6 +84,7 @@ export type BrowserReplica = {
  * replica (no SharedWorker, or opted out) and a worker that a crash replaced coordinate as tabs do.
  */
 export function createBrowserReplica(options: BrowserReplicaOptions = {}): BrowserReplica {
+  checkReplicaOptions(options);
   const locks = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const scopeName = (globalThis as { name?: unknown }).name;
   const lockBase = options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId());
@@ -90,7 +111,9 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   const onPresence = (): void => {
     hadTab ||= anyTab();
     clearTimeout(retireTimer);
-    retireTimer = destroyed || anyTab() ? undefined : setTimeout(retire, options.retireAfterMs ?? RETIRE_AFTER_MS);
+    const after = options.retireAfterMs ?? RETIRE_AFTER_MS;
+    // Infinity: never retire (setTimeout would run it at once, as any delay past 2^31 - 1 ms).
+    retireTimer = destroyed || anyTab() || after === Infinity ? undefined : setTimeout(retire, after);
   };
   // Claims name the worker's browser only once its lock is held: then its death is seen at once.
   let held: Promise<unknown> | undefined;
