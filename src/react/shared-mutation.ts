@@ -3,6 +3,7 @@ import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
+import { requireStore } from "./require-store.ts";
 
 /**
  * A `mutationFn` for TanStack's useMutation that sends the request through the store: each call is
@@ -22,6 +23,7 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   request: (variables: TVariables) => string | SharedRequest,
   options?: { retry?: RetryOption; retryDelay?: RetryDelayOption },
 ): (variables: TVariables) => Promise<TData> {
+  requireStore("sharedMutationFn", store);
   return async (variables) => {
     try {
       return unwrap<TData>(await store.refetch(toRequest(request(variables)), options));

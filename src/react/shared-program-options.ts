@@ -18,6 +18,7 @@ import {
   type SharedQueryOptionsInput,
 } from "./shared-query-options.ts";
 import { absoluteUrl } from "./url.ts";
+import { requireStore } from "./require-store.ts";
 
 /** A resolved program; `compiled` is present when it was asked for with `compile: true`. */
 export type ProgramData = Program & { compiled?: Record<string, string> };
@@ -47,6 +48,7 @@ export function sharedProgramOptions<TData = ProgramData>(
   url: string | null,
   options?: UseProgramOptions<TData>,
 ): SharedQueryOptions<ProgramData, TData> {
+  requireStore("sharedProgramOptions", store);
   const { compile, queryKey: ownKey, behavior, ...rest } = options ?? {};
   let req: ProgramRequest | null = null;
   let key: QueryKey;

@@ -19,6 +19,7 @@ import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch 
 import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
+import { requireStore } from "./require-store.ts";
 
 /** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
 export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
@@ -138,6 +139,7 @@ export function mayShowRecorded(store: SharedFetchStore, id: string, work: strin
  * A relative URL resolves as sharedQueryOptions resolves it, so the keys match.
  */
 export function sharedQueryKey(store: SharedFetchStore, req: string | SharedRequest): readonly [string, string, string, string] {
+  requireStore("sharedQueryKey", store);
   const n = normalizeRequest(toRequest(req));
   const keyOf = (store as Extras).keyOf;
   const key = keyOf ? keyOf.call(store, n) : hashKey(JSON.stringify([n.url, n.method, n.headers, n.body, n.parse]));
@@ -172,6 +174,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
 ): SharedQueryOptions<T, TData> {
+  requireStore("sharedQueryOptions", store);
   const { queryKey: ownKey, leaseMs, behavior, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;
