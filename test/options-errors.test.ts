@@ -32,6 +32,7 @@ describe("createSharedFetchStore", () => {
     ["a browserId that is a number", { browserId: 5 }, /browserId must be a non-empty string when given, got 5/],
     ["a fetch that is a string", { fetch: "x" }, /fetch must be a function \(typeof fetch\) when given, got a string/],
     ["a fetch that is null", { fetch: null }, /fetch must be a function .*got null/],
+    ["a leaseMs that is a bigint", { leaseMs: 10n }, /leaseMs must be a positive number.*, got 10n$/],
   ];
   for (const [name, extra, message] of cases)
     it(`${name}: a SharedFetchInputError naming it; no observer on the doc, no Web Lock held`, async () => {

@@ -35,7 +35,10 @@ export function describe(value: unknown): string {
         ? JSON.stringify(value)
         : typeof value === "object"
           ? (JSON.stringify(value) ?? String(value))
-          : String(value);
+          : // A bigint with its "n": "got 10" would read as the valid number it is not.
+            typeof value === "bigint"
+            ? `${value}n`
+            : String(value);
   } catch {
     text = Object.prototype.toString.call(value);
   }
