@@ -33,51 +33,56 @@ const seen = (q: { status: string; data: unknown; error: { message: string } | n
 });
 
 describe("each hook's null request is a query of its own (TanStack: a disabled query's state is its key's alone)", () => {
-  it("a pane's initialData reaches neither another pane's null request nor useProgram(null), as with disabled useQuery", async () => {
-    useFakeClock();
-    const c = cluster(1, { settleMs: 0 });
-    const log: Record<string, Seen> = {};
-    function Tags() {
-      log.tags = seen(useSharedFetch<string[]>(null, { initialData: [] }));
-      return null;
-    }
-    function User() {
-      log.user = seen(useSharedFetch<{ name: string }>(null));
-      return null;
-    }
-    function Program() {
-      log.program = seen(useProgram(null));
-      return null;
-    }
-    function PlainTags() {
-      log.plainTags = seen(useQuery<string[]>({ queryKey: ["tags", null], queryFn: () => [], enabled: false, initialData: [] }));
-      return null;
-    }
-    function PlainUser() {
-      log.plainUser = seen(useQuery<{ name: string }>({ queryKey: ["user", null], queryFn: () => ({ name: "" }), enabled: false }));
-      return null;
-    }
-    // The pane without initialData first: its query is made first, then the other's options bring it data.
-    render(
-      app(
-        c.stores[0]!,
-        <>
-          <User />
-          <Program />
-          <Tags />
-          <PlainUser />
-          <PlainTags />
-        </>,
-      ),
-    );
-    await advance(50);
-    expect(log.plainUser).toEqual({ status: "pending", data: undefined, error: undefined });
-    expect(log.user).toEqual(log.plainUser);
-    expect(log.program).toEqual(log.plainUser);
-    expect(log.tags).toEqual(log.plainTags);
-    expect(log.tags).toEqual({ status: "success", data: [], error: undefined });
-    expect(c.host.calls).toHaveLength(0);
-  });
+  // `queryKey: undefined` too ({ queryKey: id ? [...] : undefined }): no key, still the hook's own.
+  for (const [how, extra] of [
+    ["", {}],
+    [", with a queryKey option left undefined", { queryKey: undefined }],
+  ] as const)
+    it(`a pane's initialData reaches neither another pane's null request nor useProgram(null), as with disabled useQuery${how}`, async () => {
+      useFakeClock();
+      const c = cluster(1, { settleMs: 0 });
+      const log: Record<string, Seen> = {};
+      function Tags() {
+        log.tags = seen(useSharedFetch<string[]>(null, { ...extra, initialData: [] }));
+        return null;
+      }
+      function User() {
+        log.user = seen(useSharedFetch<{ name: string }>(null, extra));
+        return null;
+      }
+      function Program() {
+        log.program = seen(useProgram(null, extra));
+        return null;
+      }
+      function PlainTags() {
+        log.plainTags = seen(useQuery<string[]>({ queryKey: ["tags", null], queryFn: () => [], enabled: false, initialData: [] }));
+        return null;
+      }
+      function PlainUser() {
+        log.plainUser = seen(useQuery<{ name: string }>({ queryKey: ["user", null], queryFn: () => ({ name: "" }), enabled: false }));
+        return null;
+      }
+      // The pane without initialData first: its query is made first, then the other's options bring it data.
+      render(
+        app(
+          c.stores[0]!,
+          <>
+            <User />
+            <Program />
+            <Tags />
+            <PlainUser />
+            <PlainTags />
+          </>,
+        ),
+      );
+      await advance(50);
+      expect(log.plainUser).toEqual({ status: "pending", data: undefined, error: undefined });
+      expect(log.user).toEqual(log.plainUser);
+      expect(log.program).toEqual(log.plainUser);
+      expect(log.tags).toEqual(log.plainTags);
+      expect(log.tags).toEqual({ status: "success", data: [], error: undefined });
+      expect(c.host.calls).toHaveLength(0);
+    });
 
   it("refetch() of one null request errs in that pane only; the other null panes keep their state", async () => {
     useFakeClock();
@@ -116,37 +121,5 @@ describe("each hook's null request is a query of its own (TanStack: a disabled q
     expect(log.tags).toEqual({ status: "success", data: ["a"], error: undefined });
     expect(log.program).toEqual({ status: "pending", data: undefined, error: undefined });
     expect(c.host.calls).toHaveLength(0);
-  });
-
-  it("a queryKey option left undefined while the request is null ({ queryKey: id ? [...] : undefined }) is no key: still the hook's own", async () => {
-    useFakeClock();
-    const c = cluster(1, { settleMs: 0 });
-    const log: Record<string, Seen> = {};
-    function User() {
-      log.user = seen(useSharedFetch<{ name: string }>(null, { queryKey: undefined }));
-      return null;
-    }
-    function Program() {
-      log.program = seen(useProgram(null, { queryKey: undefined }));
-      return null;
-    }
-    function Tags() {
-      log.tags = seen(useSharedFetch<string[]>(null, { queryKey: undefined, initialData: [] }));
-      return null;
-    }
-    render(
-      app(
-        c.stores[0]!,
-        <>
-          <User />
-          <Program />
-          <Tags />
-        </>,
-      ),
-    );
-    await advance(50);
-    expect(log.user).toEqual({ status: "pending", data: undefined, error: undefined });
-    expect(log.program).toEqual({ status: "pending", data: undefined, error: undefined });
-    expect(log.tags).toEqual({ status: "success", data: [], error: undefined });
   });
 });
