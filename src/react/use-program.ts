@@ -11,7 +11,7 @@ import { useObserverActive } from "./observer-active.ts";
 import { useHydratable } from "./hydration.ts";
 import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
-import { useId } from "react";
+import { useOwnNullKey } from "./null-key.ts";
 
 /** useQuery(sharedProgramOptions(…)) plus the view across replicas. `null` disables it. */
 export function useProgram<TData = ProgramData>(
@@ -19,9 +19,7 @@ export function useProgram<TData = ProgramData>(
   options?: UseProgramOptions<TData>,
 ): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  // A null url's query is this hook's own (see useSharedFetch).
-  const id = useId();
-  const own = url === null ? { ...options, queryKey: options?.queryKey ?? ["shared-fetch", null, id] } : options;
+  const own = useOwnNullKey(url === null, options);
   const opts = useHydratable(sharedProgramOptions<TData>(store, url, own), options);
   const query = useQuery(opts);
   const active = useObserverActive(query, opts);

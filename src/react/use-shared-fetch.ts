@@ -9,7 +9,7 @@ import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query
 import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
-import { useId } from "react";
+import { useOwnNullKey } from "./null-key.ts";
 import { useHydratable } from "./hydration.ts";
 
 /** Every `useQuery` option (select, placeholderData, staleTime, refetchInterval, retry, …), plus `leaseMs` and your own `queryKey`. */
@@ -41,10 +41,7 @@ export function useSharedFetch<T = unknown, TData = T>(
   options?: UseSharedFetchOptions<T, TData>,
 ): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
-  // A null request's query is this hook's own, as a disabled useQuery's key is its own: one key for
-  // every null request would share an initialData or a refetch's error with every other pane.
-  const id = useId();
-  const own = req === null ? { ...options, queryKey: options?.queryKey ?? ["shared-fetch", null, id] } : options;
+  const own = useOwnNullKey(req === null, options);
   const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, own), options);
   const query = useQuery(opts);
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;
