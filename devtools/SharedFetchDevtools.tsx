@@ -9,11 +9,11 @@ export type { DevtoolsTab } from "./SharedFetchDevtoolsPanel.tsx";
 
 export type SharedFetchDevtoolsProps = Omit<SharedFetchDevtoolsPanelProps, "onClose" | "style"> & {
   /** Default false. */
-  initialIsOpen?: boolean;
+  initialIsOpen?: boolean | undefined;
   /** Where the toggle floats. Default "bottom-right" (ReactQueryDevtools' default is bottom-right too: give one of them "bottom-left"). */
-  buttonPosition?: "bottom-right" | "bottom-left";
+  buttonPosition?: "bottom-right" | "bottom-left" | undefined;
   /** Height of the docked panel in px, resizable by its top edge. Default 320. */
-  initialHeight?: number;
+  initialHeight?: number | undefined;
 };
 
 const MIN = 120;

@@ -22,23 +22,23 @@ export type SharedFetchDevtoolsPanelProps = {
   /** The store to inspect (from createSharedFetchStore). */
   store: SharedFetchStore;
   /** The awareness given to the store: adds presence to replicas and claims. */
-  awareness?: Awareness;
+  awareness?: Awareness | undefined;
   /** Default "keys". */
-  initialTab?: DevtoolsTab;
+  initialTab?: DevtoolsTab | undefined;
   /**
    * The app's QueryClient, for "invalidate" (its queries of the key are invalidated as well as
    * the doc's record). Default: the one of a surrounding QueryClientProvider, if any.
    */
-  queryClient?: QueryClient;
+  queryClient?: QueryClient | undefined;
   /**
    * Show the development simulations in the header (crash this replica, pause network). Default:
    * true from `shared-fetch/devtools` (development only), false from `/production`, whose panel
    * anyone who opens it may use.
    */
-  simulations?: boolean;
+  simulations?: boolean | undefined;
   /** Shown as a close button when given (the floating panel passes it). */
-  onClose?: () => void;
-  style?: CSSProperties;
+  onClose?: (() => void) | undefined;
+  style?: CSSProperties | undefined;
 };
 
 function tabs(s: DevtoolsSnapshot): TabSpec<DevtoolsTab>[] {

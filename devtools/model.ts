@@ -10,13 +10,13 @@ import type { DevtoolsEvent, DevtoolsKeyStatus, DevtoolsSnapshot } from "./types
 
 export type DevtoolsModelOptions = {
   /** Presence (from connectTabs/connectPeers): shows which replicas are here and whose claims lost their holder. */
-  awareness?: Awareness;
+  awareness?: Awareness | undefined;
   /** How many store events the log keeps, newest last. Default 200. */
-  maxEvents?: number;
+  maxEvents?: number | undefined;
   /** How many timeline entries are kept. Default 500. */
-  maxTimeline?: number;
+  maxTimeline?: number | undefined;
   /** Listeners are told at most once per this many ms (a render budget of ~10/s). Default 100; 0: every change. */
-  minNotifyIntervalMs?: number;
+  minNotifyIntervalMs?: number | undefined;
 };
 
 /** A TanStack/Yjs-style external store of everything the panel shows, for useSyncExternalStore. */

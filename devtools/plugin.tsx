@@ -2,7 +2,7 @@ import type { ReactElement } from "react";
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 
 /** The shape `<TanStackDevtools plugins={[…]} />` (@tanstack/react-devtools) takes for one plugin. */
-export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactElement; defaultOpen?: boolean };
+export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactElement; defaultOpen?: boolean | undefined };
 
 /**
  * A TanStack Devtools plugin: the panel sits beside the Query devtools in one shell.
@@ -10,7 +10,7 @@ export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: Reac
  * Its development simulations follow the panel's default for the entry it came from (see `simulations`).
  */
 export function sharedFetchDevtoolsPlugin(
-  props: Omit<SharedFetchDevtoolsPanelProps, "onClose"> & { defaultOpen?: boolean },
+  props: Omit<SharedFetchDevtoolsPanelProps, "onClose"> & { defaultOpen?: boolean | undefined },
 ): SharedFetchDevtoolsPlugin {
   const { defaultOpen, ...panel } = props;
   const plugin: SharedFetchDevtoolsPlugin = {

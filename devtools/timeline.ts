@@ -9,14 +9,14 @@ import type { InspectedClaim, InspectedKey, Inspection, MalformedRecord, StaleRe
  * so panels on stores that saw different events may differ there. React-free: Storybook scenarios and
  * tests narrate with it too. Times are this panel's clock (Date.now() when it observed the change).
  */
-export type TimelineEntry = { seq: number; at: number; key?: string; label?: string } & (
-  | { type: "claimed"; replicaId: string; rev: number; existing?: true }
+export type TimelineEntry = { seq: number; at: number; key?: string | undefined; label?: string | undefined } & (
+  | { type: "claimed"; replicaId: string; rev: number; existing?: true | undefined }
   | { type: "stale"; replicaId: string; rev: number; reason: StaleReason; silentMs: number }
   | { type: "takeover"; from: string; to: string; rev: number; reason: StaleReason; afterMs: number }
   /** Another replica's claim replaced one the store had not judged stale: the store cannot say why. */
   | { type: "replaced"; from: string; to: string; rev: number }
-  | { type: "result"; by?: string; rev: number; bytes: number }
-  | { type: "error"; by?: string; rev: number; message: string; status?: number; besideResult?: number }
+  | { type: "result"; by?: string | undefined; rev: number; bytes: number }
+  | { type: "error"; by?: string | undefined; rev: number; message: string; status?: number | undefined; besideResult?: number | undefined }
   | { type: "released"; replicaId: string; rev: number }
   /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
   | { type: "revived"; replicaId: string; rev: number }
@@ -28,13 +28,13 @@ export type TimelineEntry = { seq: number; at: number; key?: string; label?: str
 );
 
 export type TimelineEntryType = TimelineEntry["type"];
-export type TimelineFilter = { key?: string; replicaId?: string; types?: readonly TimelineEntryType[] };
+export type TimelineFilter = { key?: string | undefined; replicaId?: string | undefined; types?: readonly TimelineEntryType[] | undefined };
 
 export type TimelineOptions = {
   /** Entries kept, newest first. Default 500. */
-  max?: number;
+  max?: number | undefined;
   /** UTF-8 size of a result's data (the model caches it per data object). */
-  sizeOf?: (data: unknown) => number;
+  sizeOf?: ((data: unknown) => number) | undefined;
 };
 
 export const DEFAULT_TIMELINE_MAX = 500;

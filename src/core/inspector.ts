@@ -71,7 +71,7 @@ export type InspectedReplica = {
  * `eager` where nobody can race it; `tripMs`, the round trip the window was sized from; `fenced`,
  * the claim also waits for the sync server's order (then `ms` is what is left of the window).
  */
-export type InspectedSettle = { ms: number; eager: boolean; why: SettleWhy; tripMs?: number; fenced?: true };
+export type InspectedSettle = { ms: number; eager: boolean; why: SettleWhy; tripMs?: number | undefined; fenced?: true | undefined };
 
 /** A read-only view of what the store knows and believes, for the devtools and for tests. */
 export type Inspection = {
@@ -81,12 +81,12 @@ export type Inspection = {
   replicas: InspectedReplica[];
   malformed: MalformedRecord[];
   /** Undefined until known (a tab whose SharedWorker has not sent its first inspection yet). */
-  settle?: InspectedSettle;
+  settle?: InspectedSettle | undefined;
   /**
    * `starting`: the store's first claims wait for its Web Lock and its connectors' initial sync (2 s
    * at most); `suspended`: the page was hidden for good or frozen, its claims let go. Undefined until known.
    */
-  lifecycle?: "starting" | "ready" | "suspended" | "destroyed";
+  lifecycle?: "starting" | "ready" | "suspended" | "destroyed" | undefined;
 };
 
 export type InspectorDeps = {

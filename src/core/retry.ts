@@ -13,12 +13,12 @@ export type RetryPolicy = {
   /** `signal`: the request's; a delay still waiting (for the connection) ends when it aborts. */
   delayMs(failureCount: number, error: OutcomeError, signal?: AbortSignal): number | Promise<number>;
   /** The same policy as plain data, where it is data: then it crosses a port without asking back. */
-  data?: RetryData;
+  data?: RetryData | undefined;
   /**
    * Set by pausingWhileOffline: the policy without the wait for the connection, and who hears the
    * wait. A SharedWorker waits on its own navigator, tells the tab, and asks the tab only `base`.
    */
-  offline?: { base: RetryPolicy; paused?: ((on: boolean) => void) | undefined };
+  offline?: { base: RetryPolicy; paused?: ((on: boolean) => void) | undefined } | undefined;
 };
 
 /**
@@ -27,7 +27,11 @@ export type RetryPolicy = {
  * `pauseOffline`: a retry also waits while the runtime is offline (TanStack's networkMode
  * "online" and "offlineFirst"); a SharedWorker replica reads its own `navigator.onLine`.
  */
-export type RetryData = { retry?: boolean | number; delayMs?: number | "exponential"; pauseOffline?: boolean };
+export type RetryData = {
+  retry?: boolean | number | undefined;
+  delayMs?: number | "exponential" | undefined;
+  pauseOffline?: boolean | undefined;
+};
 
 /** Whether the runtime is online, and news of it (TanStack's onlineManager, a worker's navigator). */
 export type OnlineSource = { isOnline(): boolean; subscribe(listener: (online: boolean) => void): () => void };

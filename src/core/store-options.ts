@@ -31,29 +31,29 @@ const MAX_SETTLE_MS = 60_000;
 
 export type CreateStoreOptions = SharedFetchStoreOptions & {
   /** Re-read window after claiming, before dispatching (see DEFAULT_SETTLE_MS). */
-  settleMs?: number;
+  settleMs?: number | undefined;
   /** Records nobody asked for within this window are removed. Default 24 h. */
-  retentionMs?: number;
+  retentionMs?: number | undefined;
   /** Web Locks (default `navigator.locks` when present; `null` turns them off). */
-  locks?: LockManagerLike | null;
+  locks?: LockManagerLike | null | undefined;
   /** Same-browser identity for Web Locks; default: a random id persisted per origin. */
-  browserId?: string;
+  browserId?: string | undefined;
   /**
    * Replicas that share a lock manager and this scope arbitrate each key by its Web Lock. Default:
    * the `browserId` given, else one scope for every replica of the lock manager (the browser). A
    * replica given its browser's real id (the SharedWorker) passes "" to share the tabs' scope.
    */
-  keyLockScope?: string;
+  keyLockScope?: string | undefined;
   /** Stored programs this replica used, at most (least recently used evicted first). Default 50. */
-  maxPrograms?: number;
+  maxPrograms?: number | undefined;
   /** Their total size in UTF-8 bytes, at most. Default 50 MiB. */
-  maxProgramBytes?: number;
+  maxProgramBytes?: number | undefined;
   /**
    * A response body larger than this (UTF-8 bytes) is recorded as an error ("result cannot be
    * shared: …") instead of being written into the doc every replica receives. Default 1 MiB
    * (DEFAULT_MAX_RESULT_BYTES).
    */
-  maxResultBytes?: number;
+  maxResultBytes?: number | undefined;
 };
 
 /** A lease is checked where it is given: observers would cap a longer one (MAX_OBSERVED_LEASE_MS). */

@@ -6,11 +6,11 @@ import type { RetryDelayOption, RetryOption, RetryPolicy } from "./retry.ts";
 export type SharedRequest = {
   url: string;
   /** GET (default), HEAD, POST, PUT, PATCH, DELETE or OPTIONS. */
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
+  method?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body?: string | undefined;
   /** How the response body is read: "json" (default) or "text". */
-  parse?: "json" | "text";
+  parse?: "json" | "text" | undefined;
 };
 
 export type SnapshotStatus = "idle" | "pending" | "success" | "error";
@@ -24,7 +24,7 @@ export type ClaimView = {
   stale: boolean;
 };
 
-export type SnapshotError = { message: string; status?: number };
+export type SnapshotError = { message: string; status?: number | undefined };
 
 export type Snapshot<T = unknown> = {
   status: SnapshotStatus;
@@ -43,34 +43,34 @@ export type Program = { main: string; files: ProgramFile[]; externals: string[] 
 export type ProgramRequest = {
   url: string;
   /** Also return JavaScript for each TS/JSX file as `compiled` (file name → code); part of the key. */
-  compile?: boolean;
+  compile?: boolean | undefined;
 };
 
 export type EnsureOptions = {
   /** Aborting it withdraws this waiter; the request is aborted when every waiter of this replica is gone. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Override of the lease bound for a claim this call makes. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /**
    * Freshness demand: a recorded outcome older than this (by its `at`, see Snapshot.updatedAt) is
    * not enough; then ensure waits for a newer revision like `refetch` (joining one already
    * claimed). Default: any recorded outcome will do.
    */
-  maxAgeMs?: number;
+  maxAgeMs?: number | undefined;
   /**
    * Retries inside the claim, should this replica fetch (default: none): TanStack's `retry` (a
    * number of retries, true/false, or `(failureCount, error) => boolean`), or a RetryPolicy.
    */
-  retry?: RetryOption | RetryPolicy;
+  retry?: RetryOption | RetryPolicy | undefined;
   /** TanStack's `retryDelay` for a `retry` that is not a RetryPolicy (default: TanStack's exponential delay). */
-  retryDelay?: RetryDelayOption;
+  retryDelay?: RetryDelayOption | undefined;
   /**
    * `refetch` only: answer with a request sent after this call, never one already claimed (it may
    * have been sent before the change you refetch for, e.g. a mutation), as TanStack's `refetch()`
    * and `invalidateQueries` cancel a fetch in flight and start another. Calls made before that
    * request is claimed still share it. The query hooks set it for explicit refetches.
    */
-  skipInFlight?: boolean;
+  skipInFlight?: boolean | undefined;
 };
 
 /**
@@ -79,23 +79,28 @@ export type EnsureOptions = {
  * sent after the call: one in flight may have read the modules before a deploy). `maxAgeMs`: a
  * resolution asked for longer ago than this re-resolves (a poll); by default any recorded one will do.
  */
-export type ProgramOptions = { signal?: AbortSignal; leaseMs?: number; skipInFlight?: boolean; maxAgeMs?: number };
+export type ProgramOptions = {
+  signal?: AbortSignal | undefined;
+  leaseMs?: number | undefined;
+  skipInFlight?: boolean | undefined;
+  maxAgeMs?: number | undefined;
+};
 
 export type SharedFetchStoreOptions = {
   /** Shared document, synced by whatever providers the app attaches. */
   doc: Y.Doc;
   /** Default: random, unique per store instance. */
-  replicaId?: string;
+  replicaId?: string | undefined;
   /** User or session scope; part of every key. Default "anonymous". */
-  identity?: string;
+  identity?: string | undefined;
   /** Default globalThis.fetch. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Lease bound of fetch claims, default 5000 ms. */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
   /** Lease bound of program claims, default 10000 ms. */
-  programLeaseMs?: number;
+  programLeaseMs?: number | undefined;
   /** Presence (from connectTabs/connectPeers): a peer whose presence is removed has its claims go stale at once. */
-  awareness?: Awareness;
+  awareness?: Awareness | undefined;
 };
 
 export interface SharedFetchStore {

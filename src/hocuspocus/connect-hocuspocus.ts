@@ -22,23 +22,23 @@ import { observeUpdateTrips } from "./update-trips.ts";
 
 export type HocuspocusOptions = {
   /** One Hocuspocus instance, e.g. "wss://sync.example.com". Give `url` or `urls`. */
-  url?: string;
+  url?: string | undefined;
   /** Several instances of one cluster: on every lost connection or failed attempt, the next one. */
-  urls?: string[];
+  urls?: string[] | undefined;
   /** Document name on the server: one per doc and trust boundary. */
   room: string;
   /** Sent to the server's `onAuthenticate` (a function is asked again at every connection). */
   token: string | (() => string | Promise<string>);
   /** Needed where there is no global WebSocket (Node 20). */
-  WebSocketPolyfill?: WebSocketConstructor;
+  WebSocketPolyfill?: WebSocketConstructor | undefined;
   /** First reconnect delay in ms (default 1000, Hocuspocus' own); later attempts back off. */
-  reconnectDelayMs?: number;
+  reconnectDelayMs?: number | undefined;
   /**
    * Called once when the server refuses the token, whenever that happens: at the first connection
    * (`whenSynced` rejects too) or at a reconnect after a secret was rotated, when `whenSynced` has
    * long resolved. The connection has stopped; show a sign-in and connect again with a new token.
    */
-  onRefused?: (error: HocuspocusAuthError) => void;
+  onRefused?: ((error: HocuspocusAuthError) => void) | undefined;
 };
 
 export type HocuspocusConnection = Connection & {

@@ -21,7 +21,7 @@ import { requireStore } from "./require-store.ts";
 export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
-  options?: { retry?: RetryOption; retryDelay?: RetryDelayOption },
+  options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined },
 ): (variables: TVariables) => Promise<TData> {
   requireStore("sharedMutationFn", store);
   return async (variables) => {

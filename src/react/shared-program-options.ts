@@ -27,7 +27,7 @@ export type ProgramData = Program & { compiled?: Record<string, string> };
 export type UseProgramOptions<TData = ProgramData> = Omit<
   SharedQueryOptionsInput<ProgramData, TData>,
   "leaseMs" | "retry" | "retryDelay"
-> & { compile?: boolean };
+> & { compile?: boolean | undefined };
 
 type Extras = Partial<SharedFetchStoreExtras>;
 

@@ -27,9 +27,9 @@ export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
   "queryKey" | "queryFn"
 > & {
   /** Your own query key instead of the default `["shared-fetch", method, url without query, key]`. */
-  queryKey?: QueryKey;
+  queryKey?: QueryKey | undefined;
   /** Lease bound for a claim this query makes (default: the store's leaseMs). */
-  leaseMs?: number;
+  leaseMs?: number | undefined;
 };
 
 type Extras = Partial<SharedFetchStoreExtras>;

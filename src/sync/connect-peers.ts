@@ -16,14 +16,14 @@ export type PeersOptions = {
   /** Document name on the server: one per doc and trust boundary. */
   room: string;
   /** Query parameters sent with the connection (e.g. an auth token). */
-  params?: Record<string, string>;
+  params?: Record<string, string> | undefined;
   /** Needed where there is no global WebSocket (Node 20). */
-  WebSocketPolyfill?: WebSocketConstructor;
+  WebSocketPolyfill?: WebSocketConstructor | undefined;
   /**
    * Also use y-websocket's own BroadcastChannel between tabs. Default false: connectTabs owns tab
    * sync, and a second channel would only double the traffic (and hide server problems in tests).
    */
-  broadcastChannel?: boolean;
+  broadcastChannel?: boolean | undefined;
 };
 
 export type PeerConnection = Connection & {

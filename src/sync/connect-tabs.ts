@@ -31,19 +31,19 @@ export type TabsOptions = {
   /** Names the BroadcastChannel group and the IndexedDB database: one per doc and trust boundary. */
   name: string;
   /** Persist the doc in IndexedDB (y-indexeddb's format). Default: true when globalThis.indexedDB exists. */
-  indexeddb?: boolean;
+  indexeddb?: boolean | undefined;
   /**
    * Whether IndexedDB may already hold this doc; false lets the first claims go out before the
    * database is read (a first visit). Default: the mark this origin keeps in localStorage, and true
    * where there is none to read (a worker: the tab that says hello tells it).
    */
-  persisted?: boolean;
+  persisted?: boolean | undefined;
   /**
    * Largest doc state (encoded bytes) also kept in localStorage, where a return visit's first
    * render reads it before IndexedDB opens; 0 keeps none. Default 65536 (64 KiB). Only with
    * IndexedDB persistence.
    */
-  snapshotBytes?: number;
+  snapshotBytes?: number | undefined;
 };
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] };

@@ -6,7 +6,7 @@
 import { kindOf, shownUrl, shownValue } from "../core/errors.ts";
 
 /** A y-websocket server: its base URL, the doc's room, and the query parameters sent with the connection. */
-export type PeersServer = { url: string; room: string; params?: Record<string, string> };
+export type PeersServer = { url: string; room: string; params?: Record<string, string> | undefined };
 
 /**
  * What is wrong with `value` as a y-websocket server's options, or undefined when nothing is.

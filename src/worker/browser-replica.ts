@@ -19,23 +19,23 @@ export type BrowserReplicaOptions = {
    * Connects the doc to other devices, e.g. `(doc) => connectHocuspocus(doc, {...})`. Default:
    * y-websocket to the `peers` the tabs name in `connectBrowser`, if they name any.
    */
-  connectPeers?: (doc: Y.Doc, config: BrowserConfig) => Connection | undefined;
+  connectPeers?: ((doc: Y.Doc, config: BrowserConfig) => Connection | undefined) | undefined;
   /** The worker's fetch (default: the worker's global fetch). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Further store options (settleMs, retentionMs, maxResultBytes, …) for every store of this worker. */
-  store?: Omit<CreateStoreOptions, "doc" | "identity" | "awareness" | "fetch">;
+  store?: Omit<CreateStoreOptions, "doc" | "identity" | "awareness" | "fetch"> | undefined;
   /** Default: `navigator.locks` of the worker. */
-  locks?: LockManagerLike | null;
+  locks?: LockManagerLike | null | undefined;
   /** Names this worker's lifetime lock (default: the SharedWorker's name). */
-  lockName?: string;
+  lockName?: string | undefined;
   /**
    * How long this worker serves on once no tab is left (every tab's store destroyed, closed or
    * crashed) before it retires: its doc, sockets and database closed (default RETIRE_AFTER_MS;
    * Infinity: never).
    */
-  retireAfterMs?: number;
+  retireAfterMs?: number | undefined;
   /** Called once it retired (serveBrowserReplica closes the worker then). */
-  onRetire?: () => void;
+  onRetire?: (() => void) | undefined;
 };
 
 /**

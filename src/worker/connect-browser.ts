@@ -31,31 +31,31 @@ export type BrowserStore = SharedFetchStoreWithExtras & {
 export type ConnectBrowserOptions = {
   /** Names the doc's IndexedDB database, BroadcastChannel and locks: one per doc and trust boundary. */
   name: string;
-  identity?: string;
-  leaseMs?: number;
-  programLeaseMs?: number;
+  identity?: string | undefined;
+  leaseMs?: number | undefined;
+  programLeaseMs?: number | undefined;
   /** A y-websocket server for other devices (the worker connects to it; a worker file may connect its own). */
-  peers?: PeersServer;
+  peers?: PeersServer | undefined;
   /**
    * Starts the browser's replica worker, e.g.
    * `(name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name })`.
    * Absent, `false`, or where SharedWorker or Web Locks do not exist: this tab is a replica of its own.
    */
-  worker?: ((name: string) => SharedWorkerLike) | false;
+  worker?: ((name: string) => SharedWorkerLike) | false | undefined;
   /**
    * Start the next generation's worker in advance from a tab that did not start the current one
    * (default true): it loads its script and opens nothing until the current worker dies.
    */
-  standby?: boolean;
+  standby?: boolean | undefined;
   /** The tab replica's fetch (the worker uses its own). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Web Locks (default `navigator.locks`); tests pass a fake. */
-  locks?: LockManagerLike;
+  locks?: LockManagerLike | undefined;
   /**
    * How long a worker may take to answer before this tab gives up on it and becomes a replica of
    * its own (default WORKER_READY_MS, 5 s): a worker script that 404s or throws never answers.
    */
-  workerTimeoutMs?: number;
+  workerTimeoutMs?: number | undefined;
 };
 
 /**
