@@ -1,5 +1,6 @@
 import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import * as decoding from "lib0/decoding";
 import type { Doc } from "yjs";
 import { describe, shownUrl, shownValue } from "../core/errors.ts";
 import { TripSamples } from "../core/trips.ts";
@@ -16,6 +17,7 @@ import {
   requireWebSocket,
   type Connection,
 } from "../sync/connection.ts";
+import { heldRemovals, removesOther } from "../sync/held-removals.ts";
 import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
@@ -66,6 +68,20 @@ function guarded(Base: WebSocketConstructor): WebSocketConstructor {
       this.addEventListener("error", () => {});
     }
   };
+}
+
+/** Hocuspocus' awareness message (its MessageType.Awareness), after the room's name. */
+const AWARENESS_MESSAGE = 1;
+
+/** Whether a message from the server relays the removal of a peer's presence (see heldRemovals). */
+function relaysRemoval(data: unknown, self: number): boolean {
+  try {
+    const decoder = decoding.createDecoder(new Uint8Array(data as ArrayBuffer));
+    decoding.readVarString(decoder);
+    return decoding.readVarUint(decoder) === AWARENESS_MESSAGE && removesOther(decoding.readVarUint8Array(decoder), self);
+  } catch {
+    return false; // the provider's own handler reports it
+  }
 }
 
 /** How @hocuspocus/provider words a token function's failure, which it reports as a refusal. */
@@ -148,9 +164,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // Registered before the provider attaches: the socket's own close handler emits "disconnect"
   // before the provider's handler runs, which removes every remote presence as if they had left.
   // It fires on every closed socket, failed attempts included.
+  const held = heldRemovals();
   const onDisconnect = (): void => {
     clock.closed();
     if (++closedSockets >= urls.length) clock.giveUp();
+    held.drop();
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
       index = (index + 1) % urls.length;
@@ -216,7 +234,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // socket, left open by the instance while it stores, served nothing until it exited. Closed, it
   // takes the way of a lost connection: the next instance.
   const closeRoom = provider.onClose.bind(provider);
-  provider.onClose = () => (dropRemotePresence(awareness), closeRoom(), websocket.webSocket?.close());
+  provider.onClose = () => (held.drop(), dropRemotePresence(awareness), closeRoom(), websocket.webSocket?.close());
+  // A stopping instance tells each client still connected that the ones it closed before left
+  // (RELAYED_REMOVAL_GRACE_MS): such a removal counts only if our own connection outlives it.
+  const receive = provider.onMessage.bind(provider);
+  provider.onMessage = (event) => (relaysRemoval(event.data, doc.clientID) ? held.hold(() => receive(event)) : receive(event));
   const observer = observeUpdateTrips(provider, trips);
   // Our p95 for the other devices' windows (sharedTrips), after each ack: to 10 ms, sent only when
   // that changes (an awareness message per ack would double the traffic of every write).
@@ -230,6 +252,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     if (destroyed) return;
     destroyed = true;
     clearTimeout(retryTimer);
+    held.drop();
     unregister();
     observer.stop();
     doc.off("destroy", destroy);
