@@ -38,7 +38,8 @@ export type HocuspocusOptions = {
   /**
    * Called once when the server refuses the token, whenever that happens: at the first connection
    * (`whenSynced` rejects too) or at a reconnect after a secret was rotated, when `whenSynced` has
-   * long resolved. The connection has stopped; show a sign-in and connect again with a new token.
+   * long resolved. The connection has stopped and is released as by destroy(); show a sign-in and
+   * connect again with a new token: the stores on the doc follow the new connection.
    */
   onRefused?: ((error: HocuspocusAuthError) => void) | undefined;
 };
@@ -203,10 +204,12 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
       error = new HocuspocusAuthError(opts.room, reason);
       websocket.disconnect(); // stop: the server keeps the socket open and would never sync us
       rejectSynced(error);
-      // The app's callback throwing must not break the provider's message handling: reported
-      // the way an event listener's error is.
+      // Stopped for good, so released as destroy() does: a store given this awareness follows the
+      // connection the app makes next (it stayed on this one, seen by no other device). After the
+      // provider's message handling, which the app's callback throwing must not break either:
+      // that is reported the way an event listener's error is.
       const refused = error;
-      if (onRefused !== undefined) queueMicrotask(() => onRefused(refused));
+      queueMicrotask(() => (destroy(), onRefused?.(refused)));
     },
   });
   // A passing failure: a new connection after a back-off (the delay, doubling to 30 s).
