@@ -104,6 +104,10 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   provider.on("sync", onSync);
   provider.on("connection-close", onConnectionClose);
   provider.on("status", onStatus);
+  // A close the server means for good (4400-4499, e.g. 4401 for a refused token): the provider
+  // stops for good, so it is released as by destroy(). whenSynced never settled, and a store given
+  // this awareness stayed with it when the app connected again: no other device saw it, nor it them.
+  provider.on("closed", destroy);
   doc.on("destroy", destroy);
   return { whenSynced, awareness, destroy, provider };
 }
