@@ -6,6 +6,7 @@ import { programKey } from "./key.ts";
 import { validateJson } from "./records.ts";
 import { isPlainObject, own, parseHttpUrl } from "./request.ts";
 import type { ProgramRequest } from "./types.ts";
+import { NO_RETRY, withRetries, type RetryPolicy } from "./retry.ts";
 
 /**
  * A program payload read from the doc must look like one before React ever sees it (invariant 14).
@@ -61,7 +62,8 @@ export class ProgramWork {
     return programKey(this.opts.identity, url, compile);
   }
 
-  job(req: ProgramRequest, leaseMs = this.opts.leaseMs): Job {
+  /** `retry` runs inside the claim, as a fetch's does: one sequence of resolutions for every replica. */
+  job(req: ProgramRequest, leaseMs = this.opts.leaseMs, retry: RetryPolicy = NO_RETRY): Job {
     const { url, compile } = normalizeProgramRequest(req);
     const u = new URL(url);
     return {
@@ -71,31 +73,40 @@ export class ProgramWork {
       label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}${compile ? " (compiled)" : ""}`,
       leaseMs,
       results: this.opts.records.programs,
-      run: async ({ signal, rev }): Promise<Outcome> => {
-        // When asked (the writer's clock, as for fetches): a poll's window reads it.
-        const at = Date.now();
-        try {
-          // Loaded on first use so that apps that only fetch never bundle the module lexer.
-          const { resolveProgram } = await import("./program/index.ts");
-          // The engine's signal reaches every request of the walk (invariant 11).
-          return {
-            ok: true,
-            data: await resolveProgram(url, {
-              fetch: this.opts.fetch,
-              signal,
-              compile,
-              // Revalidated with the host after the first (a deploy), where fetch knows the option:
-              // some server runtimes refuse it, and would fail every re-resolution.
-              ...(rev > 1 && typeof Request === "function" && "cache" in Request.prototype ? { cache: "no-cache" as const } : {}),
-            }),
-            at,
-          };
-        } catch (error) {
-          if (signal.aborted) throw abortError(signal.reason);
-          const status = (error as { status?: unknown } | null)?.status;
-          const message = programMessage(error);
-          return { ok: false, error: typeof status === "number" ? { message, status } : { message }, at };
-        }
+      run: ({ signal, rev }) => {
+        let tries = 0;
+        return withRetries(
+          async (): Promise<Outcome> => {
+            // When this attempt was asked (the writer's clock, as for fetches): a poll's window reads it.
+            const at = Date.now();
+            try {
+              // Loaded on first use so that apps that only fetch never bundle the module lexer.
+              const { resolveProgram } = await import("./program/index.ts");
+              // The engine's signal reaches every request of the walk (invariant 11).
+              return {
+                ok: true,
+                data: await resolveProgram(url, {
+                  fetch: this.opts.fetch,
+                  signal,
+                  compile,
+                  // Revalidated with the host after the first resolution (a deploy) and on a retry (a
+                  // 404 is cacheable), where fetch knows the option: some server runtimes refuse it.
+                  ...((rev > 1 || tries++ > 0) && typeof Request === "function" && "cache" in Request.prototype
+                    ? { cache: "no-cache" as const }
+                    : {}),
+                }),
+                at,
+              };
+            } catch (error) {
+              if (signal.aborted) throw abortError(signal.reason);
+              const status = (error as { status?: unknown } | null)?.status;
+              const message = programMessage(error);
+              return { ok: false, error: typeof status === "number" ? { message, status } : { message }, at };
+            }
+          },
+          retry,
+          signal,
+        );
       },
     };
   }

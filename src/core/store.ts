@@ -192,7 +192,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
       const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs);
-      const job = programs.job(req, leaseMs);
+      const job = programs.job(req, leaseMs, retryOptions(opts));
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       // Only a poll's maxAgeMs reads a program's `at`; but one the devtools invalidated is stale
       // for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).

@@ -78,13 +78,9 @@ export type EnsureOptions = {
  * store's programLeaseMs; `skipInFlight` as EnsureOptions' (a refetch answered by a resolution
  * sent after the call: one in flight may have read the modules before a deploy). `maxAgeMs`: a
  * resolution asked for longer ago than this re-resolves (a poll); by default any recorded one will do.
+ * `retry` / `retryDelay` as EnsureOptions': a failed resolution is resolved again inside the claim.
  */
-export type ProgramOptions = {
-  signal?: AbortSignal | undefined;
-  leaseMs?: number | undefined;
-  skipInFlight?: boolean | undefined;
-  maxAgeMs?: number | undefined;
-};
+export type ProgramOptions = Pick<EnsureOptions, "signal" | "leaseMs" | "skipInFlight" | "maxAgeMs" | "retry" | "retryDelay">;
 
 export type SharedFetchStoreOptions = {
   /** Shared document, synced by whatever providers the app attaches. */

@@ -6,7 +6,7 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf, pastRecordedError, recordingBehavior, takeFetch } from "./demand.ts";
+import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
@@ -24,10 +24,9 @@ import { requireStore } from "./require-store.ts";
 export type ProgramData = Program & { compiled?: Record<string, string> };
 
 /** Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as `data.compiled`). */
-export type UseProgramOptions<TData = ProgramData> = Omit<
-  SharedQueryOptionsInput<ProgramData, TData>,
-  "leaseMs" | "retry" | "retryDelay"
-> & { compile?: boolean | undefined };
+export type UseProgramOptions<TData = ProgramData> = Omit<SharedQueryOptionsInput<ProgramData, TData>, "leaseMs"> & {
+  compile?: boolean | undefined;
+};
 
 type Extras = Partial<SharedFetchStoreExtras>;
 
@@ -42,6 +41,7 @@ function recordOf(store: SharedFetchStore, req: ProgramRequest) {
  * mount, focus or prefetch, however old (a program is many requests); a poll (`refetchInterval`)
  * re-resolves one older than its interval, once for all replicas; `refetch()` and invalidation
  * re-resolve (a new revision), and so does any demand once the devtools invalidated the record.
+ * `retry` / `retryDelay` run in the claimant, as sharedQueryOptions' do.
  */
 export function sharedProgramOptions<TData = ProgramData>(
   store: SharedFetchStore,
@@ -72,9 +72,12 @@ export function sharedProgramOptions<TData = ProgramData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
-    const demand = pastRecordedError(demandOf(query, takeFetch(query)), () => store.programSnapshot(req));
+    const fetch = takeFetch(query);
+    const demand = pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
+    // Retries run inside the claim, as a fetch's: other replicas show pending through them.
+    const retry = retryPolicy(fetch, query);
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
-    const opts = demand.mode === "ensure" && demand.poll ? { signal, maxAgeMs: demand.maxAgeMs } : { signal };
+    const opts = demand.mode === "ensure" && demand.poll ? { signal, retry, maxAgeMs: demand.maxAgeMs } : { signal, retry };
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
@@ -117,6 +120,5 @@ export function sharedProgramOptions<TData = ProgramData>(
     queryFn,
     // Tells the query function why TanStack runs it (see demandOf).
     behavior: recordingBehavior(behavior),
-    retry: false,
   });
 }

@@ -251,9 +251,11 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
       const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, this.programLeaseMs);
+      const retry = retryOptions(opts);
       const wait = {
         leaseMs,
         ...(signal ? { signal } : {}),
+        ...(retry ? { retry } : {}),
         ...(mode === "refetch" && skipInFlight ? { skipInFlight } : {}),
         ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
       };

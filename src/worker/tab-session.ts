@@ -265,24 +265,23 @@ export class TabSession {
     let key: string;
     let running: Promise<Snapshot>;
     try {
+      const asking = () => this.waiters.get(msg.id) === controller;
+      const retry = retryFromWire(
+        msg.retry,
+        // The tab that asked runs its policy; once its ask is withdrawn nobody answers: no retry.
+        (count, error) => (asking() ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined)),
+        // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
+        (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
+      );
+      const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
       if (msg.kind === "fetch") {
         key = store.keyOf(msg.req as never);
-        const asking = () => this.waiters.get(msg.id) === controller;
-        const retry = retryFromWire(
-          msg.retry,
-          // The tab that asked runs its policy; once its ask is withdrawn nobody answers: no retry.
-          (count, error) => (asking() ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined)),
-          // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
-          (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
-        );
-        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
         running =
           msg.mode === "refetch"
             ? store.refetch(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
             : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       } else {
         key = store.programKeyOf(msg.req as never);
-        const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}) };
         running =
           msg.mode === "refetch"
             ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
