@@ -55,7 +55,8 @@ export function sharedProgramOptions<TData = ProgramData>(
   let inputError: unknown;
   let work: string | undefined;
   try {
-    req = url === null ? null : compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    // `compile` as given: one that is no boolean is refused by name, not taken for true or false.
+    req = url === null ? null : { url: absoluteUrl(url), ...(compile !== undefined ? { compile } : {}) };
     if (req) {
       const n = normalizeProgramRequest(req);
       const u = new URL(n.url);

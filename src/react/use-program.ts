@@ -25,7 +25,8 @@ export function useProgram<TData = ProgramData>(
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;
   try {
-    if (url !== null && active) req = options?.compile ? { url: absoluteUrl(url), compile: true } : { url: absoluteUrl(url) };
+    const compile = options?.compile;
+    if (url !== null && active) req = { url: absoluteUrl(url), ...(compile !== undefined ? { compile } : {}) };
     if (req) normalizeProgramRequest(req);
   } catch {
     req = null; // reported as the query's error
