@@ -23,10 +23,11 @@ import { requireStore } from "./require-store.ts";
 /** A resolved program; `compiled` is present when it was asked for with `compile: true`. */
 export type ProgramData = Program & { compiled?: Record<string, string> };
 
-/** Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as `data.compiled`). */
-export type UseProgramOptions<TData = ProgramData> = Omit<SharedQueryOptionsInput<ProgramData, TData>, "leaseMs"> & {
-  compile?: boolean | undefined;
-};
+/**
+ * Every `useQuery` option, plus `compile` (also return JavaScript for each TS/JSX file as
+ * `data.compiled`), `leaseMs` (default: the store's programLeaseMs) and your own `queryKey`.
+ */
+export type UseProgramOptions<TData = ProgramData> = SharedQueryOptionsInput<ProgramData, TData> & { compile?: boolean | undefined };
 
 type Extras = Partial<SharedFetchStoreExtras>;
 
@@ -49,7 +50,7 @@ export function sharedProgramOptions<TData = ProgramData>(
   options?: UseProgramOptions<TData>,
 ): SharedQueryOptions<ProgramData, TData> {
   requireStore("sharedProgramOptions", store);
-  const { compile, queryKey: ownKey, behavior, ...rest } = options ?? {};
+  const { compile, queryKey: ownKey, leaseMs, behavior, ...rest } = options ?? {};
   let req: ProgramRequest | null = null;
   let key: QueryKey;
   let inputError: unknown;
@@ -78,7 +79,8 @@ export function sharedProgramOptions<TData = ProgramData>(
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     const retry = retryPolicy(fetch, query);
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
-    const opts = demand.mode === "ensure" && demand.poll ? { signal, retry, maxAgeMs: demand.maxAgeMs } : { signal, retry };
+    const opts =
+      demand.mode === "ensure" && demand.poll ? { signal, retry, leaseMs, maxAgeMs: demand.maxAgeMs } : { signal, retry, leaseMs };
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
