@@ -204,7 +204,8 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         kind(data.kind) &&
         (data.mode === "ensure" || data.mode === "refetch") &&
         optNum(data.leaseMs) &&
-        optNum(data.maxAgeMs) &&
+        // Infinity: any recorded outcome will do (TanStack's staleTime: Infinity or "static").
+        (optNum(data.maxAgeMs) || data.maxAgeMs === Infinity) &&
         (data.skipInFlight === undefined || data.skipInFlight === true) &&
         (data.retry === undefined || isWireRetry(data.retry))
         ? (data as TabMessage)
