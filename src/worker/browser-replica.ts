@@ -337,6 +337,9 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       if (destroyed || crashed) return port.close();
       sessions.add(new TabSession(port, deps, accepted === 0));
       accepted += 1;
+      // A tab connecting as the worker counts down to retiring says hello a moment later (its
+      // lock held first): retired meanwhile, it would wait out its answer bound, then go it alone.
+      if (retireTimer) onPresence();
     },
     stores: () => [...stores.values()],
     get malformed() {
