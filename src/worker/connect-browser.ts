@@ -53,7 +53,8 @@ export type ConnectBrowserOptions = {
   locks?: LockManagerLike | undefined;
   /**
    * How long a worker may take to answer before this tab gives up on it and becomes a replica of
-   * its own (default WORKER_READY_MS, 5 s): a worker script that 404s or throws never answers.
+   * its own (default WORKER_READY_MS, 5 s; Infinity: never): a worker script that 404s or throws
+   * never answers.
    */
   workerTimeoutMs?: number | undefined;
 };
@@ -122,7 +123,9 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   let link: WorkerLink | undefined;
   if (noWorker !== undefined || !locks || typeof options.worker !== "function") becomeReplica(noWorker ?? "no Web Locks here");
   else {
-    if (options.workerTimeoutMs !== undefined) numberOption("workerTimeoutMs", options.workerTimeoutMs, 0, { min: "non-negative" });
+    // Infinity: never give up on the worker. A finite bound past 2^31 - 1 ms would fire at once (setTimeout).
+    const wait = options.workerTimeoutMs;
+    if (wait !== undefined && wait !== Infinity) numberOption("workerTimeoutMs", wait, 0, { min: "non-negative", max: 2 ** 31 - 1 });
     const browserId = getBrowserId();
     const config: BrowserConfig = {
       name: options.name,

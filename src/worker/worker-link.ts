@@ -188,7 +188,7 @@ export class WorkerLink {
     this.o.store.attach((m) => port.postMessage(m));
     const ms = this.o.timeoutMs ?? WORKER_READY_MS;
     clearTimeout(this.readyTimer);
-    this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
+    if (ms !== Infinity) this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
     clearTimeout(this.probeTimer);
     if (WORKER_PROBE_MS < ms) this.probeTimer = setTimeout(() => this.startProbe(port), WORKER_PROBE_MS);
   }
