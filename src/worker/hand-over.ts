@@ -27,15 +27,15 @@ export class HandOver {
   take(parts: { waiters: RemoteWaiters; views: RemoteViews; inspector: RemoteInspector }): void {
     const { local } = this;
     parts.waiters.moveTo((kind, mode, key, req, opts) => {
-      const signal = opts.signal ? { signal: opts.signal } : undefined;
+      // A program's ask keeps its lease and freshness demand too (a poll's, a mount's staleTime).
       const running =
         kind === "fetch"
           ? mode === "refetch"
             ? local.refetch(req as SharedRequest, opts)
             : local.ensure(req as SharedRequest, opts)
           : mode === "refetch"
-            ? local.refetchProgram(req as ProgramRequest, signal)
-            : local.ensureProgram(req as ProgramRequest, signal);
+            ? local.refetchProgram(req as ProgramRequest, opts)
+            : local.ensureProgram(req as ProgramRequest, opts);
       this.open.set(key, (this.open.get(key) ?? 0) + 1);
       const done = () => {
         const n = (this.open.get(key) ?? 1) - 1;
