@@ -69,10 +69,18 @@ function createState(state: State) {
       setTimeout(() => removeAwarenessStates(awareness, [other.clientID], "server"), 300);
       break;
     }
-    case "stale-lock-released": // both stores hold real Web Locks of this browser; the claimant "crashes"
+    case "stale-lock-released": {
+      // Both stores hold real Web Locks of this browser; the claimant "crashes" half a second after
+      // its claim is in the doc. Timed from creation instead, a busy page crashed it before it had
+      // claimed: the panel showed "No keys in the doc yet" for good.
       peer.ensure({ url: URL }).catch(() => {});
-      setTimeout(() => internalsOf(peer).dev.crash(), 500);
+      const off = peer.onEvent((e) => {
+        if (e.type !== "claimed") return;
+        off();
+        setTimeout(() => internalsOf(peer).dev.crash(), 500);
+      });
       break;
+    }
     case "error-beside-result":
       seedKeys(doc, 1, { errorEvery: 1, origin: "https://host.example" });
       break;
