@@ -103,6 +103,9 @@ export const SlowRequestWithoutHeartbeats: Story = {
     await expect(await verdict(canvasElement, 40_000)).toMatch(/Without heartbeats/);
     await expectRequests(canvasElement, 2);
     await expectNarrated(canvasElement, /^B took over \/api\/slow from A after \d+ ms: lease silence$/);
+    // Taken over mid-request, A does not wait: its own request goes on (invariant 2).
+    await expectNarrated(canvasElement, /^A sees B's claim on \/api\/slow; its own request \(rev 1\) goes on$/);
+    await expect(narration(canvasElement).filter((line) => /^A sees .* and waits$/.test(line))).toEqual([]);
     await expect(within(paneA).getByTestId("data").textContent).toBe(within(paneB).getByTestId("data").textContent);
     await expectNoLies([paneA, paneB]);
   },

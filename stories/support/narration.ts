@@ -89,8 +89,10 @@ export function narrateStore(n: Narration, name: string, store: SharedFetchStore
       const seen = `${row.key} ${c.replicaId} ${c.rev}`;
       if (row.local && row.local.waiters + row.local.listeners > 0 && !waiting.has(seen) && !c.stale) {
         waiting.add(seen);
+        // Its claim taken over mid-request, a replica does not wait: its request goes on (invariant 2).
+        const own = row.local.attempt?.phase === "running" ? `; its own request (rev ${row.local.attempt.rev}) goes on` : " and waits";
         n.add({
-          text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${labels.get(row.key) ?? "it"} and waits`,
+          text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${labels.get(row.key) ?? "it"}${own}`,
           replica: name,
           key: row.key,
         });
