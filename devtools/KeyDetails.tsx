@@ -14,13 +14,17 @@ export function KeyDetails({
   row,
   store,
   queryClient,
+  open,
+  onToggle,
 }: {
   row: DevtoolsKeyRow;
   store: SharedFetchStore;
   queryClient?: QueryClient | undefined;
+  /** The JSON preview is shown: kept by the list, as the row leaves the DOM when scrolled out of view. */
+  open: boolean;
+  onToggle: (key: string) => void;
 }) {
   const [message, setMessage] = useState("");
-  const [open, setOpen] = useState(false);
   // Read when opened, and again when the recorded result changes while open (a refetch, an invalidation).
   const resultAt = row.result ? `${row.result.rev}:${row.result.at ?? ""}:${row.result.bytes}` : "";
   const preview = useMemo(() => {
@@ -84,7 +88,7 @@ export function KeyDetails({
         >
           copy JSON
         </button>
-        <button type="button" style={styles.button} aria-expanded={open} disabled={!row.result} onClick={() => setOpen(!open)}>
+        <button type="button" style={styles.button} aria-expanded={open} disabled={!row.result} onClick={() => onToggle(` ${row.key}`)}>
           {preview ? "hide JSON" : `show JSON${row.result ? ` (${formatBytes(row.result.bytes)})` : ""}`}
         </button>
         <span role="status" style={styles.muted}>

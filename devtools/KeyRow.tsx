@@ -29,11 +29,14 @@ export function KeyRow({
   queryClient,
   index,
   open,
+  json,
   onToggle,
 }: {
   row: DevtoolsKeyRow;
   /** Its details are shown (kept by the list: the row unmounts when scrolled out of view). */
   open: boolean;
+  /** Its details' JSON preview is shown (kept by the list too, toggled as " " + key). */
+  json: boolean;
   onToggle: (key: string) => void;
   /** Its place in the filtered list (0-based), for aria-rowindex: only a window of rows is rendered. */
   index: number;
@@ -104,7 +107,7 @@ export function KeyRow({
       {open && (
         <tr id={detailsId} data-details-of={row.key}>
           <td colSpan={8} style={styles.td}>
-            <KeyDetails row={row} store={store} queryClient={queryClient} />
+            <KeyDetails row={row} store={store} queryClient={queryClient} open={json} onToggle={onToggle} />
           </td>
         </tr>
       )}

@@ -32,7 +32,7 @@ export function KeysView({
 }) {
   const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request" });
   // Here, not in each row: a row leaves the DOM when it scrolls out of view or its key moves in the
-  // sort, and its details must still be open when it is back.
+  // sort, and its details (and their JSON preview, under " " + key) must still be open when it is back.
   const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
   const toggle = (key: string) =>
     setOpened((old) => {
@@ -104,6 +104,7 @@ export function KeysView({
                 row={row}
                 index={start + i}
                 open={opened.has(row.key)}
+                json={opened.has(` ${row.key}`)}
                 onToggle={toggle}
                 store={store}
                 replicas={snapshot.replicas}
