@@ -87,9 +87,8 @@ export function KeyRow({
           )}
         </td>
         <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error">
-          {error
-            ? `rev ${error.rev}: ${error.message}${error.status !== undefined ? ` (HTTP ${error.status})` : ""}${error.invalidated ? " · invalidated" : ""}`
-            : "—"}
+          {/* The message, not its status again: every message a store writes names its status ("HTTP 503 … from GET …"). */}
+          {error ? `rev ${error.rev}: ${error.message}${error.invalidated ? " · invalidated" : ""}` : "—"}
         </td>
         <td style={styles.td}>
           <button

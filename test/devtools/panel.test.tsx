@@ -81,7 +81,8 @@ describe("<SharedFetchDevtools>", () => {
     expect(within(row()).getByTestId("holder").dataset.phase).toBe("running");
     await act(async () => c.host.calls[1]!.respond(500, { oops: true }));
     await eventually(() => expect(row().dataset.status).toBe("error"));
-    expect(within(row()).getByTestId("error").textContent).toMatch(/^rev 2: .*\(HTTP 500\)$/);
+    // The status once, as the message says it: not "… from GET … (HTTP 500)" again.
+    expect(within(row()).getByTestId("error").textContent).toMatch(/^rev 2: HTTP 500 Internal Server Error from GET [^()]+$/);
     expect(row().dataset.resultRev).toBe("1");
 
     fireEvent.click(screen.getByRole("tab", { name: /^Timeline/ }));
