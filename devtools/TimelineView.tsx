@@ -20,12 +20,15 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
   const replicas = useMemo(() => {
     const ids = new Set(snapshot.replicas.map((r) => r.replicaId));
     for (const entry of snapshot.timeline) for (const id of replicasOf(entry)) ids.add(id);
+    // The chosen ones stay choices once their entries aged out of the timeline: the select showed a blank.
+    if (replica) ids.add(replica);
     return [...ids];
-  }, [snapshot.replicas, snapshot.timeline]);
-  const keys = useMemo(
-    () => [...new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!])).entries()],
-    [snapshot.timeline],
-  );
+  }, [snapshot.replicas, snapshot.timeline, replica]);
+  const keys = useMemo(() => {
+    const labels = new Map(snapshot.timeline.filter((e) => e.key !== undefined).map((e) => [e.key!, e.label ?? e.key!]));
+    if (key && !labels.has(key)) labels.set(key, key);
+    return [...labels];
+  }, [snapshot.timeline, key]);
   return (
     <>
       <div style={styles.toolbar}>
