@@ -17,9 +17,9 @@ describe("freshness rules (pure)", () => {
   });
   it("the latest outcome decides: an error newer than the result is what is judged", () => {
     const result = { rev: 1, data: 1, at: 900 };
-    expect(meetsDemand(result, { rev: 2, message: "x" }, 1000, 500)).toBe(false);
-    expect(meetsDemand(result, { rev: 2, message: "x", at: 950 }, 1000, 500)).toBe(true);
-    expect(meetsDemand(result, { rev: 1, message: "x" }, 1000, 500)).toBe(true);
+    expect(meetsDemand(result, { rev: 2, message: "x" }, 1000, 500, (r) => r.at)).toBe(false);
+    expect(meetsDemand(result, { rev: 2, message: "x", at: 950 }, 1000, 500, (r) => r.at)).toBe(true);
+    expect(meetsDemand(result, { rev: 1, message: "x" }, 1000, 500, (r) => r.at)).toBe(true);
   });
   it("a poll window stops just short of its interval", () => {
     expect(pollWindow(10_000)).toBe(9975);

@@ -2,10 +2,13 @@ import type { StoreEvent } from "./events.ts";
 import type { DocRecords } from "./doc-records.ts";
 import type { ClaimRecord } from "./records.ts";
 import type { Settle } from "./settle-window.ts";
+import type { TrustedAt } from "./freshness.ts";
 
 export type EngineOptions = {
   records: DocRecords;
   replicaId: string;
+  /** An outcome's `at` as this replica trusts it (freshness.ts, trustedAt). */
+  at: TrustedAt;
   /** This replica's browser id, once its Web Lock is held (claims then name it). */
   browserId: () => string | undefined;
   /**

@@ -111,7 +111,7 @@ export class ClaimEngine {
     const { result, error, claim } = this.reader.read(st);
     const recorded = recordedRev(result, error);
     // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
-    const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs);
+    const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs, this.opts.at);
     const minRev = demandedRev(
       mode === "ensure" && !tooOld ? "ensure" : "refetch",
       recorded,

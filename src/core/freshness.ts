@@ -3,11 +3,29 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 /**
  * Freshness rules, shared by every replica. A record's `at` is the *writer's* clock (ms since the
  * epoch, taken when the writing replica sent the request that got it, so the data was read from the
- * host no earlier than that); its age is judged against this replica's `Date.now()`. Clock skew between
- * devices shifts ages by the skew: a writer whose clock runs 2 s fast makes its results look 2 s
- * younger elsewhere. That is the one place a foreign timestamp meets our clock, and it only
- * decides whether to fetch again, never whether work is alive (invariant 3 stays clock-safe).
+ * host no earlier than that); its age is judged against this replica's `Date.now()`, from an `at`
+ * no later than when this replica first saw the record (trustedAt): a writer whose clock runs
+ * ahead would date its results in our future, fresh here for as long as its clock is ahead. One
+ * whose clock runs behind makes its results look older by the skew. That is the one place a
+ * foreign timestamp meets our clock, and it only decides whether to fetch again, never whether
+ * work is alive (invariant 3 stays clock-safe).
  */
+/** An outcome's `at` as this replica trusts it (see trustedAt). */
+export type TrustedAt = (record: { at?: number }) => number | undefined;
+
+/**
+ * An outcome's `at`, no later than when this replica first read the record, on its own clock (kept
+ * in memory): a record is read as it arrives for a key shown or polled here, and at the first ask
+ * otherwise (a reload's records: when it starts), so what was loaded still ages by its `at` unless
+ * that lies in the future. The epoch (invalidated) and no `at` stay as they are.
+ */
+export function trustedAt(): TrustedAt {
+  const seen = new WeakMap<object, number>();
+  return (record) => {
+    if (!seen.has(record)) seen.set(record, Date.now());
+    return record.at && Math.min(record.at, seen.get(record)!);
+  };
+}
 
 /** A record without `at` (written before ages were recorded) is of unknown age: never fresh. */
 export function isFresh(at: number | undefined, now: number, maxAgeMs: number): boolean {
@@ -20,9 +38,15 @@ export function isFresh(at: number | undefined, now: number, maxAgeMs: number): 
  * Whether what is recorded meets a demand for an outcome at most `maxAgeMs` old: the latest
  * outcome (a result, or an error newer than every result) must be within the window.
  */
-export function meetsDemand(result: ResultRecord | undefined, error: ErrorRecord | undefined, now: number, maxAgeMs: number): boolean {
+export function meetsDemand(
+  result: ResultRecord | undefined,
+  error: ErrorRecord | undefined,
+  now: number,
+  maxAgeMs: number,
+  at: TrustedAt,
+): boolean {
   const latest = latestOutcome(result, error);
-  return latest !== undefined && isFresh(latest.at, now, maxAgeMs);
+  return latest !== undefined && isFresh(at(latest), now, maxAgeMs);
 }
 
 /**

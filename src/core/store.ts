@@ -20,7 +20,7 @@ import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, docScope, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
-import { invalidated } from "./freshness.ts";
+import { invalidated, trustedAt, type TrustedAt } from "./freshness.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 
@@ -35,6 +35,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const { replicaId, identity } = o;
   const events = createEmitter();
   const records = openDocRecords(options.doc, validateProgramData);
+  const at = trustedAt();
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
   // What presence publishes, in every awareness the store follows (presence.ts).
@@ -76,6 +77,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     });
   const engine = new ClaimEngine({
     records,
+    at,
     replicaId,
     settle,
     // Named per scope, not per agreed browser id: the lock is asked for beside the initial sync,
@@ -223,8 +225,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         return engine.ensure(job, signal, "refetch", undefined, skipInFlight);
       });
     },
-    resultInfo: (req: SharedRequest | string) => infoOf(records.results.get(keyOf(req))),
-    programResultInfo: (req: ProgramRequest) => infoOf(records.programs.get(programs.keyOf(req))),
+    resultInfo: (req: SharedRequest | string) => infoOf(at, records.results.get(keyOf(req))),
+    programResultInfo: (req: ProgramRequest) => infoOf(at, records.programs.get(programs.keyOf(req))),
     snapshot(req: SharedRequest): Snapshot {
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
@@ -270,8 +272,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   return store;
 }
 
-function infoOf(result: { rev: number; at?: number } | undefined): { rev: number; at?: number } | undefined {
-  return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: result.at });
+/** With its `at` as this replica trusts it (trustedAt): TanStack's dataUpdatedAt agrees with the store's freshness. */
+function infoOf(trusted: TrustedAt, result: { rev: number; at?: number } | undefined): { rev: number; at?: number } | undefined {
+  return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: trusted(result) });
 }
 
 /**

@@ -103,3 +103,20 @@ export function wiredDocs(count: number): Y.Doc[] {
     });
   return docs;
 }
+
+/**
+ * Runs `fn` on `store`'s device, whose wall clock runs `skewMs` off this process's (only wall time
+ * moves: timers and the monotonic clock run on). What it writes meanwhile reaches the other
+ * devices afterwards, on their clocks.
+ */
+export async function onDevice<T>(c: Cluster, store: SharedFetchStoreWithExtras, skewMs: number, fn: () => Promise<T>): Promise<T> {
+  const doc = c.docOf(store);
+  c.net.isolate(doc);
+  vi.setSystemTime(Date.now() + skewMs);
+  try {
+    return await fn();
+  } finally {
+    vi.setSystemTime(Date.now() - skewMs);
+    c.net.heal(doc);
+  }
+}
