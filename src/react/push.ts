@@ -87,6 +87,10 @@ export type Recorded = {
 export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Recorded): void {
   const snap = recorded.snapshot();
   const info = recorded.info();
+  // Data dated in this tab's future (hydrated from a server whose clock runs ahead of ours) is as
+  // young as now here, never younger: else it stays fresh, and refuses newer results, for the skew.
+  const now = Date.now();
+  if (query.state.dataUpdatedAt > now) query.setState({ ...query.state, dataUpdatedAt: now });
   if (snap.data === undefined || !info) return;
   const { state } = query;
   // While this tab's query function runs it delivers what it waits for itself (as plain useQuery
