@@ -88,4 +88,22 @@ describe("clock skew: a result from a device whose clock runs ahead ages from it
     expect((await until(reloaded.ensure(URL_A, { maxAgeMs: 10_000 }))).data).toEqual({ n: 2 });
     expect(c.host.calls).toHaveLength(2);
   });
+
+  it("polls of devices whose clocks run an hour ahead, right and an hour behind send one request per interval between them (README: one request per interval for K devices)", async () => {
+    const c = devices(3);
+    const [ahead, right, behind] = c.stores;
+    const tick3 = [
+      [ahead!, HOUR],
+      [right!, 0],
+      [behind!, -HOUR],
+    ] as const;
+    const intervals = 6;
+    for (let i = 0; i < intervals; i++)
+      for (const [device, skew] of tick3) {
+        // Each device's poll tick on its own clock, 3 s apart (refetchInterval: 10 s).
+        await onDevice(c, device, skew, () => until(device.ensure(URL_A, { maxAgeMs: 9_975 })));
+        await tick(10_000 / 3);
+      }
+    expect(c.host.calls).toHaveLength(intervals);
+  });
 });
