@@ -102,6 +102,7 @@ export function sharedProgramOptions<TData = ProgramData>(
           snapshot: () => store.programSnapshot(r) as Snapshot,
           subscribe: (listener) => store.subscribeProgram(r, listener),
           info: () => recordOf(store, r),
+          hold: (signal) => ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, { signal }),
         }
       : undefined,
   );

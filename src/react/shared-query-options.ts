@@ -92,7 +92,7 @@ export function sharedQueryFn<T, R>(
   id: string,
   input: { req: R | null; inputError: unknown; name: string },
   run: (ctx: QueryFunctionContext, req: R, signal: AbortSignal) => Promise<T>,
-  watch: Omit<Registration, "store"> | undefined,
+  watch: (Omit<Registration, "store"> & { hold(signal: AbortSignal): Promise<unknown> }) | undefined,
 ): (ctx: QueryFunctionContext) => Promise<T> {
   const { req, inputError, name } = input;
   const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
@@ -103,7 +103,11 @@ export function sharedQueryFn<T, R>(
     // same key in that commit (a route change, a remount, StrictMode): its fetch, asked in the
     // same tick, must find this request still wanted and join it rather than send it again.
     const later = new AbortController();
-    ctx.signal.onabort = () => queueMicrotask(() => later.abort());
+    ctx.signal.onabort = () =>
+      queueMicrotask(() => {
+        holdCancelled(ctx, watch);
+        later.abort();
+      });
     return trackRunning(store, ctx.client, id, () => run(ctx, req, later.signal)).catch((error: unknown) => {
       // Its store was destroyed while it waited (the store's own AbortError, not ours), after the
       // provider was given another (the effect that made the old one destroys it as the new one
@@ -116,6 +120,28 @@ export function sharedQueryFn<T, R>(
   };
   if (watch) registerQueryFn(queryFn, { store, ...watch });
   return queryFn;
+}
+
+/**
+ * TanStack cancelled the fetch of a query that panes still observe, and started none in its place
+ * (`cancelQueries`, as an optimistic update's onMutate does): the request claimed for the key
+ * (none yet, nothing is sent) goes on for them and for the replicas that joined it, until the query fetches again or is
+ * observed no more. Aborted, another replica would take it over and send it again after the
+ * optimistic set, and its answer, read before the mutation, would replace the optimistic data.
+ */
+function holdCancelled(
+  ctx: QueryFunctionContext,
+  watch: { snapshot(): Snapshot; hold(signal: AbortSignal): Promise<unknown> } | undefined,
+) {
+  const cache = ctx.client.getQueryCache();
+  const query = cache.find({ queryKey: ctx.queryKey, exact: true });
+  if (!watch || !query?.getObserversCount() || query.state.fetchStatus !== "idle" || !watch.snapshot().claim) return;
+  const hold = new AbortController();
+  const off = cache.subscribe((event) => {
+    if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
+      hold.abort();
+  });
+  watch.hold(hold.signal).then(off, off);
 }
 
 /** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
@@ -218,6 +244,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
           snapshot: () => store.snapshot(r),
           subscribe: (listener) => store.subscribe(r, listener),
           info: () => (store as Extras).resultInfo?.call(store, r),
+          hold: (signal) => store.refetch(r, { signal }),
         }
       : undefined,
   );
