@@ -34,7 +34,7 @@ export type BrowserReplicaOptions = {
    * Infinity: never).
    */
   retireAfterMs?: number | undefined;
-  /** Called once it retired (serveBrowserReplica closes the worker then). */
+  /** Called once it retired (serveBrowserReplica closes the worker right after it). */
   onRetire?: (() => void) | undefined;
 };
 
@@ -370,9 +370,12 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
   const scope = globalThis as unknown as Partial<ConnectScope>;
   if (typeof scope.addEventListener !== "function")
     throw new TypeError("serveBrowserReplica: call it in a SharedWorker (no `connect` event here); see connectBrowser");
-  // Retired with no tab left, the worker ends: a tab that comes later starts a fresh one.
+  // Retired with no tab left, the worker ends: a tab that comes later starts a fresh one. Whatever
+  // the app's onRetire (undefined included): a retired worker refuses every port it is handed.
   const close = (globalThis as { close?: () => void }).close;
-  const replica = createBrowserReplica({ onRetire: () => close?.call(globalThis), ...options });
+  // Checked before it is wrapped: an onRetire that is no function would throw only at the retirement.
+  checkReplicaOptions(options);
+  const replica = createBrowserReplica({ ...options, onRetire: () => (options.onRetire?.(), close?.call(globalThis)) });
   scope.addEventListener("connect", (event) => {
     const port = event.ports[0];
     if (port) replica.accept(port);
