@@ -1,8 +1,7 @@
 /**
  * Freshness across device clocks: a result's `at` is its writer's wall clock, and a device whose
  * clock runs ahead dates its results in everyone else's future. Each replica trusts an `at` no
- * later than when it first read the record (its own clock; a hook's bridge and a poll read it as
- * it arrives): such a result is as young as its arrival, never younger, so a poll or a staleTime
+ * later than when the record reached it (its own clock): such a result is as young as its arrival, never younger, so a poll or a staleTime
  * on another device ages it from then.
  * Each device is a store on its own Y.Doc, synced; this process's clock is the reader's.
  */
@@ -105,5 +104,40 @@ describe("clock skew: a result from a device whose clock runs ahead ages from it
         await tick(10_000 / 3);
       }
     expect(c.host.calls).toHaveLength(intervals);
+  });
+});
+
+// A result this replica did not ask for when it arrived: a page another device filled long ago,
+// opened here later; a reload's records, asked for a while after the boot. First read then, it
+// was as young as that read, and fresh for a staleTime more.
+describe("clock skew: a result dated ahead ages from its arrival here, even when nothing here read it then", () => {
+  it("another device's result, first asked for here 30 s after it arrived, is 30 s old: a 10 s demand fetches again", async () => {
+    const c = devices(2);
+    const [ahead, b] = c.stores;
+    await onDevice(c, ahead!, HOUR, () => until(ahead!.ensure(URL_A)));
+    await tick(30_000);
+    expect((await until(b!.ensure(URL_A, { maxAgeMs: 10_000 }))).data).toEqual({ n: 2 });
+    expect(c.host.calls).toHaveLength(2);
+  });
+
+  it("its resultInfo (TanStack's dataUpdatedAt) is its arrival, however much later it is first read", async () => {
+    const c = devices(2);
+    const [ahead, b] = c.stores;
+    await onDevice(c, ahead!, HOUR, () => until(ahead!.ensure(URL_A)));
+    const arrived = Date.now();
+    await tick(30_000);
+    expect(b!.resultInfo(URL_A)!.at).toBe(arrived);
+  });
+
+  it("a result dated ahead in the doc at boot, first asked for a minute later, is as young as the boot (README: clamped to the boot)", async () => {
+    const c = devices(1);
+    const [ahead] = c.stores;
+    await onDevice(c, ahead!, HOUR, () => until(ahead!.ensure(URL_A)));
+    const reloaded = c.join({}, c.docOf(ahead!));
+    ahead!.destroy();
+    c.crash(ahead!);
+    await tick(60_000);
+    expect((await until(reloaded.ensure(URL_A, { maxAgeMs: 10_000 }))).data).toEqual({ n: 2 });
+    expect(c.host.calls).toHaveLength(2);
   });
 });

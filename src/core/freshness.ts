@@ -1,3 +1,4 @@
+import type { RecordMap } from "./record-map.ts";
 import type { ErrorRecord, ResultRecord } from "./records.ts";
 
 /**
@@ -14,17 +15,23 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 export type TrustedAt = (record: { at?: number }) => number | undefined;
 
 /**
- * An outcome's `at`, no later than when this replica first read the record, on its own clock (kept
- * in memory): a record is read as it arrives for a key shown or polled here, and at the first ask
- * otherwise (a reload's records: when it starts), so what was loaded still ages by its `at` unless
- * that lies in the future. The epoch (invalidated) and no `at` stay as they are.
+ * An outcome's `at`, no later than when this replica first saw the record, on its own clock (kept
+ * in memory): `maps`' records as they arrive, and those the doc holds already when the store
+ * starts (a reload's), so what was loaded still ages by its `at` unless that lies in the future.
+ * Not at the first read: a page another device filled an hour ago, opened here, would read its
+ * result as new. The epoch (invalidated) and no `at` stay as they are.
  */
-export function trustedAt(): TrustedAt {
+export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedAt {
   const seen = new WeakMap<object, number>();
-  return (record) => {
+  const trust: TrustedAt = (record) => {
     if (!seen.has(record)) seen.set(record, Date.now());
     return record.at && Math.min(record.at, seen.get(record)!);
   };
+  for (const map of maps) {
+    for (const [, record] of map.entries()) trust(record);
+    map.onChange((keys) => keys.forEach((key) => map.get(key) && trust(map.get(key)!)));
+  }
+  return trust;
 }
 
 /** A record without `at` (written before ages were recorded) is of unknown age: never fresh. */
