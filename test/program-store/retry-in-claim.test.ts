@@ -7,33 +7,19 @@
  */
 import { beforeAll, expect, it } from "vitest";
 import { SharedFetchInputError } from "../../src/index.ts";
+import { HELPER, MAIN, serveFlakyProgram } from "../harness/flaky-program.ts";
 import { cluster, tick, until, useFakeClock } from "../harness/replicas.ts";
-
-const MAIN = "https://modules.example.test/app/main.ts";
-const HELPER = "https://modules.example.test/app/helper.ts";
-const FILES: Record<string, string> = {
-  "/app/main.ts": `import { h } from "./helper.ts";\nexport const main = h;\n`,
-  "/app/helper.ts": `export const h = 1;\n`,
-};
 
 // The resolver is a lazy chunk: loaded here, its import() settles within the fake clock's microtasks.
 beforeAll(() => import("../../src/core/program/index.ts"));
 
-/** A cluster whose host answers from FILES, failing `helper.ts` with 503 `failures` times; each call's `cache` noted. */
+/** A cluster whose host serves a flaky program (serveFlakyProgram); each call's `cache` noted. */
 function setUp(failures: number) {
   const caches: (RequestCache | undefined)[] = [];
   const sent: { to?: typeof fetch } = {};
   const c = cluster(2, { settleMs: 0, fetch: (input, init) => (caches.push(init?.cache), sent.to!(input, init)) });
   sent.to = c.host.fetch;
-  let failed = 0;
-  c.host.auto = (call) => {
-    const path = new URL(call.url).pathname;
-    if (path === "/app/helper.ts" && failed < failures) {
-      failed++;
-      call.respondRaw(503, "busy");
-    } else call.respondRaw(200, FILES[path]!, { "content-type": "text/javascript" });
-    return undefined;
-  };
+  serveFlakyProgram(c.host, failures);
   const paths = () => c.host.calls.map((call) => new URL(call.url).pathname);
   /** Runs the fake clock in 10 ms steps until the host has had `n` calls. */
   const callsReach = async (n: number) => {

@@ -10,27 +10,8 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { SharedFetchError, SharedFetchProvider, sharedProgramOptions, useProgram, type UseProgramOptions } from "../../src/index.ts";
+import { MAIN, serveFlakyProgram } from "../harness/flaky-program.ts";
 import { cluster, type Cluster } from "../harness/replicas.ts";
-
-const MAIN = "https://modules.example.test/app/main.ts";
-const FILES: Record<string, string> = {
-  "/app/main.ts": `import { h } from "./helper.ts";\nexport const main = h;\n`,
-  "/app/helper.ts": `export const h = 1;\n`,
-};
-
-/** Answers from FILES at once, failing helper.ts with 503 the first `failures` times. */
-function serve(c: Cluster, failures: number): () => number {
-  let failed = 0;
-  c.host.auto = (call) => {
-    const path = new URL(call.url).pathname;
-    if (path === "/app/helper.ts" && failed < failures) {
-      failed++;
-      call.respondRaw(503, "busy");
-    } else call.respondRaw(200, FILES[path]!, { "content-type": "text/javascript" });
-    return undefined;
-  };
-  return () => c.host.calls.filter((call) => call.url.endsWith("/helper.ts")).length;
-}
 
 type Seen = { status: string; failureCount: number; error: unknown; fetching: boolean };
 
@@ -58,7 +39,7 @@ describe("useProgram's retry runs inside the claim (README: retries run inside t
     { timeout: 20_000 },
     async () => {
       const c = cluster(2, { settleMs: 0 });
-      const helperCalls = serve(c, 1);
+      const helperCalls = serveFlakyProgram(c.host, 1);
       const a: Seen[] = [];
       const b: Seen[] = [];
       mount(c, 0, new QueryClient(), a, { retry: 2, retryDelay: 2000 });
@@ -75,7 +56,7 @@ describe("useProgram's retry runs inside the claim (README: retries run inside t
 
   it("the client's default retry applies to programs (no retry option given); retryDelay's function is called by the claim", async () => {
     const c = cluster(1, { settleMs: 0 });
-    const helperCalls = serve(c, 2);
+    const helperCalls = serveFlakyProgram(c.host, 2);
     const delays: number[] = [];
     const client = new QueryClient({ defaultOptions: { queries: { retry: 2, retryDelay: (n) => (delays.push(n), 0) } } });
     const log: Seen[] = [];
@@ -87,7 +68,7 @@ describe("useProgram's retry runs inside the claim (README: retries run inside t
 
   it("TanStack's default in a browser: 3 retries, then the error once (failureCount 1, failureReason the error)", async () => {
     const c = cluster(1, { settleMs: 0 });
-    const helperCalls = serve(c, Infinity);
+    const helperCalls = serveFlakyProgram(c.host, Infinity);
     const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
     const log: Seen[] = [];
     mount(c, 0, client, log);
@@ -101,13 +82,13 @@ describe("useProgram's retry runs inside the claim (README: retries run inside t
 
   it("prefetchQuery(sharedProgramOptions(…)) retries nothing unless told, as TanStack's; with retry: 1 it re-resolves once", async () => {
     const c = cluster(1, { settleMs: 0 });
-    const helperCalls = serve(c, 1);
+    const helperCalls = serveFlakyProgram(c.host, 1);
     const client = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
     const store = c.stores[0]!;
     const error = await client.fetchQuery(sharedProgramOptions(store, MAIN)).catch((e: unknown) => e);
     expect((error as SharedFetchError).status).toBe(503);
     expect(helperCalls()).toBe(1);
-    serve(c, 1);
+    serveFlakyProgram(c.host, 1);
     client.clear();
     const data = await client.fetchQuery({ ...sharedProgramOptions(store, MAIN), retry: 1 });
     expect(data.files.map((f) => f.name)).toEqual(["/app/main.ts", "/app/helper.ts"]);
