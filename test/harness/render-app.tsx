@@ -5,9 +5,9 @@ import type { ReactNode } from "react";
 import { vi } from "vitest";
 import { SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 
-export function app(store: SharedFetchStoreWithExtras, node: ReactNode) {
+export function app(store: SharedFetchStoreWithExtras, node: ReactNode, client = new QueryClient()) {
   return (
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={client}>
       <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
     </QueryClientProvider>
   );

@@ -21,6 +21,7 @@ import {
   SharedFetchProvider,
   type SharedFetchStoreWithExtras,
 } from "../../src/index.ts";
+import { app } from "../harness/render-app.tsx";
 import { cluster, URL_A, type Cluster } from "../harness/replicas.ts";
 
 afterEach(cleanup);
@@ -127,17 +128,15 @@ describe("invariant 11: a request kept past cancelQueries ends with the pane's i
     return <span data-testid="one">{q.data ? String(q.data.n) : q.status}</span>;
   }
 
+  function mountOne(store: SharedFetchStoreWithExtras) {
+    const client = new QueryClient();
+    return { client, view: render(app(store, <One store={store} />, client)) };
+  }
+
   it("behind a hung host: cancelQueries keeps it, the invalidation that follows aborts it and sends its own at once, and an unmount aborts that one", async () => {
     const c = cluster(1, { settleMs: 0 });
     c.host.auto = () => undefined;
-    const client = new QueryClient();
-    const view = render(
-      <QueryClientProvider client={client}>
-        <SharedFetchProvider store={c.stores[0]!}>
-          <One store={c.stores[0]!} />
-        </SharedFetchProvider>
-      </QueryClientProvider>,
-    );
+    const { client, view } = mountOne(c.stores[0]!);
     await waitFor(() => expect(c.host.calls).toHaveLength(1));
     await act(() => client.cancelQueries());
     await pause(20);
@@ -158,14 +157,7 @@ describe("invariant 11: a request kept past cancelQueries ends with the pane's i
     host.auto = () => ({ status: 200, body: { n: 1 } });
     const store = createSharedFetchStore({ doc, fetch: host.fetch, locks: null, settleMs: 0 });
     onTestFinished(() => store.destroy());
-    const client = new QueryClient();
-    render(
-      <QueryClientProvider client={client}>
-        <SharedFetchProvider store={store}>
-          <One store={store} />
-        </SharedFetchProvider>
-      </QueryClientProvider>,
-    );
+    const { client } = mountOne(store);
     await waitFor(() => expect(client.getQueryCache().getAll()[0]?.state.fetchStatus).toBe("fetching"));
     await act(() => client.cancelQueries());
     await act(async () => synced());
@@ -176,14 +168,7 @@ describe("invariant 11: a request kept past cancelQueries ends with the pane's i
   it("cancelQueries, then the pane unmounts: the kept request is aborted at the network", async () => {
     const c = cluster(1, { settleMs: 0 });
     c.host.auto = () => undefined;
-    const client = new QueryClient();
-    const view = render(
-      <QueryClientProvider client={client}>
-        <SharedFetchProvider store={c.stores[0]!}>
-          <One store={c.stores[0]!} />
-        </SharedFetchProvider>
-      </QueryClientProvider>,
-    );
+    const { client, view } = mountOne(c.stores[0]!);
     await waitFor(() => expect(c.host.calls).toHaveLength(1));
     await act(() => client.cancelQueries());
     view.unmount();

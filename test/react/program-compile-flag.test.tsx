@@ -5,10 +5,11 @@
  * config's `1`) is the query's input error, naming it, with no request, never taken for true
  * (`"false"` compiled the program, under the key of `compile: true`) or for false.
  */
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
-import { SharedFetchError, SharedFetchInputError, SharedFetchProvider, sharedProgramOptions, useProgram } from "../../src/index.ts";
+import { SharedFetchError, SharedFetchInputError, sharedProgramOptions, useProgram } from "../../src/index.ts";
+import { app } from "../harness/render-app.tsx";
 import { cluster } from "../harness/replicas.ts";
 
 const MAIN = "https://modules.example.test/app/main.tsx";
@@ -25,13 +26,7 @@ it('useProgram(url, { compile: "false" }) is an input error naming the flag; no 
     seen.push({ status: q.status, error: q.error, compiled: q.data?.compiled !== undefined });
     return <span data-testid="status">{q.status}</span>;
   }
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <SharedFetchProvider store={store}>
-        <Pane />
-      </SharedFetchProvider>
-    </QueryClientProvider>,
-  );
+  render(app(store, <Pane />));
   await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("error"));
   const error = seen.at(-1)!.error as SharedFetchError;
   expect(error).toBeInstanceOf(SharedFetchError);

@@ -6,10 +6,10 @@
  * input error naming it. Before, the option was dropped: the claim carried the store's
  * programLeaseMs whatever was passed.
  */
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
-import { SharedFetchProvider, useProgram, type UseProgramOptions } from "../../src/index.ts";
+import { useProgram, type UseProgramOptions } from "../../src/index.ts";
+import { app } from "../harness/render-app.tsx";
 import { cluster } from "../harness/replicas.ts";
 
 const MAIN = "https://modules.example.test/app/main.ts";
@@ -25,13 +25,7 @@ function mount(options: UseProgramOptions) {
     errors.push(q.error);
     return <span data-testid="status">{q.status}</span>;
   }
-  render(
-    <QueryClientProvider client={new QueryClient()}>
-      <SharedFetchProvider store={store}>
-        <Pane />
-      </SharedFetchProvider>
-    </QueryClientProvider>,
-  );
+  render(app(store, <Pane />));
   return { c, store, errors };
 }
 
