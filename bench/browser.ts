@@ -11,6 +11,8 @@
  *   REPS=1 SAMPLES=1 BOOT_RUNS=4 DEVICE_BOOTS=4 RUNS=2 npm run bench:browser     (a quick run)
  *   FIGURES=ttd,crash npm run bench:browser       (ttd crash startup boot devices takeover follower interval return worker)
  *   LIBS=leader,payload,shared FIGURES=ttd npm run bench:browser   (time to data of some contenders only)
+ *   LIBS=leader,payload,beside,after,shared FIGURES=ttd npm run bench:browser   (with the floors of a lazy boot: the
+ *     leader page loading shared-fetch's replica by import() beside its request, or after its data; only when named)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 1,2,4,8 (1: a lone tab, opened once), STAGGER_MS 100,
  * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.

@@ -65,6 +65,9 @@ export const CONTENDERS = {
   worker: "shared-fetch/worker",
   /** The leader page with shared-fetch's code loaded but never run: the floor under shared-fetch's time to data. */
   payload: "weblock-leader+shared-fetch code",
+  /** The leader page loading shared-fetch's replica by import() beside its request, and once its data arrived: floors of a lazy boot. */
+  beside: "weblock-leader+replica beside",
+  after: "weblock-leader+replica after data",
   /** TanStack Query + its persister (localStorage): for the return visit only. */
   persist: "tanstack-query+persister",
 } as const;

@@ -3,9 +3,26 @@ import { CONTENDERS, settings } from "./setup.ts";
 import { find, fmt, printTable, sameParams, type Row } from "./stats.ts";
 import type { Verdict } from "./targets.ts";
 
-const ALL_TTD = [CONTENDERS.tanstack, CONTENDERS.broadcast, CONTENDERS.leader, CONTENDERS.payload, CONTENDERS.shared, CONTENDERS.worker];
+const ALL_TTD = [
+  CONTENDERS.tanstack,
+  CONTENDERS.broadcast,
+  CONTENDERS.leader,
+  CONTENDERS.payload,
+  CONTENDERS.beside,
+  CONTENDERS.after,
+  CONTENDERS.shared,
+  CONTENDERS.worker,
+];
 /** The ratio columns: contender → heading. */
-const RATIOS = { [CONTENDERS.payload]: "code ÷ leader", [CONTENDERS.shared]: "shared ÷ leader", [CONTENDERS.worker]: "worker ÷ leader" };
+const RATIOS = {
+  [CONTENDERS.payload]: "code ÷ leader",
+  [CONTENDERS.beside]: "replica beside ÷ leader",
+  [CONTENDERS.after]: "replica after ÷ leader",
+  [CONTENDERS.shared]: "shared ÷ leader",
+  [CONTENDERS.worker]: "worker ÷ leader",
+};
+/** Floors shown only in the runs that name them (LIBS). */
+const ON_REQUEST: string[] = [CONTENDERS.payload, CONTENDERS.beside, CONTENDERS.after];
 
 /** The contenders that share nothing across tabs: figures about sharing are trivial for them by design. */
 const ALONE = [CONTENDERS.tanstack, CONTENDERS.broadcast];
@@ -16,10 +33,10 @@ function notApplicable(who: string[], why: string): void {
 }
 
 export function printSummary(rows: Row[], ratios: Row[], verdicts: Verdict[]): void {
-  // The leader page carrying shared-fetch's code has columns only in the runs that name it.
-  const carried = rows.some((r) => r.contender === CONTENDERS.payload);
-  const TTD = ALL_TTD.filter((c) => carried || c !== CONTENDERS.payload);
-  const ratioColumns = Object.keys(RATIOS).filter((c) => carried || c !== CONTENDERS.payload);
+  // The floors (the leader page carrying shared-fetch's code) have columns only in the runs that name them.
+  const shown = (c: string) => !ON_REQUEST.includes(c) || rows.some((r) => r.contender === c);
+  const TTD = ALL_TTD.filter(shown);
+  const ratioColumns = Object.keys(RATIOS).filter(shown);
   const ttd = rows.filter((r) => r.figure === "slowest tab time to data" && r.contender === CONTENDERS.leader);
   if (ttd.length) {
     console.log(`time to data, ms from each tab's navigation start to data in its DOM: median (min–max) over ${settings.reps} repetitions`);

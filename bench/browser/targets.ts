@@ -72,15 +72,23 @@ export function targets(rows: Row[]): { ratios: Row[]; checks: Row[]; verdicts: 
   }
   for (const { r, other, leader } of slowest) {
     // The floor beside it: the same page as the leader's, with shared-fetch's code loaded, unrun.
-    const floor = ratios.find((x) => x.figure === r.figure && x.contender === CONTENDERS.payload && sameParams(x, r));
+    // And the floors of a lazy boot: the leader page loading the replica beside its request, or after its data.
+    const floorOf = (who: string, what: string) => {
+      const x = ratios.find((y) => y.figure === r.figure && y.contender === who && sameParams(y, r));
+      return x ? `; ${what}: ${x.value}×` : "";
+    };
+    const floors =
+      floorOf(CONTENDERS.payload, "the code alone, loaded unrun") +
+      floorOf(CONTENDERS.beside, "the replica loaded beside the request") +
+      floorOf(CONTENDERS.after, "the replica loaded after data");
     verdicts.push({
       what: `slowest tab ≤ 1.1× lock leader, ${describe(leader.params)}`,
-      figure: `${r.value}× (${fmt(other)} vs ${fmt(leader)} ms)${floor ? `; the code alone, loaded unrun: ${floor.value}×` : ""}`,
+      figure: `${r.value}× (${fmt(other)} vs ${fmt(leader)} ms)${floors}`,
       met: r.met === true,
     });
   }
   for (const leader of rows.filter((r) => r.figure === "median tab time to data" && r.contender === LEADER)) {
-    for (const who of [SHARED, CONTENDERS.worker, CONTENDERS.payload]) {
+    for (const who of [SHARED, CONTENDERS.worker, CONTENDERS.payload, CONTENDERS.beside, CONTENDERS.after]) {
       const other = find(rows, leader.figure, who, leader.params);
       const r = other && ratioRow(leader.figure, other, leader, "", () => undefined);
       if (r) ratios.push(r);

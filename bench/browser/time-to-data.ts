@@ -29,8 +29,16 @@ import { median, type Figures } from "./stats.ts";
  * and the package costs each tab before any of it runs.
  */
 const DEFAULT_LIBS: Lib[] = ["tanstack", "broadcast", "leader", "payload", "shared", "worker"];
+/**
+ * Run only when named (LIBS=leader,beside,after): the leader page loading shared-fetch's replica by
+ * `import()` beside its request, or once its data arrived — what a boot that sends the first request
+ * before Yjs and the engine are evaluated could at best reach.
+ */
+const ON_REQUEST: Lib[] = ["beside", "after"];
 /** LIBS=leader,shared runs some contenders only (a quick comparison; the targets need leader and shared). */
-export const TTD_LIBS: Lib[] = process.env.LIBS ? DEFAULT_LIBS.filter((lib) => process.env.LIBS!.split(",").includes(lib)) : DEFAULT_LIBS;
+export const TTD_LIBS: Lib[] = process.env.LIBS
+  ? [...DEFAULT_LIBS, ...ON_REQUEST].filter((lib) => process.env.LIBS!.split(",").includes(lib))
+  : DEFAULT_LIBS;
 /** Milestones of the first-fetching tab, from its navigation start (the probe's marks). */
 const PHASES = [
   "script",
