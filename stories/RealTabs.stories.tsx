@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
-import { expectNarrated, verdict, WAIT } from "./support/play.ts";
+import { expectNarrated, narration, verdict, WAIT } from "./support/play.ts";
 import { MOCKED_API, workerScript } from "./support/mocked-host.ts";
 import { delayArg, leaseArg, urlArg } from "./support/worlds.ts";
 import * as Y from "yjs";
@@ -52,7 +52,7 @@ export const CrashARealTab: Story = {
     docs: {
       description: {
         story:
-          "Invariant 3 (a) with real browsing contexts: each tab is an iframe of one small page with its own store on connectTabs — a real BroadcastChannel, IndexedDB and Web Locks. Crash the fetching tab (its iframe is removed mid-request) and another tab takes over in milliseconds, far inside the 5 s lease: the browser released the dead tab's lock (or its page marked its claim abandoned on the way out). Reload a tab: a new replica, which reads the claim from IndexedDB. Each tab's requests are its own real fetches to /api/report, answered through Mock Service Worker by the story's counting host.",
+          "Invariant 3 (a) with real browsing contexts: each tab is an iframe of one small page with its own store on connectTabs — a real BroadcastChannel, IndexedDB and Web Locks. Crash the fetching tab (its iframe is removed mid-request, its pagehide listeners stopped: no goodbye, no claim released, no presence withdrawn) and another tab takes over in milliseconds, far inside the 5 s lease: the browser released the dead tab's Web Lock, as it does for a crashed tab. Reload a tab: a new replica, which reads the claim from IndexedDB. Each tab's requests are its own real fetches to /api/report, answered through Mock Service Worker by the story's counting host.",
       },
     },
   },
@@ -81,9 +81,8 @@ export const CrashARealTab: Story = {
     await expect(Number(/took over (\d+) ms/.exec(line)![1])).toBeLessThan(2500);
     await expectNarrated(
       canvasElement,
-      new RegExp(
-        `^${other} took over /api/report from ${claimant}: (its Web Lock was released|its page marked the claim abandoned|its presence left)$`,
-      ),
+      // A crash says no goodbye: no pagehide marks the claim abandoned nor withdraws presence.
+      new RegExp(`^${other} took over /api/report from ${claimant}: its Web Lock was released$`),
     );
     const survivor = tabWindow(canvasElement, other)!;
     // The survivor's requests were its own real fetches, through the service worker.
@@ -91,6 +90,9 @@ export const CrashARealTab: Story = {
     await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
     await expect(survivor.__lied).toBe(false);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+    // The crashed tab said nothing on its way out: no claim released, no request aborted by its page.
+    const goodbyes = narration(canvasElement).filter((l) => l.startsWith(`${claimant} `) && !/^\w (opened|claimed|crashed)\b/.test(l));
+    await expect(goodbyes).toEqual([]);
     // The world that mounted removed what the gone page's world left (nobody held its lock).
     await waitFor(async () => expect(await persisted(leftover)).toEqual([]), WAIT);
     // A world removes its own doc when the story goes (switching stories unmounts it).

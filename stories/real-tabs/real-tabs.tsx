@@ -137,9 +137,10 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
     NAMES.slice(0, Math.min(4, Math.max(2, initial))).map((name) => ({ name, src: srcOf(name), state: "open" })),
   );
   const host = useSyncExternalStore(world.host.subscribe, world.host.getState, world.host.getState);
-  const crash = (name: string) => {
+  const crash = (frame: HTMLIFrameElement | null, name: string) => {
+    (frame?.contentWindow as TabWindow | null)?.__crash?.();
     world.crashedAt.set(name, Date.now());
-    world.narration.add({ text: `${name} crashed: its iframe was removed mid-request`, replica: name });
+    world.narration.add({ text: `${name} crashed: its iframe was removed mid-request, with no goodbye (no pagehide)`, replica: name });
     setTabs((ts) => ts.map((t) => (t.name === name ? { ...t, state: "crashed" } : t)));
   };
   const reload = (frame: HTMLIFrameElement | null, name: string) => {
@@ -175,7 +176,7 @@ function TabFrame({
   onReload,
 }: {
   tab: Tab;
-  onCrash: (name: string) => void;
+  onCrash: (frame: HTMLIFrameElement | null, name: string) => void;
   onReload: (frame: HTMLIFrameElement | null, name: string) => void;
 }) {
   const [frame, setFrame] = useState<HTMLIFrameElement | null>(null);
@@ -184,14 +185,14 @@ function TabFrame({
     <section aria-label={`Tab ${tab.name}`} style={styles.frame} data-tab={tab.name} data-crashed={String(crashed)}>
       <div style={styles.bar}>
         <strong>Tab {tab.name}</strong>
-        <button type="button" disabled={crashed} onClick={() => onCrash(tab.name)}>
+        <button type="button" disabled={crashed} onClick={() => onCrash(frame, tab.name)}>
           Crash {tab.name}
         </button>
         <button type="button" disabled={crashed} onClick={() => onReload(frame, tab.name)}>
           Reload {tab.name}
         </button>
       </div>
-      {/* Removing the iframe ends its browsing context: its timers, channel and locks go with it. */}
+      {/* Removing the iframe ends its browsing context: its timers, channel and locks go with it (its pagehide stopped first: a crash). */}
       {crashed ? (
         <div style={styles.crashed}>crashed</div>
       ) : (

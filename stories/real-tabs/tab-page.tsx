@@ -21,7 +21,7 @@ export type RealTabsBridge = {
   register(name: string, store: SharedFetchStoreWithExtras): void;
 };
 
-export type TabWindow = Window & { __lied?: boolean; __store?: SharedFetchStoreWithExtras };
+export type TabWindow = Window & { __lied?: boolean; __store?: SharedFetchStoreWithExtras; __crash?: () => void };
 
 const params = new URLSearchParams(location.search);
 const name = params.get("name") ?? "?";
@@ -29,6 +29,13 @@ const url = params.get("url") ?? `${MOCKED_API}/report`;
 const win = window as TabWindow;
 const bridge = (window.parent as unknown as { __realTabs?: Record<string, RealTabsBridge> }).__realTabs?.[params.get("world") ?? ""];
 win.__lied = false;
+// The story's crash: a removed iframe still runs its pagehide listeners (the store releases its
+// claims, connectTabs withdraws its presence), a killed renderer runs none. Chrome runs a window's
+// pagehide listeners in the order they were added, capture or not: this one, added before the store
+// and connectTabs add theirs, stops them, and only the browser letting go of the page's Web Locks tells.
+let crashed = false;
+addEventListener("pagehide", (event) => crashed && event.stopImmediatePropagation(), { capture: true });
+win.__crash = () => (crashed = true);
 
 function Tab() {
   const { status, data, claim, error } = useSharedFetch(url);
