@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type KeyboardEvent, type PointerEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 import { styles } from "./styles.ts";
 import { devtoolsModelFor } from "./use-devtools-model.ts";
@@ -27,22 +27,34 @@ export function SharedFetchDevtools({
   initialHeight = 320,
   ...panel
 }: SharedFetchDevtoolsProps) {
-  const [open, setOpen] = useState(initialIsOpen);
+  // 0 and 1: closed and opened by the user, not at mount. A keyboard user's focus follows, into the
+  // panel's selected tab on open and back to the toggle on close, instead of falling to the page's body.
+  const [open, setOpen] = useState<boolean | 0 | 1>(initialIsOpen);
   const [height, setHeight] = useState(initialHeight);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open === 1) root.current?.querySelector<HTMLElement>("[aria-selected=true]")?.focus();
+  }, [open]);
   // Created at mount, not at first open: the timeline and event log should hold what happened before.
   devtoolsModelFor(panel.store, panel.awareness);
   const side = buttonPosition === "bottom-left" ? { left: 12 } : { right: 12 };
   return (
-    <div style={styles.root} data-testid="shared-fetch-devtools">
+    <div style={styles.root} data-testid="shared-fetch-devtools" ref={root}>
       {!open && (
-        <button type="button" style={{ ...styles.toggle, ...styles.floating, ...side }} aria-expanded={false} onClick={() => setOpen(true)}>
+        <button
+          type="button"
+          style={{ ...styles.toggle, ...styles.floating, ...side }}
+          aria-expanded={false}
+          autoFocus={open === 0}
+          onClick={() => setOpen(1)}
+        >
           shared-fetch
         </button>
       )}
       {open && (
-        <div style={{ ...styles.dock, height }}>
+        <div style={{ ...styles.dock, height }} onKeyDown={(e) => e.key === "Escape" && setOpen(0)}>
           <ResizeHandle height={height} onResize={(h) => setHeight(clamp(h))} />
-          <SharedFetchDevtoolsPanel {...panel} onClose={() => setOpen(false)} style={styles.docked} />
+          <SharedFetchDevtoolsPanel {...panel} onClose={() => setOpen(0)} style={styles.docked} />
         </div>
       )}
     </div>
