@@ -192,7 +192,7 @@ export const CrashAndReload: Story = {
     docs: {
       description: {
         story:
-          "Invariant 9. The only tab crashes mid-request and the user reloads at once. The new tab (a new replica) finds the crashed tab's claim, younger than the lease, in its persisted doc. In the seed nothing would look again and the spinner would never end; here the new tab schedules its own re-check for the moment the claim goes stale, then takes over.",
+          "Invariant 9. The only tab crashes mid-request and the user reloads at once. The new tab (a new replica) finds the crashed tab's claim, younger than the lease, in its persisted doc. It runs where no Web Lock tells (they need a secure context: an http:// page off localhost, or a browser without them); with Web Locks the browser frees the crashed page's lock and the reload takes over at once, as in Real tabs. In the seed nothing would look again and the spinner would never end; here the new tab schedules its own re-check for the moment the claim goes stale, then takes over.",
       },
     },
   },
@@ -209,6 +209,8 @@ export const CrashAndReload: Story = {
         .map((c) => c.replace(" (stale)", ""))
         .filter((c, i, all) => c !== all[i - 1]),
     ).toEqual(["replica-a", "mine"]);
+    // The lease told because nothing else could: the narration says where that is, not a reload in any browser.
+    await expectNarrated(canvasElement, /^A2 opened \(a reload of A: .*in a browser without Web Locks.*only A's lease tells it is gone\)$/);
     await expectNarrated(canvasElement, /^A2 took over \/api\/report from A after \d+ ms: lease silence$/);
     await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by A2$/);
     await expectNoLies([paneA2]);

@@ -125,7 +125,8 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
     reload(replica, name) {
       const next = make(name, all().length, replica.doc);
       narration.add({
-        text: `${shortOf(name)} opened (a reload of ${shortOf(replica.name)}: a new replica, same persisted doc)`,
+        // A reload is the same browser: with its Web Locks the crashed page's released lock would tell at once.
+        text: `${shortOf(name)} opened (a reload of ${shortOf(replica.name)}: a new replica, same persisted doc${options.separateBrowsers ? `, in a browser without Web Locks, e.g. an http:// page off localhost: only ${shortOf(replica.name)}'s lease tells it is gone` : ""})`,
         replica: shortOf(name),
       });
       publish({ ...state, replicas: [...state.replicas, next] });
