@@ -73,6 +73,14 @@ export function markDelivered(query: object, rev: number, data: unknown, at?: nu
   answeredAt.set(query, at);
 }
 
+/**
+ * When the data a query shows was set from outside the store (setQueryData, hydration; not an
+ * initialData, a stand-in): its date. A program's demand (met by any recorded resolution) must not
+ * be met by one older than that, which would replace newer data with older.
+ */
+export const shownSince = (query: AnyQuery): number | undefined =>
+  query.state.dataUpdateCount && !deliveredRev.has(query) ? query.state.dataUpdatedAt : undefined;
+
 /** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */
 export type Recorded = {
   snapshot(): Snapshot;

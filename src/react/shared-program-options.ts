@@ -7,7 +7,7 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
 import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
-import { markDelivered } from "./push.ts";
+import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
   inputErrorOf,
@@ -79,8 +79,11 @@ export function sharedProgramOptions<TData = ProgramData>(
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     const retry = retryPolicy(fetch, query);
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
-    const opts =
-      demand.mode === "ensure" && demand.poll ? { signal, retry, leaseMs, maxAgeMs: demand.maxAgeMs } : { signal, retry, leaseMs };
+    // Any demand re-resolves a program older than data the app set (or hydrated) since: else a focus
+    // would put the older resolution back over it, with no request.
+    const since = query && shownSince(query);
+    const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? Date.now() - since : Infinity);
+    const opts = { signal, retry, leaseMs, ...(maxAgeMs < Infinity ? { maxAgeMs: Math.max(0, maxAgeMs) } : {}) };
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
