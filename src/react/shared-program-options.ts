@@ -84,13 +84,16 @@ export function sharedProgramOptions<TData = ProgramData>(
     const since = query && shownSince(query);
     const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? Date.now() - since : Infinity);
     const opts = { signal, retry, leaseMs, ...(maxAgeMs < Infinity ? { maxAgeMs: Math.max(0, maxAgeMs) } : {}) };
+    const askedAt = Date.now();
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensureProgram(req, opts)
     ) as Snapshot;
     const record = recordOf(store, req);
-    if (query && record && !snap.error) markDelivered(query, record.rev, snap.data);
+    // A resolution sent before this ask (any replica's, however old) keeps its `at` as dataUpdatedAt.
+    if (query && record && !snap.error)
+      markDelivered(query, record.rev, snap.data, (record.at ?? askedAt) < askedAt ? record.at : undefined);
     return unwrap<ProgramData>(snap);
   };
   const r = req;
