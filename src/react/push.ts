@@ -118,7 +118,9 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
     // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
     if (state.data !== undefined && at <= state.dataUpdatedAt) return;
   } else if (
-    info.rev < delivered ||
+    // A lower revision is older, unless written after what is shown: its record was evicted (the
+    // program LRU, the devtools) and its key started again at revision 1.
+    (info.rev < delivered && at <= state.dataUpdatedAt) ||
     (info.rev === delivered && ((state.dataUpdatedAt === at && state.data === snap.data) || handedOver.get(query) === snap.data))
   )
     return;
