@@ -34,6 +34,26 @@ export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedA
   return trust;
 }
 
+/**
+ * Revisions numbered apart (a device cut off from the sync server, a tab that fetched before its
+ * IndexedDB loaded) merge by revision: the other side's higher one, older data, beat the result
+ * this replica fetched since, and every replica showed it (until the next fetch). Written without
+ * seeing ours, it did not delete it: the two contend until cleaned up. The writer of the newer data
+ * records it again at the winner's revision, where the later request wins (doc-records.ts).
+ */
+export function keepNewer(maps: RecordMap<ResultRecord>[], me: string, trust: TrustedAt, write: (fn: () => void) => void): void {
+  for (const map of maps)
+    map.onChange((keys) => {
+      for (const key of keys) {
+        const won = map.get(key);
+        const t = won && trust(won);
+        const mine = t && map.contenders(key).find((r) => r.by === me && r.rev < won.rev && r.at! > t);
+        // Not inside the transaction that told us; a destroyed store's batch writes nothing.
+        if (mine) queueMicrotask(() => map.get(key) === won && write(() => map.set(key, { ...mine, rev: won.rev })));
+      }
+    });
+}
+
 /** A record without `at` (written before ages were recorded) is of unknown age: never fresh. */
 export function isFresh(at: number | undefined, now: number, maxAgeMs: number): boolean {
   if (at === undefined) return false;

@@ -20,7 +20,7 @@ import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, docScope, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
-import { invalidated, trustedAt, type TrustedAt } from "./freshness.ts";
+import { invalidated, keepNewer, trustedAt, type TrustedAt } from "./freshness.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 
@@ -117,6 +117,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   });
   // Asks go into the engine's batch: one transaction with the claims of the same tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
+  keepNewer([records.results, records.programs], replicaId, at, batched);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   // Retention tells what the initial sync loads from what replicas write once this one is in sync.
   let docSynced = false;
