@@ -18,9 +18,9 @@ export interface SharedFetchStoreExtras {
    * The recorded result's revision and `at` (when it was asked for, on its writer's clock, ms
    * since the epoch; absent in records that predate ages, see freshness.ts); undefined when none.
    */
-  resultInfo(req: SharedRequest | string): { rev: number; at?: number } | undefined;
+  resultInfo(req: SharedRequest | string): { rev: number; at?: number; ahead?: true } | undefined;
   /** The same for a program's recorded resolution. */
-  programResultInfo(req: ProgramRequest): { rev: number; at?: number } | undefined;
+  programResultInfo(req: ProgramRequest): { rev: number; at?: number; ahead?: true } | undefined;
   /** The key a program request is coordinated under (identity, entry URL, compile flag). */
   programKeyOf(req: ProgramRequest): string;
   /**

@@ -273,9 +273,18 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   return store;
 }
 
-/** With its `at` as this replica trusts it (trustedAt): TanStack's dataUpdatedAt agrees with the store's freshness. */
-function infoOf(trusted: TrustedAt, result: { rev: number; at?: number } | undefined): { rev: number; at?: number } | undefined {
-  return result && (result.at === undefined ? { rev: result.rev } : { rev: result.rev, at: trusted(result) });
+/**
+ * With its `at` as this replica trusts it (trustedAt): TanStack's dataUpdatedAt agrees with the
+ * store's freshness. `ahead`: dated in our future when it arrived, so when its request was sent is
+ * unknown here, maybe before a set or an invalidation of the app's (react/push.ts).
+ */
+function infoOf(
+  trusted: TrustedAt,
+  result: { rev: number; at?: number } | undefined,
+): { rev: number; at?: number; ahead?: true } | undefined {
+  if (result?.at === undefined) return result && { rev: result.rev };
+  const at = trusted(result)!;
+  return at < result.at ? { rev: result.rev, at, ahead: true } : { rev: result.rev, at };
 }
 
 /**

@@ -37,6 +37,9 @@ const pushedAt = new WeakMap<object, number>();
  */
 const answeredAt = new WeakMap<object, number | undefined>();
 
+/** Queries whose data the app set itself (setQueryData) since the store last delivered to them. */
+const setByApp = new WeakSet<object>();
+
 /**
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
  * optimistic update) makes the query's data come from outside the store: from then on only a
@@ -59,6 +62,8 @@ export function noteAction(query: AnyQuery, action: { type: string; manual?: boo
   if ((action.type === "success" && action.manual === true && !ours) || reset) {
     deliveredRev.delete(query);
     handedOver.delete(query);
+    if (reset) setByApp.delete(query);
+    else setByApp.add(query);
   }
   return reset;
 }
@@ -84,7 +89,7 @@ export const shownSince = (query: AnyQuery): number | undefined =>
 /** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */
 export type Recorded = {
   snapshot(): Snapshot;
-  info(): { rev: number; at?: number } | undefined;
+  info(): { rev: number; at?: number; ahead?: true } | undefined;
 };
 
 /**
@@ -115,8 +120,10 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   const delivered = deliveredRev.get(query);
   const at = info.at ?? 0;
   if (delivered === undefined) {
-    // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is newer.
-    if (state.data !== undefined && at <= state.dataUpdatedAt) return;
+    // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is
+    // newer. The app's own set stays unless ours was requested after it, which a result dated in
+    // our future cannot tell (its writer's clock runs ahead: sent before the set, it arrives after).
+    if (state.data !== undefined && (at <= state.dataUpdatedAt || (info.ahead && setByApp.has(query)))) return;
   } else if (
     // A lower revision is older, unless written after what is shown: its record was evicted (the
     // program LRU, the devtools) and its key started again at revision 1.
@@ -133,8 +140,9 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   query.setData(snap.data, { updatedAt: at, manual: true });
   // A result whose request was sent before this tab's invalidation (another replica's, in flight
   // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as
-  // in plain TanStack nothing newer than the invalidation would have reached it.
-  if (since !== undefined && at < since) {
+  // in plain TanStack nothing newer than the invalidation would have reached it. So may one dated
+  // in our future: it tells no more than that it was sent before it arrived.
+  if (since !== undefined && (at < since || info.ahead)) {
     void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
     invalidatedAt.set(query, since);
   }

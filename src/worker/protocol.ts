@@ -50,7 +50,7 @@ export type BrowserConfig = {
   peers?: { url: string; room: string; params?: Record<string, string> };
 };
 
-export type ResultInfo = { rev: number; at?: number };
+export type ResultInfo = { rev: number; at?: number; ahead?: true };
 
 export type TabMessage =
   /** `resend`: the ids of the asks the tab re-sends right behind this hello (a standby already has them). */

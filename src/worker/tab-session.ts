@@ -308,7 +308,11 @@ export class TabSession {
     );
   }
 
-  private info(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", req: unknown): { info?: { rev: number; at?: number } } {
+  private info(
+    store: SharedFetchStoreWithExtras,
+    kind: "fetch" | "program",
+    req: unknown,
+  ): { info?: { rev: number; at?: number; ahead?: true } } {
     const info = kind === "fetch" ? store.resultInfo(req as never) : store.programResultInfo(req as never);
     return info ? { info } : {};
   }

@@ -1,0 +1,96 @@
+// @vitest-environment jsdom
+/**
+ * README, "Clock skew between devices": a result from a device whose clock runs ahead is dated in
+ * this tab's future, so when its request was sent is unknown here (no later than its arrival). It
+ * does not undo what the app did after that request may have left: an optimistic update
+ * (cancelQueries + setQueryData) and an invalidation stay, as for a result sent before them
+ * (it replaced the optimistic data with the list read before the mutation, and made the
+ * invalidated query fresh, whenever the device's clock ran ahead by more than the request's head start).
+ */
+import { focusManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sharedQueryOptions, SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { cluster, URL_A } from "../harness/replicas.ts";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  focusManager.setFocused(undefined);
+});
+
+type Item = { n: number };
+const PREFIX = ["shared-fetch", "GET", URL_A];
+const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
+const text = (name: string) => screen.getByTestId(name).textContent;
+
+function Shown({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
+  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000 }));
+  return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
+}
+function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: ReactNode) {
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** Devices A and B show { n: 1 }; B, its clock 10 s ahead of A's, sends a refetch that is left in flight. */
+async function refetchFromDeviceAhead() {
+  const c = cluster(2, { settleMs: 0 });
+  c.host.auto = () => undefined;
+  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+  const clientA = new QueryClient();
+  const clientB = new QueryClient();
+  render(
+    <>
+      {tab(a, clientA, <Shown store={a} name="a" />)}
+      {tab(b, clientB, <Shown store={b} name="b" />)}
+    </>,
+  );
+  await waitFor(() => expect(c.host.calls).toHaveLength(1));
+  c.host.calls[0]!.respond(200, { n: 1 });
+  await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+  // Only Date moves (B's wall clock, as it dates its request); timers stay real.
+  vi.setSystemTime(Date.now() + 10_000);
+  void clientB.refetchQueries({ queryKey: PREFIX });
+  await waitFor(() => expect(c.host.calls).toHaveLength(2));
+  vi.useRealTimers();
+  await pause(5);
+  const queryA = clientA.getQueryCache().findAll({ queryKey: PREFIX })[0]!;
+  return { c, clientA, queryA };
+}
+
+describe("clock skew: a result from a device whose clock runs ahead does not undo the app's set or invalidation", () => {
+  it("A's optimistic update stays when B's answer, sent before it, arrives; A's invalidation then shows the server's data", async () => {
+    const { c, clientA, queryA } = await refetchFromDeviceAhead();
+    await act(async () => {
+      await clientA.cancelQueries({ queryKey: PREFIX });
+      clientA.setQueryData(queryA.queryKey, { n: 999 });
+    });
+    c.host.calls[1]!.respond(200, { n: 1 }); // read before A's mutation
+    await waitFor(() => expect(text("b")).toBe("1"));
+    await pause(30);
+    expect(text("a")).toBe("999");
+    c.host.auto = () => ({ status: 200, body: { n: 2 } });
+    await act(() => clientA.invalidateQueries({ queryKey: PREFIX }));
+    await waitFor(() => expect([text("a"), text("b")]).toEqual(["2", "2"]));
+  });
+
+  it("A's invalidation (refetchType 'none') stays when B's answer arrives: A's next focus refetches", async () => {
+    const { c, clientA, queryA } = await refetchFromDeviceAhead();
+    await act(() => clientA.invalidateQueries({ queryKey: PREFIX, refetchType: "none" }));
+    c.host.calls[1]!.respond(200, { n: 2 });
+    await waitFor(() => expect(text("a")).toBe("2"));
+    await pause(20);
+    expect(queryA.isStale()).toBe(true);
+    c.host.auto = (call) => ({ status: 200, body: { n: call.n } });
+    await act(async () => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+    await waitFor(() => expect(c.host.calls).toHaveLength(3));
+  });
+});
