@@ -11,6 +11,7 @@ import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
   inputErrorOf,
+  type Ask,
   mayShowRecorded,
   sharedQueryFn,
   unwrap,
@@ -70,20 +71,20 @@ export function sharedProgramOptions<TData = ProgramData>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const run = async (ctx: QueryFunctionContext, req: ProgramRequest, signal: AbortSignal): Promise<ProgramData> => {
+  const run = async (ctx: QueryFunctionContext, req: ProgramRequest, ask: Ask): Promise<ProgramData> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
     const demand = pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
-    const retry = retryPolicy(fetch, query);
+    Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
     // Any demand re-resolves a program older than data the app set (or hydrated) since: else a focus
     // would put the older resolution back over it, with no request.
     const since = query && shownSince(query);
     const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? Date.now() - since : Infinity);
-    const opts = { signal, retry, leaseMs, ...(maxAgeMs < Infinity ? { maxAgeMs: Math.max(0, maxAgeMs) } : {}) };
+    const opts = maxAgeMs < Infinity ? { ...ask, maxAgeMs: Math.max(0, maxAgeMs) } : ask;
     const askedAt = Date.now();
     const snap = (
       demand.mode === "refetch" && refetchProgram
@@ -108,7 +109,7 @@ export function sharedProgramOptions<TData = ProgramData>(
           snapshot: () => store.programSnapshot(r) as Snapshot,
           subscribe: (listener) => store.subscribeProgram(r, listener),
           info: () => recordOf(store, r),
-          hold: (signal) => ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, { signal }),
+          hold: (ask) => ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, ask),
         }
       : undefined,
   );

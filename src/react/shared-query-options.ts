@@ -12,6 +12,7 @@ import { SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeRequest, originAndPath } from "../core/request.ts";
+import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
@@ -33,6 +34,9 @@ export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
 };
 
 type Extras = Partial<SharedFetchStoreExtras>;
+
+/** What a shared query function asks the store with: its signal, and the lease and retries `run` sets (a cancelQueries hold keeps them). */
+export type Ask = { signal: AbortSignal; leaseMs?: number | undefined; retry?: RetryPolicy };
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
 /**
@@ -91,8 +95,8 @@ export function sharedQueryFn<T, R>(
   store: SharedFetchStore,
   id: string,
   input: { req: R | null; inputError: unknown; name: string },
-  run: (ctx: QueryFunctionContext, req: R, signal: AbortSignal) => Promise<T>,
-  watch: (Omit<Registration, "store"> & { hold(signal: AbortSignal): Promise<unknown> }) | undefined,
+  run: (ctx: QueryFunctionContext, req: R, ask: Ask) => Promise<T>,
+  watch: (Omit<Registration, "store"> & { hold(ask: Ask): Promise<unknown> }) | undefined,
 ): (ctx: QueryFunctionContext) => Promise<T> {
   const { req, inputError, name } = input;
   const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
@@ -103,12 +107,13 @@ export function sharedQueryFn<T, R>(
     // same key in that commit (a route change, a remount, StrictMode): its fetch, asked in the
     // same tick, must find this request still wanted and join it rather than send it again.
     const later = new AbortController();
+    const ask: Ask = { signal: later.signal };
     ctx.signal.onabort = () =>
       queueMicrotask(() => {
-        holdCancelled(ctx, watch);
+        holdCancelled(ctx, watch, ask);
         later.abort();
       });
-    return trackRunning(store, ctx.client, id, () => run(ctx, req, later.signal)).catch((error: unknown) => {
+    return trackRunning(store, ctx.client, id, () => run(ctx, req, ask)).catch((error: unknown) => {
       // Its store was destroyed while it waited (the store's own AbortError, not ours), after the
       // provider was given another (the effect that made the old one destroys it as the new one
       // renders): the query's function now asks the new store, and finishes this fetch.
@@ -129,10 +134,7 @@ export function sharedQueryFn<T, R>(
  * observed no more. Aborted, another replica would take it over and send it again after the
  * optimistic set, and its answer, read before the mutation, would replace the optimistic data.
  */
-function holdCancelled(
-  ctx: QueryFunctionContext,
-  watch: { snapshot(): Snapshot; hold(signal: AbortSignal): Promise<unknown> } | undefined,
-) {
+function holdCancelled(ctx: QueryFunctionContext, watch: { snapshot(): Snapshot; hold(ask: Ask): Promise<unknown> } | undefined, ask: Ask) {
   const cache = ctx.client.getQueryCache();
   const query = cache.find({ queryKey: ctx.queryKey, exact: true });
   if (!watch || !query?.getObserversCount() || query.state.fetchStatus !== "idle" || !watch.snapshot().claim) return;
@@ -141,7 +143,8 @@ function holdCancelled(
     if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
       hold.abort();
   });
-  watch.hold(hold.signal).then(off, off);
+  // With the fetch's lease and retries: it takes the request over when its claimant dies.
+  watch.hold({ ...ask, signal: hold.signal }).then(off, off);
 }
 
 /** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
@@ -217,12 +220,12 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     key = ownKey ?? ["shared-fetch", "invalid", hashKey(messageOf(error))];
   }
   const id = JSON.stringify(key);
-  const run = async (ctx: QueryFunctionContext, req: SharedRequest, signal: AbortSignal): Promise<T> => {
+  const run = async (ctx: QueryFunctionContext, req: SharedRequest, ask: Ask): Promise<T> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
     const demand = pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
-    const opts = { signal, leaseMs, retry: retryPolicy(fetch, query) };
+    const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =
       demand.mode === "refetch"
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
@@ -244,7 +247,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
           snapshot: () => store.snapshot(r),
           subscribe: (listener) => store.subscribe(r, listener),
           info: () => (store as Extras).resultInfo?.call(store, r),
-          hold: (signal) => store.refetch(r, { signal }),
+          hold: (ask) => store.refetch(r, ask),
         }
       : undefined,
   );
