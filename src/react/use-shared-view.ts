@@ -58,8 +58,10 @@ function viewOf(read: () => Snapshot, delivering: () => boolean): View {
       claim = state.claim;
       if (last && (sameClaim(last.claim, state.claim) || !claimRead)) {
         // The data alone renders nothing here: it reaches TanStack's cache (bridge.ts), whose
-        // update renders it. Kept for the comparison above, in the same object (same snapshot).
+        // update renders it. Kept for the comparisons, in the same object (same snapshot); so is
+        // the claim: one the pane never read must not hide the next (same replica, looks the same).
         last.data = state.data;
+        last.claim = state.claim;
         return last;
       }
       return (last = state);
