@@ -141,7 +141,8 @@ function holdCancelled(ctx: QueryFunctionContext, watch: { snapshot(): Snapshot;
   const hold = new AbortController();
   const off = cache.subscribe((event) => {
     if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
-      hold.abort();
+      // A microtask later: a fetch that starts now (a focus, a prefetch) joins it first.
+      queueMicrotask(() => hold.abort());
   });
   // With the fetch's lease and retries: it takes the request over when its claimant dies.
   watch.hold({ ...ask, signal: hold.signal }).then(off, off);
