@@ -112,21 +112,17 @@ export class ClaimEngine {
     const recorded = recordedRev(result, error);
     // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs, this.opts.at);
-    const minRev = demandedRev(
-      mode === "ensure" && !tooOld ? "ensure" : "refetch",
-      recorded,
-      claim?.rev,
-      st.attempt?.rev,
-      mode === "refetch" && skipInFlight,
-    );
+    const skip = mode === "refetch" && skipInFlight;
+    const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev, skip);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
     // Still starting, nothing seen yet: a result persisted long ago may load before the store is
     // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
-    // newer revision a refetch asked for (one written since the ask is newer).
+    // newer revision a refetch asked for (one written since the ask is newer). Nor may a claim
+    // not seen yet pass for the revision a skipInFlight refetch asked for.
     const demand = mode === "refetch" ? 0 : maxAgeMs;
-    const judge = this.lifecycle === "starting" && demand !== undefined && recorded === 0;
+    const judge = this.lifecycle === "starting" && ((demand !== undefined && recorded === 0) || skip);
     // Refreshed, not only decided: a waiter makes the key pending for its subscribers at once.
-    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs: demand } : undefined);
+    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs: demand ?? 0, skip } : undefined);
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */
@@ -289,7 +285,7 @@ export class ClaimEngine {
     if (!hasJudge(st)) return;
     const { result, error, claim } = this.reader.read(st);
     const recorded = recordedRev(result, error);
-    const next = () => demandedRev("refetch", recorded, claim?.rev, st.attempt?.rev);
+    const next = (skip?: boolean) => demandedRev("refetch", recorded, claim?.rev, st.attempt?.rev, skip);
     // Its subscribers were told of the outcome as if it were taken: pending again.
     if (judgeWaiters(st, { result, error, recorded }, next, final)) notifyListeners(st, this.reader.compute(st));
   }

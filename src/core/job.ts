@@ -23,9 +23,10 @@ export type Waiter = {
   /**
    * A freshness demand made while the store was starting, before it could see what is recorded
    * (a persisted result loads later): the outcome it would take is judged against it first. A
-   * refetch's demand is an outcome written since its ask (maxAgeMs 0).
+   * refetch's demand is an outcome written since its ask (maxAgeMs 0), the one claimed since
+   * too with `skip` (skipInFlight: a claim the store sees once ready was made before the ask).
    */
-  judge?: { askedAt: number; maxAgeMs: number };
+  judge?: { askedAt: number; maxAgeMs: number; skip?: boolean };
 };
 
 /** Everything one replica keeps about one key. */

@@ -63,7 +63,7 @@ export function addWaiter(
 export function judgeWaiters(
   st: KeyState,
   outcome: { result: ResultRecord | undefined; error: ErrorRecord | undefined; recorded: number },
-  next: () => number,
+  next: (skip?: boolean) => number,
   final: boolean,
 ): boolean {
   let raised = false;
@@ -75,7 +75,11 @@ export function judgeWaiters(
         raised = true;
       }
       delete w.judge;
-    } else if (final) delete w.judge;
+    } else if (final) {
+      // A skipInFlight refetch skips the claims the store sees once ready too: they came before it.
+      if (w.judge.skip) w.minRev = Math.max(w.minRev, next(true));
+      delete w.judge;
+    }
   }
   return raised;
 }
