@@ -15,7 +15,10 @@ type Waiter = {
   leaseMs?: number;
   maxAgeMs?: number;
   retry?: RetryPolicy;
-  /** Sent with the ask's first message only: a re-send (a new worker, the standby) joins what it started. */
+  /**
+   * Sent with the ask's first message only: a re-send (a new worker, the standby) joins what it
+   * started. Handed over to the tab's own replica it is asked there again: no worker served it.
+   */
   skipInFlight?: boolean;
   signal?: AbortSignal;
   resolve(snap: Snapshot): void;
@@ -84,8 +87,8 @@ export class RemoteWaiters {
         cleanup: () => signal?.removeEventListener("abort", onAbort),
       };
       this.waiters.set(id, w);
+      // Only the first message skips (a re-send joins what it started); the field stays for moveTo.
       this.send(message(id, w, w.skipInFlight === true));
-      w.skipInFlight = false;
       this.changed(key);
     });
   }
@@ -122,9 +125,10 @@ export class RemoteWaiters {
     for (const [id, w] of [...this.waiters]) {
       this.waiters.delete(id);
       w.cleanup();
-      const { signal, leaseMs, maxAgeMs, retry } = w;
+      const { signal, leaseMs, maxAgeMs, retry, skipInFlight } = w;
       const opts: WaitOptions = {
         ...(signal ? { signal } : {}),
+        ...(skipInFlight ? { skipInFlight } : {}),
         ...(leaseMs !== undefined ? { leaseMs } : {}),
         ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
         ...(retry ? { retry } : {}),
