@@ -108,10 +108,12 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     replica.destroy();
     options.onRetire?.();
   };
-  const onPresence = (): void => {
+  /** `connecting`: a port connected, whose hello comes once its tab holds its lock (give it the default's time). */
+  const onPresence = (connecting?: boolean): void => {
     hadTab ||= anyTab();
     clearTimeout(retireTimer);
-    const after = options.retireAfterMs ?? RETIRE_AFTER_MS;
+    const set = options.retireAfterMs ?? RETIRE_AFTER_MS;
+    const after = connecting ? Math.max(set, RETIRE_AFTER_MS) : set;
     // Infinity: never retire (setTimeout would run it at once, as any delay past 2^31 - 1 ms).
     retireTimer = destroyed || anyTab() || after === Infinity ? undefined : setTimeout(retire, after);
   };
@@ -337,9 +339,11 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
       if (destroyed || crashed) return port.close();
       sessions.add(new TabSession(port, deps, accepted === 0));
       accepted += 1;
-      // A tab connecting as the worker counts down to retiring says hello a moment later (its
-      // lock held first): retired meanwhile, it would wait out its answer bound, then go it alone.
-      if (retireTimer) onPresence();
+      // With no tab here the count starts (or starts again), and a hello a moment later stops it
+      // (its lock held first): a tab connecting as the worker counts down must not find it retired,
+      // and a port that never says hello (an early start of a dead generation, let go; a tab that
+      // crashed first) must not keep a worker nobody uses alive for good.
+      onPresence(true);
     },
     stores: () => [...stores.values()],
     get malformed() {
