@@ -1,5 +1,5 @@
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
-import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
+import { parseWorkerMessage, PROTOCOL, STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
 import type { RemoteStore } from "./remote-store.ts";
 import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
 import { readStored, writeStored } from "../core/local-storage.ts";
@@ -412,16 +412,22 @@ function writeGeneration(name: string, generation: number): void {
   if ((readGeneration(name) ?? 0) < generation) writeStored(generationKey(name), String(generation));
 }
 
-/** The newest generation whose worker holds its lock now, or -1 (none, or no way to ask). */
+/**
+ * The newest generation whose worker holds its lock now, or -1 (none, or no way to ask). A
+ * standby whose predecessor holds no lock is promoted (that worker died) and takes its own
+ * worker lock a moment later: its generation is the live one already.
+ */
 async function liveGeneration(locks: QueryableLocks, name: string): Promise<number> {
   if (typeof locks.query !== "function") return -1;
-  const prefix = WORKER_LOCK_PREFIX + workerName(name, 0).slice(0, -1);
+  const base = workerName(name, 0).slice(0, -1);
   try {
     const { held = [] } = await locks.query();
-    return held.reduce((max, l) => {
-      const n = l.name?.startsWith(prefix) ? Number(l.name.slice(prefix.length)) : NaN;
-      return Number.isSafeInteger(n) && n > max ? n : max;
-    }, -1);
+    const gens = (prefix: string) =>
+      held
+        .map((l) => (l.name?.startsWith(prefix + base) ? Number(l.name.slice(prefix.length + base.length)) : NaN))
+        .filter(Number.isSafeInteger);
+    const live = gens(WORKER_LOCK_PREFIX);
+    return Math.max(-1, ...live, ...gens(STANDBY_LOCK_PREFIX).filter((n) => !live.includes(n - 1)));
   } catch {
     return -1;
   }
