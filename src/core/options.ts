@@ -28,3 +28,35 @@ export function numberOption(name: string, value: unknown, fallback: number, rul
   if (rule.error) throw rule.error(name, value, expected);
   throw new SharedFetchInputError(`shared-fetch: ${name} must be ${expected}, got ${describe(value)}`);
 }
+
+const warned = new Set<string>();
+
+/**
+ * Warns of each key of `options` that `known` lacks, naming the closest known option: a typo
+ * (`indexedDB` for `indexeddb`) would otherwise do nothing, silently. A warning, not an error: an
+ * app may hand several entry points one shared config object. Once per key for the page's life (a
+ * component that connects at each mount, and serveBrowserReplica's options checked again by
+ * createBrowserReplica, do not repeat it).
+ */
+export function warnUnknownOptions(fn: string, options: unknown, known: object): void {
+  // Before the checks that refuse, so a typo of a required option (`nmae`) is named beside the refusal.
+  if (typeof options === "object")
+    for (const key in options)
+      if (!(key in known) && !warned.has(key)) {
+        warned.add(key);
+        const near = Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
+        console.warn(`shared-fetch: ${fn} ignores \`${key}\`; did you mean \`${near}\`?`);
+      }
+}
+
+/** Edit distance, case aside (`retireAfterMS` is one step from nothing but `retireAfterMs`). */
+function distance(a: string, b: string): number {
+  b = b.toLowerCase();
+  let row = [...Array(b.length + 1).keys()];
+  for (const c of a.toLowerCase()) {
+    const next = [row[0]! + 1];
+    for (let j = 0; j < b.length; j++) next.push(Math.min(row[j + 1]! + 1, next[j]! + 1, row[j]! + +(c !== b[j])));
+    row = next;
+  }
+  return row.pop()!;
+}

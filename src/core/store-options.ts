@@ -2,7 +2,7 @@ import { describe, kindOf, SharedFetchInputError, shownValue } from "./errors.ts
 import { randomId } from "./job.ts";
 import { MAX_OBSERVED_LEASE_MS } from "./liveness.ts";
 import type { LockManagerLike } from "./locks.ts";
-import { numberOption } from "./options.ts";
+import { numberOption, warnUnknownOptions } from "./options.ts";
 import { isId } from "./request.ts";
 import { DEFAULT_MAX_RESULT_BYTES } from "./fetcher.ts";
 import { DEFAULT_RETENTION_MS } from "./retention.ts";
@@ -61,6 +61,25 @@ export function leaseOption(name: string, value: unknown, fallback: number): num
   return numberOption(name, value, fallback, { max: MAX_OBSERVED_LEASE_MS });
 }
 
+/** Every option createSharedFetchStore reads (the type makes a new one a compile error until listed). */
+const STORE_OPTIONS: Record<keyof CreateStoreOptions, 0> = {
+  doc: 0,
+  replicaId: 0,
+  identity: 0,
+  fetch: 0,
+  leaseMs: 0,
+  programLeaseMs: 0,
+  awareness: 0,
+  settleMs: 0,
+  retentionMs: 0,
+  locks: 0,
+  browserId: 0,
+  keyLockScope: 0,
+  maxPrograms: 0,
+  maxProgramBytes: 0,
+  maxResultBytes: 0,
+};
+
 export type ResolvedStoreOptions = {
   replicaId: string;
   identity: string;
@@ -83,6 +102,8 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
         : describe(options);
     throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${got}`);
   }
+  // Not before: a Y.Doc given as the options (no `doc`) would be warned of key by key.
+  warnUnknownOptions("createSharedFetchStore", options, STORE_OPTIONS);
   const replicaId = options.replicaId ?? randomId();
   if (!isId(replicaId)) {
     throw new SharedFetchInputError(`shared-fetch: replicaId must be a non-empty string, got ${describe(replicaId)}`);

@@ -20,6 +20,7 @@ import {
 import { heldRemovals, removesOther } from "../sync/held-removals.ts";
 import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
+import { warnUnknownOptions } from "../core/options.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
 
 export type HocuspocusOptions = {
@@ -117,6 +118,15 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
 export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): HocuspocusConnection {
   requireDoc("connectHocuspocus", doc);
   requireOptions("connectHocuspocus", opts);
+  warnUnknownOptions("connectHocuspocus", opts, {
+    url: 0,
+    urls: 0,
+    room: 0,
+    token: 0,
+    WebSocketPolyfill: 0,
+    reconnectDelayMs: 0,
+    onRefused: 0,
+  } satisfies Record<keyof HocuspocusOptions, 0>);
   const urls = checkedUrls(opts);
   requireNonEmptyString("connectHocuspocus", "room", opts.room);
   requireWebSocket("connectHocuspocus", opts.WebSocketPolyfill);

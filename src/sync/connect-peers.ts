@@ -5,6 +5,7 @@ import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { announceAgain, dropRemotePresence, sharedTrips, requireDoc, requireWebSocket, type Connection } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
 import { syncClock } from "./sync-clock.ts";
+import { warnUnknownOptions } from "../core/options.ts";
 import { probeTrips } from "./trip-probe.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
@@ -31,8 +32,11 @@ export type PeerConnection = Connection & {
   provider: WebsocketProvider;
 };
 
+const PEERS_OPTIONS = { url: 0, room: 0, params: 0, WebSocketPolyfill: 0, broadcastChannel: 0 } satisfies Record<keyof PeersOptions, 0>;
+
 /** Syncs `doc` with other devices through a y-websocket server (sync + awareness). */
 export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
+  warnUnknownOptions("connectPeers", opts, PEERS_OPTIONS);
   const problem = peersProblem(opts);
   if (problem !== undefined) throw new TypeError(`connectPeers: ${problem}`);
   requireDoc("connectPeers", doc);

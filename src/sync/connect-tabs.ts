@@ -26,6 +26,7 @@ import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } fr
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
 import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
+import { warnUnknownOptions } from "../core/options.ts";
 
 export type TabsOptions = {
   /** Names the BroadcastChannel group and the IndexedDB database: one per doc and trust boundary. */
@@ -59,6 +60,7 @@ type PageTarget = {
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireDoc("connectTabs", doc);
   requireOptions("connectTabs", opts);
+  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0 } satisfies Record<keyof TabsOptions, 0>);
   requireNonEmptyString("connectTabs", "name", opts.name);
   requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
   requireOptionalBoolean("connectTabs", "persisted", opts.persisted);

@@ -9,6 +9,7 @@ import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
 import { requireOptions, type Connection } from "../sync/connection.ts";
 import { shownValue } from "../core/errors.ts";
+import { warnUnknownOptions } from "../core/options.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
@@ -60,15 +61,16 @@ export type BrowserReplica = {
 };
 
 const OPTION_TYPES = { connectPeers: "function", fetch: "function", onRetire: "function", lockName: "string", store: "object" };
+const REPLICA_OPTIONS = { ...OPTION_TYPES, locks: 0, retireAfterMs: 0 } satisfies Record<keyof BrowserReplicaOptions, unknown>;
 
 /**
  * Refuses options of the wrong shape at once, naming the value: in a worker, a bad value taken for
  * none (or failing at its first use) shows far from the page that built it.
  */
-function checkReplicaOptions(options: unknown): asserts options is BrowserReplicaOptions {
-  const fn = "createBrowserReplica";
+function checkReplicaOptions(options: unknown, fn = "createBrowserReplica"): asserts options is BrowserReplicaOptions {
   requireOptions(fn, options);
   const o = options as Record<string, unknown>;
+  warnUnknownOptions(fn, o, REPLICA_OPTIONS);
   for (const [name, type] of Object.entries(OPTION_TYPES))
     if (o[name] !== undefined && (typeof o[name] !== type || o[name] === null))
       throw new TypeError(`${fn}: \`${name}\` must be ${type === "object" ? "an" : "a"} ${type} when given, got ${shownValue(o[name])}`);
@@ -378,7 +380,7 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
   // the app's onRetire (undefined included): a retired worker refuses every port it is handed.
   const close = (globalThis as { close?: () => void }).close;
   // Checked before it is wrapped: an onRetire that is no function would throw only at the retirement.
-  checkReplicaOptions(options);
+  checkReplicaOptions(options, "serveBrowserReplica");
   const replica = createBrowserReplica({ ...options, onRetire: () => (options.onRetire?.(), close?.call(globalThis)) });
   scope.addEventListener("connect", (event) => {
     const port = event.ports[0];

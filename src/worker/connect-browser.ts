@@ -3,7 +3,7 @@ import { describe, kindOf, SharedFetchInputError, shownValue } from "../core/err
 import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
-import { numberOption } from "../core/options.ts";
+import { numberOption, warnUnknownOptions } from "../core/options.ts";
 import type { Program, ProgramOptions, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { peersProblem, type PeersServer } from "../sync/peers-options.ts";
@@ -67,6 +67,18 @@ export type ConnectBrowserOptions = {
  * loaded on demand (tab-replica.ts): a tab the worker serves loads none of Yjs or the engine.
  */
 export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
+  warnUnknownOptions("connectBrowser", options, {
+    name: 0,
+    identity: 0,
+    leaseMs: 0,
+    programLeaseMs: 0,
+    peers: 0,
+    worker: 0,
+    standby: 0,
+    fetch: 0,
+    locks: 0,
+    workerTimeoutMs: 0,
+  } satisfies Record<keyof ConnectBrowserOptions, 0>);
   if (!options || typeof options !== "object" || typeof options.name !== "string" || options.name === "")
     // The options may carry the peers' params (tokens): only the name is quoted.
     throw new SharedFetchInputError(

@@ -1,0 +1,78 @@
+/**
+ * A misspelt option does something: each entry point warns once of a key it does not know, naming
+ * the closest option it does. Before, `connectTabs(doc, { name, indexedDB: false })` persisted the
+ * doc (the option is `indexeddb`), `createSharedFetchStore({ doc, setleMs: 0 })` kept its settle
+ * window, `connectBrowser({ name, workers })` ran a replica in every tab, and nothing said why. A
+ * warning, not an error: an app may hand several entry points one shared config object. Each case
+ * uses a key of its own: a key is warned of once for the page's life.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { connectBrowser, connectPeers, connectTabs, createSharedFetchStore } from "../src/index.ts";
+import { connectHocuspocus } from "../src/hocuspocus/index.ts";
+import { createBrowserReplica, serveBrowserReplica } from "../src/worker/index.ts";
+
+let warn: MockInstance<typeof console.warn>;
+const warnings = () => warn.mock.calls.map((args) => String(args[0]));
+const scope = globalThis as { addEventListener?: unknown };
+
+beforeEach(() => {
+  warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+});
+afterEach(() => {
+  warn.mockRestore();
+  delete scope.addEventListener;
+});
+
+describe("unknown options: each entry point warns once, naming the key and the closest known option", () => {
+  it("connectTabs: `indexedDB` (the option is `indexeddb`), once however often the app connects", () => {
+    for (let i = 0; i < 2; i++) connectTabs(new Y.Doc(), { name: "unknown-options", indexedDB: false } as never).destroy();
+    expect(warnings()).toEqual(["shared-fetch: connectTabs ignores `indexedDB`; did you mean `indexeddb`?"]);
+  });
+
+  it("connectTabs: every known option given is no warning", () => {
+    connectTabs(new Y.Doc(), { name: "unknown-options-2", indexeddb: false, persisted: false, snapshotBytes: 0 }).destroy();
+    expect(warnings()).toEqual([]);
+  });
+
+  it("createSharedFetchStore: `setleMs` names `settleMs`; the store is made all the same", () => {
+    const store = createSharedFetchStore({ doc: new Y.Doc(), locks: null, setleMs: 0 } as never);
+    store.destroy();
+    expect(warnings()).toEqual(["shared-fetch: createSharedFetchStore ignores `setleMs`; did you mean `settleMs`?"]);
+  });
+
+  it("createSharedFetchStore: a Y.Doc given as the options is refused with no warning of its own keys", () => {
+    expect(() => createSharedFetchStore(new Y.Doc() as never)).toThrow(/needs \{ doc: Y.Doc \}, got options whose doc is undefined/);
+    expect(warnings()).toEqual([]);
+  });
+
+  it("connectPeers: `rooom` is named beside the refusal of the missing room; `param` names `params`", () => {
+    const doc = new Y.Doc();
+    expect(() => connectPeers(doc, { url: "ws://127.0.0.1:9", rooom: "r" } as never)).toThrow(/`room` must be a non-empty string/);
+    const peers = connectPeers(doc, { url: "ws://127.0.0.1:9", room: "r", param: { token: "t" }, WebSocketPolyfill: WebSocket } as never);
+    peers.destroy();
+    expect(warnings()).toEqual([
+      "shared-fetch: connectPeers ignores `rooom`; did you mean `room`?",
+      "shared-fetch: connectPeers ignores `param`; did you mean `params`?",
+    ]);
+  });
+
+  it("connectHocuspocus: `tokn` is named beside the refusal of the missing token", () => {
+    expect(() => connectHocuspocus(new Y.Doc(), { url: "ws://127.0.0.1:9", room: "r", tokn: "t" } as never)).toThrow(/token/);
+    expect(warnings()).toEqual(["shared-fetch: connectHocuspocus ignores `tokn`; did you mean `token`?"]);
+  });
+
+  it("connectBrowser: `workers` names `worker`", () => {
+    const store = connectBrowser({ name: "unknown-options-3", workers: () => undefined } as never);
+    store.destroy();
+    expect(warnings()).toEqual(["shared-fetch: connectBrowser ignores `workers`; did you mean `worker`?"]);
+  });
+
+  it("serveBrowserReplica: `retireAfterMS` names `retireAfterMs`, once though createBrowserReplica checks the options again", () => {
+    scope.addEventListener = () => {};
+    serveBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
+    createBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
+    expect(warnings()).toEqual(["shared-fetch: serveBrowserReplica ignores `retireAfterMS`; did you mean `retireAfterMs`?"]);
+  });
+});
