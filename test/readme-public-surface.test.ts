@@ -27,3 +27,20 @@ describe("README, Public surface: the main entry's values", () => {
     expect(named.filter((name) => !(name in api))).toEqual([]);
   });
 });
+
+describe("README, Public surface: the subpath entries", () => {
+  const pkg = JSON.parse(readFileSync(join(fileURLToPath(new URL("..", import.meta.url)), "package.json"), "utf8")) as {
+    exports: Record<string, unknown>;
+  };
+
+  it("every subpath package.json exports is named in the section", () => {
+    const subpaths = Object.keys(pkg.exports).filter((p) => p !== ".");
+    expect(subpaths.length).toBeGreaterThan(5);
+    expect(subpaths.map((p) => `shared-fetch/${p.slice(2)}`).filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("every value `shared-fetch/hocuspocus` and `shared-fetch/worker` export is named in the section", async () => {
+    const entries = [await import("../src/hocuspocus/index.ts"), await import("../src/worker/index.ts")];
+    expect(entries.flatMap((entry) => Object.keys(entry)).filter((name) => !section.includes(`\`${name}\``))).toEqual([]);
+  });
+});
