@@ -86,6 +86,15 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
     );
   const identity = options.identity ?? "anonymous";
   if (typeof identity !== "string") throw new SharedFetchInputError(`shared-fetch: identity must be a string, got ${shownValue(identity)}`);
+  // Where the app passed a SharedWorker, its URL or a `standby` that is no boolean, the tab quietly
+  // ran a replica of its own ("no worker factory given"), or took "no" for yes.
+  const { worker, standby } = options;
+  if (worker !== undefined && worker !== false && typeof worker !== "function")
+    throw new SharedFetchInputError(
+      `shared-fetch: worker must be a function (name) => new SharedWorker(…), or false, when given, got ${shownValue(worker)}`,
+    );
+  if (standby !== undefined && typeof standby !== "boolean")
+    throw new SharedFetchInputError(`shared-fetch: standby must be a boolean when given, got ${shownValue(standby)}`);
   const locks = options.locks ?? detectLocks();
   // Whatever the app injects (`locks` too), a browser without SharedWorker has no worker to serve
   // the tab: the factory would only throw. Tests under Node stand one in, as the browser they simulate.

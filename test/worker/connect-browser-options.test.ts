@@ -44,6 +44,25 @@ describe("`peers` is checked at the call", () => {
   });
 });
 
+describe("`worker` and `standby` are checked at the call", () => {
+  it("a SharedWorker, its URL or null for `worker`, or a `standby` that is no boolean, throws naming it", () => {
+    vi.stubGlobal("SharedWorker", function SharedWorker() {});
+    const made = new (globalThis as unknown as { SharedWorker: new () => object }).SharedWorker();
+    const bad: [object, RegExp][] = [
+      [{ worker: made }, /worker must be a function \(name\) => new SharedWorker\(…\), or false, when given, got a SharedWorker/],
+      [{ worker: "/replica.worker.js" }, /worker must be a function .* got "\/replica\.worker\.js"/],
+      [{ worker: null }, /worker must be a function .* got null/],
+      [{ worker: true }, /worker must be a function .* got true/],
+      [{ worker: () => made, standby: "off" }, /standby must be a boolean when given, got "off"/],
+    ];
+    for (const [options, message] of bad) {
+      const call = () => connectBrowser({ name: name(), locks: new FakeLocks().forTab("t"), ...options } as never);
+      expect(call).toThrow(SharedFetchInputError);
+      expect(call).toThrow(message);
+    }
+  });
+});
+
 describe("a hello the worker cannot serve is refused, naming why", () => {
   it("a malformed config (an empty peers room) is answered with `refused` naming it, not dropped in silence", async () => {
     const replica = createBrowserReplica({ locks: new FakeLocks().forTab("w"), lockName: name() });
