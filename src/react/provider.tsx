@@ -5,6 +5,7 @@ import { QueryClientContext } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import type { SharedFetchStore } from "../core/types.ts";
 import { holdBridge } from "./bridge.ts";
+import { requireStore } from "./require-store.ts";
 
 const StoreContext = createContext<SharedFetchStore | null>(null);
 
@@ -17,6 +18,10 @@ export function SharedFetchProvider({ store, children }: { store: SharedFetchSto
   // Read without useQueryClient, which throws: the provider may sit outside QueryClientProvider
   // (the hooks and the query functions hold the bridge then).
   const client = useContext(QueryClientContext);
+  // A connection, a doc or a config object given for the store is named here, not by the first hook
+  // as "sharedQueryOptions: the first argument …", which the app never called. None (a store made
+  // later) is left to the hooks' own "No shared-fetch store set".
+  if (store != null) requireStore("SharedFetchProvider", store, "`store`");
   useEffect(() => (client ? holdBridge(client, store) : undefined), [client, store]);
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }

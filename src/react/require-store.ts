@@ -6,9 +6,7 @@ import type { SharedFetchStore } from "../core/types.ts";
  * the arguments swapped, is named here, not later as a request that "is not a request" or a
  * mutation that fails only when it runs.
  */
-export function requireStore(fn: string, store: unknown): asserts store is SharedFetchStore {
+export function requireStore(fn: string, store: unknown, what = "the first argument"): asserts store is SharedFetchStore {
   if (typeof (store as Partial<SharedFetchStore> | null)?.ensure !== "function")
-    throw new TypeError(
-      `${fn}: the first argument must be a shared-fetch store (createSharedFetchStore, connectBrowser), got ${shownValue(store)}`,
-    );
+    throw new TypeError(`${fn}: ${what} must be a shared-fetch store (createSharedFetchStore, connectBrowser), got ${shownValue(store)}`);
 }
