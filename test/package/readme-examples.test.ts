@@ -4,10 +4,12 @@
  * with `strict`, `exactOptionalPropertyTypes` and `verbatimModuleSyntax` on. An example a reader
  * copies must not fail to type.
  */
+import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 
@@ -19,6 +21,7 @@ function blocks(markdown: string): string[] {
 
 let app: string;
 let files: string[];
+let examples: string[];
 
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), "shared-fetch-readme-"));
@@ -38,7 +41,7 @@ beforeAll(async () => {
     await mkdir(dirname(join(modules, name)), { recursive: true });
     await symlink(join(root, "node_modules", name), join(modules, name), "junction");
   }
-  const examples = blocks(await readFile(join(root, "README.md"), "utf8"));
+  examples = blocks(await readFile(join(root, "README.md"), "utf8"));
   await mkdir(join(app, "src"));
   files = await Promise.all(
     examples.map(async (code, i) => {
@@ -88,4 +91,73 @@ describe("README examples on the packed package", () => {
       expect(problems(resolution)).toEqual([]);
     },
   );
+});
+
+// The Next.js providers file, as a reader copies it: rendered on the server with renderToString,
+// then hydrated under StrictMode in development (jsdom, fake-indexeddb), where React runs a
+// useState initializer twice. connectTabs and createSharedFetchStore are counted through a module
+// that wraps them; `fetch` answers the page's one request.
+const hydrateScript = (jsdom: string, fakeIndexedDb: string) => `
+import { createElement as h, StrictMode } from "react";
+import { renderToString } from "react-dom/server";
+import { useSharedFetch } from "shared-fetch";
+import { made } from "./counting.mjs";
+const { Providers } = await import("./providers.mjs");
+globalThis.userId = "user-1";
+function Items() {
+  const query = useSharedFetch("https://api.example.com/items");
+  return h("p", null, query.data ? query.data.length + " items" : query.status);
+}
+const app = () => h(StrictMode, null, h(Providers, null, h(Items)));
+const html = renderToString(app());
+const server = { ...made, html };
+made.stores = 0; made.tabs = 0;
+await import(${JSON.stringify(fakeIndexedDb)});
+const { JSDOM } = await import(${JSON.stringify(jsdom)});
+const dom = new JSDOM('<!doctype html><div id="root">' + html + "</div>", { url: "https://app.example.com/" });
+for (const name of ["window", "document", "navigator", "localStorage"])
+  Object.defineProperty(globalThis, name, { value: dom.window[name], configurable: true });
+globalThis.fetch = async () => new Response("[1,2]", { headers: { "content-type": "application/json" } });
+const errors = [];
+console.error = (...args) => errors.push(args.map(String).join(" "));
+const { hydrateRoot } = await import("react-dom/client");
+hydrateRoot(document.getElementById("root"), app(), { onRecoverableError: (e) => errors.push(String(e)) });
+const root = document.getElementById("root");
+for (let i = 0; i < 200 && root.textContent !== "2 items"; i++) await new Promise((r) => setTimeout(r, 50));
+console.log(JSON.stringify({ server, client: { ...made, text: root.textContent }, errors }));
+process.exit(0);
+`;
+
+describe("README's Next.js providers file, server-rendered and hydrated", () => {
+  it("makes one store and one tabs connection per page under StrictMode in development, and shows the data", async () => {
+    const source = examples.find((code) => code.startsWith('"use client";') && code.includes("function Providers"));
+    expect(source).toBeDefined();
+    const js = ts
+      .transpileModule(source!, {
+        compilerOptions: { jsx: ts.JsxEmit.ReactJSX, module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+      })
+      .outputText.replace('from "shared-fetch"', 'from "./counting.mjs"');
+    await writeFile(join(app, "src", "providers.mjs"), js);
+    await writeFile(
+      join(app, "src", "counting.mjs"),
+      [
+        'import * as sf from "shared-fetch";',
+        'export * from "shared-fetch";',
+        "export const made = { stores: 0, tabs: 0 };",
+        "export const connectTabs = (...args) => (made.tabs++, sf.connectTabs(...args));",
+        "export const createSharedFetchStore = (...args) => (made.stores++, sf.createSharedFetchStore(...args));",
+      ].join("\n"),
+    );
+    const resolve = (name: string) => pathToFileURL(join(root, "node_modules", name)).href;
+    await writeFile(join(app, "src", "hydrate.mjs"), hydrateScript(resolve("jsdom/lib/api.js"), resolve("fake-indexeddb/auto/index.mjs")));
+    const { stdout } = await promisify(execFile)(process.execPath, [join(app, "src", "hydrate.mjs")], {
+      cwd: app,
+      env: { ...process.env, NODE_ENV: "development" },
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({
+      server: { stores: 1, tabs: 0, html: "<p>pending</p>" },
+      client: { stores: 1, tabs: 1, text: "2 items" },
+      errors: [],
+    });
+  });
 });
