@@ -42,8 +42,10 @@ describe("unknown options: each entry point warns once, naming the key and the c
     expect(warnings()).toEqual(["shared-fetch: createSharedFetchStore ignores `setleMs`; did you mean `settleMs`?"]);
   });
 
-  it("createSharedFetchStore: a Y.Doc given as the options is refused with no warning of its own keys", () => {
-    expect(() => createSharedFetchStore(new Y.Doc() as never)).toThrow(/needs \{ doc: Y.Doc \}, got options whose doc is undefined/);
+  it("createSharedFetchStore: a Y.Doc given as the options (createSharedFetchStore(doc)) is refused naming it, with no warning of its own keys", () => {
+    expect(() => createSharedFetchStore(new Y.Doc() as never)).toThrow(
+      /createSharedFetchStore needs \{ doc: Y.Doc \}, got the Y.Doc itself: pass \{ doc \}$/,
+    );
     expect(warnings()).toEqual([]);
   });
 

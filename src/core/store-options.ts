@@ -96,9 +96,12 @@ export type ResolvedStoreOptions = {
 export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreOptions {
   if (!options || typeof options !== "object" || !options.doc || typeof options.doc.getArray !== "function") {
     // The options may hold an identity or a fetch that closes over a token: only the doc is named.
+    // A Y.Doc given for the options (`createSharedFetchStore(doc)`) is named as one.
     const got =
       options && typeof options === "object"
-        ? `options whose doc is ${options.doc === undefined || options.doc === null ? String(options.doc) : "not a Y.Doc"}`
+        ? typeof (options as { getArray?: unknown }).getArray === "function"
+          ? "the Y.Doc itself: pass { doc }"
+          : `options whose doc is ${options.doc === undefined || options.doc === null ? String(options.doc) : "not a Y.Doc"}`
         : describe(options);
     throw new SharedFetchInputError(`shared-fetch: createSharedFetchStore needs { doc: Y.Doc }, got ${got}`);
   }
