@@ -23,10 +23,12 @@ const cases: [string, unknown, string][] = [
 
 describe("invariant 13 (bad input is named): connectors whose options are not an object", () => {
   for (const [what, given, got] of cases) {
-    it(`${what}: connectTabs and connectHocuspocus name it, as connectPeers does, and attach nothing to the doc`, () => {
+    it(`${what}: connectTabs and connectHocuspocus name it, as connectPeers does (connectTabs and connectPeers with the options they expect: connectTabs(doc) names name), and attach nothing to the doc`, () => {
       const doc = new Y.Doc();
       const before = observerCount(doc);
-      expect(() => connectTabs(doc, given as never)).toThrow(new TypeError(`connectTabs: the options must be an object, ${got}`));
+      expect(() => connectTabs(doc, given as never)).toThrow(
+        new TypeError(`connectTabs: the options must be { name, indexeddb?, persisted?, snapshotBytes? }, ${got}`),
+      );
       expect(() => connectHocuspocus(doc, given as never)).toThrow(
         new TypeError(`connectHocuspocus: the options must be an object, ${got}`),
       );

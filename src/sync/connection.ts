@@ -108,9 +108,12 @@ export function requireOptionalBoolean(fn: string, option: string, value: unknow
     throw new TypeError(`${fn}: \`${option}\` must be a boolean when given, got ${shownValue(value)}`);
 }
 
-/** Throws unless the options are an object: a name or URL given in their place is named, not taken for `{}`. */
-export function requireOptions(fn: string, value: unknown): void {
-  if (typeof value !== "object" || value === null) throw new TypeError(`${fn}: the options must be an object, got ${shownValue(value)}`);
+/**
+ * Throws unless the options are an object: a name or URL given in their place is named, not taken
+ * for `{}`. `shape` says what they hold, so `connectTabs(doc)` learns of `name` in one step.
+ */
+export function requireOptions(fn: string, value: unknown, shape = "an object"): void {
+  if (typeof value !== "object" || value === null) throw new TypeError(`${fn}: the options must be ${shape}, got ${shownValue(value)}`);
 }
 
 /** Throws a TypeError naming the function, the option and the bad value. */
