@@ -166,8 +166,9 @@ export class WorkerLink {
 
   private async hello(port: PortLike): Promise<void> {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
-    this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock);
-    if (this.stopped || this.hidden) return;
+    const release = (this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock));
+    // Destroyed or hidden while it waited: stop() and pagehide let go of no lock then.
+    if (this.stopped || this.hidden) return void ((this.releaseTabLock = undefined), release());
     // A worker has no localStorage: the tab reads the mark for it, at every hello (a later worker
     // may find what an earlier one persisted), and sets it, since the worker persists from now on.
     const { name } = this.o.config;
