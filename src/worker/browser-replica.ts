@@ -13,7 +13,7 @@ import { warnUnknownOptions } from "../core/options.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
-import { TabSession, type Opened } from "./tab-session.ts";
+import { TabSession, type LiveAsk, type Opened } from "./tab-session.ts";
 
 export type BrowserReplicaOptions = {
   /**
@@ -325,7 +325,21 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     return made && made.identity === config.identity ? made : undefined;
   };
 
+  // The asks with a retry policy waiting for each key, from every tab: a request whose asker left
+  // is retried by the policy of one that still waits, as that tab's own replica would have.
+  const live = new Map<string, Set<LiveAsk>>();
   const deps = {
+    ask: (key: string, ask: LiveAsk, signal: AbortSignal, running: Promise<unknown>) => {
+      const set = live.get(key) ?? new Set();
+      live.set(key, set.add(ask));
+      const done = () => void (set.delete(ask) && set.size === 0 && live.get(key) === set && live.delete(key));
+      signal.addEventListener("abort", done);
+      running.then(done, done);
+    },
+    retries: (key: string, self: () => boolean) => {
+      for (const a of live.get(key) ?? []) if (a.asking !== self && a.asking()) return a.policy;
+      return undefined;
+    },
     locks,
     open,
     prepare,

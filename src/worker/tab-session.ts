@@ -5,7 +5,8 @@ import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { internalsOf } from "../core/internals.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
-import { retryFromWire } from "./retry-wire.ts";
+import { answerRetry, retryFromWire } from "./retry-wire.ts";
+import type { RetryPolicy } from "../core/retry.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 export type SessionDeps = {
@@ -26,10 +27,16 @@ export type SessionDeps = {
   onClosed(session: TabSession): void;
   /** A tab came or went (see TabSession.present). */
   onPresence?(): void;
+  /** An ask with a retry policy waits for `key` until `signal` aborts or `running` settles. */
+  ask?(key: string, ask: LiveAsk, signal: AbortSignal, running: Promise<unknown>): void;
+  /** The policy of another ask still waiting for `key` (not `self`), if any. */
+  retries?(key: string, self: () => boolean): RetryPolicy | undefined;
 };
 
 /** The worker's store for a tab, its doc, and its lifetime lock (`held` once granted: then the tab is told). */
 export type Opened = { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc; held: Promise<unknown> };
+
+export type LiveAsk = { policy: RetryPolicy; asking: () => boolean };
 
 type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
 
@@ -268,8 +275,11 @@ export class TabSession {
       const asking = () => this.waiters.get(msg.id) === controller;
       const retry = retryFromWire(
         msg.retry,
-        // The tab that asked runs its policy; once its ask is withdrawn nobody answers: no retry.
-        (count, error) => (asking() ? this.retryAsks.ask(msg.id, count, error) : Promise.resolve(undefined)),
+        // The tab that asked runs its policy; once its ask is withdrawn, another ask still waiting
+        // for the key answers with its own (as its replica would take the request over with it),
+        // else nobody: no retry.
+        (count, error) =>
+          asking() ? this.retryAsks.ask(msg.id, count, error) : answerRetry(this.deps.retries?.(key, asking), count, error),
         // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
         (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
       );
@@ -287,6 +297,7 @@ export class TabSession {
             ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
             : store.ensureProgram(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
       }
+      if (retry) this.deps.ask?.(key, { policy: retry, asking }, signal, running);
     } catch (error) {
       this.waiters.delete(msg.id);
       this.handOver(msg.id);
