@@ -71,7 +71,8 @@ export function judgeWaiters(
     if (!w.judge) continue;
     if (w.minRev <= outcome.recorded) {
       if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs)) {
-        w.minRev = next();
+        // skipInFlight: the claim the same sync brought in was made before the ask, as at `final`.
+        w.minRev = next(w.judge.skip);
         raised = true;
       }
       delete w.judge;
