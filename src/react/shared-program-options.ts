@@ -1,6 +1,6 @@
 // Server-safe (no hooks, no context): a server component may build these options and prefetch
 // them; useProgram, the hook, is in use-program.ts, a client module.
-import { queryOptions, type Query, type QueryFunctionContext, type QueryKey } from "@tanstack/react-query";
+import { queryOptions, replaceEqualDeep, type Query, type QueryFunctionContext, type QueryKey } from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
@@ -81,8 +81,11 @@ export function sharedProgramOptions<TData = ProgramData>(
     Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
     // Any demand re-resolves a program older than data the app set (or hydrated) since: else a focus
-    // would put the older resolution back over it, with no request.
-    const since = query && shownSince(query);
+    // would put the older resolution back over it, with no request. Not one that is that data: a
+    // cache restored at a reload (persistQueryClient) is dated when its answer came, after the
+    // request the record is dated by, and each reload would re-resolve every program shown.
+    const shown = query && shownSince(query);
+    const since = shown && replaceEqualDeep(query.state.data, store.programSnapshot(req).data) !== query.state.data ? shown : undefined;
     const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? Date.now() - since : Infinity);
     const opts = maxAgeMs < Infinity ? { ...ask, maxAgeMs: Math.max(0, maxAgeMs) } : ask;
     const askedAt = Date.now();
