@@ -91,7 +91,8 @@ class Bridge {
       case "updated": {
         // Back to its initial state (resetQueries): what is recorded now, if newer, goes in at once,
         // watched or not, before the refetch that follows starts (it would keep it out meanwhile).
-        const reset = noteAction(query, event.action) && registrationOf(query, this.store);
+        const registration = registrationOf(query, this.store);
+        const reset = noteAction(query, event.action, registration) && registration;
         this.reconcile(query);
         if (reset) pushRecorded(this.client, query, reset);
         else if (this.watches.has(query)) this.schedule(query);

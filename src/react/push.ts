@@ -37,8 +37,11 @@ const pushedAt = new WeakMap<object, number>();
  */
 const answeredAt = new WeakMap<object, number | undefined>();
 
-/** Queries whose data the app set itself (setQueryData) since the store last delivered to them. */
-const setByApp = new WeakSet<object>();
+/**
+ * Queries whose data the app set itself (setQueryData): the last revision recorded or claimed
+ * then. A later one was claimed, so requested, after the set, whatever its writer's clock says.
+ */
+const setByApp = new WeakMap<object, number>();
 
 /**
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
@@ -48,7 +51,11 @@ const setByApp = new WeakSet<object>();
  * query went back to its initial state, which the bridge replaces at once by what is recorded now
  * if that is newer (before resetQueries' refetch starts, which would keep it shown meanwhile).
  */
-export function noteAction(query: AnyQuery, action: { type: string; manual?: boolean; dataUpdatedAt?: number }): boolean {
+export function noteAction(
+  query: AnyQuery,
+  action: { type: string; manual?: boolean; dataUpdatedAt?: number },
+  recorded?: Recorded,
+): boolean {
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
   const answered = answeredAt.get(query);
   if (action.type === "success" && !action.manual && answered) {
@@ -63,7 +70,7 @@ export function noteAction(query: AnyQuery, action: { type: string; manual?: boo
     deliveredRev.delete(query);
     handedOver.delete(query);
     if (reset) setByApp.delete(query);
-    else setByApp.add(query);
+    else setByApp.set(query, recorded ? (recorded.info()?.rev ?? 0) + (recorded.snapshot().claim ? 1 : 0) : Infinity);
   }
   return reset;
 }
@@ -123,7 +130,7 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
     // Data from outside the store (hydration, initialData, setQueryData): keep it unless ours is
     // newer. The app's own set stays unless ours was requested after it, which a result dated in
     // our future cannot tell (its writer's clock runs ahead: sent before the set, it arrives after).
-    if (state.data !== undefined && (at <= state.dataUpdatedAt || (info.ahead && setByApp.has(query)))) return;
+    if (state.data !== undefined && (at <= state.dataUpdatedAt || (info.ahead && info.rev <= (setByApp.get(query) ?? 0)))) return;
   } else if (
     // A lower revision is older, unless written after what is shown: its record was evicted (the
     // program LRU, the devtools) and its key started again at revision 1.

@@ -6,6 +6,8 @@
  * (cancelQueries + setQueryData) and an invalidation stay, as for a result sent before them
  * (it replaced the optimistic data with the list read before the mutation, and made the
  * invalidated query fresh, whenever the device's clock ran ahead by more than the request's head start).
+ * One claimed after the set (a revision past every one recorded or claimed then) was sent after it,
+ * whatever its date: it replaces the set data, as a result from a device on time does.
  */
 import { focusManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -37,8 +39,8 @@ function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: React
   );
 }
 
-/** Devices A and B show { n: 1 }; B, its clock 10 s ahead of A's, sends a refetch that is left in flight. */
-async function refetchFromDeviceAhead() {
+/** Devices A and B show { n: 1 }, nothing in flight. */
+async function twoDevices() {
   const c = cluster(2, { settleMs: 0 });
   c.host.auto = () => undefined;
   const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
@@ -53,14 +55,24 @@ async function refetchFromDeviceAhead() {
   await waitFor(() => expect(c.host.calls).toHaveLength(1));
   c.host.calls[0]!.respond(200, { n: 1 });
   await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
-  // Only Date moves (B's wall clock, as it dates its request); timers stay real.
-  vi.setSystemTime(Date.now() + 10_000);
-  void clientB.refetchQueries({ queryKey: PREFIX });
-  await waitFor(() => expect(c.host.calls).toHaveLength(2));
-  vi.useRealTimers();
-  await pause(5);
   const queryA = clientA.getQueryCache().findAll({ queryKey: PREFIX })[0]!;
-  return { c, clientA, queryA };
+  /** B, its clock 10 s ahead of A's, sends a refetch that is left in flight. */
+  const refetchAhead = async () => {
+    const sent = c.host.calls.length + 1;
+    // Only Date moves (B's wall clock, as it dates its request); timers stay real.
+    vi.setSystemTime(Date.now() + 10_000);
+    void clientB.refetchQueries({ queryKey: PREFIX });
+    await waitFor(() => expect(c.host.calls).toHaveLength(sent));
+    vi.useRealTimers();
+    await pause(5);
+  };
+  return { c, clientA, queryA, refetchAhead };
+}
+
+async function refetchFromDeviceAhead() {
+  const devices = await twoDevices();
+  await devices.refetchAhead();
+  return devices;
 }
 
 describe("clock skew: a result from a device whose clock runs ahead does not undo the app's set or invalidation", () => {
@@ -92,5 +104,16 @@ describe("clock skew: a result from a device whose clock runs ahead does not und
       focusManager.setFocused(true);
     });
     await waitFor(() => expect(c.host.calls).toHaveLength(3));
+  });
+  it("A's set gives way to B's result claimed after it (a later revision than any recorded or claimed at the set)", async () => {
+    const { c, clientA, queryA, refetchAhead } = await twoDevices();
+    // A's mutation answered with the item: A sets it, nothing in flight anywhere.
+    act(() => void clientA.setQueryData(queryA.queryKey, { n: 5 }));
+    await waitFor(() => expect(text("a")).toBe("5"));
+    await refetchAhead(); // sent after A's set, dated 10 s in A's future
+    c.host.calls[1]!.respond(200, { n: 6 });
+    await waitFor(() => expect(text("b")).toBe("6"));
+    // It was refused for as long as A's query went unfetched (staleTime): the set stuck.
+    await waitFor(() => expect(text("a")).toBe("6"));
   });
 });
