@@ -7,10 +7,10 @@
  */
 import { focusManager, onlineManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
-import { sharedQueryOptions, SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { sharedQueryOptions, SharedFetchProvider } from "../../src/index.ts";
 import { cluster, URL_A, type Cluster } from "../harness/replicas.ts";
+import { pause, PREFIX, text, twoPanesShowingOne } from "../harness/two-panes.tsx";
 
 afterEach(() => {
   cleanup();
@@ -125,43 +125,9 @@ describe("retries and the online manager (networkMode 'online': TanStack pauses 
   });
 });
 
-const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
-const text = (name: string) => screen.getByTestId(name).textContent;
-const PREFIX = ["shared-fetch", "GET", URL_A];
-function Shown({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
-  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000 }));
-  return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
-}
-function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: ReactNode) {
-  return (
-    <QueryClientProvider client={client}>
-      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
-    </QueryClientProvider>
-  );
-}
-
-/** Tabs A and B, each its own QueryClient, both showing the first answer ({ n: 1 }); the host answers by hand. */
-async function twoTabsShowingOne() {
-  const c = cluster(2, { settleMs: 0 });
-  c.host.auto = () => undefined;
-  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-  const clientA = new QueryClient();
-  const clientB = new QueryClient();
-  render(
-    <>
-      {tab(a, clientA, <Shown store={a} name="a" />)}
-      {tab(b, clientB, <Shown store={b} name="b" />)}
-    </>,
-  );
-  await waitFor(() => expect(c.host.calls).toHaveLength(1));
-  c.host.calls[0]!.respond(200, { n: 1 });
-  await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
-  return { c, clientA, clientB };
-}
-
 describe("an invalidation is not undone by a result requested before it", () => {
   it("tab A invalidates (refetchType 'none') while tab B's refetch is in flight; B's answer (sent before) reaches A, which must stay stale and refetch on its next focus", async () => {
-    const { c, clientA, clientB } = await twoTabsShowingOne();
+    const { c, clientA, clientB } = await twoPanesShowingOne();
     // B refetches; the request is under way (it reads the server's state as of now).
     void clientB.refetchQueries({ queryKey: PREFIX });
     await waitFor(() => expect(c.host.calls).toHaveLength(2));
@@ -187,7 +153,7 @@ describe("an invalidation is not undone by a result requested before it", () => 
   });
 
   it("tab A's optimistic update (cancelQueries, setQueryData) is not replaced by tab B's result for a request sent before it; A's invalidation then shows the server's data", async () => {
-    const { c, clientA, clientB } = await twoTabsShowingOne();
+    const { c, clientA, clientB } = await twoPanesShowingOne();
     void clientB.refetchQueries({ queryKey: PREFIX }); // sent before A's mutation
     await waitFor(() => expect(c.host.calls).toHaveLength(2));
     await pause(5);
@@ -207,7 +173,7 @@ describe("an invalidation is not undone by a result requested before it", () => 
 
   for (const method of ["invalidateQueries", "resetQueries"] as const) {
     it(`tab A's ${method} after a mutation, while tab B's refetch (sent before it) is in flight: A sends its own request and shows the data after the mutation, as TanStack's cancel-and-refetch does`, async () => {
-      const { c, clientA, clientB } = await twoTabsShowingOne();
+      const { c, clientA, clientB } = await twoPanesShowingOne();
       void clientB.refetchQueries({ queryKey: PREFIX }); // reads the server as it is before the mutation
       await waitFor(() => expect(c.host.calls).toHaveLength(2));
       // The mutation commits on the server; A invalidates (useMutation's onSuccess).

@@ -9,12 +9,10 @@
  * One claimed after the set (a revision past every one recorded or claimed then) was sent after it,
  * whatever its date: it replaces the set data, as a result from a device on time does.
  */
-import { focusManager, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
-import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
-import type { ReactNode } from "react";
+import { focusManager } from "@tanstack/react-query";
+import { act, cleanup, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sharedQueryOptions, SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { cluster, URL_A } from "../harness/replicas.ts";
+import { pause, PREFIX, text, twoPanesShowingOne } from "../harness/two-panes.tsx";
 
 afterEach(() => {
   cleanup();
@@ -22,39 +20,9 @@ afterEach(() => {
   focusManager.setFocused(undefined);
 });
 
-type Item = { n: number };
-const PREFIX = ["shared-fetch", "GET", URL_A];
-const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
-const text = (name: string) => screen.getByTestId(name).textContent;
-
-function Shown({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
-  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000 }));
-  return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
-}
-function tab(store: SharedFetchStoreWithExtras, client: QueryClient, node: ReactNode) {
-  return (
-    <QueryClientProvider client={client}>
-      <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
-    </QueryClientProvider>
-  );
-}
-
 /** Devices A and B show { n: 1 }, nothing in flight. */
 async function twoDevices() {
-  const c = cluster(2, { settleMs: 0 });
-  c.host.auto = () => undefined;
-  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-  const clientA = new QueryClient();
-  const clientB = new QueryClient();
-  render(
-    <>
-      {tab(a, clientA, <Shown store={a} name="a" />)}
-      {tab(b, clientB, <Shown store={b} name="b" />)}
-    </>,
-  );
-  await waitFor(() => expect(c.host.calls).toHaveLength(1));
-  c.host.calls[0]!.respond(200, { n: 1 });
-  await waitFor(() => expect([text("a"), text("b")]).toEqual(["1", "1"]));
+  const { c, clientA, clientB } = await twoPanesShowingOne();
   const queryA = clientA.getQueryCache().findAll({ queryKey: PREFIX })[0]!;
   /** B, its clock 10 s ahead of A's, sends a refetch that is left in flight. */
   const refetchAhead = async () => {
