@@ -81,7 +81,12 @@ export class WorkerLink {
    */
   private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
   private stopWatch: (() => void) | undefined;
-  private releaseTabLock: (() => void) | undefined;
+  /**
+   * The tab's lock, asked for or held. One request for every hello: a second request of this
+   * exclusive lock would queue behind the first for the tab's life (a page hidden and shown again
+   * before the first grant said hello twice, and the second never went out).
+   */
+  private tabLockHeld: Promise<() => void> | undefined;
   private hidden = false;
   private stopped = false;
   private readyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -166,9 +171,11 @@ export class WorkerLink {
 
   private async hello(port: PortLike): Promise<void> {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
-    const release = (this.releaseTabLock ??= await holdLock(this.o.locks, this.tabLock));
-    // Destroyed or hidden while it waited: stop() and pagehide let go of no lock then.
-    if (this.stopped || this.hidden) return void ((this.releaseTabLock = undefined), release());
+    const held = (this.tabLockHeld ??= holdLock(this.o.locks, this.tabLock));
+    await held;
+    // Let go while it waited (destroyed, or hidden: pagehide), and asked for again by a later
+    // hello if the page was shown again: that hello speaks.
+    if (this.stopped || this.hidden || this.tabLockHeld !== held) return;
     // A worker has no localStorage: the tab reads the mark for it, at every hello (a later worker
     // may find what an earlier one persisted), and sets it, since the worker persists from now on.
     const { name } = this.o.config;
@@ -335,8 +342,7 @@ export class WorkerLink {
       // The standby is turned to again only once it says it stands again (see resume).
       if (this.standby) letGo(this.standby, false);
       this.standby = undefined;
-      this.releaseTabLock?.();
-      this.releaseTabLock = undefined;
+      this.letGoTabLock();
     };
     const onShow = (event: Event) => {
       if (!(event as PageTransitionEvent).persisted || !this.hidden) return;
@@ -382,7 +388,17 @@ export class WorkerLink {
     this.worker?.port.close();
     if (this.standby) letGo(this.standby, false);
     this.early?.worker.port.close();
-    this.releaseTabLock?.();
+    this.letGoTabLock();
+  }
+
+  /** Lets go of the tab's lock, now or once granted. */
+  private letGoTabLock(): void {
+    const held = this.tabLockHeld;
+    this.tabLockHeld = undefined;
+    held?.then(
+      (release) => release(),
+      () => {},
+    );
   }
 }
 
