@@ -108,6 +108,19 @@ export function untilNotified(source: { subscribe(f: () => void): () => void }, 
 }
 
 /** Resolves once `check` holds (checked every few ms: for state that has no event of its own). */
+/** This tab's page events (pagehide, pageshow), dispatched by the test: the global listeners, restored at cleanup. */
+export function pageEvents(): EventTarget {
+  const page = new EventTarget();
+  const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
+  g.addEventListener = page.addEventListener.bind(page);
+  g.removeEventListener = page.removeEventListener.bind(page);
+  cleanup(() => {
+    delete g.addEventListener;
+    delete g.removeEventListener;
+  });
+  return page;
+}
+
 export async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 2));
 }

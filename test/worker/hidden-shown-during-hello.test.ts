@@ -10,18 +10,11 @@ import { Host } from "../../sim/host.ts";
 import type { LockManagerLike } from "../../src/core/locks.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
-import { cleanup, sharedWorkerHere, until } from "./browser-sim.ts";
+import { cleanup, pageEvents, sharedWorkerHere, until } from "./browser-sim.ts";
 
 it("back/forward cache: hidden and shown before the tab lock is granted to its first hello, the tab is still served (one lock request at a time)", async () => {
   sharedWorkerHere();
-  const page = new EventTarget();
-  const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
-  g.addEventListener = page.addEventListener.bind(page);
-  g.removeEventListener = page.removeEventListener.bind(page);
-  cleanup(() => {
-    delete g.addEventListener;
-    delete g.removeEventListener;
-  });
+  const page = pageEvents();
   const host = new Host();
   host.auto = () => ({ status: 200, body: { served: true } });
   const locks = new FakeLocks();

@@ -11,7 +11,7 @@ import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { parseTabMessage, parseWorkerMessage, PROTOCOL } from "../../src/worker/protocol.ts";
 import { internalsOf } from "../../src/internals.ts";
-import { browser, cleanup, sharedWorkerHere, until as poll } from "./browser-sim.ts";
+import { browser, cleanup, pageEvents, sharedWorkerHere, until as poll } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/items";
 let seq = 0;
@@ -179,14 +179,7 @@ describe("who leaves, and what it costs", () => {
 
 describe("back/forward cache", () => {
   it("pagehide drops the tab's interest (its request is aborted, invariant 11); pageshow from the cache re-sends it and it resolves", async () => {
-    const page = new EventTarget();
-    const g = globalThis as { addEventListener?: unknown; removeEventListener?: unknown };
-    g.addEventListener = page.addEventListener.bind(page);
-    g.removeEventListener = page.removeEventListener.bind(page);
-    cleanup(() => {
-      delete g.addEventListener;
-      delete g.removeEventListener;
-    });
+    const page = pageEvents();
     const host = new Host();
     const b = browser(host);
     const t = b.tab();
