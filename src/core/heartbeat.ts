@@ -1,3 +1,4 @@
+import { unrefTimer } from "./unref-timer.ts";
 import type { RecordMap } from "./lanes.ts";
 import type { BeatRecord } from "./records.ts";
 
@@ -58,7 +59,9 @@ export class Heartbeat {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.period = period;
-    if (period > 0) this.timer = setTimeout(() => this.beat(), period);
+    // Unref'd: a request in flight keeps a Node process alive by its own socket; an idle rhythm's
+    // last tick (up to leaseMs/3 after the last request) must not.
+    if (period > 0) this.timer = unrefTimer(setTimeout(() => this.beat(), period));
   }
 
   private beat(): void {

@@ -1,5 +1,6 @@
 import { Awareness } from "y-protocols/awareness";
 import type { Doc } from "yjs";
+import { unrefTimer } from "../core/unref-timer.ts";
 
 // Other replicas remember the clock at which a client left and ignore its states up to that clock.
 // A doc connected again after destroy() (React StrictMode mounts effects twice) would restart at
@@ -9,6 +10,8 @@ const lastClocks = new WeakMap<Doc, { clientID: number; clock: number }>();
 
 export function createAwareness(doc: Doc): Awareness {
   const awareness = new Awareness(doc);
+  // Its 3 s renewal timer must not keep a Node process alive (a script ends with its work).
+  unrefTimer((awareness as unknown as { _checkInterval: unknown })._checkInterval);
   const last = lastClocks.get(doc);
   const meta = awareness.meta.get(awareness.clientID);
   if (last !== undefined && last.clientID === awareness.clientID && meta !== undefined && meta.clock <= last.clock) {

@@ -1,6 +1,7 @@
 import { registerConnector } from "../core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
 import { shownValue } from "../core/errors.ts";
+import { unrefTimer } from "../core/unref-timer.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
@@ -72,9 +73,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   }
   const awareness = createAwareness(doc);
   const nonce = randomId();
-  const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(tabChannelName(opts.name)) : null;
+  // Node's channels are unref'd, as a browser's never hold a page open: a script (SSR, a test)
+  // ends when its own work does, not at destroy().
+  const channel = typeof BroadcastChannel === "function" ? unrefTimer(new BroadcastChannel(tabChannelName(opts.name))) : null;
   // Opened before the handshake asks anything: the replies meant for this tab alone arrive here.
-  const inbox = channel === null ? null : new BroadcastChannel(inboxName(opts.name, nonce));
+  const inbox = channel === null ? null : unrefTimer(new BroadcastChannel(inboxName(opts.name, nonce)));
   const useIndexeddb = (opts.indexeddb ?? true) && hasIndexedDB();
   // The copy goes in before anything listens: it is this doc's own past, not news for other tabs.
   // Only beside the mark: clearTabsStorage removes both, so a copy without it was written after a
@@ -125,7 +128,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     if (out === undefined) {
       // An asker that never sends its query (gone, or an older version) must not leave channels behind.
       if (replyChannels.size >= MAX_REPLY_CHANNELS) closeReplyChannel(replyChannels.keys().next().value!);
-      out = new BroadcastChannel(inboxName(opts.name, to));
+      out = unrefTimer(new BroadcastChannel(inboxName(opts.name, to)));
       replyChannels.set(to, out);
     }
     out.postMessage(frame);
