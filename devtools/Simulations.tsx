@@ -10,7 +10,7 @@ export function Simulations({ store, state }: { store: SharedFetchStore; state: 
         type="button"
         style={styles.button}
         disabled={state.crashed}
-        title="As a crashed tab: it writes and reads nothing more (no heartbeat, no release, no sync), leaves presence and lets its Web Lock go; its claims stay for others to take over. Reload to recover."
+        title="As a crashed tab: it writes and reads nothing more (no heartbeat, no release, no sync), lets its Web Lock go; other devices see it leave, other tabs see its presence time out after 30 s; its claims stay for others to take over. Reload to recover."
         onClick={() => simulateCrash(store)}
       >
         {state.crashed ? "crashed (reload to recover)" : "crash this replica"}

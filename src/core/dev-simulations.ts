@@ -10,8 +10,9 @@ export type DevSimulations = {
   /**
    * This replica stops as if its page crashed: it writes nothing more (no heartbeat, no release,
    * no result) and reads nothing more (updates that reach its doc are ignored, so it never sees
-   * the takeover), its presence is withdrawn (others see it leave, as a sync server reports a
-   * closed socket) and its Web Lock let go (as the browser does for a dead tab), no request of
+   * the takeover), its presence ends as a crashed page's (withdrawn where a sync server carries
+   * it, as the server reports a closed socket; in the tabs' awareness it is no longer renewed and
+   * times out) and its Web Lock let go (as the browser does for a dead tab), no request of
    * its reaches the network nor any response it, and its claims stay in the doc for the others
    * to take over. Irreversible: reload to get a live replica again.
    */
@@ -41,7 +42,7 @@ function dead(signal: AbortSignal | null | undefined): Promise<never> {
 export function createDevSimulations(opts: {
   lanes: Lanes;
   dropLock: () => void;
-  /** Stops watching presence and withdraws this replica's awareness state. */
+  /** Stops watching presence and ends this replica's as a crash would (see crash). */
   dropPresence: () => void;
   changed: () => void;
 }): DevSimulations & { gate: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch } {

@@ -112,7 +112,7 @@ export function followAwareness(
   const kind = connectorsOf(doc).find((c) => c.awareness === initial)?.crossDevice;
   const fits = (c: { awareness?: Awareness; crossDevice: boolean }, gone: Awareness) =>
     c.awareness !== undefined && c.awareness !== gone && (kind === undefined || c.crossDevice === kind);
-  let stop = (_keep?: boolean): void => {};
+  let stop = (_keep?: boolean, _crashed?: boolean): void => {};
   let left = () => {};
   const follow = (awareness: Awareness): void => {
     const unbind = bind(awareness);
@@ -129,9 +129,9 @@ export function followAwareness(
       stop = unwatch;
     };
     awareness.on("destroy", onDestroy);
-    stop = (keep) => {
+    stop = (keep, crashed) => {
       awareness.off("destroy", onDestroy);
-      keep &&= awareness === initial;
+      keep &&= crashed || awareness === initial;
       const leave = unbind(keep);
       if (keep) left = leave;
     };
@@ -142,7 +142,8 @@ export function followAwareness(
   const toDevices = (c: ConnectorInfo): boolean => kind === false && c.crossDevice && (stop(true), follow(c.awareness!), true);
   const unwatch = onConnector(doc, toDevices);
   if (!connectorsOf(doc).some(toDevices)) follow(initial);
-  return () => (unwatch(), stop(), left());
+  // `crashed` (dev.crash): it stops watching and leaves nowhere; a crashed page says nothing.
+  return (crashed?: boolean) => (unwatch(), stop(crashed, crashed), crashed || left());
 }
 
 /** Presence wired into an engine: a departed peer's claims go stale at once (and the inspector is told). */
@@ -157,7 +158,7 @@ export function watchReplicaPresence(
   elsewhere(ownBrowserId: string | undefined): number;
   /** The awareness it publishes this replica in now (none between a connection and the next). */
   awareness(): Awareness | undefined;
-  stop(): void;
+  stop(crashed?: boolean): void;
 } {
   const present = new Set<string>();
   const browsers = new Map<string, string | undefined>();

@@ -145,10 +145,18 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       stopLifecycle();
       locks?.stop();
     },
+    // As a real crash: a sync server sees the socket close and removes the presence at once; the
+    // tabs hear nothing, and each tab's copy times out unrenewed (y-protocols' 30 s check).
     dropPresence: () => {
       const awareness = presence?.awareness();
-      presence?.stop();
-      awareness?.setLocalState(null);
+      presence?.stop(true);
+      let tabs = false;
+      for (const c of connectorsOf(options.doc)) {
+        if (c.crossDevice) continue;
+        tabs ||= c.awareness === awareness;
+        clearInterval((c.awareness as { _checkInterval?: ReturnType<typeof setInterval> } | undefined)?._checkInterval);
+      }
+      if (!tabs) awareness?.setLocalState(null);
     },
     changed: events.changed,
   });
