@@ -31,7 +31,13 @@ export { SharedFetchProvider, useSharedFetchStore } from "./react/provider.tsx";
 export { useSharedFetch, type UseSharedFetchOptions, type SharedFetchResult } from "./react/use-shared-fetch.ts";
 export { useProgram } from "./react/use-program.ts";
 export { sharedProgramOptions, type UseProgramOptions, type ProgramData } from "./react/shared-program-options.ts";
-export { sharedQueryOptions, sharedQueryKey, type SharedQueryOptionsInput, type SharedQueryOptions } from "./react/shared-query-options.ts";
+export {
+  sharedQueryOptions,
+  sharedQueryKey,
+  type SharedQueryOptionsInput,
+  type SharedQueryOptions,
+  type SharedNotifyOnChangeProps,
+} from "./react/shared-query-options.ts";
 export { sharedMutationFn } from "./react/shared-mutation.ts";
 export { SharedFetchError } from "./react/shared-error.ts";
 export type { SharedView } from "./react/use-shared-view.ts";

@@ -1,6 +1,13 @@
 // Server-safe (no hooks, no context): a server component may build these options and prefetch
 // them; useProgram, the hook, is in use-program.ts, a client module.
-import { queryOptions, replaceEqualDeep, type Query, type QueryFunctionContext, type QueryKey } from "@tanstack/react-query";
+import {
+  queryOptions,
+  replaceEqualDeep,
+  type Query,
+  type QueryFunctionContext,
+  type QueryKey,
+  type UseQueryOptions,
+} from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
@@ -117,7 +124,8 @@ export function sharedProgramOptions<TData = ProgramData>(
       : undefined,
   );
   return queryOptions<ProgramData, SharedFetchError, TData, QueryKey>({
-    ...rest,
+    // Its notifyOnChangeProps may name claim and isFetchingAnywhere: TanStack ignores names it lacks.
+    ...(rest as Omit<UseQueryOptions<ProgramData, SharedFetchError, TData, QueryKey>, "queryKey" | "queryFn">),
     // A program any replica resolved shows at once (dated 0: TanStack sees it as stale and asks
     // again, which the store answers from the record without a request, unless the devtools
     // invalidated it: then it re-resolves).

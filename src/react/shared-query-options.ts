@@ -7,6 +7,7 @@ import {
   type QueryKey,
   type DataTag,
   type UseQueryOptions,
+  type UseQueryResult,
 } from "@tanstack/react-query";
 import { SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
@@ -25,13 +26,18 @@ import { requireStore } from "./require-store.ts";
 /** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
 export type SharedQueryOptionsInput<T = unknown, TData = T> = Omit<
   UseQueryOptions<T, SharedFetchError, TData, QueryKey>,
-  "queryKey" | "queryFn"
+  "queryKey" | "queryFn" | "notifyOnChangeProps"
 > & {
+  /** TanStack's, whose list may name the hooks' `claim` and `isFetchingAnywhere` too. */
+  notifyOnChangeProps?: SharedNotifyOnChangeProps | (() => SharedNotifyOnChangeProps) | undefined;
   /** Your own query key instead of the default `["shared-fetch", method, url without query, key]`. */
   queryKey?: QueryKey | undefined;
   /** Lease bound for a claim this query makes (default: the store's leaseMs). */
   leaseMs?: number | undefined;
 };
+
+/** TanStack's `notifyOnChangeProps`, whose list may also name the hooks' `claim` and `isFetchingAnywhere`. */
+export type SharedNotifyOnChangeProps = "all" | (keyof UseQueryResult | "claim" | "isFetchingAnywhere")[] | undefined;
 
 type Extras = Partial<SharedFetchStoreExtras>;
 
@@ -257,7 +263,8 @@ export function sharedQueryOptions<T = unknown, TData = T>(
       ? { snap: store.snapshot(req), info: (store as Extras).resultInfo?.call(store, req) }
       : undefined;
   return queryOptions<T, SharedFetchError, TData, QueryKey>({
-    ...rest,
+    // Its notifyOnChangeProps may name claim and isFetchingAnywhere: TanStack ignores names it lacks.
+    ...(rest as Omit<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryKey" | "queryFn">),
     // A result any replica recorded (e.g. persisted in IndexedDB) shows at once, aged by its `at`:
     // TanStack then revalidates it on mount when it is stale (stale-while-revalidate).
     // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.

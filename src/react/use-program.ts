@@ -9,7 +9,7 @@ import type { SharedFetchError } from "./shared-error.ts";
 import { sharedProgramOptions, type ProgramData, type UseProgramOptions } from "./shared-program-options.ts";
 import { useObserverActive } from "./observer-active.ts";
 import { useHydratable } from "./hydration.ts";
-import { useSharedView, type SharedView, type ViewBinding } from "./use-shared-view.ts";
+import { useSharedView, withViewProps, type SharedView, type ViewBinding } from "./use-shared-view.ts";
 import { absoluteUrl } from "./url.ts";
 import { useOwnNullKey } from "./null-key.ts";
 
@@ -21,7 +21,7 @@ export function useProgram<TData = ProgramData>(
   const store = useSharedFetchStore();
   const own = useOwnNullKey(url === null, options);
   const opts = useHydratable(sharedProgramOptions<TData>(store, url, own), options);
-  const query = useQuery(opts);
+  const query = useQuery(withViewProps(opts));
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;
   try {

@@ -7,7 +7,7 @@ import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
 import { sharedQueryOptions } from "./shared-query-options.ts";
 import type { UseSharedFetchOptions } from "./use-shared-fetch.ts";
-import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
+import { fetchBinding, useSharedView, withViewProps, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
 import { useHydratable } from "./hydration.ts";
@@ -29,7 +29,7 @@ export function useSharedFetchSuspense<T = unknown, TData = T>(
 ): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
   const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, options), options);
-  const query = useSuspenseQuery(opts);
+  const query = useSuspenseQuery(withViewProps(opts));
   const active = useObserverActive(query, opts);
   let request: SharedRequest | null = null;
   try {

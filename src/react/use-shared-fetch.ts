@@ -6,7 +6,7 @@ import type { SharedRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
 import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query-options.ts";
-import { fetchBinding, useSharedView, type SharedView } from "./use-shared-view.ts";
+import { fetchBinding, useSharedView, withViewProps, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
 import { useOwnNullKey } from "./null-key.ts";
@@ -43,7 +43,7 @@ export function useSharedFetch<T = unknown, TData = T>(
   const store = useSharedFetchStore();
   const own = useOwnNullKey(req === null, options);
   const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, own), options);
-  const query = useQuery(opts);
+  const query = useQuery(withViewProps(opts));
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;
   return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
 }

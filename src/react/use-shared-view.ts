@@ -23,9 +23,9 @@ type ViewState = Pick<Snapshot, "claim" | "data">;
 
 /**
  * A getSnapshot for useSyncExternalStore; the claim it last saw, which the pane reads (from then
- * on a claim alone changes the snapshot); `readAll` for a pane that asked to render for everything.
+ * on a claim alone changes the snapshot); `props`: the pane's notifyOnChangeProps at its render.
  */
-type View = { get: () => ViewState; claim: () => ClaimView | undefined; readAll: () => void };
+type View = { get: () => ViewState; claim: () => ClaimView | undefined; props: (value: unknown) => void };
 
 /**
  * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim
@@ -39,6 +39,8 @@ type View = { get: () => ViewState; claim: () => ClaimView | undefined; readAll:
 function viewOf(read: () => Snapshot, delivering: () => boolean): View {
   let last: ViewState | undefined;
   let claimRead = false;
+  // notifyOnChangeProps given ("all" or a list): it alone says what renders, reads track nothing (TanStack).
+  let listed = false;
   // The claim as of the last read, where `last` may keep an older one for a pane that never read it.
   let claim: ClaimView | undefined;
   const next = (): ViewState => {
@@ -67,10 +69,13 @@ function viewOf(read: () => Snapshot, delivering: () => boolean): View {
       return (last = state);
     },
     claim: () => {
-      claimRead = true;
+      claimRead ||= !listed;
       return claim;
     },
-    readAll: () => void (claimRead = true),
+    props: (value) => {
+      listed = value !== undefined;
+      if (listed) claimRead = value === "all" || viewsClaim(value);
+    },
   };
 }
 
@@ -101,6 +106,19 @@ export function fetchBinding(store: SharedFetchStore, id: string | null, req: Sh
 /** The query's options the view reads: its key, and which result properties render it (TanStack's option). */
 export type ViewOptions = { queryKey: QueryKey; notifyOnChangeProps?: unknown };
 
+const viewsClaim = (list: unknown) => Array.isArray(list) && (list.includes("claim") || list.includes("isFetchingAnywhere"));
+
+/**
+ * The options for TanStack's hook: a notifyOnChangeProps list that names `claim` or
+ * `isFetchingAnywhere` names `isFetching` too, as reading them tracks it (this tab's own claim ends
+ * with its query function, whose end TanStack alone renders).
+ */
+export function withViewProps<O extends { notifyOnChangeProps?: unknown }>(opts: O): O {
+  const given = opts.notifyOnChangeProps;
+  const add = (list: unknown) => (viewsClaim(list) ? [...(list as string[]), "isFetching"] : list);
+  return given === undefined ? opts : { ...opts, notifyOnChangeProps: typeof given === "function" ? () => add(given()) : add(given) };
+}
+
 /**
  * TanStack's result plus the cross-replica view. Results other replicas record reach this tab's
  * cache with their writer's `at` as `dataUpdatedAt` (so staleness is the recorded result's age),
@@ -128,7 +146,7 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
       ),
     [id, runId, store, client], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  if ((typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps) === "all") view.readAll();
+  view.props(typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps);
   // The server's view while hydrating: no claim (its store made none this page could show).
   const snap = useSyncExternalStore(subscribe, view.get, serverView);
   // Results other replicas record reach the cache through the bridge of this client and store (one
