@@ -35,6 +35,12 @@ export type FetchRecord = {
   networkMode: NetworkMode;
   staleTime: unknown;
   observer: boolean;
+  /**
+   * A mount whose observer says `refetchOnMount: "always"`: one whose result React already shows
+   * fetching (its optimistic result) while the query is idle (a poll tick or another observer's
+   * mount finds every result in step with the query), as TanStack calls `behavior` before its dispatch.
+   */
+  mountAlways: boolean;
 };
 
 const fetches = new WeakMap<object, FetchRecord>();
@@ -53,6 +59,10 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
         networkMode,
         staleTime,
         observer: _optimisticResults !== undefined,
+        mountAlways:
+          !context.fetchOptions &&
+          query.state.fetchStatus === "idle" &&
+          query.observers.some((o) => o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always"),
       });
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
@@ -109,7 +119,6 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   let interval = Infinity;
   let stale = Infinity;
   let any = false;
-  let mountAlways = false;
   let mountNever = true;
   let focusOrReconnectAlways = false;
   for (const observer of query.observers) {
@@ -122,17 +131,16 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
       stale = Math.min(stale, ms);
       any = true;
     }
-    const onMount = resolve(options.refetchOnMount, query);
-    mountAlways ||= onMount === "always";
-    mountNever &&= onMount === false;
+    mountNever &&= resolve(options.refetchOnMount, query) === false;
     focusOrReconnectAlways ||=
       resolve(options.refetchOnWindowFocus, query) === "always" || resolve(options.refetchOnReconnect, query) === "always";
   }
-  if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval), poll: true };
   // `"always"` fetches whatever the data's age, as an explicit refetch does: a newer revision (K
-  // tabs mounting at once join one). A mount reaches us with no fetch options, a focus or
-  // reconnect with `cancelRefetch: false`.
-  if (fetch && (fetch.fetchOptions?.cancelRefetch === false ? focusOrReconnectAlways : mountAlways)) return { mode: "refetch" };
+  // tabs mounting at once join one), a polled query's mount too (TanStack's mount looks at no
+  // interval); its poll ticks stay freshness demands. A focus or reconnect comes with `cancelRefetch: false`.
+  if (fetch?.mountAlways) return { mode: "refetch" };
+  if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval), poll: true };
+  if (fetch?.fetchOptions?.cancelRefetch === false && focusOrReconnectAlways) return { mode: "refetch" };
   if (state.status === "error") return { mode: "refetch" };
   // A mount with nothing shown though `refetchOnMount: false`: the hydration render left out the
   // recorded result (hydration.ts), which a client render shows as initialData and never refetches
