@@ -63,6 +63,8 @@ export type AttemptDeps = {
    * transaction (its index, its messages to the tabs, its IndexedDB write) rather than after it.
    */
   runsAtOnce?: () => boolean;
+  /** A revision above ours holding older data (freshness.ts, outran): our result is recorded at it. */
+  over?: () => number | undefined;
 };
 
 /** Where the sync server placed this claim among its rivals (see Settle.fence); undefined when unknown. */
@@ -91,6 +93,8 @@ export class Attempt {
   private record: ClaimRecord | undefined;
   private fence: { pending: boolean; order?: ClaimOrder; ahead?: ClaimRecord; reasserted: boolean; unwatch?: () => void } | undefined;
   private windowDone = false;
+  /** When the request was sent (this replica's clock). */
+  sentAt: number | undefined;
 
   constructor(
     readonly job: Job,
@@ -289,6 +293,7 @@ export class Attempt {
   dispatch(): void {
     const { job, rev, deps } = this;
     this.state = { phase: "running" };
+    this.sentAt = Date.now();
     deps.emit({ type: "dispatched", kind: job.kind, key: job.key, label: job.label, rev });
     const signal = this.controller.signal;
     let run: Promise<Outcome>;
@@ -341,6 +346,7 @@ export class Attempt {
     // An aborted request writes nothing; its claim was released when it was stopped.
     if (this.state.phase !== "running" || outcome === null) return;
     let written = false;
+    const over = deps.over?.();
     deps.write(() => {
       written = writeOutcome(deps.records, job.results, {
         key: job.key,
@@ -349,6 +355,7 @@ export class Attempt {
         kind: job.kind,
         outcome,
         by: deps.replicaId,
+        over,
       });
       // Release our claim in the same transaction: no observer sees it gone before the outcome.
       const claim = deps.records.claims.get(job.key);

@@ -45,6 +45,7 @@ export class ClaimEngine {
       replicaId: opts.replicaId,
       lifecycle: () => this.lifecycle,
       verdict: (key, claim, now) => this.verdict(key, claim, now),
+      at: opts.at,
     });
     this.heartbeat = new Heartbeat(records.beats, opts.replicaId, (fn) => this.write(fn));
     this.keys = new KeyStates({ refresh: (st) => this.refresh(st), beforeFlush: () => this.sightings.beforeFlush() });
@@ -309,6 +310,7 @@ export class ClaimEngine {
       seen: (record) => this.liveness.seeClaim(st.key, record),
       rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
       watchClaims: (key, seen) => this.watchClaims(key, seen),
+      over: () => this.reader.over(st),
       runsAtOnce: (): boolean => {
         const view = this.reader.view(st);
         if (!view.attempt) return false;

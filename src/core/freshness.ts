@@ -54,6 +54,20 @@ export function keepNewer(maps: RecordMap<ResultRecord>[], me: string, trust: Tr
     });
 }
 
+/**
+ * The same merge met by a request still in flight: the other side's higher revision holds data
+ * read before ours was sent, written without seeing our claim (it still stands). The request goes
+ * on; its result is recorded at that revision (see writeOutcome's `over`).
+ */
+export function outran(
+  result: ResultRecord | undefined,
+  attempt: { rev: number; nonce: string; sentAt?: number | undefined },
+  claim: { nonce: string } | undefined,
+  trust: TrustedAt,
+): boolean {
+  return !!result && result.rev > attempt.rev && claim?.nonce === attempt.nonce && (trust(result) ?? 0) < (attempt.sentAt ?? 0);
+}
+
 /** A record without `at` (written before ages were recorded) is of unknown age: never fresh. */
 export function isFresh(at: number | undefined, now: number, maxAgeMs: number): boolean {
   if (at === undefined) return false;

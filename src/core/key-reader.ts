@@ -6,12 +6,14 @@ import type { ClaimRecord } from "./records.ts";
 import { deriveSnapshot, recordedRev, sameSnapshot } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
 import { MAX_REV } from "./records.ts";
+import { outran, type TrustedAt } from "./freshness.ts";
 
 export type KeyReaderDeps = {
   records: DocRecords;
   replicaId: string;
   lifecycle: () => Lifecycle;
   verdict: (key: string, claim: ClaimRecord, now: number) => Verdict;
+  at: TrustedAt;
 };
 
 /** The highest revision a waiter of this replica wants, if any (beyond MAX_REV nobody can claim it). */
@@ -69,8 +71,17 @@ export class KeyReader {
     return claim.replicaId === this.deps.replicaId && (st.attempt?.nonce === claim.nonce || st.nonces.includes(claim.nonce));
   }
 
+  /** The recorded revision our running request's result is to be recorded at (freshness.ts, outran). */
+  over(st: KeyState): number | undefined {
+    const { result, claim } = this.read(st);
+    const a = st.attempt;
+    return a?.phase === "running" && outran(result, a, claim, this.deps.at) ? result!.rev : undefined;
+  }
+
   view(st: KeyState): KeyView {
-    const { result, error, claim } = this.read(st);
+    const { error, claim } = this.read(st);
+    // Older data than our request's: not what its waiters wait for, nor what supersedes it.
+    const result = this.over(st) ? undefined : st.seen;
     const waiters = [...st.waiters].map((w) => w.minRev);
     // What the waiters here joined, while they wait (see AttemptDeps.joined).
     st.joined = waiters.length ? (claim ?? st.joined) : undefined;

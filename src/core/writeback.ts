@@ -18,17 +18,28 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
 export function writeOutcome(
   records: DocRecords,
   results: RecordMap<ResultRecord>,
-  attempt: { key: string; rev: number; label: string; kind?: "fetch" | "program"; outcome: Outcome; by?: string },
+  attempt: {
+    key: string;
+    rev: number;
+    label: string;
+    kind?: "fetch" | "program";
+    outcome: Outcome;
+    by?: string;
+    over?: number | undefined;
+  },
 ): boolean {
-  const { key, rev, label, kind, by } = attempt;
+  const { key, label, kind, by } = attempt;
   const at = attempt.outcome.at === undefined ? {} : { at: attempt.outcome.at };
   const writer = by === undefined ? {} : { by };
   const { errors } = records;
   const result = results.get(key);
   const error = errors.get(key);
   let outcome = attempt.outcome;
+  // `over`: the recorded revision holds older data than this result (freshness.ts, outran).
+  const over = outcome.ok && result !== undefined && attempt.over === result.rev;
+  const rev = over ? result.rev : attempt.rev;
   if (outcome.ok) {
-    if (result && result.rev >= rev) return false;
+    if (result && result.rev >= rev && !over) return false;
     const record: ResultRecord = { rev, data: outcome.data, label, ...at, ...writer };
     const problem = results.validate(record);
     if (typeof problem !== "string") {
