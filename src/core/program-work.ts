@@ -54,6 +54,11 @@ export function normalizeProgramRequest(req: ProgramRequest): NormalizedProgramR
 
 /** Program resolution as a job of the claim engine (same claims, leases and invariants as fetches). */
 export class ProgramWork {
+  /**
+   * Keys this replica saw resolved (recorded, or run here): the next resolution is a re-resolution
+   * even at revision 1, as after an eviction (maxPrograms, the devtools' evict) numbers again from 1.
+   */
+  private readonly resolved = new Set<string>();
   constructor(private readonly opts: { identity: string; fetch: typeof fetch; leaseMs: number; records: DocRecords }) {}
 
   /** Keyed by identity, entry URL and compile flag. Throws SharedFetchInputError on bad input. */
@@ -66,15 +71,19 @@ export class ProgramWork {
   job(req: ProgramRequest, leaseMs = this.opts.leaseMs, retry: RetryPolicy = NO_RETRY): Job {
     const { url, compile } = normalizeProgramRequest(req);
     const u = new URL(url);
+    const key = programKey(this.opts.identity, url, compile);
+    if (this.opts.records.programs.get(key)) this.resolved.add(key);
     return {
       kind: "program",
-      key: programKey(this.opts.identity, url, compile),
+      key,
       // Never the query string: it may carry a token (invariant 13).
       label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}${compile ? " (compiled)" : ""}`,
       leaseMs,
       results: this.opts.records.programs,
       run: ({ signal, rev }) => {
         let tries = 0;
+        const again = rev > 1 || this.resolved.has(key);
+        this.resolved.add(key);
         return withRetries(
           async (): Promise<Outcome> => {
             // When this attempt was asked (the writer's clock, as for fetches): a poll's window reads it.
@@ -91,7 +100,7 @@ export class ProgramWork {
                   compile,
                   // Revalidated with the host after the first resolution (a deploy) and on a retry (a
                   // 404 is cacheable), where fetch knows the option: some server runtimes refuse it.
-                  ...((rev > 1 || tries++ > 0) && typeof Request === "function" && "cache" in Request.prototype
+                  ...((again || tries++ > 0) && typeof Request === "function" && "cache" in Request.prototype
                     ? { cache: "no-cache" as const }
                     : {}),
                 }),
