@@ -54,6 +54,8 @@ export type KeyView = {
   waiters: readonly number[];
   /** How many subscribers show the key. */
   listeners: number;
+  /** Another replica waits on this replica's attempt (it joined the claim: presence.ts, PresenceSelf.waits). */
+  awaited?: boolean;
 };
 
 export type AbortReason = "superseded" | "no-waiters";
@@ -89,8 +91,13 @@ export function decide(view: KeyView): Action {
   if (attempt && attempt.rev <= view.resultRev) return { type: "abort", reason: "superseded" };
   // Every waiter here has gone, or wants a newer revision than ours (TanStack cancelled the fetch
   // that asked for ours and asked again past it): abort. Work taken over for listeners lives while
-  // someone shows the key and nobody here waits for a newer one.
-  if (attempt && waiters.every((minRev) => minRev > attempt.rev) && (waiters.length > 0 || !(attempt.forListeners && listeners > 0)))
+  // someone shows the key and nobody here waits for a newer one; and so does work another replica
+  // joined while it still waits (invariant 11: aborted, it would send the request again).
+  if (
+    attempt &&
+    waiters.every((minRev) => minRev > attempt.rev) &&
+    (waiters.length > 0 || !((attempt.forListeners && listeners > 0) || view.awaited))
+  )
     return { type: "abort", reason: "no-waiters" };
   if (attempt) {
     // Waiting for the key's lock, another tab's claim arrived: it won, step back.

@@ -30,4 +30,8 @@ export type EngineOptions = {
    * before it could not name its browser, and its crash would then be found only by the lease.
    */
   ready?: () => Promise<void>;
+  /** Whether another replica waits on this replica's claim of `key` at `rev` (presence.ts, PresenceSelf.waits). */
+  awaited?: (key: string, rev: number) => boolean;
+  /** This replica waits on a foreign claim of `key` for `rev` (undefined: no longer): tells the claimant. */
+  waits?: (key: string, rev: number | undefined) => void;
 };

@@ -46,6 +46,7 @@ export class ClaimEngine {
       lifecycle: () => this.lifecycle,
       verdict: (key, claim, now) => this.verdict(key, claim, now),
       at: opts.at,
+      awaited: opts.awaited,
     });
     this.heartbeat = new Heartbeat(records.beats, opts.replicaId, (fn) => this.write(fn));
     this.keys = new KeyStates({ refresh: (st) => this.refresh(st), beforeFlush: () => this.sightings.beforeFlush() });
@@ -173,6 +174,11 @@ export class ClaimEngine {
     this.sightings.markClaimantDirty(replicaId);
   }
 
+  /** Decide these keys again (another replica's waits on them changed). */
+  recheck(keys: Iterable<string>): void {
+    this.keys.markDirty(keys);
+  }
+
   /** This replica's own browser id changed: its verdict on every foreign claim may change with it. */
   recheckClaims(): void {
     this.keys.markDirty(this.opts.records.claims.entries().map(([key]) => key));
@@ -221,6 +227,11 @@ export class ClaimEngine {
    * a claimant of this browser, whose crash is seen by its lock. Any other decision lets it go.
    */
   private prepareClaim(st: KeyState, action: Action): void {
+    // Waiting on a live foreign claim, the claimant is told so (it keeps its request for us once
+    // its own interest ends), and told when we stop: resolved, aborted, or taking it over.
+    let waits: number | undefined;
+    if (action.type === "wait") for (const w of st.waiters) waits = Math.min(w.minRev, waits ?? w.minRev);
+    if (waits !== st.waitsFor) this.opts.waits?.(st.key, (st.waitsFor = waits));
     if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
     if (!this.standby) return;
     const soon = action.type === "await-ready" || (action.type === "wait" && action.until === Infinity);

@@ -14,6 +14,7 @@ export type KeyReaderDeps = {
   lifecycle: () => Lifecycle;
   verdict: (key: string, claim: ClaimRecord, now: number) => Verdict;
   at: TrustedAt;
+  awaited?: ((key: string, rev: number) => boolean) | undefined;
 };
 
 /** The highest revision a waiter of this replica wants, if any (beyond MAX_REV nobody can claim it). */
@@ -107,6 +108,8 @@ export class KeyReader {
       if (order?.order) view.attempt.order = order.order;
       if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;
       if (order?.reasserted) view.attempt.reasserted = true;
+      // Asked only once nothing here waits: the lone replica's requests pay nothing for it.
+      if (!waiters.length && this.deps.awaited?.(st.key, a.rev)) view.awaited = true;
     }
     return view;
   }

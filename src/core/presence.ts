@@ -13,26 +13,32 @@ export const CONNECTION_LOST_ORIGIN = "shared-fetch:connection-lost";
 type Change = { added: number[]; updated: number[]; removed: number[] };
 
 /**
+ * What a replica publishes: its id, its browser's, and `waits`, the keys whose foreign claim it
+ * waits on, each with the lowest revision one of its asks wants (the claimant's request answers
+ * them): a claimant keeps that request going once nothing of its own wants it (invariant 11).
+ */
+export type PresenceSelf = { replicaId: string; browserId?: string | undefined; waits?: Record<string, number> | undefined };
+
+/**
  * Presence as a failure event: a replica publishes `{ sharedFetch: { replicaId, browserId } }` in
  * awareness; when a peer's state is removed (it disconnected or timed out) its claims are stale now.
  */
 export function watchPresence(
   awareness: Awareness,
-  self: { replicaId: string; browserId?: string },
+  self: PresenceSelf,
   handlers: {
     gone(replicaId: string): void;
-    present(replicaId: string, browserId: string | undefined): void;
+    present(replicaId: string, browserId: string | undefined, waits: unknown): void;
     /** Removed without proof of death (see below): no longer counted present, its claims keep their lease. */
     absent?(replicaId: string): void;
   },
 ): (keep?: boolean) => () => void {
   const byClient = new Map<number, string>();
-  const read = (clientId: number): { id: string; browserId: string | undefined } | undefined => {
+  const read = (clientId: number): { id: string; browserId: string | undefined; waits: unknown } | undefined => {
     const state = awareness.getStates().get(clientId);
     const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
-    const id = isPlainObject(field) ? field.replicaId : undefined;
-    const browserId = isPlainObject(field) && isId(field.browserId) ? field.browserId : undefined;
-    return isId(id) ? { id, browserId } : undefined;
+    if (!isPlainObject(field) || !isId(field.replicaId)) return undefined;
+    return { id: field.replicaId, browserId: isId(field.browserId) ? field.browserId : undefined, waits: field.waits };
   };
   const onChange = ({ added, updated, removed }: Change, origin: unknown) => {
     try {
@@ -54,7 +60,7 @@ export function watchPresence(
           continue;
         }
         byClient.set(clientId, seen.id);
-        handlers.present(seen.id, seen.browserId);
+        handlers.present(seen.id, seen.browserId, seen.waits);
       }
       for (const clientId of removed) {
         const id = byClient.get(clientId);
@@ -77,13 +83,11 @@ export function watchPresence(
     if (seen === undefined || clientId === awareness.clientID) continue;
     byClient.set(clientId, seen.id);
     // Present before this store started: the inspector would otherwise report it absent.
-    handlers.present(seen.id, seen.browserId);
+    handlers.present(seen.id, seen.browserId, seen.waits);
   }
   awareness.on("change", onChange);
-  awareness.setLocalStateField(
-    PRESENCE_FIELD,
-    self.browserId ? { replicaId: self.replicaId, browserId: self.browserId } : { replicaId: self.replicaId },
-  );
+  // A copy (the awareness keeps it): an undefined browserId or waits is not sent (JSON).
+  awareness.setLocalStateField(PRESENCE_FIELD, { ...self });
   // Only our own entry: a store that took the doc's presence over has written its own since.
   const leave = () => {
     const mine = awareness.getLocalState()?.[PRESENCE_FIELD];
@@ -150,36 +154,58 @@ export function followAwareness(
 export function watchReplicaPresence(
   doc: Y.Doc,
   initial: Awareness,
-  self: { replicaId: string; browserId?: string },
-  engine: { liveness: { markGone(id: string): void; markPresent(id: string): void }; markClaimantDirty(id: string): void },
+  self: PresenceSelf,
+  engine: {
+    liveness: { markGone(id: string): void; markPresent(id: string): void };
+    markClaimantDirty(id: string): void;
+    recheck(keys: Iterable<string>): void;
+  },
   changed: () => void,
 ): {
   present: ReadonlySet<string>;
   elsewhere(ownBrowserId: string | undefined): number;
   /** The awareness it publishes this replica in now (none between a connection and the next). */
   awareness(): Awareness | undefined;
+  /** Whether a replica present waits on this replica's claim of `key` at `rev` (PresenceSelf.waits). */
+  awaited(key: string, rev: number): boolean;
+  /** Publishes `self` again (its browser id changed). */
+  publish(): void;
+  /** This replica waits on a foreign claim of `key` for `rev` (undefined: no longer): published a microtask later. */
+  wait(key: string, rev: number | undefined): void;
   stop(crashed?: boolean): void;
 } {
   const present = new Set<string>();
   const browsers = new Map<string, string | undefined>();
+  // Another replica's waits, as published (validated where read: peers are not trusted, invariant 14).
+  const waits = new Map<string, Record<string, unknown>>();
   let current: Awareness | undefined;
+  // Its waits went with it (it left, crashed or went quiet): the keys it waited on are decided again.
+  const setWaits = (id: string, next: unknown) => {
+    const keys = Object.keys(waits.get(id) ?? {});
+    if (isPlainObject(next)) keys.push(...Object.keys(waits.set(id, next).get(id)!));
+    else waits.delete(id);
+    if (keys.length) engine.recheck(keys);
+  };
   const handlers = {
     gone: (id: string) => {
       present.delete(id);
       browsers.delete(id);
+      setWaits(id, undefined);
       engine.liveness.markGone(id);
       engine.markClaimantDirty(id);
       changed();
     },
-    present: (id: string, browserId: string | undefined) => {
+    present: (id: string, browserId: string | undefined, waited: unknown) => {
       present.add(id);
       browsers.set(id, browserId);
+      setWaits(id, waited);
       engine.liveness.markPresent(id);
       changed();
     },
     absent: (id: string) => {
       present.delete(id);
       browsers.delete(id);
+      setWaits(id, undefined);
       changed();
     },
   };
@@ -200,5 +226,26 @@ export function watchReplicaPresence(
     for (const browserId of browsers.values()) if (browserId === undefined || browserId !== ownBrowserId) n++;
     return n;
   };
-  return { present, elsewhere, awareness: () => current, stop };
+  const awaited = (key: string, rev: number): boolean => {
+    for (const w of waits.values()) if (Object.hasOwn(w, key) && typeof w[key] === "number" && w[key] <= rev) return true;
+    return false;
+  };
+  let queued = false;
+  // Only our own entry: a store that took the doc's presence over has written its own since.
+  const publish = () => {
+    queued = false;
+    const mine = current?.getLocalState()?.[PRESENCE_FIELD];
+    if (isPlainObject(mine) && mine.replicaId === self.replicaId) current!.setLocalStateField(PRESENCE_FIELD, { ...self });
+  };
+  const wait = (key: string, rev: number | undefined) => {
+    // A new object each time: the one published stays as it was sent.
+    const mine = { ...self.waits };
+    if (rev === undefined) delete mine[key];
+    else mine[key] = rev;
+    self.waits = Object.keys(mine).length ? mine : undefined;
+    // Once per tick, outside any transaction the decision ran in (pitfall 1).
+    if (!queued) queueMicrotask(publish);
+    queued = true;
+  };
+  return { present, elsewhere, awareness: () => current, awaited, publish, wait, stop };
 }

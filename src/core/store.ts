@@ -5,7 +5,7 @@ import { abortError } from "./errors.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { fetchKey } from "./key.ts";
 import { inspect } from "./inspector.ts";
-import { PRESENCE_FIELD, watchReplicaPresence } from "./presence.ts";
+import { watchReplicaPresence, type PresenceSelf } from "./presence.ts";
 import { fetchJob as createFetchJob } from "./fetch-job.ts";
 import { normalizeRequest, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
@@ -39,7 +39,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
   // What presence publishes, in every awareness the store follows (presence.ts).
-  const presenceSelf = { replicaId, browserId };
+  const presenceSelf: PresenceSelf = { replicaId, browserId };
   // The id every tab of this browser agrees on (first visit: tabs opened at once). Claims do not
   // wait for it (a first visit would pay the agreement's lock round trips before every first
   // request): a claim made before it named the tentative id, and is renamed here, within a few ms
@@ -49,8 +49,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       if (id === browserId || destroyed) return;
       browserId = id;
       presenceSelf.browserId = id;
-      const awareness = presence?.awareness();
-      if (awareness && awareness.getLocalState() !== null) awareness.setLocalStateField(PRESENCE_FIELD, { replicaId, browserId: id });
+      presence?.publish();
       const renamed = records.claims
         .entries()
         .filter(([, c]) => c.replicaId === replicaId && c.browserId !== undefined && c.browserId !== id);
@@ -104,6 +103,12 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       return true;
     },
     revived: (id) => locks?.forget(id),
+    // Who waits on whose claim travels in presence: it goes with a replica that leaves or dies.
+    ...(options.awareness && {
+      // Called once the store is made (a decision on a key), when presence is there.
+      awaited: (key: string, rev: number) => presence!.awaited(key, rev),
+      waits: (key: string, rev: number | undefined) => presence!.wait(key, rev),
+    }),
   });
   const stopLifecycle = watchPageLifecycle({
     suspend: () => {

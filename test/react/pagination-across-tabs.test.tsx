@@ -2,10 +2,11 @@
 /**
  * TanStack's pagination with `placeholderData: keepPreviousData` in two tabs of one browser, each
  * paging on its own: a page either tab fetches is sent once for both, the previous page shows as
- * placeholder meanwhile, as with plain useQuery. A tab that pages on past a page whose request it
- * sent, while another tab waits on that request, aborts it (invariant 11: no replica knows who
- * joined its claim); the other tab takes it over at once by the key's Web Lock and sends it again
- * (README, "What differs").
+ * placeholder meanwhile, as with plain useQuery. These stores have no presence (no `awareness`), so
+ * a tab that pages on past a page whose request it sent, while another tab waits on that request,
+ * cannot hear the wait and aborts it (invariant 11); the other tab takes it over at once by the
+ * key's Web Lock and sends it again (README, "What differs"; with presence the request goes on:
+ * route-change-joined-request.test.tsx).
  */
 import { keepPreviousData, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
@@ -73,7 +74,7 @@ describe("pagination with keepPreviousData in two tabs", () => {
     expect(requestsFor(c, "2")).toHaveLength(1);
   });
 
-  it("A pages on to 3 while B waits on A's request for page 2: A's is aborted and B sends page 2 again (invariant 11; README, What differs)", async () => {
+  it("A pages on to 3 while B waits on A's request for page 2, no presence: A's is aborted and B sends page 2 again (invariant 11; README, What differs)", async () => {
     const c = await twoTabsOnPageOne();
     next("a");
     await waitFor(() => expect(requestsFor(c, "2")).toHaveLength(1));
