@@ -73,7 +73,7 @@ export type TabMessage =
       leaseMs?: number;
       maxAgeMs?: number;
       retry?: WireRetry;
-      /** A refetch's first send only (see EnsureOptions.skipInFlight): a re-sent ask joins what its first send started. */
+      /** A refetch's (see EnsureOptions.skipInFlight), on every send: a standby keeps the twin it waits on instead. */
       skipInFlight?: true;
     }
   /** The tab's verdict on a failed attempt, for a retry policy that is a function (answers "retry?"). */

@@ -36,11 +36,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private workerReplicaId: string | undefined;
   private readonly send = (message: TabMessage): void => {
     this.link?.(message);
-    if (message.t === "ensure" && message.skipInFlight) {
-      // The standby runs it only after a takeover of what the live worker claimed for it: joined.
-      const { skipInFlight: _first, ...joining } = message;
-      this.shadowLink?.(joining);
-    } else if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
+    if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
   };
   // An ask the live worker answered is withdrawn from the standby: it waits for nothing there.
   private readonly waiters = new RemoteWaiters(

@@ -16,8 +16,8 @@ type Waiter = {
   maxAgeMs?: number;
   retry?: RetryPolicy;
   /**
-   * Sent with the ask's first message only: a re-send (a new worker, the standby) joins what it
-   * started. Handed over to the tab's own replica it is asked there again: no worker served it.
+   * Sent with every message of the ask: a re-send to the next worker must still skip the request
+   * another replica sent before the call (the standby keeps the twin it got in advance instead).
    */
   skipInFlight?: boolean;
   signal?: AbortSignal;
@@ -87,8 +87,7 @@ export class RemoteWaiters {
         cleanup: () => signal?.removeEventListener("abort", onAbort),
       };
       this.waiters.set(id, w);
-      // Only the first message skips (a re-send joins what it started); the field stays for moveTo.
-      this.send(message(id, w, w.skipInFlight === true));
+      this.send(message(id, w));
       this.changed(key);
     });
   }
@@ -147,7 +146,7 @@ export class RemoteWaiters {
   }
 }
 
-function message(id: number, w: Waiter, skipInFlight = false): TabMessage {
+function message(id: number, w: Waiter): TabMessage {
   const retry = retryToWire(w.retry);
   return {
     t: "ensure",
@@ -158,7 +157,7 @@ function message(id: number, w: Waiter, skipInFlight = false): TabMessage {
     ...(w.leaseMs !== undefined ? { leaseMs: w.leaseMs } : {}),
     ...(w.maxAgeMs !== undefined ? { maxAgeMs: w.maxAgeMs } : {}),
     ...(retry ? { retry } : {}),
-    ...(skipInFlight ? { skipInFlight: true as const } : {}),
+    ...(w.skipInFlight ? { skipInFlight: true as const } : {}),
   };
 }
 

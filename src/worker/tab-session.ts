@@ -68,12 +68,6 @@ export class TabSession {
    * (which cannot claim before promotion), answered to nobody — the tab hears from the live worker.
    */
   private shadowing = false;
-  /**
-   * Asks from before a hello that the tab re-sends right behind it (its `resend` ids): each is
-   * withdrawn once its re-sent twin has joined, so a takeover already under way for it is never
-   * left without a waiter in between (that would abort it and send the request again).
-   */
-  private readonly handover = new Map<number, AbortController>();
 
   constructor(
     private readonly port: PortLike,
@@ -160,7 +154,6 @@ export class TabSession {
       case "abort":
         this.waiters.get(msg.id)?.abort();
         this.waiters.delete(msg.id);
-        this.handOver(msg.id);
         return;
       case "sub":
         return this.subscribe(store, msg.kind, msg.key, msg.req);
@@ -222,15 +215,11 @@ export class TabSession {
     if (msg.v !== PROTOCOL) return this.post({ t: "refused", message: `protocol ${msg.v} asked, this worker speaks ${PROTOCOL}` });
     this.setPresent(true);
     // A tab back from the back/forward cache, or one that asked this standby in advance, says
-    // hello: it re-sends what it still wants. An ask it re-sends is handed over to its twin.
-    const resend = new Set(msg.resend ?? []);
-    for (const [id, controller] of this.waiters) {
-      if (!resend.has(id)) continue;
-      this.handOver(id);
-      this.handover.set(id, controller);
-      this.waiters.delete(id);
-    }
-    this.dropInterest(false);
+    // hello: it re-sends what it still wants. An ask this standby waits on already stays (a
+    // takeover under way for it is never left without a waiter, which would abort it and send
+    // the request again; a refetch keeps the revision it asked for when it was new): its re-sent
+    // twin is dropped.
+    this.dropInterest(new Set(msg.resend));
     // The tab sends what it wants right behind its hello: held until the store is there.
     const queued: TabMessage[] = [];
     this.opening = queued;
@@ -240,7 +229,7 @@ export class TabSession {
       opened = await this.deps.open(msg.config);
     } catch (error) {
       this.opening = undefined;
-      this.dropHandover();
+      this.dropInterest();
       return this.post({ t: "refused", message: toWire(error).message });
     } finally {
       if (this.opening === queued) this.opening = undefined;
@@ -266,6 +255,7 @@ export class TabSession {
   }
 
   private ensure(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "ensure" }>): void {
+    if (this.waiters.has(msg.id)) return;
     const controller = new AbortController();
     this.waiters.set(msg.id, controller);
     const { signal } = controller;
@@ -300,11 +290,8 @@ export class TabSession {
       if (retry) this.deps.ask?.(key, { policy: retry, asking }, signal, running);
     } catch (error) {
       this.waiters.delete(msg.id);
-      this.handOver(msg.id);
       return this.post({ t: "rejected", id: msg.id, error: toWire(error) });
     }
-    // Its twin from before the hello goes only now that this one waits in the store.
-    this.handOver(msg.id);
     running.then(
       (snap) => {
         if (this.waiters.get(msg.id) !== controller) return;
@@ -373,21 +360,13 @@ export class TabSession {
     else dev.stopHeartbeats(msg.on);
   }
 
-  private handOver(id: number): void {
-    this.handover.get(id)?.abort();
-    this.handover.delete(id);
-  }
-
-  private dropHandover(): void {
-    for (const controller of this.handover.values()) controller.abort();
-    this.handover.clear();
-  }
-
-  /** The tab left (crash, close, pagehide): its waiters are withdrawn, its subscriptions ended. */
-  dropInterest(withHandover = true): void {
-    for (const controller of this.waiters.values()) controller.abort();
-    this.waiters.clear();
-    if (withHandover) this.dropHandover();
+  /** The tab left (crash, close, pagehide): its waiters are withdrawn (but those `kept`), its subscriptions ended. */
+  dropInterest(kept?: Set<number>): void {
+    for (const [id, controller] of this.waiters)
+      if (!kept?.has(id)) {
+        controller.abort();
+        this.waiters.delete(id);
+      }
     this.retryAsks.dropAll();
     for (const sub of this.subs.values()) sub.off();
     this.subs.clear();
