@@ -56,6 +56,13 @@ export function workerName(name: string, generation: number): string {
 const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
 
 /**
+ * The workers a page started (a `ready` told one of its stores so), by the page's Web Locks: a
+ * store the page makes again (a logout, then a new connectBrowser) connects a later port to that
+ * worker, and must not start the standby in the renderer the live worker dies with.
+ */
+const hosted = new WeakMap<object, Set<string>>();
+
+/**
  * Keeps one tab connected to the browser's live replica worker. The tab holds a Web Lock for its
  * life (the worker queues on it: granted = the tab died, since a MessagePort has no close event),
  * and queues on the worker's lock: granted = the worker died (it lives in the renderer of the tab
@@ -111,7 +118,9 @@ export class WorkerLink {
     // its worker starts now, so that its script loads and evaluates while this tab agrees the
     // browser id and asks Web Locks which generation lives (not without storage to read: a guess
     // would start a worker only to drop it).
-    if (stored !== undefined) this.startEarly(stored);
+    // A microtask later: a store destroyed at once (React StrictMode's double effect) starts none, so
+    // the page's next store connects first, and the worker tells it it is the host.
+    if (stored !== undefined) queueMicrotask(() => this.stopped || this.startEarly(stored));
     await this.o.before?.catch(() => {});
     this.generation = Math.max(stored ?? 0, await liveGeneration(this.o.locks, this.o.config.name));
     this.firstGeneration = this.generation;
@@ -246,7 +255,11 @@ export class WorkerLink {
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.served(msg.replicaId);
-      if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
+      const page = hosted.get(this.o.locks) ?? new Set();
+      hosted.set(this.o.locks, page);
+      const name = workerName(this.o.config.name, generation);
+      if (msg.host) page.add(name);
+      if (this.o.standby !== false && msg.host === false && !page.has(name) && this.standby?.generation !== generation + 1) {
         const start = () => this.startStandby(generation, msg.lock, msg.replicaId);
         // After a takeover the next standby waits: its boot (a script, a doc synced from this
         // worker) would compete for the CPU with the takeover's request and its delivery.
