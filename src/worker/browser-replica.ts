@@ -111,7 +111,9 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     options.onRetire?.();
   };
   /** `connecting`: a port connected, whose hello comes once its tab holds its lock (give it the default's time). */
-  const onPresence = (connecting?: boolean): void => {
+  const onPresence = (connecting?: boolean, session?: TabSession): void => {
+    // A tab that left (crash, close, back/forward cache) is no session of this worker's until its port says hello again.
+    if (session) sessions[session.present ? "add" : "delete"](session);
     hadTab ||= anyTab();
     clearTimeout(retireTimer);
     const set = options.retireAfterMs ?? RETIRE_AFTER_MS;

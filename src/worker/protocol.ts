@@ -90,8 +90,11 @@ export type TabMessage =
    */
   | { t: "dev"; action: "crash" }
   | { t: "dev"; action: "pauseNetwork" | "stopHeartbeats"; on: boolean }
-  /** pagehide: drop every interest of this tab now (it may come back from the back/forward cache). */
-  | { t: "bye" };
+  /**
+   * pagehide: drop every interest of this tab now (it may come back from the back/forward cache).
+   * `gone`: its store was destroyed or its page unloaded for good: the worker ends its session.
+   */
+  | { t: "bye"; gone?: true };
 
 export type WireError = { name: string; message: string };
 

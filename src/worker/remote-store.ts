@@ -339,9 +339,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.inspector.changed();
   }
 
-  /** Tells the worker this tab wants nothing now (pagehide); everything is re-sent on attach. */
-  leave(): void {
-    this.send({ t: "bye" });
+  /** Tells the worker this tab wants nothing now (pagehide), or ever (`gone`); everything is re-sent on attach. */
+  leave(gone?: boolean): void {
+    this.send(gone ? { t: "bye", gone } : { t: "bye" });
     this.link = undefined;
     this.shadowLink = undefined;
   }
@@ -349,7 +349,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   destroy(): void {
     if (this.destroyed) return;
     this.waiters.abortAll("shared-fetch: the store was destroyed");
-    this.leave();
+    this.leave(true);
     this.destroyed = true;
     this.views.clear();
     // An open panel's last word: it shows this store's last view, marked as one.

@@ -25,8 +25,8 @@ export type SessionDeps = {
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
-  /** A tab came or went (see TabSession.present). */
-  onPresence?(): void;
+  /** A tab came or went (see TabSession.present): a session with no tab is kept only by its port (a hello may come back on it). */
+  onPresence?(connecting?: boolean, session?: TabSession): void;
   /** An ask with a retry policy waits for `key` until `signal` aborts or `running` settles. */
   ask?(key: string, ask: LiveAsk, signal: AbortSignal, running: Promise<unknown>): void;
   /** The policy of another ask still waiting for `key` (not `self`), if any. */
@@ -138,11 +138,14 @@ export class TabSession {
   private setPresent(here: boolean): void {
     if (this.here === here) return;
     this.here = here;
-    this.deps.onPresence?.();
+    this.deps.onPresence?.(false, this);
   }
 
   private handle(msg: TabMessage): void {
-    if (msg.t === "bye") this.setPresent(false);
+    if (msg.t === "bye") {
+      this.setPresent(false);
+      if (msg.gone) return this.close();
+    }
     if (msg.t === "hello") return void this.hello(msg);
     if (msg.t === "standby") return void this.standby(msg);
     if (this.opening) return void this.opening.push(msg);

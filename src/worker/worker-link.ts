@@ -344,12 +344,12 @@ export class WorkerLink {
     if (typeof win.addEventListener !== "function") return () => {};
     // pagehide: this tab wants nothing now, and lets go of its lock (a held lock keeps it out of
     // the back/forward cache). pageshow from that cache: hold it again and say hello again.
-    const onHide = () => {
+    const onHide = (event: Event) => {
       if (this.hidden) return;
       this.hidden = true;
       clearTimeout(this.readyTimer);
       this.endProbe();
-      this.o.store.leave();
+      this.o.store.leave((event as PageTransitionEvent).persisted === false);
       this.stopWatch?.();
       this.stopWatch = undefined;
       // The standby is turned to again only once it says it stands again (see resume).
