@@ -74,15 +74,17 @@ export class KeyReader {
 
   /** The recorded revision our running request's result is to be recorded at (freshness.ts, outran). */
   over(st: KeyState): number | undefined {
-    const { result, claim } = this.read(st);
+    const { result, error, claim } = this.read(st);
     const a = st.attempt;
-    return a?.phase === "running" && outran(result, a, claim, this.deps.at) ? result!.rev : undefined;
+    return a?.phase === "running" ? outran(result, error, a, claim, this.deps.at) : undefined;
   }
 
   view(st: KeyState): KeyView {
-    const { error, claim } = this.read(st);
-    // Older data than our request's: not what its waiters wait for, nor what supersedes it.
-    const result = this.over(st) ? undefined : st.seen;
+    const { error: recorded, claim } = this.read(st);
+    // Older outcomes than our request's: not what its waiters wait for, nor what supersedes it.
+    const over = this.over(st) !== undefined;
+    const result = over ? undefined : st.seen;
+    const error = over ? undefined : recorded;
     const waiters = [...st.waiters].map((w) => w.minRev);
     // What the waiters here joined, while they wait (see AttemptDeps.joined).
     st.joined = waiters.length ? (claim ?? st.joined) : undefined;

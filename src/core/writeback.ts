@@ -35,9 +35,9 @@ export function writeOutcome(
   const result = results.get(key);
   const error = errors.get(key);
   let outcome = attempt.outcome;
-  // `over`: the recorded revision holds older data than this result (freshness.ts, outran).
-  const over = outcome.ok && result !== undefined && attempt.over === result.rev;
-  const rev = over ? result.rev : attempt.rev;
+  // `over`: the recorded revision holds older outcomes than this result (freshness.ts, outran).
+  const over = outcome.ok && attempt.over !== undefined && attempt.over === Math.max(result?.rev ?? 0, error?.rev ?? 0);
+  const rev = over ? attempt.over! : attempt.rev;
   if (outcome.ok) {
     if (result && result.rev >= rev && !over) return false;
     const record: ResultRecord = { rev, data: outcome.data, label, ...at, ...writer };
