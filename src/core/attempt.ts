@@ -11,6 +11,7 @@ import { claimRank, type ClaimRecord } from "./records.ts";
 import { startSettleTimer, type SettleTimer } from "./settle-timer.ts";
 import type { Settle } from "./settle-window.ts";
 import { writeOutcome } from "./writeback.ts";
+import { invalidated } from "./freshness.ts";
 
 /** What an attempt needs from its engine. */
 export type AttemptDeps = {
@@ -95,6 +96,8 @@ export class Attempt {
   private windowDone = false;
   /** When the request was sent (this replica's clock). */
   sentAt: number | undefined;
+  /** Whether the recorded outcome was invalidated (dated at the epoch) when the request was sent. */
+  private sentInvalidated = false;
 
   constructor(
     readonly job: Job,
@@ -294,6 +297,7 @@ export class Attempt {
     const { job, rev, deps } = this;
     this.state = { phase: "running" };
     this.sentAt = Date.now();
+    this.sentInvalidated = this.invalidated();
     deps.emit({ type: "dispatched", kind: job.kind, key: job.key, label: job.label, rev });
     const signal = this.controller.signal;
     let run: Promise<Outcome>;
@@ -339,6 +343,11 @@ export class Attempt {
     this.releaseKey = undefined;
   }
 
+  private invalidated(): boolean {
+    const { job, deps } = this;
+    return invalidated(job.results.get(job.key), deps.records.errors.get(job.key));
+  }
+
   /** Writebacks are gated on key and revision, never on the claim (invariants 6 and 7). */
   private finish(outcome: Outcome | null): void {
     const { job, rev, deps } = this;
@@ -347,6 +356,9 @@ export class Attempt {
     if (this.state.phase !== "running" || outcome === null) return;
     let written = false;
     const over = deps.over?.();
+    // Invalidated for every replica while it ran (the devtools' invalidate): read before that, its
+    // outcome is recorded as stale, or it would undo the invalidation for every replica.
+    if (!this.sentInvalidated && this.invalidated()) outcome = { ...outcome, at: 0 };
     deps.write(() => {
       written = writeOutcome(deps.records, job.results, {
         key: job.key,
