@@ -96,6 +96,9 @@ export function KeyDetails({
         </span>
       </div>
       <div style={styles.muted}>key {row.key}</div>
+      {row.claim?.waiters && (
+        <div style={styles.muted}>its request goes on for the replicas waiting on it: {row.claim.waiters.join(", ")}</div>
+      )}
       {preview && (
         <pre style={styles.pre} data-testid="json-preview" tabIndex={0} aria-label={`Recorded JSON of ${row.label}`}>
           {preview.text}

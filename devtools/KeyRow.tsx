@@ -73,6 +73,11 @@ export function KeyRow({
           data-phase={row.attempt?.phase ?? (row.waitsForSync ? "sync" : undefined)}
         >
           {holder(row)}
+          {claim?.waiters && (
+            <div style={styles.muted} data-testid="waiters">
+              waited on by {claim.waiters.map((id) => (id === me(replicas) ? "me" : shortId(id))).join(", ")}
+            </div>
+          )}
         </td>
         <td style={styles.td}>{claim ? <ClaimState claim={claim} /> : "—"}</td>
         <td style={styles.td} data-testid="result">
@@ -122,9 +127,10 @@ function holder({ claim, attempt, waitsForSync }: DevtoolsKeyRow): string {
   return claim || attempt ? `me (this tab)${phase}` : "none";
 }
 
+const me = (replicas: readonly DevtoolsReplica[]) => replicas.find((r) => r.me)?.replicaId;
+
 function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsReplica[]): string {
-  const me = replicas.find((r) => r.me)?.replicaId;
-  const who = rec.by === undefined ? "writer not named" : rec.by === me ? "by me" : `by ${shortId(rec.by)}`;
+  const who = rec.by === undefined ? "writer not named" : rec.by === me(replicas) ? "by me" : `by ${shortId(rec.by)}`;
   return `${who} · ${rec.at === undefined ? "before this panel started" : formatTime(rec.at)}`;
 }
 

@@ -20,7 +20,7 @@ export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
       )}
       {!hasAwareness && <p style={styles.empty}>No awareness given: presence unknown, replicas that hold nothing are not listed.</p>}
       <table style={styles.table} aria-label="Replicas">
-        <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Identity"]} />
+        <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Waits on", "Identity"]} />
         <tbody>
           {rows.map((r) => (
             <tr
@@ -45,6 +45,9 @@ export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
                   : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}
               </td>
               <td style={styles.td}>{r.claims}</td>
+              <td style={styles.td} data-testid="waits" title={r.waits?.join(" ")}>
+                {r.waits?.map((key) => snapshot.keys.find((k) => k.key === key)?.label ?? shortId(key)).join(", ") ?? "—"}
+              </td>
               <td style={styles.td} title="Short SHA-256 of the store's identity (others' identities are hashed into keys)">
                 {r.identityHash ?? "—"}
               </td>

@@ -72,7 +72,7 @@ export function build(input: BuildInputs): Built {
     keys.push(row);
   }
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { keys, replicas: replicas(input), nextExpiry };
+  return { keys, replicas: replicas(input, keys), nextExpiry };
 }
 
 /**
@@ -107,11 +107,12 @@ function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsC
   };
   if (c.reason) claim.reason = c.reason;
   if (c.browserId !== undefined) claim.browserId = c.browserId;
+  if (c.waiters) claim.waiters = c.waiters;
   if (presence) claim.holderPresent = c.mine || (presence.has(c.replicaId) && c.reason !== "presence-left" && c.reason !== "lock-released");
   return claim;
 }
 
-function replicas(input: BuildInputs): DevtoolsReplica[] {
+function replicas(input: BuildInputs, keys: DevtoolsKeyRow[]): DevtoolsReplica[] {
   // A store given no awareness lists only replicas seen in the doc; the panel's own presence adds
   // the ones that hold nothing, as it says it does once it has an awareness.
   const listed = new Set(input.inspection.replicas.map((r) => r.replicaId));
@@ -129,6 +130,8 @@ function replicas(input: BuildInputs): DevtoolsReplica[] {
     const since = input.since.get(r.replicaId);
     if (since !== undefined) row.since = since;
     if (r.me) row.identityHash = input.identityHash;
+    const waits = keys.filter((k) => k.claim?.waiters?.includes(r.replicaId)).map((k) => k.key);
+    if (waits.length) row.waits = waits;
     const seen = input.presence?.get(r.replicaId);
     // The store's own view of presence first (it acts on it); the panel's awareness otherwise.
     if (r.present !== undefined) row.present = r.present;

@@ -33,6 +33,8 @@ export type DevtoolsClaim = {
   silentMs: number;
   /** When it goes stale by silence on the store's clock (Infinity: only an event can tell, or it is ours). */
   staleAt: number;
+  /** Replicas (the inspected one included) waiting on its request, as their presence says: it goes on for them. */
+  waiters?: readonly string[];
 };
 
 export type DevtoolsKeyRow = {
@@ -85,6 +87,8 @@ export type DevtoolsReplica = {
   since?: number;
   /** Short hash of the store's identity (the inspected replica only: others' identities are hashed into keys). */
   identityHash?: string;
+  /** Keys whose foreign claim it waits on, as its presence says (the claims' waiters). */
+  waits?: readonly string[];
 };
 
 export type DevtoolsEvent = {

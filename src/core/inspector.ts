@@ -34,6 +34,8 @@ export type InspectedClaim = {
   silentMs: number;
   /** The claimant is watched by its Web Lock (same browser): no lease applies. */
   exact: boolean;
+  /** Replicas (this one included) that wait on its request, as their presence says: it goes on for them. Absent: none. */
+  waiters?: string[];
 };
 
 export type InspectedKey = {
@@ -96,6 +98,8 @@ export type InspectorDeps = {
   /** Replicas present in awareness, or undefined when the store was given none. */
   present: () => ReadonlySet<string> | undefined;
   settle: () => Settle;
+  /** The replicas (`me`: this one too) whose presence says they wait on a claim of `key` at `rev`. */
+  waiters?: ((key: string, rev: number, me?: boolean) => string[]) | undefined;
 };
 
 export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
@@ -204,6 +208,8 @@ function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded
         return claim;
       })();
   if (c.kind) out.kind = c.kind;
+  const waiters = deps.waiters?.(key, c.rev, true).filter((id) => id !== c.replicaId);
+  if (waiters?.length) out.waiters = waiters;
   if (c.browserId !== undefined) out.browserId = c.browserId;
   return out;
 }

@@ -166,6 +166,8 @@ export function watchReplicaPresence(
   elsewhere(ownBrowserId: string | undefined): number;
   /** The awareness it publishes this replica in now (none between a connection and the next). */
   awareness(): Awareness | undefined;
+  /** The replicas present (`me`: and this one) that wait on a claim of `key` at `rev`, as their presence says. */
+  waiters(key: string, rev: number, me?: boolean): string[];
   /** Whether a replica present waits on this replica's claim of `key` at `rev` (PresenceSelf.waits). */
   awaited(key: string, rev: number): boolean;
   /** Publishes `self` again (its browser id changed). */
@@ -226,10 +228,12 @@ export function watchReplicaPresence(
     for (const browserId of browsers.values()) if (browserId === undefined || browserId !== ownBrowserId) n++;
     return n;
   };
-  const awaited = (key: string, rev: number): boolean => {
-    for (const w of waits.values()) if (Object.hasOwn(w, key) && typeof w[key] === "number" && w[key] <= rev) return true;
-    return false;
-  };
+  // `me`: this replica's own waits count too (inspect() shows them; a claimant never waits on itself).
+  const waiters = (key: string, rev: number, me?: boolean): string[] =>
+    [...waits, ...(me ? [[self.replicaId, self.waits ?? {}] as const] : [])]
+      .filter(([, w]) => Object.hasOwn(w, key) && typeof w[key] === "number" && w[key] <= rev)
+      .map(([id]) => id);
+  const awaited = (key: string, rev: number): boolean => waiters(key, rev).length > 0;
   let queued = false;
   // Only our own entry: a store that took the doc's presence over has written its own since.
   const publish = () => {
@@ -247,5 +251,5 @@ export function watchReplicaPresence(
     if (!queued) queueMicrotask(publish);
     queued = true;
   };
-  return { present, elsewhere, awareness: () => current, awaited, publish, wait, stop };
+  return { present, elsewhere, awareness: () => current, waiters, awaited, publish, wait, stop };
 }
