@@ -11,15 +11,12 @@ const noSubscribe = () => () => {};
  * visit's doc holds what the server's did not: rendered, it would not match the server's HTML). It
  * reaches the query right after, from the store. An `initialData` of the caller's own stays.
  */
-export function useHydratable<O extends object>(opts: O, given: { initialData?: unknown } | undefined): O {
+export function useHydratable<O extends object>(opts: O, given: { initialData?: unknown; initialDataUpdatedAt?: unknown } | undefined): O {
   const hydrating = useSyncExternalStore(
     noSubscribe,
     () => false,
     () => true,
   );
-  if (!hydrating || given?.initialData !== undefined) return opts;
-  const copy = { ...opts } as Record<string, unknown>;
-  delete copy.initialData;
-  delete copy.initialDataUpdatedAt;
-  return copy as O;
+  // The caller's own only (a function of theirs that finds none falls back to the record: not now).
+  return hydrating ? { ...opts, initialData: given?.initialData, initialDataUpdatedAt: given?.initialDataUpdatedAt } : opts;
 }

@@ -17,6 +17,7 @@ import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch 
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
+  orRecorded,
   inputErrorOf,
   type Ask,
   mayShowRecorded,
@@ -129,14 +130,11 @@ export function sharedProgramOptions<TData = ProgramData>(
     // A program any replica resolved shows at once (dated 0: TanStack sees it as stale and asks
     // again, which the store answers from the record without a request, unless the devtools
     // invalidated it: then it re-resolves).
-    // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
-    ...(rest.initialData === undefined
-      ? {
-          initialData: () =>
-            req && mayShowRecorded(store, id, work) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined,
-          initialDataUpdatedAt: 0,
-        }
-      : {}),
+    ...orRecorded(
+      rest,
+      () => (req && mayShowRecorded(store, id, work) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined),
+      () => 0,
+    ),
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,

@@ -171,6 +171,27 @@ export function mayShowRecorded(store: SharedFetchStore, id: string, work: strin
 }
 
 /**
+ * The query's `initialData` and its date, after the caller's (`given`): the caller's own, else what
+ * the store recorded. An explicit `initialData: undefined` means none of the caller's, and so does
+ * a function of the caller's that finds none (TanStack's "initial data from the cache" recipe):
+ * the recorded result still shows at once. TanStack asks the date right after the data it dates.
+ */
+export function orRecorded<T>(
+  given: { initialData?: unknown; initialDataUpdatedAt?: unknown },
+  data: () => T | undefined,
+  at: () => number,
+) {
+  const { initialData: mine, initialDataUpdatedAt: mineAt } = given;
+  if (mine !== undefined && typeof mine !== "function") return {};
+  let own: T | undefined;
+  return {
+    initialData: (): T | undefined => ((own = typeof mine === "function" ? mine() : undefined) !== undefined ? own : data()),
+    initialDataUpdatedAt: (): number | undefined =>
+      own === undefined ? at() : typeof mineAt === "function" ? mineAt() : (mineAt as number | undefined),
+  };
+}
+
+/**
  * `["shared-fetch", "GET", "https://host/path", <key>]`: no query string, header value or body (invariant 13).
  * A relative URL resolves as sharedQueryOptions resolves it, so the keys match.
  */
@@ -267,17 +288,15 @@ export function sharedQueryOptions<T = unknown, TData = T>(
     ...(rest as Omit<UseQueryOptions<T, SharedFetchError, TData, QueryKey>, "queryKey" | "queryFn">),
     // A result any replica recorded (e.g. persisted in IndexedDB) shows at once, aged by its `at`:
     // TanStack then revalidates it on mount when it is stale (stale-while-revalidate).
-    // After `rest`: an `initialData: undefined` given explicitly means none of the caller's.
-    ...(rest.initialData === undefined
-      ? {
-          initialData: () => {
-            const r = recorded();
-            return r?.info && r.snap.data !== undefined ? (r.snap.data as T) : undefined;
-          },
-          // A record that predates ages is of unknown age: as old as can be.
-          initialDataUpdatedAt: () => recorded()?.info?.at ?? 0,
-        }
-      : {}),
+    ...orRecorded(
+      rest,
+      () => {
+        const r = recorded();
+        return r?.info && r.snap.data !== undefined ? (r.snap.data as T) : undefined;
+      },
+      // A record that predates ages is of unknown age: as old as can be.
+      () => recorded()?.info?.at ?? 0,
+    ),
     ...(req === null && inputError === undefined ? { enabled: false } : {}),
     queryKey: key,
     queryFn,
