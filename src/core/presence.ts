@@ -235,18 +235,19 @@ export function watchReplicaPresence(
       .map(([id]) => id);
   const awaited = (key: string, rev: number): boolean => waiters(key, rev).length > 0;
   let queued = false;
+  // Kept apart from `self.waits` and copied once per publish: a page joining K keys in one tick
+  // paid K copies of up to K entries (the one published must stay as it was sent).
+  const waiting = new Map<string, number>();
   // Only our own entry: a store that took the doc's presence over has written its own since.
   const publish = () => {
     queued = false;
+    self.waits = waiting.size ? Object.fromEntries(waiting) : undefined;
     const mine = current?.getLocalState()?.[PRESENCE_FIELD];
     if (isPlainObject(mine) && mine.replicaId === self.replicaId) current!.setLocalStateField(PRESENCE_FIELD, { ...self });
   };
   const wait = (key: string, rev: number | undefined) => {
-    // A new object each time: the one published stays as it was sent.
-    const mine = { ...self.waits };
-    if (rev === undefined) delete mine[key];
-    else mine[key] = rev;
-    self.waits = Object.keys(mine).length ? mine : undefined;
+    if (rev === undefined) waiting.delete(key);
+    else waiting.set(key, rev);
     // Once per tick, outside any transaction the decision ran in (pitfall 1).
     if (!queued) queueMicrotask(publish);
     queued = true;
