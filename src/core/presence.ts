@@ -32,7 +32,7 @@ export function watchPresence(
     /** Removed without proof of death (see below): no longer counted present, its claims keep their lease. */
     absent?(replicaId: string): void;
   },
-): (keep?: boolean) => () => void {
+): (keep?: boolean, crashed?: boolean) => () => void {
   const byClient = new Map<number, string>();
   const read = (clientId: number): { id: string; browserId: string | undefined; waits: unknown } | undefined => {
     const state = awareness.getStates().get(clientId);
@@ -89,12 +89,15 @@ export function watchPresence(
   // A copy (the awareness keeps it): an undefined browserId or waits is not sent (JSON).
   awareness.setLocalStateField(PRESENCE_FIELD, { ...self });
   // Only our own entry: a store that took the doc's presence over has written its own since.
-  const leave = () => {
+  const put = (field: PresenceSelf | null) => {
     const mine = awareness.getLocalState()?.[PRESENCE_FIELD];
-    if (isPlainObject(mine) && mine.replicaId === self.replicaId) awareness.setLocalStateField(PRESENCE_FIELD, null);
+    if (isPlainObject(mine) && mine.replicaId === self.replicaId) awareness.setLocalStateField(PRESENCE_FIELD, field);
   };
-  // `keep`: this replica has not left, it watches elsewhere (see followAwareness); `leave` is for its stop.
-  return (keep) => (awareness.off("change", onChange), keep || leave(), leave);
+  const leave = () => put(null);
+  // `keep`: this replica has not left, it watches elsewhere (see followAwareness); `leave` is for its
+  // stop. What it waits on is published there from now on: left here, a wait it ends there would
+  // keep a claimant's request here for good. A crashed page says nothing.
+  return (keep, crashed) => (awareness.off("change", onChange), keep ? crashed || put({ ...self, waits: undefined }) : leave(), leave);
 }
 
 /**
@@ -111,7 +114,7 @@ export function watchPresence(
 export function followAwareness(
   doc: Y.Doc,
   initial: Awareness,
-  bind: (awareness: Awareness) => (keep?: boolean) => () => void,
+  bind: (awareness: Awareness) => (keep?: boolean, crashed?: boolean) => () => void,
 ): () => void {
   const kind = connectorsOf(doc).find((c) => c.awareness === initial)?.crossDevice;
   const fits = (c: { awareness?: Awareness; crossDevice: boolean }, gone: Awareness) =>
@@ -136,7 +139,7 @@ export function followAwareness(
     stop = (keep, crashed) => {
       awareness.off("destroy", onDestroy);
       keep &&= crashed || awareness === initial;
-      const leave = unbind(keep);
+      const leave = unbind(keep, crashed);
       if (keep) left = leave;
     };
   };
@@ -214,8 +217,8 @@ export function watchReplicaPresence(
   const stop = followAwareness(doc, initial, (awareness) => {
     current = awareness;
     const unwatch = watchPresence(awareness, self, handlers);
-    return (keep) => {
-      const leave = unwatch(keep);
+    return (keep, crashed) => {
+      const leave = unwatch(keep, crashed);
       current = undefined;
       // Unheard from now, not known dead: their claims keep their lease.
       for (const id of [...present]) handlers.absent(id);
