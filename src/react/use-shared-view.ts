@@ -146,7 +146,9 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
       ),
     [id, runId, store, client], // eslint-disable-line react-hooks/exhaustive-deps
   );
-  view.props(typeof notifyOnChangeProps === "function" ? notifyOnChangeProps() : notifyOnChangeProps);
+  // As TanStack reads it: the query's own, else its key's defaults (setQueryDefaults), else the client's.
+  const props: unknown = notifyOnChangeProps ?? client.defaultQueryOptions({ queryKey }).notifyOnChangeProps;
+  view.props(typeof props === "function" ? props() : props);
   // The server's view while hydrating: no claim (its store made none this page could show).
   const snap = useSyncExternalStore(subscribe, view.get, serverView);
   // Results other replicas record reach the cache through the bridge of this client and store (one

@@ -6,6 +6,7 @@
  * list, the pane renders for the claim once it reads it (tracked).
  */
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { QueryClient } from "@tanstack/react-query";
 import { afterEach, describe, expect, it } from "vitest";
 import { useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
@@ -26,12 +27,12 @@ const settle = () => act(() => new Promise((r) => setTimeout(r, 20)));
 afterEach(cleanup);
 
 /** Pane b shows { n: 1 }; then replica a refreshes the key: a claim, then { n: 2 }. */
-async function renders(props: Props, readClaim: boolean): Promise<Seen[]> {
+async function renders(props: Props, readClaim: boolean, client?: QueryClient): Promise<Seen[]> {
   const c = cluster(2, { settleMs: 0 });
   const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
   const req = { url: URL_A };
   const log: Seen[] = [];
-  render(app(b, <Pane props={props} readClaim={readClaim} log={log} />));
+  render(app(b, <Pane props={props} readClaim={readClaim} log={log} />, client));
   await waitFor(() => expect(c.host.calls).toHaveLength(1));
   await act(async () => c.host.calls[0]!.respond(200, { n: 1 }));
   await waitFor(() => expect(screen.getByTestId("n").textContent).toBe("1"));
@@ -78,5 +79,16 @@ describe("notifyOnChangeProps as a list decides the claim's renders (TanStack's 
 
   it("tracked, the pane not reading claim: one render, for the data", async () => {
     expect(await renders(undefined, false)).toEqual([{ n: 2, claim: "unread" }]);
+  });
+
+  it("['data'] as the QueryClient's default, the pane reading claim: no render for the claim (TanStack's own precedence)", async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { notifyOnChangeProps: ["data"] } } });
+    expect(await renders(undefined, true, client)).toEqual([{ n: 2, claim: "-" }]);
+  });
+
+  it("['data'] as its key's setQueryDefaults, the pane reading claim: no render for the claim", async () => {
+    const client = new QueryClient();
+    client.setQueryDefaults(["shared-fetch"], { notifyOnChangeProps: ["data"] });
+    expect(await renders(undefined, true, client)).toEqual([{ n: 2, claim: "-" }]);
   });
 });
