@@ -44,6 +44,7 @@ export type FetchRecord = {
 };
 
 const fetches = new WeakMap<object, FetchRecord>();
+const mounted = new WeakSet<object>();
 
 /** The `behavior` shared queries run: it records each fetch (see FetchRecord), then runs the caller's own, if any. */
 export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavior<T, E> {
@@ -62,8 +63,13 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
         mountAlways:
           !context.fetchOptions &&
           query.state.fetchStatus === "idle" &&
-          query.observers.some((o) => o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always"),
+          query.observers.some(
+            (o) => !mounted.has(o) && o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always",
+          ),
       });
+      // An observer met here has mounted: its key changing later (it pages on) is no mount, and
+      // TanStack fetches then only what is stale, whatever refetchOnMount says.
+      query.observers.forEach(mounted.add, mounted);
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
       context.options = { ...context.options, retry: false, retryDelay: 0 };
