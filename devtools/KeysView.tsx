@@ -25,10 +25,15 @@ export function KeysView({
   snapshot,
   store,
   queryClient,
+  replica,
+  onReplica,
 }: {
   snapshot: DevtoolsSnapshot;
   store: SharedFetchStore;
   queryClient?: QueryClient | undefined;
+  /** The replica filter, kept by the panel: the Replicas tab sets it too. */
+  replica: string;
+  onReplica: (replicaId: string) => void;
 }) {
   const [q, setQ] = useState<KeysQuery>({ status: "all", search: "", sort: "request" });
   // Here, not in each row: a row leaves the DOM when it scrolls out of view or its key moves in the
@@ -40,7 +45,9 @@ export function KeysView({
       if (!next.delete(key)) next.add(key);
       return next;
     });
-  const rows = useMemo(() => queryKeys(snapshot.keys, q), [snapshot.keys, q]);
+  const rows = useMemo(() => queryKeys(snapshot.keys, { ...q, replica }), [snapshot.keys, q, replica]);
+  // The chosen replica stays listed once gone, so the select never claims "any" over a filtered list.
+  const ids = new Set(snapshot.replicas.map((r) => r.replicaId).concat(replica || []));
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
   const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
@@ -76,6 +83,17 @@ export function KeysView({
             {SORTS.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Replica{" "}
+          <select value={replica} onChange={(e) => onReplica(e.target.value)} style={styles.input}>
+            <option value="">any</option>
+            {[...ids].map((id) => (
+              <option key={id} value={id}>
+                {id}
               </option>
             ))}
           </select>

@@ -5,9 +5,10 @@ import type { DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
 
 /**
  * Every replica seen in claims, heartbeats or awareness; the inspected one first. Above them, the
- * settle window a claim of the inspected replica would wait, as of the last inspection.
+ * settle window a claim of the inspected replica would wait, as of the last inspection. Each row's
+ * "keys" button opens the Keys tab filtered to the keys that replica holds a claim on or waits on.
  */
-export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
+export function ReplicasTable({ snapshot, onShowKeys }: { snapshot: DevtoolsSnapshot; onShowKeys: (replicaId: string) => void }) {
   const { replicas: rows, hasAwareness, settle, at } = snapshot;
   return (
     <>
@@ -44,7 +45,12 @@ export function ReplicasTable({ snapshot }: { snapshot: DevtoolsSnapshot }) {
                   ? "—"
                   : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}
               </td>
-              <td style={styles.td}>{r.claims}</td>
+              <td style={styles.td}>
+                {r.claims}{" "}
+                <button type="button" style={styles.button} onClick={() => onShowKeys(r.replicaId)} aria-label={`Keys of ${r.replicaId}`}>
+                  keys
+                </button>
+              </td>
               <td style={styles.td} data-testid="waits" title={r.waits?.join(" ")}>
                 {r.waits?.map((key) => snapshot.keys.find((k) => k.key === key)?.label ?? shortId(key)).join(", ") ?? "—"}
               </td>

@@ -67,6 +67,7 @@ export function SharedFetchDevtoolsPanel({
   const client = queryClient ?? provided;
   const snapshot = useDevtoolsModel(store, awareness);
   const [tab, setTab] = useState(initialTab);
+  const [replica, setReplica] = useState("");
   const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
   return (
     <section
@@ -96,9 +97,19 @@ export function SharedFetchDevtoolsPanel({
         )}
       </div>
       <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
-        {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} />}
+        {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} replica={replica} onReplica={setReplica} />}
         {tab === "timeline" && <TimelineView snapshot={snapshot} />}
-        {tab === "replicas" && <ReplicasTable snapshot={snapshot} />}
+        {tab === "replicas" && (
+          <ReplicasTable
+            snapshot={snapshot}
+            onShowKeys={(r) => {
+              setReplica(r);
+              setTab("keys");
+              // The clicked button leaves the DOM: the keyboard goes on from the Keys tab.
+              document.getElementById(tabId("keys"))?.focus();
+            }}
+          />
+        )}
         {tab === "events" && <EventLog events={snapshot.events} />}
         {tab === "malformed" && <MalformedList records={snapshot.malformed} />}
       </div>

@@ -1,7 +1,8 @@
 import type { DevtoolsKeyRow, DevtoolsKeyStatus } from "./types.ts";
 
 export type KeySort = "request" | "status" | "revision" | "size" | "written";
-export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sort: KeySort };
+/** `replica`: only keys whose claim that replica holds or waits on (absent or "": any). */
+export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sort: KeySort; replica?: string | undefined };
 export const STATUSES: readonly DevtoolsKeyStatus[] = ["pending", "stale", "success", "error", "idle"];
 
 const ORDER: Record<DevtoolsKeyStatus, number> = { stale: 0, pending: 1, error: 2, success: 3, idle: 4 };
@@ -15,6 +16,7 @@ export function queryKeys(rows: readonly DevtoolsKeyRow[], q: KeysQuery): Devtoo
   const out = rows.filter(
     (r) =>
       (q.status === "all" || r.status === q.status) &&
+      (!q.replica || r.claim?.replicaId === q.replica || !!r.claim?.waiters?.includes(q.replica)) &&
       (needle === "" || r.label.toLowerCase().includes(needle) || r.key.startsWith(needle)),
   );
   const by: Record<KeySort, (a: DevtoolsKeyRow, b: DevtoolsKeyRow) => number> = {
