@@ -1,5 +1,6 @@
 import type { Query, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
+import { noteSubscribed } from "./demand.ts";
 import { noteAction, pushRecorded, type Recorded } from "./push.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
@@ -102,6 +103,7 @@ class Bridge {
         return;
       default:
         // added, observerAdded, observerRemoved, observerOptionsUpdated (enabled may have changed)
+        if (event.type === "observerAdded") noteSubscribed(event.observer, query);
         this.reconcile(query);
     }
   }

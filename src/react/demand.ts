@@ -79,6 +79,15 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
 }
 
 /**
+ * An observer subscribing (the query cache's `observerAdded`) while disabled has mounted without a
+ * fetch: enabled later, TanStack fetches only what is stale (shouldFetchOptionally), whatever
+ * refetchOnMount says, so that fetch is no mount.
+ */
+export function noteSubscribed(observer: { options: { enabled?: unknown } }, query: AnyQuery): void {
+  if (resolve(observer.options.enabled, query) === false) mounted.add(observer);
+}
+
+/**
  * The record of the fetch that runs the query function now, taken once per run: a later fetch
  * that bypasses the behavior (its options replaced by yours) is not mistaken for this one.
  */
