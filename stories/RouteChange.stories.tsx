@@ -5,7 +5,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
 import { PaneRow, ReplicaPane } from "./support/panes.tsx";
-import { linkedAwareness } from "./support/presence.ts";
+import { linkedAwareness } from "../test/devtools/awareness.ts";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";

@@ -1,24 +1,10 @@
 import { onTestFinished } from "vitest";
-import { applyAwarenessUpdate, Awareness, encodeAwarenessUpdate } from "y-protocols/awareness";
-import * as Y from "yjs";
+import type { Awareness } from "y-protocols/awareness";
+import { linkedAwareness } from "../devtools/awareness.ts";
 
-type Change = { added: number[]; updated: number[]; removed: number[] };
-
-/**
- * `count` awarenesses (presence, as a store's `awareness` option) that hear each other at once, as
- * tabs on one BroadcastChannel do. `cut(i)` silences the i-th for good without a goodbye (a crash):
- * the others drop it only by y-protocols' own 30 s timeout.
- */
+/** `linkedAwareness` destroyed when the test ends: presence as tabs on one BroadcastChannel share it. */
 export function linkedPresence(count: number): { all: Awareness[]; cut(i: number): void } {
-  const all = Array.from({ length: count }, () => new Awareness(new Y.Doc()));
-  const silent = new Set<Awareness>();
-  const link = Symbol("link");
-  for (const from of all)
-    from.on("update", ({ added, updated, removed }: Change, origin: unknown) => {
-      if (origin === link || silent.has(from)) return;
-      const update = encodeAwarenessUpdate(from, [...added, ...updated, ...removed]);
-      for (const to of all) if (to !== from && !silent.has(to)) applyAwarenessUpdate(to, update, link);
-    });
-  onTestFinished(() => all.forEach((a) => a.destroy()));
-  return { all, cut: (i) => silent.add(all[i]!) };
+  const { all, cut, destroy } = linkedAwareness(count);
+  onTestFinished(destroy);
+  return { all, cut };
 }
