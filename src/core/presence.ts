@@ -164,6 +164,8 @@ export function watchReplicaPresence(
     recheck(keys: Iterable<string>): void;
   },
   changed: () => void,
+  /** A replica is present (its entry changed, or was there): the store may watch its lock. */
+  seen?: (replicaId: string, browserId: string | undefined, waits: unknown) => void,
 ): {
   present: ReadonlySet<string>;
   elsewhere(ownBrowserId: string | undefined): number;
@@ -175,6 +177,8 @@ export function watchReplicaPresence(
   awaited(key: string, rev: number): boolean;
   /** Publishes `self` again (its browser id changed). */
   publish(): void;
+  /** The replica is dead (its Web Lock was released): what it waited on is waited on no more. */
+  released(replicaId: string): void;
   /** This replica waits on a foreign claim of `key` for `rev` (undefined: no longer): published a microtask later. */
   wait(key: string, rev: number | undefined): void;
   stop(crashed?: boolean): void;
@@ -205,6 +209,7 @@ export function watchReplicaPresence(
       browsers.set(id, browserId);
       setWaits(id, waited);
       engine.liveness.markPresent(id);
+      seen?.(id, browserId, waited);
       changed();
     },
     absent: (id: string) => {
@@ -255,5 +260,7 @@ export function watchReplicaPresence(
     if (!queued) queueMicrotask(publish);
     queued = true;
   };
-  return { present, elsewhere, awareness: () => current, waiters, awaited, publish, wait, stop };
+  // Its entry stays until its presence times out (30 s on the tabs' awareness): its waits go now.
+  const released = (id: string) => setWaits(id, undefined);
+  return { present, elsewhere, awareness: () => current, waiters, awaited, publish, released, wait, stop };
 }

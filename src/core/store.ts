@@ -61,6 +61,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
     engine.markClaimantDirty(id);
+    presence?.released(id);
     events.changed();
   };
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
@@ -139,7 +140,14 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     () => docSynced,
   );
   const presence: ReturnType<typeof watchReplicaPresence> | undefined = options.awareness
-    ? watchReplicaPresence(options.doc, options.awareness, presenceSelf, engine, events.changed)
+    ? watchReplicaPresence(options.doc, options.awareness, presenceSelf, engine, events.changed, (id, b, waits) => {
+        // A waiter of this browser is watched by its lock, as a claimant is: a crash is known at
+        // once, not after its presence's timeout (its waits would keep our request going). One
+        // heard from after it was found dead is alive (back from the back/forward cache).
+        if (!locks || !waits || b !== browserId) return;
+        if (engine.liveness.revive(id)) locks.forget(id);
+        locks.watch(id);
+      })
     : undefined;
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
