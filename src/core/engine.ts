@@ -157,7 +157,12 @@ export class ClaimEngine {
   suspend(): void {
     if (this.lifecycle === "destroyed" || this.lifecycle === "suspended") return;
     this.lifecycle = "suspended";
-    for (const st of this.keys.all()) this.stopAttempt(st, "hidden");
+    for (const st of this.keys.all()) {
+      this.stopAttempt(st, "hidden");
+      // Its lock let go, the claimant counts its waits no more: they are withdrawn, and published
+      // again on resume (unchanged, they would not reach the claimant, which would abort for good).
+      if (st.waitsFor !== undefined) this.opts.waits?.(st.key, (st.waitsFor = undefined));
+    }
     // A frozen page holds no key: the tabs still running must not queue behind it.
     this.standby?.stop();
   }
