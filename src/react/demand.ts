@@ -88,6 +88,22 @@ export function noteSubscribed(observer: { options: { enabled?: unknown } }, que
 }
 
 /**
+ * `enabled` as sharedQueryOptions gives it (a null request's `false`, or yours): a function that
+ * notes, when it says false, the observers of the query that hold it (TanStack asks it as an
+ * observer subscribes) as mounted (noteSubscribed), where nothing watches the client's cache yet.
+ */
+export function notingDisabled(enabled: unknown): { enabled?: (query: object) => boolean } {
+  if (enabled === undefined) return {};
+  const noting = (q: object): boolean => {
+    const query = q as AnyQuery;
+    const on = resolve(enabled as boolean, query);
+    if (on === false) for (const o of query.observers) if (o.options.enabled === noting) mounted.add(o);
+    return on;
+  };
+  return { enabled: noting };
+}
+
+/**
  * The record of the fetch that runs the query function now, taken once per run: a later fetch
  * that bypasses the behavior (its options replaced by yours) is not mistaken for this one.
  */

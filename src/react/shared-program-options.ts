@@ -13,7 +13,7 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { demandOf, notingDisabled, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
@@ -135,7 +135,7 @@ export function sharedProgramOptions<TData = ProgramData>(
       () => (req && mayShowRecorded(store, id, work) ? (store.programSnapshot(req).data as ProgramData | undefined) : undefined),
       () => 0,
     ),
-    ...(req === null && inputError === undefined ? { enabled: false } : {}),
+    ...notingDisabled(req === null && inputError === undefined ? false : rest.enabled),
     queryKey: key,
     queryFn,
     // Tells the query function why TanStack runs it (see demandOf).

@@ -17,7 +17,7 @@ import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
-import { demandOf, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { demandOf, notingDisabled, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
@@ -297,7 +297,7 @@ export function sharedQueryOptions<T = unknown, TData = T>(
       // A record that predates ages is of unknown age: as old as can be.
       () => recorded()?.info?.at ?? 0,
     ),
-    ...(req === null && inputError === undefined ? { enabled: false } : {}),
+    ...notingDisabled(req === null && inputError === undefined ? false : rest.enabled),
     queryKey: key,
     queryFn,
     // Tells the query function why TanStack runs it (see demandOf).
