@@ -126,9 +126,7 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
     throw new SharedFetchInputError(
       `shared-fetch: awareness must be a y-protocols Awareness (as connectTabs and connectPeers return) when given, got ${awarenessProblem}`,
     );
-  const locksProblem = options.locks === null ? undefined : lacking(options.locks, ["request"]);
-  if (locksProblem)
-    throw new SharedFetchInputError(`shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got ${locksProblem}`);
+  checkLocks(options.locks);
   if (options.browserId !== undefined && !isId(options.browserId))
     throw new SharedFetchInputError(`shared-fetch: browserId must be a non-empty string when given, got ${describe(options.browserId)}`);
   return {
@@ -189,6 +187,17 @@ export function checkedListener<L = () => void>(listener: unknown, method = "sub
 }
 
 /** What is missing from `value` as an object with these methods (undefined when it is absent or has them), named by type only. */
+/**
+ * `locks` given to a store, connectBrowser or the worker's replica: a LockManager, or null for none.
+ * Checked where given: connectBrowser's tab replica, made later, refused it only on the console
+ * (its asks pending for ever), and the worker's replica failed at its first lock.
+ */
+export function checkLocks(locks: unknown): void {
+  const problem = locks === null ? undefined : lacking(locks, ["request"]);
+  if (problem)
+    throw new SharedFetchInputError(`shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got ${problem}`);
+}
+
 function lacking(value: unknown, methods: readonly string[]): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null) return kindOf(value);

@@ -1,6 +1,7 @@
 import * as Y from "yjs";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
+import { checkLocks } from "../core/store-options.ts";
 import { internalsOf } from "../core/internals.ts";
 import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
@@ -74,6 +75,7 @@ function checkReplicaOptions(options: unknown, fn = "createBrowserReplica"): ass
   for (const [name, type] of Object.entries(OPTION_TYPES))
     if (o[name] !== undefined && (typeof o[name] !== type || o[name] === null))
       throw new TypeError(`${fn}: \`${name}\` must be ${type === "object" ? "an" : "a"} ${type} when given, got ${shownValue(o[name])}`);
+  checkLocks(o.locks);
   const ms = o.retireAfterMs;
   if (ms !== undefined && !(typeof ms === "number" && ms >= 0 && (ms < 2 ** 31 || ms === Infinity)))
     throw new TypeError(`${fn}: \`retireAfterMs\` must be a number of ms from 0 to 2^31 - 1, or Infinity, got ${shownValue(ms)}`);

@@ -7,7 +7,7 @@ import { numberOption, warnUnknownOptions } from "../core/options.ts";
 import type { Program, ProgramOptions, ProgramRequest, Snapshot } from "../core/types.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { peersProblem, type PeersServer } from "../sync/peers-options.ts";
-import { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
+import { checkLocks, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
 import { WorkerLink, type SharedWorkerLike } from "./worker-link.ts";
 import type { BrowserConfig } from "./protocol.ts";
 import { RemoteStore } from "./remote-store.ts";
@@ -116,6 +116,10 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
     throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${kindOf(options.fetch)}`);
   const peersBad = options.peers === undefined ? undefined : peersProblem(options.peers, "peers");
   if (peersBad !== undefined) throw new SharedFetchInputError(`shared-fetch: connectBrowser's ${peersBad}`);
+  checkLocks(options.locks);
+  // Infinity: never give up on the worker. A finite bound past 2^31 - 1 ms would fire at once (setTimeout).
+  const wait = options.workerTimeoutMs;
+  if (wait !== undefined && wait !== Infinity) numberOption("workerTimeoutMs", wait, 0, { min: "non-negative", max: 2 ** 31 - 1 });
 
   const tabId = randomId();
   const store = new RemoteStore(identity, leaseMs, programLeaseMs, tabId);
@@ -144,9 +148,6 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   let link: WorkerLink | undefined;
   if (noWorker !== undefined || !locks || typeof options.worker !== "function") becomeReplica(noWorker ?? "no Web Locks here");
   else {
-    // Infinity: never give up on the worker. A finite bound past 2^31 - 1 ms would fire at once (setTimeout).
-    const wait = options.workerTimeoutMs;
-    if (wait !== undefined && wait !== Infinity) numberOption("workerTimeoutMs", wait, 0, { min: "non-negative", max: 2 ** 31 - 1 });
     const browserId = getBrowserId();
     const config: BrowserConfig = {
       name: options.name,

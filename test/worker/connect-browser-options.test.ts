@@ -145,6 +145,40 @@ describe("no SharedWorker here", () => {
   });
 });
 
+describe("`locks` and `workerTimeoutMs` are checked at the call, whichever replica serves the tab", () => {
+  it("where the tab is its own replica (no SharedWorker): a `locks` that is no LockManager throws naming it, not a console line with asks pending for ever", () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    for (const [locks, got] of [
+      [5, "a number"],
+      [{}, "an object without request()"],
+      [true, "a boolean"],
+    ] as const) {
+      const call = () => connectBrowser({ name: name(), locks: locks as never });
+      expect(call).toThrow(SharedFetchInputError);
+      expect(call).toThrow(`shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got ${got}`);
+    }
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it("where the tab is its own replica: a bad `workerTimeoutMs` throws as it does where a SharedWorker serves (the same config fails in every browser alike)", () => {
+    for (const bad of [-1, 2 ** 31, "5000"])
+      expect(() => connectBrowser({ name: name(), workerTimeoutMs: bad as never })).toThrow(
+        /shared-fetch: workerTimeoutMs must be a non-negative number at most 2147483647, got/,
+      );
+  });
+
+  it("with a SharedWorker: a `locks` without request() throws SharedFetchInputError naming it, before any worker is started", () => {
+    vi.stubGlobal("SharedWorker", function SharedWorker() {});
+    const worker = vi.fn();
+    expect(() => connectBrowser({ name: name(), worker, locks: { query: () => {} } as never })).toThrow(
+      new SharedFetchInputError(
+        "shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got an object without request()",
+      ),
+    );
+    expect(worker).not.toHaveBeenCalled();
+  });
+});
+
 describe("a worker tab's store checks what its calls are given, as a store of its own does", () => {
   it("refuses a listener that is not a function and a bad maxAgeMs on refetch, naming them; nothing is sent", async () => {
     const host = new Host();

@@ -23,6 +23,9 @@ describe("createBrowserReplica's options", () => {
       [{ connectPeers: {} }, /`connectPeers` must be a function when given, got an object/],
       [{ lockName: 7 }, /`lockName` must be a string when given, got 7/],
       [{ store: null }, /`store` must be an object when given, got null/],
+      // Before, taken and failing at the worker's first lock, far from the page that built it.
+      [{ locks: 5 }, /locks must be a LockManager \(navigator.locks\) or null when given, got a number/],
+      [{ locks: {} }, /locks must be a LockManager .*got an object without request\(\)/],
       [{ retireAfterMs: -1 }, /`retireAfterMs` must be a number of ms from 0 to 2\^31 - 1, or Infinity, got -1/],
       [{ retireAfterMs: 2 ** 31 }, /`retireAfterMs` must be .*got 2147483648/],
       [{ retireAfterMs: "5000" }, /`retireAfterMs` must be .*got "5000"/],
