@@ -1,3 +1,4 @@
+import { shownValue } from "../core/errors.ts";
 import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError } from "./shared-error.ts";
@@ -24,6 +25,10 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined },
 ): (variables: TVariables) => Promise<TData> {
   requireStore("sharedMutationFn", store);
+  // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
+  // "request is not a function".
+  if (typeof request !== "function")
+    throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
   return async (variables) => {
     try {
       return unwrap<TData>(await store.refetch(toRequest(request(variables)), options));

@@ -37,3 +37,18 @@ describe("the options builders refuse what is no store, naming it", () => {
     expect(typeof sharedMutationFn(store, () => URL)).toBe("function");
   });
 });
+
+describe("sharedMutationFn refuses a request that is no function, at the call", () => {
+  it('a URL or a request object given as it is (as the retry example in the README once read) is named, not run as "request is not a function" at mutate', () => {
+    const store = cluster(1).stores[0]!;
+    const given: [unknown, string][] = [
+      [URL, JSON.stringify(URL)],
+      [{ url: URL, method: "POST" }, "an object"],
+      [undefined, "undefined"],
+    ];
+    for (const [request, shown] of given)
+      expect(() => sharedMutationFn(store, request as never)).toThrow(
+        new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shown}`),
+      );
+  });
+});
