@@ -1,0 +1,65 @@
+/**
+ * README, "Usage" and "Package": what they say of the manifest. The peers named in Usage (React
+ * 18.2 or later, 19 too; @tanstack/react-query 5.62 or later; Yjs 13.6; @hocuspocus/provider only
+ * for its entry), "Peer range: `react ^18.2 || ^19`", Node ≥ 20.19 as `engines`, ESM only with one
+ * `default` target per entry (so `require` of Node ≥ 20.19 finds it), and `typesVersions` giving
+ * node10 the `types` of every subpath `exports` names.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+// Whitespace folded: a rewrapped paragraph says the same.
+const readme = readFileSync(join(root, "README.md"), "utf8").replace(/\s+/g, " ");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  type: string;
+  license: string;
+  engines: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  exports: Record<string, string | Record<string, string>>;
+  types: string;
+  typesVersions: Record<string, Record<string, string[]>>;
+};
+
+describe("README, Usage: the peers", () => {
+  it("React 18.2 or later (19 too), @tanstack/react-query 5.62 or later, Yjs 13.6: the manifest's peer ranges", () => {
+    expect(readme).toContain("peers: React 18.2 or later (19 too), `@tanstack/react-query` 5.62 or later");
+    expect(pkg.peerDependencies).toMatchObject({ react: "^18.2 || ^19", "@tanstack/react-query": "^5.62", yjs: "^13.6" });
+    expect(readme).toContain(`Peer range: \`react ${pkg.peerDependencies.react}\``);
+  });
+
+  it("@hocuspocus/provider only for shared-fetch/hocuspocus: an optional peer", () => {
+    expect(pkg.peerDependenciesMeta["@hocuspocus/provider"]?.optional).toBe(true);
+    expect(Object.keys(pkg.peerDependencies).filter((name) => !pkg.peerDependenciesMeta[name]?.optional)).toEqual(
+      expect.arrayContaining(["react", "@tanstack/react-query", "yjs"]),
+    );
+  });
+});
+
+describe("README, Package", () => {
+  it("ESM only: type module, one default target per entry and no require or import condition (a CommonJS build would load Yjs twice)", () => {
+    expect(pkg.type).toBe("module");
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      if (entry === "./package.json") continue;
+      expect(Object.keys(target as Record<string, string>), entry).toEqual(["types", "default"]);
+      expect((target as Record<string, string>).default, entry).toMatch(/\.js$/);
+    }
+  });
+
+  it("Node ≥ 20.19 is the package's engines", () => {
+    expect(readme).toContain("Node ≥ 20.19 (the package's `engines`");
+    expect(pkg.engines.node).toBe(">=20.19");
+  });
+
+  it("types + typesVersions for node10: the root and every subpath land on the types `exports` names; MIT", () => {
+    expect(pkg.types).toBe((pkg.exports["."] as Record<string, string>).types);
+    const subpaths = Object.entries(pkg.exports).filter(([entry]) => entry !== "." && entry !== "./package.json");
+    expect(subpaths.length).toBeGreaterThan(5);
+    for (const [entry, target] of subpaths)
+      expect(pkg.typesVersions["*"]?.[entry.slice(2)], entry).toEqual([(target as Record<string, string>).types]);
+    expect(pkg.license).toBe("MIT");
+  });
+});
