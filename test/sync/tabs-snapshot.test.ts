@@ -134,6 +134,18 @@ describe("connectTabs' copy of the doc in localStorage", () => {
     expect(storage.items.has(snapshotKey(name))).toBe(false);
   });
 
+  it("snapshotBytes defaults to 64 KiB (README, Usage): a state just under it is copied, one just over it is not", async () => {
+    const storage = fakeStorage();
+    vi.stubGlobal("localStorage", storage);
+    vi.stubGlobal("navigator", noOtherReplica);
+    const under = uniqueName();
+    await firstVisit(under, { big: "x".repeat(64 * 1024 - 200) });
+    expect(storage.items.has(snapshotKey(under))).toBe(true);
+    const over = uniqueName();
+    await firstVisit(over, { big: "x".repeat(64 * 1024 + 200) });
+    expect(storage.items.has(snapshotKey(over))).toBe(false);
+  });
+
   it("keeps no copy without IndexedDB persistence or with snapshotBytes: 0", async () => {
     const storage = fakeStorage();
     vi.stubGlobal("localStorage", storage);
