@@ -157,6 +157,7 @@ export class Attempt {
       leaseMs: job.leaseMs,
       label: job.label,
       kind: job.kind,
+      at: Date.now(),
     };
     const browserId = deps.browserId();
     if (browserId) record.browserId = browserId;

@@ -72,11 +72,18 @@ export class KeyReader {
     return claim.replicaId === this.deps.replicaId && (st.attempt?.nonce === claim.nonce || st.nonces.includes(claim.nonce));
   }
 
-  /** The recorded revision our running request's result is to be recorded at (freshness.ts, outran). */
+  /**
+   * The recorded revision our running request's result is to be recorded at (freshness.ts,
+   * outran). Before it runs, and for the foreign claim our waiters joined (or take over), the
+   * claim's time stands for the send (no later): the claimant's result will be recorded there,
+   * and nobody here takes the older outcomes for its answer.
+   */
   over(st: KeyState): number | undefined {
     const { result, error, claim } = this.read(st);
     const a = st.attempt;
-    return a?.phase === "running" ? outran(result, error, a, claim, this.deps.at) : undefined;
+    if (a?.phase === "running") return outran(result, error, a, claim, this.deps.at);
+    if (claim && (a?.phase || st.waiters.size) && (claim.nonce === a?.nonce || !this.isMine(st, claim)))
+      return outran(result, error, { ...claim, sentAt: claim.at }, claim, this.deps.at);
   }
 
   view(st: KeyState): KeyView {

@@ -28,6 +28,12 @@ export type ClaimRecord = {
    * record swept by retention, a doc that never saw the first).
    */
   ik?: string;
+  /**
+   * The claimant's clock when it wrote the claim (absent in claims of older versions): its request
+   * is sent no earlier, so a replica that joined it can tell older data at a higher revision
+   * (freshness.ts, outran) as the claimant does.
+   */
+  at?: number;
 };
 
 /**
@@ -97,6 +103,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const kind = own(value, "kind");
   const eager = own(value, "eager");
   const ik = own(value, "ik");
+  const at = own(value, "at");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return REV_PROBLEM("claim");
@@ -107,6 +114,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (kind !== undefined && kind !== "fetch" && kind !== "program") return "claim.kind is not fetch or program";
   if (eager !== undefined && eager !== true) return "claim.eager is not true";
   if (ik !== undefined && !isId(ik)) return "claim.ik is not a non-empty string";
+  if (!isAt(at)) return "claim.at is not a finite number";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
   if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
@@ -114,6 +122,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (kind !== undefined) claim.kind = kind;
   if (eager) claim.eager = true;
   if (ik !== undefined) claim.ik = ik;
+  if (at !== undefined) claim.at = at as number;
   return claim;
 }
 
