@@ -162,6 +162,7 @@ export class Attempt {
     const browserId = deps.browserId();
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
+    if (takeoverOf !== undefined) record.takeover = true;
     // A takeover carries on the request it replaces: the same Idempotency-Key (invariant 12).
     const replaced = takeoverOf === undefined ? deps.joined : deps.records.claims.get(job.key);
     record.ik = (replaced?.rev === rev && replaced.ik) || randomId();

@@ -55,20 +55,22 @@ export function keepNewer(maps: RecordMap<ResultRecord>[], me: string, trust: Tr
 }
 
 /**
- * The same merge met by a request still in flight: the other side's higher revision holds data
- * read before ours was sent, written without seeing our claim (it still stands). The request goes
- * on; its result is recorded at that revision (see writeOutcome's `over`). So too when that side's
- * latest outcome is an error (its refetch failed, cut off from us): sent before ours, it is no
- * answer to it, and our result replaces it. Returns the revision, if any.
+ * The same merge met by a request still in flight: the other side's higher revision, or its own
+ * of our revision (within one the later request wins), holds data read before ours was sent,
+ * written without seeing our claim (it still stands). The request goes on; its result is recorded
+ * at that revision (see writeOutcome's `over`). So too when that side's latest outcome is an
+ * error (its refetch failed, cut off from us): sent before ours, it is no answer to it, and our
+ * result replaces it. Not the outcome of our revision a takeover's claim met: the claimant it
+ * replaced came home first (invariant 6). Returns the revision, if any.
  */
 export function outran(
   result: ResultRecord | undefined,
   error: ErrorRecord | undefined,
   attempt: { rev: number; nonce: string; sentAt?: number | undefined },
-  claim: { nonce: string } | undefined,
+  claim: { nonce: string; takeover?: true } | undefined,
   trust: TrustedAt,
 ): number | undefined {
-  const above = [result, error].filter((r) => r && r.rev > attempt.rev) as { rev: number; at?: number }[];
+  const above = [result, error].filter((r) => r && r.rev >= attempt.rev + (claim?.takeover ? 1 : 0)) as { rev: number; at?: number }[];
   const older = above.length > 0 && claim?.nonce === attempt.nonce && above.every((r) => (trust(r) ?? 0) < (attempt.sentAt ?? 0));
   return older ? Math.max(...above.map((r) => r.rev)) : undefined;
 }

@@ -34,6 +34,11 @@ export type ClaimRecord = {
    * (freshness.ts, outran) as the claimant does.
    */
   at?: number;
+  /**
+   * Written by a takeover (absent in claims of older versions): the claimant it replaced may still
+   * come home at this revision, first home counts (invariant 6), however old its request.
+   */
+  takeover?: true;
 };
 
 /**
@@ -104,6 +109,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   const eager = own(value, "eager");
   const ik = own(value, "ik");
   const at = own(value, "at");
+  const takeover = own(value, "takeover");
   if (!isId(replicaId)) return "claim.replicaId is not a non-empty string";
   if (!isId(nonce)) return "claim.nonce is not a non-empty string";
   if (!isRev(rev)) return REV_PROBLEM("claim");
@@ -115,6 +121,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (eager !== undefined && eager !== true) return "claim.eager is not true";
   if (ik !== undefined && !isId(ik)) return "claim.ik is not a non-empty string";
   if (!isAt(at)) return "claim.at is not a finite number";
+  if (takeover !== undefined && takeover !== true) return "claim.takeover is not true";
   const claim: ClaimRecord = { replicaId, nonce, rev, leaseMs };
   if (abandoned) claim.abandoned = true;
   if (browserId !== undefined) claim.browserId = browserId;
@@ -123,6 +130,7 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (eager) claim.eager = true;
   if (ik !== undefined) claim.ik = ik;
   if (at !== undefined) claim.at = at as number;
+  if (takeover) claim.takeover = true;
   return claim;
 }
 
