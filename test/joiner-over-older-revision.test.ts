@@ -134,4 +134,24 @@ describe("outran for a joiner: a replica waiting on another's claim is not answe
     expect((await until(joiner.ensure(R), 10, 5_000)).data).toEqual({ n: "fetched" });
     peer.destroy();
   });
+
+  it("a replica that asks after the heal, while the claimant's request runs, joins it: no second request, the newer result for every ask", async () => {
+    const { c, a, joiner, device } = setUp();
+    for (let i = 0; i < 5; i++) await until(device.refetch(R));
+    await tick(HOUR);
+    c.host.auto = undefined;
+    const mine = background(a.ensure(R));
+    await tick(10);
+    c.net.heal(c.docOf(device));
+    await tick(10);
+    const asks = [joiner.ensure(R), joiner.ensure(R, { maxAgeMs: 60_000 }), joiner.refetch(R)].map(background);
+    const answered: unknown[] = [];
+    for (const p of asks) void p.then((s) => answered.push(s.data));
+    await tick(10);
+    expect(answered).toEqual([]);
+    expect(c.host.calls).toHaveLength(6);
+    c.host.calls[5]!.respond(200, { n: "newer" });
+    for (const p of [mine, ...asks]) expect((await until(p, 10, 5_000)).data).toEqual({ n: "newer" });
+    expect(c.host.calls).toHaveLength(6);
+  });
 });

@@ -111,7 +111,8 @@ export class ClaimEngine {
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.reader.read(st);
-    const recorded = recordedRev(result, error);
+    // Older outcomes above a claim made after them answer no one: the ask joins that claim.
+    const recorded = this.reader.over(st, true) ? 0 : recordedRev(result, error);
     // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs, this.opts.at);
     const skip = mode === "refetch" && skipInFlight;

@@ -78,11 +78,11 @@ export class KeyReader {
    * claim's time stands for the send (no later): the claimant's result will be recorded there,
    * and nobody here takes the older outcomes for its answer.
    */
-  over(st: KeyState): number | undefined {
+  over(st: KeyState, asking?: boolean): number | undefined {
     const { result, error, claim } = this.read(st);
     const a = st.attempt;
     if (a?.phase === "running") return outran(result, error, a, claim, this.deps.at);
-    if (claim && (a?.phase || st.waiters.size) && (claim.nonce === a?.nonce || !this.isMine(st, claim)))
+    if (claim && (a?.phase || st.waiters.size || asking) && (claim.nonce === a?.nonce || !this.isMine(st, claim)))
       return outran(result, error, { ...claim, sentAt: claim.at }, claim, this.deps.at);
   }
 
