@@ -357,8 +357,12 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   const replica: BrowserReplica = {
     accept(port) {
       if (destroyed || crashed) return port.close();
-      sessions.add(new TabSession(port, deps, accepted === 0));
+      const session = new TabSession(port, deps, accepted === 0);
+      sessions.add(session);
       accepted += 1;
+      // A port still without a hello by then (its tab crashed first, a probe) is no session of this
+      // worker's: kept, its port stayed for the worker's life. A late hello on it makes it one again.
+      setTimeout(() => session.present || sessions.delete(session), RETIRE_AFTER_MS);
       // With no tab here the count starts (or starts again), and a hello a moment later stops it
       // (its lock held first): a tab connecting as the worker counts down must not find it retired,
       // and a port that never says hello (an early start of a dead generation, let go; a tab that
