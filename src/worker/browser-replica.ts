@@ -332,6 +332,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
   // The asks with a retry policy waiting for each key, from every tab: a request whose asker left
   // is retried by the policy of one that still waits, as that tab's own replica would have.
   const live = new Map<string, Set<LiveAsk>>();
+  let hostPage: string | undefined;
   const deps = {
     ask: (key: string, ask: LiveAsk, signal: AbortSignal, running: Promise<unknown>) => {
       const set = live.get(key) ?? new Set();
@@ -349,6 +350,8 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
     prepare,
     shadow,
     crash,
+    // The first port's page started this worker: a later store of that page says hello on a later port.
+    host: (first: boolean, page?: string) => (first && (hostPage = page), first || (page !== undefined && page === hostPage)),
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
     onPresence,

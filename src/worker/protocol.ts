@@ -53,8 +53,11 @@ export type BrowserConfig = {
 export type ResultInfo = { rev: number; at?: number; ahead?: true };
 
 export type TabMessage =
-  /** `resend`: the ids of the asks the tab re-sends right behind this hello (a standby already has them). */
-  | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig; resend?: number[] }
+  /**
+   * `resend`: the ids of the asks the tab re-sends right behind this hello (a standby already has
+   * them). `page`: the same for every store of the tab's page (see `host`).
+   */
+  | { t: "hello"; v: number; tab: string; lock: string; config: BrowserConfig; resend?: number[]; page?: string }
   /**
    * To the next generation's worker, started in advance: keep a live copy of the doc (synced with
    * the current worker on the tabs' BroadcastChannel) and take over the moment `watch`, the
@@ -103,8 +106,10 @@ export type DevState = { crashed: boolean; networkPaused: boolean; heartbeatsSto
 
 export type WorkerMessage =
   /**
-   * `host`: this tab's port connected first, i.e. this tab started the worker, which then lives in
-   * its renderer and dies with it. The other tabs start the next generation's worker in advance.
+   * `host`: this tab's page is the one whose port connected first, i.e. it started the worker, which
+   * then lives in its renderer and dies with it (a later store of that page is told so too, and a
+   * later worker of that name, once this one retired, has a host of its own). The other tabs start
+   * the next generation's worker in advance.
    */
   | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean }
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
@@ -190,6 +195,7 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
       return int(data.v) &&
         str(data.tab) &&
         str(data.lock) &&
+        (data.page === undefined || str(data.page)) &&
         isConfig(data.config) &&
         (data.resend === undefined || (Array.isArray(data.resend) && data.resend.length <= 10_000 && data.resend.every(int)))
         ? (data as TabMessage)

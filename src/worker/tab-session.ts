@@ -22,6 +22,8 @@ export type SessionDeps = {
   shadow(config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined>;
   /** The devtools' "crash this replica": the worker stops as if its renderer died. */
   crash(): void;
+  /** Whether the hello of a session (`first`: its port connected first) comes from the page that started the worker. */
+  host(first: boolean, page: string | undefined): boolean;
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;
@@ -253,7 +255,7 @@ export class TabSession {
       replicaId: opened.store.replicaId,
       identity: opened.store.identity,
       lock: opened.lock,
-      host: this.first,
+      host: this.deps.host(this.first, msg.page),
     });
   }
 

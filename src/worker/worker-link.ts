@@ -56,11 +56,12 @@ export function workerName(name: string, generation: number): string {
 const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
 
 /**
- * The workers a page started (a `ready` told one of its stores so), by the page's Web Locks: a
- * store the page makes again (a logout, then a new connectBrowser) connects a later port to that
- * worker, and must not start the standby in the renderer the live worker dies with.
+ * A page's id, by its Web Locks (its first store's tab id): the worker tells a store the page makes
+ * again (a logout, then a new connectBrowser), whose port is not the first, that its page started
+ * the worker, so it starts no standby in the renderer the live worker dies with. A page that
+ * remembered this itself took a later worker of that name (after a retire) for its own too.
  */
-const hosted = new WeakMap<object, Set<string>>();
+const pages = new WeakMap<object, string>();
 
 /**
  * Keeps one tab connected to the browser's live replica worker. The tab holds a Web Lock for its
@@ -108,6 +109,7 @@ export class WorkerLink {
 
   constructor(private readonly o: WorkerLinkOptions) {
     this.tabLock = `shared-fetch:tab:${o.tabId}`;
+    if (!pages.has(o.locks)) pages.set(o.locks, o.tabId);
     this.offPage = this.watchPage();
     void this.begin();
   }
@@ -197,6 +199,7 @@ export class WorkerLink {
       lock: this.tabLock,
       config: { ...this.o.config, persisted },
       resend: this.o.store.openAsks(),
+      page: pages.get(this.o.locks),
     };
     port.postMessage(hello);
     // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
@@ -255,11 +258,7 @@ export class WorkerLink {
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.served(msg.replicaId);
-      const page = hosted.get(this.o.locks) ?? new Set();
-      hosted.set(this.o.locks, page);
-      const name = workerName(this.o.config.name, generation);
-      if (msg.host) page.add(name);
-      if (this.o.standby !== false && msg.host === false && !page.has(name) && this.standby?.generation !== generation + 1) {
+      if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
         const start = () => this.startStandby(generation, msg.lock, msg.replicaId);
         // After a takeover the next standby waits: its boot (a script, a doc synced from this
         // worker) would compete for the CPU with the takeover's request and its delivery.

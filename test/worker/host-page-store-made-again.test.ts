@@ -55,3 +55,20 @@ it("React StrictMode's double effect on a return visit (the first store destroye
   await new Promise((r) => setTimeout(r, 50));
   expect(standby()).toBe(false);
 });
+
+it("a page whose worker retired is no longer its host: its next store, on the fresh worker another page started, starts the standby", async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: 1 } });
+  const b = browser(host, { retireAfterMs: 0 });
+  const page = b.locks.forTab("host-page");
+  const first = b.tab({ locks: page });
+  await expect(first.ensure({ url: API })).resolves.toMatchObject({ status: "success" });
+  first.destroy();
+  await until(() => b.retired.length === 1);
+  // Another page comes first: the fresh worker of that name lives in its renderer.
+  const other = b.tab();
+  await expect(other.ensure({ url: API })).resolves.toMatchObject({ status: "success" });
+  const again = b.tab({ locks: page });
+  await expect(again.ensure({ url: API })).resolves.toMatchObject({ status: "success" });
+  await until(() => b.workers.has(`shared-fetch:${b.name}:1`));
+});
