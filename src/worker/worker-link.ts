@@ -375,7 +375,9 @@ export class WorkerLink {
     // The worker may have died while this page was frozen: a free lock says so at once.
     const alive = lock ? await this.o.locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null) : false;
     if (this.stopped || this.hidden) return;
-    if (alive && this.worker) return void this.hello(this.worker.port);
+    // A worker of that name lives, maybe not the one this page knew (it retired meanwhile, and
+    // another tab started that name again): a new port reaches whichever lives.
+    if (alive) return this.dead(this.generation, this.generation);
     // Takeovers may have followed each other while this page was in the cache: the live
     // generation may be later than the next one, whose worker is dead too.
     const { name } = this.o.config;

@@ -2,7 +2,8 @@
  * A tab that leaves for good (its store destroyed, or its page unloaded: pagehide not persisted)
  * says so in its bye, and the worker ends its session at once: it closed nothing, keeping every
  * such tab's session and port until the worker retired (a long-lived worker, tabs opened and closed
- * all day). A tab going into the back/forward cache keeps its port: its hello comes back on it.
+ * all day). The worker leaves the port of a tab going into the back/forward cache open; back, the
+ * tab says hello on a new one (which reaches whichever worker of that name lives) and is served.
  * Real ports, docs and stores; FakeLocks; the simulated host; the page's events from pageEvents().
  */
 import "fake-indexeddb/auto";
@@ -52,7 +53,7 @@ it("invariant 11: a tab whose page unloads for good (pagehide, not persisted) en
   await until(() => closed[0] === true);
 });
 
-it("a tab going into the back/forward cache keeps its port: its hello comes back on it and is served", async () => {
+it("the worker leaves the port of a tab in the back/forward cache open; back, the tab is served", async () => {
   const page = pageEvents();
   const { host, closed, tab } = scene();
   host.auto = () => ({ status: 200, body: { v: 1 } });
@@ -60,7 +61,8 @@ it("a tab going into the back/forward cache keeps its port: its hello comes back
   await expect(store.ensure({ url: API })).resolves.toMatchObject({ status: "success" });
   page.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
   await new Promise((r) => setTimeout(r, 50));
+  expect(closed).toEqual([false]);
   page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
   await expect(store.refetch({ url: API })).resolves.toMatchObject({ status: "success" });
-  expect(closed).toEqual([false]);
+  expect(store.mode).toBe("shared-worker");
 });
