@@ -87,11 +87,17 @@ export class ClaimEngine {
     st.job ??= job;
     st.listeners.add(listener);
     st.notified = this.reader.compute(st);
-    this.step(st);
+    this.interest(st);
     return () => {
       st.listeners.delete(listener);
-      this.step(st);
+      this.interest(st);
     };
+  }
+
+  /** This replica's own interest in the key changed (`inspect().keys[].local`): no doc change tells it. */
+  private interest(st: KeyState): void {
+    this.opts.changed?.();
+    this.step(st);
   }
 
   /**
@@ -125,7 +131,13 @@ export class ClaimEngine {
     const demand = mode === "refetch" ? 0 : maxAgeMs;
     const judge = this.lifecycle === "starting" && ((demand !== undefined && recorded === 0) || skip);
     // Refreshed, not only decided: a waiter makes the key pending for its subscribers at once.
-    return addWaiter(st, minRev, signal, () => this.refresh(st), judge ? { askedAt: Date.now(), maxAgeMs: demand ?? 0, skip } : undefined);
+    return addWaiter(
+      st,
+      minRev,
+      signal,
+      () => (this.opts.changed?.(), this.refresh(st)),
+      judge ? { askedAt: Date.now(), maxAgeMs: demand ?? 0, skip } : undefined,
+    );
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */
