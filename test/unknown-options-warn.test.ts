@@ -4,7 +4,10 @@
  * doc (the option is `indexeddb`), `createSharedFetchStore({ doc, setleMs: 0 })` kept its settle
  * window, `connectBrowser({ name, workers })` ran a replica in every tab, and nothing said why. A
  * warning, not an error: an app may hand several entry points one shared config object. Each case
- * uses a key of its own: a key is warned of once for the page's life.
+ * uses a key of its own: a key is warned of once for the page's life. A key that is no plausible
+ * typo of any option (more edits than TypeScript's "Did you mean" allows, 0.4 per letter) names no
+ * option but lists them: `connectPeers(doc, { connect: false })`, y-websocket's own option, was
+ * answered "did you mean `room`?".
  */
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import WebSocket from "ws";
@@ -76,5 +79,48 @@ describe("unknown options: each entry point warns once, naming the key and the c
     serveBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
     createBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
     expect(warnings()).toEqual(["shared-fetch: serveBrowserReplica ignores `retireAfterMS`; did you mean `retireAfterMs`?"]);
+  });
+});
+
+describe("unknown options far from every known one: no suggestion, the known options listed (TypeScript's spelling bound)", () => {
+  it("connectPeers: `connect` (y-websocket's option) is no typo of `room`", () => {
+    connectPeers(new Y.Doc(), { url: "ws://127.0.0.1:9", room: "r", connect: false, WebSocketPolyfill: WebSocket } as never).destroy();
+    expect(warnings()).toEqual([
+      "shared-fetch: connectPeers ignores `connect`; known: url, room, params, WebSocketPolyfill, broadcastChannel",
+    ]);
+  });
+
+  it("createSharedFetchStore: TanStack's `staleTime` and `gcTime` name no store option; `awarness` still names `awareness`", () => {
+    createSharedFetchStore({ doc: new Y.Doc(), locks: null, staleTime: 1000, gcTime: 0, awarness: null } as never).destroy();
+    const known =
+      "known: doc, replicaId, identity, fetch, leaseMs, programLeaseMs, awareness, settleMs, retentionMs, locks, browserId, keyLockScope, maxPrograms, maxProgramBytes, maxResultBytes";
+    expect(warnings()).toEqual([
+      `shared-fetch: createSharedFetchStore ignores \`staleTime\`; ${known}`,
+      `shared-fetch: createSharedFetchStore ignores \`gcTime\`; ${known}`,
+      "shared-fetch: createSharedFetchStore ignores `awarness`; did you mean `awareness`?",
+    ]);
+  });
+
+  it("connectTabs: `channel` names no option", () => {
+    connectTabs(new Y.Doc(), { name: "unknown-options-4", channel: "x" } as never).destroy();
+    expect(warnings()).toEqual(["shared-fetch: connectTabs ignores `channel`; known: name, indexeddb, persisted, snapshotBytes"]);
+  });
+
+  it("connectBrowser: `sharedWorker` names no option; `workerUrl` names `worker`", () => {
+    connectBrowser({ name: "unknown-options-5", sharedWorker: true, workerUrl: "/w.js" } as never).destroy();
+    expect(warnings()).toEqual([
+      "shared-fetch: connectBrowser ignores `sharedWorker`; known: name, identity, leaseMs, programLeaseMs, peers, worker, standby, fetch, locks, workerTimeoutMs",
+      "shared-fetch: connectBrowser ignores `workerUrl`; did you mean `worker`?",
+    ]);
+  });
+
+  it("serveBrowserReplica: `timeout`, connectHocuspocus: `reconnect` name no option", () => {
+    scope.addEventListener = () => {};
+    serveBrowserReplica({ locks: null, timeout: 10 } as never).destroy();
+    expect(() => connectHocuspocus(new Y.Doc(), { url: "ws://127.0.0.1:9", room: "r", reconnect: false } as never)).toThrow(/token/);
+    expect(warnings()).toEqual([
+      "shared-fetch: serveBrowserReplica ignores `timeout`; known: connectPeers, fetch, onRetire, lockName, store, locks, retireAfterMs",
+      "shared-fetch: connectHocuspocus ignores `reconnect`; known: url, urls, room, token, WebSocketPolyfill, reconnectDelayMs, onRefused",
+    ]);
   });
 });

@@ -32,8 +32,9 @@ export function numberOption(name: string, value: unknown, fallback: number, rul
 const warned = new Set<string>();
 
 /**
- * Warns of each key of `options` that `known` lacks, naming the closest known option: a typo
- * (`indexedDB` for `indexeddb`) would otherwise do nothing, silently. A warning, not an error: an
+ * Warns of each key of `options` that `known` lacks, naming the closest known option where the key
+ * is plausibly its typo, else every known option: a typo (`indexedDB` for `indexeddb`) would
+ * otherwise do nothing, silently. A warning, not an error: an
  * app may hand several entry points one shared config object. Once per key for the page's life (a
  * component that connects at each mount, and serveBrowserReplica's options checked again by
  * createBrowserReplica, do not repeat it).
@@ -45,7 +46,11 @@ export function warnUnknownOptions(fn: string, options: unknown, known: object):
       if (!(key in known) && !warned.has(key)) {
         warned.add(key);
         const near = Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
-        console.warn(`shared-fetch: ${fn} ignores \`${key}\`; did you mean \`${near}\`?`);
+        // A suggestion only within TypeScript's bound for "Did you mean" (0.4 edits per letter):
+        // `connect` is no typo of `room`, and naming it would send the reader the wrong way.
+        console.warn(
+          `shared-fetch: ${fn} ignores \`${key}\`; ${distance(key, near) > key.length * 0.4 ? `known: ${Object.keys(known).join(", ")}` : `did you mean \`${near}\`?`}`,
+        );
       }
 }
 
