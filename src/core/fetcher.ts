@@ -60,7 +60,8 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
   if (text === undefined) return failure(`result cannot be shared: the response to ${label} is more than maxResultBytes (${max} bytes)`);
   if (req.parse === "text") return { ok: true, data: text };
   // A POST, PUT, PATCH or DELETE answered 200 or 201 with no body succeeded (a mutation's usual
-  // answer): null, as for 204 — also for a POST used as a query, whose server answered so. A GET's
+  // answer): null, as for 204 — also for a POST used as a query, whose server answered so, and for
+  // a HEAD, whose answer never has a body (TanStack's `res.json()` would throw there). A GET's
   // or OPTIONS' empty body, which asks for a representation, stays an error: no null over a result.
   if (text.trim() === "" && (status === 204 || status === 205 || (req.method !== "GET" && req.method !== "OPTIONS")))
     return { ok: true, data: null };

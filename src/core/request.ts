@@ -158,8 +158,8 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   }
   const parse = req.parse ?? "json";
   if (parse !== "json" && parse !== "text") fail(`shared-fetch: parse must be "json" or "text", got ${describe(parse)}`);
-  // A HEAD's answer has no body to parse: one key whichever parse it was given.
-  return { url, method, headers, body, parse: method === "HEAD" ? "text" : parse };
+  // A HEAD's empty answer is read as a 204's is: null for "json", "" for "text" (performFetch).
+  return { url, method, headers, body, parse };
 }
 
 /** A field of a peer's or caller's object, read only if it is the object's own (never `__proto__`-shaped). */
