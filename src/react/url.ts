@@ -1,5 +1,6 @@
 import { boundedMemo } from "../core/bounded-memo.ts";
 import { SharedFetchInputError, shownUrl } from "../core/errors.ts";
+import { isPlainObject } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";
 
 /**
@@ -24,6 +25,8 @@ const resolved = boundedMemo();
 
 export function toRequest(req: string | SharedRequest): SharedRequest {
   if (typeof req === "string") return { url: absoluteUrl(req) };
-  if (req && typeof req === "object" && typeof req.url === "string") return { ...req, url: absoluteUrl(req.url) };
+  // A plain object only: a spread `Request` is `{ url }` alone (its method, headers and body are
+  // getters), so a POST with an Authorization header went out as a bare GET. normalizeRequest names it.
+  if (isPlainObject(req) && typeof req.url === "string") return { ...req, url: absoluteUrl(req.url) };
   return req;
 }
