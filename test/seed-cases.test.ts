@@ -47,7 +47,7 @@ describe("the seed's claim takeover cases", () => {
       error: { message: `GET ${URL_A}/down failed: network error (connection refused)` },
     });
     const bad = await until(a!.ensure({ url: `${URL_A}/html` }));
-    expect(bad.error!.message).toBe(`response of GET ${URL_A}/html is not valid JSON (HTTP 200 OK)`);
+    expect(bad.error!.message).toBe(`response of GET ${URL_A}/html is not valid JSON (HTTP 200 OK, text/plain)`);
     c.destroy();
   });
 

@@ -68,7 +68,10 @@ export async function performFetch(fetchFn: typeof fetch, req: NormalizedRequest
   try {
     return { ok: true, data: parseShareableJson(text) };
   } catch {
-    return failure(`response of ${label} is not valid JSON (${httpStatus(status)})`, status);
+    // Its media type alone (a token, no parameter): `text/html` says a dev server or a host answered
+    // an unknown path with its HTML page, what `res.json()`'s "Unexpected token '<'" told.
+    const type = /^[\w.+-]+\/[\w.+-]+/.exec(response.headers?.get("content-type") as string);
+    return failure(`response of ${label} is not valid JSON (${httpStatus(status)}${type ? `, ${type}` : ""})`, status);
   }
 }
 
