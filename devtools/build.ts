@@ -22,13 +22,10 @@ export type BuildInputs = {
 export type Built = {
   keys: DevtoolsKeyRow[];
   replicas: DevtoolsReplica[];
-  /** When the next live-looking foreign claim would go silent beyond its lease (Infinity: none). */
-  nextExpiry: number;
 };
 
 export function build(input: BuildInputs): Built {
   const { inspection, hints } = input;
-  let nextExpiry = Infinity;
   const keys: DevtoolsKeyRow[] = [];
   for (const k of inspection.keys) {
     const hint = hints.get(k.key);
@@ -49,10 +46,7 @@ export function build(input: BuildInputs): Built {
     };
     if (k.local?.attempt) row.attempt = { ...k.local.attempt };
     else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
-    if (k.claim) {
-      row.claim = claimView(k.claim, input.presence);
-      if (!k.claim.stale && k.claim.staleAt > inspection.at) nextExpiry = Math.min(nextExpiry, k.claim.staleAt);
-    }
+    if (k.claim) row.claim = claimView(k.claim, input.presence);
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
       if (k.result.by !== undefined) row.result.by = k.result.by;
@@ -72,7 +66,7 @@ export function build(input: BuildInputs): Built {
     keys.push(row);
   }
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  return { keys, replicas: replicas(input, keys), nextExpiry };
+  return { keys, replicas: replicas(input, keys) };
 }
 
 /**

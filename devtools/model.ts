@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
-import { inspectable, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { inspectable, nextExpiry, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
 import { Timeline } from "./timeline.ts";
@@ -309,13 +309,6 @@ function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefin
 function settleLapse(i: Inspection): number {
   const w = i.settle;
   return !w || w.eager || w.ms <= 0 || w.why === "settle-ms" ? Infinity : i.at + w.ms;
-}
-
-function nextExpiry(i: Inspection): number {
-  let next = Infinity;
-  for (const k of i.keys)
-    if (k.claim && !k.claim.stale && !k.claim.finished && k.claim.staleAt > i.at) next = Math.min(next, k.claim.staleAt);
-  return next;
 }
 
 function empty(

@@ -172,6 +172,14 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
   };
 }
 
+/** When the next live foreign claim of `i` goes stale by silence, with no change to tell (Infinity: none). */
+export function nextExpiry(i: Inspection): number {
+  let next = Infinity;
+  for (const k of i.keys)
+    if (k.claim && !k.claim.stale && !k.claim.finished && k.claim.staleAt > i.at) next = Math.min(next, k.claim.staleAt);
+  return next;
+}
+
 function inspectSettle({ fence, ...settle }: Settle): InspectedSettle {
   return fence ? { ...settle, fenced: true } : settle;
 }

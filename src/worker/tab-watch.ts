@@ -1,5 +1,6 @@
 import * as Y from "yjs";
 import { internalsOf } from "../core/internals.ts";
+import { nextExpiry } from "../core/inspector.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { WorkerMessage } from "./protocol.ts";
@@ -26,13 +27,20 @@ export function watchForTab(
 ): (() => void)[] {
   const stops: (() => void)[] = [];
   if (want.inspect) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
     const inspect = () => {
+      clearTimeout(timer);
       const { crashed, networkPaused, heartbeatsStopped } = internalsOf(store).dev;
       const dev = { crashed, networkPaused, heartbeatsStopped };
       const malformed = store.malformed().map(clonable);
-      post({ t: "inspect", inspection: { ...store.inspect(), malformed }, claims: store.claims(), malformed, dev });
+      const inspection = { ...store.inspect(), malformed };
+      post({ t: "inspect", inspection, claims: store.claims(), malformed, dev });
+      // A silent claimant's claim goes stale with no change to tell, and the tab cannot judge it
+      // (it reads this inspection only): send the store's verdict again once its lease ran out.
+      const at = nextExpiry(inspection);
+      timer = at < Infinity ? setTimeout(inspect, at - inspection.at + 1) : undefined;
     };
-    stops.push(store.onInspect(inspect));
+    stops.push(store.onInspect(inspect), () => clearTimeout(timer));
     inspect();
   }
   if (want.events) stops.push(store.onEvent((event) => post({ t: "event", event })));
