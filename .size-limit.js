@@ -191,7 +191,10 @@ export default [
     "devtools panel shipped on purpose (shared-fetch/devtools/production)",
     "dist/devtools/production.js",
     ["SharedFetchDevtools"],
-    "23 KiB",
+    // Raised by 0.5 KiB with a claim let go because nobody waits on it told as such in the Timeline
+    // (the store's own aborted event), claims' time and takeover mark validated, and a devtools edit
+    // made as the worker died sent to the next: 23.50 → 23.67 kB.
+    "23.5 KiB",
   ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];

@@ -17,7 +17,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "replaced"; from: string; to: string; rev: number }
   | { type: "result"; by?: string | undefined; rev: number; bytes: number }
   | { type: "error"; by?: string | undefined; rev: number; message: string; status?: number | undefined; besideResult?: number | undefined }
-  | { type: "released"; replicaId: string; rev: number }
+  /** `aborted`: why the inspected store aborted its own request before letting the claim go (its event). */
+  | { type: "released"; replicaId: string; rev: number; aborted?: string | undefined }
   /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
   | { type: "revived"; replicaId: string; rev: number }
   /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
@@ -82,6 +83,8 @@ export class Timeline {
     error: new Map<string, { rev: number; at: number }>(),
   };
   private malformedSeen = new Set<unknown>();
+  /** The inspected store's own aborts by key ("aborted" events, noted by the model): the release that follows says why. */
+  readonly aborts = new Map<string, [rev: number, reason: string]>();
 
   constructor(opts: TimelineOptions = {}) {
     this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
@@ -125,10 +128,11 @@ export class Timeline {
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
       for (const [key, k] of prev.byKey)
         if (!byKey.has(key)) {
-          drafts.push(vanished(k));
+          drafts.push(this.vanished(k));
           // A panel left open for days sees keys come and go: what it noted of one goes with it.
           this.writtenAt.result.delete(key);
           this.writtenAt.error.delete(key);
+          this.aborts.delete(key);
         }
     }
     this.diffMalformed(next.malformed, drafts);
@@ -195,8 +199,22 @@ export class Timeline {
       if (r) entry.besideResult = r.rev;
       out.push(entry);
     } else if (e?.invalidated && !was?.error?.invalidated) out.push({ ...t, type: "invalidated", rev: e.rev });
-    if (pc && !pc.finished && !nc && now.recorded < pc.rev) out.push({ ...t, type: "released", replicaId: pc.replicaId, rev: pc.rev });
+    if (pc && !pc.finished && !nc && now.recorded < pc.rev) out.push(this.released(t, pc));
     if (was?.result && !r && now.claim === undefined && !now.error) out.push({ ...t, type: "swept" });
+  }
+
+  private released(t: { key: string }, c: InspectedClaim): Draft {
+    const why = this.aborts.get(t.key);
+    return { ...t, type: "released", replicaId: c.replicaId, rev: c.rev, aborted: c.mine && why?.[0] === c.rev ? why[1] : undefined };
+  }
+
+  /**
+   * A key gone from the doc: a claim let go with nothing recorded under it, before its ask record
+   * was written (ASK_WRITE_DELAY_MS after the ask), leaves no record. That is a release, not a sweep.
+   */
+  private vanished(k: InspectedKey): Draft {
+    const c = k.claim;
+    return c && !c.finished && k.recorded < c.rev && !k.result && !k.error ? this.released(tag(k), c) : { ...tag(k), type: "swept" };
   }
 
   private diffMalformed(records: readonly MalformedRecord[], out: Draft[]): void {
@@ -272,7 +290,7 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "revived":
       return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":
-      return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded`;
+      return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded${entry.aborted ? `: aborted, ${entry.aborted === "no-waiters" ? "nobody waits on it" : entry.aborted}` : ""}`;
     case "invalidated":
       return `${what} was marked stale for every replica (rev ${entry.rev}): the next demand fetches again`;
     case "swept":
@@ -284,15 +302,4 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "malformed":
       return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
   }
-}
-
-/**
- * A key gone from the doc: a claim let go with nothing recorded under it, before its ask record
- * was written (ASK_WRITE_DELAY_MS after the ask), leaves no record. That is a release, not a sweep.
- */
-function vanished(k: InspectedKey): Draft {
-  const c = k.claim;
-  if (c && !c.finished && k.recorded < c.rev && !k.result && !k.error)
-    return { ...tag(k), type: "released", replicaId: c.replicaId, rev: c.rev };
-  return { ...tag(k), type: "swept" };
 }
