@@ -37,7 +37,7 @@ const report = (what: string, error: unknown) => queueMicrotask(() => console.er
 const NO_COUNTS: Record<DevtoolsKeyStatus, number> = { idle: 0, pending: 0, stale: 0, success: 0, error: 0 };
 
 export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModelOptions = {}): DevtoolsModel {
-  const { store: s, records, internals } = inspectable(store);
+  const { store: s, records } = inspectable(store);
   const maxEvents = opts.maxEvents ?? DEFAULT_MAX_EVENTS;
   if (!Number.isSafeInteger(maxEvents) || maxEvents < 1)
     throw new RangeError(`shared-fetch devtools: maxEvents must be a positive integer, got ${String(maxEvents)}`);
@@ -200,7 +200,9 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   function rebuild(): DevtoolsSnapshot {
     const prev = snapshot;
     const i = inspection;
-    const simulations = { crashed: internals.dev.crashed, networkPaused: internals.dev.networkPaused };
+    // Read anew: a SharedWorker tab whose worker failed is a front for its own replica from then on.
+    const { dev } = inspectable(store).internals;
+    const simulations = { crashed: dev.crashed, networkPaused: dev.networkPaused };
     if (!i) return prev ?? empty(s.replicaId, !!awareness, events, simulations);
     let built: Built;
     try {
