@@ -119,7 +119,13 @@ function replicas(input: BuildInputs, keys: DevtoolsKeyRow[]): DevtoolsReplica[]
   return all.map((r: InspectedReplica): DevtoolsReplica => {
     const browserIdOfMe = input.inspection.replicas.find((x) => x.me)?.browserId;
     const seenBrowser = input.presence?.get(r.replicaId)?.browserId ?? r.browserId;
-    const where = r.me ? "this tab" : seenBrowser !== undefined && seenBrowser === browserIdOfMe ? "same browser" : "other device";
+    // Only a replica of this browser is watched by its Web Lock: one whose lock was released ran here,
+    // its browser id gone with its claims and presence (a SharedWorker that died in a takeover).
+    const where = r.me
+      ? "this tab"
+      : (seenBrowser !== undefined && seenBrowser === browserIdOfMe) || r.departed === "lock-released"
+        ? "same browser"
+        : "other device";
     const row: DevtoolsReplica = { replicaId: r.replicaId, me: r.me, claims: r.claims, where };
     const since = input.since.get(r.replicaId);
     if (since !== undefined) row.since = since;
