@@ -4,7 +4,7 @@ import type { DocRecords } from "../core/doc-records.ts";
  * A tab's copy of the worker's doc, for the devtools: the raw records over it, kept in sync both
  * ways (the worker's updates are applied here; the devtools' actions go back through `send`).
  */
-export type DocMirror = { records: DocRecords; apply(update: Uint8Array): void; destroy(): void };
+export type DocMirror = { records: DocRecords; apply(update: Uint8Array): void; state(): Uint8Array; destroy(): void };
 export type DocMirrorFactory = (send: (update: Uint8Array) => void) => DocMirror;
 
 let factory: DocMirrorFactory | undefined;

@@ -30,14 +30,18 @@ export class RemoteInspector {
     this.inspection = { replicaId, at: Date.now(), keys: [], replicas: [], malformed: [] };
   }
 
-  /** What this tab wants to be told, as a new worker needs it. */
-  resend(): void {
+  /**
+   * What this tab wants to be told, as a new worker needs it; `hello`: with the mirror's state,
+   * since the devtools' edits made as the last worker died went nowhere (and later ones build on them).
+   */
+  resend(hello?: boolean): void {
     this.send({
       t: "watch",
       inspect: this.inspectListeners.size > 0,
       events: this.eventListeners.size > 0,
       doc: this.mirror !== undefined,
     });
+    if (hello && this.mirror) this.send({ t: "doc", update: this.mirror.state() });
   }
 
   receive(msg: Extract<WorkerMessage, { t: "inspect" | "event" | "doc" }>): void {

@@ -99,7 +99,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     this.link = link;
     this.views.resend();
     this.waiters.resend();
-    this.inspector.resend();
+    this.inspector.resend(true);
   }
 
   /** The standby worker gets this tab's asks from now on (see shadowLink), the open ones first. */

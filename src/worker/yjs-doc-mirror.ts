@@ -14,6 +14,7 @@ export function yjsDocMirror(send: (update: Uint8Array) => void): DocMirror {
   return {
     records: openDocRecords(doc, validateProgramData),
     apply: (update) => Y.applyUpdate(doc, update, fromWorker),
+    state: () => Y.encodeStateAsUpdate(doc),
     destroy: () => doc.destroy(),
   };
 }
