@@ -8,7 +8,7 @@ import { RETRY_ASK_MS, type RetryAnswer } from "./retry-wire.ts";
  * no answer means no retry.
  */
 export class RetryAsks {
-  private readonly open = new Map<number, (answer: RetryAnswer | undefined) => void>();
+  private readonly open = new Map<number, [done: (answer: RetryAnswer | undefined) => void, question: WorkerMessage]>();
   private nextId = 1;
 
   constructor(private readonly post: (message: WorkerMessage) => void) {}
@@ -22,18 +22,25 @@ export class RetryAsks {
         this.open.delete(id);
         resolve(answer);
       };
-      this.open.set(id, done);
       const plain = { message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) };
-      this.post({ t: "retry?", id, waiter, failureCount, error: plain });
+      const question: WorkerMessage = { t: "retry?", id, waiter, failureCount, error: plain };
+      this.open.set(id, [done, question]);
+      this.post(question);
     });
   }
 
   answer(msg: Extract<TabMessage, { t: "retry" }>): void {
-    this.open.get(msg.id)?.({ retry: msg.retry, delayMs: msg.delayMs });
+    this.open.get(msg.id)?.[0]({ retry: msg.retry, delayMs: msg.delayMs });
   }
 
-  /** The tab left: nobody will answer. */
-  dropAll(): void {
-    for (const done of [...this.open.values()]) done(undefined);
+  /**
+   * The tab left: nobody will answer. `kept`: it said hello again keeping these asks, whose
+   * questions are asked again (asked of a standby before the hello, they reached no tab).
+   */
+  dropAll(kept?: Set<number>): void {
+    for (const [done, question] of [...this.open.values()]) {
+      if (kept?.has((question as { waiter: number }).waiter)) this.post(question);
+      else done(undefined);
+    }
   }
 }

@@ -372,7 +372,7 @@ export class TabSession {
         controller.abort();
         this.waiters.delete(id);
       }
-    this.retryAsks.dropAll();
+    this.retryAsks.dropAll(kept);
     for (const sub of this.subs.values()) sub.off();
     this.subs.clear();
     for (const off of this.watching) off();

@@ -90,7 +90,7 @@ export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retire
     locks.crash(workerName);
     replica.destroy();
   };
-  return { host, locks, workers, retired, tab, name, workerStore, kill };
+  return { host, locks, workers, retired, tab, name, workerStore, kill, start };
 }
 
 /** Resolves once `check` holds, re-checked after each notification of `source` (a devtools model); fails after 3 s. */

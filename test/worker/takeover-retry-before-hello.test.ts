@@ -1,0 +1,88 @@
+/**
+ * A takeover whose first attempt fails before the tab's hello reaches the promoted standby: the
+ * standby took the dead worker's claim over at once, with the tab's ask it held in advance, and a
+ * retry policy that is a function lives in the tab. Its question was posted while the standby
+ * spoke to nobody (it reached no tab), and the hello that came next answered it "no retry": a 503
+ * blip at the takeover became the error the tab showed, where its own replica retries. Now the
+ * hello asks the questions of the asks it keeps again. Real ports, docs and stores; FakeLocks.
+ */
+import { expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import type { OutcomeError } from "../../src/core/fetcher.ts";
+import type { RetryPolicy } from "../../src/core/retry.ts";
+import type { PortLike } from "../../src/worker/port.ts";
+import { browser, until } from "./browser-sim.ts";
+
+const API = "http://127.0.0.1:9/api/takeover-retry-before-hello";
+
+/** TanStack's `retry: (count, error) => error.status >= 500 && count < 3` with `retryDelay: 0`. */
+function serverErrors(seen: number[]): RetryPolicy {
+  return {
+    retry: (count: number, error: OutcomeError) => (seen.push(count), (error.status ?? 0) >= 500 && count < 3),
+    delayMs: () => 0,
+  };
+}
+
+/** `port` with what the tab posts from its hello on held back until `open` settles (in order). */
+function holdingHello(port: PortLike, open: Promise<unknown>): PortLike {
+  let held: unknown[] | undefined;
+  let sent = false;
+  return {
+    postMessage: (m: unknown) => {
+      if (!held && (m as { t?: string }).t === "hello") {
+        const queue: unknown[] = (held = []);
+        void open.then(() => {
+          sent = true;
+          queue.forEach((x) => port.postMessage(x));
+        });
+      }
+      if (held && !sent) held.push(m);
+      else port.postMessage(m);
+    },
+    addEventListener: (t, f) => port.addEventListener(t, f),
+    removeEventListener: (t, f) => port.removeEventListener(t, f),
+    start: () => port.start?.(),
+    close: () => port.close(),
+  };
+}
+
+it("the takeover's first attempt fails before the tab's hello: the tab's function policy is asked and the retry succeeds (no error shown, one sequence of attempts)", async () => {
+  const host = new Host();
+  const b = browser(host);
+  let failed!: () => void;
+  const blip = new Promise<void>((resolve) => (failed = resolve));
+  const next = `shared-fetch:${b.name}:1`;
+  b.tab();
+  // This tab starts the standby (the first tab's page hosts the live worker); its hello to it waits for the blip.
+  const tab = b.tab({
+    worker: (name) => {
+      const worker = b.start(name);
+      return name === next ? { port: holdingHello(worker.port, blip) } : worker;
+    },
+  });
+  const seen: number[] = [];
+  const asked = tab.ensure({ url: API }, { retry: serverErrors(seen) });
+  await host.whenCalls(1);
+  await until(() => b.workers.has(next));
+  const key = tab.keyOf({ url: API });
+  // The standby holds the tab's ask in advance.
+  await until(
+    () =>
+      b.workers
+        .get(next)!
+        .stores()[0]
+        ?.inspect()
+        .keys.find((k) => k.key === key)?.local?.waiters === 1,
+  );
+
+  let n = 0;
+  host.auto = () => {
+    if (++n > 1) return { status: 200, body: { ok: true } };
+    setTimeout(failed, 50);
+    return { status: 503, body: { down: true } };
+  };
+  b.kill(0);
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
+  expect(seen).toEqual([0]);
+  expect(host.calls.map((c) => c.status)).toEqual([undefined, 503, 200]);
+});
