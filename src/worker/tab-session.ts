@@ -70,6 +70,11 @@ export class TabSession {
    * (which cannot claim before promotion), answered to nobody — the tab hears from the live worker.
    */
   private shadowing = false;
+  /**
+   * Answers to the tab's asks given while shadowing (the live worker's result, or the takeover's
+   * own before the tab's hello came): a hello that keeps the ask gets its answer, not a second request.
+   */
+  private readonly unheard = new Map<number, WorkerMessage>();
 
   constructor(
     private readonly port: PortLike,
@@ -87,7 +92,11 @@ export class TabSession {
    * which the settles share) instead of one task per message in every tab's renderer.
    */
   private post(message: WorkerMessage): void {
-    if (this.closed || this.shadowing) return;
+    if (this.closed) return;
+    if (this.shadowing) {
+      if (message.t === "settled" || message.t === "rejected") this.unheard.set(message.id, message);
+      return;
+    }
     this.outbox.push(message);
     if (this.outbox.length === 1) queueMicrotask(this.flush);
   }
@@ -159,6 +168,7 @@ export class TabSession {
       case "abort":
         this.waiters.get(msg.id)?.abort();
         this.waiters.delete(msg.id);
+        this.unheard.delete(msg.id);
         return;
       case "sub":
         return this.subscribe(store, msg.kind, msg.key, msg.req);
@@ -224,7 +234,12 @@ export class TabSession {
     // takeover under way for it is never left without a waiter, which would abort it and send
     // the request again; a refetch keeps the revision it asked for when it was new): its re-sent
     // twin is dropped.
-    this.dropInterest(new Set(msg.resend));
+    const kept = new Set(msg.resend);
+    this.dropInterest(kept);
+    for (const [id, answer] of this.unheard) {
+      if (kept.has(id)) this.post(answer);
+      else this.unheard.delete(id);
+    }
     // The tab sends what it wants right behind its hello: held until the store is there.
     const queued: TabMessage[] = [];
     this.opening = queued;
@@ -260,7 +275,8 @@ export class TabSession {
   }
 
   private ensure(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "ensure" }>): void {
-    if (this.waiters.has(msg.id)) return;
+    // Still waited on, or answered before the hello that re-sent it (see unheard).
+    if (this.waiters.has(msg.id) || this.unheard.has(msg.id)) return;
     const controller = new AbortController();
     this.waiters.set(msg.id, controller);
     const { signal } = controller;

@@ -8,6 +8,7 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import type { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica, type BrowserReplicaOptions } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore, type ConnectBrowserOptions } from "../../src/worker/connect-browser.ts";
+import type { PortLike } from "../../src/worker/port.ts";
 
 let seq = 0;
 const cleanups: (() => void)[] = [];
@@ -123,4 +124,27 @@ export function pageEvents(): EventTarget {
 
 export async function until(check: () => boolean): Promise<void> {
   while (!check()) await new Promise((r) => setTimeout(r, 2));
+}
+
+/** `port` with what the tab posts from its hello on held back until `open` settles, in order (a tab busy as its worker dies). */
+export function holdingHello(port: PortLike, open: Promise<unknown>): PortLike {
+  let held: unknown[] | undefined;
+  let sent = false;
+  return {
+    postMessage: (m: unknown) => {
+      if (!held && (m as { t?: string }).t === "hello") {
+        const queue: unknown[] = (held = []);
+        void open.then(() => {
+          sent = true;
+          queue.forEach((x) => port.postMessage(x));
+        });
+      }
+      if (held && !sent) held.push(m);
+      else port.postMessage(m);
+    },
+    addEventListener: (t, f) => port.addEventListener(t, f),
+    removeEventListener: (t, f) => port.removeEventListener(t, f),
+    start: () => port.start?.(),
+    close: () => port.close(),
+  };
 }

@@ -10,8 +10,7 @@ import { expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import type { OutcomeError } from "../../src/core/fetcher.ts";
 import type { RetryPolicy } from "../../src/core/retry.ts";
-import type { PortLike } from "../../src/worker/port.ts";
-import { browser, until } from "./browser-sim.ts";
+import { browser, holdingHello, until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/takeover-retry-before-hello";
 
@@ -20,29 +19,6 @@ function serverErrors(seen: number[]): RetryPolicy {
   return {
     retry: (count: number, error: OutcomeError) => (seen.push(count), (error.status ?? 0) >= 500 && count < 3),
     delayMs: () => 0,
-  };
-}
-
-/** `port` with what the tab posts from its hello on held back until `open` settles (in order). */
-function holdingHello(port: PortLike, open: Promise<unknown>): PortLike {
-  let held: unknown[] | undefined;
-  let sent = false;
-  return {
-    postMessage: (m: unknown) => {
-      if (!held && (m as { t?: string }).t === "hello") {
-        const queue: unknown[] = (held = []);
-        void open.then(() => {
-          sent = true;
-          queue.forEach((x) => port.postMessage(x));
-        });
-      }
-      if (held && !sent) held.push(m);
-      else port.postMessage(m);
-    },
-    addEventListener: (t, f) => port.addEventListener(t, f),
-    removeEventListener: (t, f) => port.removeEventListener(t, f),
-    start: () => port.start?.(),
-    close: () => port.close(),
   };
 }
 
