@@ -72,7 +72,8 @@ export class TabSession {
   private shadowing = false;
   /**
    * Answers to the tab's asks given while shadowing (the live worker's result, or the takeover's
-   * own before the tab's hello came): a hello that keeps the ask gets its answer, not a second request.
+   * own before the tab's hello came), and word of a retry's offline wait: a hello that keeps the
+   * ask gets them, not a second request.
    */
   private readonly unheard = new Map<number, WorkerMessage>();
 
@@ -94,7 +95,7 @@ export class TabSession {
   private post(message: WorkerMessage): void {
     if (this.closed) return;
     if (this.shadowing) {
-      if (message.t === "settled" || message.t === "rejected") this.unheard.set(message.id, message);
+      if (message.t === "settled" || message.t === "rejected" || message.t === "paused") this.unheard.set(message.id, message);
       return;
     }
     this.outbox.push(message);
