@@ -1,6 +1,7 @@
 import { isServer, onlineManager, type Query, type UseQueryOptions } from "@tanstack/react-query";
 import { pollWindow } from "../core/freshness.ts";
 import { NO_RETRY, pausingWhileOffline, tanstackRetry, type RetryPolicy } from "../core/retry.ts";
+import { shownValue } from "../core/errors.ts";
 import { SharedFetchError } from "./shared-error.ts";
 
 /** fetchMeta that the hooks' `refetch()` passes: it asks for a newer revision, like store.refetch. */
@@ -94,6 +95,10 @@ export function noteSubscribed(observer: { options: { enabled?: unknown } }, que
  */
 export function notingDisabled(enabled: unknown): { enabled?: (query: object) => boolean } {
   if (enabled === undefined) return {};
+  // TanStack checks a value, never a function's answer: wrapped, `user && user.id` with no user
+  // (null, "", 0) would read as "not false" and send the request TanStack refused to.
+  if (typeof enabled != "boolean" && typeof enabled != "function")
+    throw new TypeError(`shared-fetch: \`enabled\` must be a boolean or a function of the query, got ${shownValue(enabled)}`);
   const noting = (q: object): boolean => {
     const query = q as AnyQuery;
     const on = resolve(enabled as boolean, query);
