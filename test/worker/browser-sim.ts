@@ -148,3 +148,30 @@ export function holdingHello(port: PortLike, open: Promise<unknown>): PortLike {
     close: () => port.close(),
   };
 }
+
+/**
+ * A second tab of `b` (the first tab's page hosts the live worker, so this one starts the standby)
+ * whose hello to that standby, once promoted, is held until `open` settles: a tab busy as its
+ * worker dies. `whenHeld(key)`: the standby holds the tab's ask of `key` in advance (one waiter).
+ */
+export function tabBusyAtTakeover(b: ReturnType<typeof browser>, open: Promise<unknown>) {
+  const next = `shared-fetch:${b.name}:1`;
+  b.tab();
+  const tab = b.tab({
+    worker: (name) => {
+      const worker = b.start(name);
+      return name === next ? { port: holdingHello(worker.port, open) } : worker;
+    },
+  });
+  const whenHeld = async (key: string) => {
+    await until(() => b.workers.has(next));
+    const standby = () => b.workers.get(next)!.stores()[0];
+    await until(
+      () =>
+        standby()
+          ?.inspect()
+          .keys.find((k) => k.key === key)?.local?.waiters === 1,
+    );
+  };
+  return { tab, whenHeld };
+}

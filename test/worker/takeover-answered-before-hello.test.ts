@@ -8,7 +8,7 @@
  */
 import { expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { browser, holdingHello, until } from "./browser-sim.ts";
+import { browser, tabBusyAtTakeover } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/takeover-answered-before-hello";
 
@@ -17,30 +17,14 @@ it("one request per key across a takeover: a refetch the standby answered before
   const b = browser(host);
   let answered!: () => void;
   const done = new Promise<void>((resolve) => (answered = resolve));
-  const next = `shared-fetch:${b.name}:1`;
-  b.tab();
   // This tab starts the standby (the first tab's page hosts the live worker); its hello to it waits for the answer.
-  const tab = b.tab({
-    worker: (name) => {
-      const worker = b.start(name);
-      return name === next ? { port: holdingHello(worker.port, done) } : worker;
-    },
-  });
+  const { tab, whenHeld } = tabBusyAtTakeover(b, done);
   host.auto = (call) => ({ status: 200, body: { n: call.n } });
   await tab.ensure({ url: API });
   host.auto = undefined;
   const refreshed = tab.refetch({ url: API });
   await host.whenCalls(2);
-  await until(() => b.workers.has(next));
-  const key = tab.keyOf({ url: API });
-  await until(
-    () =>
-      b.workers
-        .get(next)!
-        .stores()[0]
-        ?.inspect()
-        .keys.find((k) => k.key === key)?.local?.waiters === 1,
-  );
+  await whenHeld(tab.keyOf({ url: API }));
 
   host.auto = (call) => {
     setTimeout(answered, 50);

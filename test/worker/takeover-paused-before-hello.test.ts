@@ -8,7 +8,7 @@
 import { afterAll, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { pausingWhileOffline, tanstackRetry } from "../../src/core/retry.ts";
-import { browser, holdingHello, pageEvents, until } from "./browser-sim.ts";
+import { browser, pageEvents, tabBusyAtTakeover, until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/takeover-paused-before-hello";
 
@@ -35,14 +35,7 @@ it("the tab hears that the takeover's retry waits for the connection, then that 
   const b = browser(host);
   let failed!: () => void;
   const blip = new Promise<void>((resolve) => (failed = resolve));
-  const next = `shared-fetch:${b.name}:1`;
-  b.tab();
-  const tab = b.tab({
-    worker: (name) => {
-      const worker = b.start(name);
-      return name === next ? { port: holdingHello(worker.port, blip) } : worker;
-    },
-  });
+  const { tab, whenHeld } = tabBusyAtTakeover(b, blip);
   const heard: boolean[] = [];
   const policy = pausingWhileOffline(
     tanstackRetry(3, 0, (e) => e),
@@ -51,16 +44,7 @@ it("the tab hears that the takeover's retry waits for the connection, then that 
   );
   const asked = tab.ensure({ url: API }, { retry: policy });
   await host.whenCalls(1);
-  await until(() => b.workers.has(next));
-  const key = tab.keyOf({ url: API });
-  await until(
-    () =>
-      b.workers
-        .get(next)!
-        .stores()[0]
-        ?.inspect()
-        .keys.find((k) => k.key === key)?.local?.waiters === 1,
-  );
+  await whenHeld(tab.keyOf({ url: API }));
 
   online = false;
   host.auto = () => {

@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import type { OutcomeError } from "../../src/core/fetcher.ts";
 import type { RetryPolicy } from "../../src/core/retry.ts";
-import { browser, holdingHello, until } from "./browser-sim.ts";
+import { browser, tabBusyAtTakeover } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/takeover-retry-before-hello";
 
@@ -27,29 +27,13 @@ it("the takeover's first attempt fails before the tab's hello: the tab's functio
   const b = browser(host);
   let failed!: () => void;
   const blip = new Promise<void>((resolve) => (failed = resolve));
-  const next = `shared-fetch:${b.name}:1`;
-  b.tab();
   // This tab starts the standby (the first tab's page hosts the live worker); its hello to it waits for the blip.
-  const tab = b.tab({
-    worker: (name) => {
-      const worker = b.start(name);
-      return name === next ? { port: holdingHello(worker.port, blip) } : worker;
-    },
-  });
+  const { tab, whenHeld } = tabBusyAtTakeover(b, blip);
   const seen: number[] = [];
   const asked = tab.ensure({ url: API }, { retry: serverErrors(seen) });
   await host.whenCalls(1);
-  await until(() => b.workers.has(next));
-  const key = tab.keyOf({ url: API });
   // The standby holds the tab's ask in advance.
-  await until(
-    () =>
-      b.workers
-        .get(next)!
-        .stores()[0]
-        ?.inspect()
-        .keys.find((k) => k.key === key)?.local?.waiters === 1,
-  );
+  await whenHeld(tab.keyOf({ url: API }));
 
   let n = 0;
   host.auto = () => {
