@@ -117,12 +117,14 @@ export class ClaimEngine {
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
     const { result, error, claim } = this.reader.read(st);
-    // Older outcomes above a claim made after them answer no one: the ask joins that claim.
-    const recorded = this.reader.over(st, true) ? 0 : recordedRev(result, error);
+    // Older outcomes above a claim made after them answer no one: the ask joins that claim, whose
+    // result is recorded at their revision (a skipInFlight refetch wants one past it).
+    const over = this.reader.over(st, true);
+    const recorded = over ? 0 : recordedRev(result, error);
     // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
     const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs, this.opts.at);
     const skip = mode === "refetch" && skipInFlight;
-    const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, claim?.rev, st.attempt?.rev, skip);
+    const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, over ?? claim?.rev, st.attempt?.rev, skip);
     if (minRev === 0) return Promise.resolve(this.reader.compute(st));
     // Still starting, nothing seen yet: a result persisted long ago may load before the store is
     // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
