@@ -8,15 +8,18 @@ import { RETRY_ASK_MS, type RetryAnswer } from "./retry-wire.ts";
  * no answer means no retry.
  */
 export class RetryAsks {
-  private readonly open = new Map<number, [done: (answer: RetryAnswer | undefined) => void, question: WorkerMessage]>();
+  private readonly open = new Map<number, [done: (answer: RetryAnswer | undefined) => void, question: WorkerMessage, arm: () => void]>();
   private nextId = 1;
 
-  constructor(private readonly post: (message: WorkerMessage) => void) {}
+  /** `post` says whether a tab heard it (a standby speaks to none before the hello). */
+  constructor(private readonly post: (message: WorkerMessage) => boolean) {}
 
   ask(waiter: number, failureCount: number, error: OutcomeError): Promise<RetryAnswer | undefined> {
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => done(undefined), RETRY_ASK_MS);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // The bound runs once a tab heard the question: a busy tab's late hello asks it again.
+      const arm = () => (clearTimeout(timer), (timer = setTimeout(() => done(undefined), RETRY_ASK_MS)));
       const done = (answer: RetryAnswer | undefined) => {
         clearTimeout(timer);
         this.open.delete(id);
@@ -24,8 +27,8 @@ export class RetryAsks {
       };
       const plain = { message: error.message, ...(error.status !== undefined ? { status: error.status } : {}) };
       const question: WorkerMessage = { t: "retry?", id, waiter, failureCount, error: plain };
-      this.open.set(id, [done, question]);
-      this.post(question);
+      this.open.set(id, [done, question, arm]);
+      if (this.post(question)) arm();
     });
   }
 
@@ -38,9 +41,9 @@ export class RetryAsks {
    * questions are asked again (asked of a standby before the hello, they reached no tab).
    */
   dropAll(kept?: Set<number>): void {
-    for (const [done, question] of [...this.open.values()]) {
-      if (kept?.has((question as { waiter: number }).waiter)) this.post(question);
-      else done(undefined);
+    for (const [done, question, arm] of [...this.open.values()]) {
+      if (!kept?.has((question as { waiter: number }).waiter)) done(undefined);
+      else if (this.post(question)) arm();
     }
   }
 }

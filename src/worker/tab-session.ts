@@ -60,7 +60,7 @@ export class TabSession {
   /** Messages that came behind a hello whose store is still opening, in order. */
   private opening: TabMessage[] | undefined;
   private hellos = 0;
-  private readonly retryAsks = new RetryAsks((m) => this.post(m));
+  private readonly retryAsks = new RetryAsks((m) => (this.post(m), !this.shadowing));
   private readonly outbox: WorkerMessage[] = [];
   private closed = false;
   /** A tab is behind this port: it said hello (or asked as a standby's tab) and has not left since. */
