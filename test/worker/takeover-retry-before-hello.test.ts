@@ -25,7 +25,8 @@ function serverErrors(seen: number[]): RetryPolicy {
   };
 }
 
-it("the takeover's first attempt fails before the tab's hello: the tab's function policy is asked and the retry succeeds (no error shown, one sequence of attempts)", async () => {
+/** The takeover's first attempt gets a 503, and the tab's hello reaches the standby `helloAfterMs` later. */
+async function blipAtTakeover(helloAfterMs: number): Promise<void> {
   const host = new Host();
   const b = browser(host);
   let failed!: () => void;
@@ -41,36 +42,20 @@ it("the takeover's first attempt fails before the tab's hello: the tab's functio
   let n = 0;
   host.auto = () => {
     if (++n > 1) return { status: 200, body: { ok: true } };
-    setTimeout(failed, 50);
+    setTimeout(failed, helloAfterMs);
     return { status: 503, body: { down: true } };
   };
   b.kill(0);
   await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
   expect(seen).toEqual([0]);
   expect(host.calls.map((c) => c.status)).toEqual([undefined, 503, 200]);
-});
+}
 
-it("a tab busy longer than RETRY_ASK_MS before its hello: the question the standby could ask nobody is still asked at the hello, and the retry succeeds", async () => {
-  const host = new Host();
-  const b = browser(host);
-  let failed!: () => void;
-  const blip = new Promise<void>((resolve) => (failed = resolve));
-  // This tab starts the standby (the first tab's page hosts the live worker); its hello to it waits for the blip.
-  const { tab, whenHeld } = tabBusyAtTakeover(b, blip);
-  const seen: number[] = [];
-  const asked = tab.ensure({ url: API }, { retry: serverErrors(seen) });
-  await host.whenCalls(1);
-  // The standby holds the tab's ask in advance.
-  await whenHeld(tab.keyOf({ url: API }));
+it("the takeover's first attempt fails before the tab's hello: the tab's function policy is asked and the retry succeeds (no error shown, one sequence of attempts)", () =>
+  blipAtTakeover(50));
 
-  let n = 0;
-  host.auto = () => {
-    if (++n > 1) return { status: 200, body: { ok: true } };
-    setTimeout(failed, RETRY_ASK_MS + 1_000);
-    return { status: 503, body: { down: true } };
-  };
-  b.kill(0);
-  await expect(asked).resolves.toMatchObject({ status: "success", data: { ok: true } });
-  expect(seen).toEqual([0]);
-  expect(host.calls.map((c) => c.status)).toEqual([undefined, 503, 200]);
-}, 15_000);
+it(
+  "a tab busy longer than RETRY_ASK_MS before its hello: the question the standby could ask nobody is still asked at the hello, and the retry succeeds",
+  () => blipAtTakeover(RETRY_ASK_MS + 1_000),
+  15_000,
+);
