@@ -186,7 +186,6 @@ export function checkedListener<L = () => void>(listener: unknown, method = "sub
   return listener as L;
 }
 
-/** What is missing from `value` as an object with these methods (undefined when it is absent or has them), named by type only. */
 /**
  * `locks` given to a store, connectBrowser or the worker's replica: a LockManager, or null for none.
  * Checked where given: connectBrowser's tab replica, made later, refused it only on the console
@@ -198,6 +197,7 @@ export function checkLocks(locks: unknown): void {
     throw new SharedFetchInputError(`shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got ${problem}`);
 }
 
+/** What is missing from `value` as an object with these methods (undefined when it is absent or has them), named by type only. */
 function lacking(value: unknown, methods: readonly string[]): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "object" || value === null) return kindOf(value);
