@@ -38,18 +38,31 @@ export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedA
  * Revisions numbered apart (a device cut off from the sync server, a tab that fetched before its
  * IndexedDB loaded) merge by revision: the other side's higher one, older data, beat the result
  * this replica fetched since, and every replica showed it (until the next fetch). Written without
- * seeing ours, it did not delete it: the two contend until cleaned up. The writer of the newer data
- * records it again at the winner's revision, where the later request wins (doc-records.ts).
+ * seeing ours, it did not delete it: the two contend until cleaned up. The newer data is recorded
+ * again at the winner's revision, where the later request wins (doc-records.ts).
+ * Exactly one replica writes: the contender's writer, or, gone, the lowest id present (`present`,
+ * which excludes this one; without presence only the writer).
  */
-export function keepNewer(maps: RecordMap<ResultRecord>[], me: string, trust: TrustedAt, write: (fn: () => void) => void): void {
+export function keepNewer(
+  maps: RecordMap<ResultRecord>[],
+  me: string,
+  trust: TrustedAt,
+  write: (fn: () => void) => void,
+  present: () => ReadonlySet<string> | undefined,
+): void {
+  const writes = (by?: string) => {
+    const ids = present();
+    return by === me || (!!ids && !ids.has(by!) && [...ids].every((id) => me < id));
+  };
   for (const map of maps)
     map.onChange((keys) => {
       for (const key of keys) {
         const won = map.get(key);
         const t = won && trust(won);
-        const mine = t && map.contenders(key).find((r) => r.by === me && r.rev < won.rev && r.at! > t);
+        let next: ResultRecord | undefined;
+        for (const r of t ? map.contenders(key) : []) if (writes(r.by) && r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
         // Not inside the transaction that told us; a destroyed store's batch writes nothing.
-        if (mine) queueMicrotask(() => map.get(key) === won && write(() => map.set(key, { ...mine, rev: won.rev })));
+        if (next) queueMicrotask(() => map.get(key) === won && write(() => map.set(key, next)));
       }
     });
 }

@@ -123,7 +123,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   });
   // Asks go into the engine's batch: one transaction with the claims of the same tick.
   const batched = (fn: () => void) => engine.batch.queue(fn);
-  keepNewer([records.results, records.programs], replicaId, at, batched);
   const write = (fn: () => void) => records.doc.transact(fn, ORIGIN);
   // Retention tells what the initial sync loads from what replicas write once this one is in sync.
   let docSynced = false;
@@ -149,6 +148,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         locks.watch(id);
       })
     : undefined;
+  keepNewer([records.results, records.programs], replicaId, at, batched, () => presence?.present);
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
   const dev = createDevSimulations({
