@@ -36,11 +36,12 @@ export function invalidateKey(store: SharedFetchStore, key: string, opts: { quer
 type Table<T> = { get(key: string): T | undefined; set(key: string, value: T): void };
 
 /** Rewrites the record dated at the epoch (unless it is already); whether anything is recorded there. */
-function markStale<T extends { at?: number; data?: unknown }>(table: Table<T>, key: string): boolean {
+function markStale<T extends { at?: number; inv?: number; data?: unknown }>(table: Table<T>, key: string): boolean {
   const record = table.get(key);
   if (record === undefined) return false;
   if (record.at === 0) return true;
-  const copy = { ...record, at: 0 };
+  // When, kept beside the mark: a result from a partition's other side sent before it stays stale (keepNewer).
+  const copy = { ...record, at: 0, inv: Date.now() };
   // A copy of the data too: this replica's own listeners then see a new snapshot, as every other replica does.
   if ("data" in copy) copy.data = structuredClone(copy.data);
   table.set(key, copy);

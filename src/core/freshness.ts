@@ -39,7 +39,8 @@ export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedA
  * IndexedDB loaded) merge by revision: the other side's higher one, older data, beat the result
  * this replica fetched since, and every replica showed it (until the next fetch). Written without
  * seeing ours, it did not delete it: the two contend until cleaned up. The newer data is recorded
- * again at the winner's revision, where the later request wins (doc-records.ts).
+ * again at the winner's revision, where the later request wins (doc-records.ts). So is an
+ * invalidation made since the winner's request was sent: the winner is recorded invalidated.
  * Exactly one replica writes: the contender's writer, or, gone, the lowest id present (`present`,
  * which excludes this one; without presence only the writer).
  */
@@ -60,7 +61,10 @@ export function keepNewer(
         const won = map.get(key);
         const t = won && trust(won);
         let next: ResultRecord | undefined;
-        for (const r of t ? map.contenders(key) : []) if (writes(r.by) && r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
+        for (const r of t ? map.contenders(key) : [])
+          if (r !== won && writes(r.by))
+            if (r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
+            else if (r.inv! > t! && !next) next = { ...won!, at: 0, inv: r.inv! };
         // Not inside the transaction that told us; a destroyed store's batch writes nothing.
         if (next) queueMicrotask(() => map.get(key) === won && write(() => map.set(key, next)));
       }

@@ -45,8 +45,10 @@ export type ClaimRecord = {
  * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
  * epoch, when the writing replica sent the request that got it. Ages are judged on it (see freshness.ts).
  * `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools.
+ * `inv`: when it was invalidated (`at` is then 0), on the invalidating replica's clock (absent in
+ * marks of older versions): a partition's other side may bring a result sent before it (keepNewer).
  */
-export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string };
+export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string; inv?: number };
 /**
  * `label` and `kind` (absent in records of older versions): what the claim said, kept once it is
  * gone, so that a replica that never asked can still name a key whose only outcome is an error (a
@@ -146,6 +148,7 @@ export function resultValidator(validateData: (data: unknown) => string | null):
     const label = own(value, "label");
     if (label !== undefined && typeof label !== "string") return "result.label is not a string";
     if (!isAt(own(value, "at"))) return "result.at is not a finite number";
+    if (!isAt(own(value, "inv"))) return "result.inv is not a finite number";
     const by = own(value, "by");
     if (by !== undefined && !isId(by)) return "result.by is not a replica id";
     // The record object itself is returned so that data keeps its identity across reads.
