@@ -75,15 +75,16 @@ export class KeyReader {
   /**
    * The recorded revision our running request's result is to be recorded at (freshness.ts,
    * outran). Before it runs, and for the foreign claim our waiters joined (or take over), the
-   * claim's time stands for the send (no later): the claimant's result will be recorded there,
-   * and nobody here takes the older outcomes for its answer.
+   * claim's time stands for the send (no later), as trusted here (no later than when this replica
+   * first saw it: a claimant whose clock runs ahead would make older anything read since): the
+   * claimant's result will be recorded there, and nobody here takes the older outcomes for its answer.
    */
   over(st: KeyState, asking?: boolean): number | undefined {
     const { result, error, claim } = this.read(st);
     const a = st.attempt;
     if (a?.phase === "running") return outran(result, error, a, claim, this.deps.at);
     if (claim && (a?.phase || st.waiters.size || asking) && (claim.nonce === a?.nonce || !this.isMine(st, claim)))
-      return outran(result, error, { ...claim, sentAt: claim.at }, claim, this.deps.at);
+      return outran(result, error, { ...claim, sentAt: this.deps.at(claim) }, claim, this.deps.at);
   }
 
   view(st: KeyState): KeyView {

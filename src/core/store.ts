@@ -35,7 +35,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const { replicaId, identity } = o;
   const events = createEmitter();
   const records = openDocRecords(options.doc, validateProgramData);
-  const at = trustedAt([records.results, records.programs, records.errors]);
+  const at = trustedAt([records.results, records.programs, records.errors, records.claims]);
   const lockManager = options.locks === null ? undefined : (options.locks ?? detectLocks());
   let browserId = lockManager ? (options.browserId ?? getBrowserId()) : undefined;
   // What presence publishes, in every awareness the store follows (presence.ts).
