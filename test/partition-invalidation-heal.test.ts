@@ -45,6 +45,27 @@ describe("an invalidation made during a partition survives the heal (freshness a
     expect(c.host.calls).toHaveLength(3);
   });
 
+  it("the invalidation met a request in flight on its side (recorded stale, with the mark's time): the heal's older result stays stale too", async () => {
+    const { c, a, b } = counting();
+    await until(a.ensure(R));
+    await tick(10);
+    c.net.isolate(c.docOf(b));
+    for (let i = 0; i < 2; i++) await until(b.refetch(R)); // b's revisions 2 and 3, sent first
+    await tick(MINUTE);
+    c.host.auto = undefined;
+    const refetched = a.refetch(R); // a's revision 2, in flight
+    await tick(10);
+    expect(invalidateKey(a, a.keyOf(R))).toMatchObject({ ok: true, doc: true });
+    c.host.calls.at(-1)!.respond(200, { n: "read before the invalidation" });
+    await until(refetched);
+    expect(a.resultInfo(R)).toEqual({ rev: 2, at: 0 });
+    c.net.heal(c.docOf(b));
+    await tick(10);
+    for (const s of [a, b]) expect(s.resultInfo(R)).toEqual({ rev: 3, at: 0 });
+    c.host.auto = () => ({ status: 200, body: { n: "after" } });
+    expect((await until(b.ensure(R, { maxAgeMs: HOUR }))).data).toEqual({ n: "after" });
+  });
+
   it("a higher revision whose request was sent after the invalidation stays fresh", async () => {
     const { c, a, b } = counting();
     await until(a.ensure(R));

@@ -360,7 +360,8 @@ export class Attempt {
     const over = deps.over?.();
     // Invalidated for every replica while it ran (the devtools' invalidate): read before that, its
     // outcome is recorded as stale, or it would undo the invalidation for every replica.
-    if (!this.sentInvalidated && this.invalidated()) outcome = { ...outcome, at: 0 };
+    // With the invalidation's time: a partition's other side may bring a result sent before it (keepNewer).
+    if (!this.sentInvalidated && this.invalidated()) outcome = { ...outcome, at: 0, inv: job.results.get(job.key)?.inv };
     deps.write(() => {
       written = writeOutcome(deps.records, job.results, {
         key: job.key,

@@ -5,8 +5,11 @@ import { utf8Length } from "./utf8.ts";
 import { parseShareableJson } from "./well-formed.ts";
 
 export type OutcomeError = { message: string; status?: number };
-/** `at`: when the work was asked for, on this replica's clock (recorded with the outcome). */
-export type Outcome = ({ ok: true; data: unknown } | { ok: false; error: OutcomeError }) & { at?: number };
+/**
+ * `at`: when the work was asked for, on this replica's clock (recorded with the outcome). `inv`:
+ * the invalidation it is recorded stale for (records.ts), kept with it.
+ */
+export type Outcome = ({ ok: true; data: unknown } | { ok: false; error: OutcomeError }) & { at?: number; inv?: number | undefined };
 
 /**
  * Default bound on one response body written into the shared doc (UTF-8 bytes). Every replica

@@ -29,7 +29,8 @@ export function writeOutcome(
   },
 ): boolean {
   const { key, label, kind, by } = attempt;
-  const at = attempt.outcome.at === undefined ? {} : { at: attempt.outcome.at };
+  const { at: t, inv } = attempt.outcome;
+  const at = t === undefined ? {} : inv === undefined ? { at: t } : { at: t, inv };
   const writer = by === undefined ? {} : { by };
   const { errors } = records;
   const result = results.get(key);
