@@ -95,9 +95,9 @@ export function watchPresence(
   };
   const leave = () => put(null);
   // `keep`: this replica has not left, it watches elsewhere (see followAwareness); `leave` is for its
-  // stop. What it waits on is published there from now on: left here, a wait it ends there would
-  // keep a claimant's request here for good. A crashed page says nothing.
-  return (keep, crashed) => (awareness.off("change", onChange), keep ? crashed || put({ ...self, waits: undefined }) : leave(), leave);
+  // stop. What it waits on stays published here too, kept up to date (watchReplicaPresence's
+  // publish): a claimant on this awareness alone hears nothing else. A crashed page says nothing.
+  return (keep, crashed) => (awareness.off("change", onChange), keep ? crashed || put({ ...self }) : leave(), leave);
 }
 
 /**
@@ -145,10 +145,12 @@ export function followAwareness(
   };
   // Given the tabs' awareness on a doc that also reaches other devices: theirs, while there is one.
   // Our entry stays in the tabs' (we have not left): a tab that watches only theirs would take its
-  // removal for our death and send again what we have in flight; it goes at our stop.
+  // removal for our death and send again what we have in flight, and would not hear our waits; it
+  // goes at our stop. Devices connected first, it is written there all the same.
   const toDevices = (c: ConnectorInfo): boolean => kind === false && c.crossDevice && (stop(true), follow(c.awareness!), true);
   const unwatch = onConnector(doc, toDevices);
-  if (!connectorsOf(doc).some(toDevices)) follow(initial);
+  follow(initial);
+  connectorsOf(doc).some(toDevices);
   // `crashed` (dev.crash): it stops watching and leaves nowhere; a crashed page says nothing.
   return (crashed?: boolean) => (unwatch(), stop(crashed, crashed), crashed || left());
 }
@@ -246,12 +248,15 @@ export function watchReplicaPresence(
   // Kept apart from `self.waits` and copied once per publish: a page joining K keys in one tick
   // paid K copies of up to K entries (the one published must stay as it was sent).
   const waiting = new Map<string, number>();
-  // Only our own entry: a store that took the doc's presence over has written its own since.
+  // Only our own entry: a store that took the doc's presence over has written its own since. Our
+  // entry kept in the tabs' awareness (followAwareness) says it too: a tab on it alone may claim.
   const publish = () => {
     queued = false;
     self.waits = waiting.size ? Object.fromEntries(waiting) : undefined;
-    const mine = current?.getLocalState()?.[PRESENCE_FIELD];
-    if (isPlainObject(mine) && mine.replicaId === self.replicaId) current!.setLocalStateField(PRESENCE_FIELD, { ...self });
+    for (const a of current ? new Set([current, initial]) : []) {
+      const mine = a.getLocalState()?.[PRESENCE_FIELD];
+      if (isPlainObject(mine) && mine.replicaId === self.replicaId) a.setLocalStateField(PRESENCE_FIELD, { ...self });
+    }
   };
   const wait = (key: string, rev: number | undefined) => {
     if (rev === undefined) waiting.delete(key);
