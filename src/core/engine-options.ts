@@ -30,8 +30,11 @@ export type EngineOptions = {
    * before it could not name its browser, and its crash would then be found only by the lease.
    */
   ready?: () => Promise<void>;
-  /** Whether another replica waits on this replica's claim of `key` at `rev` (presence.ts, PresenceSelf.waits). */
-  awaited?: (key: string, rev: number) => boolean;
+  /**
+   * Whether another replica waits on this replica's claim of `key` at `rev` (presence.ts,
+   * PresenceSelf.waits), or may (`sent`: its request is out, and a wait may be on its way).
+   */
+  awaited?: (key: string, rev: number, sent: boolean) => boolean;
   /** This replica waits on a foreign claim of `key` for `rev` (undefined: no longer): tells the claimant. */
   waits?: (key: string, rev: number | undefined) => void;
 };

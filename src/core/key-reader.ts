@@ -14,7 +14,7 @@ export type KeyReaderDeps = {
   lifecycle: () => Lifecycle;
   verdict: (key: string, claim: ClaimRecord, now: number) => Verdict;
   at: TrustedAt;
-  awaited?: ((key: string, rev: number) => boolean) | undefined;
+  awaited?: ((key: string, rev: number, sent: boolean) => boolean) | undefined;
 };
 
 /** The highest revision a waiter of this replica wants, if any (beyond MAX_REV nobody can claim it). */
@@ -119,7 +119,7 @@ export class KeyReader {
       if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;
       if (order?.reasserted) view.attempt.reasserted = true;
       // Asked only once nothing here waits: the lone replica's requests pay nothing for it.
-      if (!waiters.length && this.deps.awaited?.(st.key, a.rev)) view.awaited = true;
+      if (!waiters.length && this.deps.awaited?.(st.key, a.rev, phase === "running")) view.awaited = true;
     }
     return view;
   }

@@ -57,6 +57,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.recheckClaims();
     });
   }
+  // Keys whose unwanted request waits for the tabs' flush (false) or has waited (true): awaited.
+  const graced = new Map<string, boolean>();
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
@@ -107,7 +109,18 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // Who waits on whose claim travels in presence: it goes with a replica that leaves or dies.
     ...(options.awareness && {
       // Called once the store is made (a decision on a key), when presence is there.
-      awaited: (key: string, rev: number) => presence!.awaited(key, rev),
+      awaited: (key: string, rev: number, sent: boolean) => {
+        if (presence!.awaited(key, rev)) return true;
+        if (!sent || !presence!.present.size) return false;
+        // A wait may be on its way (a tab joined as this one's ask ended): the request goes on
+        // until the tabs have answered a flush, which comes behind what they sent before it.
+        const g = graced.get(key);
+        if (g === undefined) {
+          graced.set(key, false);
+          afterFlush(options.doc, () => (graced.set(key, true), engine.recheck([key])));
+        }
+        return !graced.get(key) || !graced.delete(key);
+      },
       waits: (key: string, rev: number | undefined) => presence!.wait(key, rev),
     }),
   });
