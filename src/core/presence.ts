@@ -177,7 +177,7 @@ export function watchReplicaPresence(
   waiters(key: string, rev: number, me?: boolean): string[];
   /** Whether a replica present waits on this replica's claim of `key` at `rev` (PresenceSelf.waits). */
   awaited(key: string, rev: number): boolean;
-  /** Publishes `self` again (its browser id changed). */
+  /** Publishes `self` again (its browser id changed), and tells `seen` of every replica present again. */
   publish(): void;
   /** The replica is dead (its Web Lock was released): what it waited on is waited on no more. */
   released(replicaId: string): void;
@@ -267,5 +267,7 @@ export function watchReplicaPresence(
   };
   // Its entry stays until its presence times out (30 s on the tabs' awareness): its waits go now.
   const released = (id: string) => setWaits(id, undefined);
-  return { present, elsewhere, awareness: () => current, waiters, awaited, publish, released, wait, stop };
+  // Our browser id changed: a waiter heard under it before is of our browser now (its lock is watched).
+  const again = () => (publish(), present.forEach((id) => seen?.(id, browsers.get(id), waits.get(id))));
+  return { present, elsewhere, awareness: () => current, waiters, awaited, publish: again, released, wait, stop };
 }
