@@ -25,6 +25,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "invalidated"; rev: number }
   | { type: "swept" }
   | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
+  /** Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or this side's connection dropped). */
+  | { type: "unheard"; replicaId: string }
   | { type: "malformed"; table: string; reason: string }
 );
 
@@ -56,6 +58,7 @@ export function replicasOf(entry: TimelineEntry): string[] {
     case "revived":
     case "released":
     case "departed":
+    case "unheard":
       return [entry.replicaId];
     default:
       return [];
@@ -68,7 +71,7 @@ export function matches(entry: TimelineEntry, filter: TimelineFilter): boolean {
   return !filter.types || filter.types.includes(entry.type);
 }
 
-type Prev = { inspection: Inspection; byKey: Map<string, InspectedKey>; departed: Map<string, string> };
+type Prev = { inspection: Inspection; byKey: Map<string, InspectedKey>; departed: Map<string, string>; present: Set<string> };
 type Draft = TimelineEntry extends infer E ? (E extends TimelineEntry ? Omit<E, "seq" | "at"> : never) : never;
 
 export class Timeline {
@@ -112,6 +115,7 @@ export class Timeline {
     const before = this.list;
     const byKey = new Map(next.keys.map((k) => [k.key, k]));
     const departed = new Map(next.replicas.filter((r) => r.departed).map((r) => [r.replicaId, r.departed!]));
+    const present = new Set(next.replicas.filter((r) => r.present && !r.me).map((r) => r.replicaId));
     const drafts: Draft[] = [];
     const prev = this.prev;
     if (!prev) {
@@ -125,6 +129,9 @@ export class Timeline {
     } else {
       for (const [id, reason] of departed)
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
+      // Dropped from presence with no goodbye and no lock released: y-protocols' timeout (its row may
+      // be gone with it, when it held nothing); the store keeps its claims' lease.
+      for (const id of prev.present) if (!present.has(id) && !departed.has(id)) drafts.push({ type: "unheard", replicaId: id });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
       for (const [key, k] of prev.byKey)
         if (!byKey.has(key)) {
@@ -136,7 +143,7 @@ export class Timeline {
         }
     }
     this.diffMalformed(next.malformed, drafts);
-    this.prev = { inspection: next, byKey, departed };
+    this.prev = { inspection: next, byKey, departed, present };
     if (drafts.length === 0) return false;
     const fresh = drafts.map((d) => ({ ...d, seq: ++this.seq, at: next.at }) as TimelineEntry).reverse();
     this.list = [...fresh, ...before].slice(0, this.max);
@@ -299,6 +306,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return entry.reason === "lock-released"
         ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)`
         : `${name(entry.replicaId)} is gone: its presence left`;
+    case "unheard":
+      return `${name(entry.replicaId)}: not heard from, counted gone (its presence timed out after 30 s of silence, or this side's connection dropped); its claims keep their lease`;
     case "malformed":
       return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
   }
