@@ -2,7 +2,7 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
-import { inspectable, nextExpiry, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { inspectable, lookAgain, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
 import { Timeline } from "./timeline.ts";
@@ -78,8 +78,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   let lastNotify = -Infinity;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let expiryTimer: ReturnType<typeof setTimeout> | undefined;
-  /** When the current settle window may have ended by time alone (settleLapse). */
-  let settleLookAt = Infinity;
+  /** When to look again with no change to tell: a lease or a settle window running out. */
+  const next = lookAgain();
 
   // Called from Yjs observers, i.e. inside a writer's transaction: mark, never throw, observe later.
   const changed = () => {
@@ -94,29 +94,25 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     queued = false;
     if (destroyed) return;
     try {
-      const before = inspection?.settle;
-      const next = s.inspect();
+      const seen = s.inspect();
       // A destroyed store reads its doc no more: judged against a running clock, its frozen view
       // would show live claims going stale. Keep its last view, and say it is one.
-      if (next.lifecycle === "destroyed") {
+      if (seen.lifecycle === "destroyed") {
         storeDestroyed = true;
         // It changes no more: let go of its doc and presence, which outlive it and would keep it
         // (and this model) alive for as long as they live.
         for (const stop of stops.splice(0)) stop();
         clearTimeout(expiryTimer);
         expiryTimer = undefined;
-        if (!inspection) inspection = next;
+        if (!inspection) inspection = seen;
         dirty = true;
         if (tell) schedule();
         return;
       }
-      inspection = next;
+      inspection = seen;
       timeline.observe(inspection);
       notePresence(inspection);
-      // Kept across inspections that find the same window: one of those must not cancel the look.
-      if (!sameSettle(before, inspection.settle)) settleLookAt = settleLapse(inspection);
-      else if (settleLookAt <= inspection.at) settleLookAt = Infinity;
-      arm(Math.min(nextExpiry(inspection), settleLookAt), inspection.at);
+      arm(next(inspection), inspection.at);
     } catch (error) {
       // A panel must never take down the app it inspects: keep showing what was last known.
       report("reading the doc failed", error);
@@ -256,7 +252,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     };
   }
 
-  /** A silent claimant goes stale with no doc change: wake up when the next lease runs out (or a settle window, settleLapse). */
+  /** A silent claimant goes stale with no doc change: wake up when the next lease runs out (or a settle window, lookAgain). */
   function arm(at: number, now: number): void {
     if (expiryTimer !== undefined) clearTimeout(expiryTimer);
     expiryTimer = at === Infinity || destroyed ? undefined : setTimeout(changed, at - now + 1);
@@ -303,15 +299,6 @@ function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefin
   return (
     a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
   );
-}
-
-/**
- * A timed settle window may end by time alone, with no doc change (in sync, or cut off, for longer
- * than it): look again once it passed. Once per change of the window, so one that stays costs one look.
- */
-function settleLapse(i: Inspection): number {
-  const w = i.settle;
-  return !w || w.eager || w.ms <= 0 || w.why === "settle-ms" ? Infinity : i.at + w.ms;
 }
 
 function empty(

@@ -21,5 +21,5 @@ export type { MalformedRecord, RecordMap } from "./core/lanes.ts";
 export type { BeatRecord, ClaimRecord, ErrorRecord, ResultRecord } from "./core/records.ts";
 export { PRESENCE_FIELD } from "./core/presence.ts";
 export { isPlainObject } from "./core/request.ts";
-export { nextExpiry } from "./core/inspector.ts";
+export { lookAgain, nextExpiry } from "./core/inspector.ts";
 export type { DevSimulations } from "./core/dev-simulations.ts";

@@ -180,6 +180,24 @@ export function nextExpiry(i: Inspection): number {
   return next;
 }
 
+/**
+ * When to inspect again with no change to tell (Infinity: never): the next foreign lease running
+ * out (nextExpiry), or a timed settle window that may end by time alone (in sync, or cut off, for
+ * longer than it). Once per change of the window, so one that stays costs one look.
+ */
+export function lookAgain(): (i: Inspection) => number {
+  let last: string | undefined = "";
+  let lapse = Infinity;
+  return (i) => {
+    const w = i.settle;
+    const seen = JSON.stringify(w);
+    if (seen !== last) lapse = w && !w.eager && w.ms > 0 && w.why !== "settle-ms" ? i.at + w.ms : Infinity;
+    else if (lapse <= i.at) lapse = Infinity;
+    last = seen;
+    return Math.min(nextExpiry(i), lapse);
+  };
+}
+
 function inspectSettle({ fence, ...settle }: Settle): InspectedSettle {
   return fence ? { ...settle, fenced: true } : settle;
 }

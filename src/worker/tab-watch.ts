@@ -1,6 +1,6 @@
 import * as Y from "yjs";
 import { internalsOf } from "../core/internals.ts";
-import { nextExpiry } from "../core/inspector.ts";
+import { lookAgain } from "../core/inspector.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { WorkerMessage } from "./protocol.ts";
@@ -28,6 +28,7 @@ export function watchForTab(
   const stops: (() => void)[] = [];
   if (want.inspect) {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const next = lookAgain();
     const inspect = () => {
       clearTimeout(timer);
       const { crashed, networkPaused, heartbeatsStopped } = internalsOf(store).dev;
@@ -35,9 +36,10 @@ export function watchForTab(
       const malformed = store.malformed().map(clonable);
       const inspection = { ...store.inspect(), malformed };
       post({ t: "inspect", inspection, claims: store.claims(), malformed, dev });
-      // A silent claimant's claim goes stale with no change to tell, and the tab cannot judge it
-      // (it reads this inspection only): send the store's verdict again once its lease ran out.
-      const at = nextExpiry(inspection);
+      // A silent claimant's claim goes stale, and a settle window may lapse, with no change to tell,
+      // and the tab cannot judge either (it reads this inspection only): send the store's verdict
+      // again once the lease or the window ran out.
+      const at = next(inspection);
       timer = at < Infinity ? setTimeout(inspect, at - inspection.at + 1) : undefined;
     };
     stops.push(store.onInspect(inspect), () => clearTimeout(timer));

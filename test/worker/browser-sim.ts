@@ -36,7 +36,7 @@ export function sharedWorkerHere(): void {
 }
 
 /** `options`: the workers' own (a `connectPeers` that links their doc to a peer's, say). */
-export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retireAfterMs" | "connectPeers"> = {}) {
+export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retireAfterMs" | "connectPeers" | "store"> = {}) {
   sharedWorkerHere();
   const locks = new FakeLocks();
   const name = `app-${process.pid}-${++seq}`;
