@@ -31,10 +31,16 @@ export class RemoteInspector {
   }
 
   /**
-   * What this tab wants to be told, as a new worker needs it; `hello`: with the mirror's state,
-   * since the devtools' edits made as the last worker died went nowhere (and later ones build on them).
+   * What this tab wants to be told, as a new worker needs it; `hello`: with the simulation switches
+   * on and the mirror's state, since the devtools' edits made as the last worker died went nowhere
+   * (and later ones build on them).
    */
   resend(hello?: boolean): void {
+    // A panel's switches are the browser's replica's: the next worker runs them too (before the
+    // watch, so its first inspection already says so). Only a watching tab's are current.
+    if (hello && this.inspectListeners.size > 0)
+      for (const action of ["pauseNetwork", "stopHeartbeats"] as const)
+        if (this.dev[action === "pauseNetwork" ? "networkPaused" : "heartbeatsStopped"]) this.send({ t: "dev", action, on: true });
     this.send({
       t: "watch",
       inspect: this.inspectListeners.size > 0,
