@@ -137,7 +137,8 @@ function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsRe
 /** Revision, the store's verdict and why, how long it has been silent, and a live countdown to stale. */
 function ClaimState({ claim }: { claim: DevtoolsClaim }) {
   const counting = !claim.mine && !claim.stale && !claim.finished && Number.isFinite(claim.staleAt);
-  const now = useNow(counting);
+  const aging = !claim.finished && claim.seenAt !== undefined;
+  const now = useNow(counting || aging);
   return (
     <span data-testid="claim-state" data-reason={claim.reason ?? ""}>
       rev {claim.rev}{" "}
@@ -147,6 +148,11 @@ function ClaimState({ claim }: { claim: DevtoolsClaim }) {
         <Badge tone="stale">{`stale: ${claim.reason ? describeReason(claim.reason) : "?"}`}</Badge>
       ) : (
         <Badge tone="ok">live</Badge>
+      )}
+      {aging && (
+        <span style={styles.muted} data-testid="claim-age" title="measured from when this panel first saw the claim, on its own clock">
+          {` claimed ${(Math.max(0, now - claim.seenAt!) / 1000).toFixed(1)} s ago `}
+        </span>
       )}
       {!claim.mine && !claim.finished && (
         <span style={styles.muted}>

@@ -14,6 +14,7 @@ export type BuildInputs = {
   bytesOf: (data: unknown) => number;
   /** When the panel saw a key's current outcome written (the timeline knows). */
   recordedAt: (key: string, rev: number, table: "result" | "error") => number | undefined;
+  claimedAt?: ((key: string, nonce: string) => number | undefined) | undefined;
   /** When the panel saw a replica's presence change. */
   since: ReadonlyMap<string, number>;
   identityHash: string;
@@ -46,7 +47,11 @@ export function build(input: BuildInputs): Built {
     };
     if (k.local?.attempt) row.attempt = { ...k.local.attempt };
     else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
-    if (k.claim) row.claim = claimView(k.claim, input.presence);
+    if (k.claim) {
+      row.claim = claimView(k.claim, input.presence);
+      const seenAt = input.claimedAt?.(k.key, k.claim.nonce);
+      if (seenAt !== undefined) row.claim.seenAt = seenAt;
+    }
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
       if (k.result.by !== undefined) row.result.by = k.result.by;

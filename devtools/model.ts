@@ -208,6 +208,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         hints,
         bytesOf,
         recordedAt: (k, rev, table) => timeline.recordedAt(k, rev, table),
+        claimedAt: (k, nonce) => timeline.claimedAt(k, nonce),
         since,
         identityHash,
       });

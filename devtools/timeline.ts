@@ -86,6 +86,8 @@ export class Timeline {
     error: new Map<string, { rev: number; at: number }>(),
   };
   private malformedSeen = new Set<unknown>();
+  /** When this panel first saw each key's current claim, on its clock: the claim's own `at` is its writer's. */
+  private readonly claimSeen = new Map<string, [nonce: string, at: number]>();
   /** The inspected store's own aborts by key ("aborted" events, noted by the model): the release that follows says why. */
   readonly aborts = new Map<string, [rev: number, reason: string]>();
 
@@ -105,6 +107,12 @@ export class Timeline {
   recordedAt(key: string, rev: number, table: "result" | "error" = "result"): number | undefined {
     const seen = this.writtenAt[table].get(key);
     return seen && seen.rev === rev ? seen.at : undefined;
+  }
+
+  /** When this panel first saw the claim `nonce` of `key`, on its clock; undefined: it stood when the panel started. */
+  claimedAt(key: string, nonce: string): number | undefined {
+    const seen = this.claimSeen.get(key);
+    return seen?.[0] === nonce ? seen[1] : undefined;
   }
 
   /**
@@ -140,6 +148,7 @@ export class Timeline {
           this.writtenAt.result.delete(key);
           this.writtenAt.error.delete(key);
           this.aborts.delete(key);
+          this.claimSeen.delete(key);
         }
     }
     this.diffMalformed(next.malformed, drafts);
@@ -162,6 +171,7 @@ export class Timeline {
     const pc = was?.claim;
     const nc = now.claim;
     if (nc && (!pc || pc.nonce !== nc.nonce)) {
+      this.claimSeen.set(now.key, [nc.nonce, next.at]);
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
       if (takenFrom) {
         const afterMs = Math.max(0, takenFrom.silentMs + (next.at - prev.inspection.at));

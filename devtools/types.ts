@@ -33,6 +33,11 @@ export type DevtoolsClaim = {
   silentMs: number;
   /** When it goes stale by silence on the store's clock (Infinity: only an event can tell, or it is ours). */
   staleAt: number;
+  /**
+   * When this panel first saw the claim, on its own clock (the claim's `at` is its writer's clock,
+   * skewed); undefined when it stood as the panel started.
+   */
+  seenAt?: number;
   /** Replicas (the inspected one included) waiting on its request, as their presence says: it goes on for them. */
   waiters?: readonly string[];
 };

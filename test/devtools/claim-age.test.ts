@@ -1,0 +1,33 @@
+/**
+ * The Keys tab's "claimed 3.2 s ago": a claim's `at` is its writer's clock (skewed against this
+ * one), so the age is measured from when this panel first saw the claim, on its own clock (the
+ * title says so): never negative, whatever the writer's clock says. A claim that stood when the
+ * panel started has no age it could tell.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { createDevtoolsModel } from "../../devtools/index.ts";
+import { background, cluster, tick, URL_A, useFakeClock } from "../harness/replicas.ts";
+
+describe("devtools keys: a claim's age on the panel's clock (invariant 3: never compare another machine's timestamp)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("a claim seen after the panel started carries when it was seen; one standing at the start carries none", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    const [a, b] = c.stores;
+    background(a!.ensure({ url: URL_A }));
+    await tick(1);
+    const model = createDevtoolsModel(b!, { minNotifyIntervalMs: 0 });
+    const before = model.getSnapshot().keys.find((k) => k.claim)!;
+    expect(before.claim!.seenAt).toBeUndefined();
+    await tick(3_000);
+    const seenAt = Date.now();
+    background(a!.ensure({ url: `${URL_A}?other` }));
+    await tick(1);
+    const rows = model.getSnapshot().keys.filter((k) => k.claim && k.key !== before.key);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.claim!.seenAt).toBeGreaterThanOrEqual(seenAt);
+    expect(rows[0]!.claim!.seenAt).toBeLessThanOrEqual(Date.now());
+    model.destroy();
+  });
+});
