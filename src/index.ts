@@ -49,3 +49,8 @@ export { connectBrowser, type ConnectBrowserOptions, type BrowserStore, type Rep
 export type { PeersServer } from "./sync/peers-options.ts";
 export type { PortLike } from "./worker/port.ts";
 export type { SharedWorkerLike } from "./worker/worker-link.ts";
+export {
+  sharedInfiniteQueryOptions,
+  type SharedInfiniteQueryOptionsInput,
+  type SharedInfiniteQueryOptions,
+} from "./react/shared-infinite-query-options.ts";

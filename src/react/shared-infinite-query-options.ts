@@ -1,0 +1,160 @@
+import {
+  infiniteQueryOptions,
+  type DataTag,
+  type InfiniteData,
+  type OmitKeyof,
+  type Query,
+  type QueryFunction,
+  type QueryFunctionContext,
+  type QueryKey,
+  type UseInfiniteQueryOptions,
+} from "@tanstack/react-query";
+import { shownValue } from "../core/errors.ts";
+import { messageOf } from "../core/fetcher.ts";
+import { hashKey } from "../core/key.ts";
+import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import { demandOf, notingDisabled, pastRecordedError, retryPolicy, type Demand, type FetchRecord } from "./demand.ts";
+import { requireStore } from "./require-store.ts";
+import type { SharedFetchError } from "./shared-error.ts";
+import { inputErrorOf, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
+import { toRequest } from "./url.ts";
+
+/** Options of a shared infinite query: every `useInfiniteQuery` option, plus the store's lease and your own key. */
+export type SharedInfiniteQueryOptionsInput<TPage, TPageParam, TData = InfiniteData<TPage, TPageParam>> = Omit<
+  UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>,
+  "queryKey" | "queryFn"
+> & {
+  /** Your own query key instead of the default `["shared-fetch", method, first page's url without query, key, "infinite"]`. */
+  queryKey?: QueryKey | undefined;
+  /** Lease bound for a claim a page's request makes (default: the store's leaseMs). */
+  leaseMs?: number | undefined;
+};
+
+/** What `sharedInfiniteQueryOptions` returns: TanStack's `infiniteQueryOptions` shape. */
+export type SharedInfiniteQueryOptions<TPage, TPageParam, TData = InfiniteData<TPage, TPageParam>> = OmitKeyof<
+  UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>,
+  "queryFn"
+> & { queryFn?: QueryFunction<TPage, QueryKey, TPageParam> } & {
+  queryKey: DataTag<QueryKey, InfiniteData<TPage, TPageParam>, SharedFetchError>;
+};
+
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"] };
+
+/**
+ * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
+ * shared query why it fetches (demand.ts): each query's `fetch` is watched instead, from the first
+ * time TanStack asks its `enabled` or runs its function, so that a `refetch()` or an invalidation
+ * asks for newer pages while a mount or focus within staleTime takes any replica's.
+ */
+const calls = new WeakMap<object, Call>();
+function watchFetches(query: AnyQuery): void {
+  if (calls.has(query)) return;
+  calls.set(query, { options: undefined, fetchOptions: undefined });
+  const fetch = query.fetch;
+  query.fetch = function (options, fetchOptions) {
+    calls.set(query, { options, fetchOptions });
+    return fetch.call(this, options, fetchOptions);
+  };
+}
+
+/** TanStack's retryer would fetch every page again on a page's failure: retries run in the page's claim instead. */
+const inClaim = () => false;
+
+/**
+ * `useInfiniteQuery` options (the v5 `infiniteQueryOptions` idiom) whose pages are each a request
+ * shared by every tab and device: `request(pageParam)` gives a page's request, asked through the
+ * store as `sharedQueryOptions` asks its one, so K tabs loading the same page send one request.
+ * A mount, focus, poll or `fetchNextPage` takes a page any replica recorded within the staleTime
+ * (the poll's interval for a polled query); `refetch()`, `refetchQueries` and `invalidateQueries`
+ * ask every page anew, past a request already in flight, as TanStack refetches every page. `retry`
+ * and `retryDelay` run in each page's claim. Bad input (an invalid URL for a page) becomes the
+ * query's error, a SharedFetchError.
+ */
+export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown, TData = InfiniteData<TPage, TPageParam>>(
+  store: SharedFetchStore,
+  request: (pageParam: TPageParam) => string | SharedRequest,
+  options: SharedInfiniteQueryOptionsInput<TPage, TPageParam, TData>,
+): SharedInfiniteQueryOptions<TPage, TPageParam, TData> {
+  requireStore("sharedInfiniteQueryOptions", store);
+  if (typeof request !== "function")
+    throw new TypeError(
+      `sharedInfiniteQueryOptions: the second argument must be a function (pageParam) => request, got ${shownValue(request)}`,
+    );
+  const { queryKey: ownKey, leaseMs, retry, retryDelay, enabled, ...rest } = options ?? ({} as typeof options);
+  let key: QueryKey;
+  let inputError: unknown;
+  try {
+    key = ownKey ?? [...sharedQueryKey(store, request(rest.initialPageParam)), "infinite"];
+  } catch (error) {
+    inputError = inputErrorOf(rest.initialPageParam, error);
+    key = ["shared-fetch", "invalid", hashKey(messageOf(error)), "infinite"];
+  }
+  const id = JSON.stringify(key);
+  // One demand per fetch of the query (every page of a refetch is asked alike): its signal names it.
+  const demands = new WeakMap<AbortSignal, { demand: Demand; fetch: FetchRecord }>();
+  const demandFor = (ctx: QueryFunctionContext, query: AnyQuery | undefined) => {
+    const known = demands.get(ctx.signal);
+    if (known) return known;
+    if (query) watchFetches(query);
+    const call = query && calls.get(query);
+    const merged = (query?.options ?? {}) as { staleTime?: unknown; networkMode?: FetchRecord["networkMode"]; retry?: unknown };
+    const observer = (call?.options as { _optimisticResults?: unknown } | undefined)?._optimisticResults !== undefined;
+    const defaults = { ...ctx.client.getDefaultOptions().queries, ...ctx.client.getQueryDefaults(ctx.queryKey) };
+    const fetch: FetchRecord = {
+      fetchOptions: call?.fetchOptions,
+      // Yours, else the key's and the client's defaults; the client's methods retry nothing unless told,
+      // and a `retry` spread over these options is TanStack's retryer's alone.
+      retry: (merged.retry !== undefined && merged.retry !== inClaim
+        ? false
+        : (retry ?? (observer ? defaults.retry : (defaults.retry ?? false)))) as FetchRecord["retry"],
+      retryDelay: (retryDelay ?? defaults.retryDelay) as FetchRecord["retryDelay"],
+      networkMode: merged.networkMode,
+      staleTime: merged.staleTime,
+      observer,
+      mountAlways: false,
+    };
+    const more = (call?.fetchOptions?.meta as { fetchMore?: unknown } | undefined)?.fetchMore !== undefined;
+    // A next or previous page is new to this tab, asked as a mount asks: within the staleTime.
+    const demand = query ? demandOf(query, more ? { ...fetch, fetchOptions: undefined } : fetch) : { mode: "ensure" as const, maxAgeMs: 0 };
+    const entry = { demand, fetch };
+    demands.set(ctx.signal, entry);
+    return entry;
+  };
+  const run = async (ctx: QueryFunctionContext, pageRequest: typeof request, ask: Ask): Promise<TPage> => {
+    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
+    const { demand: asked, fetch } = demandFor(ctx, query);
+    const param = ctx.pageParam as TPageParam;
+    let req: SharedRequest;
+    try {
+      req = toRequest(pageRequest(param));
+    } catch (error) {
+      throw inputErrorOf(param, error);
+    }
+    const demand = pastRecordedError(asked, () => store.snapshot(req));
+    const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
+    const snap =
+      demand.mode === "refetch"
+        ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+        : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+    return unwrap<TPage>(snap);
+  };
+  const queryFn = sharedQueryFn(store, id, { req: request, inputError, name: "request" }, run, undefined);
+  // Checked as sharedQueryOptions checks it: `user && user.id` with no user is refused, naming it.
+  notingDisabled(enabled);
+  return infiniteQueryOptions({
+    ...(rest as Omit<UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>, "queryKey" | "queryFn">),
+    retry: inClaim,
+    // TanStack asks it of an observer's query before its first fetch: from then on its fetches are watched.
+    enabled: (query: object) => {
+      watchFetches(query as AnyQuery);
+      return typeof enabled == "function" ? enabled(query as never) : enabled !== false;
+    },
+    queryKey: key,
+    queryFn: queryFn as QueryFunction<TPage, QueryKey, TPageParam>,
+  } as UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>) as unknown as SharedInfiniteQueryOptions<
+    TPage,
+    TPageParam,
+    TData
+  >;
+}
