@@ -43,9 +43,10 @@ type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"] };
 
 /**
  * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
- * shared query why it fetches (demand.ts): each query's `fetch` is watched instead, from the first
- * time TanStack asks its `enabled` or runs its function, so that a `refetch()` or an invalidation
- * asks for newer pages while a mount or focus within staleTime takes any replica's.
+ * shared query why it fetches (demand.ts): each query's `fetch` is watched instead, from its
+ * function's first run, so that a `refetch()` or an invalidation asks for newer pages while a
+ * mount or focus within staleTime takes any replica's. Before that (a cache restored or hydrated
+ * here), a fetch of pages still fresh by the staleTime, unpolled, can only be explicit.
  */
 const calls = new WeakMap<object, Call>();
 function watchFetches(query: AnyQuery): void {
@@ -58,7 +59,7 @@ function watchFetches(query: AnyQuery): void {
   };
 }
 
-/** TanStack's retryer would fetch every page again on a page's failure: retries run in the page's claim instead. */
+/** A page's retries run in its claim (other replicas wait on that claim, not on a new one per attempt). */
 const inClaim = () => false;
 
 /**
@@ -114,9 +115,12 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       observer,
       mountAlways: false,
     };
-    const more = (call?.fetchOptions?.meta as { fetchMore?: unknown } | undefined)?.fetchMore !== undefined;
+    const more = (query?.state.fetchMeta as { fetchMore?: unknown } | null | undefined)?.fetchMore !== undefined;
     // A next or previous page is new to this tab, asked as a mount asks: within the staleTime.
-    const demand = query ? demandOf(query, more ? { ...fetch, fetchOptions: undefined } : fetch) : { mode: "ensure" as const, maxAgeMs: 0 };
+    let demand: Demand = query ? demandOf(query, more ? { ...fetch, fetchOptions: undefined } : fetch) : { mode: "ensure", maxAgeMs: 0 };
+    if (!call?.options && !call?.fetchOptions && !more && demand.mode === "ensure" && !demand.poll)
+      if (query?.state.data !== undefined && Date.now() - query.state.dataUpdatedAt < demand.maxAgeMs)
+        demand = { mode: "refetch", skipInFlight: true };
     const entry = { demand, fetch };
     demands.set(ctx.signal, entry);
     return entry;
@@ -140,16 +144,12 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     return unwrap<TPage>(snap);
   };
   const queryFn = sharedQueryFn(store, id, { req: request, inputError, name: "request" }, run, undefined);
-  // Checked as sharedQueryOptions checks it: `user && user.id` with no user is refused, naming it.
-  notingDisabled(enabled);
   return infiniteQueryOptions({
     ...(rest as Omit<UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>, "queryKey" | "queryFn">),
     retry: inClaim,
-    // TanStack asks it of an observer's query before its first fetch: from then on its fetches are watched.
-    enabled: (query: object) => {
-      watchFetches(query as AnyQuery);
-      return typeof enabled == "function" ? enabled(query as never) : enabled !== false;
-    },
+    // Checked as sharedQueryOptions checks it (`user && user.id` with no user is refused, naming
+    // it); none given, the client's defaults decide.
+    ...notingDisabled(enabled),
     queryKey: key,
     queryFn: queryFn as QueryFunction<TPage, QueryKey, TPageParam>,
   } as UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>) as unknown as SharedInfiniteQueryOptions<
