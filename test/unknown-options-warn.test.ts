@@ -4,7 +4,7 @@
  * doc (the option is `indexeddb`), `createSharedFetchStore({ doc, setleMs: 0 })` kept its settle
  * window, `connectBrowser({ name, workers })` ran a replica in every tab, and nothing said why. A
  * warning, not an error: an app may hand several entry points one shared config object. Each case
- * uses a key of its own: a key is warned of once for the page's life. A key that is no plausible
+ * uses a key of its own: a key is warned of once per entry point for the page's life. A key that is no plausible
  * typo of any option (more edits than TypeScript's "Did you mean" allows, 0.4 per letter) names no
  * option but lists them: `connectPeers(doc, { connect: false })`, y-websocket's own option, was
  * answered "did you mean `room`?".
@@ -74,11 +74,33 @@ describe("unknown options: each entry point warns once, naming the key and the c
     expect(warnings()).toEqual(["shared-fetch: connectBrowser ignores `workers`; did you mean `worker`?"]);
   });
 
-  it("serveBrowserReplica: `retireAfterMS` names `retireAfterMs`, once though createBrowserReplica checks the options again", () => {
+  it("serveBrowserReplica: `retireAfterMS` names `retireAfterMs` once, though it makes its replica as createBrowserReplica does", () => {
     scope.addEventListener = () => {};
     serveBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
-    createBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
+    serveBrowserReplica({ locks: null, retireAfterMS: 10 } as never).destroy();
     expect(warnings()).toEqual(["shared-fetch: serveBrowserReplica ignores `retireAfterMS`; did you mean `retireAfterMs`?"]);
+  });
+});
+
+describe("unknown options: once per entry point and key, so a second misuse of a key elsewhere is told there too", () => {
+  it("`leaseMS` given to createSharedFetchStore, then to connectBrowser: each names it (the second was silent)", () => {
+    createSharedFetchStore({ doc: new Y.Doc(), locks: null, leaseMS: 5000 } as never).destroy();
+    connectBrowser({ name: "unknown-options-6", leaseMS: 5000 } as never).destroy();
+    createSharedFetchStore({ doc: new Y.Doc(), locks: null, leaseMS: 5000 } as never).destroy();
+    expect(warnings()).toEqual([
+      "shared-fetch: createSharedFetchStore ignores `leaseMS`; did you mean `leaseMs`?",
+      "shared-fetch: connectBrowser ignores `leaseMS`; did you mean `leaseMs`?",
+    ]);
+  });
+
+  it("`retireAfterMs0` at serveBrowserReplica, then at createBrowserReplica: each entry point names it", () => {
+    scope.addEventListener = () => {};
+    serveBrowserReplica({ locks: null, retireAfterMs0: 10 } as never).destroy();
+    createBrowserReplica({ locks: null, retireAfterMs0: 10 } as never).destroy();
+    expect(warnings()).toEqual([
+      "shared-fetch: serveBrowserReplica ignores `retireAfterMs0`; did you mean `retireAfterMs`?",
+      "shared-fetch: createBrowserReplica ignores `retireAfterMs0`; did you mean `retireAfterMs`?",
+    ]);
   });
 });
 

@@ -35,16 +35,17 @@ const warned = new Set<string>();
  * Warns of each key of `options` that `known` lacks, naming the closest known option where the key
  * is plausibly its typo, else every known option: a typo (`indexedDB` for `indexeddb`) would
  * otherwise do nothing, silently. A warning, not an error: an
- * app may hand several entry points one shared config object. Once per key for the page's life (a
- * component that connects at each mount, and serveBrowserReplica's options checked again by
- * createBrowserReplica, do not repeat it).
+ * app may hand several entry points one shared config object. Once per entry point and key for the
+ * page's life (a component that connects at each mount, and serveBrowserReplica's options checked
+ * again by createBrowserReplica, do not repeat it; the same key misused at another entry point, a
+ * second component's, is told again there).
  */
 export function warnUnknownOptions(fn: string, options: unknown, known: object): void {
   // Before the checks that refuse, so a typo of a required option (`nmae`) is named beside the refusal.
   if (typeof options === "object")
     for (const key in options)
-      if (!(key in known) && !warned.has(key)) {
-        warned.add(key);
+      if (!(key in known) && !warned.has(fn + key)) {
+        warned.add(fn + key);
         const near = Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
         // A suggestion only within TypeScript's bound for "Did you mean" (0.4 edits per letter):
         // `connect` is no typo of `room`, and naming it would send the reader the wrong way.

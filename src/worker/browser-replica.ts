@@ -89,6 +89,11 @@ function checkReplicaOptions(options: unknown, fn = "createBrowserReplica"): ass
  */
 export function createBrowserReplica(options: BrowserReplicaOptions = {}): BrowserReplica {
   checkReplicaOptions(options);
+  return startReplica(options);
+}
+
+/** createBrowserReplica past the check of its options (serveBrowserReplica checks them under its own name). */
+function startReplica(options: BrowserReplicaOptions): BrowserReplica {
   const locks = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const scopeName = (globalThis as { name?: unknown }).name;
   const lockBase = options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId());
@@ -406,7 +411,7 @@ export function serveBrowserReplica(options: BrowserReplicaOptions = {}): Browse
   const close = (globalThis as { close?: () => void }).close;
   // Checked before it is wrapped: an onRetire that is no function would throw only at the retirement.
   checkReplicaOptions(options, "serveBrowserReplica");
-  const replica = createBrowserReplica({ ...options, onRetire: () => (options.onRetire?.(), close?.call(globalThis)) });
+  const replica = startReplica({ ...options, onRetire: () => (options.onRetire?.(), close?.call(globalThis)) });
   scope.addEventListener("connect", (event) => {
     const port = event.ports[0];
     if (port) replica.accept(port);
