@@ -1,4 +1,5 @@
 import { SharedFetchInputError, describe } from "./errors.ts";
+import { REQUEST_FIELD } from "./request.ts";
 
 export type NumberRule = {
   /** "positive" (> 0, the default) or "non-negative" (≥ 0). */
@@ -44,15 +45,26 @@ export function warnUnknownOptions(fn: string, options: unknown, known: object):
   // Before the checks that refuse, so a typo of a required option (`nmae`) is named beside the refusal.
   if (typeof options === "object")
     for (const key in options)
-      if (!(key in known) && !warned.has(fn + key)) {
-        warned.add(fn + key);
+      if (!(key in known)) {
         const near = Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
         // A suggestion only within TypeScript's bound for "Did you mean" (0.4 edits per letter):
         // `connect` is no typo of `room`, and naming it would send the reader the wrong way.
-        console.warn(
-          `shared-fetch: ${fn} ignores \`${key}\`; ${distance(key, near) > key.length * 0.4 ? `known: ${Object.keys(known).join(", ")}` : `did you mean \`${near}\`?`}`,
-        );
+        warnOnce(fn, key, distance(key, near) > key.length * 0.4 ? `known: ${Object.keys(known).join(", ")}` : `did you mean \`${near}\`?`);
       }
+}
+
+/**
+ * A request's field among a hook's options (`useSharedFetch(url, { headers })`): TypeScript refuses
+ * it, but in JavaScript the options are TanStack's, so the Authorization header went unsent, silently.
+ */
+export function warnRequestFields(fn: string, options: unknown): void {
+  for (const key in options as object) if (REQUEST_FIELD.test(key)) warnOnce(fn, key, `it belongs in the request: { url, ${key} }`);
+}
+
+function warnOnce(fn: string, key: string, hint: string): void {
+  if (warned.has(fn + key)) return;
+  warned.add(fn + key);
+  console.warn(`shared-fetch: ${fn} ignores \`${key}\`; ${hint}`);
 }
 
 /** Edit distance, case aside (`retireAfterMS` is one step from nothing but `retireAfterMs`). */

@@ -107,6 +107,9 @@ export function originAndPath(href: string): string {
 const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
+/** The fields of a request (SharedRequest). */
+export const REQUEST_FIELD = /^(url|method|headers|body|parse)$/;
+
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
     typeof input === "string"
@@ -116,7 +119,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
         : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${shownValue(input)}`);
   // fetch's other options (credentials, cache, signal, …) were dropped unsent, and unkeyed.
   for (const name in req)
-    if ((req as Record<string, unknown>)[name] !== undefined && !/^(url|method|headers|body|parse)$/.test(name))
+    if ((req as Record<string, unknown>)[name] !== undefined && !REQUEST_FIELD.test(name))
       fail(`shared-fetch: unknown request field ${describe(name)}; expected url, method, headers, body or parse`);
   const url = httpHref(req.url);
   const rawMethod = req.method ?? "GET";

@@ -12,6 +12,7 @@ import {
 import { SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
+import { warnRequestFields } from "../core/options.ts";
 import { normalizeRequest, originAndPath } from "../core/request.ts";
 import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
@@ -231,7 +232,18 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
 ): SharedQueryOptions<T, TData> {
-  requireStore("sharedQueryOptions", store);
+  return queryOptionsOf("sharedQueryOptions", store, request, options);
+}
+
+/** sharedQueryOptions as `fn` (the entry point the app called, which a misplaced request field's warning names) builds them. */
+export function queryOptionsOf<T, TData>(
+  fn: string,
+  store: SharedFetchStore,
+  request: string | SharedRequest | null,
+  options?: SharedQueryOptionsInput<T, TData>,
+): SharedQueryOptions<T, TData> {
+  requireStore(fn, store);
+  warnRequestFields(fn, options);
   const { queryKey: ownKey, leaseMs, behavior, ...rest } = options ?? {};
   let req: SharedRequest | null = null;
   let key: QueryKey;

@@ -5,7 +5,7 @@ import { normalizeRequest } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
-import { sharedQueryOptions } from "./shared-query-options.ts";
+import { queryOptionsOf } from "./shared-query-options.ts";
 import type { UseSharedFetchOptions } from "./use-shared-fetch.ts";
 import { fetchBinding, useSharedView, withViewProps, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
@@ -28,7 +28,7 @@ export function useSharedFetchSuspense<T = unknown, TData = T>(
   options?: UseSharedFetchSuspenseOptions<T, TData>,
 ): UseSuspenseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
-  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, options), options);
+  const opts = useHydratable(queryOptionsOf<T, TData>("useSharedFetchSuspense", store, req, options), options);
   const query = useSuspenseQuery(withViewProps(opts));
   const active = useObserverActive(query, opts);
   let request: SharedRequest | null = null;

@@ -5,7 +5,7 @@ import { normalizeRequest } from "../core/request.ts";
 import type { SharedRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
-import { sharedQueryOptions, type SharedQueryOptionsInput } from "./shared-query-options.ts";
+import { queryOptionsOf, type SharedQueryOptionsInput } from "./shared-query-options.ts";
 import { fetchBinding, useSharedView, withViewProps, type SharedView } from "./use-shared-view.ts";
 import { toRequest } from "./url.ts";
 import { useObserverActive } from "./observer-active.ts";
@@ -42,7 +42,7 @@ export function useSharedFetch<T = unknown, TData = T>(
 ): SharedFetchResult<TData> {
   const store = useSharedFetchStore();
   const own = useOwnNullKey(req === null, options);
-  const opts = useHydratable(sharedQueryOptions<T, TData>(store, req, own), options);
+  const opts = useHydratable(queryOptionsOf<T, TData>("useSharedFetch", store, req, own), options);
   const query = useQuery(withViewProps(opts));
   const request = useObserverActive(query, opts) ? safeRequest(req) : null;
   return useSharedView(query, opts, fetchBinding(store, hashQueryKey(opts.queryKey), request));
