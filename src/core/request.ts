@@ -106,17 +106,20 @@ export function originAndPath(href: string): string {
 /** Headers of the connection, not the request: Node's fetch throws on them (browsers forbid and drop them). */
 const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
 
-/** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 /** The fields of a request (SharedRequest). */
 export const REQUEST_FIELD = /^(url|method|headers|body|parse)$/;
 
+/** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
   const req: Partial<SharedRequest> =
     typeof input === "string"
       ? { url: input }
-      : isPlainObject(input)
-        ? (input as Partial<SharedRequest>)
-        : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${shownValue(input)}`);
+      : // A store is a plain object too: its first field read as "unknown request field `replicaId`".
+        typeof (input as { ensure?: unknown } | null)?.ensure === "function"
+        ? fail("shared-fetch: got a SharedFetchStore where a request was expected")
+        : isPlainObject(input)
+          ? (input as Partial<SharedRequest>)
+          : fail(`shared-fetch: request must be a URL string or { url, ... }, got ${shownValue(input)}`);
   // fetch's other options (credentials, cache, signal, …) were dropped unsent, and unkeyed.
   for (const name in req)
     if ((req as Record<string, unknown>)[name] !== undefined && !REQUEST_FIELD.test(name))
