@@ -57,8 +57,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.recheckClaims();
     });
   }
-  // Keys whose unwanted request waits for the tabs' flush (false) or has waited (true): awaited.
-  const graced = new Map<string, boolean>();
+  // Per key, the unwanted request (its revision) that waits for the tabs' flush, or has waited
+  // (`done`: for the one decision the flush wakes, so a later request of the key gets its own).
+  const graced = new Map<string, { rev: number; done?: boolean }>();
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
@@ -114,12 +115,19 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         if (!sent || !presence!.present.size) return false;
         // A wait may be on its way (a tab joined as this one's ask ended): the request goes on
         // until the tabs have answered a flush, which comes behind what they sent before it.
-        const g = graced.get(key);
-        if (g === undefined) {
-          graced.set(key, false);
-          afterFlush(options.doc, () => (graced.set(key, true), engine.recheck([key])));
+        let g = graced.get(key);
+        if (g?.rev !== rev) {
+          const mark: { rev: number; done?: boolean } = (g = { rev });
+          graced.set(key, mark);
+          afterFlush(options.doc, () => {
+            if (graced.get(key) !== mark) return;
+            mark.done = true;
+            engine.recheck([key]);
+            // Not taken by that decision (its ask came back): spent all the same.
+            queueMicrotask(() => graced.get(key) === mark && graced.delete(key));
+          });
         }
-        return !graced.get(key) || !graced.delete(key);
+        return !g.done || !graced.delete(key);
       },
       waits: (key: string, rev: number | undefined) => presence!.wait(key, rev),
     }),

@@ -15,8 +15,9 @@ afterEach(() => vi.unstubAllGlobals());
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
 /** One browser's lock state, as `navigator.locks.query()` reports it (the tabs' flush counts tabs by it). */
-function browserLocks() {
-  const held = new Map<string, number>();
+function browserLocks(...ghosts: string[]) {
+  // A ghost: a tab the lock state counts that never answers (frozen), so a flush takes its bound.
+  const held = new Map<string, number>(ghosts.map((name) => [name, 1]));
   return {
     request(name: string, _options: unknown, callback: () => Promise<void>) {
       held.set(name, (held.get(name) ?? 0) + 1);
@@ -81,5 +82,39 @@ describe("a wait on its way when the claimant's own ask ends (invariant 11)", ()
     await new Promise((r) => setTimeout(r, 300));
     expect(host.calls).toHaveLength(1);
     expect(b.store.snapshot(req).status).not.toBe("success");
+  }, 15_000);
+
+  it("a grace that ended while the claimant's ask was back is not spent for its next request: a tab that joins that one is answered by it", async () => {
+    const name = unique("tabs");
+    vi.stubGlobal("navigator", { locks: browserLocks(`shared-fetch:tabs:${name}#frozen`) });
+    const host = new Host();
+    const a = tab(name, host, "a");
+    const b = tab(name, host, "b");
+    await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
+    await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true), opts);
+    const req = { url: "https://api.example.test/grace-spent" };
+    const first = new AbortController();
+    a.store.ensure(req, { signal: first.signal }).catch(() => {});
+    await host.whenCalls(1);
+    // Left, then back (a route change and back) while the flush waits for the frozen tab.
+    first.abort();
+    await new Promise((r) => setTimeout(r, 50));
+    const back = a.store.ensure(req);
+    await new Promise((r) => setTimeout(r, 500));
+    host.calls[0]!.respond(200, { n: 1 });
+    await expect(back).resolves.toMatchObject({ status: "success" });
+    // The next request of the key, joined by B just as A's ask ends.
+    const again = new AbortController();
+    a.store.refetch(req, { signal: again.signal }).catch(() => {});
+    await host.whenCalls(2);
+    await vi.waitFor(() => expect(b.store.snapshot(req).claim).toMatchObject({ replicaId: a.store.replicaId }), opts);
+    const joined = b.store.refetch(req);
+    joined.catch(() => {});
+    again.abort();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(host.calls.map((c) => c.aborted)).toEqual([false, false]);
+    host.calls[1]!.respond(200, { n: 2 });
+    await expect(joined).resolves.toMatchObject({ status: "success", data: { n: 2 } });
+    expect(host.calls).toHaveLength(2);
   }, 15_000);
 });
