@@ -10,6 +10,7 @@ import { connectorsOf } from "../../src/core/connectors.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
 import { asBytes, encodeSyncAnswer, inboxName, messageSyncQuery, readSyncStatus, tabChannelName } from "../../src/sync/tab-protocol.ts";
+import { browserLocks } from "../harness/browser-locks.ts";
 
 let cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -21,22 +22,6 @@ afterEach(() => {
 });
 
 const uniqueName = (): string => `flush-${Math.random().toString(36).slice(2)}`;
-
-/** One browser's lock state: held names, as `navigator.locks.query()` reports them. */
-function browserLocks(extra: string[] = []) {
-  const held = new Map<string, number>();
-  return {
-    request(name: string, _options: unknown, callback: () => Promise<void>) {
-      held.set(name, (held.get(name) ?? 0) + 1);
-      return Promise.resolve(callback()).finally(() => {
-        const n = (held.get(name) ?? 1) - 1;
-        if (n > 0) held.set(name, n);
-        else held.delete(name);
-      });
-    },
-    query: async () => ({ held: [...held.keys(), ...extra].map((name) => ({ name })) }),
-  };
-}
 
 function openTab(name: string) {
   const doc = new Y.Doc();

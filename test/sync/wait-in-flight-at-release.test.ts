@@ -9,27 +9,11 @@ import { afterEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
+import { browserLocks } from "../harness/browser-locks.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
-
-/** One browser's lock state, as `navigator.locks.query()` reports it (the tabs' flush counts tabs by it). */
-function browserLocks(...ghosts: string[]) {
-  // A ghost: a tab the lock state counts that never answers (frozen), so a flush takes its bound.
-  const held = new Map<string, number>(ghosts.map((name) => [name, 1]));
-  return {
-    request(name: string, _options: unknown, callback: () => Promise<void>) {
-      held.set(name, (held.get(name) ?? 0) + 1);
-      return Promise.resolve(callback()).finally(() => {
-        const n = (held.get(name) ?? 1) - 1;
-        if (n > 0) held.set(name, n);
-        else held.delete(name);
-      });
-    },
-    query: async () => ({ held: [...held.keys()].map((name) => ({ name })) }),
-  };
-}
 
 function tab(name: string, host: Host, id: string) {
   const doc = new Y.Doc();
@@ -41,15 +25,21 @@ function tab(name: string, host: Host, id: string) {
 
 const opts = { timeout: 5000, interval: 10 };
 
+/** Tabs A and B of one browser, each present to the other; `frozen`: a third tab's lock, which never answers a flush. */
+async function twoTabs(frozen?: string) {
+  const name = unique("tabs");
+  vi.stubGlobal("navigator", { locks: browserLocks(frozen ? [`shared-fetch:tabs:${name}#${frozen}`] : []) });
+  const host = new Host();
+  const a = tab(name, host, "a");
+  const b = tab(name, host, "b");
+  await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
+  await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true), opts);
+  return { host, a, b };
+}
+
 describe("a wait on its way when the claimant's own ask ends (invariant 11)", () => {
   it("a tab joins as the claimant's ask ends in the same moment: one request, which answers the joiner", async () => {
-    vi.stubGlobal("navigator", { locks: browserLocks() });
-    const host = new Host();
-    const name = unique("tabs");
-    const a = tab(name, host, "a");
-    const b = tab(name, host, "b");
-    await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
-    await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true), opts);
+    const { host, a, b } = await twoTabs();
     const req = { url: "https://api.example.test/joined-as-released" };
     const asked = new AbortController();
     a.store.ensure(req, { signal: asked.signal }).catch(() => {});
@@ -66,13 +56,7 @@ describe("a wait on its way when the claimant's own ask ends (invariant 11)", ()
   }, 15_000);
 
   it("nobody joins: the request the claimant no longer wants is aborted once the tabs answered, and not sent again", async () => {
-    vi.stubGlobal("navigator", { locks: browserLocks() });
-    const host = new Host();
-    const name = unique("tabs");
-    const a = tab(name, host, "a");
-    const b = tab(name, host, "b");
-    await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
-    await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true), opts);
+    const { host, a, b } = await twoTabs();
     const req = { url: "https://api.example.test/nobody-joins" };
     const asked = new AbortController();
     a.store.ensure(req, { signal: asked.signal }).catch(() => {});
@@ -85,13 +69,8 @@ describe("a wait on its way when the claimant's own ask ends (invariant 11)", ()
   }, 15_000);
 
   it("a grace that ended while the claimant's ask was back is not spent for its next request: a tab that joins that one is answered by it", async () => {
-    const name = unique("tabs");
-    vi.stubGlobal("navigator", { locks: browserLocks(`shared-fetch:tabs:${name}#frozen`) });
-    const host = new Host();
-    const a = tab(name, host, "a");
-    const b = tab(name, host, "b");
-    await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
-    await vi.waitFor(() => expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true), opts);
+    // A third tab the lock state counts that never answers (frozen): each flush takes its bound.
+    const { host, a, b } = await twoTabs("frozen");
     const req = { url: "https://api.example.test/grace-spent" };
     const first = new AbortController();
     a.store.ensure(req, { signal: first.signal }).catch(() => {});
