@@ -115,7 +115,8 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
     typeof input === "string"
       ? { url: input }
       : // A store is a plain object too: its first field read as "unknown request field `replicaId`".
-        typeof (input as { ensure?: unknown } | null)?.ensure === "function"
+        // One with a url is a request, however odd its other fields.
+        typeof (input as { ensure?: unknown } | null)?.ensure === "function" && (input as { url?: unknown }).url === undefined
         ? fail("shared-fetch: got a SharedFetchStore where a request was expected")
         : isPlainObject(input)
           ? (input as Partial<SharedRequest>)

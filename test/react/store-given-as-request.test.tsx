@@ -42,6 +42,8 @@ describe("bad input: a store given as the request is named as a store, not as an
   it("a plain request with a field named like a store's is still refused as an unknown field", () => {
     const store = newStore();
     expect(() => store.snapshot({ url: "https://a.test/x", replicaId: "r" } as never)).toThrow(/unknown request field "replicaId"/);
+    // A request that happens to carry an `ensure` function is no store: its field is named.
+    expect(() => store.snapshot({ url: "https://a.test/x", ensure: () => {} } as never)).toThrow(/unknown request field "ensure"/);
     store.destroy();
   });
 });
