@@ -77,7 +77,7 @@ describe("a wait on its way when the claimant's own ask ends (invariant 11)", ()
     await host.whenCalls(1);
     // Left, then back (a route change and back) while the flush waits for the frozen tab.
     first.abort();
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 0)); // its decision made: the flush is asked
     const back = a.store.ensure(req);
     await new Promise((r) => setTimeout(r, 500));
     host.calls[0]!.respond(200, { n: 1 });
