@@ -32,6 +32,8 @@ export function watchPresence(
     /** Removed without proof of death (see below): no longer counted present, its claims keep their lease. */
     absent?(replicaId: string): void;
   },
+  /** Reads the others only: this replica's entry there is kept by whoever wrote it (followAwareness). */
+  quiet?: boolean,
 ): (keep?: boolean, crashed?: boolean) => () => void {
   const byClient = new Map<number, string>();
   const read = (clientId: number): { id: string; browserId: string | undefined; waits: unknown } | undefined => {
@@ -87,7 +89,7 @@ export function watchPresence(
   }
   awareness.on("change", onChange);
   // A copy (the awareness keeps it): an undefined browserId or waits is not sent (JSON).
-  awareness.setLocalStateField(PRESENCE_FIELD, { ...self });
+  if (!quiet) awareness.setLocalStateField(PRESENCE_FIELD, { ...self });
   // Only our own entry: a store that took the doc's presence over has written its own since.
   const put = (field: PresenceSelf | null) => {
     const mine = awareness.getLocalState()?.[PRESENCE_FIELD];
@@ -170,6 +172,8 @@ export function watchReplicaPresence(
   seen?: (replicaId: string, browserId: string | undefined, waits: unknown) => void,
 ): {
   present: ReadonlySet<string>;
+  /** Whether another replica is heard from, in the awareness it follows or the tabs' one. */
+  alone(): boolean;
   elsewhere(ownBrowserId: string | undefined): number;
   /** The awareness it publishes this replica in now (none between a connection and the next). */
   awareness(): Awareness | undefined;
@@ -189,14 +193,19 @@ export function watchReplicaPresence(
   const browsers = new Map<string, string | undefined>();
   // Another replica's waits, as published (validated where read: peers are not trusted, invariant 14).
   const waits = new Map<string, Record<string, unknown>>();
+  // Following the devices' awareness: the waits heard in the tabs' one (a tab of this browser on
+  // connectTabs alone publishes there only), and who is there.
+  const tabWaits = new Map<string, Record<string, unknown>>();
+  const tabs = new Set<string>();
   let current: Awareness | undefined;
   // Its waits went with it (it left, crashed or went quiet): the keys it waited on are decided again.
-  const setWaits = (id: string, next: unknown) => {
-    const keys = Object.keys(waits.get(id) ?? {});
-    if (isPlainObject(next)) keys.push(...Object.keys(waits.set(id, next).get(id)!));
-    else waits.delete(id);
+  const setWaits = (id: string, next: unknown, into = waits) => {
+    const keys = Object.keys(into.get(id) ?? {});
+    if (isPlainObject(next)) keys.push(...Object.keys(into.set(id, next).get(id)!));
+    else into.delete(id);
     if (keys.length) engine.recheck(keys);
   };
+  const tabGone = (id: string) => (tabs.delete(id), setWaits(id, undefined, tabWaits), changed());
   const handlers = {
     gone: (id: string) => {
       present.delete(id);
@@ -224,7 +233,22 @@ export function watchReplicaPresence(
   const stop = followAwareness(doc, initial, (awareness) => {
     current = awareness;
     const unwatch = watchPresence(awareness, self, handlers);
+    // Else a claimant with both connectors aborted what such a tab waited on once its own ask ended.
+    const unwatchTabs =
+      awareness !== initial &&
+      watchPresence(
+        initial,
+        self,
+        {
+          gone: tabGone,
+          absent: tabGone,
+          present: (id, browserId, waited) => (tabs.add(id), setWaits(id, waited, tabWaits), seen?.(id, browserId, waited), changed()),
+        },
+        true,
+      );
     return (keep, crashed) => {
+      if (unwatchTabs) unwatchTabs(true, true);
+      tabs.forEach(tabGone);
       const leave = unwatch(keep, crashed);
       current = undefined;
       // Unheard from now, not known dead: their claims keep their lease.
@@ -239,8 +263,9 @@ export function watchReplicaPresence(
     return n;
   };
   // `me`: this replica's own waits count too (inspect() shows them; a claimant never waits on itself).
+  // One entry per replica: a tab with both connectors is heard in both awarenesses.
   const waiters = (key: string, rev: number, me?: boolean): string[] =>
-    [...waits, ...(me ? [[self.replicaId, self.waits ?? {}] as const] : [])]
+    [...new Map([...tabWaits, ...waits, ...(me ? [[self.replicaId, self.waits ?? {}] as const] : [])])]
       .filter(([, w]) => Object.hasOwn(w, key) && typeof w[key] === "number" && w[key] <= rev)
       .map(([id]) => id);
   const awaited = (key: string, rev: number): boolean => waiters(key, rev).length > 0;
@@ -266,8 +291,19 @@ export function watchReplicaPresence(
     queued = true;
   };
   // Its entry stays until its presence times out (30 s on the tabs' awareness): its waits go now.
-  const released = (id: string) => setWaits(id, undefined);
+  const released = (id: string) => (setWaits(id, undefined), setWaits(id, undefined, tabWaits));
   // Our browser id changed: a waiter heard under it before is of our browser now (its lock is watched).
   const again = () => (publish(), present.forEach((id) => seen?.(id, browsers.get(id), waits.get(id))));
-  return { present, elsewhere, awareness: () => current, waiters, awaited, publish: again, released, wait, stop };
+  return {
+    present,
+    alone: () => !present.size && !tabs.size,
+    elsewhere,
+    awareness: () => current,
+    waiters,
+    awaited,
+    publish: again,
+    released,
+    wait,
+    stop,
+  };
 }

@@ -112,7 +112,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       // Called once the store is made (a decision on a key), when presence is there.
       awaited: (key: string, rev: number, sent: boolean) => {
         if (presence!.awaited(key, rev)) return true;
-        if (!sent || !presence!.present.size) return false;
+        if (!sent || presence!.alone()) return false;
         // A wait may be on its way (a tab joined as this one's ask ended): the request goes on
         // until the tabs have answered a flush, which comes behind what they sent before it.
         let g = graced.get(key);
