@@ -162,7 +162,9 @@ function startReplica(options: BrowserReplicaOptions): BrowserReplica {
   const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection, loaded?: Promise<unknown>): void => {
     const peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
     if (peers) connections.push(peers);
-    awareness = (peers ?? tabs).awareness;
+    // The tabs' (the store follows the devices' from it): a tab replica of this browser on
+    // connectTabs alone is heard only there, and hears this one's waits only there.
+    awareness = tabs.awareness;
     // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
     // Locks whether any other replica lives, and the worker's own store must not count as one
     // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).

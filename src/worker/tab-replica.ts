@@ -28,7 +28,8 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
     store = createSharedFetchStore({
       doc,
       identity,
-      awareness: (peers ?? tabs).awareness,
+      // The tabs' (it follows the devices' from there): a tab on connectTabs alone hears only that one.
+      awareness: tabs.awareness,
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
