@@ -10,6 +10,8 @@ import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
 import { registerConnector } from "../../src/core/connectors.ts";
+import { internalsOf } from "../../src/internals.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -32,24 +34,30 @@ function browserLocks() {
 
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
-function tab(name: string, host: Host, id: string, devices: boolean) {
+function tab(name: string, host: Host, id: string, devices: boolean, locks?: FakeLocks) {
   const doc = new Y.Doc();
   const tabs = connectTabs(doc, { name, indexeddb: false });
   // A sync server's awareness, registered as connectPeers registers its own: nobody else is on it,
   // so only the tabs' presence can carry the joiner's wait.
   const peers = devices ? new Awareness(doc) : undefined;
   const unregister = peers ? registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice: true, awareness: peers }) : () => {};
-  const store = createSharedFetchStore({ doc, awareness: tabs.awareness, fetch: host.fetchAs(id), settleMs: 10, locks: null });
+  const store = createSharedFetchStore({
+    doc,
+    awareness: tabs.awareness,
+    fetch: host.fetchAs(id),
+    settleMs: 10,
+    ...(locks ? { locks: locks.forTab(id), browserId: "browser-1" } : { locks: null }),
+  });
   onTestFinished(() => (store.destroy(), unregister(), peers?.destroy(), tabs.destroy(), doc.destroy()));
   return { tabs, store, peers };
 }
 
 const opts = { timeout: 5000, interval: 10 };
 
-async function claimed(host: Host) {
+async function claimed(host: Host, locks?: FakeLocks) {
   const name = unique("tabs");
-  const a = tab(name, host, "a", true);
-  const b = tab(name, host, "b", false);
+  const a = tab(name, host, "a", true, locks);
+  const b = tab(name, host, "b", false, locks);
   await Promise.all([a.tabs.whenSynced, b.tabs.whenSynced]);
   await vi.waitFor(() => expect(a.peers!.getLocalState()?.sharedFetch?.replicaId).toBe(a.store.replicaId), opts);
   await vi.waitFor(() => expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true), opts);
@@ -106,5 +114,22 @@ describe("a claimant with both connectors hears a joiner of its browser on conne
     await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
     expect(host.calls).toHaveLength(1);
     expect(a.store.snapshot(req).status).toBe("success");
+  }, 15_000);
+
+  it("the joiner crashes while it waits: the claimant sees its Web Lock released and aborts at once, nobody sends again", async () => {
+    const host = new Host();
+    const locks = new FakeLocks();
+    const { a, b, req, asked } = await claimed(host, locks);
+    b.store.ensure(req).catch(() => {});
+    await vi.waitFor(() => expect(a.store.inspect().keys.find((k) => k.claim)?.claim?.waiters).toEqual([b.store.replicaId]), opts);
+    asked.abort();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.calls[0]!.aborted).toBe(false);
+    // No goodbye: its entry in the tabs' awareness stays until it times out (30 s).
+    internalsOf(b.store).dev.crash();
+    locks.crash("b");
+    await vi.waitFor(() => expect(host.calls[0]!.aborted).toBe(true), { timeout: 3000, interval: 10 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(host.calls).toHaveLength(1);
   }, 15_000);
 });
