@@ -46,10 +46,16 @@ export function warnUnknownOptions(fn: string, options: unknown, known: object):
   if (typeof options === "object")
     for (const key in options)
       if (!(key in known)) {
-        const near = Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
+        // TanStack's `staleTime` is no typo of `maxAgeMs`, but is meant as it wherever that is known.
+        const meant = key === "staleTime" && "maxAgeMs" in known;
+        const near = meant ? "maxAgeMs" : Object.keys(known).reduce((a, b) => (distance(key, b) < distance(key, a) ? b : a));
         // A suggestion only within TypeScript's bound for "Did you mean" (0.4 edits per letter):
         // `connect` is no typo of `room`, and naming it would send the reader the wrong way.
-        warnOnce(fn, key, distance(key, near) > key.length * 0.4 ? `known: ${Object.keys(known).join(", ")}` : `did you mean \`${near}\`?`);
+        warnOnce(
+          fn,
+          key,
+          meant || distance(key, near) <= key.length * 0.4 ? `did you mean \`${near}\`?` : `known: ${Object.keys(known).join(", ")}`,
+        );
       }
 }
 

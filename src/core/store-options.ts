@@ -7,7 +7,7 @@ import { isId } from "./request.ts";
 import { DEFAULT_MAX_RESULT_BYTES } from "./fetcher.ts";
 import { DEFAULT_RETENTION_MS } from "./retention.ts";
 import { resolveRetry, type RetryPolicy } from "./retry.ts";
-import type { SharedFetchStoreOptions } from "./types.ts";
+import type { EnsureOptions, SharedFetchStoreOptions } from "./types.ts";
 
 export const DEFAULT_LEASE_MS = 5000;
 export const DEFAULT_PROGRAM_LEASE_MS = 10000;
@@ -143,6 +143,8 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   };
 }
 
+const ENSURE_OPTIONS: Record<keyof EnsureOptions, 0> = { signal: 0, leaseMs: 0, maxAgeMs: 0, retry: 0, retryDelay: 0, skipInFlight: 0 };
+
 /**
  * `ensure`'s options, checked before anything is written (a bad signal is a clear error, not a
  * TypeError). `maxAgeMs` is checked for every call that takes these options, refetch included,
@@ -151,9 +153,13 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
 export function ensureOptions(
   opts: unknown,
   fallbackLease: number,
+  fn: "ensure" | "refetch" | "ensureProgram" | "refetchProgram",
 ): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined; skipInFlight: boolean } {
   if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease, maxAgeMs: undefined, skipInFlight: false };
   if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
+  // `{ staleTime: 30_000 }` (TanStack's name for maxAgeMs) took any recorded result, whatever its age.
+  // The hooks, the worker and a hand-over pass only these keys: the warning is the app's own.
+  warnUnknownOptions("store." + fn, opts, ENSURE_OPTIONS);
   const { signal, leaseMs, maxAgeMs, skipInFlight } = opts as {
     signal?: unknown;
     leaseMs?: unknown;

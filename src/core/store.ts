@@ -236,7 +236,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
-      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs);
+      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs, `${mode}Program`);
       const job = programs.job(req, leaseMs, retryOptions(opts));
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       // Only a poll's maxAgeMs reads a program's `at`; but one the devtools invalidated is stale
@@ -252,7 +252,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     keyOf,
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs, maxAgeMs } = ensureOptions(opts, o.leaseMs);
+        const { signal, leaseMs, maxAgeMs } = ensureOptions(opts, o.leaseMs, "ensure");
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
@@ -261,7 +261,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     },
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.leaseMs);
+        const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.leaseMs, "refetch");
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);

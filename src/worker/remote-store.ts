@@ -188,7 +188,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.ensure(req, opts);
     return this.guard(() => {
-      const { signal, leaseMs, maxAgeMs: maxAge } = ensureOptions(opts, this.leaseMs);
+      const { signal, leaseMs, maxAgeMs: maxAge } = ensureOptions(opts, this.leaseMs, "ensure");
       const retry = retryOptions(opts);
       return this.run("fetch", "ensure", this.keyOf(req), req, {
         leaseMs,
@@ -202,7 +202,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.refetch(req, opts);
     return this.guard(() => {
-      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.leaseMs);
+      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.leaseMs, "refetch");
       const retry = retryOptions(opts);
       return this.run("fetch", "refetch", this.keyOf(req), req, {
         leaseMs,
@@ -246,7 +246,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
-      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, this.programLeaseMs);
+      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, this.programLeaseMs, `${mode}Program`);
       const retry = retryOptions(opts);
       const wait = {
         leaseMs,
