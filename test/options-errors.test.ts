@@ -26,6 +26,8 @@ describe("createSharedFetchStore", () => {
       /awareness must be a y-protocols Awareness .*got an object without getStates\(\)/,
     ],
     ["an awareness that is a string", { awareness: "tabs" }, /awareness must be .*got a string/],
+    ["an awareness that is null", { awareness: null }, /awareness must be .*got null/],
+
     ["locks that are a number", { locks: 5 }, /locks must be a LockManager \(navigator.locks\) or null when given, got a number/],
     ["locks without request()", { locks: {} }, /locks must be .*got an object without request\(\)/],
     ["an empty browserId", { browserId: "" }, /browserId must be a non-empty string when given, got ""/],
@@ -51,6 +53,20 @@ describe("createSharedFetchStore", () => {
       expect(observerCount(doc)).toBe(before);
       expect(locks.holders()).toEqual([]);
     });
+
+  it("the connection given for its awareness (`{ awareness: tabs }`) is named, with what to pass instead", () => {
+    // It said "got an object without getStates()", which names no fix.
+    const doc = new Y.Doc();
+    const tabs = connectTabs(doc, { name: "awareness-is-connection", indexeddb: false });
+    try {
+      expect(() => createSharedFetchStore({ doc, locks: null, awareness: tabs as never })).toThrow(
+        /awareness must be .*got the connection from connectTabs\/connectPeers; pass its `\.awareness`$/,
+      );
+      createSharedFetchStore({ doc, locks: null, awareness: tabs.awareness }).destroy();
+    } finally {
+      tabs.destroy();
+    }
+  });
 
   it("a fetch closing over a token is never quoted", () => {
     const fetchWithToken = { token: "secret-123" };

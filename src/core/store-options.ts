@@ -124,7 +124,12 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   const awarenessProblem = lacking(options.awareness, ["getStates", "getLocalState", "setLocalStateField", "on", "off"]);
   if (awarenessProblem)
     throw new SharedFetchInputError(
-      `shared-fetch: awareness must be a y-protocols Awareness (as connectTabs and connectPeers return) when given, got ${awarenessProblem}`,
+      `shared-fetch: awareness must be a y-protocols Awareness (as connectTabs and connectPeers return) when given, got ${
+        // `{ awareness: tabs }`, the connection itself, lacks getStates(): say what to pass instead.
+        (options.awareness as { awareness?: unknown } | null)?.awareness
+          ? "the connection from connectTabs/connectPeers; pass its `.awareness`"
+          : awarenessProblem
+      }`,
     );
   checkLocks(options.locks);
   if (options.browserId !== undefined && !isId(options.browserId))
