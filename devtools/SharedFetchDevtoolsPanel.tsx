@@ -67,7 +67,11 @@ export function SharedFetchDevtoolsPanel({
   const client = queryClient ?? provided;
   const snapshot = useDevtoolsModel(store, awareness);
   const [tab, setTab] = useState(initialTab);
-  const [replica, setReplica] = useState("");
+  // A new store here (a logout, a new identity): the filters that named the old one's replicas and keys start over.
+  const [shown, setShown] = useState({ store, replica: "", n: 0 });
+  if (shown.store !== store) setShown({ store, replica: "", n: shown.n + 1 });
+  const replica = shown.store === store ? shown.replica : "";
+  const setReplica = (r: string) => setShown((old) => ({ ...old, replica: r }));
   const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
   return (
     <section
@@ -98,7 +102,7 @@ export function SharedFetchDevtoolsPanel({
       </div>
       <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
         {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} replica={replica} onReplica={setReplica} />}
-        {tab === "timeline" && <TimelineView snapshot={snapshot} />}
+        {tab === "timeline" && <TimelineView key={shown.n} snapshot={snapshot} />}
         {tab === "replicas" && (
           <ReplicasTable
             snapshot={snapshot}
