@@ -207,7 +207,10 @@ export default [
     // Raised by 0.5 KiB with a claim let go because nobody waits on it told as such in the Timeline
     // (the store's own aborted event), claims' time and takeover mark validated, and a devtools edit
     // made as the worker died sent to the next: 23.50 → 23.67 kB.
-    "23.5 KiB",
+    // Raised by 0.5 KiB with the panel following a new store (its replica filters dropped, the
+    // Timeline told of it), a replica whose presence timed out told, the claim's age and a
+    // malformed record evicted: 23.67 → 24.36 kB.
+    "24 KiB",
   ),
   row("program resolver (lazy chunks, on first program)", "dist/src/core/program/index.js", ["resolveProgram"], "105 KiB", false),
 ];

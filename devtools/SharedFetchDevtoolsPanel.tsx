@@ -1,7 +1,7 @@
 "use client";
 
 import { QueryClientContext, type QueryClient } from "@tanstack/react-query";
-import { useContext, useId, useState, type CSSProperties } from "react";
+import { useContext, useEffect, useId, useRef, useState, type CSSProperties } from "react";
 import type { Awareness } from "y-protocols/awareness";
 import type { SharedFetchStore } from "./core.ts";
 import { EventLog } from "./EventLog.tsx";
@@ -14,7 +14,7 @@ import { styles } from "./styles.ts";
 import { Tabs, type TabSpec } from "./Tabs.tsx";
 import { TimelineView } from "./TimelineView.tsx";
 import type { DevtoolsSnapshot } from "./types.ts";
-import { useDevtoolsModel } from "./use-devtools-model.ts";
+import { devtoolsModelFor, useDevtoolsModel } from "./use-devtools-model.ts";
 
 export type DevtoolsTab = "keys" | "timeline" | "replicas" | "events" | "malformed";
 
@@ -66,6 +66,11 @@ export function SharedFetchDevtoolsPanel({
   const provided = useContext(QueryClientContext);
   const client = queryClient ?? provided;
   const snapshot = useDevtoolsModel(store, awareness);
+  const was = useRef(store);
+  useEffect(() => {
+    if (was.current !== store) devtoolsModelFor(store, awareness).follows(was.current);
+    was.current = store;
+  }, [store, awareness]);
   const [tab, setTab] = useState(initialTab);
   // A new store here (a logout, a new identity): the filters that named the old one's replicas and keys start over.
   const [shown, setShown] = useState({ store, replica: "", n: 0 });

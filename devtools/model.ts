@@ -26,6 +26,8 @@ export type DevtoolsModel = {
   getSnapshot(): DevtoolsSnapshot;
   /** The cross-replica timeline this model records (from its creation on, open or closed). */
   readonly timeline: Timeline;
+  /** The panel showed `previous` before this model's store (a logout and a login): the timeline says so. */
+  follows(previous: SharedFetchStore): void;
   destroy(): void;
 };
 
@@ -261,6 +263,12 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
 
   const model: DevtoolsModel = {
     timeline,
+    follows(previous) {
+      const p = inspectable(previous).store;
+      timeline.follow(s.replicaId, p.replicaId, p.inspect().lifecycle === "destroyed");
+      dirty = true;
+      schedule();
+    },
     subscribe(listener) {
       // A first subscriber holds the current snapshot (React reads before it subscribes, and
       // checks again right after); later ones join listeners told of `notified` already.

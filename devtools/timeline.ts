@@ -28,6 +28,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   /** Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or this side's connection dropped). */
   | { type: "unheard"; replicaId: string }
   | { type: "malformed"; table: string; reason: string }
+  /** The panel was given a new store (a logout and a login): what it told of the old one, `from`, is not carried over. */
+  | { type: "inspecting"; replicaId: string; from: string; destroyed: boolean }
 );
 
 export type TimelineEntryType = TimelineEntry["type"];
@@ -60,6 +62,8 @@ export function replicasOf(entry: TimelineEntry): string[] {
     case "departed":
     case "unheard":
       return [entry.replicaId];
+    case "inspecting":
+      return [entry.replicaId, entry.from];
     default:
       return [];
   }
@@ -113,6 +117,16 @@ export class Timeline {
   claimedAt(key: string, nonce: string): number | undefined {
     const seen = this.claimSeen.get(key);
     return seen?.[0] === nonce ? seen[1] : undefined;
+  }
+
+  /** The panel now inspects a new store's replica: says so once, however many panels show it. */
+  follow(replicaId: string, from: string, destroyed: boolean): void {
+    const last = this.list[0];
+    if (last?.type === "inspecting" && last.from === from) return;
+    this.list = [{ type: "inspecting" as const, replicaId, from, destroyed, seq: ++this.seq, at: Date.now() }, ...this.list].slice(
+      0,
+      this.max,
+    );
   }
 
   /**
@@ -318,6 +332,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         : `${name(entry.replicaId)} is gone: its presence left`;
     case "unheard":
       return `${name(entry.replicaId)}: not heard from, counted gone (its presence timed out after 30 s of silence, or this side's connection dropped); its claims keep their lease`;
+    case "inspecting":
+      return `this panel now inspects a new store (${name(entry.replicaId)}); the one before, ${name(entry.from)}${entry.destroyed ? ", was destroyed" : ""}`;
     case "malformed":
       return `a malformed ${entry.table} record${entry.key !== undefined ? ` for ${entry.key.slice(0, 24)}` : ""} was ignored: ${entry.reason}`;
   }

@@ -71,4 +71,30 @@ describe("the panel after a logout and a login in the same provider (a store des
       ),
     );
   });
+
+  it("Timeline: says once, in each panel showing it, that the panel now inspects a new store and the old one was destroyed", async () => {
+    const doc = new Y.Doc();
+    const presence = linkedAwareness(1);
+    onTestFinished(() => presence.destroy());
+    const alice = session(doc, presence.all[0]!, "alice");
+    // Two panels on one store (the floating one and a TanStack Devtools plugin) share its model.
+    const panels = (store: SharedFetchStoreWithExtras) => (
+      <>
+        <SharedFetchDevtoolsPanel store={store} awareness={presence.all[0]!} initialTab="timeline" />
+        <SharedFetchDevtoolsPanel store={store} awareness={presence.all[0]!} initialTab="timeline" />
+      </>
+    );
+    const view = render(panels(alice));
+    await act(() => alice.ensure({ url: URL_A }));
+
+    alice.destroy();
+    const bob = session(doc, presence.all[0]!, "bob");
+    view.rerender(panels(bob));
+    const told = () => screen.getAllByTestId("timeline-entry").filter((e) => e.dataset.type === "inspecting");
+    await waitFor(() => expect(told()).toHaveLength(2));
+    expect(told()[0]!.textContent).toContain(
+      `this panel now inspects a new store (this tab); the one before, ${alice.replicaId.slice(0, 8)}`,
+    );
+    expect(told()[0]!.textContent).toContain("was destroyed");
+  });
 });
