@@ -69,7 +69,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          disabled={!row.result && !row.error}
+          disabled={!row.result && !row.error && !row.malformed}
           onClick={() => report(evictRecord(store, row.key), "Record evicted from the doc.")}
         >
           evict record

@@ -1,3 +1,4 @@
+import { OUTCOMES } from "./build.ts";
 import { inspectable, type SharedFetchStore } from "./core.ts";
 
 /**
@@ -52,7 +53,14 @@ export function evictRecord(store: SharedFetchStore, key: string): ActionResult 
   const { records, internals } = inspectable(store);
   const refused = cannotWrite(internals);
   if (refused) return refused;
-  if (!records.results.get(key) && !records.programs.get(key) && !records.errors.get(key)) return fail("Nothing is recorded for this key.");
+  // A buggy peer's malformed record is one too: it is not read, but it stays in the doc until removed.
+  if (
+    !records.results.get(key) &&
+    !records.programs.get(key) &&
+    !records.errors.get(key) &&
+    !records.malformed().some((m) => m.key === key && OUTCOMES.includes(m.map))
+  )
+    return fail("Nothing is recorded for this key.");
   records.doc.transact(() => {
     records.results.delete(key);
     records.programs.delete(key);

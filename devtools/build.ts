@@ -20,6 +20,9 @@ export type BuildInputs = {
   identityHash: string;
 };
 
+/** The tables "evict record" empties. */
+export const OUTCOMES = ["results", "programs", "errors"];
+
 export type Built = {
   keys: DevtoolsKeyRow[];
   replicas: DevtoolsReplica[];
@@ -28,6 +31,7 @@ export type Built = {
 export function build(input: BuildInputs): Built {
   const { inspection, hints } = input;
   const keys: DevtoolsKeyRow[] = [];
+  const bad = new Set(inspection.malformed.filter((m) => OUTCOMES.includes(m.map)).map((m) => m.key));
   for (const k of inspection.keys) {
     const hint = hints.get(k.key);
     const label = k.label ?? hint?.label;
@@ -68,6 +72,7 @@ export function build(input: BuildInputs): Built {
       if (at !== undefined) row.error.at = at;
     }
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;
+    if (bad.has(k.key)) row.malformed = true;
     keys.push(row);
   }
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

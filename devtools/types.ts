@@ -69,6 +69,8 @@ export type DevtoolsKeyRow = {
   waitsForSync?: true;
   /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
   lastAskedAt?: number;
+  /** A result or error record of the key failed validation (a buggy peer's): "evict record" removes it. */
+  malformed?: true;
 };
 
 export type DevtoolsReplica = {
