@@ -361,7 +361,8 @@ export class Attempt {
     // Invalidated for every replica while it ran (the devtools' invalidate): read before that, its
     // outcome is recorded as stale, or it would undo the invalidation for every replica.
     // With the invalidation's time: a partition's other side may bring a result sent before it (keepNewer).
-    if (!this.sentInvalidated && this.invalidated()) outcome = { ...outcome, at: 0, inv: job.results.get(job.key)?.inv };
+    if (!this.sentInvalidated && this.invalidated())
+      outcome = { ...outcome, at: 0, inv: job.results.get(job.key)?.inv ?? deps.records.errors.get(job.key)?.inv };
     deps.write(() => {
       written = writeOutcome(deps.records, job.results, {
         key: job.key,

@@ -41,11 +41,14 @@ export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedA
  * seeing ours, it did not delete it: the two contend until cleaned up. The newer data is recorded
  * again at the winner's revision, where the later request wins (doc-records.ts). So is an
  * invalidation made since the winner's request was sent: the winner is recorded invalidated.
+ * The winner may be an error (that side's refetch failed): the same rules hold, and an error is
+ * only ever marked, never recorded over a result (invariant 7).
  * Exactly one replica writes: the contender's writer, or, gone, the lowest id present (`present`,
  * which excludes this one; without presence only the writer).
  */
 export function keepNewer(
-  maps: RecordMap<ResultRecord>[],
+  [results, programs]: RecordMap<ResultRecord>[],
+  errors: RecordMap<ErrorRecord>,
   me: string,
   trust: TrustedAt,
   write: (fn: () => void) => void,
@@ -55,20 +58,22 @@ export function keepNewer(
     const ids = present();
     return by === me || (!!ids && !ids.has(by!) && [...ids].every((id) => me < id));
   };
-  for (const map of maps)
-    map.onChange((keys) => {
-      for (const key of keys) {
-        const won = map.get(key);
-        const t = won && trust(won);
-        let next: ResultRecord | undefined;
-        for (const r of t ? map.contenders(key) : [])
-          if (r !== won && writes(r.by))
-            if (r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
-            else if (r.inv! > t! && !next) next = { ...won!, at: 0, inv: r.inv! };
-        // Not inside the transaction that told us; a destroyed store's batch writes nothing.
-        if (next) queueMicrotask(() => map.get(key) === won && write(() => map.set(key, next)));
-      }
-    });
+  const check = (map: RecordMap<ResultRecord>, key: string) => {
+    const result = map.get(key);
+    const error = errors.get(key);
+    const won = latestOutcome(result, error);
+    const t = won && trust(won);
+    let next: ResultRecord | ErrorRecord | undefined;
+    for (const r of t ? [...map.contenders(key), ...errors.contenders(key)] : [])
+      if (r !== won && writes(r.by))
+        if ("data" in r && r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
+        else if (r.inv! > t! && !next) next = { ...won!, at: 0, inv: r.inv! };
+    const into = (next && "data" in next ? map : errors) as RecordMap<typeof next>;
+    // Not inside the transaction that told us; a destroyed store's batch writes nothing.
+    if (next) queueMicrotask(() => map.get(key) === result && errors.get(key) === error && write(() => into.set(key, next)));
+  };
+  for (const map of [results!, programs!]) map.onChange((keys) => keys.forEach((key) => check(map, key)));
+  errors.onChange((keys) => keys.forEach((key) => check(errors.get(key)?.kind === "program" ? programs! : results!, key)));
 }
 
 /**

@@ -62,6 +62,8 @@ export type ErrorRecord = {
   by?: string;
   label?: string;
   kind?: "fetch" | "program";
+  /** As a result's (ResultRecord). */
+  inv?: number;
 };
 /** One liveness record per replica, bumped while it has work in flight. */
 export type BeatRecord = {
@@ -165,6 +167,7 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
   if (!isAt(own(value, "at"))) return "error.at is not a finite number";
+  if (!isAt(own(value, "inv"))) return "error.inv is not a finite number";
   const by = own(value, "by");
   if (by !== undefined && !isId(by)) return "error.by is not a replica id";
   const label = own(value, "label");
