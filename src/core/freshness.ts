@@ -64,13 +64,21 @@ export function keepNewer(
     const won = latestOutcome(result, error);
     const t = won && trust(won);
     let next: ResultRecord | ErrorRecord | undefined;
-    for (const r of t ? [...map.contenders(key), ...errors.contenders(key)] : [])
-      if (r !== won && writes(r.by))
-        if ("data" in r && r.rev < won!.rev && r.at! > t!) next = { ...r, rev: won!.rev };
-        else if (r.inv! > t! && !next) next = { ...won!, at: 0, inv: r.inv! };
-    const into = (next && "data" in next ? map : errors) as RecordMap<typeof next>;
+    let by: string | undefined;
+    for (const r of t ? [...map.contenders(key), ...errors.contenders(key)] : []) {
+      const newer = "data" in r && r.rev < won!.rev && r.at! > t!;
+      if (r !== won && (newer || (r.inv! > t! && !next))) {
+        next = newer ? { ...r, rev: won!.rev } : { ...won!, at: 0, inv: r.inv! };
+        by = r.by;
+      }
+    }
+    if (!next) return;
+    const into = ("data" in next ? map : errors) as RecordMap<typeof next>;
+    // Read by every replica at once, in place of the winner (the writer's copy is a network hop away).
+    into.over.delete(key);
+    into.over.set(key, [into.get(key)!, next]);
     // Not inside the transaction that told us; a destroyed store's batch writes nothing.
-    if (next) queueMicrotask(() => map.get(key) === result && errors.get(key) === error && write(() => into.set(key, next)));
+    if (writes(by)) queueMicrotask(() => into.get(key) === next && write(() => into.set(key, next)));
   };
   for (const map of [results!, programs!]) map.onChange((keys) => keys.forEach((key) => check(map, key)));
   errors.onChange((keys) => keys.forEach((key) => check(errors.get(key)?.kind === "program" ? programs! : results!, key)));

@@ -18,8 +18,16 @@ export class RecordMap<T> {
     return this.validator(value);
   }
 
+  /**
+   * keepNewer's record of a key (freshness.ts), read in place of `won` for as long as that is the
+   * key's winner: every replica shows it at once, not the older winner until its writer's copy arrives.
+   */
+  readonly over = new Map<string, [won: T, next: T]>();
+
   get(key: string): T | undefined {
-    return this.lanes.get(this.name, key) as T | undefined;
+    const won = this.lanes.get(this.name, key) as T | undefined;
+    const over = this.over.get(key);
+    return over && over[0] === won ? over[1] : won;
   }
 
   /** Every valid record of the key, racing ones included (the winner is `get`). */
