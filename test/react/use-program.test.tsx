@@ -86,9 +86,9 @@ describe("useProgram in a component", () => {
     const client = new QueryClient();
     const log: Seen[] = [];
     const view = render(app(store, client, <Pane url={ONE} log={log} />));
-    await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("success"));
+    await waitFor(() => expect(screen.getByTestId("status").textContent).toBe("success"), { timeout: 10_000 });
     view.rerender(app(store, client, <Pane url={TWO} log={log} />));
-    await waitFor(() => expect(screen.getByTestId("main").textContent).toBe("/two/main.tsx"));
+    await waitFor(() => expect(screen.getByTestId("main").textContent).toBe("/two/main.tsx"), { timeout: 10_000 });
     expect(screen.getByTestId("status").textContent).toBe("success");
     const requests = c.host.calls.length;
     const back = log.length;
