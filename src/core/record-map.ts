@@ -27,7 +27,10 @@ export class RecordMap<T> {
   get(key: string): T | undefined {
     const won = this.lanes.get(this.name, key) as T | undefined;
     const over = this.over.get(key);
-    return over && over[0] === won ? over[1] : won;
+    if (over && over[0] === won) return over[1];
+    // Its winner changed (the writer's copy arrived, or a later revision): the entry is done with.
+    if (over) this.over.delete(key);
+    return won;
   }
 
   /** Every valid record of the key, racing ones included (the winner is `get`). */
