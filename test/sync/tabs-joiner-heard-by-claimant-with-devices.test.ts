@@ -13,24 +13,9 @@ import { registerConnector } from "../../src/core/connectors.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
+import { browserLocks } from "../harness/browser-locks.ts";
 
 afterEach(() => vi.unstubAllGlobals());
-
-/** One browser's lock state, as `navigator.locks.query()` reports it (the tabs' flush counts tabs by it). */
-function browserLocks() {
-  const held = new Map<string, number>();
-  return {
-    request(name: string, _options: unknown, callback: () => Promise<void>) {
-      held.set(name, (held.get(name) ?? 0) + 1);
-      return Promise.resolve(callback()).finally(() => {
-        const n = (held.get(name) ?? 1) - 1;
-        if (n > 0) held.set(name, n);
-        else held.delete(name);
-      });
-    },
-    query: async () => ({ held: [...held.keys()].map((name) => ({ name })) }),
-  };
-}
 
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
