@@ -14,6 +14,7 @@ import { internalsOf } from "../../src/internals.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { browserLocks } from "../harness/browser-locks.ts";
+import { expectJoinedRequestGoesOn } from "../harness/joined-request.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -64,11 +65,7 @@ describe("a claimant with both connectors hears a joiner of its browser on conne
     const heard = () => expect(a.store.inspect().keys.find((k) => k.claim)?.claim?.waiters).toEqual([b.store.replicaId]);
     await vi.waitFor(heard, { timeout: 2000, interval: 10 }).catch(() => {});
     asked.abort();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(host.calls.map((c) => c.aborted)).toEqual([false]);
-    host.calls[0]!.respond(200, { by: "a" });
-    await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
-    expect(host.calls).toHaveLength(1);
+    await expectJoinedRequestGoesOn(host, waiting, 300);
   }, 15_000);
 
   it("the joiner withdraws its wait (its ask aborted): the claimant, its own ask ended too, aborts and nobody sends again", async () => {

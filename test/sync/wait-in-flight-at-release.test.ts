@@ -10,6 +10,7 @@ import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
 import { browserLocks } from "../harness/browser-locks.ts";
+import { expectJoinedRequestGoesOn } from "../harness/joined-request.ts";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -48,11 +49,7 @@ describe("a wait on its way when the claimant's own ask ends (invariant 11)", ()
     const waiting = b.store.ensure(req);
     waiting.catch(() => {});
     asked.abort();
-    await new Promise((r) => setTimeout(r, 500));
-    expect(host.calls.map((c) => c.aborted)).toEqual([false]);
-    host.calls[0]!.respond(200, { by: "a" });
-    await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
-    expect(host.calls).toHaveLength(1);
+    await expectJoinedRequestGoesOn(host, waiting, 500);
   }, 15_000);
 
   it("nobody joins: the request the claimant no longer wants is aborted once the tabs answered, and not sent again", async () => {

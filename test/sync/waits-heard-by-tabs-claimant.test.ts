@@ -11,6 +11,7 @@ import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
 import { registerConnector } from "../../src/core/connectors.ts";
 import { Host } from "../../sim/host.ts";
+import { expectJoinedRequestGoesOn } from "../harness/joined-request.ts";
 
 const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
@@ -48,10 +49,6 @@ describe("a joiner with both connectors is heard by a claimant on the tabs' awar
     const heard = () => expect(a.store.inspect().keys.find((k) => k.claim)?.claim?.waiters).toEqual([b.store.replicaId]);
     await vi.waitFor(heard, { timeout: 2000, interval: 10 }).catch(() => {});
     asked.abort();
-    await new Promise((r) => setTimeout(r, 300));
-    expect(host.calls.map((c) => c.aborted)).toEqual([false]);
-    host.calls[0]!.respond(200, { by: "a" });
-    await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
-    expect(host.calls).toHaveLength(1);
+    await expectJoinedRequestGoesOn(host, waiting, 300);
   }, 15_000);
 });
