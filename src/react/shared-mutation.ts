@@ -1,4 +1,5 @@
 import { shownValue } from "../core/errors.ts";
+import { warnUnknownOptions } from "../core/options.ts";
 import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError } from "./shared-error.ts";
@@ -17,21 +18,28 @@ import { requireStore } from "./require-store.ts";
  *
  * `retry` / `retryDelay` (TanStack's values) retry inside the claim, every attempt with the same
  * Idempotency-Key, so a server can tell a retry after a lost response from a new call; useMutation's
- * own `retry` calls this function again, which is a new revision with a new key.
+ * own `retry` calls this function again, which is a new revision with a new key. `leaseMs` bounds the
+ * claim as sharedQueryOptions' does.
  */
 export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
-  options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined },
+  options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined; leaseMs?: number | undefined },
 ): (variables: TVariables) => Promise<TData> {
   requireStore("sharedMutationFn", store);
+  if (options != null && typeof options !== "object")
+    throw new TypeError(`sharedMutationFn: the options must be an object { retry, retryDelay, leaseMs }, got ${shownValue(options)}`);
+  // `useMutation`'s own options here (`onSuccess`, `retries`) were told of only when the mutation
+  // ran, as store.refetch's, whose other options (a signal, maxAgeMs) a mutation would misuse.
+  warnUnknownOptions("sharedMutationFn", options, { retry: 0, retryDelay: 0, leaseMs: 0 });
+  const { retry, retryDelay, leaseMs } = options ?? {};
   // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
   // "request is not a function".
   if (typeof request !== "function")
     throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
   return async (variables) => {
     try {
-      return unwrap<TData>(await store.refetch(toRequest(request(variables)), options));
+      return unwrap<TData>(await store.refetch(toRequest(request(variables)), { retry, retryDelay, leaseMs }));
     } catch (error) {
       throw asQueryError(error);
     }
