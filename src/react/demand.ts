@@ -61,22 +61,30 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
         networkMode,
         staleTime,
         observer: _optimisticResults !== undefined,
-        mountAlways:
-          !context.fetchOptions &&
-          query.state.fetchStatus === "idle" &&
-          query.observers.some(
-            (o) => !mounted.has(o) && o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always",
-          ),
+        mountAlways: mountsAlways(query, context.fetchOptions),
       });
-      // An observer met here has mounted: its key changing later (it pages on) is no mount, and
-      // TanStack fetches then only what is stale, whatever refetchOnMount says.
-      query.observers.forEach(mounted.add, mounted);
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
       context.options = { ...context.options, retry: false, retryDelay: 0 };
       own?.onFetch(context, query);
     },
   };
+}
+
+/**
+ * Whether the fetch about to start is a mount whose observer says `refetchOnMount: "always"` (see
+ * FetchRecord), read before TanStack dispatches it. Every observer met here has mounted since: its
+ * key changing later (it pages on) is no mount, and TanStack fetches then only what is stale.
+ */
+export function mountsAlways(query: AnyQuery, fetchOptions: FetchOptions): boolean {
+  const always =
+    !fetchOptions &&
+    query.state.fetchStatus === "idle" &&
+    query.observers.some(
+      (o) => !mounted.has(o) && o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always",
+    );
+  query.observers.forEach(mounted.add, mounted);
+  return always;
 }
 
 /**

@@ -13,7 +13,7 @@ import { shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { demandOf, notingDisabled, pastRecordedError, retryPolicy, type Demand, type FetchRecord } from "./demand.ts";
+import { demandOf, mountsAlways, notingDisabled, pastRecordedError, retryPolicy, type Demand, type FetchRecord } from "./demand.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -39,7 +39,7 @@ export type SharedInfiniteQueryOptions<TPage, TPageParam, TData = InfiniteData<T
 };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"] };
+type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"]; mountAlways: boolean };
 
 /**
  * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
@@ -51,10 +51,10 @@ type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"] };
 const calls = new WeakMap<object, Call>();
 function watchFetches(query: AnyQuery): void {
   if (calls.has(query)) return;
-  calls.set(query, { options: undefined, fetchOptions: undefined });
+  calls.set(query, { options: undefined, fetchOptions: undefined, mountAlways: false });
   const fetch = query.fetch;
   query.fetch = function (options, fetchOptions) {
-    calls.set(query, { options, fetchOptions });
+    calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions) });
     return fetch.call(this, options, fetchOptions);
   };
 }
@@ -113,7 +113,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       networkMode: merged.networkMode,
       staleTime: merged.staleTime,
       observer,
-      mountAlways: false,
+      mountAlways: call?.mountAlways === true,
     };
     const more = (query?.state.fetchMeta as { fetchMore?: unknown } | null | undefined)?.fetchMore !== undefined;
     // A next or previous page is new to this tab, asked as a mount asks: within the staleTime.

@@ -3,8 +3,9 @@
  * sharedInfiniteQueryOptions beside plain useInfiniteQuery, against a real HTTP server on
  * 127.0.0.1 that counts what it is sent: the client's defaults disable it as they disable plain
  * useInfiniteQuery, a cache restored in this tab (setQueryData, hydrate) is refetched page by page
- * on refetch() though another tab recorded those pages within the staleTime, and a page's retries
- * run in its claim, the pages before it kept, as TanStack's retryer resumes at the failed page.
+ * on refetch() though another tab recorded those pages within the staleTime, a page's retries
+ * run in its claim, the pages before it kept, as TanStack's retryer resumes at the failed page, and
+ * `refetchOnMount: "always"` refetches at every mount, not only the first.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -46,7 +47,7 @@ const newStore = () => createSharedFetchStore({ doc: new Y.Doc(), locks: null, s
 const text = (id: string) => screen.getByTestId(id).textContent;
 const click = (label: string) => act(() => fireEvent.click(screen.getByText(label)));
 const wait = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
-const sharedFeed = (store: SharedFetchStore, extra: { retry?: number; retryDelay?: number } = {}) =>
+const sharedFeed = (store: SharedFetchStore, extra: { retry?: number; retryDelay?: number; refetchOnMount?: "always" } = {}) =>
   sharedInfiniteQueryOptions(store, (cursor: number) => `${base}/feed?cursor=${cursor}`, {
     initialPageParam: 0,
     getNextPageParam: (last: Page) => last.next,
@@ -54,8 +55,9 @@ const sharedFeed = (store: SharedFetchStore, extra: { retry?: number; retryDelay
     ...extra,
   });
 
-function Panes({ store, retry }: { store: SharedFetchStore; retry?: number }) {
-  const shared = useInfiniteQuery(sharedFeed(store, retry === undefined ? {} : { retry, retryDelay: 0 }));
+function Panes({ store, retry, always }: { store: SharedFetchStore; retry?: number; always?: boolean }) {
+  const mount = always ? { refetchOnMount: "always" as const } : {};
+  const shared = useInfiniteQuery(sharedFeed(store, { ...(retry === undefined ? {} : { retry, retryDelay: 0 }), ...mount }));
   const plain = useInfiniteQuery({
     queryKey: ["plain"],
     queryFn: async ({ pageParam }) => {
@@ -67,6 +69,7 @@ function Panes({ store, retry }: { store: SharedFetchStore; retry?: number }) {
     getNextPageParam: (last: Page) => last.next,
     staleTime: 60_000,
     ...(retry === undefined ? {} : { retry, retryDelay: 0 }),
+    ...mount,
   });
   const shown = (q: typeof plain) => `${q.data?.pages.map((p) => `${p.cursor}@${p.v}`).join(" ") ?? q.status} ${q.fetchStatus}`;
   return (
@@ -112,6 +115,19 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     await click("refresh");
     await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
     expect(seen.slice(before).sort()).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/plain?cursor=0", "/plain?cursor=1"]);
+  });
+
+  it('refetchOnMount: "always": every mount of the query this tab already holds refetches its pages, as plain useInfiniteQuery does (before: the first mount only)', async () => {
+    const store = newStore();
+    const client = new QueryClient();
+    for (let mount = 1; mount <= 3; mount++) {
+      version = mount;
+      render(app(store as never, <Panes store={store} always />, client));
+      await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
+      cleanup();
+    }
+    expect(seen.filter((url) => url === "/feed?cursor=0")).toHaveLength(3);
+    expect(seen.filter((url) => url === "/plain?cursor=0")).toHaveLength(3);
   });
 
   it("retry: 1 and the second page fails once during a refetch: that page alone is asked again, in its claim, as plain useInfiniteQuery resumes at it", async () => {
