@@ -71,6 +71,30 @@ describe("errors at a partition's heal (freshness across partitions, invariant 7
     expect(c.host.calls).toHaveLength(4);
   });
 
+  it("the other side's error left at the revision the newer result is recorded again at is removed: no reader shows it beside that result", async () => {
+    const { c, a, b, fail } = twoSides();
+    await until(a.ensure(R)); // revision 1
+    await tick(10);
+    c.net.isolate(c.docOf(b));
+    await until(b.refetch(R)); // b's revision 2, { n: 2 }
+    fail(true);
+    await until(b.refetch(R, { retry: false }).catch(() => {})); // b's revision 3: an error
+    fail(false);
+    await tick(HOUR);
+    expect((await until(a.refetch(R))).data).toEqual({ n: 3 }); // a's revision 2, an hour newer
+    c.net.heal(c.docOf(b));
+    await tick(10);
+    for (const s of [a, b]) {
+      expect(s.snapshot(R)).toEqual({ status: "success", data: { n: 3 } });
+      expect(s.resultInfo(R)!.rev).toBe(3);
+      // As a result written by its request removes an error at or below its revision (writeback).
+      expect(errorOf(s)).toBeUndefined();
+      const row = s.inspect().keys.find((k) => k.key === s.keyOf(R))!;
+      expect(row).toMatchObject({ recorded: 3, result: { rev: 3, data: { n: 3 } } });
+      expect(row.error).toBeUndefined();
+    }
+  });
+
   it("a key whose only outcome was an error, invalidated while a refetch ran here: that result keeps the mark's time, so the heal's older higher revision stays stale", async () => {
     const { c, a, b, fail } = twoSides();
     fail(true);

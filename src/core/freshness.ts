@@ -77,8 +77,11 @@ export function keepNewer(
     // Read by every replica at once, in place of the winner (the writer's copy is a network hop away).
     into.over.delete(key);
     into.over.set(key, [into.get(key)!, next]);
-    // Not inside the transaction that told us; a destroyed store's batch writes nothing.
-    if (writes(by)) queueMicrotask(() => into.get(key) === next && write(() => into.set(key, next)));
+    // Not inside the transaction that told us; a destroyed store's batch writes nothing. A result
+    // removes an error at or below its revision, as its request's writeback does: left there, the
+    // older error was listed beside it (devtools) until the next result.
+    const drop = () => into !== errors && (errors.get(key)?.rev ?? Infinity) <= next.rev && errors.delete(key);
+    if (writes(by)) queueMicrotask(() => into.get(key) === next && write(() => (into.set(key, next), drop())));
   };
   for (const map of [results!, programs!]) map.onChange((keys) => keys.forEach((key) => check(map, key)));
   errors.onChange((keys) => keys.forEach((key) => check(errors.get(key)?.kind === "program" ? programs! : results!, key)));
