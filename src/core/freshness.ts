@@ -66,7 +66,9 @@ export function keepNewer(
     let next: ResultRecord | ErrorRecord | undefined;
     let by: string | undefined;
     for (const r of t ? [...map.contenders(key), ...errors.contenders(key)] : []) {
-      const newer = "data" in r && r.rev < won!.rev && r.at! > t!;
+      // By the dates as written, not as trusted here: the doc orders the rewrite against the winner
+      // by them (doc-records.ts), and a replica that first saw the winner early would read alone.
+      const newer = "data" in r && r.rev < won!.rev && r.at! > won!.at!;
       if (r !== won && (newer || (r.inv! > t! && !next))) {
         next = newer ? { ...r, rev: won!.rev } : { ...won!, at: 0, inv: r.inv! };
         by = r.by;

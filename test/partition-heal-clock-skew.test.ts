@@ -1,0 +1,48 @@
+/**
+ * Revisions numbered apart, the newer data recorded again at the winner's revision (keepNewer):
+ * whether a contender is newer is judged by the writers' dates, as the doc orders two outcomes of
+ * one revision. A replica that first saw the winner before its writer's clock said it was written
+ * (that clock ran ahead of this one's, or this one's runs slow) trusted an earlier date for it
+ * and judged the other side's data newer where the others and the doc did not: it alone showed
+ * that data, for as long as the winner stood, and its rewrite, if it was the one to write, lost in
+ * the doc to the winner's later date. A side whose clock runs slow loses that merge (README).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { linkedAwareness } from "./devtools/awareness.ts";
+import { cluster, onDevice, tick, until, URL_A as url, useFakeClock } from "./harness/replicas.ts";
+
+const R = { url };
+const HOUR = 3_600_000;
+
+describe("a partition's heal with clocks apart (freshness across partitions)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  it("every replica shows the value the doc keeps, whatever clock each first saw the winner by", async () => {
+    const links = linkedAwareness(3);
+    const c = cluster(0, { settleMs: 0 });
+    let n = 0;
+    c.host.auto = () => ({ status: 200, body: { n: ++n } });
+    const [writer, near, ahead] = ["r-writer", "r-a-near", "r-c-ahead"].map((replicaId, i) =>
+      c.join({ replicaId, awareness: links.all[i]! }),
+    );
+    c.net.isolate(c.docOf(writer!));
+    // `ahead`'s clock runs two hours ahead of `near`'s (or `near`'s two hours slow): `near` sees its
+    // revisions 1 to 3 as they are written, an hour before the writer fetches.
+    await onDevice(c, ahead!, 2 * HOUR, async () => {
+      for (let i = 0; i < 3; i++) await until(ahead!.refetch(R));
+    });
+    await tick(10);
+    expect(near!.snapshot(R).data).toEqual({ n: 3 });
+    await tick(HOUR);
+    expect((await until(writer!.ensure(R))).data).toEqual({ n: 4 }); // dated an hour before `ahead`'s
+    c.net.heal(c.docOf(writer!));
+    await tick(50);
+    for (const s of [writer!, near!, ahead!])
+      expect({ data: s.snapshot(R).data, rev: s.resultInfo(R)?.rev }).toEqual({ data: { n: 3 }, rev: 3 });
+    const late = c.join({ replicaId: "r-d-late" });
+    await tick(10);
+    expect(late.snapshot(R).data).toEqual({ n: 3 });
+    links.destroy();
+  });
+});
