@@ -119,7 +119,11 @@ export class KeyReader {
       if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;
       if (order?.reasserted) view.attempt.reasserted = true;
       // Asked only once nothing here waits: the lone replica's requests pay nothing for it.
-      if (!waiters.length && this.deps.awaited?.(st.key, a.rev, phase === "running")) view.awaited = true;
+      // Waits name a revision, not a claimant: another's claim of it standing (a duplicate sent
+      // during a partition, ours lost in the doc), the replicas that wait on it wait on that one.
+      // Not while the server ordered ours first: ours is written again to stand (decide's reassert).
+      const ours = !claim || claim.nonce === a.nonce || order?.order === "first";
+      if (!waiters.length && ours && this.deps.awaited?.(st.key, a.rev, phase === "running")) view.awaited = true;
     }
     return view;
   }
