@@ -43,10 +43,10 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const callsTo = (path: string) => calls.filter((c) => c.path === path);
 const hostSees = (check: () => boolean) => until(host, "change", check);
 
-function tab(name: string) {
+function tab(name: string, presence = true) {
   const doc = new Y.Doc();
   const conn = connectTabs(doc, { name });
-  const store = createSharedFetchStore({ doc, awareness: conn.awareness, settleMs: 10 });
+  const store = createSharedFetchStore({ doc, ...(presence && { awareness: conn.awareness }), settleMs: 10 });
   const close = () => (store.destroy(), conn.destroy(), doc.destroy());
   onTestFinished(close);
   return { conn, store, close };
@@ -119,6 +119,33 @@ describe("a request another replica joined outlives its claimant's interest (inv
     await hostSees(() => callsTo("/destroyed").length === 2);
     expect(callsTo("/destroyed")[0]!.aborted).toBe(true);
     callsTo("/destroyed")[1]!.answer({ by: "b" });
+    await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "b" } });
+  });
+
+  it("the limit: stores given no `awareness` cannot say they wait, so the claimant's last ask aborts the request and the joiner sends it again", async () => {
+    const name = `tabs-${Math.random().toString(36).slice(2)}`;
+    const [a, b] = [tab(name, false), tab(name, false)];
+    await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+    const url = `${base}/unheard`;
+    const asked = new AbortController();
+    a.store.ensure({ url }, { signal: asked.signal }).catch(() => {});
+    await hostSees(() => callsTo("/unheard").length === 1);
+    const waiting = b.store.ensure({ url });
+    const claimSeen = () => b.store.snapshot({ url }).claim !== undefined;
+    await new Promise<void>((resolve) => {
+      const seen = () => {
+        if (!claimSeen()) return;
+        off();
+        resolve();
+      };
+      const off = b.store.subscribe({ url }, seen);
+      seen();
+    });
+    expect(b.store.snapshot({ url })).toMatchObject({ status: "pending", claim: { mine: false } });
+    asked.abort();
+    await hostSees(() => callsTo("/unheard").length === 2);
+    expect(callsTo("/unheard")[0]!.aborted).toBe(true);
+    callsTo("/unheard")[1]!.answer({ by: "b" });
     await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "b" } });
   });
 });
