@@ -16,8 +16,11 @@ export function KeyDetails({
   queryClient,
   open,
   onToggle,
+  frozen,
 }: {
   row: DevtoolsKeyRow;
+  /** Why the inspected replica writes nothing more (crashed, destroyed): its writing actions are off. */
+  frozen?: string | undefined;
   store: SharedFetchStore;
   queryClient?: QueryClient | undefined;
   /** The JSON preview is shown: kept by the list, as the row leaves the DOM when scrolled out of view. */
@@ -33,14 +36,16 @@ export function KeyDetails({
     return found.found ? jsonPreview(found.data) : { text: "(no result recorded)", truncated: false };
   }, [open, store, row.key, resultAt]); // eslint-disable-line react-hooks/exhaustive-deps
   const report = (result: ActionResult, done: string) => setMessage(result.ok ? done : result.message);
+  // A greyed button says why in its title (its accessible description): what it lacks, or that nothing is written any more.
+  const off = (why: string | false | undefined, title?: string) => ({ disabled: !!why, title: why || title });
+  const noResult = !row.result && "No result recorded";
   return (
     <div data-testid="key-details">
       <div style={styles.toolbar} role="group" aria-label={`Actions on ${row.label}`}>
         <button
           type="button"
           style={styles.button}
-          disabled={!row.local}
-          title={row.local ? undefined : "Only a replica that asked for the key knows its request"}
+          {...off(frozen ?? (!row.local && "Only a replica that asked for the key knows its request"))}
           onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed now.")}
         >
           refetch
@@ -48,8 +53,10 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          disabled={!row.result && !row.error && !queryClient}
-          title={`Mark it stale for every replica: the next mount, focus or poll anywhere fetches again${queryClient ? "; this tab's active queries refetch now" : ""}`}
+          {...off(
+            frozen ?? (!row.result && !row.error && !queryClient && "Nothing recorded to mark stale, and no QueryClient given"),
+            `Mark it stale for every replica: the next mount, focus or poll anywhere fetches again${queryClient ? "; this tab's active queries refetch now" : ""}`,
+          )}
           onClick={() => {
             const done = invalidateKey(store, row.key, queryClient ? { queryClient } : {});
             const stale = done.doc ? "Marked stale for every replica" : "Nothing recorded to mark stale";
@@ -61,7 +68,10 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          disabled={!row.claim?.mine}
+          {...off(
+            frozen ??
+              (!row.claim ? "No claim stands on this key" : !row.claim.mine && `The claim is another replica's (${row.claim.replicaId})`),
+          )}
           onClick={() => report(releaseClaim(store, row.key), "Claim released.")}
         >
           release my claim
@@ -69,7 +79,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          disabled={!row.result && !row.error && !row.malformed}
+          {...off(frozen ?? (!row.result && !row.error && !row.malformed && "No record to evict"))}
           onClick={() => report(evictRecord(store, row.key), "Record evicted from the doc.")}
         >
           evict record
@@ -80,7 +90,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          disabled={!row.result}
+          {...off(noResult)}
           // The whole JSON, not the preview's first MiB: a cut copy would not parse.
           onClick={() =>
             void copyText(jsonPreview(recordedData(store, row.key).data, Infinity).text).then((r) => report(r, "JSON copied."))
@@ -88,7 +98,7 @@ export function KeyDetails({
         >
           copy JSON
         </button>
-        <button type="button" style={styles.button} aria-expanded={open} disabled={!row.result} onClick={() => onToggle(` ${row.key}`)}>
+        <button type="button" style={styles.button} aria-expanded={open} {...off(noResult)} onClick={() => onToggle(` ${row.key}`)}>
           {preview ? "hide JSON" : `show JSON${row.result ? ` (${formatBytes(row.result.bytes)})` : ""}`}
         </button>
         <span role="status" style={styles.muted}>

@@ -31,8 +31,10 @@ export function KeyRow({
   open,
   json,
   onToggle,
+  frozen,
 }: {
   row: DevtoolsKeyRow;
+  frozen?: string | undefined;
   /** Its details are shown (kept by the list: the row unmounts when scrolled out of view). */
   open: boolean;
   /** Its details' JSON preview is shown (kept by the list too, toggled as " " + key). */
@@ -111,7 +113,7 @@ export function KeyRow({
       {open && (
         <tr id={detailsId} data-details-of={row.key}>
           <td colSpan={8} style={styles.td}>
-            <KeyDetails row={row} store={store} queryClient={queryClient} open={json} onToggle={onToggle} />
+            <KeyDetails row={row} store={store} queryClient={queryClient} open={json} onToggle={onToggle} frozen={frozen} />
           </td>
         </tr>
       )}

@@ -51,6 +51,9 @@ export function KeysView({
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
   const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
+  const frozen = snapshot.simulations.crashed
+    ? "This replica crashed (simulation): it writes nothing more"
+    : snapshot.storeDestroyed && "This replica's store is destroyed: it writes nothing more";
   const set = (patch: Partial<KeysQuery>) => setQ((old) => ({ ...old, ...patch }));
   return (
     <>
@@ -127,6 +130,7 @@ export function KeysView({
                 store={store}
                 replicas={snapshot.replicas}
                 queryClient={queryClient}
+                frozen={frozen || undefined}
               />
             ))}
             {bottom > 0 && <Spacer px={bottom} />}

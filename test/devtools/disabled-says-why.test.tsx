@@ -1,0 +1,66 @@
+// @vitest-environment jsdom
+/**
+ * A disabled action says why (its title, which is also its accessible description): before, only
+ * "refetch" did, and "evict record", "release my claim", "copy JSON" sat greyed with no word. On a
+ * destroyed store every writing action is disabled and says the store writes nothing more, rather
+ * than being offered and refusing on click.
+ */
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { SharedFetchDevtoolsPanel } from "../../devtools/production.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
+import { ROOT, TABLES } from "../../src/internals.ts";
+
+afterEach(cleanup);
+const KEY = "k".repeat(64);
+
+function peerClaim(doc: Y.Doc): void {
+  doc.transact(() => {
+    const lane = new Y.Array<unknown>();
+    lane.push([
+      { t: TABLES.claims, k: KEY, v: { replicaId: "peer", nonce: "n1", rev: 1, leaseMs: 5000, label: "GET https://x.test/a" }, s: 1 },
+    ]);
+    doc.getArray<unknown>(ROOT).push([lane]);
+  });
+}
+
+const button = (name: string) => within(screen.getByTestId("key-details")).getByRole("button", { name }) as HTMLButtonElement;
+
+describe("devtools: a disabled action says why", () => {
+  it("a peer's claim with nothing recorded: each greyed action names what it lacks", () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("no request expected")) });
+    peerClaim(doc);
+    render(<SharedFetchDevtoolsPanel store={store} />);
+    fireEvent.click(screen.getByRole("button", { name: "Details of GET https://x.test/a" }));
+    const why = Object.fromEntries(
+      ["refetch", "invalidate", "release my claim", "evict record", "copy JSON", "show JSON"].map((name) => {
+        const b = button(name);
+        return [name, b.disabled ? b.title : "(enabled)"];
+      }),
+    );
+    expect(why).toEqual({
+      refetch: "Only a replica that asked for the key knows its request",
+      invalidate: "Nothing recorded to mark stale, and no QueryClient given",
+      "release my claim": "The claim is another replica's (peer)",
+      "evict record": "No record to evict",
+      "copy JSON": "No result recorded",
+      "show JSON": "No result recorded",
+    });
+    store.destroy();
+  });
+
+  it("a destroyed store: every writing action is disabled and says the store writes nothing more", async () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("no request expected")) });
+    peerClaim(doc);
+    render(<SharedFetchDevtoolsPanel store={store} />);
+    fireEvent.click(screen.getByRole("button", { name: "Details of GET https://x.test/a" }));
+    await act(async () => store.destroy());
+    for (const name of ["refetch", "invalidate", "release my claim", "evict record"]) {
+      expect(button(name).disabled, name).toBe(true);
+      expect(button(name).title, name).toBe("This replica's store is destroyed: it writes nothing more");
+    }
+  });
+});
