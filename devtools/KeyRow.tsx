@@ -90,7 +90,7 @@ export function KeyRow({
               <div style={styles.muted}>{writer(result, replicas)}</div>
             </>
           ) : (
-            "—"
+            (row.malformed && "malformed record") || "—"
           )}
         </td>
         <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error">

@@ -27,8 +27,11 @@ export function KeysView({
   queryClient,
   replica,
   onReplica,
+  frozen,
 }: {
   snapshot: DevtoolsSnapshot;
+  /** Why the inspected replica writes nothing more, if it does not: its writing actions are off. */
+  frozen?: string | undefined;
   store: SharedFetchStore;
   queryClient?: QueryClient | undefined;
   /** The replica filter, kept by the panel: the Replicas tab sets it too. */
@@ -51,9 +54,6 @@ export function KeysView({
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
   const { attach, onScroll, start, end, top, bottom } = useVirtualRows(keys);
   if (snapshot.keys.length === 0) return <p style={styles.empty}>No keys in the doc yet.</p>;
-  const frozen = snapshot.simulations.crashed
-    ? "This replica crashed (simulation): it writes nothing more"
-    : snapshot.storeDestroyed && "This replica's store is destroyed: it writes nothing more";
   const set = (patch: Partial<KeysQuery>) => setQ((old) => ({ ...old, ...patch }));
   return (
     <>
@@ -130,7 +130,7 @@ export function KeysView({
                 store={store}
                 replicas={snapshot.replicas}
                 queryClient={queryClient}
-                frozen={frozen || undefined}
+                frozen={frozen}
               />
             ))}
             {bottom > 0 && <Spacer px={bottom} />}

@@ -1,9 +1,19 @@
-import type { MalformedRecord } from "./core.ts";
+import { evictRecord } from "./actions.ts";
+import { OUTCOMES } from "./build.ts";
+import type { MalformedRecord, SharedFetchStore } from "./core.ts";
 import { preview, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 
 /** Records peers wrote that failed validation: ignored by the store (invariant 14), shown here. */
-export function MalformedList({ records }: { records: readonly MalformedRecord[] }) {
+export function MalformedList({
+  records,
+  store,
+  frozen,
+}: {
+  records: readonly MalformedRecord[];
+  store: SharedFetchStore;
+  frozen?: string | undefined;
+}) {
   if (records.length === 0) return <p style={styles.empty}>Every record in the doc is well-formed.</p>;
   return (
     <ul style={{ margin: 0, paddingLeft: "1.2rem" }} aria-label="Malformed records">
@@ -12,6 +22,12 @@ export function MalformedList({ records }: { records: readonly MalformedRecord[]
         <li key={i} data-testid="malformed-row" data-map={record.map} style={{ marginBottom: "0.3rem" }}>
           <strong>{record.map}</strong>
           {record.key !== undefined && <span title={record.key.slice(0, 200)}> {shortId(record.key)}</span>}: {record.reason}
+          {/* An outcome record is removable (as the key's "evict record" does): no replica reads it, it stays until removed. */}
+          {record.key !== undefined && OUTCOMES.includes(record.map) && (
+            <button type="button" style={styles.button} disabled={!!frozen} title={frozen} onClick={() => evictRecord(store, record.key!)}>
+              evict
+            </button>
+          )}
           <div style={styles.muted}>
             <code>{preview(record.value)}</code>
           </div>

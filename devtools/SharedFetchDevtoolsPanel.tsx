@@ -78,6 +78,11 @@ export function SharedFetchDevtoolsPanel({
   const replica = shown.store === store ? shown.replica : "";
   const setReplica = (r: string) => setShown((old) => ({ ...old, replica: r }));
   const tabId = (t: DevtoolsTab) => `${id}-tab-${t}`;
+  const frozen = snapshot.simulations.crashed
+    ? "This replica crashed (simulation): it writes nothing more"
+    : snapshot.storeDestroyed
+      ? "This replica's store is destroyed: it writes nothing more"
+      : undefined;
   return (
     <section
       style={{ ...styles.root, ...styles.panel, ...style }}
@@ -106,7 +111,9 @@ export function SharedFetchDevtoolsPanel({
         )}
       </div>
       <div id={`${id}-view`} role="tabpanel" aria-labelledby={tabId(tab)} style={styles.body} tabIndex={0}>
-        {tab === "keys" && <KeysView snapshot={snapshot} store={store} queryClient={client} replica={replica} onReplica={setReplica} />}
+        {tab === "keys" && (
+          <KeysView snapshot={snapshot} store={store} queryClient={client} replica={replica} onReplica={setReplica} frozen={frozen} />
+        )}
         {tab === "timeline" && <TimelineView key={shown.n} snapshot={snapshot} />}
         {tab === "replicas" && (
           <ReplicasTable
@@ -120,7 +127,7 @@ export function SharedFetchDevtoolsPanel({
           />
         )}
         {tab === "events" && <EventLog events={snapshot.events} />}
-        {tab === "malformed" && <MalformedList records={snapshot.malformed} />}
+        {tab === "malformed" && <MalformedList records={snapshot.malformed} store={store} frozen={frozen} />}
       </div>
     </section>
   );

@@ -31,7 +31,7 @@ export type Built = {
 export function build(input: BuildInputs): Built {
   const { inspection, hints } = input;
   const keys: DevtoolsKeyRow[] = [];
-  const bad = new Set(inspection.malformed.filter((m) => OUTCOMES.includes(m.map)).map((m) => m.key));
+  const bad = new Set(inspection.malformed.flatMap((m) => (m.key !== undefined && OUTCOMES.includes(m.map) ? [m.key] : [])));
   for (const k of inspection.keys) {
     const hint = hints.get(k.key);
     const label = k.label ?? hint?.label;
@@ -74,7 +74,19 @@ export function build(input: BuildInputs): Built {
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;
     if (bad.has(k.key)) row.malformed = true;
     keys.push(row);
+    bad.delete(k.key);
   }
+  // A key whose only record is malformed is none the store reads, but it sits in the doc: its row is where "evict record" is.
+  for (const key of bad)
+    keys.push({
+      key,
+      label: hints.get(key)?.label ?? `key ${key.slice(0, 12)}…`,
+      kind: "unknown",
+      status: "idle",
+      recorded: 0,
+      local: false,
+      malformed: true,
+    });
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { keys, replicas: replicas(input, keys) };
 }
