@@ -152,8 +152,16 @@ function ClaimState({ claim }: { claim: DevtoolsClaim }) {
         <Badge tone="ok">live</Badge>
       )}
       {aging && (
-        <span style={styles.muted} data-testid="claim-age" title="measured from when this panel first saw the claim, on its own clock">
-          {` claimed ${(Math.max(0, now - claim.seenAt!) / 1000).toFixed(1)} s ago `}
+        <span
+          style={styles.muted}
+          data-testid="claim-age"
+          title={
+            claim.seenAtStart
+              ? "it stood when this panel started: measured from then, on this panel's clock (it may be older)"
+              : "measured from when this panel first saw the claim, on its own clock"
+          }
+        >
+          {` claimed ${claim.seenAtStart ? "≥" : ""}${(Math.max(0, now - claim.seenAt!) / 1000).toFixed(1)} s ago `}
         </span>
       )}
       {!claim.mine && !claim.finished && (

@@ -15,6 +15,8 @@ export type BuildInputs = {
   /** When the panel saw a key's current outcome written (the timeline knows). */
   recordedAt: (key: string, rev: number, table: "result" | "error") => number | undefined;
   claimedAt?: ((key: string, nonce: string) => number | undefined) | undefined;
+  /** The claim stood when the panel started (its first sight is the panel's start). */
+  claimStood?: ((key: string, nonce: string) => boolean) | undefined;
   /** When the panel saw a replica's presence change. */
   since: ReadonlyMap<string, number>;
   identityHash: string;
@@ -55,6 +57,7 @@ export function build(input: BuildInputs): Built {
       row.claim = claimView(k.claim, input.presence);
       const seenAt = input.claimedAt?.(k.key, k.claim.nonce);
       if (seenAt !== undefined) row.claim.seenAt = seenAt;
+      if (input.claimStood?.(k.key, k.claim.nonce)) row.claim.seenAtStart = true;
     }
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };

@@ -211,6 +211,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         bytesOf,
         recordedAt: (k, rev, table) => timeline.recordedAt(k, rev, table),
         claimedAt: (k, nonce) => timeline.claimedAt(k, nonce),
+        claimStood: (k, nonce) => timeline.claimStood(k, nonce),
         since,
         identityHash,
       });

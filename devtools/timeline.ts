@@ -91,7 +91,7 @@ export class Timeline {
   };
   private malformedSeen = new Set<unknown>();
   /** When this panel first saw each key's current claim, on its clock: the claim's own `at` is its writer's. */
-  private readonly claimSeen = new Map<string, [nonce: string, at: number]>();
+  private readonly claimSeen = new Map<string, [nonce: string, at: number, stood?: true]>();
   /** The inspected store's own aborts by key ("aborted" events, noted by the model): the release that follows says why. */
   readonly aborts = new Map<string, [rev: number, reason: string]>();
 
@@ -113,10 +113,16 @@ export class Timeline {
     return seen && seen.rev === rev ? seen.at : undefined;
   }
 
-  /** When this panel first saw the claim `nonce` of `key`, on its clock; undefined: it stood when the panel started. */
+  /** When this panel first saw the claim `nonce` of `key`, on its clock (for one standing as it started: when it started). */
   claimedAt(key: string, nonce: string): number | undefined {
     const seen = this.claimSeen.get(key);
     return seen?.[0] === nonce ? seen[1] : undefined;
+  }
+
+  /** The claim stood when this panel started: its age from `claimedAt` is a lower bound. */
+  claimStood(key: string, nonce: string): boolean {
+    const seen = this.claimSeen.get(key);
+    return seen?.[0] === nonce && !!seen[2];
   }
 
   /** The panel now inspects a new store's replica: says so once, however many panels show it. */
@@ -143,7 +149,9 @@ export class Timeline {
     if (!prev) {
       for (const k of next.keys) {
         const c = k.claim;
-        if (!c || c.finished) continue;
+        if (!c) continue;
+        this.claimSeen.set(k.key, [c.nonce, next.at, true]);
+        if (c.finished) continue;
         drafts.push({ ...tag(k), type: "claimed", replicaId: c.replicaId, rev: c.rev, existing: true });
         if (c.stale && c.reason)
           drafts.push({ ...tag(k), type: "stale", replicaId: c.replicaId, rev: c.rev, reason: c.reason, silentMs: c.silentMs });

@@ -35,9 +35,11 @@ export type DevtoolsClaim = {
   staleAt: number;
   /**
    * When this panel first saw the claim, on its own clock (the claim's `at` is its writer's clock,
-   * skewed); undefined when it stood as the panel started.
+   * skewed); for one that stood as the panel started, when it started (`seenAtStart`).
    */
   seenAt?: number;
+  /** The claim stood when this panel started: the age from `seenAt` is a lower bound. */
+  seenAtStart?: true;
   /** Replicas (the inspected one included) waiting on its request, as their presence says: it goes on for them. */
   waiters?: readonly string[];
 };
