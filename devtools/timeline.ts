@@ -26,7 +26,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "swept" }
   | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
   /** Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or this side's connection dropped). */
-  | { type: "unheard"; replicaId: string }
+  /** `others`: the rest of the replicas dropped at once (a connection drop drops every remote one): one entry for them all. */
+  | { type: "unheard"; replicaId: string; others?: readonly string[] | undefined }
   | { type: "malformed"; table: string; reason: string }
   /** The panel was given a new store (a logout and a login): what it told of the old one, `from`, is not carried over. */
   | { type: "inspecting"; replicaId: string; from: string; destroyed: boolean }
@@ -60,8 +61,9 @@ export function replicasOf(entry: TimelineEntry): string[] {
     case "revived":
     case "released":
     case "departed":
-    case "unheard":
       return [entry.replicaId];
+    case "unheard":
+      return [entry.replicaId, ...(entry.others ?? [])];
     case "inspecting":
       return [entry.replicaId, entry.from];
     default:
@@ -161,7 +163,8 @@ export class Timeline {
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       // Dropped from presence with no goodbye and no lock released: y-protocols' timeout (its row may
       // be gone with it, when it held nothing); the store keeps its claims' lease.
-      for (const id of prev.present) if (!present.has(id) && !departed.has(id)) drafts.push({ type: "unheard", replicaId: id });
+      const [id, ...others] = [...prev.present].filter((id) => !present.has(id) && !departed.has(id));
+      if (id !== undefined) drafts.push(others.length ? { type: "unheard", replicaId: id, others } : { type: "unheard", replicaId: id });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
       for (const [key, k] of prev.byKey)
         if (!byKey.has(key)) {
@@ -339,7 +342,7 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)`
         : `${name(entry.replicaId)} is gone: its presence left`;
     case "unheard":
-      return `${name(entry.replicaId)}: not heard from, counted gone (its presence timed out after 30 s of silence, or this side's connection dropped); its claims keep their lease`;
+      return `${entry.others ? `${entry.others.length + 1} replicas (${[entry.replicaId, ...entry.others].map(name).join(", ")})` : name(entry.replicaId)}: not heard from, counted gone (its presence timed out after 30 s of silence, or this side's connection dropped); its claims keep their lease`;
     case "inspecting":
       return `this panel now inspects a new store (${name(entry.replicaId)}); the one before, ${name(entry.from)}${entry.destroyed ? ", was destroyed" : ""}`;
     case "malformed":
