@@ -177,6 +177,8 @@ export class Timeline {
         }
     }
     this.diffMalformed(next.malformed, drafts);
+    // An abort of a key no inspection shows (claimed and let go between two, or never claimed) tells no release.
+    for (const key of this.aborts.keys()) if (!byKey.has(key)) this.aborts.delete(key);
     this.prev = { inspection: next, byKey, departed, present };
     if (drafts.length === 0) return false;
     const fresh = drafts.map((d) => ({ ...d, seq: ++this.seq, at: next.at }) as TimelineEntry).reverse();
@@ -247,6 +249,8 @@ export class Timeline {
 
   private released(t: { key: string }, c: InspectedClaim): Draft {
     const why = this.aborts.get(t.key);
+    // Told once: the note goes with it.
+    if (c.mine && why?.[0] === c.rev) this.aborts.delete(t.key);
     return { ...t, type: "released", replicaId: c.replicaId, rev: c.rev, aborted: c.mine && why?.[0] === c.rev ? why[1] : undefined };
   }
 
