@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
 import { inspectable, lookAgain, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
-import { readPresence } from "./presence.ts";
+import { presenceId, readPresence } from "./presence.ts";
 import { shareMalformed, shareRows } from "./share.ts";
 import { Timeline } from "./timeline.ts";
 import type { DevtoolsEvent, DevtoolsKeyStatus, DevtoolsSnapshot } from "./types.ts";
@@ -112,7 +112,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         return;
       }
       inspection = seen;
-      timeline.observe(inspection);
+      timeline.observe(inspection, successors);
+      successors.clear();
       notePresence(inspection);
       arm(next(inspection), inspection.at);
     } catch (error) {
@@ -176,9 +177,23 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const root = records.lanes.root;
   root.observeDeep(changed);
   stops.push(() => root.unobserveDeep(changed));
+  /** The replica each awareness client named last, and the replicas whose client now names another (a new store on that connection). */
+  const named = new Map<number, string>();
+  const successors = new Map<string, string>();
   if (awareness) {
-    awareness.on("change", changed);
-    stops.push(() => awareness.off("change", changed));
+    const onPresence = guard(({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }) => {
+      for (const client of removed) named.delete(client);
+      for (const client of [...added, ...updated]) {
+        const [was, id] = [named.get(client), presenceId(awareness.getStates().get(client))];
+        if (was !== undefined && id !== undefined && was !== id) successors.set(was, id);
+        if (id === undefined) named.delete(client);
+        else named.set(client, id);
+      }
+      changed();
+    });
+    onPresence({ added: [...awareness.getStates().keys()], updated: [], removed: [] });
+    awareness.on("change", onPresence);
+    stops.push(() => awareness.off("change", onPresence));
   }
   // The baseline: what stands when the panel starts (and the claims' expiry timer).
   observe(false);

@@ -8,12 +8,18 @@ export function readPresence(awareness: Awareness | undefined): Presence | undef
   if (!awareness) return undefined;
   const present: Presence = new Map();
   for (const state of awareness.getStates().values()) {
-    const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
-    if (!isPlainObject(field)) continue;
-    const replicaId = Object.hasOwn(field, "replicaId") ? field.replicaId : undefined;
+    const replicaId = presenceId(state);
+    if (replicaId === undefined) continue;
+    const field = (state as Record<string, Record<string, unknown>>)[PRESENCE_FIELD]!;
     const browserId = Object.hasOwn(field, "browserId") ? field.browserId : undefined;
-    if (typeof replicaId !== "string" || replicaId.length === 0 || replicaId.length > 200) continue;
     present.set(replicaId, typeof browserId === "string" && browserId.length <= 200 ? { browserId } : {});
   }
   return present;
+}
+
+/** The replica an awareness state publishes, if it is a well-formed one. */
+export function presenceId(state: unknown): string | undefined {
+  const field = isPlainObject(state) ? state[PRESENCE_FIELD] : undefined;
+  const replicaId = isPlainObject(field) && Object.hasOwn(field, "replicaId") ? field.replicaId : undefined;
+  return typeof replicaId === "string" && replicaId.length > 0 && replicaId.length <= 200 ? replicaId : undefined;
 }

@@ -25,9 +25,12 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "invalidated"; rev: number }
   | { type: "swept" }
   | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
-  /** Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or this side's connection dropped). */
+  /**
+   * Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or
+   * this side's connection dropped); `by`: a new store on its connection took its presence over.
+   */
   /** `others`: the rest of the replicas dropped at once (a connection drop drops every remote one): one entry for them all. */
-  | { type: "unheard"; replicaId: string; others?: readonly string[] | undefined }
+  | { type: "unheard"; replicaId: string; others?: readonly string[] | undefined; by?: string | undefined }
   | { type: "malformed"; table: string; reason: string }
   /** The panel was given a new store (a logout and a login): what it told of the old one, `from`, is not carried over. */
   | { type: "inspecting"; replicaId: string; from: string; destroyed: boolean }
@@ -63,7 +66,7 @@ export function replicasOf(entry: TimelineEntry): string[] {
     case "departed":
       return [entry.replicaId];
     case "unheard":
-      return [entry.replicaId, ...(entry.others ?? [])];
+      return [entry.replicaId, ...(entry.others ?? []), ...(entry.by !== undefined ? [entry.by] : [])];
     case "inspecting":
       return [entry.replicaId, entry.from];
     default:
@@ -141,7 +144,7 @@ export class Timeline {
    * Compares an inspection with the previous one and appends what changed. The first one is the
    * baseline: only the claims standing then are told ("held when this panel started").
    */
-  observe(next: Inspection): boolean {
+  observe(next: Inspection, successors?: ReadonlyMap<string, string>): boolean {
     const before = this.list;
     const byKey = new Map(next.keys.map((k) => [k.key, k]));
     const departed = new Map(next.replicas.filter((r) => r.departed).map((r) => [r.replicaId, r.departed!]));
@@ -163,7 +166,12 @@ export class Timeline {
         if (!prev.departed.has(id)) drafts.push({ type: "departed", replicaId: id, reason: reason as "lock-released" | "presence-left" });
       // Dropped from presence with no goodbye and no lock released: y-protocols' timeout (its row may
       // be gone with it, when it held nothing); the store keeps its claims' lease.
-      const [id, ...others] = [...prev.present].filter((id) => !present.has(id) && !departed.has(id));
+      const unheard = [...prev.present].filter((id) => !present.has(id) && !departed.has(id));
+      for (const id of unheard) {
+        const by = successors?.get(id);
+        if (by !== undefined) drafts.push({ type: "unheard", replicaId: id, by });
+      }
+      const [id, ...others] = unheard.filter((id) => !successors?.has(id));
       if (id !== undefined) drafts.push(others.length ? { type: "unheard", replicaId: id, others } : { type: "unheard", replicaId: id });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
       for (const [key, k] of prev.byKey)
@@ -346,6 +354,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         ? `${name(entry.replicaId)} is gone: its Web Lock was released (page closed or crashed)`
         : `${name(entry.replicaId)} is gone: its presence left`;
     case "unheard":
+      if (entry.by !== undefined)
+        return `${name(entry.replicaId)}: its presence was taken over by ${name(entry.by)}, a new store on its connection (it stopped, or lives on unheard); its claims keep their lease`;
       return `${entry.others ? `${entry.others.length + 1} replicas (${[entry.replicaId, ...entry.others].map(name).join(", ")})` : name(entry.replicaId)}: not heard from, counted gone (its presence timed out after 30 s of silence, or this side's connection dropped); its claims keep their lease`;
     case "inspecting":
       return `this panel now inspects a new store (${name(entry.replicaId)}); the one before, ${name(entry.from)}${entry.destroyed ? ", was destroyed" : ""}`;
