@@ -58,6 +58,11 @@ export type CreateReplicasOptions = {
    * on Mock Service Worker passes the browser's fetch (support/mocked-host.ts).
    */
   fetchFor?: (from: string) => typeof fetch;
+  /**
+   * Connects each replica's doc as a real tab would (e.g. `connectTabs`, on the page's own
+   * BroadcastChannel): its store gets the connection's awareness and, through the doc, its flush.
+   */
+  connect?: (doc: Y.Doc, index: number) => { awareness: NonNullable<CreateStoreOptions["awareness"]>; destroy(): void };
 };
 
 export const idOf = (name: string) =>
@@ -73,6 +78,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
   const net = new Network(0);
   const narration = new Narration();
   const offs = [narrateHost(narration, options.host)];
+  const connections: { destroy(): void }[] = [];
   // This world's own lock names: another scenario on the page (or in another tab) has a "replica-a" too.
   const pageLocks = options.locks ? undefined : scenarioLocks();
   const listeners = new Set<() => void>();
@@ -85,6 +91,8 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
     const doc = new Y.Doc();
     if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
     net.add(doc);
+    const connection = options.connect?.(doc, index);
+    if (connection) connections.push(connection);
     const replicaId = idOf(name);
     const store = createSharedFetchStore({
       doc,
@@ -94,6 +102,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
       ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
       ...(options.separateBrowsers ? { browserId: `${replicaId}-browser` } : {}),
       ...(options.locks ? { locks: options.locks.forTab(replicaId), browserId: "one-browser" } : pageLocks ? { locks: pageLocks } : {}),
+      ...(connection ? { awareness: connection.awareness } : {}),
       ...options.storeOptions?.(index),
     });
     offs.push(narrateStore(narration, shortOf(name), store));
@@ -143,6 +152,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
         r.store.destroy();
         r.queryClient.clear();
       }
+      for (const c of connections) c.destroy();
       net.destroy();
       options.host.destroy();
       for (const r of all()) r.doc.destroy();
