@@ -18,7 +18,8 @@ import { createSimulatedHost } from "./support/simulated-host.ts";
  * ends. Replica "observer" is inspected; peers' records are written raw into the doc (as a peer on
  * another machine would have written them).
  */
-type State = "empty" | "in-flight" | `stale-${StaleReason}` | "error-beside-result" | "thousand-keys" | "waiting-for-sync";
+type State =
+  "empty" | "in-flight" | `stale-${StaleReason}` | "presence-timed-out" | "error-beside-result" | "thousand-keys" | "waiting-for-sync";
 
 const URL = "https://host.example/api/report";
 const LABEL = `GET ${URL}`;
@@ -60,13 +61,17 @@ function createState(state: State) {
     case "stale-disowned": // a claim under the observer's own id that it never made
       writeAsPeer(doc, TABLES.claims, key, { ...claim, replicaId: "observer", nonce: "forged" });
       break;
-    case "stale-presence-left": {
+    case "stale-presence-left":
+    case "presence-timed-out": {
       const other = new Awareness(new Y.Doc());
       other.setLocalStateField(PRESENCE_FIELD, { replicaId: "replica-r" });
       awareness.getStates().set(other.clientID, other.getLocalState()!);
       awareness.emit("change", [{ added: [other.clientID], updated: [], removed: [] }, "story"]);
       writeAsPeer(doc, TABLES.claims, key, { ...claim, leaseMs: 600_000 });
-      setTimeout(() => removeAwarenessStates(awareness, [other.clientID], "server"), 300);
+      // "server": the sync server said R left. "timeout": y-protocols' own check found R silent for
+      // 30 s (a crashed device, a frozen laptop), made here at once, with the origin it gives.
+      const origin = state === "presence-timed-out" ? "timeout" : "server";
+      setTimeout(() => removeAwarenessStates(awareness, [other.clientID], origin), 300);
       break;
     }
     case "stale-lock-released": {
@@ -175,6 +180,34 @@ export const StaleAbandoned = staleStory(
 export const StaleDisowned = staleStory("disowned", /Observer's claim on .* went stale: disowned/);
 export const StalePresenceLeft = staleStory("presence-left", /R's claim on .* went stale: presence left/);
 export const StaleLockReleased = staleStory("lock-released", /A's claim on .* went stale: lock released/);
+
+/**
+ * A replica not heard from: R, on another device, holds a claim and goes silent with no goodbye;
+ * y-protocols' 30 s check drops its presence (origin "timeout"). The Timeline tells it apart from
+ * a goodbye and from a released Web Lock: nothing proves R dead, so its claim keeps its lease.
+ */
+export const PresenceTimedOut: Story = {
+  args: { state: "presence-timed-out" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Replica R on another device holds a claim (a long lease) and goes silent with no goodbye: y-protocols' own 30 s check drops its presence (made here at once). The Timeline says R was not heard from and counted gone, its claims keeping their lease: a presence timeout is no proof of death (its connection, or ours, may have dropped), unlike a goodbye (Stale presence left) or a released Web Lock (Stale lock released). The Keys row still reads the claim live.",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent }) => {
+    const canvas = within(canvasElement);
+    const unheard =
+      /R: not heard from, counted gone \(its presence timed out after 30 s of silence, or this side's connection dropped\); its claims keep their lease/;
+    await waitFor(() => expect(canvas.getByTestId("narration")).toHaveTextContent(unheard), slow);
+    await expect(canvas.getByTestId("narration")).not.toHaveTextContent(/went stale: presence left/);
+    await expect(canvas.getByTestId("claim-state")).toHaveTextContent(/live/);
+    const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+    await userEvent.click(within(panel).getByRole("tab", { name: /^Timeline/ }));
+    await waitFor(() => expect(panel).toHaveTextContent(/not heard from, counted gone/), slow);
+  },
+};
 
 export const ErrorBesideResult: Story = {
   args: { state: "error-beside-result" },
