@@ -33,13 +33,17 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   // ran, as store.refetch's, whose other options (a signal, maxAgeMs) a mutation would misuse.
   warnUnknownOptions("sharedMutationFn", options, { retry: 0, retryDelay: 0, leaseMs: 0 });
   const { retry, retryDelay, leaseMs } = options ?? {};
+  // Read as TanStack's retryer reads them, as for queries: a negative or NaN count retries nothing,
+  // such a delay retries at once. The store refuses them, and every call failed unsent.
+  const count = typeof retry === "number" && !(retry >= 0) ? false : retry;
+  const delay = typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay < Infinity) ? 0 : retryDelay;
   // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
   // "request is not a function".
   if (typeof request !== "function")
     throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
   return async (variables) => {
     try {
-      return unwrap<TData>(await store.refetch(toRequest(request(variables)), { retry, retryDelay, leaseMs }));
+      return unwrap<TData>(await store.refetch(toRequest(request(variables)), { retry: count, retryDelay: delay, leaseMs }));
     } catch (error) {
       throw asQueryError(error);
     }
