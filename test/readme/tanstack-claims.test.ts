@@ -4,15 +4,23 @@
  * - `sharedMutationFn(store, request, { retry, retryDelay })` "retries inside the claim, as queries
  *   do", with TanStack's values read as TanStack's retryer reads them (`retry: -1` retries nothing, a
  *   negative delay retries at once), every attempt with one Idempotency-Key.
+ * - With no retry given anywhere, TanStack's default: none on a server (Node, as here), as
+ *   TanStack's own (3 in a browser: test/readme/tanstack-retry-defaults.test.ts).
  * - An infinite query's default key is the first page's `sharedQueryKey` followed by "infinite",
  *   so `invalidateQueries` with the `["shared-fetch", method, url]` prefix reaches the feed.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { MutationObserver, QueryClient } from "@tanstack/react-query";
+import { MutationObserver, QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, sharedInfiniteQueryOptions, sharedMutationFn, sharedQueryKey } from "../../src/index.ts";
+import {
+  createSharedFetchStore,
+  sharedInfiniteQueryOptions,
+  sharedMutationFn,
+  sharedQueryKey,
+  sharedQueryOptions,
+} from "../../src/index.ts";
 
 /** Each path fails its first request (HTTP 500) and answers the next ones with their count. */
 const calls = new Map<string, IncomingMessage[]>();
@@ -106,5 +114,21 @@ describe("README, Coming from TanStack Query: an infinite query's default key", 
     expect(client.getQueryState(feed.queryKey)?.isInvalidated).toBe(false);
     await client.invalidateQueries({ queryKey: ["shared-fetch", "GET", `${base}/feed`] });
     expect(client.getQueryState(feed.queryKey)?.isInvalidated).toBe(true);
+  });
+});
+
+describe("README, Coming from TanStack Query: TanStack's default retry on a server", () => {
+  it("an observed query given no retry anywhere sends one request in Node and ends in its error, as plain useQuery does there", async () => {
+    const path = "/server-default-retry";
+    const observer = new QueryObserver(new QueryClient(), sharedQueryOptions(makeStore(), `${base}${path}`));
+    const error = await new Promise<Error | null>((resolve) => {
+      const off = observer.subscribe((result) => {
+        if (result.status !== "error") return;
+        off();
+        resolve(result.error);
+      });
+    });
+    expect(error?.message).toMatch(/^HTTP 500 Internal Server Error from GET /);
+    expect(calls.get(path)).toHaveLength(1);
   });
 });
