@@ -264,7 +264,16 @@ export function queryOptionsOf<T, TData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
-    const demand = pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
+    // A SharedWorker tab keeps a key it no longer hears of as of its last answer: the error it
+    // showed (TanStack's reason to fetch now) may since have been followed by another tab's result,
+    // which then answers, as the bridge would have put it into the query in a tab that heard of it.
+    const past =
+      store.snapshot(req).error && (store as Extras).hears?.call(store, work!) === false
+        ? !(await store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity })).error
+        : false;
+    const demand = past
+      ? ({ mode: "ensure", maxAgeMs: Infinity } as const)
+      : pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =
       demand.mode === "refetch"

@@ -14,7 +14,7 @@ const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
 export type Wants = "newer" | "any" | undefined;
 
 /** `shown`: what the listeners were last told of (they hear only of a change). */
-type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; shown: Snapshot; local?: () => void };
+type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; shown: Snapshot; local?: () => void; heard?: true };
 
 /** Subscribes to a key of the tab's own replica (after a fallback): returns the unsubscribe. */
 export type LocalSubscribe = (kind: WorkKind, req: unknown, listener: () => void) => () => void;
@@ -55,6 +55,8 @@ export class RemoteViews {
 
   /** Keeps the worker's snapshot without telling anyone yet (an answer: its ask goes first, see changed). */
   put(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
+    const w = this.watched.get(key);
+    if (w) w.heard = true;
     const sameRecord = sameInfo(this.infos.get(key), info);
     if (info) this.infos.set(key, info);
     else this.infos.delete(key);
@@ -114,11 +116,12 @@ export class RemoteViews {
   }
 
   /**
-   * Whether this tab hears of the key now (it shows it or asks for it): pushes stop with its last
-   * listener, so after that what it keeps is as of the last answer.
+   * Whether this tab hears of the key now (it asks for it, or shows it and the worker answered
+   * since): pushes stop with its last listener, so after that, and until the worker answers the
+   * next subscription, what it keeps is as of the last answer.
    */
   hears(key: string): boolean {
-    return this.watched.has(key) || this.wants(key) !== undefined;
+    return !!this.watched.get(key)?.heard || this.wants(key) !== undefined;
   }
 
   watch(kind: WorkKind, key: string, req: unknown, listener: () => void): () => void {
