@@ -195,6 +195,24 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
 }
 
 /**
+ * A SharedWorker tab keeps a key it does not hear of (RemoteStore.hears) as of its last answer: the
+ * error it shows (TanStack's reason to fetch now) may since have been followed by another tab's
+ * result, which a tab that heard of it got from the bridge. `latest` asks the worker what it holds
+ * now (any recorded outcome answers); when that is no error, it is the answer (the demand returned).
+ * Nothing to ask returns undefined, not a promise: awaiting it would put the ask a microtask later,
+ * after a remount's unsubscribe in the same commit, whose request would then be let go.
+ */
+export function pastShownError(
+  hears: ((key: string) => boolean) | undefined,
+  key: string | undefined,
+  shown: { error?: unknown },
+  latest: () => Promise<{ error?: unknown }>,
+): Promise<Demand | undefined> | undefined {
+  if (!shown.error || key === undefined || hears?.(key) !== false) return undefined;
+  return latest().then((now) => (now.error ? undefined : { mode: "ensure", maxAgeMs: Infinity }));
+}
+
+/**
  * TanStack's error state is always stale: a recorded error (another replica's, or one persisted
  * before a reload) is not the fresh answer to a demand, whether the query shows data or not
  * (errors are per replica), and a claim in flight after it is joined, not passed over for the

@@ -12,8 +12,18 @@ import {
 import { shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
+import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { demandOf, mountsAlways, notingDisabled, pastRecordedError, retryPolicy, type Demand, type FetchRecord } from "./demand.ts";
+import {
+  demandOf,
+  mountsAlways,
+  notingDisabled,
+  pastRecordedError,
+  pastShownError,
+  retryPolicy,
+  type Demand,
+  type FetchRecord,
+} from "./demand.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -135,7 +145,11 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     } catch (error) {
       throw inputErrorOf(param, error);
     }
-    const demand = pastRecordedError(asked, () => store.snapshot(req));
+    const extras = store as Partial<SharedFetchStoreExtras>;
+    const past = pastShownError(extras.hears?.bind(store), extras.keyOf?.call(store, req), store.snapshot(req), () =>
+      store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity }),
+    );
+    const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =
       demand.mode === "refetch"

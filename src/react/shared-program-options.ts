@@ -13,7 +13,7 @@ import { hashKey } from "../core/key.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf, notingDisabled, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { demandOf, notingDisabled, pastRecordedError, pastShownError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
@@ -84,7 +84,10 @@ export function sharedProgramOptions<TData = ProgramData>(
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
-    const demand = pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
+    const past = pastShownError((store as Extras).hears?.bind(store), work, store.programSnapshot(req), () =>
+      store.ensureProgram(req, { signal: ask.signal, maxAgeMs: Infinity }),
+    );
+    const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.

@@ -18,7 +18,7 @@ import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
-import { demandOf, notingDisabled, pastRecordedError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import { demandOf, notingDisabled, pastRecordedError, pastShownError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
 import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
@@ -264,16 +264,10 @@ export function queryOptionsOf<T, TData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
-    // A SharedWorker tab keeps a key it no longer hears of as of its last answer: the error it
-    // showed (TanStack's reason to fetch now) may since have been followed by another tab's result,
-    // which then answers, as the bridge would have put it into the query in a tab that heard of it.
-    const past =
-      store.snapshot(req).error && (store as Extras).hears?.call(store, work!) === false
-        ? !(await store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity })).error
-        : false;
-    const demand = past
-      ? ({ mode: "ensure", maxAgeMs: Infinity } as const)
-      : pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
+    const past = pastShownError((store as Extras).hears?.bind(store), work, store.snapshot(req), () =>
+      store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity }),
+    );
+    const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =
       demand.mode === "refetch"

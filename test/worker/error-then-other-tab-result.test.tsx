@@ -4,14 +4,15 @@
  * change); tab A then fetched the data. B's pane mounts again: TanStack's error state is stale, so
  * B asks, and A's newer result is the answer (errors are per replica; one request for both). A
  * SharedWorker tab no longer hears of a key it does not show: the error it kept is as of its last
- * answer, and it took that for the latest outcome and sent the request again.
+ * answer (the pages of an infinite query are never subscribed to), and it took that for the
+ * latest outcome and sent the request again.
  */
-import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { SharedFetchProvider, sharedQueryOptions, type SharedFetchStore } from "../../src/index.ts";
+import { SharedFetchProvider, sharedInfiniteQueryOptions, sharedQueryOptions, type SharedFetchStore } from "../../src/index.ts";
 import { cluster } from "../harness/replicas.ts";
 import { browser } from "./browser-sim.ts";
 
@@ -24,10 +25,20 @@ function Shown({ store }: { store: SharedFetchStore }) {
   return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
 }
 
+/** The same request as the first page of a feed (its pages are asked, never shown by subscription). */
+function Feed({ store }: { store: SharedFetchStore }) {
+  const q = useInfiniteQuery(
+    sharedInfiniteQueryOptions(store, () => API, { initialPageParam: 0, getNextPageParam: () => null, retry: false, staleTime: 60_000 }),
+  );
+  return <span data-testid="b">{q.data ? String((q.data.pages[0] as { n: number }).n) : q.status}</span>;
+}
+
+let View = Shown;
+
 function pane(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
   return (
     <QueryClientProvider client={client}>
-      <SharedFetchProvider store={store}>{on ? <Shown store={store} /> : <span data-testid="b">off</span>}</SharedFetchProvider>
+      <SharedFetchProvider store={store}>{on ? <View store={store} /> : <span data-testid="b">off</span>}</SharedFetchProvider>
     </QueryClientProvider>
   );
 }
@@ -56,5 +67,15 @@ describe("a query in error remounts after another tab fetched: that result answe
     const host = new Host();
     const b = browser(host);
     expect(await remountAfterOtherTabsResult(host, b.tab(), b.tab())).toBe(2);
+  });
+  it("connectBrowser tab, an infinite query's page", async () => {
+    View = Feed;
+    try {
+      const host = new Host();
+      const b = browser(host);
+      expect(await remountAfterOtherTabsResult(host, b.tab(), b.tab())).toBe(2);
+    } finally {
+      View = Shown;
+    }
   });
 });
