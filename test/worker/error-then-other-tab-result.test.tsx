@@ -12,12 +12,14 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { SharedFetchProvider, sharedInfiniteQueryOptions, sharedQueryOptions, type SharedFetchStore } from "../../src/index.ts";
+import { SharedFetchProvider, sharedInfiniteQueryOptions, sharedQueryOptions, useProgram, type SharedFetchStore } from "../../src/index.ts";
 import { cluster } from "../harness/replicas.ts";
+import type { BrowserStore } from "../../src/worker/connect-browser.ts";
 import { browser } from "./browser-sim.ts";
 
 afterEach(cleanup);
 const API = "http://127.0.0.1:9/api/error-then-other-tab";
+const PROGRAM = "http://127.0.0.1:9/app/error-then-other-tab.ts";
 const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
 
 function Shown({ store }: { store: SharedFetchStore }) {
@@ -33,7 +35,13 @@ function Feed({ store }: { store: SharedFetchStore }) {
   return <span data-testid="b">{q.data ? String((q.data.pages[0] as { n: number }).n) : q.status}</span>;
 }
 
-let View = Shown;
+/** A program at the same URL: the module answers `export const n = 2;`. */
+function Code() {
+  const q = useProgram(PROGRAM, { retry: false });
+  return <span data-testid="b">{q.data ? (q.data.files[0]!.contents.match(/\d/)?.[0] ?? "?") : q.status}</span>;
+}
+
+let View: (props: { store: SharedFetchStore }) => ReactNode = Shown;
 
 function pane(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
   return (
@@ -43,15 +51,15 @@ function pane(store: SharedFetchStore, client: QueryClient, on: boolean): ReactN
   );
 }
 
-async function remountAfterOtherTabsResult(host: Host, a: SharedFetchStore, b: SharedFetchStore) {
+async function remountAfterOtherTabsResult(host: Host, a: BrowserStore | SharedFetchStore, b: SharedFetchStore, program = false) {
   host.auto = () => ({ status: 500, body: {} });
   const client = new QueryClient();
   const view = render(pane(b, client, true));
   await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("error"));
   view.rerender(pane(b, client, false));
   await pause(20);
-  host.auto = () => ({ status: 200, body: { n: 2 } });
-  await a.refetch({ url: API });
+  host.auto = () => (program ? { status: 200, text: "export const n = 2;\n" } : { status: 200, body: { n: 2 } });
+  await (program ? (a as BrowserStore).refetchProgram({ url: PROGRAM }) : a.refetch({ url: API }));
   view.rerender(pane(b, client, true));
   await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("2"));
   await pause(50);
@@ -74,6 +82,16 @@ describe("a query in error remounts after another tab fetched: that result answe
       const host = new Host();
       const b = browser(host);
       expect(await remountAfterOtherTabsResult(host, b.tab(), b.tab())).toBe(2);
+    } finally {
+      View = Shown;
+    }
+  });
+  it("connectBrowser tab, a program", async () => {
+    View = Code;
+    try {
+      const host = new Host();
+      const b = browser(host);
+      expect(await remountAfterOtherTabsResult(host, b.tab(), b.tab(), true)).toBe(2);
     } finally {
       View = Shown;
     }
