@@ -194,7 +194,9 @@ export default [
   // (tab-watch.ts) and a takeover's answers kept for a tab's late hello: 47.73 → 48.31 kB.
   // Raised by 0.5 KiB with the first row's round, a lapsed settle window posted to a tab's panel
   // again, and a request's fields in a hook's options named: 48.34 → 48.66 kB.
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "48 KiB"),
+  // Raised by 0.5 KiB with a heal's rewrite removing the other side's error and judged by the dates
+  // as written, and a program request's unknown field refused by name: 49.10 → 49.19 kB.
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "48.5 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every

@@ -42,6 +42,10 @@ export type NormalizedProgramRequest = { url: string; compile: boolean };
 export function normalizeProgramRequest(req: ProgramRequest): NormalizedProgramRequest {
   if (!isPlainObject(req))
     throw new SharedFetchInputError(`shared-fetch: program request must be { url, compile? }, got ${shownValue(req)}`);
+  // `headers`, `method` or a `compiled` typo was dropped unsent and unkeyed, with no word.
+  for (const name in req)
+    if ((req as Record<string, unknown>)[name] !== undefined && !/^(url|compile)$/.test(name))
+      throw new SharedFetchInputError(`shared-fetch: unknown request field ${describe(name)}; expected url or compile`);
   const parsed = parseHttpUrl(own(req, "url"), "program url");
   // The resolver ignores the fragment: keying on it would resolve one program twice.
   parsed.hash = "";
