@@ -8,7 +8,7 @@ import { KeyDetails } from "./KeyDetails.tsx";
 import { formatBytes, formatTime, shortId } from "./format.ts";
 import { splitLabel } from "./keys-query.ts";
 import { styles } from "./styles.ts";
-import { describeReason } from "./timeline.ts";
+import { describeReason } from "./timeline-entry.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsReplica } from "./types.ts";
 import { useNow } from "./use-now.ts";
 

@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
-import { describeEntry, matches, replicasOf, type TimelineFilter } from "./timeline.ts";
+import { describeEntry, matches, replicasOf, type TimelineFilter } from "./timeline-entry.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
 
 const SHOWN = 200;

@@ -7,18 +7,16 @@ export {
   type DevtoolsModelOptions,
 } from "./model.ts";
 export { useDevtoolsModel, devtoolsModelFor } from "./use-devtools-model.ts";
+export { Timeline, DEFAULT_TIMELINE_MAX, type TimelineOptions } from "./timeline.ts";
 export {
-  Timeline,
   describeEntry,
   describeReason,
   matches,
   replicasOf,
-  DEFAULT_TIMELINE_MAX,
   type TimelineEntry,
   type TimelineEntryType,
   type TimelineFilter,
-  type TimelineOptions,
-} from "./timeline.ts";
+} from "./timeline-entry.ts";
 export { queryKeys, splitLabel, type KeySort, type KeysQuery } from "./keys-query.ts";
 export type {
   DevtoolsClaim,

@@ -1,5 +1,5 @@
 import type { InspectedSettle, MalformedRecord, StoreEvent } from "./core.ts";
-import type { TimelineEntry } from "./timeline.ts";
+import type { TimelineEntry } from "./timeline-entry.ts";
 
 /** A key's state as the panel counts it: `stale` is a claim the store believes abandoned, not yet taken over. */
 export type DevtoolsKeyStatus = "idle" | "pending" | "stale" | "success" | "error";
