@@ -2,9 +2,11 @@ import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
-import { inspectable, lookAgain, type InspectedSettle, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
-import { presenceId, readPresence } from "./presence.ts";
-import { shareMalformed, shareRows } from "./share.ts";
+import { dataSizer } from "./data-size.ts";
+import { inspectable, lookAgain, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { readPresence } from "./presence.ts";
+import { presenceSince, watchSuccessors } from "./presence-watch.ts";
+import { sameSettle, shareMalformed, shareRows } from "./share.ts";
 import { Timeline } from "./timeline.ts";
 import type { DevtoolsEvent, DevtoolsKeyStatus, DevtoolsSnapshot } from "./types.ts";
 
@@ -34,7 +36,6 @@ export type DevtoolsModel = {
 export const DEFAULT_MAX_EVENTS = 200;
 export const DEFAULT_NOTIFY_INTERVAL_MS = 100;
 
-const utf8 = new TextEncoder();
 const report = (what: string, error: unknown) => queueMicrotask(() => console.error(`shared-fetch devtools: ${what}`, error));
 const NO_COUNTS: Record<DevtoolsKeyStatus, number> = { idle: 0, pending: 0, stale: 0, success: 0, error: 0 };
 
@@ -46,27 +47,12 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const interval = opts.minNotifyIntervalMs ?? DEFAULT_NOTIFY_INTERVAL_MS;
   const { awareness } = opts;
   const hints = new Map<string, KeyHint>();
-  const sizes = new WeakMap<object, number>();
-  // Never throws: a value no replica should have accepted (a bigint) must not stop the panel.
-  const jsonBytes = (data: unknown): number => {
-    try {
-      return utf8.encode(JSON.stringify(data) ?? "").length;
-    } catch {
-      return 0;
-    }
-  };
-  const bytesOf = (data: unknown): number => {
-    if (typeof data !== "object" || data === null) return jsonBytes(data);
-    let size = sizes.get(data);
-    if (size === undefined) sizes.set(data, (size = jsonBytes(data)));
-    return size;
-  };
+  const bytesOf = dataSizer();
   const timeline = new Timeline({ sizeOf: bytesOf, ...(opts.maxTimeline !== undefined ? { max: opts.maxTimeline } : {}) });
   const identityHash = bytesToHex(sha256(utf8ToBytes(s.identity))).slice(0, 12);
-  /** When this model saw each replica's presence change (the first sighting is the baseline, not a change). */
-  let presentSeen = new Map<string, boolean | undefined>();
-  let baselined = false;
+  /** When this model saw each replica's presence change. */
   const since = new Map<string, number>();
+  const notePresence = presenceSince(since);
   const listeners = new Set<() => void>();
   let events: readonly DevtoolsEvent[] = [];
   let seq = 0;
@@ -115,6 +101,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       timeline.observe(inspection, successors);
       successors.clear();
       notePresence(inspection);
+      forgetHints(inspection);
       arm(next(inspection), inspection.at);
     } catch (error) {
       // A panel must never take down the app it inspects: keep showing what was last known.
@@ -143,19 +130,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       }
     }
   }
-  function notePresence(i: Inspection): void {
-    // A panel left open for days sees many tabs and keys come and go: what it noted of those the
-    // store shows no more goes.
-    const seen = new Map<string, boolean | undefined>();
-    for (const r of i.replicas) {
-      // One that arrives after the first inspection (the baseline) arrived while the panel watched.
-      if (r.present !== undefined && (presentSeen.has(r.replicaId) ? presentSeen.get(r.replicaId) !== r.present : baselined))
-        since.set(r.replicaId, i.at);
-      seen.set(r.replicaId, r.present);
-    }
-    presentSeen = seen;
-    baselined = true;
-    for (const id of since.keys()) if (!seen.has(id)) since.delete(id);
+  // A panel left open for days sees many keys come and go: the hints of those the store shows no more go.
+  function forgetHints(i: Inspection): void {
     if (hints.size > i.keys.length) {
       const shown = new Set(i.keys.map((k) => k.key));
       for (const key of hints.keys()) if (!shown.has(key)) hints.delete(key);
@@ -177,24 +153,9 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const root = records.lanes.root;
   root.observeDeep(changed);
   stops.push(() => root.unobserveDeep(changed));
-  /** The replica each awareness client named last, and the replicas whose client now names another (a new store on that connection). */
-  const named = new Map<number, string>();
+  /** Replicas whose presence a new store on their connection took over since the last inspection. */
   const successors = new Map<string, string>();
-  if (awareness) {
-    const onPresence = guard(({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }) => {
-      for (const client of removed) named.delete(client);
-      for (const client of [...added, ...updated]) {
-        const [was, id] = [named.get(client), presenceId(awareness.getStates().get(client))];
-        if (was !== undefined && id !== undefined && was !== id) successors.set(was, id);
-        if (id === undefined) named.delete(client);
-        else named.set(client, id);
-      }
-      changed();
-    });
-    onPresence({ added: [...awareness.getStates().keys()], updated: [], removed: [] });
-    awareness.on("change", onPresence);
-    stops.push(() => awareness.off("change", onPresence));
-  }
+  if (awareness) stops.push(watchSuccessors(awareness, successors, changed, guard));
   // The baseline: what stands when the panel starts (and the claims' expiry timer).
   observe(false);
 
@@ -318,12 +279,6 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     },
   };
   return model;
-}
-
-function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefined): boolean {
-  return (
-    a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
-  );
 }
 
 function empty(

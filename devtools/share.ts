@@ -1,4 +1,4 @@
-import type { MalformedRecord } from "./core.ts";
+import type { InspectedSettle, MalformedRecord } from "./core.ts";
 
 /**
  * Structural sharing: Yjs fires on every transaction (a rewrite of the same claim, a cleanup of
@@ -34,6 +34,12 @@ export function shareMalformed(prev: readonly MalformedRecord[], next: Malformed
   const same = (a: MalformedRecord, b: MalformedRecord) =>
     a.map === b.map && a.key === b.key && a.reason === b.reason && a.value === b.value;
   return prev.length === next.length && prev.every((m, i) => same(m, next[i]!)) ? prev : next;
+}
+
+export function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefined): boolean {
+  return (
+    a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
+  );
 }
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
