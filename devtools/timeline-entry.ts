@@ -27,9 +27,9 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "departed"; replicaId: string; reason: "lock-released" | "presence-left" }
   /**
    * Counted present, now no longer, with no goodbye and no lock released: its presence timed out (or
-   * this side's connection dropped); `by`: a new store on its connection took its presence over.
+   * this side's connection dropped); `by`: a new store on its connection took its presence over;
+   * `others`: the rest of the replicas dropped at once (a connection drop drops every remote one): one entry for them all.
    */
-  /** `others`: the rest of the replicas dropped at once (a connection drop drops every remote one): one entry for them all. */
   | { type: "unheard"; replicaId: string; others?: readonly string[] | undefined; by?: string | undefined }
   | { type: "malformed"; table: string; reason: string }
   /** The panel was given a new store (a logout and a login): what it told of the old one, `from`, is not carried over. */
