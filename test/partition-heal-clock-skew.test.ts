@@ -6,13 +6,36 @@
  * and judged the other side's data newer where the others and the doc did not: it alone showed
  * that data, for as long as the winner stood, and its rewrite, if it was the one to write, lost in
  * the doc to the winner's later date. A side whose clock runs slow loses that merge (README).
+ * So with an invalidation made on the other side: its time is weighed against the winner's date
+ * as written. A replica that had seen the winner early read it invalidated where the others did
+ * not, and its next freshness demand alone sent a request.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { linkedAwareness } from "./devtools/awareness.ts";
-import { cluster, onDevice, tick, until, URL_A as url, useFakeClock } from "./harness/replicas.ts";
+import { invalidateKey } from "../devtools/invalidate.ts";
+import { type Cluster, cluster, onDevice, tick, until, URL_A as url, useFakeClock } from "./harness/replicas.ts";
 
 const R = { url };
-const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+type Store = ReturnType<Cluster["join"]>;
+
+/** `first` is cut off; `ahead`, whose clock runs two hours ahead, refetches (revision 2) a minute before `first` acts. */
+async function aheadRefetchesWhileCutOff() {
+  const c = cluster(0, { settleMs: 0 });
+  let n = 0;
+  c.host.auto = () => ({ status: 200, body: { n: ++n } });
+  const [first, near, ahead] = ["r-a-first", "r-b-near", "r-c-ahead"].map((replicaId) => c.join({ replicaId })) as [Store, Store, Store];
+  await until(first.ensure(R)); // revision 1, { n: 1 }
+  await tick(10);
+  c.net.isolate(c.docOf(first));
+  // `near` sees it as it is written, on its own clock: two hours before the date it carries.
+  await onDevice(c, ahead, 2 * HOUR, () => until(ahead.refetch(R)));
+  await tick(10);
+  expect(near.snapshot(R).data).toEqual({ n: 2 });
+  await tick(MINUTE);
+  return { c, first, near, ahead };
+}
 
 describe("a partition's heal with clocks apart (freshness across partitions)", () => {
   beforeEach(useFakeClock);
@@ -44,5 +67,20 @@ describe("a partition's heal with clocks apart (freshness across partitions)", (
     await tick(10);
     expect(late.snapshot(R).data).toEqual({ n: 3 });
     links.destroy();
+  });
+
+  it("an invalidation made on the other side meets the winner: every replica judges it by the two dates as written, whatever clock each first saw the winner by", async () => {
+    const { c, first, near, ahead } = await aheadRefetchesWhileCutOff();
+    expect(invalidateKey(first, first.keyOf(R))).toMatchObject({ ok: true, doc: true }); // dated before `ahead`'s result
+    c.net.heal(c.docOf(first));
+    await tick(10);
+    // `near` had seen the winner before the mark's time and alone read it invalidated.
+    for (const s of [first, near, ahead]) {
+      expect(s.snapshot(R).data).toEqual({ n: 2 });
+      expect(s.resultInfo(R)!.rev).toBe(2);
+      expect(s.resultInfo(R)!.at).toBeGreaterThan(0);
+    }
+    for (const s of [first, near, ahead]) expect((await until(s.ensure(R, { maxAgeMs: HOUR }))).data).toEqual({ n: 2 });
+    expect(c.host.calls).toHaveLength(2);
   });
 });

@@ -50,7 +50,6 @@ export function keepNewer(
   [results, programs]: RecordMap<ResultRecord>[],
   errors: RecordMap<ErrorRecord>,
   me: string,
-  trust: TrustedAt,
   write: (fn: () => void) => void,
   present: () => ReadonlySet<string> | undefined,
 ): void {
@@ -62,12 +61,13 @@ export function keepNewer(
     const result = map.get(key);
     const error = errors.get(key);
     const won = latestOutcome(result, error);
-    const t = won && trust(won);
+    const t = won?.at;
     let next: ResultRecord | ErrorRecord | undefined;
     let by: string | undefined;
     for (const r of t ? [...map.contenders(key), ...errors.contenders(key)] : []) {
-      // By the dates as written, not as trusted here: the doc orders the rewrite against the winner
-      // by them (doc-records.ts), and a replica that first saw the winner early would read alone.
+      // By the dates as written (an invalidation's too), not as trusted here: the doc orders the
+      // rewrite against the winner by them (doc-records.ts), and a replica that first saw the
+      // winner before its writer's clock said it was written would decide alone.
       const newer = "data" in r && r.rev < won!.rev && r.at! > won!.at!;
       if (r !== won && (newer || (r.inv! > t! && !next))) {
         next = newer ? { ...r, rev: won!.rev } : { ...won!, at: 0, inv: r.inv! };

@@ -169,7 +169,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         locks.watch(id);
       })
     : undefined;
-  keepNewer([records.results, records.programs], records.errors, replicaId, at, batched, () => presence?.present);
+  keepNewer([records.results, records.programs], records.errors, replicaId, batched, () => presence?.present);
   const stopWatchingDoc = watchDoc(records, events.changed);
   // Development simulations for the devtools (crash, pause network); inert until called.
   const dev = createDevSimulations({
