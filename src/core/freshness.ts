@@ -103,10 +103,12 @@ export function outran(
   error: ErrorRecord | undefined,
   attempt: { rev: number; nonce: string; sentAt?: number | undefined },
   claim: { nonce: string; takeover?: true } | undefined,
-  trust: TrustedAt,
 ): number | undefined {
   const above = [result, error].filter((r) => r && r.rev >= attempt.rev + (claim?.takeover ? 1 : 0)) as { rev: number; at?: number }[];
-  const older = above.length > 0 && claim?.nonce === attempt.nonce && above.every((r) => (trust(r) ?? 0) < (attempt.sentAt ?? 0));
+  // Their dates as written, as the claimant's own request weighs them and the doc orders its result
+  // against theirs: a replica that saw theirs before their writer's clock said they were written
+  // (that clock ahead) took them for older alone and waited on a claim every other replica let go.
+  const older = above.length > 0 && claim?.nonce === attempt.nonce && above.every((r) => (r.at ?? 0) < (attempt.sentAt ?? 0));
   return older ? Math.max(...above.map((r) => r.rev)) : undefined;
 }
 

@@ -78,13 +78,15 @@ export class KeyReader {
    * claim's time stands for the send (no later), as trusted here (no later than when this replica
    * first saw it: a claimant whose clock runs ahead would make older anything read since): the
    * claimant's result will be recorded there, and nobody here takes the older outcomes for its answer.
+   * Never later than the claimant's own send, against the same dates as written: what a joiner
+   * takes for older, the claimant does too, so no joiner waits on a claim its claimant let go.
    */
   over(st: KeyState, asking?: boolean): number | undefined {
     const { result, error, claim } = this.read(st);
     const a = st.attempt;
-    if (a?.phase === "running") return outran(result, error, a, claim, this.deps.at);
+    if (a?.phase === "running") return outran(result, error, a, claim);
     if (claim && (a?.phase || st.waiters.size || asking) && (claim.nonce === a?.nonce || !this.isMine(st, claim)))
-      return outran(result, error, { ...claim, sentAt: this.deps.at(claim) }, claim, this.deps.at);
+      return outran(result, error, { ...claim, sentAt: this.deps.at(claim) }, claim);
   }
 
   view(st: KeyState): KeyView {
