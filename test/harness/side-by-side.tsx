@@ -1,0 +1,95 @@
+/**
+ * A shared query beside a plain TanStack one, both against one real HTTP server on 127.0.0.1 that
+ * counts what it is sent, and two tabs of one browser (linked docs, one lock manager) whose stores
+ * fetch through it. Paths under /s are asked through the store, under /p by a plain query function.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
+import { act, screen } from "@testing-library/react";
+import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
+import { cluster } from "./replicas.ts";
+
+/** What the server answers: the path asked and how many times it was asked (1-based). */
+export type Body = { path: string; n: number };
+
+export type SideBySideServer = {
+  base: string;
+  /** Paths asked, in order. */
+  seen: string[];
+  /** While true, every request is answered 500. */
+  failing: boolean;
+  /** While an array, answers wait in it until the test calls them. */
+  held: (() => void)[] | null;
+  reset(): void;
+  close(): Promise<void>;
+};
+
+export async function sideBySideServer(): Promise<SideBySideServer> {
+  const counts = new Map<string, number>();
+  const s: SideBySideServer = {
+    base: "",
+    seen: [],
+    failing: false,
+    held: null,
+    reset: () => {
+      s.seen.length = 0;
+      counts.clear();
+      s.failing = false;
+      s.held = null;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const server: Server = createServer((req, res) => {
+    const path = req.url!;
+    s.seen.push(path);
+    const n = (counts.get(path) ?? 0) + 1;
+    counts.set(path, n);
+    if (s.failing) return void res.writeHead(500).end("down");
+    const answer = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ path, n }));
+    if (s.held) s.held.push(answer);
+    else answer();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  s.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return s;
+}
+
+/** Two tabs of one browser whose stores fetch with the real fetch. */
+export function twoTabs() {
+  const locks = new FakeLocks();
+  const c = cluster(0, { settleMs: 0 });
+  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", fetch: globalThis.fetch });
+  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", fetch: globalThis.fetch });
+  return [a, b] as const;
+}
+
+/**
+ * The options of one query both ways, with the same `options`: [0] sharedQueryOptions' (the store
+ * asks `${base}/s${path}`), [1] a plain query function over fetch (`${base}/p${path}`).
+ */
+export function sideBySide(
+  server: SideBySideServer,
+  store: SharedFetchStoreWithExtras,
+  path: string,
+  options: object = {},
+): [Options, Options] {
+  const plainFn = async ({ signal }: { signal: AbortSignal }) => {
+    const res = await fetch(`${server.base}/p${path}`, { signal });
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return (await res.json()) as Body;
+  };
+  return [
+    sharedQueryOptions<Body>(store, `${server.base}/s${path}`, options) as unknown as Options,
+    { queryKey: ["plain", path], queryFn: plainFn, ...options },
+  ];
+}
+
+/** One side's options, typed alike (the shared side's error is a SharedFetchError). */
+export type Options = UseQueryOptions<Body, Error, Body, QueryKey>;
+
+/** A shown value with the /s or /p prefix of its path removed, so both sides compare equal. */
+export const unprefixed = (s: string) => s.replace(/\/[sp]\//g, "/");
+export const text = (id: string) => screen.getByTestId(id).textContent;
+export const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
