@@ -46,6 +46,8 @@ export type FetchRecord = {
 
 const fetches = new WeakMap<object, FetchRecord>();
 const mounted = new WeakSet<object>();
+/** The outcome count of a query when its last fetch started as an "always" mount (mountsAlways). */
+const alwaysSince = new WeakMap<object, number>();
 
 /** The `behavior` shared queries run: it records each fetch (see FetchRecord), then runs the caller's own, if any. */
 export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavior<T, E> {
@@ -77,12 +79,19 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
  * key changing later (it pages on) is no mount, and TanStack fetches then only what is stale.
  */
 export function mountsAlways(query: AnyQuery, fetchOptions: FetchOptions): boolean {
+  const { fetchStatus, dataUpdateCount, errorUpdateCount } = query.state;
+  const settled = dataUpdateCount + errorUpdateCount;
   const always =
     !fetchOptions &&
-    query.state.fetchStatus === "idle" &&
-    query.observers.some(
-      (o) => !mounted.has(o) && o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always",
-    );
+    fetchStatus === "idle" &&
+    // StrictMode's unmount cancels that mount's fetch with no outcome (its signal read), and its
+    // second subscription starts it again: still that mount's, though its observer was met.
+    (alwaysSince.get(query) === settled ||
+      query.observers.some(
+        (o) => !mounted.has(o) && o.getCurrentResult().fetchStatus !== "idle" && resolve(o.options.refetchOnMount, query) === "always",
+      ));
+  if (always) alwaysSince.set(query, settled);
+  else alwaysSince.delete(query);
   query.observers.forEach(mounted.add, mounted);
   return always;
 }

@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { StrictMode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, sharedInfiniteQueryOptions, type SharedFetchStore } from "../../src/index.ts";
@@ -128,6 +129,17 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     }
     expect(seen.filter((url) => url === "/feed?cursor=0")).toHaveLength(3);
     expect(seen.filter((url) => url === "/plain?cursor=0")).toHaveLength(3);
+  });
+
+  it('refetchOnMount: "always" in StrictMode: every mount refetches, though its first subscription\'s fetch was cancelled and started again by its second', async () => {
+    const store = newStore();
+    const client = new QueryClient();
+    for (let mount = 1; mount <= 3; mount++) {
+      version = mount;
+      render(<StrictMode>{app(store as never, <Panes store={store} always />, client)}</StrictMode>);
+      await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
+      cleanup();
+    }
   });
 
   it("retry: 1 and the second page fails once during a refetch: that page alone is asked again, in its claim, as plain useInfiniteQuery resumes at it", async () => {

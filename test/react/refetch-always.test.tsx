@@ -6,6 +6,7 @@
  */
 import { focusManager, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { StrictMode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras, type UseSharedFetchOptions } from "../../src/index.ts";
 import { cluster, URL_A } from "../harness/replicas.ts";
@@ -46,6 +47,25 @@ describe('refetchOnMount / refetchOnWindowFocus / refetchOnReconnect: "always" (
     render(pane(c.stores[2]!, "always", { staleTime: 60_000, refetchOnMount: "always" }));
     await waitFor(() => expect(screen.getByTestId("always").textContent).toBe("2"));
     expect(c.host.calls).toHaveLength(2);
+  });
+
+  it('refetchOnMount: "always" in StrictMode: a later mount fetches too, though its first subscription\'s fetch was cancelled and started again by its second', async () => {
+    const c = counting();
+    const client = new QueryClient();
+    const strict = (name: string) => (
+      <StrictMode>
+        <QueryClientProvider client={client}>
+          <SharedFetchProvider store={c.stores[1]!}>
+            <Pane name={name} options={{ staleTime: 60_000, refetchOnMount: "always" }} />
+          </SharedFetchProvider>
+        </QueryClientProvider>
+      </StrictMode>
+    );
+    render(strict("first"));
+    await waitFor(() => expect(screen.getByTestId("first").textContent).toBe("1"));
+    cleanup();
+    render(strict("again"));
+    await waitFor(() => expect(screen.getByTestId("again").textContent).toBe("2"));
   });
 
   it('two tabs mounting at once with refetchOnMount: "always" send one request', async () => {
