@@ -99,6 +99,14 @@ describe("README, Coming from TanStack Query: sharedMutationFn's retry is TanSta
     expect(outcome).toEqual({ error: expect.stringMatching(/retry must be .*got "3"/) });
     expect(requests).toBe(0);
   });
+
+  it("a negative retryDelay given without retry is refused naming it as given (not as the 0 a retry would read it as), nothing sent", async () => {
+    const path = "/shared-delay-alone";
+    const shared = sharedMutationFn(makeStore(), (_n: number) => ({ url: `${base}${path}`, method: "POST" }), { retryDelay: -5 });
+    const { outcome, requests } = await mutate(path, shared, {});
+    expect(outcome).toEqual({ error: expect.stringMatching(/^shared-fetch: retryDelay must be .*, got -5$/) });
+    expect(requests).toBe(0);
+  });
 });
 
 describe("README, Coming from TanStack Query: an infinite query's default key", () => {
