@@ -4,6 +4,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type PointerEvent } fr
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 import { styles } from "./styles.ts";
 import { devtoolsModelFor } from "./use-devtools-model.ts";
+import { useHydrating } from "./use-hydrating.ts";
 
 export type { DevtoolsTab } from "./SharedFetchDevtoolsPanel.tsx";
 
@@ -31,6 +32,8 @@ export function SharedFetchDevtools({
   // panel's selected tab on open and back to the toggle on close, instead of falling to the page's body.
   const [open, setOpen] = useState<boolean | 0 | 1>(initialIsOpen);
   const [height, setHeight] = useState(initialHeight);
+  // Opened at first: the dock (its height bound is the window's) and panel from the render after hydration.
+  const hydrating = useHydrating();
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (open === 1) root.current?.querySelector<HTMLElement>("[aria-selected=true]")?.focus();
@@ -51,7 +54,7 @@ export function SharedFetchDevtools({
           shared-fetch
         </button>
       )}
-      {open && (
+      {open && !hydrating && (
         <div style={{ ...styles.dock, height }} onKeyDown={(e) => e.key === "Escape" && setOpen(0)}>
           <ResizeHandle height={height} onResize={(h) => setHeight(clamp(h))} />
           <SharedFetchDevtoolsPanel {...panel} onClose={() => setOpen(0)} style={styles.docked} />

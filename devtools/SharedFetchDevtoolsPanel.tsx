@@ -15,6 +15,7 @@ import { Tabs, type TabSpec } from "./Tabs.tsx";
 import { TimelineView } from "./TimelineView.tsx";
 import type { DevtoolsSnapshot } from "./types.ts";
 import { devtoolsModelFor, useDevtoolsModel } from "./use-devtools-model.ts";
+import { useHydrating } from "./use-hydrating.ts";
 
 export type DevtoolsTab = "keys" | "timeline" | "replicas" | "events" | "malformed";
 
@@ -51,16 +52,15 @@ function tabs(s: DevtoolsSnapshot): TabSpec<DevtoolsTab>[] {
   ];
 }
 
-/** The panel itself, to embed anywhere (the floating toggle and the TanStack Devtools plugin use it). */
-export function SharedFetchDevtoolsPanel({
-  store,
-  awareness,
-  initialTab = "keys",
-  simulations = false,
-  queryClient,
-  onClose,
-  style,
-}: SharedFetchDevtoolsPanelProps) {
+/**
+ * The panel itself, to embed anywhere (the floating toggle and the TanStack Devtools plugin use it).
+ * Nothing on the server and while hydrating: it shows this page's store, from the render after.
+ */
+export function SharedFetchDevtoolsPanel(props: SharedFetchDevtoolsPanelProps) {
+  return useHydrating() ? null : <Panel {...props} />;
+}
+
+function Panel({ store, awareness, initialTab = "keys", simulations = false, queryClient, onClose, style }: SharedFetchDevtoolsPanelProps) {
   const id = useId();
   // The context, not useQueryClient: an app without a provider gets the panel, not a throw.
   const provided = useContext(QueryClientContext);
