@@ -5,10 +5,11 @@
  * not only worker threads): two server renders that each called it would share one doc, and a
  * request whose key is the same for two users (one identity, the user told by a cookie the app's
  * own `fetch` forwards) would be answered with the other user's record, without a request.
+ * `connectBrowser` likewise: in Node (no SharedWorker, no Web Locks) its fallback is `connectTabs`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { connectTabs, createSharedFetchStore, type Connection, type SharedFetchStore } from "../../src/index.ts";
+import { connectBrowser, connectTabs, createSharedFetchStore, type Connection, type SharedFetchStore } from "../../src/index.ts";
 
 const URL_ME = "https://api.example.com/me";
 const cleanups: (() => void)[] = [];
@@ -43,6 +44,22 @@ describe("server renders in one Node process", () => {
     const a = serverRender("alice", true);
     const b = serverRender("bob", true);
     await Promise.all([a.tabs!.whenSynced, b.tabs!.whenSynced]);
+    expect((await a.store.ensure({ url: URL_ME })).data).toEqual({ user: "alice" });
+    await vi.waitFor(() => expect(b.store.snapshot({ url: URL_ME }).data).toEqual({ user: "alice" }));
+    expect((await b.store.ensure({ url: URL_ME })).data).toEqual({ user: "alice" });
+    expect(b.fetch).not.toHaveBeenCalled();
+  });
+
+  it("each on connectBrowser with one name (its fallback in Node is connectTabs): the second render is answered with the first user's record", async () => {
+    const render = (user: string) => {
+      const fetch = vi.fn(async () => new Response(JSON.stringify({ user }), { headers: { "content-type": "application/json" } }));
+      const store = connectBrowser({ name: "my-app", fetch });
+      cleanups.push(() => store.destroy());
+      return { store, fetch };
+    };
+    const a = render("alice");
+    const b = render("bob");
+    expect(a.store.mode).toBe("tab");
     expect((await a.store.ensure({ url: URL_ME })).data).toEqual({ user: "alice" });
     await vi.waitFor(() => expect(b.store.snapshot({ url: URL_ME }).data).toEqual({ user: "alice" }));
     expect((await b.store.ensure({ url: URL_ME })).data).toEqual({ user: "alice" });
