@@ -16,9 +16,14 @@ export function lockName(replicaId: string): string {
   return `${REPLICA_LOCK_PREFIX}${replicaId}`;
 }
 
+/**
+ * A page's or a worker's: Node's (24.5+) are the process's, where a server render's store, never
+ * destroyed, would hold its replica lock for the process's life (pass `locks` to use them there).
+ */
 export function detectLocks(): LockManagerLike | undefined {
-  const nav = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator;
-  return nav?.locks && typeof nav.locks.request === "function" ? nav.locks : undefined;
+  const g = globalThis as { navigator?: { locks?: LockManagerLike }; document?: unknown; WorkerGlobalScope?: unknown };
+  const locks = g.navigator?.locks;
+  return (g.document || g.WorkerGlobalScope) && typeof locks?.request === "function" ? locks : undefined;
 }
 
 /** Dead replicas remembered, so that their leftover claims do not make us queue on their locks again. */
