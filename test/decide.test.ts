@@ -44,7 +44,22 @@ const table: [string, KeyView, Action][] = [
   [
     "invariant 11: our attempt that every waiter wants past (a refetch after TanStack cancelled its fetch) is aborted",
     view({ waiters: [2], claim: mineClaim(1), attempt: attempt(1, "running") }),
-    { type: "abort", reason: "no-waiters" },
+    { type: "abort", reason: "refetched" },
+  ],
+  [
+    "cancelRefetch: one waiter here wants past our attempt while others joined it (two tabs of a worker, two hooks): it is aborted; the newer request answers them all",
+    view({ waiters: [1, 2, 1], claim: mineClaim(1), attempt: attempt(1, "running") }),
+    { type: "abort", reason: "refetched" },
+  ],
+  [
+    "a waiter for the revision our result is recorded at (older data above ours: freshness.ts, outran) joins it, beside an older one",
+    view({ waiters: [1, 5], claim: mineClaim(1), attempt: { ...attempt(1, "running"), over: 5 } }),
+    { type: "none" },
+  ],
+  [
+    "past that revision (a skipInFlight refetch), it is aborted",
+    view({ waiters: [1, 6], claim: mineClaim(1), attempt: { ...attempt(1, "running"), over: 5 } }),
+    { type: "abort", reason: "refetched" },
   ],
   [
     "our own claim standing without an attempt, a waiter wants past it: claim the newer revision",

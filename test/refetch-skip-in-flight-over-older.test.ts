@@ -16,7 +16,11 @@ describe("skipInFlight over older data a partition brought: the in-flight reques
   afterEach(() => vi.useRealTimers());
 
   for (const who of ["joiner", "claimant"] as const) {
-    it(`asked on the ${who === "joiner" ? "replica that waits on the claim" : "claimant itself"}: a request sent after the call answers it`, async () => {
+    const title =
+      who === "joiner"
+        ? "asked on the replica that waits on the claim: the request in flight answers the ensure that joined it, a request sent after the call answers the refetch"
+        : "asked on the claimant itself (cancelRefetch): the request in flight is aborted and one sent at once answers both the refetch and the ensure that sent the first";
+    it(title, async () => {
       const c = cluster(3, { settleMs: 0 });
       const [a, joiner, device] = c.stores;
       c.net.isolate(c.docOf(device!));
@@ -31,12 +35,19 @@ describe("skipInFlight over older data a partition brought: the in-flight reques
       const asker = who === "joiner" ? joiner! : a!;
       const refetched = background(asker.refetch(R, { skipInFlight: true }));
       await tick(10);
-      expect(c.host.calls).toHaveLength(6);
       const inFlight = c.host.calls[5]!;
-      c.host.auto = () => ({ status: 200, body: { n: "sent after the refetch" } });
-      inFlight.respond(200, { n: "sent before the refetch" });
-      expect((await until(first, 10, 5_000)).data).toEqual({ n: "sent before the refetch" });
-      await tick(10);
+      if (who === "claimant") {
+        // The refetch's own replica holds the request: aborted at the network, the new one sent now.
+        expect(c.host.calls.map((call) => call.state).slice(5)).toEqual(["aborted", "in-flight"]);
+        c.host.calls[6]!.respond(200, { n: "sent after the refetch" });
+        expect((await until(first, 10, 5_000)).data).toEqual({ n: "sent after the refetch" });
+      } else {
+        expect(c.host.calls).toHaveLength(6);
+        c.host.auto = () => ({ status: 200, body: { n: "sent after the refetch" } });
+        inFlight.respond(200, { n: "sent before the refetch" });
+        expect((await until(first, 10, 5_000)).data).toEqual({ n: "sent before the refetch" });
+        await tick(10);
+      }
       expect((await until(refetched, 10, 5_000)).data).toEqual({ n: "sent after the refetch" });
       expect(c.host.calls).toHaveLength(7);
       await tick(10);

@@ -64,6 +64,8 @@ export type AttemptDeps = {
    * transaction (its index, its messages to the tabs, its IndexedDB write) rather than after it.
    */
   runsAtOnce?: () => boolean;
+  /** The attempt this one replaces (refetched): its claim stands, and its key lock is held, for ours. */
+  replaces?: Attempt | undefined;
   /** A revision above ours holding older data (freshness.ts, outran): our result is recorded at it. */
   over?: () => number | undefined;
 };
@@ -125,10 +127,11 @@ export class Attempt {
 
   /** Takes the key's lock first where there is one, then writes the claim (see `write`). */
   claim(takeoverOf?: string): void {
-    const { keyLock } = this.deps;
+    const { keyLock, replaces } = this.deps;
     if (!keyLock) return this.write(takeoverOf);
     this.state = { phase: "locking" };
-    keyLock(this.job.key, this.controller.signal).then(
+    const held = replaces?.handOver();
+    (held ? Promise.resolve(held) : keyLock(this.job.key, this.controller.signal)).then(
       (release) => {
         if (this.state.phase !== "locking") return release();
         this.releaseKey = release;
@@ -319,7 +322,11 @@ export class Attempt {
     );
   }
 
-  /** Aborts the request and releases the claim; a page going away marks it abandoned instead. */
+  /**
+   * Aborts the request and releases the claim; a page going away marks it abandoned instead. One
+   * replaced by a newer request (`refetched`) keeps both its claim and its key lock for the newer
+   * claim (see handOver): through "no claim" (invariant 4), another tab would send it again.
+   */
   stop(reason: StopReason): void {
     const { state, job, deps } = this;
     if (state.phase === "done" || state.phase === "stopped") return;
@@ -327,11 +334,25 @@ export class Attempt {
     this.fence?.unwatch?.();
     this.state = { phase: "stopped", reason };
     this.controller.abort(abortError(`shared-fetch: aborted (${reason})`));
-    this.unlock();
     deps.heartbeat.remove(this);
     deps.emit({ type: "aborted", kind: job.kind, key: job.key, rev: this.rev, reason });
+    if (reason !== "refetched") this.letGo(reason);
+  }
+
+  /** The key lock of a replaced attempt, for the claim that replaces it. */
+  handOver(): (() => void) | undefined {
+    const release = this.releaseKey;
+    this.releaseKey = undefined;
+    return release;
+  }
+
+  /** Lets the key lock and the claim go (for a replaced attempt: no newer claim followed it). */
+  letGo(reason?: StopReason): void {
+    const { job, deps } = this;
+    this.unlock();
     const claim = deps.records.claims.get(job.key);
-    if (!claim || claim.replicaId !== deps.replicaId || claim.nonce !== this.nonce) return;
+    // The claim of the attempt it replaces, not rewritten yet, goes with it: never left for nobody.
+    if (!claim || claim.replicaId !== deps.replicaId || (claim.nonce !== this.nonce && claim.nonce !== deps.replaces?.nonce)) return;
     // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
     // still leaves work others want: mark its claim abandoned, so whoever shows the key takes it
     // over at once by rewriting it — never through "no claim" (invariant 4).

@@ -49,6 +49,8 @@ export type KeyView = {
     ahead?: string;
     /** With `first`: the claim was already written again to stand (see `reassert`). */
     reasserted?: boolean;
+    /** The revision above ours its result is recorded at (freshness.ts, outran): it answers waiters for it. */
+    over?: number;
   };
   /** The revision each waiter (an `ensure`/`refetch` call) needs recorded before it resolves. */
   waiters: readonly number[];
@@ -58,7 +60,8 @@ export type KeyView = {
   awaited?: boolean;
 };
 
-export type AbortReason = "superseded" | "no-waiters";
+/** `refetched`: a waiter here asked past it (its waiters join the newer request: see the engine). */
+export type AbortReason = "superseded" | "no-waiters" | "refetched";
 
 export type Action =
   /** Resolve the waiters whose revision is recorded (or all of them: `all`, nothing can ever record theirs). */
@@ -89,15 +92,13 @@ export function decide(view: KeyView): Action {
   // moot. An error is not: it is evidence about that request only, and our result, when it comes
   // home, replaces it (a failing duplicate must not cost the healthy original, invariant 7).
   if (attempt && attempt.rev <= view.resultRev) return { type: "abort", reason: "superseded" };
-  // Every waiter here has gone, or wants a newer revision than ours (TanStack cancelled the fetch
-  // that asked for ours and asked again past it): abort. Work taken over for listeners lives while
-  // someone shows the key and nobody here waits for a newer one; and so does work another replica
-  // joined while it still waits (invariant 11: aborted, it would send the request again).
-  if (
-    attempt &&
-    waiters.every((minRev) => minRev > attempt.rev) &&
-    (waiters.length > 0 || !((attempt.forListeners && listeners > 0) || view.awaited))
-  )
+  // A waiter here wants a newer revision than ours (an explicit refetch: TanStack cancels the
+  // fetch in flight and asks past it, cancelRefetch): abort ours and send the new one at once; its
+  // result answers the older waiters too. Every waiter gone: abort. Work taken over for listeners
+  // lives while someone shows the key; and so does work another replica joined while it still
+  // waits (invariant 11: aborted, it would send the request again).
+  if (attempt && waiters.some((minRev) => minRev > Math.max(attempt.rev, attempt.over ?? 0))) return { type: "abort", reason: "refetched" };
+  if (attempt && !waiters.length && !((attempt.forListeners && listeners > 0) || view.awaited))
     return { type: "abort", reason: "no-waiters" };
   if (attempt) {
     // Waiting for the key's lock, another tab's claim arrived: it won, step back.

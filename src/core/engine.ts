@@ -13,7 +13,7 @@ import { claimRank, type ClaimRecord, type ResultRecord } from "./records.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
 import { KeyStates } from "./key-states.ts";
-import { KeyReader } from "./key-reader.ts";
+import { KeyReader, wantedRev } from "./key-reader.ts";
 import { Sightings } from "./sightings.ts";
 import { WriteBatch } from "./write-batch.ts";
 import { KeyLockStandby } from "./key-lock-standby.ts";
@@ -236,7 +236,11 @@ export class ClaimEngine {
     for (let i = 0; i < MAX_STEPS; i++) {
       const action = decide(this.reader.view(st));
       this.apply(st, action);
-      if (isTerminal(action)) return this.prepareClaim(st, action);
+      if (isTerminal(action)) {
+        st.replaced?.letGo();
+        st.replaced = undefined;
+        return this.prepareClaim(st, action);
+      }
     }
   }
 
@@ -268,6 +272,9 @@ export class ClaimEngine {
         return resolveWaiters(st, recordedRev(result, error), this.reader.compute(st), action.all);
       }
       case "abort":
+        // The waiters that joined the replaced request join the newer one: never an older outcome
+        // it would have replaced (freshness.ts, outran), and every one gets the new result.
+        if (action.reason === "refetched") for (const w of st.waiters) w.minRev = wantedRev(st)!;
         return this.stopAttempt(st, action.reason);
       case "yield":
         st.attempt?.yieldTo(action.to);
@@ -327,10 +334,13 @@ export class ClaimEngine {
     if (!job) return;
     const { records, replicaId, emit } = this.opts;
     const standby = this.standby;
+    const replaced = st.replaced;
+    st.replaced = undefined;
     const attempt: Attempt = new Attempt(job, rev, st.waiters.size === 0, {
       records,
       replicaId,
       keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
+      replaces: replaced,
       emit,
       joined: st.joined,
       heartbeat: this.heartbeat,
@@ -394,6 +404,7 @@ export class ClaimEngine {
     if (!attempt) return;
     st.attempt = undefined;
     attempt.stop(reason);
+    if (reason === "refetched") st.replaced = attempt;
   }
 
   private write(fn: () => void): void {

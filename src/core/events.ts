@@ -20,7 +20,13 @@ export type StoreEvent =
   | { type: "yielded"; kind: WorkKind; key: string; rev: number; to: string }
   | { type: "dispatched"; kind: WorkKind; key: string; label: string; rev: number }
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }
-  | { type: "aborted"; kind: WorkKind; key: string; rev: number; reason: "superseded" | "no-waiters" | "destroyed" | "hidden" }
+  | {
+      type: "aborted";
+      kind: WorkKind;
+      key: string;
+      rev: number;
+      reason: "superseded" | "no-waiters" | "refetched" | "destroyed" | "hidden";
+    }
   | { type: "released"; kind: WorkKind; key: string; rev: number }
   | { type: "swept"; keys: string[] };
 

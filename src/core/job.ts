@@ -38,6 +38,8 @@ export type KeyState = {
   waiters: Set<Waiter>;
   listeners: Set<() => void>;
   attempt?: Attempt;
+  /** An attempt aborted for a newer one (refetched): its claim and key lock wait for the newer claim. */
+  replaced?: Attempt | undefined;
   /** Nonces of the last claims this replica made for the key: a claim under our id with another is not ours. */
   nonces: string[];
   /** Highest revision an attempt of this replica finished: never sent again. */

@@ -92,7 +92,8 @@ export class KeyReader {
   view(st: KeyState): KeyView {
     const { error: recorded, claim } = this.read(st);
     // Older outcomes than our request's: not what its waiters wait for, nor what supersedes it.
-    const over = this.over(st) !== undefined;
+    const overRev = this.over(st);
+    const over = overRev !== undefined;
     const result = over ? undefined : st.seen;
     const error = over ? undefined : recorded;
     const waiters = [...st.waiters].map((w) => w.minRev);
@@ -116,6 +117,7 @@ export class KeyReader {
     const phase = a?.phase;
     if (a && phase) {
       view.attempt = { rev: a.rev, nonce: a.nonce, phase, forListeners: a.forListeners };
+      if (over) view.attempt.over = overRev;
       const order = a.order;
       if (order?.order) view.attempt.order = order.order;
       if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;

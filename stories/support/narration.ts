@@ -126,7 +126,7 @@ export function narrateStore(n: Narration, name: string, store: SharedFetchStore
         return say(e.outcome === "result" ? `${name} recorded the result (rev ${e.rev})` : `${name} recorded an error (rev ${e.rev})`);
       case "aborted":
         return say(
-          `${name} aborted its request: ${{ superseded: "superseded", "no-waiters": "nobody waits for it any more", destroyed: "its store was closed", hidden: "its page was hidden" }[e.reason]}`,
+          `${name} aborted its request: ${{ superseded: "superseded", "no-waiters": "nobody waits for it any more", refetched: "a refetch sent a newer one", destroyed: "its store was closed", hidden: "its page was hidden" }[e.reason]}`,
         );
       case "released":
         return say(`${name} released its claim (rev ${e.rev})`);
