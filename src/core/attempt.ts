@@ -209,7 +209,10 @@ export class Attempt {
       this.startWindow(ms);
     }
     deps.batch(() => {
-      if (this.state.phase !== "stopped") deps.records.claims.set(job.key, record);
+      if (this.state.phase === "stopped") return;
+      deps.records.claims.set(job.key, record);
+      // Ours stands now: the claims it replaced are gone from the doc (and from memory).
+      deps.replaces = undefined;
     }, ask);
     if (!atOnce) claimed();
     deps.seen(record);
@@ -351,14 +354,19 @@ export class Attempt {
     const { job, deps } = this;
     this.unlock();
     const claim = deps.records.claims.get(job.key);
-    // The claim of the attempt it replaces, not rewritten yet, goes with it: never left for nobody.
-    if (!claim || claim.replicaId !== deps.replicaId || (claim.nonce !== this.nonce && claim.nonce !== deps.replaces?.nonce)) return;
+    // The claim of the attempts it replaces, not rewritten yet, goes with it: never left for nobody.
+    if (!claim || claim.replicaId !== deps.replicaId || !this.standsFor(claim.nonce)) return;
     // Nobody here wants the work any more: hand it back (idle is the truth). A page going away
     // still leaves work others want: mark its claim abandoned, so whoever shows the key takes it
     // over at once by rewriting it — never through "no claim" (invariant 4).
     if (reason === "hidden") deps.write(() => deps.records.claims.set(job.key, { ...claim, abandoned: true }));
     else deps.write(() => deps.records.claims.delete(job.key));
     deps.emit({ type: "released", kind: job.kind, key: job.key, rev: this.rev });
+  }
+
+  /** Whether the claim with this nonce is ours, or one of the chain of requests ours replaced before it was written. */
+  private standsFor(nonce: string): boolean {
+    return nonce === this.nonce || !!this.deps.replaces?.standsFor(nonce);
   }
 
   private unlock(): void {
