@@ -19,6 +19,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "error"; by?: string | undefined; rev: number; message: string; status?: number | undefined; besideResult?: number | undefined }
   /** `aborted`: why the inspected store aborted its own request before letting the claim go (its event). */
   | { type: "released"; replicaId: string; rev: number; aborted?: string | undefined }
+  /** The inspected store aborted its own request at `rev` for a refetch's newer one at `to` (TanStack's cancelRefetch): its claim passed to it. */
+  | { type: "refetched"; replicaId: string; rev: number; to: number }
   /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
   | { type: "revived"; replicaId: string; rev: number }
   /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
@@ -51,6 +53,7 @@ export function replicasOf(entry: TimelineEntry): string[] {
     case "claimed":
     case "stale":
     case "revived":
+    case "refetched":
     case "released":
     case "departed":
       return [entry.replicaId];
@@ -106,6 +109,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":
       return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded${entry.aborted ? `: aborted, ${entry.aborted === "no-waiters" ? "nobody waits on it" : entry.aborted}` : ""}`;
+    case "refetched":
+      return `${name(entry.replicaId)} aborted its request for ${what} (rev ${entry.rev}): a refetch sent a newer one (rev ${entry.to})`;
     case "invalidated":
       return `${what} was marked stale for every replica (rev ${entry.rev}): the next demand fetches again`;
     case "swept":

@@ -151,7 +151,15 @@ export class Timeline {
             out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
           out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
         }
-      } else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+      } else if (!nc.finished) {
+        // Our own newer claim over our own: a refetch aborted the request it replaced (its event says so).
+        const why = this.aborts.get(now.key);
+        if (pc?.mine && nc.mine && why?.[0] === pc.rev && why[1] === "refetched") {
+          this.aborts.delete(now.key);
+          out.push({ ...t, type: "refetched", replicaId: pc.replicaId, rev: pc.rev, to: nc.rev });
+        }
+        out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+      }
     }
     if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
       out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });
