@@ -33,6 +33,11 @@ export interface SharedFetchStoreExtras {
    * only while it shows or asks for it; a store with a replica of its own always does (absent).
    */
   hears?(key: string): boolean;
+  /**
+   * Resolves once this store's view of the request is current (`hears`), subscribing to it till
+   * then: it sends no request, whatever is held for the key. Present where `hears` is.
+   */
+  heard?(kind: "fetch" | "program", req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void>;
   /** Claims currently in the doc, every replica's. */
   claims(): [string, ClaimRecord][];
   /** Records from peers that failed validation and were ignored (invariant 14). */

@@ -2,6 +2,8 @@ import { isServer, onlineManager, type Query, type UseQueryOptions } from "@tans
 import { pollWindow } from "../core/freshness.ts";
 import { NO_RETRY, pausingWhileOffline, tanstackRetry, type RetryPolicy } from "../core/retry.ts";
 import { shownValue } from "../core/errors.ts";
+import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
+import type { ProgramRequest, SharedRequest } from "../core/types.ts";
 import { SharedFetchError } from "./shared-error.ts";
 
 /** fetchMeta that the hooks' `refetch()` passes: it asks for a newer revision, like store.refetch. */
@@ -206,19 +208,22 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
 /**
  * A SharedWorker tab keeps a key it does not hear of (RemoteStore.hears) as of its last answer: the
  * error it shows (TanStack's reason to fetch now) may since have been followed by another tab's
- * result, which a tab that heard of it got from the bridge. `latest` asks the worker what it holds
- * now (any recorded outcome answers); when that is no error, it is the answer (the demand returned).
- * Nothing to ask returns undefined, not a promise: awaiting it would put the ask a microtask later,
- * after a remount's unsubscribe in the same commit, whose request would then be let go.
+ * result, which a tab that heard of it got from the bridge. This looks at what the worker holds
+ * now (`heard`: no request, so that the one sent, if any, is the query's own, with its lease and
+ * retry); when that is no error, it is the answer (the demand returned). Nothing to ask returns
+ * undefined, not a promise: awaiting it would put the ask a microtask later, after a remount's
+ * unsubscribe in the same commit, whose request would then be let go.
  */
 export function pastShownError(
-  hears: ((key: string) => boolean) | undefined,
+  store: Partial<SharedFetchStoreExtras>,
+  kind: "fetch" | "program",
   key: string | undefined,
-  shown: { error?: unknown },
-  latest: () => Promise<{ error?: unknown }>,
+  req: SharedRequest | ProgramRequest,
+  read: () => { error?: unknown },
+  signal: AbortSignal,
 ): Promise<Demand | undefined> | undefined {
-  if (!shown.error || key === undefined || hears?.(key) !== false) return undefined;
-  return latest().then((now) => (now.error ? undefined : { mode: "ensure", maxAgeMs: Infinity }));
+  if (!read().error || key === undefined || store.hears?.(key) !== false) return undefined;
+  return store.heard!(kind, req, signal).then(() => (read().error ? undefined : { mode: "ensure", maxAgeMs: Infinity }));
 }
 
 /**

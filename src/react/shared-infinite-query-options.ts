@@ -146,9 +146,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       throw inputErrorOf(param, error);
     }
     const extras = store as Partial<SharedFetchStoreExtras>;
-    const past = pastShownError(extras.hears?.bind(store), extras.keyOf?.call(store, req), store.snapshot(req), () =>
-      store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity }),
-    );
+    const past = pastShownError(extras, "fetch", extras.keyOf?.call(store, req), req, () => store.snapshot(req), ask.signal);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =

@@ -84,9 +84,7 @@ export function sharedProgramOptions<TData = ProgramData>(
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
-    const past = pastShownError((store as Extras).hears?.bind(store), work, store.programSnapshot(req), () =>
-      store.ensureProgram(req, { signal: ask.signal, maxAgeMs: Infinity }),
-    );
+    const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal);
     const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });

@@ -264,9 +264,7 @@ export function queryOptionsOf<T, TData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
-    const past = pastShownError((store as Extras).hears?.bind(store), work, store.snapshot(req), () =>
-      store.ensure(req, { signal: ask.signal, maxAgeMs: Infinity }),
-    );
+    const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal);
     const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =

@@ -228,6 +228,13 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.local !== undefined || this.views.hears(key);
   }
 
+  heard(kind: WorkKind, req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void> {
+    if (this.local || this.destroyed) return Promise.resolve();
+    return this.guard(() =>
+      this.views.heard(kind, kind === "fetch" ? this.keyOf(req as SharedRequest) : this.programKeyOf(req as ProgramRequest), req, signal),
+    );
+  }
+
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {
     if (this.local) return this.local.resultInfo(req);
     return this.views.info(this.keyOf(req));

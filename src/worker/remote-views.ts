@@ -1,4 +1,5 @@
 import { callAll } from "../core/emitter.ts";
+import { abortError } from "../core/errors.ts";
 import { isFresh } from "../core/freshness.ts";
 import type { Snapshot } from "../core/types.ts";
 import type { ResultInfo, TabMessage, WorkKind } from "./protocol.ts";
@@ -13,8 +14,16 @@ const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
  */
 export type Wants = "newer" | "any" | undefined;
 
-/** `shown`: what the listeners were last told of (they hear only of a change). */
-type Watched = { kind: WorkKind; req: unknown; listeners: Set<() => void>; shown: Snapshot; local?: () => void; heard?: true };
+/** `shown`: what the listeners were last told of (they hear only of a change). `hearing`: see heard. */
+type Watched = {
+  kind: WorkKind;
+  req: unknown;
+  listeners: Set<() => void>;
+  shown: Snapshot;
+  local?: () => void;
+  heard?: true;
+  hearing?: Set<() => void>;
+};
 
 /** Subscribes to a key of the tab's own replica (after a fallback): returns the unsubscribe. */
 export type LocalSubscribe = (kind: WorkKind, req: unknown, listener: () => void) => () => void;
@@ -57,6 +66,11 @@ export class RemoteViews {
   put(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
     const w = this.watched.get(key);
     if (w) w.heard = true;
+    this.keep(key, snap, info);
+    if (w?.hearing) callAll(w.hearing, [], "heard");
+  }
+
+  private keep(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
     const sameRecord = sameInfo(this.infos.get(key), info);
     if (info) this.infos.set(key, info);
     else this.infos.delete(key);
@@ -124,6 +138,29 @@ export class RemoteViews {
     return !!this.watched.get(key)?.heard || this.wants(key) !== undefined;
   }
 
+  /**
+   * Resolves once the worker has answered a subscription to the key (so that `read` is what it
+   * holds now), subscribing till then: a look that sends no request, whatever the worker holds.
+   * Also once the tab hears from no worker any more (its own replica, or destroyed).
+   */
+  heard(kind: WorkKind, key: string, req: unknown, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(abortError(signal.reason));
+      const off = this.watch(kind, key, req, () => {});
+      const w = this.watched.get(key)!;
+      if (w.heard) return (off(), resolve());
+      const end = (): void => {
+        w.hearing!.delete(end);
+        signal?.removeEventListener("abort", abort);
+        off();
+      };
+      const heard = (): void => (end(), resolve());
+      const abort = (): void => (end(), reject(abortError(signal!.reason)));
+      (w.hearing ??= new Set()).add(heard);
+      signal?.addEventListener("abort", abort, { once: true });
+    });
+  }
+
   watch(kind: WorkKind, key: string, req: unknown, listener: () => void): () => void {
     let w = this.watched.get(key);
     if (!w) {
@@ -152,6 +189,7 @@ export class RemoteViews {
       entry.local = subscribe(entry.kind, entry.req, () => callAll(entry.listeners, [], "snapshot"));
       callAll(entry.listeners, [], "snapshot");
     }
+    this.stopHearing();
   }
 
   /** The requests this tab shows (by key): only a tab that asked knows the headers and body behind a key. */
@@ -161,8 +199,15 @@ export class RemoteViews {
 
   clear(): void {
     for (const entry of this.watched.values()) entry.local?.();
+    const watched = [...this.watched.values()];
     this.watched.clear();
     this.over.clear();
+    this.stopHearing(watched);
+  }
+
+  /** No worker will answer: what the tab's store reads now is the answer to each `heard`. */
+  private stopHearing(watched = [...this.watched.values()]): void {
+    for (const w of watched) if (w.hearing) callAll(w.hearing, [], "heard");
   }
 }
 
