@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
 import { ROOT, TABLES } from "../src/internals.ts";
+import { peerWrites } from "./harness/doc-records.ts";
 import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
@@ -19,12 +20,6 @@ const HOSTILE_ENTRIES: unknown[] = [
   JSON.parse('{"__proto__": {"polluted": true}, "t": "results", "k": "x", "v": 1, "s": 1}'),
 ];
 
-function laneOf(doc: Y.Doc, entries: unknown[]): void {
-  const lane = new Y.Array<unknown>();
-  lane.push(entries);
-  doc.getArray<unknown>(ROOT).push([lane]);
-}
-
 describe("invariant 14: peers are not trusted to be well-formed", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
@@ -37,7 +32,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     const claim = { replicaId: "peer", nonce: "n", rev: 1, leaseMs: 5000, label: "GET https://x.test/p" };
     // Yjs stores the key as a string field: a store that indexed records in a plain object would
     // set the index's prototype here, and `{}.replicaId` would read the peer's value.
-    laneOf(peer, [
+    peerWrites(peer, [
       { t: TABLES.claims, k: "__proto__", v: claim, s: 1 },
       { t: TABLES.results, k: "constructor", v: { rev: 1, data: { ok: 1 } }, s: 1 },
     ]);
@@ -82,7 +77,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     expect(() =>
       peer.transact(() => {
         peer.getArray<unknown>(ROOT).push([null, 7, { not: "a lane" }]);
-        laneOf(peer, [...HOSTILE_ENTRIES, ...badValues.map(([t, v], i) => ({ t, k: key, v, s: 100 + i }))]);
+        peerWrites(peer, [...HOSTILE_ENTRIES, ...badValues.map(([t, v], i) => ({ t, k: key, v, s: 100 + i }))]);
       }),
     ).not.toThrow();
     await tick();
@@ -103,7 +98,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
     const [a] = c.stores;
     c.host.auto = () => ({ status: 200, body: "good" });
     await until(a!.ensure(req));
-    laneOf(c.docOf(a!), [{ t: TABLES.results, k: a!.keyOf(req), v: { rev: 99 }, s: 1000 }]);
+    peerWrites(c.docOf(a!), [{ t: TABLES.results, k: a!.keyOf(req), v: { rev: 99 }, s: 1000 }]);
     await tick();
     expect(a!.snapshot(req)).toEqual({ status: "success", data: "good" });
     c.destroy();
@@ -112,7 +107,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
   it("a doc that already holds garbage at construction does not stop the store", () => {
     const doc = new Y.Doc();
     doc.getArray(ROOT).push([null]);
-    laneOf(doc, [{ t: TABLES.claims, k: "x", v: null, s: 1 }]);
+    peerWrites(doc, [{ t: TABLES.claims, k: "x", v: null, s: 1 }]);
     const store = createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("unused")) });
     expect(store.snapshot(req)).toEqual({ status: "idle" });
     expect(store.malformed().map((m) => m.reason)).toEqual(["lane is not a Y.Array", "claim is not a plain object"]);
@@ -122,7 +117,7 @@ describe("invariant 14: peers are not trusted to be well-formed", () => {
   it("a claim with a hostile replicaId shape is ignored rather than waited on", async () => {
     const c = cluster(1);
     const [a] = c.stores;
-    laneOf(c.docOf(a!), [
+    peerWrites(c.docOf(a!), [
       { t: TABLES.claims, k: a!.keyOf(req), v: { replicaId: { toString: 1 }, nonce: "n", rev: 1, leaseMs: 1e12 }, s: 1 },
     ]);
     const p = background(a!.ensure(req));

@@ -5,19 +5,13 @@
  * revision), never claiming a revision that is not a number (the listener's work goes on at the bound).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import { ROOT, TABLES } from "../src/internals.ts";
+import { TABLES } from "../src/internals.ts";
 import { MAX_REV } from "../src/core/records.ts";
+import { peerWrites } from "./harness/doc-records.ts";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
 const LEASE = 1000;
-
-function peerWrites(doc: Y.Doc, entries: unknown[]): void {
-  const lane = new Y.Array<unknown>();
-  lane.push(entries);
-  doc.getArray<unknown>(ROOT).push([lane]);
-}
 
 describe("a skipInFlight refetch past a request at the revision bound", () => {
   beforeEach(useFakeClock);

@@ -1,19 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, DEFAULT_MAX_RESULT_BYTES, SharedFetchInputError } from "../src/index.ts";
-import { ROOT, TABLES } from "../src/internals.ts";
+import { TABLES } from "../src/internals.ts";
 import { MAX_REV } from "../src/core/records.ts";
+import { peerWrites } from "./harness/doc-records.ts";
 import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const req = { url: URL_A };
 const LEASE = 1000;
-
-/** A peer that writes straight into the doc, as a buggy or hostile replica could. */
-function peerWrites(doc: Y.Doc, entries: unknown[]): void {
-  const lane = new Y.Array<unknown>();
-  lane.push(entries);
-  doc.getArray<unknown>(ROOT).push([lane]);
-}
 
 /**
  * Finding 2 of issue 8: a record one replica writes must be one every replica reads, or the loop

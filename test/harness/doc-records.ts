@@ -1,6 +1,7 @@
 import { afterEach } from "vitest";
 import * as Y from "yjs";
 import { openDocRecords, type DocRecords } from "../../src/core/doc-records.ts";
+import { ROOT } from "../../src/internals.ts";
 
 export type RecordsReplica = { doc: Y.Doc; records: DocRecords };
 
@@ -19,4 +20,11 @@ export function recordsReplica(): RecordsReplica {
 export function linkDocs(a: Y.Doc, b: Y.Doc): void {
   a.on("update", (u: Uint8Array, origin: unknown) => origin !== b && Y.applyUpdate(b, u, a));
   b.on("update", (u: Uint8Array, origin: unknown) => origin !== a && Y.applyUpdate(a, u, b));
+}
+
+/** A peer that writes these entries straight into the doc, as one lane, as a buggy or hostile replica could. */
+export function peerWrites(doc: Y.Doc, entries: unknown[]): void {
+  const lane = new Y.Array<unknown>();
+  lane.push(entries);
+  doc.getArray<unknown>(ROOT).push([lane]);
 }
