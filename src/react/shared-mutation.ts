@@ -36,8 +36,14 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   // Read as TanStack's retryer reads them, as for queries: a negative or NaN count retries nothing,
   // such a delay retries at once. The store refuses them, and every call failed unsent.
   const count = typeof retry === "number" && !(retry >= 0) ? false : retry;
-  // Without a retry it is refused as given: read as 0, it was named 0.
-  const delay = retry !== undefined && typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay < Infinity) ? 0 : retryDelay;
+  // useMutation retries nothing by default and then never reads a retryDelay: the store refused one
+  // given alone, so every call failed unsent. One of another type is still refused, naming it.
+  const delay =
+    retry === undefined && (typeof retryDelay === "number" || typeof retryDelay === "function")
+      ? undefined
+      : typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay < Infinity)
+        ? 0
+        : retryDelay;
   // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
   // "request is not a function".
   if (typeof request !== "function")

@@ -3,7 +3,8 @@
  * own, against a real HTTP server on 127.0.0.1 and stores on real Yjs docs.
  * - `sharedMutationFn(store, request, { retry, retryDelay })` "retries inside the claim, as queries
  *   do", with TanStack's values read as TanStack's retryer reads them (`retry: -1` retries nothing, a
- *   negative delay retries at once), every attempt with one Idempotency-Key.
+ *   negative delay retries at once, a retryDelay without retry is unread, as useMutation retries
+ *   nothing by default), every attempt with one Idempotency-Key.
  * - With no retry given anywhere, TanStack's default: none on a server (Node, as here), as
  *   TanStack's own (3 in a browser: test/readme/tanstack-retry-defaults.test.ts).
  * - An infinite query's default key is the first page's `sharedQueryKey` followed by "infinite",
@@ -65,6 +66,10 @@ describe("README, Coming from TanStack Query: sharedMutationFn's retry is TanSta
     ["retry: 1, retryDelay: -1 (a retry at once)", { retry: 1, retryDelay: -1 }, 2],
     ["retry: 1, retryDelay: NaN (a retry at once)", { retry: 1, retryDelay: Number.NaN }, 2],
     ["retry: 1, retryDelay: 0", { retry: 1, retryDelay: 0 }, 2],
+    // useMutation retries nothing by default and never reads the delay then.
+    ["retryDelay: 1000 without retry (no retry, the delay unread)", { retryDelay: 1000 }, 1],
+    ["retryDelay: -5 without retry (no retry, the delay unread)", { retryDelay: -5 }, 1],
+    ["retryDelay: a function without retry (no retry, the delay unread)", { retryDelay: () => 1000 }, 1],
   ] as const)("%s: the requests plain useMutation's retry sends, sent once each", async (name, options, attempts) => {
     const id = encodeURIComponent(name);
     // Plain TanStack: the same failing-once host, the option on useMutation itself.
@@ -100,11 +105,11 @@ describe("README, Coming from TanStack Query: sharedMutationFn's retry is TanSta
     expect(requests).toBe(0);
   });
 
-  it("a negative retryDelay given without retry is refused naming it as given (not as the 0 a retry would read it as), nothing sent", async () => {
+  it("a retryDelay of another type given without retry is still refused naming it, nothing sent", async () => {
     const path = "/shared-delay-alone";
-    const shared = sharedMutationFn(makeStore(), (_n: number) => ({ url: `${base}${path}`, method: "POST" }), { retryDelay: -5 });
+    const shared = sharedMutationFn(makeStore(), (_n: number) => ({ url: `${base}${path}`, method: "POST" }), { retryDelay: "5" as never });
     const { outcome, requests } = await mutate(path, shared, {});
-    expect(outcome).toEqual({ error: expect.stringMatching(/^shared-fetch: retryDelay must be .*, got -5$/) });
+    expect(outcome).toEqual({ error: expect.stringMatching(/^shared-fetch: retryDelay must be .*, got "5"$/) });
     expect(requests).toBe(0);
   });
 });
