@@ -63,8 +63,8 @@ export function warnUnknownOptions(fn: string, options: unknown, known: object):
  * A request's field among a hook's options (`useSharedFetch(url, { headers })`): TypeScript refuses
  * it, but in JavaScript the options are TanStack's, so the Authorization header went unsent, silently.
  */
-export function warnRequestFields(fn: string, options: unknown): void {
-  for (const key in options as object) if (REQUEST_FIELD.test(key)) warnOnce(fn, key, `it belongs in the request: { url, ${key} }`);
+export function warnRequestFields(fn: string, options: unknown, hint?: string): void {
+  for (const key in options as object) if (REQUEST_FIELD.test(key)) warnOnce(fn, key, hint ?? `it belongs in the request: { url, ${key} }`);
 }
 
 function warnOnce(fn: string, key: string, hint: string): void {

@@ -10,6 +10,7 @@ import {
 } from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
+import { warnRequestFields } from "../core/options.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
@@ -58,7 +59,19 @@ export function sharedProgramOptions<TData = ProgramData>(
   url: string | null,
   options?: UseProgramOptions<TData>,
 ): SharedQueryOptions<ProgramData, TData> {
-  requireStore("sharedProgramOptions", store);
+  return programOptionsOf("sharedProgramOptions", store, url, options);
+}
+
+/** sharedProgramOptions as `fn` (the entry point the app called, which a warning names) builds them. */
+export function programOptionsOf<TData>(
+  fn: string,
+  store: SharedFetchStore,
+  url: string | null,
+  options?: UseProgramOptions<TData>,
+): SharedQueryOptions<ProgramData, TData> {
+  requireStore(fn, store);
+  // TypeScript refuses `{ headers }` here; in JavaScript it was taken for a TanStack option, silently.
+  warnRequestFields(fn, options, "a program's modules are requested as plain GETs; it takes compile, leaseMs and useQuery's options");
   const { compile, queryKey: ownKey, leaseMs, behavior, ...rest } = options ?? {};
   let req: ProgramRequest | null = null;
   let key: QueryKey;

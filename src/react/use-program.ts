@@ -6,7 +6,7 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { ProgramRequest } from "../core/types.ts";
 import { useSharedFetchStore } from "./provider.tsx";
 import type { SharedFetchError } from "./shared-error.ts";
-import { sharedProgramOptions, type ProgramData, type UseProgramOptions } from "./shared-program-options.ts";
+import { programOptionsOf, type ProgramData, type UseProgramOptions } from "./shared-program-options.ts";
 import { useObserverActive } from "./observer-active.ts";
 import { useHydratable } from "./hydration.ts";
 import { useSharedView, withViewProps, type SharedView, type ViewBinding } from "./use-shared-view.ts";
@@ -20,7 +20,7 @@ export function useProgram<TData = ProgramData>(
 ): UseQueryResult<TData, SharedFetchError> & SharedView {
   const store = useSharedFetchStore();
   const own = useOwnNullKey(url === null, options);
-  const opts = useHydratable(sharedProgramOptions<TData>(store, url, own), options);
+  const opts = useHydratable(programOptionsOf<TData>("useProgram", store, url, own), options);
   const query = useQuery(withViewProps(opts));
   const active = useObserverActive(query, opts);
   let req: ProgramRequest | null = null;
