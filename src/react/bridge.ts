@@ -10,7 +10,9 @@ export type Registration = Recorded & {
   store: SharedFetchStore;
   /** The work's key in the store (a query key the caller chose may name other work later). */
   id: string;
-  subscribe(listener: () => void): () => void;
+  subscribe(listener: () => void, query: AnyQuery): () => void;
+  /** How the recorded work reaches the query, where it is not one result (an infinite query's pages). */
+  push?(client: QueryClient, query: AnyQuery): void;
 };
 
 /**
@@ -95,7 +97,7 @@ class Bridge {
         const registration = registrationOf(query, this.store);
         const reset = noteAction(query, event.action, registration) && registration;
         this.reconcile(query);
-        if (reset) pushRecorded(this.client, query, reset);
+        if (reset) (reset.push ?? pushRecorded)(this.client, query, reset);
         else if (this.watches.has(query)) this.schedule(query);
         return;
       }
@@ -121,7 +123,7 @@ class Bridge {
     if (!query.isActive()) return this.unwatch(query);
     if (this.watches.get(query)?.id === registration.id) return;
     this.unwatch(query);
-    const off = registration.subscribe(() => this.schedule(query));
+    const off = registration.subscribe(() => this.schedule(query), query);
     this.watches.set(query, { id: registration.id, off, registration });
     this.schedule(query);
   }
@@ -145,7 +147,7 @@ class Bridge {
       const watch = this.watches.get(query);
       if (!watch) return;
       try {
-        pushRecorded(this.client, query, watch.registration);
+        (watch.registration.push ?? pushRecorded)(this.client, query, watch.registration);
       } catch (error) {
         // A listener must not throw into the store or TanStack; the next notice checks again.
         console.error("shared-fetch: could not put a recorded result into the query cache", error);

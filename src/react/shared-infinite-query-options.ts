@@ -24,9 +24,10 @@ import {
   type Demand,
   type FetchRecord,
 } from "./demand.ts";
+import { pagesDelivered, pushPages, recordedChain, watchPages } from "./infinite-push.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
-import { inputErrorOf, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
+import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
 /** Options of a shared infinite query: every `useInfiniteQuery` option, plus the store's lease and your own key. */
@@ -153,12 +154,42 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       demand.mode === "refetch"
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+    const info = extras.resultInfo?.call(store, req);
+    if (query && info && !snap.error) pagesDelivered(query).set(sharedQueryKey(store, req)[3], info.rev);
     return unwrap<TPage>(snap);
   };
-  const queryFn = sharedQueryFn(store, id, { req: request, inputError, name: "request" }, run, undefined);
+  // Other replicas' newer pages reach the query as they are recorded (infinite-push.ts).
+  const queryFn = sharedQueryFn(
+    store,
+    id,
+    { req: request, inputError, name: "request" },
+    run,
+    inputError === undefined
+      ? {
+          id,
+          snapshot: () => ({ status: "idle" }),
+          info: () => undefined,
+          subscribe: (listener, query) => watchPages(store, request, listener, query),
+          push: (client, query) => pushPages(store, request, client, query),
+          hold: () => Promise.resolve(),
+        }
+      : undefined,
+  );
+  let restoredAt = 0;
   return infiniteQueryOptions({
     ...(rest as Omit<UseInfiniteQueryOptions<TPage, SharedFetchError, TData, QueryKey, TPageParam>, "queryKey" | "queryFn">),
     retry: inClaim,
+    // The pages any replica recorded show at once, as a persister's restore shows them, aged by
+    // the oldest: TanStack then refetches them on mount when stale (stale-while-revalidate).
+    ...orRecorded(
+      rest,
+      () => {
+        const chain = inputError === undefined ? recordedChain(store, request, id, rest) : undefined;
+        restoredAt = chain?.at ?? 0;
+        return chain?.data;
+      },
+      () => restoredAt,
+    ),
     // Checked as sharedQueryOptions checks it (`user && user.id` with no user is refused, naming
     // it); none given, the client's defaults decide.
     ...notingDisabled(enabled),

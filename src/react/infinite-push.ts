@@ -1,0 +1,164 @@
+import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
+import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
+import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import { markDelivered, shownSince } from "./push.ts";
+import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
+import { toRequest } from "./url.ts";
+
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+type Pages = { pages: unknown[]; pageParams: unknown[] };
+type PageRequest = (pageParam: never) => string | SharedRequest;
+type NextParam = (last: never, pages: never[], lastParam: never, pageParams: never[]) => unknown;
+type Page = { req: SharedRequest; key: string; data?: unknown; rev?: number; at: number };
+
+/** A page's request, its key and what is recorded for it (nothing for a param that makes no request). */
+function pageOf(store: SharedFetchStore, request: PageRequest, param: unknown): Page | undefined {
+  try {
+    const req = toRequest(request(param as never));
+    const info = (store as Partial<SharedFetchStoreExtras>).resultInfo?.call(store, req);
+    const data = info && store.snapshot(req).data;
+    return { req, key: sharedQueryKey(store, req)[3], data, rev: info?.rev, at: info?.at ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The param after `pages`, as TanStack computes it; a getNextPageParam that throws on a page (a malformed record) ends the chain. */
+function nextParam(next: NextParam, pages: unknown[], pageParams: unknown[]): unknown {
+  try {
+    return next(pages.at(-1) as never, pages as never[], pageParams.at(-1) as never, pageParams as never[]);
+  } catch {
+    return undefined;
+  }
+}
+
+const same = (a: unknown, b: unknown) => hashKey([a]) === hashKey([b]);
+
+/** The page revisions of a chain restored from the records, by the data object TanStack keeps as the query's initial data. */
+const restored = new WeakMap<object, Map<string, number>>();
+
+/**
+ * The pages any replica recorded, as a reload shows them (a persister's restore): the first page,
+ * then each next pageParam while its page is recorded, `maxPages` at most; dated by the oldest
+ * page's writer, so the chain refetches (every page, as TanStack does) once any page of it is stale.
+ */
+export function recordedChain(
+  store: SharedFetchStore,
+  request: PageRequest,
+  id: string,
+  options: { initialPageParam: unknown; getNextPageParam: NextParam; maxPages?: number | undefined },
+): { data: Pages; at: number } | undefined {
+  const data: Pages = { pages: [], pageParams: [] };
+  const revs = new Map<string, number>();
+  let at = Infinity;
+  let param = options.initialPageParam;
+  while (data.pages.length < (options.maxPages || Infinity)) {
+    const page = pageOf(store, request, param);
+    // A chain that comes back to a page already in it (a cursor that cycles) ends there.
+    if (page?.data === undefined || revs.has(page.key) || !mayShowRecorded(store, id, page.key)) break;
+    data.pages.push(page.data);
+    data.pageParams.push(param);
+    revs.set(page.key, page.rev!);
+    at = Math.min(at, page.at);
+    param = nextParam(options.getNextPageParam, data.pages, data.pageParams);
+    if (param == null) break;
+  }
+  if (!data.pages.length) return undefined;
+  restored.set(data, revs);
+  return { data, at };
+}
+
+/**
+ * An infinite query's pages as delivered by the store: each page's request key and the revision of
+ * the result it shows. Forgotten when the app set the data itself (setQueryData: the store's
+ * delivery mark goes), whose pages are then compared by time, as hydrated data is.
+ */
+const delivered = new WeakMap<object, Map<string, number>>();
+
+export function pagesDelivered(query: AnyQuery): Map<string, number> {
+  let revs = delivered.get(query);
+  if (!revs || shownSince(query) !== undefined) delivered.set(query, (revs = new Map()));
+  markDelivered(query, 0, undefined);
+  return revs;
+}
+
+/** The revision each page the query shows was delivered at, the restored chain's included. */
+function revsOf(query: AnyQuery): Map<string, number> {
+  const revs = delivered.get(query) ?? new Map<string, number>();
+  if (shownSince(query) !== undefined) revs.clear();
+  for (const [key, rev] of restored.get(query.state.data as object) ?? []) if (!revs.has(key)) revs.set(key, rev);
+  return revs;
+}
+
+/**
+ * Another replica's newer pages, into an observed infinite query of this tab: only when every page
+ * it shows has a newer recorded result (a later revision than the one shown, or, for pages set
+ * from outside the store, written after them), recorded in page order as one refresh records them,
+ * and the chain still holds (each shown pageParam is what getNextPageParam gives for the newer
+ * page before it), i.e. what a refetch here would show.
+ * Else the pages stay until the query fetches: never a mix of two refreshes, never an error over
+ * data (only recorded results are read). Set as setQueryData sets it (structural sharing kept),
+ * dated by the oldest page's writer.
+ */
+export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
+  const { state } = query;
+  const shown = state.data as Pages | undefined;
+  syncs.get(query)?.();
+  if (state.fetchStatus !== "idle" || !shown?.pages?.length || !Array.isArray(shown.pageParams)) return;
+  const revs = revsOf(query);
+  const next = (query.options as { getNextPageParam?: NextParam }).getNextPageParam;
+  const pages: unknown[] = [];
+  const newer = new Map<string, number>();
+  let last = 0;
+  for (const [i, param] of shown.pageParams.entries()) {
+    const page = pageOf(store, request, param);
+    const was = page && revs.get(page.key);
+    if (page?.data === undefined || (was === undefined ? page.at <= state.dataUpdatedAt : page.rev! <= was)) return;
+    // One refresh records its pages in order: a page written before the one ahead of it is another refresh's.
+    if (page.at < last) return;
+    if (i > 0 && (!next || !same(nextParam(next, pages, shown.pageParams.slice(0, i)), param))) return;
+    pages.push(page.data);
+    newer.set(page.key, page.rev!);
+    last = page.at;
+  }
+  // The first page is the oldest; one dated in our future (a writer's clock ahead) is as young as now.
+  const at = Math.min(pageOf(store, request, shown.pageParams[0])!.at, Date.now());
+  const mine = pagesDelivered(query);
+  for (const [key, rev] of newer) mine.set(key, rev);
+  // Not `manual`: that is the app's own set, which makes the data come from outside the store.
+  query.setData({ pages, pageParams: shown.pageParams }, { updatedAt: at, manual: false });
+  // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
+  // these pages answer what the invalidation was for.
+  if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
+}
+
+/** Per watched query: subscribes to the requests of the pages it shows now. */
+const syncs = new WeakMap<object, () => void>();
+
+/** The bridge's watch of an infinite query: the store's notices of each page it shows, followed as pages come and go. */
+export function watchPages(store: SharedFetchStore, request: PageRequest, listener: () => void, query: AnyQuery): () => void {
+  const subs = new Map<string, () => void>();
+  let params: unknown;
+  const sync = () => {
+    const pageParams = (query.state.data as Pages | undefined)?.pageParams;
+    if (pageParams === params) return;
+    params = pageParams;
+    const wanted = new Map<string, SharedRequest>();
+    for (const param of Array.isArray(pageParams) ? pageParams : []) {
+      const page = pageOf(store, request, param);
+      if (page) wanted.set(page.key, page.req);
+    }
+    for (const [key, off] of subs)
+      if (!wanted.delete(key)) {
+        off();
+        subs.delete(key);
+      }
+    for (const [key, req] of wanted) subs.set(key, store.subscribe(req, listener));
+  };
+  syncs.set(query, sync);
+  sync();
+  return () => {
+    if (syncs.get(query) === sync) syncs.delete(query);
+    subs.forEach((off) => off());
+  };
+}
