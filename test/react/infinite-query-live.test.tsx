@@ -193,6 +193,31 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     await waitFor(() => expect(text("b")).toBe("0@3 1@3 idle"));
     expect(feedRequests()).toBe(6);
   });
+  it("maxPages: a feed showing its last pages takes them from the other tab's refresh of more pages, when each of them is newer", async () => {
+    const { a, b } = tabs();
+    render(
+      <>
+        {app(a, <Feed store={a} name="a" />, new QueryClient())}
+        {app(b, <Feed store={b} name="b" maxPages={2} />, new QueryClient())}
+      </>,
+    );
+    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    for (const step of ["0@1 1@1 idle", "0@1 1@1 2@1 idle"]) {
+      await click("more a");
+      await waitFor(() => expect(text("a")).toBe(step));
+    }
+    await click("more b");
+    await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await click("more b");
+    await waitFor(() => expect(text("b")).toBe("1@1 2@1 idle"));
+    version = 2;
+    await click("refresh a");
+    await waitFor(() => expect(text("b")).toBe("1@2 2@2 idle"));
+    expect(text("a")).toBe("0@2 1@2 2@2 idle");
+    await wait(50);
+    expect(feedRequests()).toBe(6);
+  });
+
   it("the app's own setQueryData of the feed (an optimistic update) is kept over pages recorded before it, though of newer revisions", async () => {
     const { a, b } = tabs();
     const clientB = new QueryClient();
