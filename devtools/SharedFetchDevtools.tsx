@@ -39,7 +39,8 @@ export function SharedFetchDevtools({
     if (open === 1) root.current?.querySelector<HTMLElement>("[aria-selected=true]")?.focus();
   }, [open]);
   // Created at mount, not at first open: the timeline and event log should hold what happened before.
-  devtoolsModelFor(panel.store, panel.awareness);
+  // Not on the server: its store is not this page's, and a model would listen to it for as long as it lives.
+  if (!hydrating) devtoolsModelFor(panel.store, panel.awareness);
   const side = buttonPosition === "bottom-left" ? { left: 12 } : { right: 12 };
   return (
     <div style={styles.root} data-testid="shared-fetch-devtools" ref={root}>

@@ -59,4 +59,15 @@ describe("devtools server-rendered, then hydrated", () => {
     clientStore.destroy();
     container.remove();
   });
+
+  it.each(Object.keys(trees))("%s: builds no model of the server's store while rendering on the server", (name) => {
+    const serverStore = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
+    // A model reads the store at once (its baseline) and listens to it: a server render must do neither.
+    const inspect = vi.spyOn(serverStore, "inspect");
+    const onEvent = vi.spyOn(serverStore, "onEvent");
+    renderToString(app(serverStore, trees[name]!(serverStore)));
+    expect(inspect).not.toHaveBeenCalled();
+    expect(onEvent).not.toHaveBeenCalled();
+    serverStore.destroy();
+  });
 });
