@@ -138,6 +138,14 @@ export class Timeline {
     const t = tag(now);
     const pc = was?.claim;
     const nc = now.claim;
+    // Our own request, aborted for a refetch's newer one (its event says so), whose claim passed to
+    // a higher revision: told whether or not this panel saw that claim (it may come and go between two).
+    const why = this.aborts.get(now.key);
+    const to = Math.max(nc && nc.nonce !== pc?.nonce ? nc.rev : 0, now.recorded);
+    if (pc?.mine && !pc.finished && why?.[0] === pc.rev && why[1] === "refetched" && to > pc.rev) {
+      this.aborts.delete(now.key);
+      out.push({ ...t, type: "refetched", replicaId: pc.replicaId, rev: pc.rev, to });
+    }
     if (nc && (!pc || pc.nonce !== nc.nonce)) {
       this.claimSeen.set(now.key, [nc.nonce, next.at]);
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
@@ -151,15 +159,7 @@ export class Timeline {
             out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
           out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
         }
-      } else if (!nc.finished) {
-        // Our own newer claim over our own: a refetch aborted the request it replaced (its event says so).
-        const why = this.aborts.get(now.key);
-        if (pc?.mine && nc.mine && why?.[0] === pc.rev && why[1] === "refetched") {
-          this.aborts.delete(now.key);
-          out.push({ ...t, type: "refetched", replicaId: pc.replicaId, rev: pc.rev, to: nc.rev });
-        }
-        out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
-      }
+      } else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
     }
     if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
       out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });
