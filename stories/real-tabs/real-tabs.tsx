@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
 import { useDisposable } from "../support/replicas.ts";
 import { clearTabsStorage, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { hostSummary, Narration, narrateHost, narrateStore } from "../support/narration.ts";
+import { hostSummary, inFlightFrom, Narration, narrateHost, narrateStore } from "../support/narration.ts";
 import { HostCounter } from "../support/panes.tsx";
 import { NarrationView } from "../support/scenario.tsx";
 import { createSimulatedHost, defaultRespond, type HostCall, type SimulatedHost } from "../support/simulated-host.ts";
@@ -22,6 +22,8 @@ type TabsWorld = {
   narration: Narration;
   stores: Map<string, SharedFetchStoreWithExtras>;
   crashedAt: Map<string, number>;
+  /** The calls a tab had in flight when it crashed: the host still answers them, to nobody. */
+  lost: Set<number>;
   destroy(): void;
 };
 
@@ -115,6 +117,7 @@ export function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld
     narration,
     stores,
     crashedAt: new Map(),
+    lost: new Set(),
     destroy() {
       for (const timer of timers) clearTimeout(timer);
       for (const off of offs) off();
@@ -140,6 +143,7 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
   const crash = (frame: HTMLIFrameElement | null, name: string) => {
     (frame?.contentWindow as TabWindow | null)?.__crash?.();
     world.crashedAt.set(name, Date.now());
+    for (const n of inFlightFrom(world.host.calls, name)) world.lost.add(n);
     world.narration.add({ text: `${name} crashed: its iframe was removed mid-request, with no goodbye (no pagehide)`, replica: name });
     setTabs((ts) => ts.map((t) => (t.name === name ? { ...t, state: "crashed" } : t)));
   };
@@ -222,7 +226,7 @@ function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
           world.narration.end(
             `${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`,
           );
-          world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys())) });
+          world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys()), world.lost) });
           return;
         }
       }),

@@ -159,23 +159,36 @@ export function narrateHost(n: Narration, host: Host): () => void {
   });
 }
 
-/** "2 host requests: 1 lost with A, 1 by B" — how each call ended, by sender. */
-export function hostSummary(calls: readonly HostCall[], crashed: ReadonlySet<string> = new Set()): string {
+/**
+ * "2 host requests: 1 lost with A, 1 by B" — how each call ended, by sender. `lost`: the numbers of
+ * the calls a sender had in flight when it crashed (`inFlightFrom` then): whatever the host did with
+ * them after, an answer reached nobody.
+ */
+export function hostSummary(
+  calls: readonly HostCall[],
+  crashed: ReadonlySet<string> = new Set(),
+  lost: ReadonlySet<number> = new Set(),
+): string {
   const parts = new Map<string, number>();
   for (const c of calls) {
     const who = c.from ?? "?";
     const part =
-      c.state === "in-flight"
-        ? crashed.has(who)
-          ? `lost with ${who}`
-          : `in flight from ${who}`
-        : c.state === "aborted"
-          ? `aborted by ${who}`
-          : c.status !== undefined && c.status >= 400
-            ? `${c.status} to ${who}`
-            : `by ${who}`;
+      lost.has(c.n) || (c.state === "in-flight" && crashed.has(who))
+        ? `lost with ${who}`
+        : c.state === "in-flight"
+          ? `in flight from ${who}`
+          : c.state === "aborted"
+            ? `aborted by ${who}`
+            : c.status !== undefined && c.status >= 400
+              ? `${c.status} to ${who}`
+              : `by ${who}`;
     parts.set(part, (parts.get(part) ?? 0) + 1);
   }
   const list = [...parts].map(([part, count]) => `${count} ${part}`).join(", ");
   return `${calls.length} host request${calls.length === 1 ? "" : "s"}${list ? `: ${list}` : ""}`;
+}
+
+/** The numbers of the calls `who` has in flight now: at its crash, those `hostSummary` tells as lost with it. */
+export function inFlightFrom(calls: readonly HostCall[], who: string): number[] {
+  return calls.filter((c) => c.from === who && c.state === "in-flight").map((c) => c.n);
 }
