@@ -3,7 +3,7 @@ import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, type Built, type KeyHint } from "./build.ts";
 import { dataSizer } from "./data-size.ts";
-import { inspectable, lookAgain, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import { connectorsOf, inspectable, lookAgain, onConnector, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { presenceSince, watchSuccessors } from "./presence-watch.ts";
 import { sameSettle, shareMalformed, shareRows } from "./share.ts";
@@ -155,7 +155,14 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   stops.push(() => root.unobserveDeep(changed));
   /** Replicas whose presence a new store on their connection took over since the last inspection. */
   const successors = new Map<string, string>();
-  if (awareness) stops.push(watchSuccessors(awareness, successors, changed, guard));
+  // Given none, the panel still reads the presence its store's doc is connected with (connectTabs,
+  // connectPeers): else a store swapped on a connection reads as the old one gone unheard.
+  const watch = (a: Awareness | undefined) => a && stops.push(watchSuccessors(a, successors, changed, guard));
+  if (awareness) watch(awareness);
+  else {
+    for (const c of connectorsOf(records.doc)) watch(c.awareness);
+    stops.push(onConnector(records.doc, (c) => watch(c.awareness)));
+  }
   // The baseline: what stands when the panel starts (and the claims' expiry timer).
   observe(false);
 

@@ -22,4 +22,5 @@ export type { BeatRecord, ClaimRecord, ErrorRecord, ResultRecord } from "./core/
 export { PRESENCE_FIELD } from "./core/presence.ts";
 export { isPlainObject } from "./core/request.ts";
 export { lookAgain, nextExpiry } from "./core/inspector.ts";
+export { connectorsOf, onConnector } from "./core/connectors.ts";
 export type { DevSimulations } from "./core/dev-simulations.ts";
