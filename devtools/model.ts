@@ -97,12 +97,17 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         if (tell) schedule();
         return;
       }
-      inspection = seen;
-      timeline.observe(inspection, successors);
-      successors.clear();
-      notePresence(inspection);
-      forgetHints(inspection);
-      arm(next(inspection), inspection.at);
+      // A crashed replica (the simulation) reads nothing more either: keep its last view until it
+      // serves again (a SharedWorker tab's next worker), or the clock alone would lapse live claims.
+      if (inspection && inspectable(store).internals.dev.crashed) arm(Infinity, 0);
+      else {
+        inspection = seen;
+        timeline.observe(inspection, successors);
+        successors.clear();
+        notePresence(inspection);
+        forgetHints(inspection);
+        arm(next(inspection), inspection.at);
+      }
     } catch (error) {
       // A panel must never take down the app it inspects: keep showing what was last known.
       report("reading the doc failed", error);
