@@ -81,7 +81,7 @@ export function KeyRow({
             </div>
           )}
         </td>
-        <td style={styles.td}>{claim ? <ClaimState claim={claim} /> : "—"}</td>
+        <td style={styles.td}>{claim ? <ClaimState claim={claim} frozen={!!frozen} /> : "—"}</td>
         <td style={styles.td} data-testid="result">
           {result ? (
             <>
@@ -137,10 +137,11 @@ function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsRe
 }
 
 /** Revision, the store's verdict and why, how long it has been silent, and a live countdown to stale. */
-function ClaimState({ claim }: { claim: DevtoolsClaim }) {
-  const counting = !claim.mine && !claim.stale && !claim.finished && Number.isFinite(claim.staleAt);
-  const aging = !claim.finished && claim.seenAt !== undefined;
-  const now = useNow(counting || aging);
+function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }) {
+  // A frozen view (a crashed or destroyed replica: its last one) is judged no further: no countdown, no age or silence growing.
+  const counting = !frozen && !claim.mine && !claim.stale && !claim.finished && Number.isFinite(claim.staleAt);
+  const aged = !claim.finished && claim.seenAt !== undefined;
+  const now = useNow(counting || (aged && !frozen));
   return (
     <span data-testid="claim-state" data-reason={claim.reason ?? ""}>
       rev {claim.rev}{" "}
@@ -151,7 +152,7 @@ function ClaimState({ claim }: { claim: DevtoolsClaim }) {
       ) : (
         <Badge tone="ok">live</Badge>
       )}
-      {aging && (
+      {aged && (
         <span
           style={styles.muted}
           data-testid="claim-age"
@@ -166,7 +167,7 @@ function ClaimState({ claim }: { claim: DevtoolsClaim }) {
       )}
       {!claim.mine && !claim.finished && (
         <span style={styles.muted}>
-          silent {Math.round(claim.silentMs)} ms
+          silent {Math.round(frozen ? claim.silentMs : Math.max(claim.silentMs, now - (claim.silentSince ?? Infinity)))} ms
           {counting && ` · stale in ${Math.max(0, (claim.staleAt - now) / 1000).toFixed(1)} s`}
           {!counting && !claim.stale && Number.isFinite(claim.staleAt) === false && " · watched by its Web Lock"}
         </span>

@@ -54,7 +54,7 @@ export function build(input: BuildInputs): Built {
     if (k.local?.attempt) row.attempt = { ...k.local.attempt };
     else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
     if (k.claim) {
-      row.claim = claimView(k.claim, input.presence);
+      row.claim = claimView(k.claim, input.presence, inspection.at);
       const seenAt = input.claimedAt?.(k.key, k.claim.nonce);
       if (seenAt !== undefined) row.claim.seenAt = seenAt;
       if (input.claimStood?.(k.key, k.claim.nonce)) row.claim.seenAtStart = true;
@@ -110,7 +110,7 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsClaim {
+function claimView(c: InspectedClaim, presence: Presence | undefined, at: number): DevtoolsClaim {
   const claim: DevtoolsClaim = {
     replicaId: c.replicaId,
     mine: c.mine,
@@ -125,6 +125,7 @@ function claimView(c: InspectedClaim, presence: Presence | undefined): DevtoolsC
     staleAt: c.staleAt,
   };
   if (c.reason) claim.reason = c.reason;
+  if (!c.mine) claim.silentSince = at - c.silentMs;
   if (c.browserId !== undefined) claim.browserId = c.browserId;
   if (c.waiters) claim.waiters = c.waiters;
   if (presence) claim.holderPresent = c.mine || (presence.has(c.replicaId) && c.reason !== "presence-left" && c.reason !== "lock-released");

@@ -31,6 +31,8 @@ export type DevtoolsClaim = {
   reason?: "abandoned" | "presence-left" | "lock-released" | "lease-silence" | "disowned";
   /** How long the store has seen no sign of life for it, on its own clock. */
   silentMs: number;
+  /** Since when (the store's clock, as `staleAt`): the silence goes on growing with no doc change to show it. */
+  silentSince?: number;
   /** When it goes stale by silence on the store's clock (Infinity: only an event can tell, or it is ours). */
   staleAt: number;
   /**
