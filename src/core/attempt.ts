@@ -70,6 +70,11 @@ export type AttemptDeps = {
   over?: () => number | undefined;
 };
 
+/** A key lock asked for: its grant, and what withdraws the request. */
+type KeyLockAsked = { granted: Promise<() => void>; cancel: AbortController };
+
+const noop = () => {};
+
 /** Where the sync server placed this claim among its rivals (see Settle.fence); undefined when unknown. */
 export type ClaimOrder = "first" | "behind";
 
@@ -93,6 +98,11 @@ export class Attempt {
   private readonly controller = new AbortController();
   private state: State = { phase: "settling", timer: undefined };
   private releaseKey: (() => void) | undefined;
+  /**
+   * The key lock asked for, granted or not, with its own abort (not the request's): a request
+   * replaced before the grant hands the request on rather than asking again behind other tabs.
+   */
+  private lock: KeyLockAsked | undefined;
   private record: ClaimRecord | undefined;
   private fence: { pending: boolean; order?: ClaimOrder; ahead?: ClaimRecord; reasserted: boolean; unwatch?: () => void } | undefined;
   private windowDone = false;
@@ -130,21 +140,25 @@ export class Attempt {
     const { keyLock, replaces } = this.deps;
     if (!keyLock) return this.write(takeoverOf);
     this.state = { phase: "locking" };
-    const held = replaces?.handOver();
-    (held ? Promise.resolve(held) : keyLock(this.job.key, this.controller.signal)).then(
-      (release) => {
-        if (this.state.phase !== "locking") return release();
-        this.releaseKey = release;
-        const { settle, runsAtOnce } = this.deps;
-        // Nothing can change the decision between here and the claim's write (same task): send
-        // the request first. The other tabs and peers still get the claim in this task.
-        if (settle.ms === 0 && !settle.fence && runsAtOnce?.()) {
-          this.write(takeoverOf, true);
-        } else this.write(takeoverOf);
-        this.deps.changed();
-      },
-      () => {},
-    );
+    let lock = replaces?.handOver();
+    if (!lock) {
+      const cancel = new AbortController();
+      lock = { granted: keyLock(this.job.key, cancel.signal), cancel };
+    }
+    const asked = (this.lock = lock);
+    asked.granted.then((release) => {
+      // Handed over to the request that replaced ours, or let go (unlock releases it).
+      if (this.lock !== asked) return;
+      this.releaseKey = release;
+      if (this.state.phase !== "locking") return;
+      const { settle, runsAtOnce } = this.deps;
+      // Nothing can change the decision between here and the claim's write (same task): send
+      // the request first. The other tabs and peers still get the claim in this task.
+      if (settle.ms === 0 && !settle.fence && runsAtOnce?.()) {
+        this.write(takeoverOf, true);
+      } else this.write(takeoverOf);
+      this.deps.changed();
+    }, noop);
   }
 
   /**
@@ -342,11 +356,11 @@ export class Attempt {
     if (reason !== "refetched") this.letGo(reason);
   }
 
-  /** The key lock of a replaced attempt, for the claim that replaces it. */
-  handOver(): (() => void) | undefined {
-    const release = this.releaseKey;
-    this.releaseKey = undefined;
-    return release;
+  /** The key lock of a replaced attempt (held, or still asked for), for the claim that replaces it. */
+  handOver(): KeyLockAsked | undefined {
+    const lock = this.lock;
+    this.lock = this.releaseKey = undefined;
+    return lock;
   }
 
   /** Lets the key lock and the claim go (for a replaced attempt: no newer claim followed it). */
@@ -370,8 +384,11 @@ export class Attempt {
   }
 
   private unlock(): void {
-    this.releaseKey?.();
-    this.releaseKey = undefined;
+    const { lock, releaseKey } = this;
+    this.lock = this.releaseKey = undefined;
+    if (releaseKey) return releaseKey();
+    lock?.cancel.abort();
+    lock?.granted.then((release) => release(), noop);
   }
 
   private invalidated(): boolean {
