@@ -273,8 +273,7 @@ export class ClaimEngine {
       }
       case "abort":
         // The waiters that joined the replaced request join the newer one: never an older outcome
-        // it would have replaced (freshness.ts, outran), and every one gets the new result. One
-        // past MAX_REV keeps its revision: none can be claimed, it resolves with what is recorded.
+        // it would have replaced (freshness.ts, outran), and every one gets the new result.
         if (action.reason === "refetched") for (const w of st.waiters) w.minRev = Math.max(w.minRev, wantedRev(st) ?? 0);
         return this.stopAttempt(st, action.reason);
       case "yield":

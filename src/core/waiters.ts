@@ -2,7 +2,7 @@ import { callAll } from "./emitter.ts";
 import { abortError } from "./errors.ts";
 import { metWhenAsked } from "./freshness.ts";
 import type { KeyState, Waiter } from "./job.ts";
-import type { ErrorRecord, ResultRecord } from "./records.ts";
+import { MAX_REV, type ErrorRecord, type ResultRecord } from "./records.ts";
 import type { Snapshot } from "./types.ts";
 
 /**
@@ -22,8 +22,9 @@ export function demandedRev(
     claimRev !== undefined && claimRev > recorded ? claimRev : 0,
     attemptRev !== undefined && attemptRev > recorded ? attemptRev : 0,
   );
-  if (skipInFlight) return Math.max(active, recorded) + 1;
-  return active || recorded + 1;
+  // Nothing past the bound can be claimed (a peer's records at MAX_REV): the ask takes the outcome
+  // at the bound, recorded or in flight, as any ask does (a pending snapshot would answer nothing).
+  return Math.min(skipInFlight ? Math.max(active, recorded) + 1 : active || recorded + 1, MAX_REV);
 }
 
 /** A waiter for `minRev` on the key; its signal withdraws it (then `changed` re-decides the key). */
