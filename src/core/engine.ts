@@ -9,7 +9,8 @@ import { addWaiter, demandedRev, hasJudge, judgeWaiters, notifyListeners, reject
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import { Liveness, type Verdict } from "./liveness.ts";
-import { claimRank, type ClaimRecord, type ResultRecord } from "./records.ts";
+import type { ClaimRecord, ResultRecord } from "./records.ts";
+import { claimWatchers, rivalAhead } from "./claim-rivals.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
 import { KeyStates } from "./key-states.ts";
@@ -32,9 +33,7 @@ export class ClaimEngine {
   private readonly standby: KeyLockStandby | undefined;
   private lifecycle: Lifecycle;
   private waitingReady = false;
-  /** Attempts whose fence is unanswered, by key: they note every rival claim as it arrives. */
-  private readonly claimWatchers = new Map<string, Set<() => void>>();
-  private readonly unwatchClaims: () => void;
+  private readonly watchers: ReturnType<typeof claimWatchers>;
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
@@ -61,11 +60,7 @@ export class ClaimEngine {
     });
     this.liveness = this.sightings.liveness;
     this.standby = opts.keyLock ? new KeyLockStandby(opts.keyLock) : undefined;
-    this.unwatchClaims = records.claims.onChange((keys) => {
-      if (this.claimWatchers.size === 0) return;
-      const [few, many] = keys.size < this.claimWatchers.size ? [keys, this.claimWatchers] : [this.claimWatchers.keys(), keys];
-      for (const key of few) if (many.has(key)) for (const seen of this.claimWatchers.get(key) ?? []) seen();
-    });
+    this.watchers = claimWatchers(records.claims);
   }
 
   get replicaId(): string {
@@ -161,8 +156,7 @@ export class ClaimEngine {
     if (own.length) this.write(() => own.forEach(([key]) => claims.delete(key)));
     this.heartbeat.stop();
     this.sightings.stop();
-    this.unwatchClaims();
-    this.claimWatchers.clear();
+    this.watchers.stop();
   }
 
   /**
@@ -349,8 +343,8 @@ export class ClaimEngine {
       write: (fn) => this.write(fn),
       batch: (fn, before) => this.batch.queue(fn, before),
       seen: (record) => this.liveness.seeClaim(st.key, record),
-      rivalAhead: (key, nonce, rev) => this.rivalAhead(key, nonce, rev),
-      watchClaims: (key, seen) => this.watchClaims(key, seen),
+      rivalAhead: (key, nonce, rev) => rivalAhead(records.claims, this.liveness, replicaId, key, nonce, rev),
+      watchClaims: this.watchers.watch,
       over: () => this.reader.over(st),
       runsAtOnce: (): boolean => {
         const view = this.reader.view(st);
@@ -371,32 +365,6 @@ export class ClaimEngine {
     st.nonces = [...st.nonces.slice(-7), attempt.nonce];
     attempt.claim(takeoverOf);
     if (attempt.phase === "locking") this.opts.changed?.();
-  }
-
-  /**
-   * The strongest live rival of a claim among the key's racing entries. Only events make one
-   * stale here (abandoned, its presence left, its lock released): it has just arrived, and reading
-   * the lease verdict would restart the observation of the claim that stands.
-   */
-  private rivalAhead(key: string, nonce: string, rev: number): ClaimRecord | undefined {
-    const { gone, released } = this.liveness.departed();
-    let best: ClaimRecord | undefined;
-    for (const c of this.opts.records.claims.contenders(key)) {
-      if (c.nonce === nonce || c.replicaId === this.replicaId || c.rev < rev || c.abandoned) continue;
-      if (gone.has(c.replicaId) || released.has(c.replicaId)) continue;
-      if (!best || claimRank(c) > claimRank(best)) best = c;
-    }
-    return best;
-  }
-
-  private watchClaims(key: string, seen: () => void): () => void {
-    let set = this.claimWatchers.get(key);
-    if (!set) this.claimWatchers.set(key, (set = new Set()));
-    set.add(seen);
-    return () => {
-      set.delete(seen);
-      if (set.size === 0 && this.claimWatchers.get(key) === set) this.claimWatchers.delete(key);
-    };
   }
 
   private stopAttempt(st: KeyState, reason: StopReason): void {
