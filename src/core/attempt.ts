@@ -1,85 +1,16 @@
-import type { DocRecords } from "./doc-records.ts";
-import type { AbortReason, AttemptPhase } from "./decide.ts";
+import type { AttemptPhase } from "./decide.ts";
+import type { AttemptDeps, ClaimOrder, KeyLockAsked, StopReason } from "./attempt-deps.ts";
 import { abortError, isAbortError } from "./errors.ts";
-import type { StoreEvent } from "./events.ts";
 import type { Outcome } from "./fetcher.ts";
 import { networkCause } from "./causes.ts";
 import { inNextPageTask } from "./page-lifecycle.ts";
-import type { Heartbeat } from "./heartbeat.ts";
 import { randomId, type Job } from "./job.ts";
 import { claimRank, type ClaimRecord } from "./records.ts";
 import { startSettleTimer, type SettleTimer } from "./settle-timer.ts";
-import type { Settle } from "./settle-window.ts";
 import { writeOutcome } from "./writeback.ts";
 import { invalidated } from "./freshness.ts";
 
-/** What an attempt needs from its engine. */
-export type AttemptDeps = {
-  records: DocRecords;
-  replicaId: string;
-  /** This replica's browser id once its Web Lock is held (the claim then names it), read as it writes. */
-  browserId: () => string | undefined;
-  heartbeat: Heartbeat;
-  /**
-   * The last claim the key's waiters here saw standing: one at this revision was released
-   * unfinished since (its claimant's last waiter aborted, its store was destroyed), and its
-   * request may have reached the host: ours carries its Idempotency-Key (invariant 12).
-   */
-  joined?: ClaimRecord | undefined;
-  emit: (event: StoreEvent) => void;
-  /** Writes now, in one transaction of this store's origin. */
-  write: (fn: () => void) => void;
-  /** Writes with the other claims of this tick, in one transaction; `before` runs right ahead of it. */
-  batch: (fn: () => void, before?: () => void) => void;
-  /** The claim was written: its silence clock starts now. */
-  seen: (claim: ClaimRecord) => void;
-  /** The attempt changed phase or settled: the engine decides again. */
-  changed: () => void;
-  /**
-   * Same-browser arbitration: resolves with a release function once this tab holds the key's Web
-   * Lock (rejects when `signal` aborts). Tabs that claim the key at the same moment queue on it:
-   * exactly one writes its claim, the others see that claim arrive and yield — no timed window.
-   */
-  keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
-  /**
-   * The settle window for this claim: 0 when only tabs of this browser can race (the key lock
-   * decides), or eager when no replica of another browser is present (see ClaimRecord.eager).
-   */
-  settle: Settle;
-  /**
-   * A live rival claim of this key at `rev` or above, other than `nonce`, in the doc now (racing
-   * entries included): read when the fence is answered, it reached the server ahead of ours.
-   */
-  rivalAhead: (key: string, nonce: string, rev: number) => ClaimRecord | undefined;
-  /**
-   * Calls `seen` synchronously whenever the key's claims change in the doc, until the returned
-   * function is called: a rival that arrives before the fence's answer may be deleted as the
-   * doc's election loser (a microtask later) before that answer comes.
-   */
-  watchClaims: (key: string, seen: () => void) => () => void;
-  /**
-   * Whether the engine would dispatch this attempt the moment its claim stands (the decision
-   * table asked with our claim in the doc and the window passed). Asked only where the key lock
-   * decides and no window follows the claim: then the request leaves before the claim's
-   * transaction (its index, its messages to the tabs, its IndexedDB write) rather than after it.
-   */
-  runsAtOnce?: () => boolean;
-  /** The attempt this one replaces (refetched): its claim stands, and its key lock is held, for ours. */
-  replaces?: Attempt | undefined;
-  /** A revision above ours holding older data (freshness.ts, outran): our result is recorded at it. */
-  over?: () => number | undefined;
-};
-
-/** A key lock asked for: its grant, and what withdraws the request. */
-type KeyLockAsked = { granted: Promise<() => void>; cancel: AbortController };
-
 const noop = () => {};
-
-/** Where the sync server placed this claim among its rivals (see Settle.fence); undefined when unknown. */
-export type ClaimOrder = "first" | "behind";
-
-/** Why an attempt stopped without an outcome: the engine's reasons, a store teardown, or a page going away. */
-export type StopReason = AbortReason | "destroyed" | "hidden";
 
 type State =
   | { phase: "locking" }
@@ -140,12 +71,12 @@ export class Attempt {
     const { keyLock, replaces } = this.deps;
     if (!keyLock) return this.write(takeoverOf);
     this.state = { phase: "locking" };
-    let lock = replaces?.handOver();
-    if (!lock) {
+    let asked = replaces?.handOver();
+    if (!asked) {
       const cancel = new AbortController();
-      lock = { granted: keyLock(this.job.key, cancel.signal), cancel };
+      asked = { granted: keyLock(this.job.key, cancel.signal), cancel };
     }
-    const asked = (this.lock = lock);
+    this.lock = asked;
     asked.granted.then((release) => {
       // Handed over to the request that replaced ours, or let go (unlock releases it).
       if (this.lock !== asked) return;

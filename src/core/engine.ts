@@ -1,4 +1,5 @@
-import { Attempt, type StopReason } from "./attempt.ts";
+import { Attempt } from "./attempt.ts";
+import type { StopReason } from "./attempt-deps.ts";
 import { decide, isTerminal, MAX_STEPS, type Action, type KeyView, type Lifecycle } from "./decide.ts";
 import type { EngineOptions } from "./engine-options.ts";
 import { abortError } from "./errors.ts";
