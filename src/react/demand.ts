@@ -210,9 +210,11 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
  * error it shows (TanStack's reason to fetch now) may since have been followed by another tab's
  * result, which a tab that heard of it got from the bridge. This looks at what the worker holds
  * now (`heard`: no request, so that the one sent, if any, is the query's own, with its lease and
- * retry); when that is no error, it is the answer (the demand returned). Nothing to ask returns
- * undefined, not a promise: awaiting it would put the ask a microtask later, after a remount's
- * unsubscribe in the same commit, whose request would then be let go.
+ * retry); when that is no error, it is the answer (the demand returned). An explicit refetch
+ * (`asked` skips what is in flight) asks anew whatever the worker holds, as TanStack's does: it
+ * is not looked past. Nothing to ask returns undefined, not a promise: awaiting it would put the
+ * ask a microtask later, after a remount's unsubscribe in the same commit, whose request would
+ * then be let go.
  */
 export function pastShownError(
   store: Partial<SharedFetchStoreExtras>,
@@ -221,8 +223,10 @@ export function pastShownError(
   req: SharedRequest | ProgramRequest,
   read: () => { error?: unknown },
   signal: AbortSignal,
+  asked: Demand,
 ): Promise<Demand | undefined> | undefined {
-  if (!read().error || key === undefined || store.hears?.(key) !== false) return undefined;
+  if ((asked.mode === "refetch" && asked.skipInFlight) || !read().error || key === undefined || store.hears?.(key) !== false)
+    return undefined;
   return store.heard!(kind, req, signal).then(() => (read().error ? undefined : { mode: "ensure", maxAgeMs: Infinity }));
 }
 

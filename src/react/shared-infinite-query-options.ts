@@ -147,7 +147,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       throw inputErrorOf(param, error);
     }
     const extras = store as Partial<SharedFetchStoreExtras>;
-    const past = pastShownError(extras, "fetch", extras.keyOf?.call(store, req), req, () => store.snapshot(req), ask.signal);
+    const past = pastShownError(extras, "fetch", extras.keyOf?.call(store, req), req, () => store.snapshot(req), ask.signal, asked);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =

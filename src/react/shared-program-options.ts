@@ -97,8 +97,9 @@ export function programOptionsOf<TData>(
       Query<unknown, Error, unknown, readonly unknown[]> | undefined;
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
-    const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal);
-    const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.programSnapshot(req));
+    const asked = demandOf(query, fetch);
+    const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal, asked);
+    const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.

@@ -264,8 +264,9 @@ export function queryOptionsOf<T, TData>(
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const fetch = takeFetch(query);
     const askedAt = Date.now();
-    const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal);
-    const demand = (past && (await past)) ?? pastRecordedError(demandOf(query, fetch), () => store.snapshot(req));
+    const asked = demandOf(query, fetch);
+    const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal, asked);
+    const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     const snap =
       demand.mode === "refetch"
