@@ -1,16 +1,17 @@
-import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
-import { parseWorkerMessage, PROTOCOL, STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig, type TabMessage } from "./protocol.ts";
+import { onPageTransitions } from "./page-transitions.ts";
+import { holdLock, watchLock, type PortLike } from "./port.ts";
+import { parseWorkerMessage, PROTOCOL, type BrowserConfig, type TabMessage } from "./protocol.ts";
+import { letGo, type Standby } from "./standby.ts";
 import type { RemoteStore } from "./remote-store.ts";
+import { STANDBY_AFTER_TAKEOVER_MS, WORKER_PROBE_MS, WORKER_READY_MS } from "./worker-bounds.ts";
+import { liveGeneration, readGeneration, workerName, writeGeneration, type QueryableLocks } from "./worker-generations.ts";
 import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
-import { readStored, writeStored } from "../core/local-storage.ts";
 
 /** What `new SharedWorker(...)` gives: its port (and error events). */
 export type SharedWorkerLike = {
   port: PortLike;
   addEventListener?(type: "error", listener: (event: Event) => void): void;
 };
-
-type QueryableLocks = LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> };
 
 export type WorkerLinkOptions = {
   store: RemoteStore;
@@ -27,33 +28,6 @@ export type WorkerLinkOptions = {
   /** The worker failed (did not start or load, refused, or never answered): the tab falls back, saying why. */
   onFail?: (reason: string) => void;
 };
-
-/**
- * Bound on a worker's answer to a hello. A cold worker opens IndexedDB first (tens to hundreds of
- * milliseconds measured here, more on a loaded machine); a script that 404s or throws never answers.
- */
-export const WORKER_READY_MS = 5000;
-
-/**
- * How long a tab waits, hearing nothing from its worker, before it starts the same worker once
- * more to learn whether its script loads. A browser fires a failed script's `error` at the
- * SharedWorker objects connected to it, but a tab that connects while that worker is being torn
- * down may hear nothing (the HTML spec allows it). Three chromium tabs on a 404ing script, opened
- * at once, had a tab hear nothing in 5 boots of 79, every tab at times; with the probe, 0 of 40.
- * The probe finds no worker then, starts a fresh one, and hears its `error`; a worker that is
- * only slow takes the probe as one more port that never says hello.
- */
-export const WORKER_PROBE_MS = 1000;
-
-/** How long after a takeover a tab waits before it starts the next standby (see `ready`). */
-export const STANDBY_AFTER_TAKEOVER_MS = 1000;
-
-/** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
-export function workerName(name: string, generation: number): string {
-  return `shared-fetch:${name}:${generation}`;
-}
-
-const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
 
 /**
  * A page's id, by its Web Locks (its first store's tab id): the worker tells a store the page makes
@@ -110,7 +84,10 @@ export class WorkerLink {
   constructor(private readonly o: WorkerLinkOptions) {
     this.tabLock = `shared-fetch:tab:${o.tabId}`;
     if (!pages.has(o.locks)) pages.set(o.locks, o.tabId);
-    this.offPage = this.watchPage();
+    this.offPage = onPageTransitions(
+      (event) => this.hide(event),
+      (event) => this.show(event),
+    );
     void this.begin();
   }
 
@@ -335,38 +312,26 @@ export class WorkerLink {
     this.connect();
   }
 
-  private watchPage(): () => void {
-    const win = globalThis as {
-      addEventListener?: (t: string, f: (e: Event) => void) => void;
-      removeEventListener?: (t: string, f: (e: Event) => void) => void;
-    };
-    if (typeof win.addEventListener !== "function") return () => {};
-    // pagehide: this tab wants nothing now, and lets go of its lock (a held lock keeps it out of
-    // the back/forward cache). pageshow from that cache: hold it again and say hello again.
-    const onHide = (event: Event) => {
-      if (this.hidden) return;
-      this.hidden = true;
-      clearTimeout(this.readyTimer);
-      this.endProbe();
-      this.o.store.leave((event as PageTransitionEvent).persisted === false);
-      this.stopWatch?.();
-      this.stopWatch = undefined;
-      // The standby is turned to again only once it says it stands again (see resume).
-      if (this.standby) letGo(this.standby, false);
-      this.standby = undefined;
-      this.letGoTabLock();
-    };
-    const onShow = (event: Event) => {
-      if (!(event as PageTransitionEvent).persisted || !this.hidden) return;
-      this.hidden = false;
-      void this.resume();
-    };
-    win.addEventListener("pagehide", onHide);
-    win.addEventListener("pageshow", onShow);
-    return () => {
-      win.removeEventListener?.("pagehide", onHide);
-      win.removeEventListener?.("pageshow", onShow);
-    };
+  // pagehide: this tab wants nothing now, and lets go of its lock (a held lock keeps it out of
+  // the back/forward cache). pageshow from that cache: hold it again and say hello again.
+  private hide(event: PageTransitionEvent): void {
+    if (this.hidden) return;
+    this.hidden = true;
+    clearTimeout(this.readyTimer);
+    this.endProbe();
+    this.o.store.leave(event.persisted === false);
+    this.stopWatch?.();
+    this.stopWatch = undefined;
+    // The standby is turned to again only once it says it stands again (see resume).
+    if (this.standby) letGo(this.standby, false);
+    this.standby = undefined;
+    this.letGoTabLock();
+  }
+
+  private show(event: PageTransitionEvent): void {
+    if (!event.persisted || !this.hidden) return;
+    this.hidden = false;
+    void this.resume();
   }
 
   private async resume(): Promise<void> {
@@ -416,50 +381,7 @@ export class WorkerLink {
   }
 }
 
-type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?: () => void };
-
-/** Stops watching a standby and closes this tab's port to it; `bye` withdraws what the tab asked it in advance. */
-function letGo(standby: Standby, bye: boolean): void {
-  standby.stopWatch?.();
-  if (bye) standby.worker.port.postMessage({ t: "bye" } satisfies TabMessage);
-  standby.worker.port.close();
-}
-
 function errorText(event: Event): string {
   const message = (event as ErrorEvent).message;
   return `the SharedWorker failed to load${message ? `: ${message}` : " (its script did not load or threw)"}`;
-}
-
-/** The generation this browser last wrote (0 before any), or undefined without storage to read. */
-function readGeneration(name: string): number | undefined {
-  const stored = readStored(generationKey(name));
-  if (stored === undefined) return undefined;
-  const n = Number(stored);
-  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
-}
-
-function writeGeneration(name: string, generation: number): void {
-  // Without storage a new tab finds the live worker by its lock (liveGeneration).
-  if ((readGeneration(name) ?? 0) < generation) writeStored(generationKey(name), String(generation));
-}
-
-/**
- * The newest generation whose worker holds its lock now, or -1 (none, or no way to ask). A
- * standby whose predecessor holds no lock is promoted (that worker died) and takes its own
- * worker lock a moment later: its generation is the live one already.
- */
-async function liveGeneration(locks: QueryableLocks, name: string): Promise<number> {
-  if (typeof locks.query !== "function") return -1;
-  const base = workerName(name, 0).slice(0, -1);
-  try {
-    const { held = [] } = await locks.query();
-    const gens = (prefix: string) =>
-      held
-        .map((l) => (l.name?.startsWith(prefix + base) ? Number(l.name.slice(prefix.length + base.length)) : NaN))
-        .filter(Number.isSafeInteger);
-    const live = gens(WORKER_LOCK_PREFIX);
-    return Math.max(-1, ...live, ...gens(STANDBY_LOCK_PREFIX).filter((n) => !live.includes(n - 1)));
-  } catch {
-    return -1;
-  }
 }

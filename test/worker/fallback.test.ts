@@ -16,7 +16,7 @@ import { Host } from "../../sim/host.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
 import { PROTOCOL } from "../../src/worker/protocol.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
-import { WORKER_PROBE_MS, WORKER_READY_MS } from "../../src/worker/worker-link.ts";
+import { WORKER_PROBE_MS, WORKER_READY_MS } from "../../src/worker/worker-bounds.ts";
 import { cleanup, sharedWorkerHere } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/fallback";

@@ -14,7 +14,8 @@ import { Host } from "../../sim/host.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { parseTabMessage, PROTOCOL, WORKER_LOCK_PREFIX, type TabMessage } from "../../src/worker/protocol.ts";
 import { RemoteStore } from "../../src/worker/remote-store.ts";
-import { WorkerLink, workerName, type SharedWorkerLike } from "../../src/worker/worker-link.ts";
+import { workerName } from "../../src/worker/worker-generations.ts";
+import { WorkerLink, type SharedWorkerLike } from "../../src/worker/worker-link.ts";
 import { fakeStorage, markKey, noOtherReplica, settled, slowIndexedDB } from "../sync/boot-fakes.ts";
 import { cleanup, until } from "./browser-sim.ts";
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { simulateCrash } from "../../devtools/actions.ts";
 import { Host } from "../../sim/host.ts";
-import { STANDBY_AFTER_TAKEOVER_MS } from "../../src/worker/worker-link.ts";
+import { STANDBY_AFTER_TAKEOVER_MS } from "../../src/worker/worker-bounds.ts";
 import { browser, until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/standby-after-takeover";

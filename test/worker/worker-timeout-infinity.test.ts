@@ -12,7 +12,7 @@ import { Host } from "../../sim/host.ts";
 import { SharedFetchInputError } from "../../src/core/errors.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
-import { WORKER_READY_MS } from "../../src/worker/worker-link.ts";
+import { WORKER_READY_MS } from "../../src/worker/worker-bounds.ts";
 import { cleanup, sharedWorkerHere } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/worker-timeout";

@@ -1,0 +1,47 @@
+import type { LockManagerLike } from "./port.ts";
+import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX } from "./protocol.ts";
+import { readStored, writeStored } from "../core/local-storage.ts";
+
+/** Web Locks as a tab has them: `query` tells which worker generations hold their locks. */
+export type QueryableLocks = LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> };
+
+/** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
+export function workerName(name: string, generation: number): string {
+  return `shared-fetch:${name}:${generation}`;
+}
+
+const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
+
+/** The generation this browser last wrote (0 before any), or undefined without storage to read. */
+export function readGeneration(name: string): number | undefined {
+  const stored = readStored(generationKey(name));
+  if (stored === undefined) return undefined;
+  const n = Number(stored);
+  return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+}
+
+export function writeGeneration(name: string, generation: number): void {
+  // Without storage a new tab finds the live worker by its lock (liveGeneration).
+  if ((readGeneration(name) ?? 0) < generation) writeStored(generationKey(name), String(generation));
+}
+
+/**
+ * The newest generation whose worker holds its lock now, or -1 (none, or no way to ask). A
+ * standby whose predecessor holds no lock is promoted (that worker died) and takes its own
+ * worker lock a moment later: its generation is the live one already.
+ */
+export async function liveGeneration(locks: QueryableLocks, name: string): Promise<number> {
+  if (typeof locks.query !== "function") return -1;
+  const base = workerName(name, 0).slice(0, -1);
+  try {
+    const { held = [] } = await locks.query();
+    const gens = (prefix: string) =>
+      held
+        .map((l) => (l.name?.startsWith(prefix + base) ? Number(l.name.slice(prefix.length + base.length)) : NaN))
+        .filter(Number.isSafeInteger);
+    const live = gens(WORKER_LOCK_PREFIX);
+    return Math.max(-1, ...live, ...gens(STANDBY_LOCK_PREFIX).filter((n) => !live.includes(n - 1)));
+  } catch {
+    return -1;
+  }
+}
