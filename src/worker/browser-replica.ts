@@ -1,44 +1,19 @@
 import * as Y from "yjs";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
-import { checkLocks } from "../core/store-options.ts";
 import { internalsOf } from "../core/internals.ts";
-import { createSharedFetchStore, type CreateStoreOptions } from "../core/store.ts";
+import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
-import { requireOptions, type Connection } from "../sync/connection.ts";
-import { shownValue } from "../core/errors.ts";
-import { warnUnknownOptions } from "../core/options.ts";
+import type { Connection } from "../sync/connection.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
+import { judgeClaims } from "./judge-claims.ts";
+import { checkReplicaOptions, type BrowserReplicaOptions } from "./replica-options.ts";
 import { TabSession, type LiveAsk, type Opened } from "./tab-session.ts";
-
-export type BrowserReplicaOptions = {
-  /**
-   * Connects the doc to other devices, e.g. `(doc) => connectHocuspocus(doc, {...})`. Default:
-   * y-websocket to the `peers` the tabs name in `connectBrowser`, if they name any.
-   */
-  connectPeers?: ((doc: Y.Doc, config: BrowserConfig) => Connection | undefined) | undefined;
-  /** The worker's fetch (default: the worker's global fetch). */
-  fetch?: typeof fetch | undefined;
-  /** Further store options (settleMs, retentionMs, maxResultBytes, …) for every store of this worker. */
-  store?: Omit<CreateStoreOptions, "doc" | "identity" | "awareness" | "fetch"> | undefined;
-  /** Default: `navigator.locks` of the worker. */
-  locks?: LockManagerLike | null | undefined;
-  /** Names this worker's lifetime lock (default: the SharedWorker's name). */
-  lockName?: string | undefined;
-  /**
-   * How long this worker serves on once no tab is left (every tab's store destroyed, closed or
-   * crashed) before it retires: its doc, sockets and database closed (default RETIRE_AFTER_MS;
-   * Infinity: never).
-   */
-  retireAfterMs?: number | undefined;
-  /** Called once it retired (serveBrowserReplica closes the worker right after it). */
-  onRetire?: (() => void) | undefined;
-};
 
 /**
  * A worker with no tab left retires after this long. A page that destroys its store (a logout in
@@ -61,26 +36,6 @@ export type BrowserReplica = {
   destroy(): void;
 };
 
-const OPTION_TYPES = { connectPeers: "function", fetch: "function", onRetire: "function", lockName: "string", store: "object" };
-const REPLICA_OPTIONS = { ...OPTION_TYPES, locks: 0, retireAfterMs: 0 } satisfies Record<keyof BrowserReplicaOptions, unknown>;
-
-/**
- * Refuses options of the wrong shape at once, naming the value: in a worker, a bad value taken for
- * none (or failing at its first use) shows far from the page that built it.
- */
-function checkReplicaOptions(options: unknown, fn = "createBrowserReplica"): asserts options is BrowserReplicaOptions {
-  requireOptions(fn, options);
-  const o = options as Record<string, unknown>;
-  warnUnknownOptions(fn, o, REPLICA_OPTIONS);
-  for (const [name, type] of Object.entries(OPTION_TYPES))
-    if (o[name] !== undefined && (typeof o[name] !== type || o[name] === null))
-      throw new TypeError(`${fn}: \`${name}\` must be ${type === "object" ? "an" : "a"} ${type} when given, got ${shownValue(o[name])}`);
-  checkLocks(o.locks);
-  const ms = o.retireAfterMs;
-  if (ms !== undefined && !(typeof ms === "number" && ms >= 0 && (ms < 2 ** 31 || ms === Infinity)))
-    throw new TypeError(`${fn}: \`retireAfterMs\` must be a number of ms from 0 to 2^31 - 1, or Infinity, got ${shownValue(ms)}`);
-}
-
 /**
  * The browser's one replica: one Y.Doc, its IndexedDB persistence, its sync with other devices,
  * and one store per identity, shared by every tab connected to this worker. The doc is also
@@ -93,7 +48,7 @@ export function createBrowserReplica(options: BrowserReplicaOptions = {}): Brows
 }
 
 /** createBrowserReplica past the check of its options (serveBrowserReplica checks them under its own name). */
-function startReplica(options: BrowserReplicaOptions): BrowserReplica {
+export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
   const locks = options.locks === null ? undefined : (options.locks ?? detectLocks());
   const scopeName = (globalThis as { name?: unknown }).name;
   const lockBase = options.lockName ?? (typeof scopeName === "string" && scopeName ? scopeName : randomId());
@@ -396,54 +351,4 @@ function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     },
   };
   return replica;
-}
-
-type ConnectScope = { addEventListener(type: "connect", listener: (event: MessageEvent) => void): void };
-
-/**
- * Call once at the top of your SharedWorker file: every tab that connects (`connectBrowser`) is
- * served by this worker's one replica. Returns the replica (for diagnostics).
- */
-export function serveBrowserReplica(options: BrowserReplicaOptions = {}): BrowserReplica {
-  const scope = globalThis as unknown as Partial<ConnectScope>;
-  if (typeof scope.addEventListener !== "function")
-    throw new TypeError("serveBrowserReplica: call it in a SharedWorker (no `connect` event here); see connectBrowser");
-  // Retired with no tab left, the worker ends: a tab that comes later starts a fresh one. Whatever
-  // the app's onRetire (undefined included): a retired worker refuses every port it is handed.
-  const close = (globalThis as { close?: () => void }).close;
-  // Checked before it is wrapped: an onRetire that is no function would throw only at the retirement.
-  checkReplicaOptions(options, "serveBrowserReplica");
-  const replica = startReplica({ ...options, onRetire: () => (options.onRetire?.(), close?.call(globalThis)) });
-  scope.addEventListener("connect", (event) => {
-    const port = event.ports[0];
-    if (port) replica.accept(port);
-  });
-  return replica;
-}
-
-/**
- * Has a standby's idle store judge each claim as it arrives, as its inspector would: a claim from
- * this browser gets its claimant's lock queued for at once, so the live worker's death is known
- * to this store the moment its lock is released, and the re-sent request takes over without a
- * lock round trip first; then `judged` (the gate queues key locks the live worker holds now).
- * Returns the stop.
- */
-function judgeClaims(store: SharedFetchStoreWithExtras, judged: () => void): () => void {
-  const { records, engine } = internalsOf(store);
-  let stopped = false;
-  const judge = (keys: Iterable<string>) =>
-    queueMicrotask(() => {
-      if (stopped) return;
-      for (const key of keys) {
-        const claim = records.claims.get(key);
-        if (claim) engine.verdict(key, claim);
-      }
-      judged();
-    });
-  const off = records.claims.onChange((keys) => judge([...keys]));
-  judge(records.claims.keys());
-  return () => {
-    stopped = true;
-    off();
-  };
 }

@@ -4,6 +4,6 @@
  * to the y-websocket server the tabs name (`peers`); write your own file with
  * serveBrowserReplica for Hocuspocus, a custom fetch or other store options.
  */
-import { serveBrowserReplica } from "./browser-replica.ts";
+import { serveBrowserReplica } from "./serve-browser-replica.ts";
 
 serveBrowserReplica();

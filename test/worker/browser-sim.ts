@@ -6,7 +6,8 @@
 import { afterEach } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import type { Host } from "../../sim/host.ts";
-import { createBrowserReplica, type BrowserReplica, type BrowserReplicaOptions } from "../../src/worker/browser-replica.ts";
+import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
+import type { BrowserReplicaOptions } from "../../src/worker/replica-options.ts";
 import { connectBrowser, type BrowserStore, type ConnectBrowserOptions } from "../../src/worker/connect-browser.ts";
 import type { PortLike } from "../../src/worker/port.ts";
 

@@ -11,7 +11,7 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
-import { serveBrowserReplica } from "../../src/worker/browser-replica.ts";
+import { serveBrowserReplica } from "../../src/worker/serve-browser-replica.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
 import { cleanup, sharedWorkerHere, until } from "./browser-sim.ts";
 
