@@ -13,7 +13,8 @@ import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./p
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
 import { judgeClaims } from "./judge-claims.ts";
 import { checkReplicaOptions, type BrowserReplicaOptions } from "./replica-options.ts";
-import { TabSession, type LiveAsk, type Opened } from "./tab-session.ts";
+import type { LiveAsk, Opened } from "./session-deps.ts";
+import { TabSession } from "./tab-session.ts";
 
 /**
  * A worker with no tab left retires after this long. A page that destroys its store (a logout in

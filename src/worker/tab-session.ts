@@ -1,44 +1,14 @@
 import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
-import { watchLock, type LockManagerLike, type PortLike } from "./port.ts";
+import { watchLock, type PortLike } from "./port.ts";
 import { internalsOf } from "../core/internals.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { answerRetry, retryFromWire } from "./retry-wire.ts";
-import type { RetryPolicy } from "../core/retry.ts";
-import { helloProblem, parseTabMessage, PROTOCOL, toWire, type BrowserConfig, type TabMessage, type WorkerMessage } from "./protocol.ts";
-
-export type SessionDeps = {
-  locks: LockManagerLike | undefined;
-  /** The worker's store for an identity (made on first use) and the lock that says the worker lives. */
-  open(config: BrowserConfig): Promise<Opened>;
-  /**
-   * Be the next generation's worker: a live doc now, the replica once the lock `watch` is released.
-   * Resolves to the standby's own lock once held (none: this worker is no standby).
-   */
-  prepare(config: BrowserConfig, watch: string, replica?: string): Promise<string> | undefined;
-  /** A standby's idle store for the asks a tab sends it in advance, if it has one for this tab. */
-  shadow(config: BrowserConfig): Promise<SharedFetchStoreWithExtras | undefined>;
-  /** The devtools' "crash this replica": the worker stops as if its renderer died. */
-  crash(): void;
-  /** Whether the hello of a session (`first`: its port connected first) comes from the page that started the worker. */
-  host(first: boolean, page: string | undefined): boolean;
-  /** A message that failed validation: dropped (tests count these). */
-  onMalformed?(data: unknown): void;
-  onClosed(session: TabSession): void;
-  /** A tab came or went (see TabSession.present): a session with no tab is kept only by its port (a hello may come back on it). */
-  onPresence?(connecting?: boolean, session?: TabSession): void;
-  /** An ask with a retry policy waits for `key` until `signal` aborts or `running` settles. */
-  ask?(key: string, ask: LiveAsk, signal: AbortSignal, running: Promise<unknown>): void;
-  /** The policy of another ask still waiting for `key` (not `self`), if any. */
-  retries?(key: string, self: () => boolean): RetryPolicy | undefined;
-};
-
-/** The worker's store for a tab, its doc, and its lifetime lock (`held` once granted: then the tab is told). */
-export type Opened = { store: SharedFetchStoreWithExtras; lock: string; doc: Y.Doc; held: Promise<unknown> };
-
-export type LiveAsk = { policy: RetryPolicy; asking: () => boolean };
+import type { Opened, SessionDeps } from "./session-deps.ts";
+import { askStore, resultInfoOf } from "./store-asks.ts";
+import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
 
@@ -296,19 +266,8 @@ export class TabSession {
         (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
       );
       const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
-      if (msg.kind === "fetch") {
-        key = store.keyOf(msg.req as never);
-        running =
-          msg.mode === "refetch"
-            ? store.refetch(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
-            : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
-      } else {
-        key = store.programKeyOf(msg.req as never);
-        running =
-          msg.mode === "refetch"
-            ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
-            : store.ensureProgram(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
-      }
+      key = msg.kind === "fetch" ? store.keyOf(msg.req as never) : store.programKeyOf(msg.req as never);
+      running = askStore(store, msg, opts);
       if (retry) this.deps.ask?.(key, { policy: retry, asking }, signal, running);
     } catch (error) {
       this.waiters.delete(msg.id);
@@ -318,7 +277,7 @@ export class TabSession {
       (snap) => {
         if (this.waiters.get(msg.id) !== controller) return;
         this.waiters.delete(msg.id);
-        this.post({ t: "settled", id: msg.id, key, snap, ...this.info(store, msg.kind, msg.req) });
+        this.post({ t: "settled", id: msg.id, key, snap, ...resultInfoOf(store, msg.kind, msg.req) });
       },
       (error: unknown) => {
         if (this.waiters.get(msg.id) !== controller) return;
@@ -326,15 +285,6 @@ export class TabSession {
         this.post({ t: "rejected", id: msg.id, error: toWire(error) });
       },
     );
-  }
-
-  private info(
-    store: SharedFetchStoreWithExtras,
-    kind: "fetch" | "program",
-    req: unknown,
-  ): { info?: { rev: number; at?: number; ahead?: true } } {
-    const info = kind === "fetch" ? store.resultInfo(req as never) : store.programResultInfo(req as never);
-    return info ? { info } : {};
   }
 
   private subscribe(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
@@ -345,7 +295,7 @@ export class TabSession {
       const snap = read();
       if (snap === sub.last) return;
       sub.last = snap;
-      this.post({ t: "snap", key, snap, ...this.info(store, kind, req) });
+      this.post({ t: "snap", key, snap, ...resultInfoOf(store, kind, req) });
     };
     try {
       const listener = () => this.markDirty(key);

@@ -1,0 +1,28 @@
+import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
+import type { EnsureOptions, Snapshot } from "../core/types.ts";
+import type { TabMessage } from "./protocol.ts";
+
+/** A tab's ask put to the worker's store: the store's promise. */
+export function askStore(
+  store: SharedFetchStoreWithExtras,
+  msg: Extract<TabMessage, { t: "ensure" }>,
+  opts: EnsureOptions,
+): Promise<Snapshot> {
+  if (msg.kind === "fetch")
+    return msg.mode === "refetch"
+      ? store.refetch(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+      : store.ensure(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
+  return msg.mode === "refetch"
+    ? store.refetchProgram(msg.req as never, msg.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+    : store.ensureProgram(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
+}
+
+/** The recorded result's revision and date, sent with a snapshot or an answer (none: nothing recorded). */
+export function resultInfoOf(
+  store: SharedFetchStoreWithExtras,
+  kind: "fetch" | "program",
+  req: unknown,
+): { info?: { rev: number; at?: number; ahead?: true } } {
+  const info = kind === "fetch" ? store.resultInfo(req as never) : store.programResultInfo(req as never);
+  return info ? { info } : {};
+}
