@@ -10,7 +10,7 @@ import { SharedFetchError } from "./shared-error.ts";
 export const REFETCH_META = { sharedFetch: "refetch" } as const;
 
 /** What one run of a shared query function asks the store for. */
-export type Demand = { mode: "refetch"; skipInFlight?: true } | { mode: "ensure"; maxAgeMs: number; poll?: true };
+export type Demand = { mode: "refetch"; skipInFlight?: true; always?: true } | { mode: "ensure"; maxAgeMs: number; poll?: true };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Behavior<T = unknown, E = Error> = NonNullable<UseQueryOptions<T, E, T>["behavior"]>;
@@ -168,6 +168,9 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   if ((state.fetchMeta as { sharedFetch?: unknown } | null)?.sharedFetch === REFETCH_META.sharedFetch)
     return { mode: "refetch", skipInFlight: true };
   if (fetch?.fetchOptions?.cancelRefetch === true) return { mode: "refetch", skipInFlight: true };
+  // An "always" mount (see below) before an invalidation: both ask for a newer revision, and a
+  // shown error is not looked past for it (pastShownError).
+  if (fetch?.mountAlways) return { mode: "refetch", always: true };
   if (state.isInvalidated && state.status !== "error") return { mode: "refetch" };
   if (fetch && !fetch.observer)
     return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };
@@ -193,9 +196,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // `"always"` fetches whatever the data's age, as an explicit refetch does: a newer revision (K
   // tabs mounting at once join one), a polled query's mount too (TanStack's mount looks at no
   // interval); its poll ticks stay freshness demands. A focus or reconnect comes with `cancelRefetch: false`.
-  if (fetch?.mountAlways) return { mode: "refetch" };
   if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval), poll: true };
-  if (fetch?.fetchOptions?.cancelRefetch === false && focusOrReconnectAlways) return { mode: "refetch" };
+  if (fetch?.fetchOptions?.cancelRefetch === false && focusOrReconnectAlways) return { mode: "refetch", always: true };
   if (state.status === "error") return { mode: "refetch" };
   // A mount with nothing shown though `refetchOnMount: false`: the hydration render left out the
   // recorded result (hydration.ts), which a client render shows as initialData and never refetches
@@ -211,8 +213,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
  * result, which a tab that heard of it got from the bridge. This looks at what the worker holds
  * now (`heard`: no request, so that the one sent, if any, is the query's own, with its lease and
  * retry); when that is no error, it is the answer (the demand returned). An explicit refetch
- * (`asked` skips what is in flight) asks anew whatever the worker holds, as TanStack's does: it
- * is not looked past. Nothing to ask returns undefined, not a promise: awaiting it would put the
+ * (`asked` skips what is in flight) and an `"always"` mount, focus or reconnect ask anew whatever
+ * the worker holds, as TanStack's do and a per-tab store's do: they are not looked past. Nothing to ask returns undefined, not a promise: awaiting it would put the
  * ask a microtask later, after a remount's unsubscribe in the same commit, whose request would
  * then be let go.
  */
@@ -225,7 +227,12 @@ export function pastShownError(
   signal: AbortSignal,
   asked: Demand,
 ): Promise<Demand | undefined> | undefined {
-  if ((asked.mode === "refetch" && asked.skipInFlight) || !read().error || key === undefined || store.hears?.(key) !== false)
+  if (
+    (asked.mode === "refetch" && (asked.skipInFlight || asked.always)) ||
+    !read().error ||
+    key === undefined ||
+    store.hears?.(key) !== false
+  )
     return undefined;
   return store.heard!(kind, req, signal).then(() => (read().error ? undefined : { mode: "ensure", maxAgeMs: Infinity }));
 }
