@@ -40,6 +40,13 @@ export type ConnectorInfo = {
    * them (a request hung in one would hold the other's back for as long).
    */
   scope?: string;
+  /**
+   * While its connection is out of sync and being made again: a promise that ends at that
+   * connection's sync or failure (the same one until then). A claim made now waits for it, as the
+   * first claims wait for the initial sync: what other devices claimed or recorded meanwhile is on
+   * its way. Undefined when in sync, or when no connection is wanted (a deliberate disconnect).
+   */
+  resync?: () => Promise<void> | undefined;
   /** The presence it carries (the awareness it returns): a store given it follows its successor. */
   awareness?: Awareness;
 };
@@ -89,10 +96,27 @@ export function whenConnectorsSynced(doc: Y.Doc): Promise<void> {
 
 /** Resolves when every connector of the doc synced, or after `maxMs`: a dead server must not block work. */
 export function whenDocSynced(doc: Y.Doc, maxMs = SYNC_WAIT_MS): Promise<void> {
-  if (connectorsOf(doc).length === 0) return Promise.resolve();
+  return connectorsOf(doc).length === 0 ? Promise.resolve() : within(whenConnectorsSynced(doc), maxMs);
+}
+
+function within(wait: Promise<void>, maxMs: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
-  return Promise.race([whenConnectorsSynced(doc), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([wait, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * For a claim made now: a wait for the doc's connections being made again (ConnectorInfo.resync),
+ * bounded as the first claim's is; undefined when none is, or once one was waited for.
+ */
+export function resyncWaits(doc: Y.Doc): () => Promise<void> | undefined {
+  let waited: Promise<void> | undefined;
+  return () => {
+    const attempt = connectorsOf(doc).reduce<Promise<void> | undefined>((p, c) => p ?? c.resync?.(), undefined);
+    if (!attempt || attempt === waited) return;
+    waited = attempt;
+    return within(attempt, SYNC_WAIT_MS);
+  };
 }
 
 /** Runs `then` once every connector of the doc flushed (at once when none can). */

@@ -30,6 +30,8 @@ export type EngineOptions = {
    * before it could not name its browser, and its crash would then be found only by the lease.
    */
   ready?: () => Promise<void>;
+  /** A claim about to be made waits for this first, when it is given (connectors.ts, resyncWaits). */
+  resync?: () => Promise<void> | undefined;
   /**
    * Whether another replica waits on this replica's claim of `key` at `rev` (presence.ts,
    * PresenceSelf.waits), or may (`sent`: its request is out, and a wait may be on its way).

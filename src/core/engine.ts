@@ -35,6 +35,7 @@ export class ClaimEngine {
   private lifecycle: Lifecycle;
   private waitingReady = false;
   private readonly watchers: ReturnType<typeof claimWatchers>;
+  private readied = false;
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
@@ -279,8 +280,14 @@ export class ClaimEngine {
         return st.attempt?.dispatch();
       case "reassert":
         return st.attempt?.reassert();
-      case "claim":
-        return this.claim(st, action.rev, action.from);
+      case "claim": {
+        // Reconnecting to other devices: what they did meanwhile is on its way (a reconnect's
+        // refetch would send a request another device has in flight). Waits as the first claims do.
+        const resync = this.readied ? undefined : this.opts.resync?.();
+        if (!resync) return this.claim(st, action.rev, action.from);
+        this.lifecycle = "starting";
+        return this.awaitReady(() => resync);
+      }
       case "wait":
         return this.keys.recheckAt(st, action.until);
       case "await-ready":
@@ -299,17 +306,20 @@ export class ClaimEngine {
     return this.lifecycle;
   }
 
-  private awaitReady(): void {
-    if (this.waitingReady || !this.opts.ready) return;
+  private awaitReady(ready = this.opts.ready): void {
+    if (this.waitingReady || !ready) return;
     this.waitingReady = true;
-    void this.opts.ready().then(() => {
+    void ready().then(() => {
       this.waitingReady = false;
       if (this.lifecycle !== "starting") return;
       this.lifecycle = "ready";
+      // The claims decided now have waited: a reconnect that failed at once is not waited for again.
+      this.readied = true;
       for (const st of [...this.keys.all()]) {
         this.judge(st, true);
         this.refresh(st);
       }
+      this.readied = false;
     });
   }
 

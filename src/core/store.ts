@@ -18,7 +18,7 @@ import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
 import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
-import { afterFlush, connectorsOf, docScope, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
+import { afterFlush, connectorsOf, docScope, resyncWaits, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
 import { createDevSimulations } from "./dev-simulations.ts";
 import { invalidated, keepNewer, trustedAt, type TrustedAt } from "./freshness.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
@@ -78,6 +78,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       defaultMs: DEFAULT_SETTLE_MS,
       elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
     });
+  const resync = resyncWaits(options.doc);
   const engine = new ClaimEngine({
     records,
     at,
@@ -99,8 +100,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // or claimed is a duplicate waiting to happen (a tab that opens after the result was written).
     ready:
       locks || connectorsOf(options.doc).length > 0
-        ? () => Promise.all([locks?.ready, whenDocSynced(options.doc)]).then(() => {})
+        ? // The initial sync counts as the wait for its connection: a later claim does not wait again.
+          () => Promise.all([locks?.ready, whenDocSynced(options.doc), resync()]).then(() => {})
         : undefined,
+    resync,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);

@@ -66,6 +66,9 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     tripMs: sharedTrips(awareness, trips.samples),
     fence: (answered) => trips.fence(answered),
     awareness,
+    // A claim while the socket is down or waits out its back-off (a device back online): connect
+    // now, and let the claim wait for that sync. None after a deliberate disconnect().
+    resync: () => (provider.shouldConnect ? (provider.connect(), clock.resync()) : undefined),
   });
   const onSync = (synced: boolean): void => {
     if (!synced) return clock.lost();

@@ -17,6 +17,8 @@ export type SyncClock = {
   /** The socket closed (failed attempts included). */
   closed(): void;
   giveUp(): void;
+  /** While out of sync: a promise that ends at this connection's next sync or close (see ConnectorInfo.resync). */
+  resync(): Promise<void> | undefined;
   info: ClockInfo;
 };
 
@@ -30,6 +32,12 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
   let giveUp!: () => void;
   const syncedOrFailed = new Promise<void>((resolve) => (giveUp = resolve));
   void whenSynced.then(giveUp, giveUp);
+  let attempt: Promise<void> | undefined;
+  let endAttempt = (): void => {};
+  const end = (): void => {
+    endAttempt();
+    attempt = undefined;
+  };
   const lost = (): void => {
     syncedSince = undefined;
     openedAt = undefined;
@@ -43,13 +51,16 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
       syncedSince = Date.now();
       if (openedAt !== undefined) syncTrip = syncedSince - openedAt;
       openedAt = undefined;
+      end();
     },
     lost,
     closed: () => {
       lost();
       disconnectedSince ??= Date.now();
+      end();
     },
     giveUp,
+    resync: () => (syncedSince === undefined ? (attempt ??= new Promise<void>((resolve) => (endAttempt = resolve))) : undefined),
     info: {
       whenSynced: syncedOrFailed,
       syncTripMs: () => syncTrip,

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 
-const script = fileURLToPath(new URL("../../scripts/server.mjs", import.meta.url));
+// Not `new URL(…, import.meta.url)`: under jsdom, Vite turns that into an http: URL.
+const script = join(import.meta.dirname, "../../scripts/server.mjs");
 
 export type SyncServer = {
   /** e.g. "ws://127.0.0.1:40123" */
