@@ -67,8 +67,13 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     fence: (answered) => trips.fence(answered),
     awareness,
     // A claim while the socket is down or waits out its back-off (a device back online): connect
-    // now, and let the claim wait for that sync. None after a deliberate disconnect().
-    resync: () => (provider.shouldConnect ? (provider.connect(), clock.resync()) : undefined),
+    // now, and let the claim wait for that sync. None after a deliberate disconnect(), nor after
+    // such a connect failed, until a sync (sync-clock.ts).
+    resync: () => {
+      const wait = provider.shouldConnect ? clock.resync() : undefined;
+      if (wait) provider.connect();
+      return wait;
+    },
   });
   const onSync = (synced: boolean): void => {
     if (!synced) return clock.lost();

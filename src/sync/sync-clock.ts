@@ -17,7 +17,10 @@ export type SyncClock = {
   /** The socket closed (failed attempts included). */
   closed(): void;
   giveUp(): void;
-  /** While out of sync: a promise that ends at this connection's next sync or close (see ConnectorInfo.resync). */
+  /**
+   * While out of sync: a promise that ends at this connection's next sync or close (see
+   * ConnectorInfo.resync); none once such a wait ended closed, until the connection syncs again.
+   */
   resync(): Promise<void> | undefined;
   info: ClockInfo;
 };
@@ -34,7 +37,11 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
   void whenSynced.then(giveUp, giveUp);
   let attempt: Promise<void> | undefined;
   let endAttempt = (): void => {};
-  const end = (): void => {
+  // A connection a claim waited for closed unsynced (the server down or out of reach): later
+  // claims do not wait for the next attempt, until a sync, else each would wait out a hung connect.
+  let failed = false;
+  const end = (synced: boolean): void => {
+    failed = !synced && (failed || attempt !== undefined);
     endAttempt();
     attempt = undefined;
   };
@@ -51,16 +58,16 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
       syncedSince = Date.now();
       if (openedAt !== undefined) syncTrip = syncedSince - openedAt;
       openedAt = undefined;
-      end();
+      end(true);
     },
     lost,
     closed: () => {
       lost();
       disconnectedSince ??= Date.now();
-      end();
+      end(false);
     },
     giveUp,
-    resync: () => (syncedSince === undefined ? (attempt ??= new Promise<void>((resolve) => (endAttempt = resolve))) : undefined),
+    resync: () => (syncedSince === undefined && !failed ? (attempt ??= new Promise<void>((resolve) => (endAttempt = resolve))) : undefined),
     info: {
       whenSynced: syncedOrFailed,
       syncTripMs: () => syncTrip,
