@@ -84,7 +84,9 @@ export function pagesDelivered(query: AnyQuery): Map<string, number> {
 
 /** The revision each page the query shows was delivered at, the restored chain's included. */
 function revsOf(query: AnyQuery): Map<string, number> {
-  const revs = delivered.get(query) ?? new Map<string, number>();
+  // The data the query was made with (again after resetQueries or a cancelled first fetch) holds
+  // none of the pages delivered since: only its restored revisions tell what it shows.
+  const revs = (query.state.dataUpdateCount ? delivered.get(query) : undefined) ?? new Map<string, number>();
   if (shownSince(query) !== undefined) revs.clear();
   for (const [key, rev] of restored.get(query.state.data as object) ?? []) if (!revs.has(key)) revs.set(key, rev);
   return revs;
