@@ -1,7 +1,7 @@
 import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { markDelivered, shownSince } from "./push.ts";
+import { markDelivered, setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
@@ -9,7 +9,7 @@ type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Pages = { pages: unknown[]; pageParams: unknown[] };
 type PageRequest = (pageParam: never) => string | SharedRequest;
 type NextParam = (last: never, pages: never[], lastParam: never, pageParams: never[]) => unknown;
-type Page = { req: SharedRequest; key: string; data?: unknown; rev?: number; at: number };
+type Page = { req: SharedRequest; key: string; data?: unknown; rev?: number; at: number; ahead?: true | undefined };
 
 /** A page's request, its key and what is recorded for it (nothing for a param that makes no request). */
 function pageOf(store: SharedFetchStore, request: PageRequest, param: unknown): Page | undefined {
@@ -17,7 +17,7 @@ function pageOf(store: SharedFetchStore, request: PageRequest, param: unknown): 
     const req = toRequest(request(param as never));
     const info = (store as Partial<SharedFetchStoreExtras>).resultInfo?.call(store, req);
     const data = info && store.snapshot(req).data;
-    return { req, key: sharedQueryKey(store, req)[3], data, rev: info?.rev, at: info?.at ?? 0 };
+    return { req, key: sharedQueryKey(store, req)[3], data, rev: info?.rev, at: info?.at ?? 0, ahead: info?.ahead };
   } catch {
     return undefined;
   }
@@ -114,8 +114,11 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   let last = 0;
   for (const [i, param] of shown.pageParams.entries()) {
     const page = pageOf(store, request, param);
-    const was = page && revs.get(page.key);
-    if (page?.data === undefined || (was === undefined ? page.at <= state.dataUpdatedAt : page.rev! <= was)) return;
+    if (page?.data === undefined) return;
+    const was = revs.get(page.key);
+    // A page dated in our future (its writer's clock ahead) may have been requested before the
+    // app's own set: when cannot be told per page, so it never replaces what the app set.
+    if (was === undefined ? page.at <= state.dataUpdatedAt || (page.ahead && setByApp.has(query)) : page.rev! <= was) return;
     // One refresh records its pages in order: a page written before the one ahead of it is another refresh's.
     if (page.at < last) return;
     if (i > 0 && (!next || !same(nextParam(next, pages, shown.pageParams.slice(0, i)), param))) return;

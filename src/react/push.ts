@@ -41,7 +41,7 @@ const answeredAt = new WeakMap<object, number | undefined>();
  * Queries whose data the app set itself (setQueryData): the last revision recorded or claimed
  * then. A later one was claimed, so requested, after the set, whatever its writer's clock says.
  */
-const setByApp = new WeakMap<object, number>();
+export const setByApp = new WeakMap<object, number>();
 
 /**
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
