@@ -46,6 +46,8 @@ export class ReplicaLocks {
   private readonly keys = new Set<() => void>();
   /** True once this replica's own lock is held: only then may its claims name its browser. */
   held = false;
+  /** Stopped for good (destroy, a simulated crash): a key lock granted after is let go at once. */
+  private stopped = false;
   /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
   ready: Promise<void> = Promise.resolve();
 
@@ -106,6 +108,8 @@ export class ReplicaLocks {
           `shared-fetch:key:${key}`,
           { mode: "exclusive", signal },
           () =>
+            // Its claims may still ask (a simulated crash reads nothing more): never granted then.
+            this.stopped ||
             new Promise<void>((release) => {
               const letGo = () => {
                 this.keys.delete(letGo);
@@ -127,6 +131,7 @@ export class ReplicaLocks {
   }
 
   stop(): void {
+    this.stopped = true;
     this.drop();
     for (const release of [...this.keys]) release();
     this.controller.abort();
