@@ -1,21 +1,16 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { QueryClientProvider, useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, type CSSProperties } from "react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { useSyncExternalStore } from "react";
 import { expect, waitFor, within } from "storybook/test";
-import { sharedInfiniteQueryOptions } from "../src/index.ts";
-import type { HostCall } from "../sim/host.ts";
+import { FeedPane, PAGES, respondFeed as respond } from "./support/feed-pane.tsx";
 import { expectNarrated, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
-import { createReplicas, shortOf, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
+import { createReplicas, shortOf, useDisposable } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
 import { delayArg, urlArg } from "./support/worlds.ts";
 
 type Args = { delayMs: number; url: string };
-/** One page of the feed: its cursor, its items, the next cursor, and the host call that answered it. */
-type FeedPage = { page: number; items: string[]; next: number | null; request: number };
-
-const PAGES = 3;
 
 const meta = {
   title: "Scenarios/Infinite feed",
@@ -24,69 +19,6 @@ const meta = {
 } satisfies Meta<Args>;
 export default meta;
 type Story = StoryObj<Args>;
-
-/** Page n of the feed, answered from the last segment of the URL the host was sent. */
-function respond(call: HostCall): FeedPage {
-  const page = Number(new URL(call.url).pathname.split("/").at(-1));
-  return { page, items: [`item ${page * 2 + 1}`, `item ${page * 2 + 2}`], next: page < PAGES - 1 ? page + 1 : null, request: call.n };
-}
-
-const styles = {
-  pane: { border: "1px solid #c8cdd3", borderRadius: 8, padding: "0.75rem 1rem", fontFamily: "system-ui, sans-serif", fontSize: 14 },
-  list: { margin: "0.25rem 0 0.75rem", paddingLeft: "1.2rem" },
-} satisfies Record<string, CSSProperties>;
-
-/** One tab's feed: `useInfiniteQuery(sharedInfiniteQueryOptions(…))` on its own store and QueryClient. */
-function FeedPane({ world, replica, url }: { world: Replicas; replica: Replica; url: string }) {
-  const feed = useMemo(
-    () =>
-      sharedInfiniteQueryOptions(replica.store, (cursor: number) => `${url}/${cursor}`, {
-        initialPageParam: 0,
-        getNextPageParam: (last: FeedPage) => last.next,
-        staleTime: 60_000,
-      }),
-    [replica.store, url],
-  );
-  const q = useInfiniteQuery(feed);
-  const pages = q.data?.pages ?? [];
-  const last = pages.at(-1);
-  // Told per page shown, whoever fetched it: a page taken from another tab's record makes no other line.
-  useEffect(() => {
-    if (last)
-      world.narration.add({
-        text: `${shortOf(replica.name)} shows page ${last.page} (host answer #${last.request})`,
-        replica: shortOf(replica.name),
-      });
-  }, [world, replica, last]);
-  const more = () => {
-    world.narration.add({ text: `${shortOf(replica.name)} loads more (page ${pages.length})`, replica: shortOf(replica.name) });
-    void q.fetchNextPage();
-  };
-  return (
-    <section
-      aria-label={replica.name}
-      style={styles.pane}
-      data-status={q.status}
-      data-pages={pages.map((p) => `${p.page}@${p.request}`).join(" ")}
-    >
-      <h2 style={{ margin: "0 0 0.5rem", fontSize: 16 }}>{replica.name}</h2>
-      <div data-testid="status">
-        {q.status}
-        {q.isFetchingNextPage ? " (loading more)" : q.isFetching ? " (fetching)" : ""}
-      </div>
-      <ol style={styles.list} data-testid="pages">
-        {pages.map((p) => (
-          <li key={p.page}>
-            page {p.page}: {p.items.join(", ")} <span style={{ color: "#5a6470" }}>(host answer #{p.request})</span>
-          </li>
-        ))}
-      </ol>
-      <button type="button" onClick={more} disabled={!q.hasNextPage || q.isFetchingNextPage}>
-        Load more
-      </button>
-    </section>
-  );
-}
 
 function InfiniteFeedScenario({ delayMs, url }: Args) {
   const world = useDisposable(() => createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs, respond }) }));
@@ -155,5 +87,84 @@ export const OneRequestPerPage: Story = {
     await expectNarrated(canvasElement, /^B sees A's claim on \/api\/feed\/1 and waits$/);
     // No page left to load: the feed's getNextPageParam said so in both tabs.
     for (const pane of [paneA, paneB]) await expect(more(pane)).toBeDisabled();
+  },
+};
+
+// ---------------------------------------------------------------- fresh across tabs
+
+function FreshAcrossTabsScenario({ delayMs, url }: Args) {
+  const world = useDisposable(() => createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs, respond }) }));
+  const state = useSyncExternalStore(world.subscribe, world.getSnapshot, world.getSnapshot);
+  const [, b] = world.replicas;
+  const reload = () => {
+    world.close(b!);
+    world.reload(b!, "Replica B2");
+  };
+  // Once the reloaded tab told it shows the refreshed pages: the verdict comes after what led to it.
+  const done = ({ host }: VerdictContext) => {
+    const told = world.narration.texts();
+    if (host.inFlight > 0 || !told.includes(`B2 shows page 1 (host answer #${host.requests})`)) return undefined;
+    const after = world.host.calls.slice(2);
+    const by = [...new Set(after.map((c) => c.from))].join(", ");
+    return `A's refresh sent ${after.length} requests (by ${by}); B showed its pages at once with none of its own, and B's reload showed them before any fetch: ${host.requests} host requests in all.`;
+  };
+  return (
+    <ScenarioFrame
+      world={world}
+      request={null}
+      verdict={done}
+      controls={
+        <button type="button" onClick={reload} disabled={state.replicas.length > 2}>
+          Reload Replica B
+        </button>
+      }
+      panes={
+        <PaneRow>
+          {state.replicas
+            .filter((r) => !state.closed.has(r.replicaId))
+            .map((r) => (
+              <QueryClientProvider key={r.replicaId} client={r.queryClient}>
+                <FeedPane world={world} replica={r} url={url} />
+              </QueryClientProvider>
+            ))}
+        </PaneRow>
+      }
+    />
+  );
+}
+
+export const FreshAcrossTabs: Story = {
+  name: "A refresh in one tab: the other shows the newer pages, and so does its reload",
+  render: (args) => <FreshAcrossTabsScenario key={`${args.delayMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Both tabs show two pages of the feed. Tab A's Refresh (`invalidateQueries` on the feed's key) asks every page anew: two requests, both A's. Tab B shows the newer pages as soon as the last of them is recorded, all at once (never page 0 of the refresh beside page 1 of the load before it), with no request of its own. Then B is reloaded: the new tab shows the recorded pages on its first render, as a persister's restore would, and sends nothing (they are fresh by the staleTime).",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent }) => {
+    const { canvas, paneA, paneB } = await findPanes(canvasElement);
+    const button = (pane: HTMLElement, name: string) => within(pane).getByRole("button", { name });
+    const pagesOf = (pane: HTMLElement) => pane.dataset.pages ?? "";
+    await waitFor(() => expect(button(paneA, "Load more")).toBeEnabled(), WAIT);
+    await userEvent.click(button(paneA, "Load more"));
+    await waitFor(() => expect(pagesOf(paneA)).toBe("0@1 1@2"), WAIT);
+    await userEvent.click(button(paneB, "Load more"));
+    await waitFor(() => expect(pagesOf(paneB)).toBe("0@1 1@2"), WAIT);
+    await expectRequests(canvasElement, 2);
+    await userEvent.click(button(paneA, "Refresh"));
+    await waitFor(() => expect(pagesOf(paneB)).toBe("0@3 1@4"), WAIT);
+    await expect(pagesOf(paneA)).toBe("0@3 1@4");
+    await expectRequests(canvasElement, 4);
+    // Whole: B went from the first load's pages to the refresh's, with no mix of the two between.
+    await expect(paneB.dataset.pagesSeen).toBe("0@1 > 0@1 1@2 > 0@3 1@4");
+    await userEvent.click(canvas.getByRole("button", { name: "Reload Replica B" }));
+    const { paneB: reloaded } = await findPanes(canvasElement, ["Replica A", "Replica B2"]);
+    await expect(reloaded.dataset.firstPages).toBe("0@3 1@4");
+    await expect(await verdict(canvasElement)).toMatch(/^A's refresh sent 2 requests \(by A\); .*: 4 host requests in all\.$/);
+    await expectRequests(canvasElement, 4);
+    await expectNarrated(canvasElement, /^B2 opened \(a reload of B: a new replica, same persisted doc\)$/);
   },
 };
