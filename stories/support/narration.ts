@@ -56,14 +56,16 @@ export class Narration {
   }
 }
 
-/** "/api/report" from "GET https://host.example/api/report". */
+/** "/api/report" from "GET https://host.example/api/report"; "POST /api/items" from a POST's. */
 export function pathOf(label: string | undefined): string {
   if (!label) return "the request";
   const url = label.split(" ").at(-1) ?? label;
+  // A write and a read of one URL are two keys: the method tells them apart where GET goes without saying.
+  const method = /^(POST|PUT|PATCH|DELETE) /.exec(label)?.[0] ?? "";
   try {
-    return new URL(url).pathname;
+    return method + new URL(url).pathname;
   } catch {
-    return url;
+    return method + url;
   }
 }
 
