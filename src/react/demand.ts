@@ -204,6 +204,9 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // on mount. Any recorded outcome is the answer (none: a request, as TanStack fetches then).
   if (fetch && !fetch.fetchOptions && mountNever && state.data === undefined) return { mode: "ensure", maxAgeMs: Infinity };
   if (!any) stale = staleMs((query.options as { staleTime?: unknown }).staleTime, query) ?? 0;
+  // TanStack refetches at a focus or reconnect (`cancelRefetch: false`) only data an observer finds
+  // stale: such a fetch of data none finds stale is your `refetch({ cancelRefetch: false })`.
+  if (fetch?.fetchOptions?.cancelRefetch === false && !query.isStaleByTime(stale)) return { mode: "refetch" };
   return { mode: "ensure", maxAgeMs: stale };
 }
 
