@@ -136,6 +136,8 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     demands.set(ctx.signal, entry);
     return entry;
   };
+  // The page each fetch asks for now (its signal names the fetch): the one a cancelQueries keeps.
+  const asking = new WeakMap<AbortSignal, SharedRequest>();
   const run = async (ctx: QueryFunctionContext, pageRequest: typeof request, ask: Ask): Promise<TPage> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
     const { demand: asked, fetch } = demandFor(ctx, query);
@@ -146,6 +148,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     } catch (error) {
       throw inputErrorOf(param, error);
     }
+    asking.set(ctx.signal, req);
     const extras = store as Partial<SharedFetchStoreExtras>;
     const past = pastShownError(extras, "fetch", extras.keyOf?.call(store, req), req, () => store.snapshot(req), ask.signal, asked);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
@@ -171,7 +174,10 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           info: () => undefined,
           subscribe: (listener, query) => watchPages(store, request, listener, query),
           push: (client, query) => pushPages(store, request, client, query),
-          hold: () => Promise.resolve(),
+          hold: (ask, signal) => {
+            const req = asking.get(signal);
+            return req && store.snapshot(req).claim && store.refetch(req, ask);
+          },
         }
       : undefined,
   );

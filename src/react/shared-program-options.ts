@@ -135,7 +135,7 @@ export function programOptionsOf<TData>(
           snapshot: () => store.programSnapshot(r) as Snapshot,
           subscribe: (listener) => store.subscribeProgram(r, listener),
           info: () => recordOf(store, r),
-          hold: (ask) => ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, ask),
+          hold: (ask) => store.programSnapshot(r).claim && ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, ask),
         }
       : undefined,
   );

@@ -103,7 +103,7 @@ export function sharedQueryFn<T, R>(
   id: string,
   input: { req: R | null; inputError: unknown; name: string },
   run: (ctx: QueryFunctionContext, req: R, ask: Ask) => Promise<T>,
-  watch: (Omit<Registration, "store"> & { hold(ask: Ask): Promise<unknown> }) | undefined,
+  watch: (Omit<Registration, "store"> & Keeps) | undefined,
 ): (ctx: QueryFunctionContext) => Promise<T> {
   const { req, inputError, name } = input;
   const queryFn = async (ctx: QueryFunctionContext): Promise<T> => {
@@ -136,24 +136,32 @@ export function sharedQueryFn<T, R>(
 
 /**
  * TanStack cancelled the fetch of a query that panes still observe, and started none in its place
- * (`cancelQueries`, as an optimistic update's onMutate does): the request claimed for the key
- * (none yet, nothing is sent) goes on for them and for the replicas that joined it, until the query fetches again or is
+ * (`cancelQueries`, as an optimistic update's onMutate does): the request claimed for the key (a
+ * feed's: for the page it was asking; none yet, nothing is sent) goes on for them and for the replicas that joined it, until the query fetches again or is
  * observed no more. Aborted, another replica would take it over and send it again after the
  * optimistic set, and its answer, read before the mutation, would replace the optimistic data.
  */
-function holdCancelled(ctx: QueryFunctionContext, watch: { snapshot(): Snapshot; hold(ask: Ask): Promise<unknown> } | undefined, ask: Ask) {
+function holdCancelled(ctx: QueryFunctionContext, watch: Keeps | undefined, ask: Ask) {
   const cache = ctx.client.getQueryCache();
   const query = cache.find({ queryKey: ctx.queryKey, exact: true });
-  if (!watch || !query?.getObserversCount() || query.state.fetchStatus !== "idle" || !watch.snapshot().claim) return;
+  if (!watch || !query?.getObserversCount() || query.state.fetchStatus !== "idle") return;
   const hold = new AbortController();
+  // With the fetch's lease and retries: it takes the request over when its claimant dies.
+  const kept = watch.hold({ ...ask, signal: hold.signal }, ctx.signal);
+  if (!kept) return;
   const off = cache.subscribe((event) => {
     if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
       // A microtask later: a fetch that starts now (a focus, a prefetch) joins it first.
       queueMicrotask(() => hold.abort());
   });
-  // With the fetch's lease and retries: it takes the request over when its claimant dies.
-  watch.hold({ ...ask, signal: hold.signal }).then(off, off);
+  kept.then(off, off);
 }
+
+/**
+ * How a shared query keeps the request its cancelled fetch (TanStack's `signal`) was asking for:
+ * the store's ask, or nothing when no claim stands for it (nothing was sent).
+ */
+export type Keeps = { hold(ask: Ask, signal: AbortSignal): Promise<unknown> | undefined };
 
 /** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
 export function unwrap<T>(snap: Snapshot): T {
@@ -289,7 +297,7 @@ export function queryOptionsOf<T, TData>(
           snapshot: () => store.snapshot(r),
           subscribe: (listener) => store.subscribe(r, listener),
           info: () => (store as Extras).resultInfo?.call(store, r),
-          hold: (ask) => store.refetch(r, ask),
+          hold: (ask) => store.snapshot(r).claim && store.refetch(r, ask),
         }
       : undefined,
   );
