@@ -1,5 +1,5 @@
 import type { TabMessage } from "./protocol.ts";
-import type { SharedWorkerLike } from "./worker-link.ts";
+import type { SharedWorkerLike } from "./worker-start.ts";
 
 /**
  * The next generation's worker, started in advance (see WorkerLink's `standby`); `stopWatch` once
