@@ -8,13 +8,14 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import { checkedListener, ensureOptions, retryOptions } from "../core/store-options.ts";
+import { checkedListener } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
 import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
 import { RemoteInspector } from "./remote-inspector.ts";
 import { RemoteViews } from "./remote-views.ts";
 import { RemoteWaiters, type WaitOptions } from "./remote-waiters.ts";
+import { waitOptions } from "./wait-options.ts";
 
 /** How a tab's store reaches the worker: set while a worker serves it, undefined between workers. */
 export type Link = (message: TabMessage) => void;
@@ -162,7 +163,8 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     }
   }
 
-  private run(kind: WorkKind, mode: Mode, key: string, req: unknown, opts: WaitOptions): Promise<Snapshot> {
+  /** `opts` first: bad options are told before a bad request, as the store tells them. */
+  private run(opts: WaitOptions, kind: WorkKind, mode: Mode, key: string, req: unknown): Promise<Snapshot> {
     if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     // An ensure the shown result is too old for makes the worker fetch again, as a refetch does.
     return this.waiters.run(kind, mode, key, req, opts, mode === "refetch" || this.views.outdated(key, opts.maxAgeMs));
@@ -187,30 +189,12 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.ensure(req, opts);
-    return this.guard(() => {
-      const { signal, leaseMs, maxAgeMs: maxAge } = ensureOptions(opts, this.leaseMs, "ensure");
-      const retry = retryOptions(opts);
-      return this.run("fetch", "ensure", this.keyOf(req), req, {
-        leaseMs,
-        ...(signal ? { signal } : {}),
-        ...(maxAge !== undefined ? { maxAgeMs: maxAge } : {}),
-        ...(retry ? { retry } : {}),
-      });
-    });
+    return this.guard(() => this.run(waitOptions(opts, this.leaseMs, "ensure"), "fetch", "ensure", this.keyOf(req), req));
   }
 
   refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
     if (this.local) return this.local.refetch(req, opts);
-    return this.guard(() => {
-      const { signal, leaseMs, skipInFlight } = ensureOptions(opts, this.leaseMs, "refetch");
-      const retry = retryOptions(opts);
-      return this.run("fetch", "refetch", this.keyOf(req), req, {
-        leaseMs,
-        ...(signal ? { signal } : {}),
-        ...(retry ? { retry } : {}),
-        ...(skipInFlight ? { skipInFlight } : {}),
-      });
-    });
+    return this.guard(() => this.run(waitOptions(opts, this.leaseMs, "refetch"), "fetch", "refetch", this.keyOf(req), req));
   }
 
   snapshot(req: SharedRequest): Snapshot {
@@ -253,17 +237,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
 
   private askProgram(req: ProgramRequest, opts: ProgramOptions | undefined, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> {
     return this.guard(() => {
-      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, this.programLeaseMs, `${mode}Program`);
-      const retry = retryOptions(opts);
-      const wait = {
-        leaseMs,
-        ...(signal ? { signal } : {}),
-        ...(retry ? { retry } : {}),
-        ...(mode === "refetch" && skipInFlight ? { skipInFlight } : {}),
-        ...(maxAgeMs !== undefined ? { maxAgeMs } : {}),
-      };
-      return this.run("program", mode, this.programKeyOf(req), req, wait) as Promise<Snapshot<Program>>;
-    });
+      const wait = waitOptions(opts, this.programLeaseMs, `${mode}Program`);
+      return this.run(wait, "program", mode, this.programKeyOf(req), req);
+    }) as Promise<Snapshot<Program>>;
   }
 
   programSnapshot(req: ProgramRequest): Snapshot<Program> {
