@@ -1,4 +1,5 @@
 import type { LockManagerLike } from "../core/locks.ts";
+import type { WorkerMessage } from "./protocol.ts";
 
 /** The part of a MessagePort both sides use (browser MessagePort, Node's global MessageChannel ports). */
 export type PortLike = {
@@ -34,4 +35,16 @@ export function watchLock(locks: LockManagerLike, name: string, onGone: () => vo
     })
     .catch(() => {});
   return () => controller.abort();
+}
+
+/** Posts to a tab's port; false if the message could not be posted (a value that cannot be cloned). */
+export function postToTab(port: PortLike, message: WorkerMessage): boolean {
+  try {
+    port.postMessage(message);
+    return true;
+  } catch (error) {
+    // A value that cannot be cloned must not take the worker down for the other tabs.
+    if (message.t !== "batch") console.warn("shared-fetch worker: could not post to a tab", error);
+    return false;
+  }
 }

@@ -1,3 +1,4 @@
+import { internalsOf } from "../core/internals.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { EnsureOptions, Snapshot } from "../core/types.ts";
 import type { TabMessage } from "./protocol.ts";
@@ -25,4 +26,12 @@ export function resultInfoOf(
 ): { info?: { rev: number; at?: number; ahead?: true } } {
   const info = kind === "fetch" ? store.resultInfo(req as never) : store.programResultInfo(req as never);
   return info ? { info } : {};
+}
+
+/** A devtools simulation from a tab, acted out on the worker's replica (every tab's). */
+export function actOutDev(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "dev" }>, crash: () => void): void {
+  if (msg.action === "crash") return crash();
+  const { dev } = internalsOf(store);
+  if (msg.action === "pauseNetwork") dev.pauseNetwork(msg.on);
+  else dev.stopHeartbeats(msg.on);
 }

@@ -1,13 +1,12 @@
 import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import type { Snapshot } from "../core/types.ts";
-import { watchLock, type PortLike } from "./port.ts";
-import { internalsOf } from "../core/internals.ts";
+import { postToTab, watchLock, type PortLike } from "./port.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { answerRetry, retryFromWire } from "./retry-wire.ts";
 import type { Opened, SessionDeps } from "./session-deps.ts";
-import { askStore, resultInfoOf } from "./store-asks.ts";
+import { actOutDev, askStore, resultInfoOf } from "./store-asks.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
@@ -75,19 +74,8 @@ export class TabSession {
   private readonly flush = (): void => {
     const messages = this.outbox.splice(0);
     if (this.closed || messages.length === 0) return;
-    if (messages.length === 1 || !this.postOne({ t: "batch", messages })) for (const m of messages) this.postOne(m);
+    if (messages.length === 1 || !postToTab(this.port, { t: "batch", messages })) for (const m of messages) postToTab(this.port, m);
   };
-
-  private postOne(message: WorkerMessage): boolean {
-    try {
-      this.port.postMessage(message);
-      return true;
-    } catch (error) {
-      // A value that cannot be cloned must not take the worker down for the other tabs.
-      if (message.t !== "batch") console.warn("shared-fetch worker: could not post to a tab", error);
-      return false;
-    }
-  }
 
   private readonly onMessage = (event: MessageEvent): void => {
     const msg = parseTabMessage(event.data);
@@ -156,7 +144,7 @@ export class TabSession {
       case "retry":
         return this.retryAsks.answer(msg);
       case "dev":
-        return this.dev(store, msg);
+        return actOutDev(store, msg, this.deps.crash);
       case "bye":
         return this.dropInterest();
     }
@@ -166,7 +154,7 @@ export class TabSession {
     if (msg.v !== PROTOCOL) return;
     // The tab watches this lock to learn that the standby died (with the renderer it lives in).
     void this.deps.prepare(msg.config, msg.watch, msg.replica)?.then((lock) => {
-      if (!this.closed) this.postOne({ t: "standing", lock });
+      if (!this.closed) postToTab(this.port, { t: "standing", lock });
     });
     if (msg.lock === undefined || this.store || this.opening) return;
     this.shadowing = true;
@@ -322,14 +310,6 @@ export class TabSession {
   private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
     for (const off of this.watching) off();
     this.watching = watchForTab(store, this.doc, (m) => this.post(m), this, { inspect, events, mirror });
-  }
-
-  /** A devtools simulation from the tab, acted out on the worker's replica (every tab's). */
-  private dev(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "dev" }>): void {
-    if (msg.action === "crash") return this.deps.crash();
-    const { dev } = internalsOf(store);
-    if (msg.action === "pauseNetwork") dev.pauseNetwork(msg.on);
-    else dev.stopHeartbeats(msg.on);
   }
 
   /** The tab left (crash, close, pagehide): its waiters are withdrawn (but those `kept`), its subscriptions ended. */
