@@ -12,20 +12,12 @@ import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
 import { judgeClaims } from "./judge-claims.ts";
-import { checkReplicaOptions, type BrowserReplicaOptions } from "./replica-options.ts";
+import { PERSIST_AFTER_MS, RETIRE_AFTER_MS } from "./replica-bounds.ts";
+import { checkReplicaOptions, storeOptions, type BrowserReplicaOptions } from "./replica-options.ts";
 import type { LiveAsk, Opened } from "./session-deps.ts";
 import { TabSession } from "./tab-session.ts";
 
-/**
- * A worker with no tab left retires after this long. A page that destroys its store (a logout in
- * a single-page app) must not leave the user's doc and sync socket open in a worker for as long
- * as the page lives; a reload's new page says hello within this, so retiring never costs it the
- * worker the browser kept.
- */
-export const RETIRE_AFTER_MS = 5000;
-
-/** A warm standby's IndexedDB persistence starts at most this long after its promotion (see promote). */
-const PERSIST_AFTER_MS = 250;
+export { RETIRE_AFTER_MS };
 
 export type BrowserReplica = {
   /** Serves one tab on this port (what a SharedWorker's `connect` event hands over). */
@@ -91,18 +83,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
   const store = (d: Y.Doc, config: BrowserConfig, storeLocks?: LockManagerLike): SharedFetchStoreWithExtras => {
     let made = stores.get(config.identity);
     if (!made) {
-      made = createSharedFetchStore({
-        ...options.store,
-        doc: d,
-        identity: config.identity,
-        ...(awareness ? { awareness } : {}),
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        // The tab's own browser id: the worker arbitrates keys with tab replicas of that browser.
-        ...(config.browserId !== undefined ? { browserId: config.browserId, keyLockScope: "" } : {}),
-        ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
-        ...(config.programLeaseMs !== undefined ? { programLeaseMs: config.programLeaseMs } : {}),
-        ...(storeLocks ? { locks: storeLocks } : options.locks !== undefined ? { locks: options.locks } : {}),
-      });
+      made = createSharedFetchStore(storeOptions(options, d, config, awareness, storeLocks));
       stores.set(config.identity, made);
     }
     return made;

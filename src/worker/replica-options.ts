@@ -50,3 +50,25 @@ export function checkReplicaOptions(options: unknown, fn = "createBrowserReplica
   if (ms !== undefined && !(typeof ms === "number" && ms >= 0 && (ms < 2 ** 31 || ms === Infinity)))
     throw new TypeError(`${fn}: \`retireAfterMs\` must be a number of ms from 0 to 2^31 - 1, or Infinity, got ${shownValue(ms)}`);
 }
+
+/** The options of the worker's store for a tab's identity, on its doc `d` (`storeLocks`: a standby's, key locks held back). */
+export function storeOptions(
+  options: BrowserReplicaOptions,
+  d: Y.Doc,
+  config: BrowserConfig,
+  awareness: Connection["awareness"] | undefined,
+  storeLocks: LockManagerLike | undefined,
+): CreateStoreOptions {
+  return {
+    ...options.store,
+    doc: d,
+    identity: config.identity,
+    ...(awareness ? { awareness } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // The tab's own browser id: the worker arbitrates keys with tab replicas of that browser.
+    ...(config.browserId !== undefined ? { browserId: config.browserId, keyLockScope: "" } : {}),
+    ...(config.leaseMs !== undefined ? { leaseMs: config.leaseMs } : {}),
+    ...(config.programLeaseMs !== undefined ? { programLeaseMs: config.programLeaseMs } : {}),
+    ...(storeLocks ? { locks: storeLocks } : options.locks !== undefined ? { locks: options.locks } : {}),
+  };
+}
