@@ -1,5 +1,5 @@
 import { registerConnector } from "../core/connectors.ts";
-import { HocuspocusProvider, HocuspocusProviderWebsocket } from "@hocuspocus/provider";
+import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from "@hocuspocus/provider";
 import * as decoding from "lib0/decoding";
 import type { Doc } from "yjs";
 import { describe, shownUrl, shownValue } from "../core/errors.ts";
@@ -164,7 +164,21 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // itself before it claims.
   const awareness = createAwareness(doc);
   const tripMs = sharedTrips(awareness, trips);
-  const unregister = registerConnector(doc, { ...clock.info, crossDevice: true, tripMs, awareness });
+  const unregister = registerConnector(doc, {
+    ...clock.info,
+    crossDevice: true,
+    tripMs,
+    awareness,
+    // As connectPeers': a claim while the socket waits out its back-off (a device back online)
+    // connects now and waits for that sync. None after disconnect() or a passing failure's
+    // retryLater, nor after such a connect failed, until a sync (sync-clock.ts).
+    resync: () => {
+      const wait = websocket.shouldConnect ? clock.resync() : undefined;
+      // An attempt already under way is waited for, not started again (connect() would drop it).
+      if (wait && websocket.status === WebSocketStatus.Disconnected) websocket.connect().catch(() => {});
+      return wait;
+    },
+  });
 
   const websocket = new HocuspocusProviderWebsocket({
     url: urls[0]!,

@@ -9,7 +9,6 @@
  * and both devices sent it.
  */
 import "fake-indexeddb/auto";
-import net from "node:net";
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -17,6 +16,7 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectPeers, connectTabs, createSharedFetchStore, SharedFetchProvider, sharedQueryOptions } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
+import { linkGate } from "./link-gate.ts";
 import { nextEvent } from "./wait.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
@@ -31,28 +31,10 @@ afterEach(() => {
   for (const stop of teardown.splice(0)) stop();
 });
 
-/** A link to the sync server that can go down (every socket closed, new ones refused) and up again. */
 async function gate(target: string) {
-  const { port } = new URL(target);
-  const sockets = new Set<net.Socket>();
-  let down = false;
-  const proxy = net.createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = net.connect(Number(port), "127.0.0.1");
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on("error", () => {});
-      s.on("close", () => (sockets.delete(s), client.destroy(), upstream.destroy()));
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  teardown.push(() => (proxy.close(), sockets.forEach((s) => s.destroy())));
-  return {
-    url: `ws://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
-    down: () => ((down = true), sockets.forEach((s) => s.destroy())),
-    up: () => void (down = false),
-  };
+  const link = await linkGate(target);
+  teardown.push(link.close);
+  return link;
 }
 
 const URL_ITEMS = "https://api.example.test/items";
