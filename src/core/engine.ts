@@ -36,6 +36,8 @@ export class ClaimEngine {
   private waitingReady = false;
   private readonly watchers: ReturnType<typeof claimWatchers>;
   private readied = false;
+  /** `starting` for a reconnect's sync only (EngineOptions.resync), not the store's own start. */
+  private resyncing = false;
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
@@ -254,7 +256,8 @@ export class ClaimEngine {
     if (waits !== st.waitsFor) this.opts.waits?.(st.key, (st.waitsFor = waits));
     if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
     if (!this.standby) return;
-    const soon = action.type === "await-ready" || (action.type === "wait" && action.until === Infinity);
+    // Not for a reconnect's sync: the other tabs of this browser, in sync, claim meanwhile.
+    const soon = (action.type === "await-ready" && !this.resyncing) || (action.type === "wait" && action.until === Infinity);
     if (soon) this.standby.want(st.key);
     else this.standby.drop(st.key);
   }
@@ -286,6 +289,7 @@ export class ClaimEngine {
         const resync = this.readied ? undefined : this.opts.resync?.();
         if (!resync) return this.claim(st, action.rev, action.from);
         this.lifecycle = "starting";
+        this.resyncing = true;
         return this.awaitReady(() => resync);
       }
       case "wait":
@@ -310,7 +314,7 @@ export class ClaimEngine {
     if (this.waitingReady || !ready) return;
     this.waitingReady = true;
     void ready().then(() => {
-      this.waitingReady = false;
+      this.waitingReady = this.resyncing = false;
       if (this.lifecycle !== "starting") return;
       this.lifecycle = "ready";
       // The claims decided now have waited: a reconnect that failed at once is not waited for again.

@@ -5,6 +5,8 @@ export type LinkGate = {
   /** Every socket closed, new ones refused (a device offline). */
   down(): void;
   up(): void;
+  /** New sockets are accepted and never answered (a connect that hangs); those open stay. */
+  hang(): void;
   close(): void;
 };
 
@@ -12,9 +14,10 @@ export type LinkGate = {
 export async function linkGate(target: string): Promise<LinkGate> {
   const { port } = new URL(target);
   const sockets = new Set<net.Socket>();
-  let down = false;
+  let mode: "up" | "down" | "hang" = "up";
   const proxy = net.createServer((client) => {
-    if (down) return void client.destroy();
+    if (mode === "down") return void client.destroy();
+    if (mode === "hang") return void (sockets.add(client), client.on("error", () => {}));
     const upstream = net.connect(Number(port), "127.0.0.1");
     for (const s of [client, upstream]) {
       sockets.add(s);
@@ -26,8 +29,9 @@ export async function linkGate(target: string): Promise<LinkGate> {
   await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
   return {
     url: `ws://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`,
-    down: () => ((down = true), sockets.forEach((s) => s.destroy())),
-    up: () => void (down = false),
+    down: () => ((mode = "down"), sockets.forEach((s) => s.destroy())),
+    up: () => void (mode = "up"),
+    hang: () => void (mode = "hang"),
     close: () => (proxy.close(), sockets.forEach((s) => s.destroy())),
   };
 }
