@@ -106,16 +106,23 @@ function within(wait: Promise<void>, maxMs: number): Promise<void> {
 }
 
 /**
- * For a claim made now: a wait for the doc's connections being made again (ConnectorInfo.resync),
- * bounded as the first claim's is; undefined when none is, or once one was waited for.
+ * For a claim made now: a wait for every connection of the doc being made again
+ * (ConnectorInfo.resync), each asked at once and waited for together, as the first claim waits
+ * for every initial sync, and bounded as that wait is; undefined when none is, or once each was
+ * waited for.
  */
 export function resyncWaits(doc: Y.Doc): () => Promise<void> | undefined {
-  let waited: Promise<void> | undefined;
+  const waited = new WeakSet<Promise<void>>();
   return () => {
-    const attempt = connectorsOf(doc).reduce<Promise<void> | undefined>((p, c) => p ?? c.resync?.(), undefined);
-    if (!attempt || attempt === waited) return;
-    waited = attempt;
-    return within(attempt, SYNC_WAIT_MS);
+    const attempts = connectorsOf(doc)
+      .map((c) => c.resync?.())
+      .filter((p) => p && !waited.has(p)) as Promise<void>[];
+    if (!attempts.length) return;
+    attempts.forEach((p) => waited.add(p));
+    return within(
+      Promise.all(attempts).then(() => {}),
+      SYNC_WAIT_MS,
+    );
   };
 }
 
