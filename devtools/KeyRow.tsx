@@ -124,7 +124,7 @@ export function KeyRow({
 /** Who holds the key; for this store's own attempt, where it is on its way to the request. */
 function holder({ claim, attempt, waitsForSync }: DevtoolsKeyRow): string {
   if (claim && !claim.mine) return `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`;
-  if (waitsForSync) return "me (this tab) · waiting for the initial sync";
+  if (waitsForSync) return "me (this tab) · waiting for the sync";
   const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
   return claim || attempt ? `me (this tab)${phase}` : "none";
 }

@@ -69,7 +69,7 @@ export type DevtoolsKeyRow = {
    * in flight). Where the time before a request goes.
    */
   attempt?: { rev: number; phase: string };
-  /** This store asked for the key and makes no claim before it is in sync (its Web Lock, its connectors' initial sync; 2 s at most). */
+  /** This store asked for the key and makes no claim before it is in sync (its Web Lock, its connectors' initial sync, or a reconnect's sync; 2 s at most). */
   waitsForSync?: true;
   /** The last asker's wall clock (another machine's clock: for reading, not for arithmetic). */
   lastAskedAt?: number;

@@ -238,7 +238,7 @@ export const ThousandKeys: Story = {
 
 /**
  * Issue 10: where the time before a first request goes. The inspected replica asks while its sync
- * server never answers: its row says it waits for the initial sync, then, after the 2 s cap, that
+ * server never answers: its row says it waits for the sync, then, after the 2 s cap, that
  * its request is in flight (the host never answers in time). The Replicas tab names the window.
  */
 export const WaitingForSync: Story = {
@@ -246,7 +246,7 @@ export const WaitingForSync: Story = {
   play: async ({ canvasElement, userEvent }) => {
     const canvas = within(canvasElement);
     const holder = () => within(canvas.getByTestId("key-row")).getByTestId("holder");
-    await waitFor(() => expect(holder()).toHaveTextContent(/^me \(this tab\) · waiting for the initial sync$/), slow);
+    await waitFor(() => expect(holder()).toHaveTextContent(/^me \(this tab\) · waiting for the sync$/), slow);
     await waitFor(() => expect(holder()).toHaveTextContent(/^me \(this tab\) · request in flight$/), slow);
     await expect(canvas.getByTestId("key-row")).toHaveAttribute("data-status", "pending");
     await userEvent.click(canvas.getByRole("tab", { name: /^Replicas/ }));

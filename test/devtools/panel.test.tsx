@@ -107,7 +107,22 @@ describe("<SharedFetchDevtools>", () => {
     background(store.ensure(req));
     await eventually(() => expect(keyRows()).toHaveLength(1));
     const cell = within(keyRows()[0]!).getByTestId("holder");
-    expect([cell.textContent, cell.dataset.phase]).toEqual(["me (this tab) · waiting for the initial sync", "sync"]);
+    expect([cell.textContent, cell.dataset.phase]).toEqual(["me (this tab) · waiting for the sync", "sync"]);
+    cleanup();
+    store.destroy();
+  });
+
+  it("a key asked for while the store waits for a reconnect's sync is not said to wait for the initial one", async () => {
+    const doc = new Y.Doc();
+    // In sync once; now its connection is being made again and its sync has not come yet.
+    registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice: true, resync: () => new Promise<void>(() => {}) });
+    const store = createSharedFetchStore({ doc, locks: null, fetch: () => new Promise<never>(() => {}) });
+    render(<SharedFetchDevtools store={store} initialIsOpen />);
+    background(store.ensure(req));
+    await eventually(() => expect(keyRows()).toHaveLength(1));
+    const cell = within(keyRows()[0]!).getByTestId("holder");
+    expect(store.inspect().lifecycle).toBe("starting");
+    expect([cell.textContent, cell.dataset.phase]).toEqual(["me (this tab) · waiting for the sync", "sync"]);
     cleanup();
     store.destroy();
   });
