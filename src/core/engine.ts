@@ -33,7 +33,8 @@ export class ClaimEngine {
   private readonly heartbeat: Heartbeat;
   private readonly standby: KeyLockStandby | undefined;
   private lifecycle: Lifecycle;
-  private waitingReady = false;
+  /** The wait under way for readiness; a resume drops it (the lock let go is waited for again). */
+  private waitingReady: Promise<void> | undefined;
   private readonly watchers: ReturnType<typeof claimWatchers>;
   private readied = false;
   /** `starting` for a reconnect's sync only (EngineOptions.resync), not the store's own start. */
@@ -182,8 +183,10 @@ export class ClaimEngine {
 
   resume(): void {
     if (this.lifecycle !== "suspended") return;
-    // The lock was let go while suspended: claims wait for it again.
+    // The lock was let go while suspended: claims wait for it again, not for a wait under way.
     this.lifecycle = this.opts.ready ? "starting" : "ready";
+    this.waitingReady = undefined;
+    this.resyncing = false;
     for (const st of [...this.keys.all()]) this.refresh(st);
   }
 
@@ -312,9 +315,11 @@ export class ClaimEngine {
 
   private awaitReady(ready = this.opts.ready): void {
     if (this.waitingReady || !ready) return;
-    this.waitingReady = true;
-    void ready().then(() => {
-      this.waitingReady = this.resyncing = false;
+    const wait = (this.waitingReady = ready());
+    void wait.then(() => {
+      if (this.waitingReady !== wait) return;
+      this.waitingReady = undefined;
+      this.resyncing = false;
       if (this.lifecycle !== "starting") return;
       this.lifecycle = "ready";
       // The claims decided now have waited: a reconnect that failed at once is not waited for again.
