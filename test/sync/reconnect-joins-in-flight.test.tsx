@@ -62,7 +62,12 @@ function device(url: string, room: string, host: Host, name: string) {
 
 const shown = (name: string) => screen.getByTestId(name).textContent;
 
-it("refetchOnReconnect on a device back online joins the request another device sent while it was offline: one request", async () => {
+/**
+ * Devices A and B show the items (one request, answered); B goes offline (its socket closes, and a
+ * reconnect is refused, so it has been cut off for a while); A refetches meanwhile: its request is
+ * the host's second call, not answered yet.
+ */
+async function bOfflineWhileARefetches() {
   const room = `reconnect-${Math.random().toString(36).slice(2)}`;
   const host = new Host();
   const link = await gate(server.url);
@@ -86,6 +91,11 @@ it("refetchOnReconnect on a device back online joins the request another device 
   await nextEvent(b.peers.provider, "connection-close");
   act(() => void a.client.invalidateQueries({ queryKey: ["shared-fetch"] }));
   await host.whenCalls(2);
+  return { host, link, a, b };
+}
+
+it("refetchOnReconnect on a device back online joins the request another device sent while it was offline: one request", async () => {
+  const { host, link, b } = await bOfflineWhileARefetches();
 
   // Back online: TanStack refetches at once, before y-websocket's back-off reconnects.
   link.up();
@@ -98,28 +108,7 @@ it("refetchOnReconnect on a device back online joins the request another device 
 }, 20_000);
 
 it("refetchOnReconnect on a device back online shows the result another device recorded while it was offline, with no request", async () => {
-  const room = `reconnect-${Math.random().toString(36).slice(2)}`;
-  const host = new Host();
-  const link = await gate(server.url);
-  const a = device(server.url, room, host, "a");
-  const b = device(link.url, room, host, "b");
-  await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
-  render(
-    <>
-      {a.ui}
-      {b.ui}
-    </>,
-  );
-  await host.whenCalls(1);
-  host.calls[0]!.respond(200, { n: 1 });
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["1", "1"]));
-
-  const closed = nextEvent(b.peers.provider, "connection-close");
-  link.down();
-  await closed;
-  await nextEvent(b.peers.provider, "connection-close");
-  act(() => void a.client.invalidateQueries({ queryKey: ["shared-fetch"] }));
-  await host.whenCalls(2);
+  const { host, link, b } = await bOfflineWhileARefetches();
   host.calls[1]!.respond(200, { n: 2 });
   await waitFor(() => expect(shown("a")).toBe("2"));
 
