@@ -142,7 +142,7 @@ describe("unknown options far from every known one: no suggestion, the known opt
     expect(() => connectHocuspocus(new Y.Doc(), { url: "ws://127.0.0.1:9", room: "r", reconnect: false } as never)).toThrow(/token/);
     expect(warnings()).toEqual([
       "shared-fetch: serveBrowserReplica ignores `timeout`; known: connectPeers, fetch, onRetire, lockName, store, locks, retireAfterMs",
-      "shared-fetch: connectHocuspocus ignores `reconnect`; known: url, urls, room, token, WebSocketPolyfill, reconnectDelayMs, onRefused",
+      "shared-fetch: connectHocuspocus ignores `reconnect`; known: url, urls, room, token, WebSocketPolyfill, reconnectDelayMs, onRefused, oneInstance",
     ]);
   });
 });

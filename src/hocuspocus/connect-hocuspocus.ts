@@ -22,9 +22,10 @@ import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
+import { echoFence } from "./echo-fence.ts";
 
 export type HocuspocusOptions = {
-  /** One Hocuspocus instance, e.g. "wss://sync.example.com". Give `url` or `urls`. */
+  /** One Hocuspocus URL, e.g. "wss://sync.example.com". Give `url` or `urls`. */
   url?: string | undefined;
   /** Several instances of one cluster: on every lost connection or failed attempt, the next one. */
   urls?: string[] | undefined;
@@ -43,6 +44,12 @@ export type HocuspocusOptions = {
    * connect again with a new token: the stores on the doc follow the new connection.
    */
   onRefused?: ((error: HocuspocusAuthError) => void) | undefined;
+  /**
+   * Every device of the room reaches this one instance (`url`, no cluster behind it): its order
+   * decides races between devices' claims exactly, as y-websocket's does (a fence), instead of a
+   * timed window. Default false: instances on Redis each order their own clients first.
+   */
+  oneInstance?: boolean | undefined;
 };
 
 export type HocuspocusConnection = Connection & {
@@ -126,6 +133,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     WebSocketPolyfill: 0,
     reconnectDelayMs: 0,
     onRefused: 0,
+    oneInstance: 0,
   } satisfies Record<keyof HocuspocusOptions, 0>);
   const urls = checkedUrls(opts);
   requireNonEmptyString("connectHocuspocus", "room", opts.room);
@@ -142,6 +150,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const delay = opts.reconnectDelayMs ?? 1000;
   if (!Number.isFinite(delay) || delay < 0)
     throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
+  const oneInstance = opts.oneInstance ?? false;
+  if (typeof oneInstance !== "boolean")
+    throw new TypeError(`connectHocuspocus: \`oneInstance\` must be a boolean, got ${describe(oneInstance)}`);
+  if (oneInstance && urls.length > 1)
+    throw new TypeError(`connectHocuspocus: \`oneInstance\` means one instance, got ${urls.length} \`urls\`; give \`url\``);
   const onRefused = opts.onRefused;
   if (onRefused !== undefined && typeof onRefused !== "function")
     throw new TypeError(`connectHocuspocus: \`onRefused\` must be a function, got ${describe(onRefused)}`);
@@ -164,10 +177,18 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // itself before it claims.
   const awareness = createAwareness(doc);
   const tripMs = sharedTrips(awareness, trips);
+  const fence = oneInstance
+    ? echoFence(
+        doc,
+        () => clock.info.syncedSince?.() !== undefined,
+        (origin) => origin === provider,
+      )
+    : undefined;
   const unregister = registerConnector(doc, {
     ...clock.info,
     crossDevice: true,
     tripMs,
+    ...(fence && { fence: fence.fence }),
     awareness,
     // As connectPeers': a claim while the socket waits out its back-off (a device back online)
     // connects now and waits for that sync. None after disconnect() or a passing failure's
@@ -191,6 +212,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // It fires on every closed socket, failed attempts included.
   const held = heldRemovals();
   const onDisconnect = (): void => {
+    fence?.lost();
     clock.closed();
     if (++closedSockets >= urls.length) clock.giveUp();
     held.drop();
@@ -265,7 +287,9 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // A stopping instance tells each client still connected that the ones it closed before left
   // (RELAYED_REMOVAL_GRACE_MS): such a removal counts only if our own connection outlives it.
   const receive = provider.onMessage.bind(provider);
-  provider.onMessage = (event) => (relaysRemoval(event.data, doc.clientID) ? held.hold(() => receive(event)) : receive(event));
+  // Fences are answered right after the provider applied the message that brought their claims back.
+  provider.onMessage = (event) =>
+    relaysRemoval(event.data, doc.clientID) ? held.hold(() => receive(event)) : (receive(event), fence?.received(event.data));
   const observer = observeUpdateTrips(provider, trips);
   // Our p95 for the other devices' windows (sharedTrips), after each ack: to 10 ms, sent only when
   // that changes (an awareness message per ack would double the traffic of every write).
@@ -282,6 +306,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     held.drop();
     unregister();
     observer.stop();
+    fence?.stop();
     doc.off("destroy", destroy);
     // The provider sends our "left" awareness frame, then closes the room; then the socket goes.
     provider.destroy();
