@@ -1,7 +1,7 @@
 import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { markDelivered, setByApp, shownSince } from "./push.ts";
+import { markDelivered, onAction, setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
@@ -79,6 +79,22 @@ export function pagesDelivered(query: AnyQuery): Map<string, number> {
   let revs = delivered.get(query);
   if (!revs || shownSince(query) !== undefined) delivered.set(query, (revs = new Map()));
   markDelivered(query, 0, undefined);
+  return revs;
+}
+
+/**
+ * The pages one fetch (its signal) delivers, counted as shown once TanStack sets that fetch's data:
+ * cancelled (the query reverted) or failed, the query shows the pages it showed before, and a
+ * newer chain recorded since, the one it was asking for included, is pushed to it as to any tab.
+ */
+export function delivering(query: AnyQuery, signal: AbortSignal): Map<string, number> {
+  const revs = new Map<string, number>();
+  onAction.set(query, ({ type, manual }) => {
+    if (type != "error" && (type != "success" || manual)) return;
+    onAction.delete(query);
+    const mine = type == "success" && !signal.aborted && pagesDelivered(query);
+    if (mine) revs.forEach((rev, key) => mine.set(key, rev));
+  });
   return revs;
 }
 

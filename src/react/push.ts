@@ -43,6 +43,9 @@ const answeredAt = new WeakMap<object, number | undefined>();
  */
 export const setByApp = new WeakMap<object, number>();
 
+/** Told of each action on a query's state, for what its fetch delivers in parts (an infinite query's pages). */
+export const onAction = new WeakMap<object, (action: { type: string; manual?: boolean }) => void>();
+
 /**
  * The bridge tells of each action on a shared query's state. The app's own `setQueryData` (an
  * optimistic update) makes the query's data come from outside the store: from then on only a
@@ -56,6 +59,7 @@ export function noteAction(
   action: { type: string; manual?: boolean; dataUpdatedAt?: number },
   recorded?: Recorded,
 ): boolean {
+  onAction.get(query)?.(action);
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
   const answered = answeredAt.get(query);
   if (action.type === "success" && !action.manual && answered) {

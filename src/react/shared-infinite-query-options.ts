@@ -24,7 +24,7 @@ import {
   type Demand,
   type FetchRecord,
 } from "./demand.ts";
-import { pagesDelivered, pushPages, recordedChain, watchPages } from "./infinite-push.ts";
+import { delivering, pushPages, recordedChain, watchPages } from "./infinite-push.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -104,7 +104,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   }
   const id = JSON.stringify(key);
   // One demand per fetch of the query (every page of a refetch is asked alike): its signal names it.
-  const demands = new WeakMap<AbortSignal, { demand: Demand; fetch: FetchRecord }>();
+  const demands = new WeakMap<AbortSignal, { demand: Demand; fetch: FetchRecord; revs?: Map<string, number> | undefined }>();
   const demandFor = (ctx: QueryFunctionContext, query: AnyQuery | undefined) => {
     const known = demands.get(ctx.signal);
     if (known) return known;
@@ -132,7 +132,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     if (!call?.options && !call?.fetchOptions && !more && demand.mode === "ensure" && !demand.poll)
       if (query?.state.data !== undefined && Date.now() - query.state.dataUpdatedAt < demand.maxAgeMs)
         demand = { mode: "refetch", skipInFlight: true };
-    const entry = { demand, fetch };
+    const entry = { demand, fetch, revs: query && delivering(query, ctx.signal) };
     demands.set(ctx.signal, entry);
     return entry;
   };
@@ -140,7 +140,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   const asking = new WeakMap<AbortSignal, SharedRequest>();
   const run = async (ctx: QueryFunctionContext, pageRequest: typeof request, ask: Ask): Promise<TPage> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
-    const { demand: asked, fetch } = demandFor(ctx, query);
+    const { demand: asked, fetch, revs } = demandFor(ctx, query);
     const param = ctx.pageParam as TPageParam;
     let req: SharedRequest;
     try {
@@ -158,7 +158,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = extras.resultInfo?.call(store, req);
-    if (query && info && !snap.error) pagesDelivered(query).set(sharedQueryKey(store, req)[3], info.rev);
+    if (info && !snap.error) revs?.set(sharedQueryKey(store, req)[3], info.rev);
     return unwrap<TPage>(snap);
   };
   // Other replicas' newer pages reach the query as they are recorded (infinite-push.ts).
