@@ -125,25 +125,32 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   if (state.fetchStatus !== "idle" || !shown?.pages?.length || !Array.isArray(shown.pageParams)) return;
   const revs = revsOf(query);
   const next = (query.options as { getNextPageParam?: NextParam }).getNextPageParam;
-  const pages: unknown[] = [];
-  const newer = new Map<string, number>();
-  let last = 0;
-  for (const [i, param] of shown.pageParams.entries()) {
-    const page = pageOf(store, request, param);
-    if (page?.data === undefined) return;
+  const older = (page: Page | undefined) => {
+    if (page?.data === undefined) return true;
     const was = revs.get(page.key);
     // A page dated in our future (its writer's clock ahead) may have been requested before the
     // app's own set: when cannot be told per page, so it never replaces what the app set.
-    if (was === undefined ? page.at <= state.dataUpdatedAt || (page.ahead && setByApp.has(query)) : page.rev! <= was) return;
+    return was === undefined ? page.at <= state.dataUpdatedAt || (page.ahead && setByApp.has(query)) : page.rev! <= was;
+  };
+  // One refresh records its last page last: until then, each of its pages' notices reads one page, not the chain.
+  if (older(pageOf(store, request, shown.pageParams.at(-1)))) return;
+  const pages: unknown[] = [];
+  const newer = new Map<string, number>();
+  let last = 0;
+  let first = 0;
+  for (const [i, param] of shown.pageParams.entries()) {
+    const page = pageOf(store, request, param);
+    if (older(page)) return;
     // One refresh records its pages in order: a page written before the one ahead of it is another refresh's.
-    if (page.at < last) return;
+    if (page!.at < last) return;
     if (i > 0 && (!next || !same(nextParam(next, pages, shown.pageParams.slice(0, i)), param))) return;
-    pages.push(page.data);
-    newer.set(page.key, page.rev!);
-    last = page.at;
+    pages.push(page!.data);
+    newer.set(page!.key, page!.rev!);
+    last = page!.at;
+    if (!i) first = last;
   }
   // The first page is the oldest; one dated in our future (a writer's clock ahead) is as young as now.
-  const at = Math.min(pageOf(store, request, shown.pageParams[0])!.at, Date.now());
+  const at = Math.min(first, Date.now());
   const mine = pagesDelivered(query);
   for (const [key, rev] of newer) mine.set(key, rev);
   // Not `manual`: that is the app's own set, which makes the data come from outside the store.
