@@ -1,0 +1,135 @@
+import type { Meta, StoryObj } from "@storybook/react-vite";
+import { QueryClientProvider, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMemo, type ReactNode } from "react";
+import { expect, waitFor, within } from "storybook/test";
+import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
+import { SharedFetchProvider, sharedMutationFn, sharedQueryKey, sharedQueryOptions } from "../src/index.ts";
+import { ListPane, listResponder, type ItemList } from "./support/list-pane.tsx";
+import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
+import { PaneRow } from "./support/panes.tsx";
+import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
+import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
+import { createSimulatedHost } from "./support/simulated-host.ts";
+import { delayArg, urlArg } from "./support/worlds.ts";
+
+type Args = { delayMs: number; url: string };
+
+const meta = {
+  title: "TanStack Query",
+  args: { delayMs: 400, url: "https://host.example/api/items" },
+  argTypes: { delayMs: delayArg, url: { ...urlArg, description: "The list's URL: a GET reads it, a POST adds an item." } },
+} satisfies Meta<Args>;
+export default meta;
+type Story = StoryObj<Args>;
+
+/**
+ * Tab A's "Add an item": `useMutation` with `sharedMutationFn`, whose `onSuccess` invalidates the
+ * list's prefix (`["shared-fetch", "GET", url]`), as an app invalidates every query of a resource.
+ */
+function AddItem({ world, replica, url }: { world: Replicas; replica: Replica; url: string }) {
+  const client = useQueryClient();
+  const add = useMutation({
+    mutationFn: sharedMutationFn(replica.store, () => ({ url, method: "POST", body: JSON.stringify({ name: "new" }) })),
+    onSuccess: () => {
+      const prefix = sharedQueryKey(replica.store, url).slice(0, 3);
+      world.narration.add({ text: `A's mutation succeeded: invalidateQueries on ${JSON.stringify(prefix)}`, replica: "A" });
+      return client.invalidateQueries({ queryKey: prefix });
+    },
+  });
+  const click = () => {
+    world.narration.add({ text: "A adds an item (useMutation)", replica: "A" });
+    add.mutate();
+  };
+  return (
+    <p style={{ margin: "0.75rem 0 0" }}>
+      <button type="button" onClick={click} disabled={add.isPending}>
+        Add an item
+      </button>
+    </p>
+  );
+}
+
+/** One tab: its QueryClient, its store's provider (the bridge that brings other tabs' results), its list. */
+function Tab({ world, replica, url, children }: { world: Replicas; replica: Replica; url: string; children?: ReactNode }) {
+  const options = useMemo(() => sharedQueryOptions<ItemList>(replica.store, url, { staleTime: 60_000 }), [replica.store, url]);
+  return (
+    <QueryClientProvider client={replica.queryClient}>
+      <SharedFetchProvider store={replica.store}>
+        <ListPane world={world} replica={replica} options={options}>
+          {children}
+        </ListPane>
+      </SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+function MutationScenario({ delayMs, url }: Args) {
+  const world = useDisposable(() =>
+    createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs, respond: listResponder() }) }),
+  );
+  const [a, b] = world.replicas;
+  // Once both panes told they show the list the POST changed: the verdict comes after what led to it.
+  const done = ({ host, summary }: VerdictContext) => {
+    const post = world.host.calls.find((c) => c.method === "POST");
+    const after = world.host.calls.filter((c) => c.method === "GET" && post && c.n > post.n);
+    const told = world.narration.texts();
+    const shown = after.length > 0 && ["A", "B"].every((w) => told.includes(`${w} shows 2 items (host answer #${after.at(-1)!.n})`));
+    if (host.inFlight > 0 || !shown) return undefined;
+    const by = [...new Set(after.map((c) => c.from))].join(", ");
+    return `A's mutation invalidated the list: ${after.length} request for it after the POST (by ${by}), and both tabs show the new list; ${summary}.`;
+  };
+  return (
+    <ScenarioFrame
+      world={world}
+      request={null}
+      verdict={done}
+      panes={
+        <PaneRow>
+          <Tab world={world} replica={a!} url={url}>
+            <AddItem world={world} replica={a!} url={url} />
+          </Tab>
+          <Tab world={world} replica={b!} url={url} />
+        </PaneRow>
+      }
+    >
+      <SharedFetchDevtoolsPanel store={a!.store} initialTab="timeline" style={{ marginTop: "1rem" }} />
+    </ScenarioFrame>
+  );
+}
+
+export const MutationInvalidatesEveryTab: Story = {
+  name: "Mutation invalidates every tab",
+  render: (args) => <MutationScenario key={`${args.delayMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Two tabs, each `useQuery(sharedQueryOptions(store, url))` of a list in its own QueryClient. Both mount at once: one request for the list. Tab A adds an item with `useMutation({ mutationFn: sharedMutationFn(store, …) })` (one POST, with its Idempotency-Key) and, in `onSuccess`, `invalidateQueries` on the list's prefix `[\"shared-fetch\", \"GET\", url]`. Only A's QueryClient is invalidated, and A's list refetches: one request. Tab B shows the new list too, with no request of its own: the result A recorded reaches B's query through the shared doc. Plain `queryOptions` would send the list once per tab, and B would keep the old list until its own staleTime ran out. A's devtools Timeline tells who claimed the POST and each revision of the list.",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent, args }) => {
+    const { canvas, paneA, paneB, panes } = await findPanes(canvasElement);
+    const answers = (pane: HTMLElement) => pane.dataset.answersSeen ?? "";
+    await waitFor(() => expect([answers(paneA), answers(paneB)]).toEqual(["1", "1"]), WAIT);
+    await expectRequests(canvasElement, 1);
+    await userEvent.click(within(paneA).getByRole("button", { name: "Add an item" }));
+    await expect(await verdict(canvasElement)).toMatch(
+      /^A's mutation invalidated the list: 1 request for it after the POST \(by A\), .*; 3 host requests: /,
+    );
+    // 1: the list; 2: the POST; 3: the list after it, for both tabs.
+    await expectRequests(canvasElement, 3);
+    for (const pane of panes) {
+      await expect(answers(pane)).toBe("1 3");
+      await expect(within(pane).getByTestId("items")).toHaveTextContent(/item 1\s*item 2/);
+      await expect(within(pane).getByTestId("error")).toHaveTextContent(/^—$/);
+    }
+    await expectNoLies(panes);
+    await expectNarrated(canvasElement, /^A claimed POST \/api\/items \(rev 1\)$/);
+    await expectNarrated(canvasElement, /^A claimed \/api\/items \(rev 2\)$/);
+    const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+    // The panel inspects A's store: A is "this tab" there.
+    for (const told of [`this tab claimed POST ${args.url} (rev 1)`, `this tab claimed GET ${args.url} (rev 2)`])
+      await waitFor(() => expect(panel).toHaveTextContent(told), WAIT);
+  },
+};
