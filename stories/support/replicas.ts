@@ -63,6 +63,8 @@ export type CreateReplicasOptions = {
    * BroadcastChannel): its store gets the connection's awareness and, through the doc, its flush.
    */
   connect?: (doc: Y.Doc, index: number) => { awareness: NonNullable<CreateStoreOptions["awareness"]>; destroy(): void };
+  /** False: the docs sync only through `connect` (devices on a sync server), not the in-page network. */
+  linked?: boolean;
 };
 
 export const idOf = (name: string) =>
@@ -90,7 +92,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
   const make = (name: string, index: number, from?: Y.Doc): Replica => {
     const doc = new Y.Doc();
     if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
-    net.add(doc);
+    if (options.linked !== false) net.add(doc);
     const connection = options.connect?.(doc, index);
     if (connection) connections.push(connection);
     const replicaId = idOf(name);
