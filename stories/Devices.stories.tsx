@@ -16,7 +16,7 @@ import { delayArg, urlArg } from "./support/worlds.ts";
 type Args = { delayMs: number; refetchDelayMs: number; url: string };
 
 const meta = {
-  title: "Devices",
+  title: "Scenarios/Devices",
   args: { delayMs: 300, refetchDelayMs: 2500, url: "https://host.example/api/items" },
   argTypes: {
     delayMs: delayArg,

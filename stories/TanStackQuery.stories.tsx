@@ -15,7 +15,7 @@ import { delayArg, urlArg } from "./support/worlds.ts";
 type Args = { delayMs: number; url: string };
 
 const meta = {
-  title: "TanStack Query",
+  title: "Scenarios/TanStack Query",
   args: { delayMs: 400, url: "https://host.example/api/items" },
   argTypes: { delayMs: delayArg, url: { ...urlArg, description: "The list's URL: a GET reads it, a POST adds an item." } },
 } satisfies Meta<Args>;
