@@ -33,6 +33,11 @@ export type EngineOptions = {
   /** A claim about to be made waits for this first, when it is given (connectors.ts, resyncWaits). */
   resync?: () => Promise<void> | undefined;
   /**
+   * True once the store's own start is done (its lock held, the initial sync over): a wait for
+   * readiness then is only a reconnect's (`resync`), and holds no key lock.
+   */
+  started?: () => boolean;
+  /**
    * Whether another replica waits on this replica's claim of `key` at `rev` (presence.ts,
    * PresenceSelf.waits), or may (`sent`: its request is out, and a wait may be on its way).
    */

@@ -37,8 +37,6 @@ export class ClaimEngine {
   private waitingReady: Promise<void> | undefined;
   private readonly watchers: ReturnType<typeof claimWatchers>;
   private readied = false;
-  /** `starting` for a reconnect's sync only (EngineOptions.resync), not the store's own start. */
-  private resyncing = false;
 
   constructor(private readonly opts: EngineOptions) {
     const { records } = opts;
@@ -186,7 +184,6 @@ export class ClaimEngine {
     // The lock was let go while suspended: claims wait for it again, not for a wait under way.
     this.lifecycle = this.opts.ready ? "starting" : "ready";
     this.waitingReady = undefined;
-    this.resyncing = false;
     for (const st of [...this.keys.all()]) this.refresh(st);
   }
 
@@ -259,8 +256,9 @@ export class ClaimEngine {
     if (waits !== st.waitsFor) this.opts.waits?.(st.key, (st.waitsFor = waits));
     if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
     if (!this.standby) return;
-    // Not for a reconnect's sync: the other tabs of this browser, in sync, claim meanwhile.
-    const soon = (action.type === "await-ready" && !this.resyncing) || (action.type === "wait" && action.until === Infinity);
+    // Not once started (a reconnect's sync, at a claim or a first ask): the other tabs of this
+    // browser, in sync, claim meanwhile.
+    const soon = (action.type === "await-ready" && !this.opts.started?.()) || (action.type === "wait" && action.until === Infinity);
     if (soon) this.standby.want(st.key);
     else this.standby.drop(st.key);
   }
@@ -292,7 +290,6 @@ export class ClaimEngine {
         const resync = this.readied ? undefined : this.opts.resync?.();
         if (!resync) return this.claim(st, action.rev, action.from);
         this.lifecycle = "starting";
-        this.resyncing = true;
         return this.awaitReady(() => resync);
       }
       case "wait":
@@ -319,7 +316,6 @@ export class ClaimEngine {
     void wait.then(() => {
       if (this.waitingReady !== wait) return;
       this.waitingReady = undefined;
-      this.resyncing = false;
       if (this.lifecycle !== "starting") return;
       this.lifecycle = "ready";
       // The claims decided now have waited: a reconnect that failed at once is not waited for again.

@@ -104,6 +104,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
           () => Promise.all([locks?.ready, whenDocSynced(options.doc), resync()]).then(() => {})
         : undefined,
     resync,
+    started: () => docSynced && (!locks || locks.held),
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
