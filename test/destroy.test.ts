@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
+import { registerConnector, SYNC_WAIT_MS } from "../src/core/connectors.ts";
 import { createSharedFetchStore } from "../src/index.ts";
 import { Host } from "../sim/host.ts";
-import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { background, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const HOUR = 3600_000;
 
@@ -63,6 +64,33 @@ describe("destroy(): an orderly stop writes nothing afterwards and leaves no tim
     expect(updates).toEqual([]);
     expect(host.calls).toHaveLength(1);
     expect(host.calls[0]!.signal?.aborted).toBe(true);
+  });
+
+  it.each([
+    ["the initial sync", "initial"],
+    ["a reconnect's sync, at the store's first ask", "first"],
+    ["a reconnect's sync, at a claim after an ask", "later"],
+  ] as const)("destroy() while a claim waits for %s clears the wait's cap: no timer is left to hold a Node process", async (_, when) => {
+    const doc = new Y.Doc();
+    const never = new Promise<void>(() => {});
+    let resync: Promise<void> | undefined;
+    // A connection whose sync never comes: the wait ends only at its cap (SYNC_WAIT_MS).
+    registerConnector(doc, { whenSynced: when === "initial" ? never : Promise.resolve(), crossDevice: true, resync: () => resync });
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: {} });
+    const store = createSharedFetchStore({ doc, fetch: host.fetch, settleMs: 0 });
+    if (when === "later") await until(store.ensure({ url: `${URL_A}/warm` }));
+    await tick();
+    if (when !== "initial") resync = never;
+    const asked = background(store.ensure({ url: URL_A }));
+    await tick();
+    expect(store.inspect().lifecycle).toBe("starting");
+
+    store.destroy();
+    await expect(asked).rejects.toMatchObject({ name: "AbortError" });
+    expect(vi.getTimerCount()).toBe(0);
+    await tick(SYNC_WAIT_MS);
+    expect(host.calls.map((c) => c.url)).toEqual(when === "later" ? [`${URL_A}/warm`] : []);
   });
 
   it("a destroyed store rejects new work at once and never claims", async () => {

@@ -94,24 +94,36 @@ export function whenConnectorsSynced(doc: Y.Doc): Promise<void> {
   return Promise.all(connectorsOf(doc).map((c) => c.whenSynced.catch(() => {}))).then(() => {});
 }
 
-/** Resolves when every connector of the doc synced, or after `maxMs`: a dead server must not block work. */
-export function whenDocSynced(doc: Y.Doc, maxMs = SYNC_WAIT_MS): Promise<void> {
-  return connectorsOf(doc).length === 0 ? Promise.resolve() : within(whenConnectorsSynced(doc), maxMs);
+/**
+ * Resolves when every connector of the doc synced, or after SYNC_WAIT_MS: a dead server must not
+ * block work. Or once the store ends it (`ends`).
+ */
+export function whenDocSynced(doc: Y.Doc, ends: Set<() => void>): Promise<void> {
+  return connectorsOf(doc).length === 0 ? Promise.resolve() : within(whenConnectorsSynced(doc), ends);
 }
 
-function within(wait: Promise<void>, maxMs: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
-  return Promise.race([wait, timeout]).finally(() => clearTimeout(timer));
+/**
+ * `wait`, bounded by SYNC_WAIT_MS; its end is in `ends` until it settles, for the store's destroy:
+ * the bound's timer must not outlive the store, or it holds a Node process up to 2 s. Not unref'd:
+ * a script whose only work is that wait would exit before it ends.
+ */
+function within(wait: Promise<void>, ends: Set<() => void>): Promise<void> {
+  let end!: () => void;
+  const bound = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, SYNC_WAIT_MS);
+    end = () => (clearTimeout(timer), resolve());
+  });
+  ends.add(end);
+  return Promise.race([wait, bound]).finally(() => (end(), ends.delete(end)));
 }
 
 /**
  * For a claim made now: a wait for every connection of the doc being made again
  * (ConnectorInfo.resync), each asked at once and waited for together, as the first claim waits
- * for every initial sync, and bounded as that wait is; undefined when none is, or once each was
- * waited for.
+ * for every initial sync, and bounded (and ended through `ends`) as that wait is; undefined when
+ * none is, or once each was waited for.
  */
-export function resyncWaits(doc: Y.Doc): () => Promise<void> | undefined {
+export function resyncWaits(doc: Y.Doc, ends: Set<() => void>): () => Promise<void> | undefined {
   const waited = new WeakSet<Promise<void>>();
   return () => {
     const attempts = connectorsOf(doc)
@@ -121,7 +133,7 @@ export function resyncWaits(doc: Y.Doc): () => Promise<void> | undefined {
     attempts.forEach((p) => waited.add(p));
     return within(
       Promise.all(attempts).then(() => {}),
-      SYNC_WAIT_MS,
+      ends,
     );
   };
 }

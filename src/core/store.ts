@@ -78,7 +78,9 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       defaultMs: DEFAULT_SETTLE_MS,
       elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
     });
-  const resync = resyncWaits(options.doc);
+  // The waits for a sync under way: the store's destroy ends them, and their bound's timer.
+  const syncWaits = new Set<() => void>();
+  const resync = resyncWaits(options.doc, syncWaits);
   const engine = new ClaimEngine({
     records,
     at,
@@ -101,7 +103,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     ready:
       locks || connectorsOf(options.doc).length > 0
         ? // The initial sync counts as the wait for its connection: a later claim does not wait again.
-          () => Promise.all([locks?.ready, whenDocSynced(options.doc), resync()]).then(() => {})
+          () => Promise.all([locks?.ready, whenDocSynced(options.doc, syncWaits), resync()]).then(() => {})
         : undefined,
     resync,
     started: () => docSynced && (!locks || locks.held),
@@ -307,6 +309,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       lru.stop();
       retention.stop();
       engine.destroy();
+      syncWaits.forEach((end) => end());
       locks?.stop();
       stopLifecycle();
       presence?.stop();
