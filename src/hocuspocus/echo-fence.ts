@@ -7,15 +7,22 @@ import { FENCE_TIMEOUT_MS } from "../sync/trip-probe.ts";
 const SYNC_MESSAGE = 0;
 const STEP2 = 1;
 const UPDATE = 2;
+/** Hocuspocus' ack of an update (MessageType.SyncStatus): 0 when it refused it (a read-only connection). */
+const SYNC_STATUS = 8;
 
 type Entry = { answered: ((inOrder: boolean) => void)[]; echo?: number };
 
-/** The clock our client reaches with the update a server message carries, if it carries ours. */
-function ourEnd(data: unknown, clientID: number): number | undefined {
+/**
+ * The clock our client reaches with the update a server message carries, if it carries ours;
+ * false when the instance refused an update of ours: it applies none, so none comes back.
+ */
+function ourEnd(data: unknown, clientID: number): number | false | undefined {
   try {
     const decoder = decoding.createDecoder(new Uint8Array(data as ArrayBuffer));
     decoding.readVarString(decoder);
-    if (decoding.readVarUint(decoder) !== SYNC_MESSAGE) return undefined;
+    const kind = decoding.readVarUint(decoder);
+    if (kind === SYNC_STATUS) return decoding.readVarUint(decoder) === 0 ? false : undefined;
+    if (kind !== SYNC_MESSAGE) return undefined;
     const type = decoding.readVarUint(decoder);
     if (type !== STEP2 && type !== UPDATE) return undefined;
     return parseUpdateMeta(decoding.readVarUint8Array(decoder)).to.get(clientID);
@@ -42,6 +49,9 @@ export function echoFence(doc: Doc, inSync: () => boolean, fromServer: (origin: 
   const settle = (entry: Entry, inOrder: boolean) => {
     waiting = waiting.filter((e) => e !== entry);
     for (const answered of entry.answered.splice(0)) answered(inOrder);
+  };
+  const unplaced = () => {
+    for (const entry of [...waiting]) settle(entry, false);
   };
   const onUpdate = (update: Uint8Array, origin: unknown) => {
     // The update written right behind a fence carries its claims: where our clock ends with it.
@@ -71,6 +81,8 @@ export function echoFence(doc: Doc, inSync: () => boolean, fromServer: (origin: 
     received(data: unknown): void {
       if (waiting.length === 0) return;
       const end = ourEnd(data, doc.clientID);
+      // Refused (read-only): no echo will place the claims; their window, now rather than in 1 s.
+      if (end === false) return unplaced();
       if (end === undefined) return;
       echoedTo = Math.max(echoedTo, end);
       for (const entry of waiting.filter((e) => e.echo !== undefined && e.echo <= echoedTo)) settle(entry, true);
@@ -79,7 +91,7 @@ export function echoFence(doc: Doc, inSync: () => boolean, fromServer: (origin: 
     lost(): void {
       next = undefined;
       echoedTo = 0;
-      for (const entry of [...waiting]) settle(entry, false);
+      unplaced();
     },
     stop(): void {
       doc.off("update", onUpdate);

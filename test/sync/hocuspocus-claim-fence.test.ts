@@ -11,6 +11,7 @@ import { Server } from "@hocuspocus/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
+import { connectorsOf } from "../../src/core/connectors.ts";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { createSharedFetchStore, type StoreEvent } from "../../src/index.ts";
 import { freePort } from "../../server/cluster/ports.ts";
@@ -22,7 +23,16 @@ let serverUrl: string;
 let host: CountingHost;
 beforeAll(async () => {
   const port = await freePort();
-  server = new Server({ port, address: "127.0.0.1", quiet: true, stopOnSignals: false });
+  server = new Server({
+    port,
+    address: "127.0.0.1",
+    quiet: true,
+    stopOnSignals: false,
+    // A viewer's connection is read-only: the instance applies none of its updates.
+    async onAuthenticate({ token, connectionConfig }) {
+      if (token === "viewer") connectionConfig.readOnly = true;
+    },
+  });
   [host] = await Promise.all([CountingHost.start(), server.listen()]);
   serverUrl = `ws://127.0.0.1:${port}`;
 });
@@ -57,14 +67,14 @@ class Inbound {
   }
 }
 
-function device(room: string, clientID: number, opts: { url?: string; oneInstance?: boolean } = {}) {
+function device(room: string, clientID: number, opts: { url?: string; oneInstance?: boolean; token?: string } = {}) {
   const doc = new Y.Doc();
   doc.clientID = clientID;
   const inbound = new Inbound();
   const conn = connectHocuspocus(doc, {
     url: opts.url ?? serverUrl,
     room,
-    token: "t",
+    token: opts.token ?? "t",
     WebSocketPolyfill: inbound.socket(),
     oneInstance: opts.oneInstance ?? true,
   });
@@ -160,6 +170,37 @@ describe("Hocuspocus, one instance: claims ordered by the instance (the claim's 
     }
     expect(duplicated).toEqual([]);
   }, 60_000);
+
+  it("a read-only connection: the instance refuses the claim's update and never echoes it, and the fence says so at its refusal", async () => {
+    const room = `hp-viewer-${Math.random().toString(36).slice(2)}`;
+    const viewer = device(room, 7, { token: "viewer" });
+    try {
+      await viewer.conn.whenSynced;
+      // The instance's refusal (its sync status `false`), seen right after the provider applied it.
+      const SYNC_STATUS = 8;
+      let refused = false;
+      let answerAtRefusal: boolean | undefined;
+      let answer: boolean | undefined;
+      const onMessage = viewer.conn.provider.onMessage;
+      viewer.conn.provider.onMessage = (event) => {
+        onMessage(event);
+        const data = new Uint8Array(event.data as ArrayBuffer);
+        const at = 1 + data[0]!; // after the room's name
+        if (data[at] === SYNC_STATUS && data[at + 1] === 0 && !refused) {
+          refused = true;
+          answerAtRefusal = answer;
+        }
+      };
+      const [connector] = connectorsOf(viewer.doc);
+      expect(connector!.fence!((inOrder) => (answer = inOrder))).toBe(true);
+      viewer.doc.getMap("claims").set("k", "ours");
+      await vi.waitFor(() => expect(refused).toBe(true));
+      // Not first (nothing of ours was placed), and not after the fence's 1 s bound: at once.
+      expect(answerAtRefusal).toBe(false);
+    } finally {
+      viewer.close();
+    }
+  });
 
   it("`oneInstance` with several `urls` is refused, naming the contradiction; a value not a boolean is refused", () => {
     const doc = new Y.Doc();
