@@ -171,6 +171,56 @@ describe("Hocuspocus, one instance: claims ordered by the instance (the claim's 
     expect(duplicated).toEqual([]);
   }, 60_000);
 
+  it("several keys claimed in one tick (two transactions, two fences): each placed by its own echo, the second device yields every one", async () => {
+    const room = `hp-keys-${Math.random().toString(36).slice(2)}`;
+    const paths = [0, 1, 2].map((i) => `/hp-keys/${room}/${i}`);
+    const urls = paths.map((p) => host.url(p));
+    const a = device(room, 2);
+    const b = device(room, 1);
+    try {
+      await bothPresent(a, b);
+      host.hold = true;
+      b.inbound.held = true;
+      const firsts = urls.map((url) => a.store.ensure({ url }));
+      firsts.forEach((p) => p.catch(() => {}));
+      await Promise.all(paths.map((p) => host.whenCount(p, 1)));
+      let fromServer = 0;
+      a.doc.on("update", (_update: Uint8Array, origin: unknown) => void (origin === a.conn.provider && fromServer++));
+      const seconds = urls.map((url) => b.store.ensure({ url })); // one tick: a claim at once, two batched
+      seconds.forEach((p) => p.catch(() => {}));
+      await vi.waitFor(() => expect(fromServer).toBeGreaterThanOrEqual(2));
+      await b.inbound.release();
+      await vi.waitFor(() => expect(b.events.filter((e) => e.type === "yielded")).toHaveLength(3));
+      expect(b.events.some((e) => e.type === "dispatched")).toBe(false);
+      host.release();
+      const snaps = await Promise.all([...firsts, ...seconds]);
+      expect(snaps.map((s) => s.status)).toEqual(Array(6).fill("success"));
+      expect(paths.map((p) => host.count(p))).toEqual([1, 1, 1]);
+    } finally {
+      host.release();
+      a.close();
+      b.close();
+    }
+  });
+
+  it("destroy() with a fence pending answers it at once (nothing learnt), and the claim is left to its window", async () => {
+    const room = `hp-destroy-${Math.random().toString(36).slice(2)}`;
+    const d = device(room, 9);
+    try {
+      await d.conn.whenSynced;
+      d.inbound.held = true; // the echo never comes back before the destroy
+      let answer: boolean | undefined;
+      expect(connectorsOf(d.doc)[0]!.fence!((inOrder) => (answer = inOrder))).toBe(true);
+      d.doc.getMap("claims").set("k", "ours");
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(answer).toBeUndefined();
+      d.conn.destroy();
+      expect(answer).toBe(false);
+    } finally {
+      d.close();
+    }
+  });
+
   it("a read-only connection: the instance refuses the claim's update and never echoes it, and the fence says so at its refusal", async () => {
     const room = `hp-viewer-${Math.random().toString(36).slice(2)}`;
     const viewer = device(room, 7, { token: "viewer" });
