@@ -1,0 +1,185 @@
+// @vitest-environment jsdom
+/**
+ * What a tab restores from TanStack's persister (PersistQueryClientProvider, an async storage
+ * persister) beside what the shared doc recorded since (README, "Coming from TanStack Query"),
+ * against a real HTTP server on 127.0.0.1: a persisted cache older than a result another device
+ * recorded since, a persisted cache dropped (maxAge, buster), the app's shouldDehydrateQuery,
+ * persisted errors, and useSharedFetch's view of a restored query.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { act, cleanup, render, waitFor } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
+import { cluster, type Cluster } from "../harness/replicas.ts";
+import { memoryStorage, persistedQueries, persistedTab, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
+import { pause, sideBySideServer, type Body, type SideBySideServer } from "../harness/side-by-side.tsx";
+
+let server: SideBySideServer;
+beforeAll(async () => void (server = await sideBySideServer()));
+afterAll(() => server.close());
+afterEach(() => {
+  cleanup();
+  server.reset();
+});
+
+const url = (path: string) => `${server.base}/s${path}`;
+
+/** A browser whose tabs share a lock manager and a persister's storage, and another device. */
+function world() {
+  const c = cluster(0, { settleMs: 0 });
+  const locks = new FakeLocks();
+  let tabs = 0;
+  const storage = memoryStorage();
+  const tab = (from?: SharedFetchStoreWithExtras) =>
+    c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
+  const device = () => c.join({ locks: new FakeLocks().forTab("d"), browserId: "browser-2", fetch: globalThis.fetch });
+  return { c, storage, tab, device };
+}
+
+/** A pane of `useQuery(sharedQueryOptions(…))` in a tab restored from `storage`; logs "<status> <fetchStatus> <n>". */
+function pane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object, extra?: PersistExtra) {
+  const log: string[] = [];
+  function Pane() {
+    const q = useQuery(sharedQueryOptions<Body>(store, url(path), options));
+    const shown = `${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`;
+    if (log.at(-1) !== shown) log.push(shown);
+    return null;
+  }
+  const { element, client } = persistedTab(store, storage, <Pane />, extra);
+  const view = render(element);
+  return { log, client, unmount: view.unmount, last: () => log.at(-1) };
+}
+
+/** A first visit: a tab fetches, its persister saves the query (n = 1), the tab closes. */
+async function firstVisit(w: ReturnType<typeof world>, path: string, options: object, extra?: PersistExtra) {
+  const first = w.tab();
+  const one = pane(first, w.storage, path, options, extra);
+  await waitFor(() => expect(one.last()).toBe("success idle 1"));
+  await waitFor(() => expect(persistedQueries(w.storage)).toHaveLength(1));
+  one.unmount();
+  first.destroy();
+  w.c.crash(first);
+  return first;
+}
+
+/** Another device refetches: n = 2 recorded. */
+async function deviceRefetches(c: Cluster, device: SharedFetchStoreWithExtras, path: string) {
+  await device.refetch({ url: url(path) });
+  expect(device.snapshot({ url: url(path) }).data).toEqual({ path: `/s${path}`, n: 2 });
+  void c;
+}
+
+describe("a persisted cache older than what another replica recorded since", () => {
+  it("the newer record already in the doc: the tab shows it after the restore, with no request, never the older one", async () => {
+    const w = world();
+    const options = { staleTime: 60_000 };
+    const first = await firstVisit(w, "/older-in-doc", options);
+    const device = w.device();
+    await deviceRefetches(w.c, device, "/older-in-doc");
+    w.storage.gate();
+    const tab = w.tab(first);
+    await pause(50);
+    const p = pane(tab, w.storage, "/older-in-doc", options);
+    await pause(50);
+    act(() => w.storage.release());
+    await pause(300);
+    expect(p.log).toEqual(["success idle 2"]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("the newer record reaching the doc after the restore: the tab moves on to it, with no request", async () => {
+    const w = world();
+    const options = { staleTime: 60_000 };
+    const first = await firstVisit(w, "/older-later", options);
+    const device = w.device();
+    w.c.net.isolate(w.c.docOf(device));
+    await deviceRefetches(w.c, device, "/older-later");
+    const tab = w.tab(first);
+    const p = pane(tab, w.storage, "/older-later", options);
+    await pause(200);
+    expect(p.last()).toBe("success idle 1");
+    act(() => w.c.net.heal());
+    await pause(200);
+    expect(p.log).toEqual(["success idle 1", "success idle 2"]);
+    expect(server.seen).toHaveLength(2);
+  });
+});
+
+describe("a persisted cache dropped by maxAge or buster", () => {
+  for (const [name, extra] of [
+    ["maxAge", { maxAge: 1 }],
+    ["buster", { buster: "v2" }],
+  ] as const)
+    it(`${name}: the tab still starts from the shared record, with no request while it is fresh`, async () => {
+      const w = world();
+      const options = { staleTime: 60_000 };
+      const first = await firstVisit(w, `/dropped-${name}`, options);
+      await pause(10);
+      const p = pane(w.tab(first), w.storage, `/dropped-${name}`, options, extra);
+      await pause(300);
+      expect(persistedQueries(w.storage).every((q) => (q.state.data as Body).n === 1)).toBe(true);
+      expect(p.log).toEqual(["success idle 1"]);
+      expect(server.seen).toHaveLength(1);
+    });
+});
+
+describe("dehydrateOptions with shared keys", () => {
+  it("shouldDehydrateQuery leaving shared queries out: the reload still shows the shared record, fresh, with no request", async () => {
+    const w = world();
+    const options = { staleTime: 60_000 };
+    const extra = { dehydrateOptions: { shouldDehydrateQuery: (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== "shared-fetch" } };
+    const first = w.tab();
+    const one = pane(first, w.storage, "/left-out", options, extra);
+    await waitFor(() => expect(one.last()).toBe("success idle 1"));
+    await pause(50);
+    expect(persistedQueries(w.storage)).toEqual([]);
+    one.unmount();
+    first.destroy();
+    w.c.crash(first);
+    const p = pane(w.tab(first), w.storage, "/left-out", options, extra);
+    await pause(300);
+    expect(p.log).toEqual(["success idle 1"]);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it("a persisted error (shouldDehydrateQuery keeping errors): the reload asks again, once, and shows the answer", async () => {
+    const w = world();
+    const options = { staleTime: 60_000, retry: false };
+    const extra = { dehydrateOptions: { shouldDehydrateQuery: () => true } };
+    server.failing = true;
+    const first = w.tab();
+    const one = pane(first, w.storage, "/persisted-error", options, extra);
+    await waitFor(() => expect(one.last()).toBe("error idle -"));
+    await waitFor(() => expect(persistedQueries(w.storage).map((q) => q.state.status)).toEqual(["error"]));
+    one.unmount();
+    first.destroy();
+    w.c.crash(first);
+    server.failing = false;
+    const p = pane(w.tab(first), w.storage, "/persisted-error", options, extra);
+    await waitFor(() => expect(p.last()).toBe("success idle 2"));
+    await pause(100);
+    expect(server.seen).toHaveLength(2);
+  });
+});
+
+describe("useSharedFetch on a query restored by the persister", () => {
+  it("reads its view (data, claim, isFetchingAnywhere) from the restored query and the store, with no request while fresh", async () => {
+    const w = world();
+    const options = { staleTime: 60_000 };
+    const first = await firstVisit(w, "/view", options);
+    const tab = w.tab();
+    const log: string[] = [];
+    function View() {
+      const q = useSharedFetch<Body>(url("/view"), options);
+      const shown = `${q.status} ${q.data?.n ?? "-"} ${q.claim ? "claim" : "-"} ${q.isFetchingAnywhere}`;
+      if (log.at(-1) !== shown) log.push(shown);
+      return null;
+    }
+    render(persistedTab(tab, w.storage, <View />).element);
+    await pause(300);
+    expect(log.at(-1)).toBe("success 1 - false");
+    expect(server.seen).toHaveLength(1);
+    void first;
+  });
+});
