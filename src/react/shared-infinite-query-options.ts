@@ -172,7 +172,9 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           id,
           snapshot: () => ({ status: "idle" }),
           info: () => undefined,
-          subscribe: (listener, query) => watchPages(store, request, listener, query),
+          // Watched from its first observer on (the bridge calls this then, before the mount's
+          // fetch): a cache restored here (a persister) has its first fetch told apart too.
+          subscribe: (listener, query) => (watchFetches(query), watchPages(store, request, listener, query)),
           push: (client, query) => pushPages(store, request, client, query),
           hold: (ask, signal) => {
             const req = asking.get(signal);
