@@ -182,4 +182,26 @@ describe("useSharedFetch on a query restored by the persister", () => {
     expect(server.seen).toHaveLength(1);
     void first;
   });
+
+  it("two tabs restoring stale data: both show the claim of the one request and isFetchingAnywhere while it runs, then its answer", async () => {
+    const w = world();
+    const options = { staleTime: 400 };
+    await firstVisit(w, "/view-stale", options);
+    await pause(500);
+    server.held = [];
+    const logs: string[][] = [[], []];
+    const View = ({ i }: { i: 0 | 1 }) => {
+      const q = useSharedFetch<Body>(url("/view-stale"), options);
+      const shown = `${q.data?.n ?? "-"} ${q.claim ? "claim" : "-"} ${q.isFetchingAnywhere}`;
+      if (logs[i]!.at(-1) !== shown) logs[i]!.push(shown);
+      return null;
+    };
+    for (const i of [0, 1] as const) render(persistedTab(w.tab(), w.storage, <View i={i} />).element);
+    await waitFor(() => expect(server.held).toHaveLength(1));
+    await waitFor(() => expect(logs.map((l) => l.at(-1))).toEqual(["1 claim true", "1 claim true"]));
+    act(() => server.held!.shift()!());
+    await waitFor(() => expect(logs.map((l) => l.at(-1))).toEqual(["2 - false", "2 - false"]));
+    await pause(100);
+    expect(server.seen).toHaveLength(2);
+  });
 });
