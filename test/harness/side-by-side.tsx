@@ -56,12 +56,21 @@ export async function sideBySideServer(): Promise<SideBySideServer> {
   return s;
 }
 
-/** Two tabs of one browser whose stores fetch with the real fetch. */
-export function twoTabs() {
+/**
+ * Tabs a and b of one browser whose stores fetch with the real fetch; `join` opens another tab of
+ * it, on a copy of `from`'s doc if given (a reload finding what that tab persisted).
+ */
+export function browserTabs() {
   const locks = new FakeLocks();
   const c = cluster(0, { settleMs: 0 });
-  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", fetch: globalThis.fetch });
-  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", fetch: globalThis.fetch });
+  const join = (name: string, from?: SharedFetchStoreWithExtras) =>
+    c.join({ locks: locks.forTab(name), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
+  return { a: join("a"), b: join("b"), join };
+}
+
+/** Two tabs of one browser whose stores fetch with the real fetch. */
+export function twoTabs() {
+  const { a, b } = browserTabs();
   return [a, b] as const;
 }
 

@@ -8,126 +8,27 @@
  * observed: the other tab, which joined that page's request, gets its answer and nothing is sent
  * again; plain useInfiniteQuery aborts it (the other tab sent its own anyway).
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { focusManager, QueryClient, useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
-import { sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { app } from "../harness/render-app.tsx";
-import { twoTabs } from "../harness/side-by-side.tsx";
+import { focusManager } from "@tanstack/react-query";
+import { act, waitFor } from "@testing-library/react";
+import { afterEach, expect, it, vi } from "vitest";
+import { click, feedPanes, serveFeed } from "../harness/infinite-feed.tsx";
+import { pause as wait, text, twoTabs } from "../harness/side-by-side.tsx";
 
-type Page = { cursor: number; next: number | null; v: number };
-
-let server: Server;
-let base = "";
-const seen: string[] = [];
-const aborted: string[] = [];
-let held: (() => void)[] | null = null;
-let version = 1;
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    const path = req.url!;
-    seen.push(path);
-    res.on("close", () => void (res.writableEnded || aborted.push(path)));
-    const cursor = Number(new URL(path, "http://x").searchParams.get("cursor"));
-    const body: Page = { cursor, next: cursor < 2 ? cursor + 1 : null, v: version };
-    const answer = () => void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (held) held.push(answer);
-    else answer();
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const server = serveFeed({ last: 2 });
+const { seen, aborted, count, release } = server;
+const feeds = feedPanes(server, { staleTime: 30_000 });
 afterEach(() => {
-  cleanup();
   vi.useRealTimers();
   focusManager.setFocused(undefined);
-  seen.length = 0;
-  aborted.length = 0;
-  held = null;
-  version = 1;
 });
 
-const count = (path: string) => seen.filter((url) => url === path).length;
-const text = (id: string) => screen.getByTestId(id).textContent;
-const wait = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
-const release = () => held!.splice(0).forEach((answer) => answer());
-
-const feed = (store: SharedFetchStoreWithExtras) =>
-  sharedInfiniteQueryOptions(store, (cursor: number) => `${base}/feed?cursor=${cursor}`, {
-    initialPageParam: 0,
-    getNextPageParam: (last: Page) => last.next,
-    staleTime: 30_000,
-  });
-
-function Shown({
-  name,
-  q,
-}: {
-  name: string;
-  q: ReturnType<typeof useInfiniteQuery<Page, Error, InfiniteData<Page>, readonly unknown[], number>>;
-}) {
-  const shown = q.data ? q.data.pages.map((p) => `${p.cursor}@${p.v}`).join(" ") : q.status;
-  return (
-    <>
-      <span data-testid={name}>{`${shown} ${q.fetchStatus}`}</span>
-      <button onClick={() => void q.fetchNextPage().catch(() => {})}>{`more ${name}`}</button>
-      <button onClick={() => void q.refetch().catch(() => {})}>{`refresh ${name}`}</button>
-    </>
-  );
-}
-
-function Feed({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
-  return <Shown name={name} q={useInfiniteQuery(feed(store))} />;
-}
-
-function PlainFeed({ name }: { name: string }) {
-  const q = useInfiniteQuery({
-    queryKey: ["plain-feed"],
-    queryFn: async ({ pageParam, signal }) => (await (await fetch(`${base}/plain?cursor=${pageParam}`, { signal })).json()) as Page,
-    initialPageParam: 0,
-    getNextPageParam: (last: Page) => last.next,
-    staleTime: 30_000,
-  });
-  return <Shown name={name} q={q} />;
-}
-
-const click = (label: string, ...names: string[]) => act(() => names.forEach((n) => fireEvent.click(screen.getByText(`${label} ${n}`))));
-
-function renderTabs() {
-  const [a, b] = twoTabs();
-  const clients = [new QueryClient(), new QueryClient()] as const;
-  render(
-    <>
-      {app(
-        a,
-        <>
-          <Feed store={a} name="a" />
-          <PlainFeed name="plain a" />
-        </>,
-        clients[0],
-      )}
-      {app(
-        b,
-        <>
-          <Feed store={b} name="b" />
-          <PlainFeed name="plain b" />
-        </>,
-        clients[1],
-      )}
-    </>,
-  );
-  return clients;
-}
-
+const renderTabs = () => feeds.renderTabs(...twoTabs());
 const all = () => ["a", "b", "plain a", "plain b"].map(text);
 
 it("cancelQueries during a fetchNextPage that the other tab joined: the page's one request goes on and reaches that tab; plain useInfiniteQuery aborts it and each tab sends its own", async () => {
   const [clientA] = renderTabs();
   await waitFor(() => expect(all()).toEqual(Array(4).fill("0@1 idle")));
-  held = [];
+  server.held = [];
   await click("more", "a", "plain a");
   await waitFor(() => expect(seen).toEqual(expect.arrayContaining(["/feed?cursor=1", "/plain?cursor=1"])));
   await click("more", "b", "plain b");
@@ -138,7 +39,7 @@ it("cancelQueries during a fetchNextPage that the other tab joined: the page's o
   await wait(100);
   expect(aborted).toEqual(["/plain?cursor=1"]);
   release();
-  held = null;
+  server.held = null;
   await waitFor(() => expect(all()).toEqual(["0@1 idle", "0@1 1@1 idle", "0@1 idle", "0@1 1@1 idle"]));
   expect([count("/feed?cursor=1"), count("/plain?cursor=1")]).toEqual([1, 2]);
   expect(aborted).toEqual(["/plain?cursor=1"]);
@@ -162,8 +63,8 @@ it("cancelQueries during page 3 of a refetch of 3 that the other tab's focus ref
   // Every page stale by the staleTime; only the wall clock moves (leases and requests run on).
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Date.now() + 60_000);
-  version = 2;
-  held = [];
+  server.version = 2;
+  server.held = [];
   await click("refresh", "a", "plain a");
   await waitFor(() => expect(seen).toEqual(expect.arrayContaining(["/feed?cursor=0", "/plain?cursor=0"])));
   release();
@@ -183,7 +84,7 @@ it("cancelQueries during page 3 of a refetch of 3 that the other tab's focus ref
   expect(aborted).toEqual(["/plain?cursor=2"]);
   expect([text("a"), text("plain a")]).toEqual(["0@1 1@1 2@1 idle", "0@1 1@1 2@1 idle"]);
   release();
-  held = null;
+  server.held = null;
   await waitFor(() => expect(all()).toEqual(["0@2 1@2 2@2 idle", "0@2 1@2 2@2 idle", "0@1 1@1 2@1 idle", "0@2 1@2 2@2 idle"]));
   expect([0, 1, 2].map((n) => count(`/feed?cursor=${n}`))).toEqual([1, 1, 1]);
   expect(aborted).toEqual(["/plain?cursor=2"]);

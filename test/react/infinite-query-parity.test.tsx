@@ -7,54 +7,21 @@
  * run in its claim, the pages before it kept, as TanStack's retryer resumes at the failed page, and
  * `refetchOnMount: "always"` refetches at every mount, not only the first.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
 import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { StrictMode } from "react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, sharedInfiniteQueryOptions, type SharedFetchStore } from "../../src/index.ts";
+import { createSharedFetchStore, type SharedFetchStore } from "../../src/index.ts";
+import { feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
+import { pause as wait, text } from "../harness/side-by-side.tsx";
 
-type Page = { cursor: number; next: number | null; v: number };
-
-let server: Server;
-let base = "";
-const seen: string[] = [];
-/** Paths whose next request fails with a 503, once each. */
-const failOnce = new Set<string>();
-let version = 1;
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    seen.push(req.url!);
-    if (failOnce.delete(req.url!)) return void res.writeHead(503).end();
-    const cursor = Number(new URL(req.url!, "http://x").searchParams.get("cursor"));
-    const body: Page = { cursor, next: cursor < 3 ? cursor + 1 : null, v: version };
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-afterEach(() => {
-  cleanup();
-  seen.length = 0;
-  failOnce.clear();
-  version = 1;
-});
-
+const server = serveFeed({ last: 3 });
+const { seen } = server;
+const { feed: sharedFeed } = feedPanes(server);
 const newStore = () => createSharedFetchStore({ doc: new Y.Doc(), locks: null, settleMs: 0 });
-const text = (id: string) => screen.getByTestId(id).textContent;
 const click = (label: string) => act(() => fireEvent.click(screen.getByText(label)));
-const wait = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
-const sharedFeed = (store: SharedFetchStore, extra: { retry?: number; retryDelay?: number; refetchOnMount?: "always" } = {}) =>
-  sharedInfiniteQueryOptions(store, (cursor: number) => `${base}/feed?cursor=${cursor}`, {
-    initialPageParam: 0,
-    getNextPageParam: (last: Page) => last.next,
-    staleTime: 60_000,
-    ...extra,
-  });
 
 function Panes({ store, retry, always }: { store: SharedFetchStore; retry?: number; always?: boolean }) {
   const mount = always ? { refetchOnMount: "always" as const } : {};
@@ -62,7 +29,7 @@ function Panes({ store, retry, always }: { store: SharedFetchStore; retry?: numb
   const plain = useInfiniteQuery({
     queryKey: ["plain"],
     queryFn: async ({ pageParam }) => {
-      const res = await fetch(`${base}/plain?cursor=${pageParam}`);
+      const res = await fetch(`${server.base}/plain?cursor=${pageParam}`);
       if (!res.ok) throw new Error(String(res.status));
       return (await res.json()) as Page;
     },
@@ -72,7 +39,7 @@ function Panes({ store, retry, always }: { store: SharedFetchStore; retry?: numb
     ...(retry === undefined ? {} : { retry, retryDelay: 0 }),
     ...mount,
   });
-  const shown = (q: typeof plain) => `${q.data?.pages.map((p) => `${p.cursor}@${p.v}`).join(" ") ?? q.status} ${q.fetchStatus}`;
+  const shown = (q: typeof plain) => `${pagesText(q)} ${q.fetchStatus}`;
   return (
     <>
       <span data-testid="shared">{shown(shared)}</span>
@@ -104,10 +71,10 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     const store = newStore();
     const feed = sharedFeed(store);
     // Another tab's pages, recorded within the staleTime (v1).
-    for (const cursor of [0, 1]) await store.ensure({ url: `${base}/feed?cursor=${cursor}` });
-    version = 2;
+    for (const cursor of [0, 1]) await store.ensure({ url: server.page(cursor) });
+    server.version = 2;
     const client = new QueryClient();
-    const restored = { pages: [0, 1].map((cursor) => ({ cursor, next: cursor + 1, v: 1 })), pageParams: [0, 1] };
+    const restored = { pages: [0, 1].map((cursor) => ({ cursor, items: [`item ${cursor}`], next: cursor + 1, v: 1 })), pageParams: [0, 1] };
     client.setQueryData(feed.queryKey, restored);
     client.setQueryData(["plain"], restored);
     render(app(store as never, <Panes store={store} />, client));
@@ -122,7 +89,7 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     const store = newStore();
     const client = new QueryClient();
     for (let mount = 1; mount <= 3; mount++) {
-      version = mount;
+      server.version = mount;
       render(app(store as never, <Panes store={store} always />, client));
       await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
       cleanup();
@@ -135,7 +102,7 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     const store = newStore();
     const client = new QueryClient();
     for (let mount = 1; mount <= 3; mount++) {
-      version = mount;
+      server.version = mount;
       render(<StrictMode>{app(store as never, <Panes store={store} always />, client)}</StrictMode>);
       await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
       cleanup();
@@ -148,8 +115,8 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
     await click("more");
     await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
-    version = 2;
-    failOnce.add("/feed?cursor=1").add("/plain?cursor=1");
+    server.version = 2;
+    server.failOnce.add("/feed?cursor=1").add("/plain?cursor=1");
     const before = seen.length;
     await click("refresh");
     await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
