@@ -8,7 +8,7 @@ import { ListPane, listResponder, type ItemList } from "./support/list-pane.tsx"
 import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
 import { createReplicas, shortOf, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
-import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
+import { ScenarioFrame, StepButtons, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
 import { InPageSyncServer } from "./support/sync-server.ts";
 import { delayArg, urlArg } from "./support/worlds.ts";
@@ -127,17 +127,14 @@ function BackOnlineScenario(args: Args) {
       request={null}
       verdict={done}
       controls={
-        <>
-          <button type="button" onClick={offline} disabled={step !== "start"}>
-            Take device B offline
-          </button>
-          <button type="button" onClick={refetch} disabled={step !== "offline"}>
-            Refetch in device A
-          </button>
-          <button type="button" onClick={online} disabled={step !== "refetched"}>
-            Bring device B back online
-          </button>
-        </>
+        <StepButtons
+          step={step}
+          buttons={[
+            ["start", "Take device B offline", offline],
+            ["offline", "Refetch in device A", refetch],
+            ["refetched", "Bring device B back online", online],
+          ]}
+        />
       }
       panes={
         <PaneRow>

@@ -5,7 +5,7 @@ import { invalidateKey } from "../devtools/invalidate.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { narrateRecords, RecordInfo } from "./support/record-info.tsx";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
-import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
+import { ScenarioFrame, StepButtons, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
 import { allSucceeded, delayArg, urlArg } from "./support/worlds.ts";
 
@@ -69,14 +69,13 @@ function NewerDataScenario({ delayMs, url }: Args) {
       request={url}
       verdict={done}
       controls={
-        <>
-          <button type="button" onClick={cut} disabled={step !== "start"}>
-            Cut Replica B off
-          </button>
-          <button type="button" onClick={heal} disabled={step !== "cut"}>
-            Heal the partition
-          </button>
-        </>
+        <StepButtons
+          step={step}
+          buttons={[
+            ["start", "Cut Replica B off", cut],
+            ["cut", "Heal the partition", heal],
+          ]}
+        />
       }
     >
       <RecordInfo world={world} req={{ url }} />
@@ -156,20 +155,15 @@ function InvalidationScenario({ delayMs, url }: Args) {
       request={url}
       verdict={done}
       controls={
-        <>
-          <button type="button" onClick={cut} disabled={step !== "start"}>
-            Cut Replica B off
-          </button>
-          <button type="button" onClick={invalidate} disabled={step !== "cut"}>
-            Invalidate in Replica A
-          </button>
-          <button type="button" onClick={heal} disabled={step !== "invalidated"}>
-            Heal the partition
-          </button>
-          <button type="button" onClick={ask} disabled={step !== "healed"}>
-            Ask again in Replica B
-          </button>
-        </>
+        <StepButtons
+          step={step}
+          buttons={[
+            ["start", "Cut Replica B off", cut],
+            ["cut", "Invalidate in Replica A", invalidate],
+            ["invalidated", "Heal the partition", heal],
+            ["healed", "Ask again in Replica B", ask],
+          ]}
+        />
       }
     >
       <RecordInfo world={world} req={{ url }} />

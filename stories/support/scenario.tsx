@@ -88,6 +88,22 @@ export function ScenarioFrame({ world, request, options, controls, verdict, pane
   );
 }
 
+/**
+ * A scenario's controls taken one after another: each button is enabled only at the step it
+ * follows (`[step, label, onClick]`), so the play function and a reader take them in order.
+ */
+export function StepButtons<S extends string>({ step, buttons }: { step: S; buttons: [at: S, label: string, onClick: () => void][] }) {
+  return (
+    <>
+      {buttons.map(([at, label, onClick]) => (
+        <button key={label} type="button" onClick={onClick} disabled={step !== at}>
+          {label}
+        </button>
+      ))}
+    </>
+  );
+}
+
 /** Re-evaluates the verdict whenever the world, the host or any store changes; ends the story once. */
 function useVerdict(world: Replicas, verdict: FrameProps["verdict"]): void {
   useEffect(() => {
