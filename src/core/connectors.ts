@@ -130,11 +130,12 @@ export function resyncWaits(doc: Y.Doc, ends: Set<() => void>): () => Promise<vo
       .map((c) => c.resync?.())
       .filter((p) => p && !waited.has(p)) as Promise<void>[];
     if (!attempts.length) return;
-    attempts.forEach((p) => waited.add(p));
+    // Waited for once that wait ended: a claim that asks while it is under way (a page frozen
+    // during it, shown again) waits for it too.
     return within(
       Promise.all(attempts).then(() => {}),
       ends,
-    );
+    ).finally(() => attempts.forEach((p) => waited.add(p)));
   };
 }
 

@@ -33,8 +33,9 @@ export type EngineOptions = {
   /** A claim about to be made waits for this first, when it is given (connectors.ts, resyncWaits). */
   resync?: () => Promise<void> | undefined;
   /**
-   * True once the store's own start is done (its lock held, the initial sync over): a wait for
-   * readiness then is only a reconnect's (`resync`), and holds no key lock.
+   * True once the store's initial sync is over: a wait for readiness then is a reconnect's
+   * (`resync`), or a page's shown again (its lock, and a reconnect still under way), and holds no
+   * key lock.
    */
   started?: () => boolean;
   /**

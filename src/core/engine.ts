@@ -181,7 +181,8 @@ export class ClaimEngine {
 
   resume(): void {
     if (this.lifecycle !== "suspended") return;
-    // The lock was let go while suspended: claims wait for it again, not for a wait under way.
+    // The lock was let go while suspended: claims wait for it again (and, through `ready`, for a
+    // reconnect still under way), not for the wait under way alone.
     this.lifecycle = this.opts.ready ? "starting" : "ready";
     this.waitingReady = undefined;
     for (const st of [...this.keys.all()]) this.refresh(st);

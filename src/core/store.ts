@@ -106,7 +106,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
           () => Promise.all([locks?.ready, whenDocSynced(options.doc, syncWaits), resync()]).then(() => {})
         : undefined,
     resync,
-    started: () => docSynced && (!locks || locks.held),
+    started: () => docSynced,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
       locks.watch(claim.replicaId);
