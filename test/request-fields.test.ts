@@ -49,7 +49,7 @@ describe("fetch options in a request are refused, never dropped unsent", () => {
     );
     expect(error).toBeInstanceOf(SharedFetchInputError);
     expect((error as Error).message).toBe(
-      `shared-fetch: unknown request field ${JSON.stringify(name)}; expected url, method, headers, body or parse`,
+      `shared-fetch: unknown request field ${JSON.stringify(name)}; expected url, method, headers, body, parse or callId`,
     );
     expect(() => s.keyOf(req)).toThrow(SharedFetchInputError);
     expect(updates).toEqual([]);

@@ -28,6 +28,8 @@ export function fetchKey(identity: string, req: NormalizedRequest): string {
   text += field("h", String(names.length));
   for (const name of names) text += field("n", name) + field("x", req.headers[name]);
   text += field("b", req.body) + field("p", req.parse);
+  // Only when given: the keys of requests without one stay as they were, in docs already written.
+  if (req.callId !== undefined) text += field("c", req.callId);
   // Header values and bodies may be secrets: their texts are hashed each time, never kept.
   return names.length === 0 && req.body === undefined ? rememberedHash(text) : hashKey(text);
 }

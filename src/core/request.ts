@@ -16,6 +16,7 @@ export type NormalizedRequest = {
   headers: Record<string, string>;
   body: string | undefined;
   parse: "json" | "text";
+  callId?: string;
 };
 
 export function isIdempotent(method: Method): boolean {
@@ -107,7 +108,7 @@ export function originAndPath(href: string): string {
 const CONNECTION_HEADERS = new Set(["connection", "transfer-encoding", "keep-alive", "upgrade", "expect"]);
 
 /** The fields of a request (SharedRequest). */
-export const REQUEST_FIELD = /^(url|method|headers|body|parse)$/;
+export const REQUEST_FIELD = /^(url|method|headers|body|parse|callId)$/;
 
 /** Validates and normalises; throws SharedFetchInputError naming the bad value. */
 export function normalizeRequest(input: unknown): NormalizedRequest {
@@ -124,7 +125,7 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   // fetch's other options (credentials, cache, signal, …) were dropped unsent, and unkeyed.
   for (const name in req)
     if ((req as Record<string, unknown>)[name] !== undefined && !REQUEST_FIELD.test(name))
-      fail(`shared-fetch: unknown request field ${describe(name)}; expected url, method, headers, body or parse`);
+      fail(`shared-fetch: unknown request field ${describe(name)}; expected url, method, headers, body, parse or callId`);
   const url = httpHref(req.url);
   const rawMethod = req.method ?? "GET";
   if (typeof rawMethod !== "string") fail(`shared-fetch: method must be a string, got ${describe(rawMethod)}`);
@@ -165,8 +166,10 @@ export function normalizeRequest(input: unknown): NormalizedRequest {
   }
   const parse = req.parse ?? "json";
   if (parse !== "json" && parse !== "text") fail(`shared-fetch: parse must be "json" or "text", got ${describe(parse)}`);
+  const callId = req.callId;
+  if (callId !== undefined && typeof callId !== "string") fail(`shared-fetch: callId must be a string, got ${describe(callId)}`);
   // A HEAD's empty answer is read as a 204's is: null for "json", "" for "text" (performFetch).
-  return { url, method, headers, body, parse };
+  return { url, method, headers, body, parse, callId };
 }
 
 /** A field of a peer's or caller's object, read only if it is the object's own (never `__proto__`-shaped). */

@@ -11,6 +11,11 @@ export type SharedRequest = {
   body?: string | undefined;
   /** How the response body is read: "json" (default) or "text". */
   parse?: "json" | "text" | undefined;
+  /**
+   * Part of the key, never sent: asks of one request with one callId share a call of their own,
+   * apart from the request's other asks, in every replica (a mutation every tab restored and resumes).
+   */
+  callId?: string | undefined;
 };
 
 export type SnapshotStatus = "idle" | "pending" | "success" | "error";

@@ -1,4 +1,6 @@
+import { hashKey, type Mutation, type MutationFunctionContext } from "@tanstack/react-query";
 import { shownValue } from "../core/errors.ts";
+import { isPlainObject } from "../core/request.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
@@ -25,7 +27,7 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
   options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined; leaseMs?: number | undefined },
-): (variables: TVariables) => Promise<TData> {
+): (variables: TVariables, context?: MutationFunctionContext) => Promise<TData> {
   requireStore("sharedMutationFn", store);
   if (options != null && typeof options !== "object")
     throw new TypeError(`sharedMutationFn: the options must be an object { retry, retryDelay, leaseMs }, got ${shownValue(options)}`);
@@ -48,11 +50,50 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   // "request is not a function".
   if (typeof request !== "function")
     throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
-  return async (variables) => {
+  const made = Date.now();
+  const fn = async (variables: TVariables, context?: MutationFunctionContext): Promise<TData> => {
+    const mutation = resumed(fn, made, variables, context);
+    const callId = mutation && hashKey([mutation.options.mutationKey ?? null, mutation.state.submittedAt]);
+    const opts = { retry: count, retryDelay: delay, leaseMs };
     try {
-      return unwrap<TData>(await store.refetch(toRequest(request(variables)), { retry: count, retryDelay: delay, leaseMs }));
+      const req = toRequest(request(variables));
+      if (!callId) return unwrap<TData>(await store.refetch(req, opts));
+      running.add(mutation);
+      // The first ask of a resumed call joins the tab that sent it or takes its recorded outcome;
+      // useMutation's own retry of it, after that outcome, is sent again (a new revision).
+      const again = asked.has(store.replicaId + callId);
+      asked.add(store.replicaId + callId);
+      const call = isPlainObject(req) ? { ...req, callId } : req;
+      return unwrap<TData>(await (again ? store.refetch(call, opts) : store.ensure(call, opts)));
     } catch (error) {
       throw asQueryError(error);
+    } finally {
+      running.delete(mutation!);
     }
   };
+  return fn;
+}
+
+/** Resumed calls running now (two with equal variables are told apart), and those a store asked once. */
+const running = new WeakSet<Mutation>();
+const asked = new Set<string>();
+
+/**
+ * The mutation TanStack runs `fn` for, when it was submitted before `fn` was made: restored by a
+ * persister (every tab restores it alike) or paused since. Its key and `submittedAt` then name the
+ * call in every tab. A call of `fn` outside TanStack, or one it cannot single out, is none.
+ */
+function resumed(fn: unknown, made: number, variables: unknown, context: MutationFunctionContext | undefined): Mutation | undefined {
+  const found = context?.client
+    ?.getMutationCache?.()
+    .getAll()
+    .filter(
+      (m) =>
+        m.options.mutationFn === fn &&
+        m.state.status === "pending" &&
+        !m.state.isPaused &&
+        m.state.variables === variables &&
+        !running.has(m),
+    );
+  return found?.length === 1 && found[0]!.state.submittedAt < made ? found[0] : undefined;
 }
