@@ -59,20 +59,20 @@ export class ReplicaLocks {
 
   hold(): void {
     if (this.release) return;
-    const released = new Promise<void>((resolve) => (this.release = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (this.release = release = resolve));
     let granted!: () => void;
     this.ready = new Promise<void>((resolve) => (granted = resolve));
     this.locks
       .request(lockName(this.replicaId), { mode: "exclusive" }, () => {
-        this.held = true;
+        // Held unless a drop came since (a grant may come after a hide). The request's end says
+        // nothing: after a hide and a show, the Web Locks spec grants the new request before the old
+        // one's promise settles, and only drop() lets a live page's lock go (nothing steals it).
+        this.held = this.release === release;
         granted();
         return released;
       })
-      .catch(() => {})
-      .finally(() => {
-        this.held = false;
-        granted();
-      });
+      .then(granted, granted);
   }
 
   /** Queue on another replica's lock; `onGone` fires when the browser grants it to us. */
