@@ -44,6 +44,11 @@ export class FakeLocks {
     return [...this.held.values()].map((h) => h.tag);
   }
 
+  /** The names of the locks a "tab" holds. */
+  heldBy(tag: string): string[] {
+    return [...this.held].filter(([, h]) => h.tag === tag).map(([name]) => name);
+  }
+
   /** The browser releases a dead tab's locks whatever its callbacks were doing. */
   crash(tag: string): void {
     for (const [name, h] of [...this.held]) if (h.tag === tag) this.free(name, h.token);
