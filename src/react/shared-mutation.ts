@@ -53,17 +53,17 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   const made = Date.now();
   const fn = async (variables: TVariables, context?: MutationFunctionContext): Promise<TData> => {
     const mutation = resumed(fn, made, variables, context);
-    const callId = mutation && hashKey([mutation.options.mutationKey ?? null, mutation.state.submittedAt]);
     const opts = { retry: count, retryDelay: delay, leaseMs };
     try {
       const req = toRequest(request(variables));
-      if (!callId) return unwrap<TData>(await store.refetch(req, opts));
+      if (!mutation) return unwrap<TData>(await store.refetch(req, opts));
       running.add(mutation);
       // The first ask of a resumed call joins the tab that sent it or takes its recorded outcome;
-      // useMutation's own retry of it, after that outcome, is sent again (a new revision).
-      const again = asked.has(store.replicaId + callId);
-      asked.add(store.replicaId + callId);
-      const call = isPlainObject(req) ? { ...req, callId } : req;
+      // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
+      // the mutation, not the store's replicaId, which a worker's tab learns only once connected.
+      const again = asked.has(mutation);
+      asked.add(mutation);
+      const call = isPlainObject(req) ? { ...req, callId: callIdOf(mutation, context!) } : req;
       return unwrap<TData>(await (again ? store.refetch(call, opts) : store.ensure(call, opts)));
     } catch (error) {
       throw asQueryError(error);
@@ -74,9 +74,19 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   return fn;
 }
 
-/** Resumed calls running now (two with equal variables are told apart), and those a store asked once. */
+/** Resumed calls running now (two with equal variables are told apart), and those asked once. */
 const running = new WeakSet<Mutation>();
-const asked = new Set<string>();
+const asked = new WeakSet<Mutation>();
+
+/**
+ * What every tab restores alike: the mutation's key and `submittedAt`, and its place among the
+ * calls submitted in that millisecond under that key (a loop of `mutate`), in the order restored.
+ */
+function callIdOf(mutation: Mutation, context: MutationFunctionContext): string {
+  const name = (m: Mutation) => hashKey([m.options.mutationKey ?? null, m.state.submittedAt]);
+  const same = context.client.getMutationCache().findAll({ predicate: (m) => name(m) === name(mutation) });
+  return hashKey([name(mutation), same.indexOf(mutation)]);
+}
 
 /**
  * The mutation TanStack runs `fn` for, when it was submitted before `fn` was made: restored by a
