@@ -30,6 +30,7 @@ describe("Introduction: every scenario link opens a story", () => {
     expect(links.length).toBeGreaterThan(20);
     expect(links).toContain("scenarios-tanstack-query--mutation-invalidates-every-tab");
     expect(links).toContain("scenarios-devices--back-online-joins-the-request");
+    expect(links).toContain("scenarios-tanstack-query--offline-mutation-resumed-in-every-tab");
   });
 
   it("each linked id is a story some file exports", () => {
