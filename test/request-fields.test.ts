@@ -16,9 +16,11 @@ import { createSharedFetchStore, SharedFetchInputError, sharedQueryOptions, type
 let server: Server;
 let base = "";
 let requests = 0;
+const seen: string[] = [];
 beforeAll(async () => {
   server = createServer((req, res) => {
     requests++;
+    seen.push(`${req.url} ${JSON.stringify(req.headers)}`);
     req.resume();
     res.writeHead(200, { "content-type": "application/json" }).end("{}");
   });
@@ -79,6 +81,29 @@ describe("fetch options in a request are refused, never dropped unsent", () => {
     expect(s.keyOf(req)).toBe(s.keyOf({ url: `${base}/me` }));
     expect(await s.ensure(req)).toMatchObject({ status: "success", data: {} });
     expect(requests - before).toBe(1);
+    s.destroy();
+  });
+});
+
+describe("callId: part of the key, never sent", () => {
+  it("asks equal but for their callId are two keys and two requests; neither carries the callId", async () => {
+    const s = store();
+    const before = requests;
+    const one = { url: `${base}/order`, callId: "call-one-7f3" };
+    expect(s.keyOf(one)).not.toBe(s.keyOf({ url: `${base}/order` }));
+    expect(s.keyOf(one)).not.toBe(s.keyOf({ ...one, callId: "call-two-7f3" }));
+    await s.ensure(one);
+    await s.ensure({ ...one, callId: "call-two-7f3" });
+    expect(requests - before).toBe(2);
+    expect(seen.slice(-2).join(" ")).not.toMatch(/call-(one|two)-7f3|callid/i);
+    s.destroy();
+  });
+
+  it("a callId that is not a string is refused, naming the value and what was expected", () => {
+    const s = store();
+    expect(() => s.keyOf({ url: `${base}/order`, callId: 7 } as unknown as SharedRequest)).toThrow(
+      new SharedFetchInputError("shared-fetch: callId must be a string, got 7"),
+    );
     s.destroy();
   });
 });

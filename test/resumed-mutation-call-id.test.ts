@@ -87,6 +87,15 @@ describe("a restored paused mutation, resumed by each tab", () => {
     expect(t.host.calls).toHaveLength(2);
   });
 
+  it("a resumed call that failed, with no retry: a tab resuming it later takes that error, unsent (one call, one outcome)", async () => {
+    const t = tabs();
+    t.host.auto = () => ({ status: 503, body: {} });
+    const saved = await offlineVisit(t.tab(), ["book"]);
+    expect((await resume(t.tab(), saved)).map((m) => m.status)).toEqual(["error"]);
+    expect((await resume(t.tab(), saved)).map((m) => m.status)).toEqual(["error"]);
+    expect(t.host.calls).toHaveLength(1);
+  });
+
   it.each([
     ["tabs of their own", false],
     ["tabs of a SharedWorker replica", true],

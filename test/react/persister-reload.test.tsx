@@ -82,6 +82,8 @@ describe("K tabs reloading at once, each restoring its persisted cache", () => {
     const tabs = [0, 1, 2].map(() => panes(b.tab(b.first), b.storage, "/reload-stale", options));
     await pause(100);
     expect(server.seen).toHaveLength(2);
+    // While restoring, the shared query already shows the doc's result; the plain one is pending.
+    for (const t of tabs) expect(t.last()).toEqual(["success idle 1", "pending idle -"]);
     act(() => b.storage.release());
     await waitFor(() => expect(tabs.map((t) => t.last()[1]).sort()).toEqual(["success idle 2", "success idle 3", "success idle 4"]));
     await pause(300);
