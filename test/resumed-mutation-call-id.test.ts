@@ -6,7 +6,7 @@
  * SharedWorker replica, two calls submitted in one millisecond, and useMutation's own retry.
  */
 import { dehydrate, hydrate, MutationObserver, onlineManager, QueryClient, type DehydratedState } from "@tanstack/react-query";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedMutationFn, type SharedFetchStore } from "../src/index.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 import type { Host } from "../sim/host.ts";
@@ -28,10 +28,18 @@ function withDefaults(store: SharedFetchStore, retry = 0): QueryClient {
 async function offlineVisit(store: SharedFetchStore, items: string[]): Promise<DehydratedState> {
   onlineManager.setOnline(false);
   const client = withDefaults(store);
-  for (const item of items)
-    void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"] }).mutate(item).catch(() => {});
-  await wait(2); // paused (TanStack decides after its onMutate step)
-  const saved = dehydrate(client);
+  // One millisecond for every call of the visit, as a loop of mutate on an idle page gets: on a
+  // busy machine the loop may cross a millisecond, and the calls' names would differ for that alone.
+  const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now() - 1000);
+  let saved: DehydratedState;
+  try {
+    for (const item of items)
+      void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"] }).mutate(item).catch(() => {});
+    await wait(2); // paused (TanStack decides after its onMutate step)
+    saved = dehydrate(client);
+  } finally {
+    clock.mockRestore();
+  }
   expect(saved.mutations.map((m) => m.state.isPaused)).toEqual(items.map(() => true));
   client.getMutationCache().clear();
   onlineManager.setOnline(true);
