@@ -30,6 +30,19 @@ export type Built = {
   replicas: DevtoolsReplica[];
 };
 
+/**
+ * Two calls of one mutation (their callIds) or two bodies POSTed to one URL are keys of one label:
+ * each is named by its key's short hash beside it (never by its body), in every tab and the timeline.
+ */
+export function nameTwins(inspection: Inspection): Inspection {
+  const count = new Map<unknown, number>();
+  for (const { label } of inspection.keys) count.set(label, (count.get(label) ?? 0) + 1);
+  return {
+    ...inspection,
+    keys: inspection.keys.map((k) => (k.label && count.get(k.label)! > 1 ? { ...k, label: `${k.label} · ${k.key.slice(0, 8)}` } : k)),
+  };
+}
+
 export function build(input: BuildInputs): Built {
   const { inspection, hints } = input;
   const keys: DevtoolsKeyRow[] = [];

@@ -1,7 +1,7 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
-import { build, type Built, type KeyHint } from "./build.ts";
+import { build, nameTwins, type Built, type KeyHint } from "./build.ts";
 import { dataSizer } from "./data-size.ts";
 import { connectorsOf, inspectable, lookAgain, onConnector, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
 import { readPresence } from "./presence.ts";
@@ -82,7 +82,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     queued = false;
     if (destroyed) return;
     try {
-      const seen = s.inspect();
+      const seen = nameTwins(s.inspect());
       // A destroyed store reads its doc no more: judged against a running clock, its frozen view
       // would show live claims going stale. Keep its last view, and say it is one.
       if (seen.lifecycle === "destroyed") {
