@@ -22,6 +22,8 @@ export function describeEvent(event: StoreEvent): string {
   switch (event.type) {
     case "claimed":
       return `${event.label} rev ${event.rev}${event.takeoverOf ? ` (took over from ${shortId(event.takeoverOf)})` : ""} · ${describeSettle(event.settleMs, event.settleWhy)}`;
+    case "ordered":
+      return `rev ${event.rev}: ${ORDER[event.order]}`;
     case "yielded":
       return `rev ${event.rev} to ${shortId(event.to)}`;
     case "dispatched":
@@ -36,6 +38,12 @@ export function describeEvent(event: StoreEvent): string {
       return `${event.keys.length} key${event.keys.length === 1 ? "" : "s"}`;
   }
 }
+
+const ORDER = {
+  first: "first in the sync server's order",
+  behind: "behind another claim in the sync server's order",
+  unknown: "the sync server's order unknown (its fence gave up): it waits its whole window",
+};
 
 const SETTLE_WHY: Record<SettleWhy, string> = {
   "nothing-syncs": "nothing syncs this doc",

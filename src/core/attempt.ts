@@ -194,24 +194,27 @@ export class Attempt {
     fence.pending = false;
     fence.unwatch?.();
     if (state.phase !== "settling") return;
+    const told = (order: "first" | "behind" | "unknown") =>
+      deps.emit({ type: "ordered", kind: job.kind, key: job.key, rev: this.rev, order });
     if (!inOrder) {
       // Nothing learnt: wait out the full window from the claim, then judge as without a fence.
       this.fence = undefined;
       state.timer?.cancel();
-      return this.startWindow(deps.settle.fence!.fallbackMs);
+      this.startWindow(deps.settle.fence!.fallbackMs);
+      return told("unknown");
     }
     this.noteRival(fence);
     const ahead = fence.ahead;
-    if (!ahead) {
-      fence.order = "first";
-      return this.maybeSettled();
-    }
-    fence.order = "behind";
-    state.timer?.cancel();
-    // Our claim may have won the doc's election over the one the server saw first: stand that one
-    // in its place, in one transaction (never through "no claim", invariant 4).
-    if (deps.records.claims.get(job.key)?.nonce === this.nonce) deps.write(() => deps.records.claims.set(job.key, ahead));
-    deps.changed();
+    const order = (fence.order = ahead ? "behind" : "first");
+    if (ahead) {
+      state.timer?.cancel();
+      // Our claim may have won the doc's election over the one the server saw first: stand that one
+      // in its place, in one transaction (never through "no claim", invariant 4).
+      if (deps.records.claims.get(job.key)?.nonce === this.nonce) deps.write(() => deps.records.claims.set(job.key, ahead));
+      deps.changed();
+    } else this.maybeSettled();
+    // Told once the claim stands where the order put it: a listener runs inside this answer's handler.
+    told(order);
   }
 
   /** Keeps the strongest rival seen while the fence is pending (a newer revision, or eager, first). */

@@ -17,6 +17,12 @@ export type StoreEvent =
       settleMs: number;
       settleWhy: SettleWhy;
     }
+  /**
+   * Where the sync server's order placed a claim with a fence (see Settle.fence): `first`, it runs;
+   * `behind` another replica's, it yields; `unknown`, the fence gave up (not in sync, no echo, or an
+   * update the server refused), and the claim waits its whole window from then.
+   */
+  | { type: "ordered"; kind: WorkKind; key: string; rev: number; order: "first" | "behind" | "unknown" }
   | { type: "yielded"; kind: WorkKind; key: string; rev: number; to: string }
   | { type: "dispatched"; kind: WorkKind; key: string; label: string; rev: number }
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }

@@ -1,0 +1,144 @@
+// @vitest-environment jsdom
+/**
+ * connectHocuspocus({ oneInstance: true }) places each claim by its own echo from the instance (a
+ * fence). The panel says so: the Replicas tab's settle line names the sync server's order, and the
+ * Events tab tells where the order placed each claim — first, behind another replica's claim (the
+ * yield that follows is that order's, not a timed window's), or unknown, when a read-only
+ * connection's instance refused the claim and its fence gave up (the claim then waits its whole
+ * window). A real Hocuspocus server and HTTP host on 127.0.0.1.
+ */
+import { Server } from "@hocuspocus/server";
+import { cleanup, fireEvent, render, waitFor, within } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { SharedFetchDevtoolsPanel } from "../../devtools/production.ts";
+import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
+import { freePort } from "../../server/cluster/ports.ts";
+import { CountingHost } from "../cluster/http-host.ts";
+
+let server: Server;
+let serverUrl: string;
+let host: CountingHost;
+beforeAll(async () => {
+  const port = await freePort();
+  server = new Server({
+    port,
+    address: "127.0.0.1",
+    quiet: true,
+    stopOnSignals: false,
+    async onAuthenticate({ token, connectionConfig }) {
+      if (token === "viewer") connectionConfig.readOnly = true;
+    },
+  });
+  [host] = await Promise.all([CountingHost.start(), server.listen()]);
+  serverUrl = `ws://127.0.0.1:${port}`;
+});
+afterAll(async () => {
+  await Promise.all([server.destroy(), host.close()]);
+});
+afterEach(cleanup);
+
+type Listener = (event: unknown) => void;
+
+/** What the instance sends one device, held while `held` and then delivered in order. */
+function gate() {
+  const g = { held: false, queue: [] as (() => void)[] };
+  class GatedSocket extends WebSocket {
+    override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
+      const gated: Listener = type === "message" ? (e) => (g.held ? g.queue.push(() => listener(e)) : listener(e)) : listener;
+      (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
+    }
+  }
+  const release = async () => {
+    while (g.queue.length > 0) {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      g.queue.shift()!();
+    }
+    g.held = false;
+  };
+  return { g, socket: GatedSocket as unknown as typeof WebSocket, release };
+}
+
+function device(room: string, clientID: number, token = "t") {
+  const doc = new Y.Doc();
+  doc.clientID = clientID;
+  const inbound = gate();
+  const conn = connectHocuspocus(doc, { url: serverUrl, room, token, WebSocketPolyfill: inbound.socket, oneInstance: true });
+  const store = createSharedFetchStore({ doc, awareness: conn.awareness, locks: null });
+  const view = render(<SharedFetchDevtoolsPanel store={store} awareness={conn.awareness} />);
+  const close = () => (store.destroy(), conn.destroy(), doc.destroy());
+  return { doc, conn, store, inbound, view, close };
+}
+type Device = ReturnType<typeof device>;
+
+async function bothPresent(a: Device, b: Device): Promise<void> {
+  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
+  await vi.waitFor(() => {
+    expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
+    expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
+  });
+}
+
+const tab = (d: Device, name: RegExp) => fireEvent.click(within(d.view.container).getByRole("tab", { name }));
+const orderRows = (d: Device) =>
+  within(d.view.container)
+    .queryAllByTestId("event-row")
+    .filter((r) => r.dataset.type === "ordered")
+    .map((r) => r.textContent);
+
+describe("devtools: a claim placed by the Hocuspocus instance's order (oneInstance) is told", () => {
+  it("the settle line names the sync server's order; Events: first for the claim that runs, behind for the one that yields", async () => {
+    const room = `dt-order-${Math.random().toString(36).slice(2)}`;
+    const path = `/dt-order/${room}`;
+    const url = host.url(path);
+    const a = device(room, 2);
+    const b = device(room, 1);
+    try {
+      await bothPresent(a, b);
+      tab(b, /^Replicas/);
+      await waitFor(() => expect(within(b.view.container).getByTestId("settle-window").textContent).toMatch(/the sync server's order/));
+      host.hold = true;
+      b.inbound.g.held = true; // a's claim reaches the instance first; b hears of it when released
+      const first = a.store.ensure({ url });
+      first.catch(() => {});
+      await host.whenCount(path, 1);
+      const second = b.store.ensure({ url });
+      second.catch(() => {});
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await b.inbound.release();
+      host.release();
+      await Promise.all([first, second]);
+      expect(host.count(path)).toBe(1);
+      tab(a, /^Events/);
+      tab(b, /^Events/);
+      await waitFor(() => expect(orderRows(a)).toEqual([expect.stringMatching(/rev 1: first in the sync server's order/)]));
+      await waitFor(() => expect(orderRows(b)).toEqual([expect.stringMatching(/rev 1: behind another claim in the sync server's order/)]));
+    } finally {
+      host.release();
+      a.close();
+      b.close();
+    }
+  });
+
+  it("a read-only connection: Events says the fence gave up (the instance refused the claim) and the claim waits its whole window", async () => {
+    const room = `dt-viewer-${Math.random().toString(36).slice(2)}`;
+    const path = `/dt-viewer/${room}`;
+    const a = device(room, 3);
+    const viewer = device(room, 4, "viewer");
+    try {
+      await bothPresent(a, viewer);
+      await viewer.store.ensure({ url: host.url(path) });
+      tab(viewer, /^Events/);
+      await waitFor(() =>
+        expect(orderRows(viewer)).toEqual([
+          expect.stringMatching(/rev 1: the sync server's order unknown \(its fence gave up\): it waits its whole window/),
+        ]),
+      );
+    } finally {
+      a.close();
+      viewer.close();
+    }
+  });
+});
