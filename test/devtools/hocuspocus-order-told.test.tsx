@@ -7,79 +7,36 @@
  * connection's instance refused the claim and its fence gave up (the claim then waits its whole
  * window). A real Hocuspocus server and HTTP host on 127.0.0.1.
  */
-import { Server } from "@hocuspocus/server";
 import { cleanup, fireEvent, render, waitFor, within } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { SharedFetchDevtoolsPanel } from "../../devtools/production.ts";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { createSharedFetchStore } from "../../src/index.ts";
-import { freePort } from "../../server/cluster/ports.ts";
 import { CountingHost } from "../cluster/http-host.ts";
+import { bothPresent, HeldListeners, startHocuspocus } from "../sync/ordered-devices.ts";
 
-let server: Server;
-let serverUrl: string;
+let server: Awaited<ReturnType<typeof startHocuspocus>>;
 let host: CountingHost;
 beforeAll(async () => {
-  const port = await freePort();
-  server = new Server({
-    port,
-    address: "127.0.0.1",
-    quiet: true,
-    stopOnSignals: false,
-    async onAuthenticate({ token, connectionConfig }) {
-      if (token === "viewer") connectionConfig.readOnly = true;
-    },
-  });
-  [host] = await Promise.all([CountingHost.start(), server.listen()]);
-  serverUrl = `ws://127.0.0.1:${port}`;
+  [host, server] = await Promise.all([CountingHost.start(), startHocuspocus()]);
 });
 afterAll(async () => {
-  await Promise.all([server.destroy(), host.close()]);
+  await Promise.all([server.close(), host.close()]);
 });
 afterEach(cleanup);
-
-type Listener = (event: unknown) => void;
-
-/** What the instance sends one device, held while `held` and then delivered in order. */
-function gate() {
-  const g = { held: false, queue: [] as (() => void)[] };
-  class GatedSocket extends WebSocket {
-    override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
-      const gated: Listener = type === "message" ? (e) => (g.held ? g.queue.push(() => listener(e)) : listener(e)) : listener;
-      (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
-    }
-  }
-  const release = async () => {
-    while (g.queue.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      g.queue.shift()!();
-    }
-    g.held = false;
-  };
-  return { g, socket: GatedSocket as unknown as typeof WebSocket, release };
-}
 
 function device(room: string, clientID: number, token = "t") {
   const doc = new Y.Doc();
   doc.clientID = clientID;
-  const inbound = gate();
-  const conn = connectHocuspocus(doc, { url: serverUrl, room, token, WebSocketPolyfill: inbound.socket, oneInstance: true });
+  const inbound = new HeldListeners();
+  const conn = connectHocuspocus(doc, { url: server.url, room, token, WebSocketPolyfill: inbound.socket(), oneInstance: true });
   const store = createSharedFetchStore({ doc, awareness: conn.awareness, locks: null });
   const view = render(<SharedFetchDevtoolsPanel store={store} awareness={conn.awareness} />);
   const close = () => (store.destroy(), conn.destroy(), doc.destroy());
   return { doc, conn, store, inbound, view, close };
 }
 type Device = ReturnType<typeof device>;
-
-async function bothPresent(a: Device, b: Device): Promise<void> {
-  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-  await vi.waitFor(() => {
-    expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
-    expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
-  });
-}
 
 const tab = (d: Device, name: RegExp) => fireEvent.click(within(d.view.container).getByRole("tab", { name }));
 const orderRows = (d: Device) =>
@@ -100,7 +57,7 @@ describe("devtools: a claim placed by the Hocuspocus instance's order (oneInstan
       tab(b, /^Replicas/);
       await waitFor(() => expect(within(b.view.container).getByTestId("settle-window").textContent).toMatch(/the sync server's order/));
       host.hold = true;
-      b.inbound.g.held = true; // a's claim reaches the instance first; b hears of it when released
+      b.inbound.held = true; // a's claim reaches the instance first; b hears of it when released
       const first = a.store.ensure({ url });
       first.catch(() => {});
       await host.whenCount(path, 1);

@@ -14,6 +14,7 @@ import * as Y from "yjs";
 import { connectPeers, createSharedFetchStore, type Snapshot, type StoreEvent } from "../../src/index.ts";
 import { ROOT } from "../../src/core/doc-records.ts";
 import { CountingHost } from "../cluster/http-host.ts";
+import { bothPresent, HeldInbound, rivalClaimInFlight } from "./ordered-devices.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
 let server: SyncServer;
@@ -25,18 +26,14 @@ afterAll(async () => {
   await Promise.all([server.close(), host.close()]);
 });
 
-/** Holds what the server sends to one device, then delivers it in order, one task per message. */
-class Inbound {
-  held = false;
-  /** Drops a message instead (a server that behaves otherwise). */
+/** HeldInbound for y-websocket, which assigns onmessage; `drop` loses a message instead (a server that behaves otherwise). */
+class Inbound extends HeldInbound {
   drop: ((data: Uint8Array) => boolean) | undefined;
-  private queue: (() => void)[] = [];
 
   socket(): typeof WebSocket {
     const deliver = (fn: () => void, data: unknown) => {
       if (this.drop && data instanceof Uint8Array && this.drop(data)) return;
-      if (this.held) this.queue.push(fn);
-      else fn();
+      this.deliver(fn);
     };
     const { get, set } = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage")!;
     type Listener = ((event: WebSocket.MessageEvent) => void) | null;
@@ -52,14 +49,6 @@ class Inbound {
       }
     }
     return GatedSocket as unknown as typeof WebSocket;
-  }
-
-  async release(): Promise<void> {
-    while (this.queue.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      this.queue.shift()!();
-    }
-    this.held = false;
   }
 }
 
@@ -100,17 +89,6 @@ function device(room: string, clientID: number, inbound = new Inbound(), outboun
   return { doc, conn, store, events, inbound, close: () => (store.destroy(), conn.destroy(), doc.destroy()) };
 }
 
-/** Both in sync, each seeing the other present: neither claims eagerly (no window-free claim in these races). */
-async function bothPresent(a: ReturnType<typeof device>, b: ReturnType<typeof device>): Promise<void> {
-  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-  await vi.waitFor(() => {
-    expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
-    expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
-  });
-}
-
-const standing = (d: ReturnType<typeof device>, url: string) => d.store.claims().find(([, claim]) => claim.label?.endsWith(url))?.[1];
-
 describe("claims ordered by the sync server (a fence before each claim)", () => {
   // Both orders of the doc's tie-break (the lane creator's clientID): the server's order decides, not it.
   it.each([
@@ -118,45 +96,12 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
     ["the doc's election favours the first", 2, 1],
   ])("a rival claim still in flight: the second at the server yields, one request (%s)", async (_why, firstId, secondId) => {
     const room = `fence-${Math.random().toString(36).slice(2)}`;
-    const path = `/fence/${firstId}-${secondId}`;
-    const url = host.url(path);
     const a = device(room, firstId);
     const b = device(room, secondId);
     try {
-      await bothPresent(a, b);
-      host.hold = true;
-      b.inbound.held = true; // a's claim will reach the server, then b, only when released
-      const first = a.store.ensure({ url });
-      first.catch(() => {}); // asserted below; a failed assertion must not add an unhandled rejection
-      await host.whenCount(path, 1);
-      let fromServer = 0;
-      a.doc.on("update", (_update: Uint8Array, origin: unknown) => void (origin === a.conn.provider && fromServer++));
-      const second = b.store.ensure({ url });
-      second.catch(() => {});
-      // The server has b's claim (it reached a) while a's claim and b's fence answer wait for b.
-      await vi.waitFor(() => expect(fromServer).toBeGreaterThan(0));
-      expect(b.events.some((e) => e.type === "claimed")).toBe(true);
-      // Longer than any window b could wait (100 ms unmeasured): without the server's answer b
-      // decides nothing — a timed window would have dispatched a second request by now.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(b.events.some((e) => e.type === "dispatched")).toBe(false);
-      expect(host.count(path)).toBe(1);
-
-      await b.inbound.release();
-      await vi.waitFor(() => expect(b.events).toContainEqual(expect.objectContaining({ type: "yielded", to: a.store.replicaId })));
-      // Every doc shows a's claim: the replica that runs is the one pending names.
-      await vi.waitFor(() => {
-        expect(standing(a, url)?.replicaId).toBe(a.store.replicaId);
-        expect(standing(b, url)?.replicaId).toBe(a.store.replicaId);
-      });
-      host.release();
-      const [snapA, snapB] = await Promise.all([first, second]);
-      expect(snapA.status).toBe("success");
-      expect(snapB.status).toBe("success");
-      expect(snapB.data).toEqual(snapA.data);
-      expect(host.count(path)).toBe(1);
+      // b's fence (a sync step 1 sent before its claim) is answered after a's claim: both held until released.
+      await rivalClaimInFlight(a, b, host, `/fence/${firstId}-${secondId}`);
     } finally {
-      host.release();
       a.close();
       b.close();
     }

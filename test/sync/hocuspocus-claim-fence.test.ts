@@ -7,70 +7,31 @@
  * first when a trip outlasts it: the second device sent the request too. Server, HTTP host and
  * delaying proxy run on 127.0.0.1.
  */
-import { Server } from "@hocuspocus/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { createSharedFetchStore, type StoreEvent } from "../../src/index.ts";
-import { freePort } from "../../server/cluster/ports.ts";
 import { CountingHost } from "../cluster/http-host.ts";
+import { bothPresent, HeldListeners, rivalClaimInFlight, startHocuspocus } from "./ordered-devices.ts";
 import { startTcpProxy } from "./tcp-proxy.ts";
 
-let server: Server;
+let server: Awaited<ReturnType<typeof startHocuspocus>>;
 let serverUrl: string;
 let host: CountingHost;
 beforeAll(async () => {
-  const port = await freePort();
-  server = new Server({
-    port,
-    address: "127.0.0.1",
-    quiet: true,
-    stopOnSignals: false,
-    // A viewer's connection is read-only: the instance applies none of its updates.
-    async onAuthenticate({ token, connectionConfig }) {
-      if (token === "viewer") connectionConfig.readOnly = true;
-    },
-  });
-  [host] = await Promise.all([CountingHost.start(), server.listen()]);
-  serverUrl = `ws://127.0.0.1:${port}`;
+  [host, server] = await Promise.all([CountingHost.start(), startHocuspocus()]);
+  serverUrl = server.url;
 });
 afterAll(async () => {
-  await Promise.all([server.destroy(), host.close()]);
+  await Promise.all([server.close(), host.close()]);
 });
-
-type Listener = (event: unknown) => void;
-
-/** Holds what the instance sends to one device, then delivers it in order, one task per message. */
-class Inbound {
-  held = false;
-  private queue: (() => void)[] = [];
-
-  socket(): typeof WebSocket {
-    const deliver = (fn: () => void) => (this.held ? this.queue.push(fn) : fn());
-    class GatedSocket extends WebSocket {
-      override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
-        const gated: Listener = type === "message" ? (event) => deliver(() => listener(event)) : listener;
-        (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
-      }
-    }
-    return GatedSocket as unknown as typeof WebSocket;
-  }
-
-  async release(): Promise<void> {
-    while (this.queue.length > 0) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      this.queue.shift()!();
-    }
-    this.held = false;
-  }
-}
 
 function device(room: string, clientID: number, opts: { url?: string; oneInstance?: boolean; token?: string } = {}) {
   const doc = new Y.Doc();
   doc.clientID = clientID;
-  const inbound = new Inbound();
+  const inbound = new HeldListeners();
   const conn = connectHocuspocus(doc, {
     url: opts.url ?? serverUrl,
     room,
@@ -83,18 +44,6 @@ function device(room: string, clientID: number, opts: { url?: string; oneInstanc
   store.onEvent((e) => events.push(e));
   return { doc, conn, store, events, inbound, close: () => (store.destroy(), conn.destroy(), doc.destroy()) };
 }
-type Device = ReturnType<typeof device>;
-
-/** Both in sync, each seeing the other present: neither claims eagerly. */
-async function bothPresent(a: Device, b: Device): Promise<void> {
-  await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
-  await vi.waitFor(() => {
-    expect(a.store.inspect().replicas.some((r) => r.replicaId === b.store.replicaId && r.present)).toBe(true);
-    expect(b.store.inspect().replicas.some((r) => r.replicaId === a.store.replicaId && r.present)).toBe(true);
-  });
-}
-
-const standing = (d: Device, url: string) => d.store.claims().find(([, claim]) => claim.label?.endsWith(url))?.[1];
 
 describe("Hocuspocus, one instance: claims ordered by the instance (the claim's own echo is its fence)", () => {
   // Both orders of the doc's tie-break (the lane creator's clientID): the instance's order decides, not it.
@@ -103,45 +52,12 @@ describe("Hocuspocus, one instance: claims ordered by the instance (the claim's 
     ["the doc's election favours the first", 2, 1],
   ])("a rival claim still in flight: the second at the instance yields, one request (%s)", async (_why, firstId, secondId) => {
     const room = `hp-fence-${Math.random().toString(36).slice(2)}`;
-    const path = `/hp-fence/${firstId}-${secondId}`;
-    const url = host.url(path);
     const a = device(room, firstId);
     const b = device(room, secondId);
     try {
-      await bothPresent(a, b);
-      host.hold = true;
-      b.inbound.held = true; // a's claim reaches the instance first; b hears of it only when released
-      const first = a.store.ensure({ url });
-      first.catch(() => {}); // asserted below; a failed assertion must not add an unhandled rejection
-      await host.whenCount(path, 1);
-      let fromServer = 0;
-      a.doc.on("update", (_update: Uint8Array, origin: unknown) => void (origin === a.conn.provider && fromServer++));
-      const second = b.store.ensure({ url });
-      second.catch(() => {});
-      // The instance has b's claim (it reached a) while a's claim and b's own echo wait for b.
-      await vi.waitFor(() => expect(fromServer).toBeGreaterThan(0));
-      expect(b.events.some((e) => e.type === "claimed")).toBe(true);
-      // Longer than any window b could wait (100 ms unmeasured): without its claim's echo b decides
-      // nothing — a timed window would have dispatched a second request by now.
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(b.events.some((e) => e.type === "dispatched")).toBe(false);
-      expect(host.count(path)).toBe(1);
-
-      await b.inbound.release();
-      await vi.waitFor(() => expect(b.events).toContainEqual(expect.objectContaining({ type: "yielded", to: a.store.replicaId })));
-      // Every doc shows a's claim: the replica that runs is the one pending names.
-      await vi.waitFor(() => {
-        expect(standing(a, url)?.replicaId).toBe(a.store.replicaId);
-        expect(standing(b, url)?.replicaId).toBe(a.store.replicaId);
-      });
-      host.release();
-      const [snapA, snapB] = await Promise.all([first, second]);
-      expect(snapA.status).toBe("success");
-      expect(snapB.status).toBe("success");
-      expect(snapB.data).toEqual(snapA.data);
-      expect(host.count(path)).toBe(1);
+      // The instance's echo of b's own claim is b's fence: held with a's claim until released.
+      await rivalClaimInFlight(a, b, host, `/hp-fence/${firstId}-${secondId}`);
     } finally {
-      host.release();
       a.close();
       b.close();
     }
