@@ -8,6 +8,8 @@ import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persi
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
 import type { ReactNode } from "react";
 import { SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { FakeLocks } from "../../sim/fake-locks.ts";
+import { cluster } from "./replicas.ts";
 
 export type MemoryStorage = {
   items: Map<string, string>;
@@ -64,4 +66,19 @@ export function persistedQueries(
 ): { queryKey: unknown[]; state: { data?: unknown; dataUpdatedAt: number; status: string } }[] {
   const raw = [...storage.items.values()][0];
   return raw ? (JSON.parse(raw) as { clientState: { queries: never[] } }).clientState.queries : [];
+}
+
+/**
+ * One browser: its tabs' stores on linked docs (one lock manager), its persister's storage.
+ * `tab(from)` opens a tab on the doc `from`'s IndexedDB holds (a reload); `device()` joins from another browser.
+ */
+export function persistingBrowser() {
+  const c = cluster(0, { settleMs: 0 });
+  const locks = new FakeLocks();
+  let tabs = 0;
+  const storage = memoryStorage();
+  const tab = (from?: SharedFetchStoreWithExtras) =>
+    c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
+  const device = () => c.join({ locks: new FakeLocks().forTab("d"), browserId: "browser-2", fetch: globalThis.fetch });
+  return { c, storage, tab, device };
 }

@@ -6,7 +6,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { QueryKey, UseQueryOptions } from "@tanstack/react-query";
-import { act, screen } from "@testing-library/react";
+import { act, cleanup, screen } from "@testing-library/react";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { cluster } from "./replicas.ts";
@@ -26,20 +27,25 @@ export type SideBySideServer = {
   close(): Promise<void>;
 };
 
-export async function sideBySideServer(): Promise<SideBySideServer> {
+/** Not yet listening: `listen()` starts it on 127.0.0.1 and sets `base`. */
+function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
   const counts = new Map<string, number>();
-  const s: SideBySideServer = {
+  const s = {
     base: "",
-    seen: [],
+    seen: [] as string[],
     failing: false,
-    held: null,
+    held: null as (() => void)[] | null,
     reset: () => {
       s.seen.length = 0;
       counts.clear();
       s.failing = false;
       s.held = null;
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    listen: async () => {
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      s.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
   const server: Server = createServer((req, res) => {
     const path = req.url!;
@@ -51,8 +57,24 @@ export async function sideBySideServer(): Promise<SideBySideServer> {
     if (s.held) s.held.push(answer);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  s.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return s;
+}
+
+export async function sideBySideServer(): Promise<SideBySideServer> {
+  const s = unstartedServer();
+  await s.listen();
+  return s;
+}
+
+/** The test file's server: listening before its first test, closed after its last; each test leaves an empty DOM and log behind. */
+export function sideBySideServerForFile(): SideBySideServer {
+  const s = unstartedServer();
+  beforeAll(s.listen);
+  afterAll(s.close);
+  afterEach(() => {
+    cleanup();
+    s.reset();
+  });
   return s;
 }
 

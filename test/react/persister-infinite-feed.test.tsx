@@ -8,21 +8,13 @@
  * feed it was taken as a mount, and a page another tab recorded within the staleTime answered it).
  */
 import { useInfiniteQuery, type QueryClient } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { cluster } from "../harness/replicas.ts";
-import { memoryStorage, persistedQueries, persistedTab, type MemoryStorage } from "../harness/persister.tsx";
-import { pause, sideBySideServer, type Body, type SideBySideServer } from "../harness/side-by-side.tsx";
+import { persistedQueries, persistedTab, persistingBrowser, type MemoryStorage } from "../harness/persister.tsx";
+import { pause, sideBySideServerForFile, type Body } from "../harness/side-by-side.tsx";
 
-let server: SideBySideServer;
-beforeAll(async () => void (server = await sideBySideServer()));
-afterAll(() => server.close());
-afterEach(() => {
-  cleanup();
-  server.reset();
-});
+const server = sideBySideServerForFile();
 
 const sent = (side: "/s" | "/p") => server.seen.filter((p) => p.startsWith(side)).length;
 /** Two pages: cursors 0 and 1. */
@@ -32,16 +24,6 @@ const feedOptions = (staleTime: number, extra: object = {}) => ({
   staleTime,
   ...extra,
 });
-
-function browser() {
-  const locks = new FakeLocks();
-  const c = cluster(0, { settleMs: 0 });
-  let tabs = 0;
-  const storage = memoryStorage();
-  const tab = (from?: SharedFetchStoreWithExtras) =>
-    c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
-  return { c, storage, tab };
-}
 
 /** A tab with the shared feed and a plain one, each logged as "<status> <fetchStatus> <n of each page>". */
 function feeds(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, staleTime: number, extra?: object) {
@@ -77,7 +59,7 @@ function feeds(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: 
 
 /** A first visit: both feeds load two pages, the persister saves them, the tab closes. */
 async function firstVisit(path: string, staleTime: number) {
-  const b = browser();
+  const b = persistingBrowser();
   const first = b.tab();
   const one = feeds(first, b.storage, path, staleTime);
   await waitFor(() => expect(one.last()).toEqual(["success idle 1", "success idle 1"]));

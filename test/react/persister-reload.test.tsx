@@ -8,35 +8,15 @@
  * tabs, where each plain tab sends its own; fresh data with none.
  */
 import { useQuery } from "@tanstack/react-query";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { act, render, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { cluster } from "../harness/replicas.ts";
-import { memoryStorage, persistedQueries, persistedTab, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
-import { pause, sideBySide, sideBySideServer, type SideBySideServer } from "../harness/side-by-side.tsx";
+import { persistedQueries, persistedTab, persistingBrowser, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
+import { pause, sideBySide, sideBySideServerForFile } from "../harness/side-by-side.tsx";
 
-let server: SideBySideServer;
-beforeAll(async () => void (server = await sideBySideServer()));
-afterAll(() => server.close());
-afterEach(() => {
-  cleanup();
-  server.reset();
-});
+const server = sideBySideServerForFile();
 
 const sent = (side: "/s" | "/p") => server.seen.filter((p) => p.startsWith(side)).length;
-
-/** One browser: its tabs' stores on linked docs (one lock manager), its persister's storage. */
-function browser() {
-  const locks = new FakeLocks();
-  const c = cluster(0, { settleMs: 0 });
-  let tabs = 0;
-  const storage = memoryStorage();
-  /** A tab; `from`: the doc its IndexedDB holds (a past tab's). */
-  const tab = (from?: SharedFetchStoreWithExtras) =>
-    c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
-  return { c, storage, tab };
-}
 
 /** Both panes of a tab (shared and plain over one path), logging what each shows: "<status> <fetchStatus> <n>". */
 function panes(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object, extra?: PersistExtra) {
@@ -62,7 +42,7 @@ function panes(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: 
 
 /** A first visit: one tab fetches both queries, its persister saves them, the tab closes. */
 async function firstVisit(path: string, options: object) {
-  const b = browser();
+  const b = persistingBrowser();
   const first = b.tab();
   const one = panes(first, b.storage, path, options);
   await waitFor(() => expect(one.last()).toEqual(["success idle 1", "success idle 1"]));
@@ -73,41 +53,44 @@ async function firstVisit(path: string, options: object) {
   return { ...b, first };
 }
 
+type Visited = Awaited<ReturnType<typeof firstVisit>>;
+
+/** Three tabs reloading while the storage is held (still restoring): none has sent anything beyond the first visit's two. */
+async function restoring(b: Visited, tab: () => SharedFetchStoreWithExtras, path: string, options: object) {
+  b.storage.gate();
+  const tabs = [0, 1, 2].map(() => panes(tab(), b.storage, path, options));
+  await pause(100);
+  expect(server.seen).toHaveLength(2);
+  return tabs;
+}
+
+/** Once restored, the stale shared query is revalidated by one request across the tabs; the plain one by one per tab. */
+async function revalidatedOnce(b: Visited, tabs: ReturnType<typeof panes>[]) {
+  act(() => b.storage.release());
+  await waitFor(() => expect(tabs.map((t) => t.last()[1]).sort()).toEqual(["success idle 2", "success idle 3", "success idle 4"]));
+  await pause(300);
+  // The first visit's request, and the revalidation's.
+  expect(sent("/s")).toBe(2);
+  expect(sent("/p")).toBe(4);
+  for (const t of tabs) expect(t.last()[0]).toBe("success idle 2");
+}
+
 describe("K tabs reloading at once, each restoring its persisted cache", () => {
   it("stale persisted data: nothing is sent while restoring; then one request across the tabs (plain: one per tab)", async () => {
     const options = { staleTime: 400 };
     const b = await firstVisit("/reload-stale", options);
     await pause(500); // the persisted data and the record are now stale
-    b.storage.gate();
-    const tabs = [0, 1, 2].map(() => panes(b.tab(b.first), b.storage, "/reload-stale", options));
-    await pause(100);
-    expect(server.seen).toHaveLength(2);
+    const tabs = await restoring(b, () => b.tab(b.first), "/reload-stale", options);
     // While restoring, the shared query already shows the doc's result; the plain one is pending.
     for (const t of tabs) expect(t.last()).toEqual(["success idle 1", "pending idle -"]);
-    act(() => b.storage.release());
-    await waitFor(() => expect(tabs.map((t) => t.last()[1]).sort()).toEqual(["success idle 2", "success idle 3", "success idle 4"]));
-    await pause(300);
-    // The first visit's request, and the revalidation's.
-    expect(sent("/s")).toBe(2);
-    expect(sent("/p")).toBe(4);
-    for (const t of tabs) expect(t.last()[0]).toBe("success idle 2");
+    await revalidatedOnce(b, tabs);
   });
 
   it("stale persisted data and no record in the doc (IndexedDB cleared): one request across the tabs", async () => {
     const options = { staleTime: 400 };
     const b = await firstVisit("/reload-stale-no-doc", options);
     await pause(500);
-    b.storage.gate();
-    const tabs = [0, 1, 2].map(() => panes(b.tab(), b.storage, "/reload-stale-no-doc", options));
-    await pause(100);
-    expect(server.seen).toHaveLength(2);
-    act(() => b.storage.release());
-    await waitFor(() => expect(tabs.map((t) => t.last()[1]).sort()).toEqual(["success idle 2", "success idle 3", "success idle 4"]));
-    await pause(300);
-    // The first visit's request, and the revalidation's.
-    expect(sent("/s")).toBe(2);
-    expect(sent("/p")).toBe(4);
-    for (const t of tabs) expect(t.last()[0]).toBe("success idle 2");
+    await revalidatedOnce(b, await restoring(b, () => b.tab(), "/reload-stale-no-doc", options));
   });
 
   it("fresh persisted data: no request at all, with or without the record in the doc", async () => {

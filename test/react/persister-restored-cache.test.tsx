@@ -7,35 +7,16 @@
  * persisted errors, and useSharedFetch's view of a restored query.
  */
 import { useQuery } from "@tanstack/react-query";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { act, render, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import { sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { cluster, type Cluster } from "../harness/replicas.ts";
-import { memoryStorage, persistedQueries, persistedTab, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
-import { pause, sideBySideServer, type Body, type SideBySideServer } from "../harness/side-by-side.tsx";
+import type { Cluster } from "../harness/replicas.ts";
+import { persistedQueries, persistedTab, persistingBrowser, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
+import { pause, sideBySideServerForFile, type Body } from "../harness/side-by-side.tsx";
 
-let server: SideBySideServer;
-beforeAll(async () => void (server = await sideBySideServer()));
-afterAll(() => server.close());
-afterEach(() => {
-  cleanup();
-  server.reset();
-});
+const server = sideBySideServerForFile();
 
 const url = (path: string) => `${server.base}/s${path}`;
-
-/** A browser whose tabs share a lock manager and a persister's storage, and another device. */
-function world() {
-  const c = cluster(0, { settleMs: 0 });
-  const locks = new FakeLocks();
-  let tabs = 0;
-  const storage = memoryStorage();
-  const tab = (from?: SharedFetchStoreWithExtras) =>
-    c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch }, from && c.docOf(from));
-  const device = () => c.join({ locks: new FakeLocks().forTab("d"), browserId: "browser-2", fetch: globalThis.fetch });
-  return { c, storage, tab, device };
-}
 
 /** A pane of `useQuery(sharedQueryOptions(…))` in a tab restored from `storage`; logs "<status> <fetchStatus> <n>". */
 function pane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object, extra?: PersistExtra) {
@@ -52,7 +33,7 @@ function pane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: s
 }
 
 /** A first visit: a tab fetches, its persister saves the query (n = 1), the tab closes. */
-async function firstVisit(w: ReturnType<typeof world>, path: string, options: object, extra?: PersistExtra) {
+async function firstVisit(w: ReturnType<typeof persistingBrowser>, path: string, options: object, extra?: PersistExtra) {
   const first = w.tab();
   const one = pane(first, w.storage, path, options, extra);
   await waitFor(() => expect(one.last()).toBe("success idle 1"));
@@ -72,7 +53,7 @@ async function deviceRefetches(c: Cluster, device: SharedFetchStoreWithExtras, p
 
 describe("a persisted cache older than what another replica recorded since", () => {
   it("the newer record already in the doc: the tab shows it after the restore, with no request, never the older one", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 60_000 };
     const first = await firstVisit(w, "/older-in-doc", options);
     const device = w.device();
@@ -89,7 +70,7 @@ describe("a persisted cache older than what another replica recorded since", () 
   });
 
   it("the newer record reaching the doc after the restore: the tab moves on to it, with no request", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 60_000 };
     const first = await firstVisit(w, "/older-later", options);
     const device = w.device();
@@ -112,7 +93,7 @@ describe("a persisted cache dropped by maxAge or buster", () => {
     ["buster", { buster: "v2" }],
   ] as const)
     it(`${name}: the tab still starts from the shared record, with no request while it is fresh`, async () => {
-      const w = world();
+      const w = persistingBrowser();
       const options = { staleTime: 60_000 };
       const first = await firstVisit(w, `/dropped-${name}`, options);
       await pause(10);
@@ -126,7 +107,7 @@ describe("a persisted cache dropped by maxAge or buster", () => {
 
 describe("dehydrateOptions with shared keys", () => {
   it("shouldDehydrateQuery leaving shared queries out: the reload still shows the shared record, fresh, with no request", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 60_000 };
     const extra = { dehydrateOptions: { shouldDehydrateQuery: (q: { queryKey: readonly unknown[] }) => q.queryKey[0] !== "shared-fetch" } };
     const first = w.tab();
@@ -144,7 +125,7 @@ describe("dehydrateOptions with shared keys", () => {
   });
 
   it("a persisted error (shouldDehydrateQuery keeping errors): the reload asks again, once, and shows the answer", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 60_000, retry: false };
     const extra = { dehydrateOptions: { shouldDehydrateQuery: () => true } };
     server.failing = true;
@@ -165,7 +146,7 @@ describe("dehydrateOptions with shared keys", () => {
 
 describe("useSharedFetch on a query restored by the persister", () => {
   it("reads its view (data, claim, isFetchingAnywhere) from the restored query and the store, with no request while fresh", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 60_000 };
     const first = await firstVisit(w, "/view", options);
     const tab = w.tab();
@@ -184,7 +165,7 @@ describe("useSharedFetch on a query restored by the persister", () => {
   });
 
   it("two tabs restoring stale data: both show the claim of the one request and isFetchingAnywhere while it runs, then its answer", async () => {
-    const w = world();
+    const w = persistingBrowser();
     const options = { staleTime: 400 };
     await firstVisit(w, "/view-stale", options);
     await pause(500);

@@ -17,9 +17,7 @@ import { PersistQueryClientProvider, persistQueryClientSave } from "@tanstack/re
 import { act, cleanup, render, waitFor } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SharedFetchProvider, sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { cluster } from "../harness/replicas.ts";
-import { DAY, memoryStorage, type MemoryStorage } from "../harness/persister.tsx";
+import { DAY, memoryStorage, persistingBrowser, type MemoryStorage } from "../harness/persister.tsx";
 import { pause } from "../harness/side-by-side.tsx";
 
 /** Every POST the host received: its path, body and Idempotency-Key. */
@@ -62,17 +60,8 @@ function withDefaults(client: QueryClient, kind: Kind, store: SharedFetchStoreWi
   return client;
 }
 
-/** One browser: its tabs' stores on linked docs (one lock manager), its persister's storage. */
-function browser() {
-  const locks = new FakeLocks();
-  const c = cluster(0, { settleMs: 0 });
-  let tabs = 0;
-  const tab = () => c.join({ locks: locks.forTab(`t${++tabs}`), browserId: "browser-1", fetch: globalThis.fetch });
-  return { storage: memoryStorage(), tab };
-}
-
 /** A visit while offline: each order pauses, the persister saves them, the tab closes. */
-async function offlineVisit(b: ReturnType<typeof browser>, kind: Kind, items: string[]) {
+async function offlineVisit(b: ReturnType<typeof persistingBrowser>, kind: Kind, items: string[]) {
   onlineManager.setOnline(false);
   const client = withDefaults(new QueryClient(), kind, b.tab());
   for (const item of items) {
@@ -93,7 +82,7 @@ async function offlineVisit(b: ReturnType<typeof browser>, kind: Kind, items: st
 }
 
 /** A reloaded tab: restores the persisted cache from `storage` and resumes its paused mutations. */
-function reloadedTab(b: ReturnType<typeof browser>, kind: Kind, storage: MemoryStorage) {
+function reloadedTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, storage: MemoryStorage) {
   const store = b.tab();
   const client = withDefaults(new QueryClient({ defaultOptions: { queries: { gcTime: DAY } } }), kind, store);
   const persister = createAsyncStoragePersister({ storage, throttleTime: 0 });
@@ -131,7 +120,7 @@ describe("a paused mutation, persisted, restored and resumed by each tab that re
     ["shared", 1],
     ["plain", 2],
   ] as const)("%s: a tab that resumes after another tab's POST was answered (both restored it): %i POST", async (kind, expected) => {
-    const b = browser();
+    const b = persistingBrowser();
     await offlineVisit(b, kind, ["book"]);
     const slow = copyOf(b.storage);
     const first = reloadedTab(b, kind, b.storage);
@@ -152,7 +141,7 @@ describe("a paused mutation, persisted, restored and resumed by each tab that re
     ["shared", 1],
     ["plain", 3],
   ] as const)("%s: three tabs resuming it at once: %i POST", async (kind, expected) => {
-    const b = browser();
+    const b = persistingBrowser();
     await offlineVisit(b, kind, ["book"]);
     b.storage.gate();
     const tabs = [0, 1, 2].map(() => reloadedTab(b, kind, b.storage));
@@ -168,7 +157,7 @@ describe("a paused mutation, persisted, restored and resumed by each tab that re
   ] as const)(
     "%s: two orders made offline with equal variables, resumed by two tabs one after the other: %i POSTs",
     async (kind, expected) => {
-      const b = browser();
+      const b = persistingBrowser();
       await offlineVisit(b, kind, ["book", "book"]);
       const slow = copyOf(b.storage);
       const first = reloadedTab(b, kind, b.storage);

@@ -10,19 +10,13 @@
  * recent enough result meets (focus tests). Against a real HTTP server on 127.0.0.1.
  */
 import { useQuery } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { expect, it } from "vitest";
 import { useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
-import { pause, sideBySide, sideBySideServer, text, twoTabs, type Body, type SideBySideServer } from "../harness/side-by-side.tsx";
+import { pause, sideBySide, sideBySideServerForFile, text, twoTabs, type Body } from "../harness/side-by-side.tsx";
 
-let server: SideBySideServer;
-beforeAll(async () => void (server = await sideBySideServer()));
-afterAll(() => server.close());
-afterEach(() => {
-  cleanup();
-  server.reset();
-});
+const server = sideBySideServerForFile();
 
 type Refetchable = { data?: Body | undefined; refetch: (options: { cancelRefetch: boolean }) => Promise<unknown> };
 

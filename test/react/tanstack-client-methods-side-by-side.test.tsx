@@ -6,19 +6,13 @@
  * shared record outlives removeQueries and clear()), the test pins what the README says.
  */
 import { QueryClient, useIsFetching, useQuery } from "@tanstack/react-query";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { act, render, waitFor } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
-import { pause, sideBySide, sideBySideServer, twoTabs, unprefixed, type Body, type SideBySideServer } from "../harness/side-by-side.tsx";
+import { pause, sideBySide, sideBySideServerForFile, twoTabs, unprefixed, type Body } from "../harness/side-by-side.tsx";
 
-let server: SideBySideServer;
-beforeAll(async () => void (server = await sideBySideServer()));
-afterAll(() => server.close());
-afterEach(() => {
-  cleanup();
-  server.reset();
-});
+const server = sideBySideServerForFile();
 
 /** Mounts a shared pane and a plain one over `path`; returns each one's distinct states, in order. */
 function panes(store: SharedFetchStoreWithExtras, client: QueryClient, path: string, options: object = {}) {
