@@ -80,6 +80,16 @@ describe("a restored paused mutation, resumed by each tab", () => {
     expect(b.host.calls).toHaveLength(1);
   });
 
+  it("tabs of one SharedWorker replica, all three restoring and resuming it at once: one POST, one outcome in each", async () => {
+    const b = browser(tabs().host);
+    answering(b.host);
+    const [one, two, three] = [b.tab(), b.tab(), b.tab()];
+    const saved = await offlineVisit(one, ["book"]);
+    const resumed = await Promise.all([one, two, three].map((tab) => resume(tab, saved)));
+    expect(resumed).toEqual([0, 1, 2].map(() => [{ status: "success", data: { order: 1, item: "book" } }]));
+    expect(b.host.calls).toHaveLength(1);
+  });
+
   it("two equal calls submitted in the same millisecond stay two POSTs, resumed by one tab and then another", async () => {
     const t = tabs();
     answering(t.host);
