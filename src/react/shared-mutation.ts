@@ -84,8 +84,9 @@ const asked = new WeakSet<Mutation>();
  */
 function callIdOf(mutation: Mutation, context: MutationFunctionContext): string {
   const name = (m: Mutation) => hashKey([m.options.mutationKey ?? null, m.state.submittedAt]);
-  const same = context.client.getMutationCache().findAll({ predicate: (m) => name(m) === name(mutation) });
-  return hashKey([name(mutation), same.indexOf(mutation)]);
+  const own = name(mutation);
+  const same = context.client.getMutationCache().findAll({ predicate: (m) => name(m) === own });
+  return hashKey([own, same.indexOf(mutation)]);
 }
 
 /**
