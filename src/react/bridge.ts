@@ -1,6 +1,7 @@
 import type { Query, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
 import { noteSubscribed } from "./demand.ts";
+import { notePaused } from "./paused-calls.ts";
 import { noteAction, pushRecorded, type Recorded } from "./push.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
@@ -160,7 +161,11 @@ const bridges = new WeakMap<QueryClient, Map<SharedFetchStore, Bridge>>();
 
 function bridgeOf(client: QueryClient, store: SharedFetchStore): Bridge {
   let byStore = bridges.get(client);
-  if (!byStore) bridges.set(client, (byStore = new Map()));
+  if (!byStore) {
+    bridges.set(client, (byStore = new Map()));
+    // Once per client, for as long as it lives: a call must be seen pausing, before it runs.
+    client.getMutationCache().subscribe(notePaused);
+  }
   const map = byStore;
   let bridge = map.get(store);
   if (!bridge) {

@@ -8,6 +8,7 @@ import { asQueryError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
+import { pausedFirst } from "./paused-calls.ts";
 
 /**
  * A `mutationFn` for TanStack's useMutation that sends the request through the store: each call is
@@ -90,21 +91,28 @@ function callIdOf(mutation: Mutation, context: MutationFunctionContext): string 
 }
 
 /**
- * The mutation TanStack runs `fn` for, when it was submitted before `fn` was made: restored by a
- * persister (every tab restores it alike) or paused since. Its key and `submittedAt` then name the
- * call in every tab. A call of `fn` outside TanStack, or one it cannot single out, is none.
+ * The mutation TanStack runs `fn` for, when every tab that has it names it alike: submitted before
+ * `fn` was made (restored by a persister, or paused since), or paused before its first run (which
+ * the persister may have saved for other tabs). Its key and `submittedAt` then name the call in
+ * every tab. A call of `fn` outside TanStack, or one it cannot single out, is none.
  */
 function resumed(fn: unknown, made: number, variables: unknown, context: MutationFunctionContext | undefined): Mutation | undefined {
-  const found = context?.client
-    ?.getMutationCache?.()
-    .getAll()
-    .filter(
-      (m) =>
-        m.options.mutationFn === fn &&
-        m.state.status === "pending" &&
-        !m.state.isPaused &&
-        m.state.variables === variables &&
-        !running.has(m),
-    );
-  return found?.length === 1 && found[0]!.state.submittedAt < made ? found[0] : undefined;
+  const named = (m: Mutation) => m.state.submittedAt < made || pausedFirst.has(m);
+  const found =
+    context?.client
+      ?.getMutationCache?.()
+      .getAll()
+      .filter(
+        (m) =>
+          m.options.mutationFn === fn &&
+          m.state.status === "pending" &&
+          !m.state.isPaused &&
+          m.state.variables === variables &&
+          !running.has(m),
+      ) ?? [];
+  // Equal calls resumed together are continued, then run, in the cache's order: as the first runs,
+  // the others are unpaused but not yet run. None asked yet, none is a retry of a named call:
+  // whichever runs takes the first's name, and no two calls of this tab ask one name.
+  const one = found.length === 1 || found.every((m) => named(m) && !asked.has(m)) ? found[0] : undefined;
+  return one && named(one) ? one : undefined;
 }
