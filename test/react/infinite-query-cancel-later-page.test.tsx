@@ -9,10 +9,11 @@
  * again; plain useInfiniteQuery aborts it (the other tab sent its own anyway).
  */
 import { focusManager } from "@tanstack/react-query";
-import { act, waitFor } from "@testing-library/react";
+import { act, render, waitFor } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
 import { click, feedPanes, serveFeed } from "../harness/infinite-feed.tsx";
-import { pause as wait, text, twoTabs } from "../harness/side-by-side.tsx";
+import { app } from "../harness/render-app.tsx";
+import { browserTabs, pause as wait, text, twoTabs } from "../harness/side-by-side.tsx";
 
 const server = serveFeed({ last: 2 });
 const { seen, aborted, count, release } = server;
@@ -48,6 +49,37 @@ it("cancelQueries during a fetchNextPage that the other tab joined: the page's o
   await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
   expect(count("/feed?cursor=1")).toBe(1);
 });
+
+it.each([
+  ["the other tab joined its request", true],
+  ["its request kept alone", false],
+])(
+  "a tab that cancelled its fetchNextPage (%s) shows what a third tab of the feed shows once the page is recorded: its own pages, as TanStack reverts them, and the recorded page, unsent, at its next fetchNextPage",
+  async (_, joined) => {
+    const { a, b, join } = browserTabs();
+    const c = join("c");
+    const [clientA] = feeds.renderTabs(a, b);
+    render(app(c, <feeds.Feed store={c} name="c" />));
+    await waitFor(() => expect(["a", "b", "c"].map(text)).toEqual(Array(3).fill("0@1 idle")));
+    server.held = [];
+    await click("more", "a");
+    await waitFor(() => expect(seen).toContain("/feed?cursor=1"));
+    if (joined) await click("more", "b");
+    await wait(100); // a second request of page 1 from tab b would have left by now
+    await act(() => clientA.cancelQueries());
+    release();
+    server.held = null;
+    await waitFor(() => expect(a.snapshot({ url: server.page(1) }).status).toBe("success"));
+    if (joined) await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await wait(100); // a push of the recorded page to a or c would have come by now
+    // A page is added by the tab's own fetchNextPage, in every tab of the feed alike.
+    expect(["a", "c"].map(text)).toEqual(["0@1 idle", "0@1 idle"]);
+    await click("more", "a", "c");
+    await waitFor(() => expect(["a", "c"].map(text)).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
+    expect(count("/feed?cursor=1")).toBe(1);
+    expect(aborted).toEqual([]);
+  },
+);
 
 it("cancelQueries during page 3 of a refetch of 3 that the other tab's focus refetch joined: one request per page, that tab gets page 3, and the cancelled tab shows the newer chain once recorded; plain useInfiniteQuery aborts page 3 and keeps the older pages", async () => {
   const [clientA] = renderTabs();
