@@ -1,4 +1,5 @@
 import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
+import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { markDelivered, onAction, setByApp, shownSince } from "./push.ts";
@@ -82,20 +83,77 @@ export function pagesDelivered(query: AnyQuery): Map<string, number> {
   return revs;
 }
 
+/** The recorded pages after a first page, to show with it: their data, params, revisions and oldest writer's date. */
+export type Tail = Pages & { revs: Map<string, number>; at: number };
+
+/**
+ * The chain recorded after the first page a fetch from nothing got (`data`), each page within
+ * `maxAgeMs`, `maxPages` in all at most: what a mount with the chain recorded shows (recordedChain).
+ * A SharedWorker tab learns each page from the worker first (`heard`: no request); the tab's
+ * first render could not show them, having no doc of its own.
+ */
+export async function chainAfter(
+  store: SharedFetchStore,
+  request: PageRequest,
+  data: Pages,
+  options: { getNextPageParam: NextParam; maxPages?: number | undefined },
+  maxAgeMs: number,
+  signal: AbortSignal,
+): Promise<Tail | undefined> {
+  const all = { pages: [...data.pages], pageParams: [...data.pageParams] };
+  const first = pageOf(store, request, all.pageParams[0]);
+  const tail: Tail = { pages: [], pageParams: [], revs: new Map(), at: first?.at ?? 0 };
+  const keys = new Set([first?.key]);
+  const heard = (store as Partial<SharedFetchStoreExtras>).heard;
+  for (let param; all.pages.length < (options.maxPages || Infinity);) {
+    if ((param = nextParam(options.getNextPageParam, all.pages, all.pageParams)) == null) break;
+    const req = pageOf(store, request, param)?.req;
+    if (!req) break;
+    try {
+      await heard?.call(store, "fetch", req, signal);
+    } catch {
+      break; // the fetch was cancelled: TanStack drops what it delivers
+    }
+    const page = pageOf(store, request, param)!;
+    if (page.data === undefined || keys.has(page.key) || !isFresh(page.at, Date.now(), maxAgeMs)) break;
+    keys.add(page.key);
+    for (const pages of [all, tail]) {
+      pages.pages.push(page.data);
+      pages.pageParams.push(param);
+    }
+    tail.revs.set(page.key, page.rev!);
+    tail.at = Math.min(tail.at, page.at);
+  }
+  return tail.pages.length ? tail : undefined;
+}
+
 /**
  * The pages one fetch (its signal) delivers, counted as shown once TanStack sets that fetch's data:
  * cancelled (the query reverted) or failed, the query shows the pages it showed before, and a
  * newer chain recorded since, the one it was asking for included, is pushed to it as to any tab.
+ * Its first page fetched from nothing, the recorded `tail` after it is set with it, dated by its
+ * oldest page, as a mount that found the chain recorded shows it.
  */
-export function delivering(query: AnyQuery, signal: AbortSignal): Map<string, number> {
-  const revs = new Map<string, number>();
+export function delivering(query: AnyQuery, signal: AbortSignal): { revs: Map<string, number>; tail?: Tail | undefined } {
+  const out: { revs: Map<string, number>; tail?: Tail | undefined } = { revs: new Map() };
   onAction.set(query, ({ type, manual }) => {
     if (type != "error" && (type != "success" || manual)) return;
     onAction.delete(query);
     const mine = type == "success" && !signal.aborted && pagesDelivered(query);
-    if (mine) revs.forEach((rev, key) => mine.set(key, rev));
+    if (!mine) return;
+    out.revs.forEach((rev, key) => mine.set(key, rev));
+    const { tail } = out;
+    // A microtask later: not inside TanStack's dispatch of the fetch's own data.
+    if (tail)
+      queueMicrotask(() => {
+        const { data, dataUpdatedAt } = query.state as { data?: Pages; dataUpdatedAt: number };
+        if (data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
+        tail.revs.forEach((rev, key) => mine.set(key, rev));
+        const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
+        query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });
+      });
   });
-  return revs;
+  return out;
 }
 
 /** The revision each page the query shows was delivered at, the restored chain's included. */

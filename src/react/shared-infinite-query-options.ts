@@ -24,7 +24,7 @@ import {
   type Demand,
   type FetchRecord,
 } from "./demand.ts";
-import { delivering, pushPages, recordedChain, watchPages } from "./infinite-push.ts";
+import { chainAfter, delivering, pushPages, recordedChain, watchPages, type Tail } from "./infinite-push.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -104,7 +104,10 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   }
   const id = JSON.stringify(key);
   // One demand per fetch of the query (every page of a refetch is asked alike): its signal names it.
-  const demands = new WeakMap<AbortSignal, { demand: Demand; fetch: FetchRecord; revs?: Map<string, number> | undefined }>();
+  const demands = new WeakMap<
+    AbortSignal,
+    { demand: Demand; fetch: FetchRecord; out?: { revs: Map<string, number>; tail?: Tail | undefined } | undefined }
+  >();
   const demandFor = (ctx: QueryFunctionContext, query: AnyQuery | undefined) => {
     const known = demands.get(ctx.signal);
     if (known) return known;
@@ -132,7 +135,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     if (!call?.options && !call?.fetchOptions && !more && demand.mode === "ensure" && !demand.poll)
       if (query?.state.data !== undefined && Date.now() - query.state.dataUpdatedAt < demand.maxAgeMs)
         demand = { mode: "refetch", skipInFlight: true };
-    const entry = { demand, fetch, revs: query && delivering(query, ctx.signal) };
+    const entry = { demand, fetch, out: query && delivering(query, ctx.signal) };
     demands.set(ctx.signal, entry);
     return entry;
   };
@@ -140,7 +143,9 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   const asking = new WeakMap<AbortSignal, SharedRequest>();
   const run = async (ctx: QueryFunctionContext, pageRequest: typeof request, ask: Ask): Promise<TPage> => {
     const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
-    const { demand: asked, fetch, revs } = demandFor(ctx, query);
+    // The fetch's first page from nothing (a mount with no chain shown): the recorded chain after it comes along.
+    const first = !demands.has(ctx.signal) && query?.state.data === undefined;
+    const { demand: asked, fetch, out } = demandFor(ctx, query);
     const param = ctx.pageParam as TPageParam;
     let req: SharedRequest;
     try {
@@ -158,8 +163,11 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = extras.resultInfo?.call(store, req);
-    if (info && !snap.error) revs?.set(sharedQueryKey(store, req)[3], info.rev);
-    return unwrap<TPage>(snap);
+    if (info && !snap.error) out?.revs.set(sharedQueryKey(store, req)[3], info.rev);
+    const page = unwrap<TPage>(snap);
+    if (first && out && demand.mode === "ensure")
+      out.tail = await chainAfter(store, request, { pages: [page], pageParams: [param] }, rest, demand.maxAgeMs, ask.signal);
+    return page;
   };
   // Other replicas' newer pages reach the query as they are recorded (infinite-push.ts).
   const queryFn = sharedQueryFn(

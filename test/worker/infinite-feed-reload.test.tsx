@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+/**
+ * A SharedWorker tab reloaded on a feed of several pages: the tab has no doc of its own, so its
+ * first render reads pending (a per-tab replica shows the recorded chain then:
+ * test/react/infinite-query-live.test.tsx), and the first page's answer comes from the worker's
+ * record. TanStack's first fetch of a query with no data asks for one page; before, the tab showed
+ * that page alone, where the worker held the chain the tab showed before the reload.
+ */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { render, waitFor } from "@testing-library/react";
+import { afterEach, expect, it, vi } from "vitest";
+import type { Host } from "../../sim/host.ts";
+import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { click, feedPanes, pagesText, serveFeed } from "../harness/infinite-feed.tsx";
+import { app } from "../harness/render-app.tsx";
+import { pause, text } from "../harness/side-by-side.tsx";
+import { browser } from "./browser-sim.ts";
+
+const server = serveFeed({ last: 2 });
+const feeds = feedPanes(server, { staleTime: 30_000 });
+afterEach(() => void vi.useRealTimers());
+
+/** A browser whose worker fetches from the feed's server; its first tab loads every page, then reloads. */
+async function reloadAfterThreePages() {
+  const b = browser({ fetch: (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init) } as unknown as Host);
+  const first = b.tab() as unknown as SharedFetchStoreWithExtras;
+  const view = render(app(first, <feeds.Feed store={first} name="a" />));
+  for (const shown of ["0@1", "0@1 1@1", "0@1 1@1 2@1"]) {
+    await waitFor(() => expect(text("a")).toBe(`${shown} idle`));
+    if (shown !== "0@1 1@1 2@1") await click("more", "a");
+  }
+  view.unmount();
+  first.destroy();
+  return () => {
+    const reload = b.tab() as unknown as SharedFetchStoreWithExtras;
+    const log: string[] = [];
+    function Pane() {
+      const q = useInfiniteQuery(feeds.feed(reload));
+      const shown = `${pagesText(q)} ${q.fetchStatus}`;
+      if (log.at(-1) !== shown) log.push(shown);
+      return null;
+    }
+    render(app(reload, <Pane />));
+    return log;
+  };
+}
+
+it("a worker tab reloaded on a chain recorded within the staleTime: pending until the worker answers, then the whole chain, with no request", async () => {
+  const reload = await reloadAfterThreePages();
+  const log = reload();
+  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
+  await pause(100);
+  expect(log).toEqual(["pending fetching", "0@1 1@1 2@1 idle"]);
+  expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
+});
+
+it("a worker tab reloaded on a stale chain: its mount asks the first page anew and shows it alone (the later pages are not the answer to it)", async () => {
+  const reload = await reloadAfterThreePages();
+  // Every page stale by the staleTime; only the wall clock moves (requests run on).
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + 60_000);
+  server.version = 2;
+  const log = reload();
+  await waitFor(() => expect(log.at(-1)).toBe("0@2 idle"));
+  await pause(100);
+  expect(log).toEqual(["pending fetching", "0@2 idle"]);
+  expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2", "/feed?cursor=0"]);
+});
