@@ -1,0 +1,240 @@
+// @vitest-environment jsdom
+/**
+ * Freshness across devices, as a TanStack Query user judges it: two or three devices (each its own
+ * doc, connectPeers to a y-websocket server on 127.0.0.1, store and QueryClient) showing
+ * `useQuery(sharedQueryOptions(…))` of one real HTTP host on 127.0.0.1 that counts requests. What
+ * tabs of one browser get (test/react), devices get too: one request for all (invalidation after a
+ * mutation, polls, focus, reconnect, staleness), and fresh data shown with none.
+ */
+import { focusManager, onlineManager } from "@tanstack/react-query";
+import { act, render, waitFor } from "@testing-library/react";
+import { expect, it } from "vitest";
+import { devicesForFile, fetching, press, shown, type Device } from "../harness/devices.tsx";
+
+const { host, room, device, devices, List, Add, Routed } = devicesForFile();
+
+it("invalidateQueries after a mutation on device A: one GET for every device; B, active, shows the new list with no request of its own", async () => {
+  const [a, b, c] = await devices(3);
+  render(
+    <>
+      {a!.wrap(
+        <>
+          <List name="a" />
+          <Add name="a" />
+        </>,
+      )}
+      {b!.wrap(<List name="b" />)}
+      {c!.wrap(<List name="c" />)}
+    </>,
+  );
+  await waitFor(() => expect([shown("a"), shown("b"), shown("c")]).toEqual(["empty", "empty", "empty"]));
+  await waitFor(() => expect([a, b, c].map((d) => fetching(d!))).toEqual(["idle", "idle", "idle"]));
+  expect(host.gets()).toBe(1);
+
+  await press("add a");
+  await waitFor(() => expect([shown("a"), shown("b"), shown("c")]).toEqual(["x", "x", "x"]));
+  await waitFor(() => expect([a, b, c].map((d) => fetching(d!))).toEqual(["idle", "idle", "idle"]));
+  expect(host.seen).toEqual(["GET", "POST", "GET"]);
+}, 20_000);
+
+it("invalidateQueries on device A while B's list is unmounted: B mounted later shows the new list, fresh by its staleTime, with no request", async () => {
+  const [a, b] = await devices(2);
+  const options = { staleTime: 60_000 };
+  render(
+    <>
+      {a!.wrap(
+        <>
+          <List name="a" options={options} />
+          <Add name="a" />
+        </>,
+      )}
+      {b!.wrap(<Routed d={b!} options={options} />)}
+    </>,
+  );
+  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(1);
+
+  await press("toggle b");
+  await press("add a");
+  await waitFor(() => expect(shown("a")).toBe("x"));
+  await waitFor(() => expect(fetching(a!)).toBe("idle"));
+  expect(host.seen).toEqual(["GET", "POST", "GET"]);
+
+  await press("toggle b");
+  await waitFor(() => expect(shown("b")).toBe("x"));
+  await waitFor(() => expect(fetching(b!)).toBe("idle"));
+  expect(host.seen).toEqual(["GET", "POST", "GET"]);
+}, 20_000);
+
+it("refetchInterval on two devices: one request per interval for the key across devices, not one per device", async () => {
+  const [a, b] = await devices(2);
+  const polls = { a: 0, b: 0 };
+  for (const d of [a!, b!])
+    d.client.getQueryCache().subscribe((e) => {
+      if (e.type === "updated" && e.action.type === "fetch") polls[d.name as "a" | "b"]++;
+    });
+  const options = { refetchInterval: 300 };
+  render(
+    <>
+      {a!.wrap(<List name="a" options={options} />)}
+      {b!.wrap(<List name="b" options={options} />)}
+    </>,
+  );
+  await waitFor(() => expect(Math.min(polls.a, polls.b)).toBeGreaterThanOrEqual(6), { timeout: 10_000 });
+  // Every device ticked 6 times or more; the host saw about one request per tick, not two.
+  expect(host.gets()).toBeLessThanOrEqual(Math.max(polls.a, polls.b) + 1);
+}, 20_000);
+
+it("staleTime across devices: B mounting while A's result is fresh shows it with no request; once stale, a focus on both is one request", async () => {
+  const [a, b] = await devices(2);
+  const options = { staleTime: 1_000, refetchOnWindowFocus: true };
+  render(
+    <>
+      {a!.wrap(<List name="a" options={options} />)}
+      {b!.wrap(<Routed d={b!} options={options} />)}
+    </>,
+  );
+  await press("toggle b");
+  await waitFor(() => expect(shown("a")).toBe("empty"));
+  await waitFor(() => expect(fetching(a!)).toBe("idle"));
+  await press("toggle b");
+  await waitFor(() => expect(shown("b")).toBe("empty"));
+  expect(fetching(b!)).toBe("idle");
+  expect(host.gets()).toBe(1);
+
+  const stale = (d: Device) => d.client.getQueryCache().getAll()[0]!.isStale();
+  await waitFor(() => expect([stale(a!), stale(b!)]).toEqual([true, true]), { timeout: 5_000 });
+  act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
+  await waitFor(() => expect(host.gets()).toBe(2));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(2);
+  act(() => focusManager.setFocused(undefined));
+}, 20_000);
+
+it("refetchOnWindowFocus and refetchOnReconnect on two devices at once: one request each", async () => {
+  const [a, b] = await devices(2);
+  const options = { refetchOnWindowFocus: true };
+  render(
+    <>
+      {a!.wrap(<List name="a" options={options} />)}
+      {b!.wrap(<List name="b" options={options} />)}
+    </>,
+  );
+  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(1);
+
+  act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
+  await waitFor(() => expect(host.gets()).toBe(2));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  act(() => focusManager.setFocused(undefined));
+
+  act(() => (onlineManager.setOnline(false), onlineManager.setOnline(true)));
+  await waitFor(() => expect(host.gets()).toBe(3));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(3);
+}, 20_000);
+
+it("a device that boots while another's result is fresh shows that result with no request (its first ask waits for the initial sync)", async () => {
+  const r = room();
+  const a = await device("a", r);
+  const options = { staleTime: 60_000 };
+  const { rerender } = render(<>{a.wrap(<List name="a" options={options} />)}</>);
+  await waitFor(() => expect(shown("a")).toBe("empty"));
+  await waitFor(() => expect(fetching(a)).toBe("idle"));
+  const b = await device("b", r);
+  rerender(
+    <>
+      {a.wrap(<List name="a" options={options} />)}
+      {b.wrap(<List name="b" options={options} />)}
+    </>,
+  );
+  await waitFor(() => expect(shown("b")).toBe("empty"));
+  await waitFor(() => expect(fetching(b)).toBe("idle"));
+  expect(host.gets()).toBe(1);
+}, 20_000);
+
+it("three devices focused at once, five times over: one request each time", async () => {
+  const all = await devices(3);
+  const options = { refetchOnWindowFocus: true };
+  render(<>{all.map((d) => d.wrap(<List name={d.name} options={options} />))}</>);
+  await waitFor(() => expect(all.map((d) => shown(d.name))).toEqual(["empty", "empty", "empty"]));
+  await waitFor(() => expect(all.map(fetching)).toEqual(["idle", "idle", "idle"]));
+  for (let round = 2; round <= 6; round++) {
+    act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
+    await waitFor(() => expect(all.map((d) => shown(`${d.name}-n`))).toEqual([`${round}`, `${round}`, `${round}`]));
+    await waitFor(() => expect(all.map(fetching)).toEqual(["idle", "idle", "idle"]));
+    expect(host.gets()).toBe(round);
+  }
+  act(() => focusManager.setFocused(undefined));
+}, 30_000);
+
+it("invalidateQueries on device A while B's own refetch is in flight: A's request follows it, and both devices end on the data after the mutation", async () => {
+  const [a, b] = await devices(2);
+  render(
+    <>
+      {a!.wrap(
+        <>
+          <List name="a" />
+          <Add name="a" />
+        </>,
+      )}
+      {b!.wrap(<List name="b" />)}
+    </>,
+  );
+  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  host.held = [];
+  const held = host.held;
+  const bRefetch = act(() => b!.client.refetchQueries());
+  await waitFor(() => expect(held).toHaveLength(1));
+  await press("add a");
+  await waitFor(() => expect(host.seen).toEqual(["GET", "GET", "POST"]));
+  held.shift()!();
+  await bRefetch;
+  await waitFor(() => expect(held).toHaveLength(1));
+  held.shift()!();
+  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["x", "x"]));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.seen).toEqual(["GET", "GET", "POST", "GET"]);
+}, 20_000);
+
+it("a device that boots once another's result is stale by its staleTime sends one request (the initial sync's result is not new because it just arrived)", async () => {
+  const r = room();
+  const a = await device("a", r);
+  const options = { staleTime: 400 };
+  const { rerender } = render(<>{a.wrap(<List name="a" options={options} />)}</>);
+  await waitFor(() => expect(shown("a")).toBe("empty"));
+  await waitFor(() => expect(fetching(a)).toBe("idle"));
+  await waitFor(() => expect(a.client.getQueryCache().getAll()[0]!.isStale()).toBe(true));
+  const b = await device("b", r);
+  rerender(
+    <>
+      {a.wrap(<List name="a" options={options} />)}
+      {b.wrap(<List name="b" options={options} />)}
+    </>,
+  );
+  await waitFor(() => expect(shown("b-n")).toBe("2"));
+  await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(2);
+}, 20_000);
+
+it("a device whose list was never shown mounts it once another's result is stale by its staleTime: one request", async () => {
+  const [a, b] = await devices(2);
+  const options = { staleTime: 400 };
+  render(
+    <>
+      {a!.wrap(<List name="a" options={options} />)}
+      {b!.wrap(<Routed d={b!} options={options} />)}
+    </>,
+  );
+  await press("toggle b");
+  await waitFor(() => expect(shown("a")).toBe("empty"));
+  await waitFor(() => expect(fetching(a!)).toBe("idle"));
+  await waitFor(() => expect(a!.client.getQueryCache().getAll()[0]!.isStale()).toBe(true));
+  await press("toggle b");
+  await waitFor(() => expect(shown("b-n")).toBe("2"));
+  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  expect(host.gets()).toBe(2);
+}, 20_000);
