@@ -38,6 +38,12 @@ export interface SharedFetchStoreExtras {
    * then: it sends no request, whatever is held for the key. Present where `hears` is.
    */
   heard?(kind: "fetch" | "program", req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void>;
+  /**
+   * Where the store does not hear of the request's key: asks once what is held for it, calling
+   * `done` when `snapshot` reads it. A read only: it subscribes to nothing and sends no request.
+   * Present where `hears` is.
+   */
+  look?(req: SharedRequest, done: () => void): void;
   /** Claims currently in the doc, every replica's. */
   claims(): [string, ClaimRecord][];
   /** Records from peers that failed validation and were ignored (invariant 14). */

@@ -14,6 +14,8 @@ export type Registration = Recorded & {
   subscribe(listener: () => void, query: AnyQuery): () => void;
   /** How the recorded work reaches the query, where it is not one result (an infinite query's pages). */
   push?(client: QueryClient, query: AnyQuery): void;
+  /** Where the store does not hear of the work, asks it once what is recorded (one result: see SharedFetchStoreExtras.look). */
+  look?(done: () => void): void;
 };
 
 /**
@@ -121,7 +123,14 @@ class Bridge {
       return;
     }
     this.mine.add(query);
-    if (!query.isActive()) return this.unwatch(query);
+    if (!query.isActive()) {
+      this.unwatch(query);
+      // A disabled query shows what is recorded (its initialData): a SharedWorker tab that does not
+      // hear of the key has none to give at once, and asks its worker (a round trip, no request).
+      if (query.state.data === undefined && query.observers.length)
+        registration.look?.(() => pushRecorded(this.client, query, registration));
+      return;
+    }
     if (this.watches.get(query)?.id === registration.id) return;
     this.unwatch(query);
     const off = registration.subscribe(() => this.schedule(query), query);

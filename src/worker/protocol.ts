@@ -83,6 +83,8 @@ export type TabMessage =
   | { t: "retry"; id: number; retry: boolean; delayMs: number }
   | { t: "abort"; id: number }
   | { t: "sub"; kind: WorkKind; key: string; req: unknown }
+  /** What the worker holds for the key now, answered by one `snap` and read only: no subscription, no request. */
+  | { t: "look"; kind: WorkKind; key: string; req: unknown }
   | { t: "unsub"; key: string }
   | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
   /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
@@ -230,6 +232,7 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
     case "abort":
       return int(data.id) ? (data as TabMessage) : undefined;
     case "sub":
+    case "look":
       return kind(data.kind) && str(data.key) ? (data as TabMessage) : undefined;
     case "unsub":
       return str(data.key) ? (data as TabMessage) : undefined;

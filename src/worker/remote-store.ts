@@ -219,6 +219,10 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     );
   }
 
+  look(req: SharedRequest, done: () => void): void {
+    if (!this.local && !this.destroyed) this.views.look("fetch", this.keyOf(req), req, done);
+  }
+
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {
     if (this.local) return this.local.resultInfo(req);
     return this.views.info(this.keyOf(req));

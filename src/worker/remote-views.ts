@@ -45,6 +45,8 @@ export class RemoteViews {
   private readonly watched = new Map<string, Watched>();
   /** The pending view over an outcome shown while a newer one is asked for, kept while it is the same. */
   private readonly over = new Map<string, { from: Snapshot; view: Snapshot }>();
+  /** Keys asked once of the worker (look), with who waits for the answer (re-sent to each new worker). */
+  private readonly looks = new Map<string, { kind: WorkKind; req: unknown; done: Set<() => void> }>();
 
   constructor(
     private readonly send: (message: TabMessage) => void,
@@ -54,6 +56,7 @@ export class RemoteViews {
   /** The subscriptions, as a new worker needs them. */
   resend(): void {
     for (const [key, w] of this.watched) this.send({ t: "sub", kind: w.kind, key, req: w.req });
+    for (const [key, l] of this.looks) this.send({ t: "look", kind: l.kind, key, req: l.req });
   }
 
   /** The worker's push: the listeners hear of it if the view changed. */
@@ -68,6 +71,28 @@ export class RemoteViews {
     if (w) w.heard = true;
     this.keep(key, snap, info);
     if (w?.hearing) callAll(w.hearing, [], "heard");
+    this.answerLook(key);
+  }
+
+  /**
+   * Asks the worker once what it holds for the key, where this tab does not hear of it, and calls
+   * `done` with the answer kept (`read`): the worker only reads, it subscribes to nothing.
+   */
+  look(kind: WorkKind, key: string, req: unknown, done: () => void): void {
+    if (this.hears(key)) return;
+    let l = this.looks.get(key);
+    if (!l) {
+      this.looks.set(key, (l = { kind, req, done: new Set() }));
+      this.send({ t: "look", kind, key, req });
+    }
+    l.done.add(done);
+  }
+
+  private answerLook(key: string): void {
+    const l = this.looks.get(key);
+    if (!l) return;
+    this.looks.delete(key);
+    callAll(l.done, [], "look");
   }
 
   private keep(key: string, snap: Snapshot, info: ResultInfo | undefined): void {
@@ -208,6 +233,7 @@ export class RemoteViews {
   /** No worker will answer: what the tab's store reads now is the answer to each `heard`. */
   private stopHearing(watched = [...this.watched.values()]): void {
     for (const w of watched) if (w.hearing) callAll(w.hearing, [], "heard");
+    for (const key of [...this.looks.keys()]) this.answerLook(key);
   }
 }
 

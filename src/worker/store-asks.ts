@@ -18,6 +18,11 @@ export function askStore(
     : store.ensureProgram(msg.req as never, msg.maxAgeMs !== undefined ? { ...opts, maxAgeMs: msg.maxAgeMs } : opts);
 }
 
+/** The worker store's snapshot of a tab's request: a read, which starts nothing. */
+export function snapshotOf(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", req: unknown): Snapshot {
+  return kind === "fetch" ? store.snapshot(req as never) : store.programSnapshot(req as never);
+}
+
 /** The recorded result's revision and date, sent with a snapshot or an answer (none: nothing recorded). */
 export function resultInfoOf(
   store: SharedFetchStoreWithExtras,

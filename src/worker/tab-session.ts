@@ -6,7 +6,7 @@ import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { answerRetry, retryFromWire } from "./retry-wire.ts";
 import type { Opened, SessionDeps } from "./session-deps.ts";
-import { actOutDev, askStore, resultInfoOf } from "./store-asks.ts";
+import { actOutDev, askStore, resultInfoOf, snapshotOf } from "./store-asks.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
@@ -131,6 +131,15 @@ export class TabSession {
         return;
       case "sub":
         return this.subscribe(store, msg.kind, msg.key, msg.req);
+      // A tab's disabled query reads what is recorded: as a subscriber, this store would take over
+      // work another replica abandoned, which a disabled query never does.
+      case "look":
+        return this.post({
+          t: "snap",
+          key: msg.key,
+          snap: snapshotOf(store, msg.kind, msg.req),
+          ...resultInfoOf(store, msg.kind, msg.req),
+        });
       case "unsub":
         this.subs.get(msg.key)?.off();
         this.subs.delete(msg.key);
@@ -278,9 +287,8 @@ export class TabSession {
   private subscribe(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
     this.subs.get(key)?.off();
     const sub: Sub = { off: () => {}, last: undefined, post: () => {} };
-    const read = (): Snapshot => (kind === "fetch" ? store.snapshot(req as never) : store.programSnapshot(req as never));
     sub.post = () => {
-      const snap = read();
+      const snap = snapshotOf(store, kind, req);
       if (snap === sub.last) return;
       sub.last = snap;
       this.post({ t: "snap", key, snap, ...resultInfoOf(store, kind, req) });
