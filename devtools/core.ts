@@ -6,7 +6,7 @@ export type { ClaimRecord, DocRecords, ErrorRecord, MalformedRecord, ResultRecor
 import type { SharedFetchStore, SharedFetchStoreWithExtras } from "../src/index.ts";
 import { internalsOf, type DocRecords, type StoreInternals } from "../src/internals.ts";
 
-export { connectorsOf, isPlainObject, lookAgain, onConnector, PRESENCE_FIELD } from "../src/internals.ts";
+export { connectorsOf, hashKey, isPlainObject, lookAgain, onConnector, PRESENCE_FIELD } from "../src/internals.ts";
 
 /**
  * The panel reads the store's inspector and events. A store typed as the plain contract may

@@ -1,9 +1,16 @@
-import { sha256 } from "@noble/hashes/sha2.js";
-import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import type { Awareness } from "y-protocols/awareness";
 import { build, nameTwins, type Built, type KeyHint } from "./build.ts";
 import { dataSizer } from "./data-size.ts";
-import { connectorsOf, inspectable, lookAgain, onConnector, type Inspection, type SharedFetchStore, type StoreEvent } from "./core.ts";
+import {
+  connectorsOf,
+  hashKey,
+  inspectable,
+  lookAgain,
+  onConnector,
+  type Inspection,
+  type SharedFetchStore,
+  type StoreEvent,
+} from "./core.ts";
 import { readPresence } from "./presence.ts";
 import { presenceSince, watchSuccessors } from "./presence-watch.ts";
 import { sameSettle, shareMalformed, shareRows } from "./share.ts";
@@ -49,7 +56,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   const hints = new Map<string, KeyHint>();
   const bytesOf = dataSizer();
   const timeline = new Timeline({ sizeOf: bytesOf, ...(opts.maxTimeline !== undefined ? { max: opts.maxTimeline } : {}) });
-  const identityHash = bytesToHex(sha256(utf8ToBytes(s.identity))).slice(0, 12);
+  // The core's own SHA-256 (hex) of the identity, cut short: one hasher in the app, not a second.
+  const identityHash = hashKey(s.identity).slice(0, 12);
   /** When this model saw each replica's presence change. */
   const since = new Map<string, number>();
   const notePresence = presenceSince(since);

@@ -22,5 +22,6 @@ export type { BeatRecord, ClaimRecord, ErrorRecord, ResultRecord } from "./core/
 export { PRESENCE_FIELD } from "./core/presence.ts";
 export { isPlainObject } from "./core/request.ts";
 export { lookAgain, nextExpiry } from "./core/inspector.ts";
+export { hashKey } from "./core/key.ts";
 export { connectorsOf, onConnector } from "./core/connectors.ts";
 export type { DevSimulations } from "./core/dev-simulations.ts";
