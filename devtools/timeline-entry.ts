@@ -41,29 +41,12 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
 export type TimelineEntryType = TimelineEntry["type"];
 export type TimelineFilter = { key?: string | undefined; replicaId?: string | undefined; types?: readonly TimelineEntryType[] | undefined };
 
-/** Every replica an entry names (for the filter by replica). */
+type Named = { [F in "replicaId" | "from" | "to" | "by"]?: unknown } & { others?: readonly string[] };
+
+/** Every replica an entry names (for the filter by replica): the string fields of these names (a refetch's `to` is its revision). */
 export function replicasOf(entry: TimelineEntry): string[] {
-  switch (entry.type) {
-    case "takeover":
-    case "replaced":
-      return [entry.from, entry.to];
-    case "result":
-    case "error":
-      return entry.by === undefined ? [] : [entry.by];
-    case "claimed":
-    case "stale":
-    case "revived":
-    case "refetched":
-    case "released":
-    case "departed":
-      return [entry.replicaId];
-    case "unheard":
-      return [entry.replicaId, ...(entry.others ?? []), ...(entry.by !== undefined ? [entry.by] : [])];
-    case "inspecting":
-      return [entry.replicaId, entry.from];
-    default:
-      return [];
-  }
+  const { replicaId, others = [], from, to, by } = entry as Named;
+  return [replicaId, ...others, from, to, by].filter((id): id is string => typeof id === "string");
 }
 
 export function matches(entry: TimelineEntry, filter: TimelineFilter): boolean {

@@ -1,4 +1,5 @@
 import type { InspectedClaim, InspectedKey, Inspection, MalformedRecord, StaleReason } from "./core.ts";
+import { dataSizer } from "./data-size.ts";
 import { matches, type TimelineEntry, type TimelineFilter } from "./timeline-entry.ts";
 
 export type TimelineOptions = {
@@ -9,8 +10,6 @@ export type TimelineOptions = {
 };
 
 export const DEFAULT_TIMELINE_MAX = 500;
-const utf8 = new TextEncoder();
-const defaultSize = (data: unknown) => utf8.encode(JSON.stringify(data) ?? "").length;
 
 type Prev = { inspection: Inspection; byKey: Map<string, InspectedKey>; departed: Map<string, string>; present: Set<string> };
 type Draft = TimelineEntry extends infer E ? (E extends TimelineEntry ? Omit<E, "seq" | "at"> : never) : never;
@@ -37,7 +36,7 @@ export class Timeline {
     this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
     if (!Number.isSafeInteger(this.max) || this.max < 1)
       throw new RangeError(`shared-fetch devtools: timeline max must be a positive integer, got ${String(opts.max)}`);
-    this.sizeOf = opts.sizeOf ?? defaultSize;
+    this.sizeOf = opts.sizeOf ?? dataSizer();
   }
 
   /** Newest first. Keeps its identity until an entry is added. */
@@ -149,17 +148,8 @@ export class Timeline {
     if (nc && (!pc || pc.nonce !== nc.nonce)) {
       this.claimSeen.set(now.key, [nc.nonce, next.at]);
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
-      if (takenFrom) {
-        const afterMs = Math.max(0, takenFrom.silentMs + (next.at - prev.inspection.at));
-        const reason = takeoverReason(takenFrom, prev.inspection, next, departed);
-        if (reason === undefined) out.push({ ...t, type: "replaced", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev });
-        else {
-          // A panel that did not see the old claim go stale first still tells the store's verdict on it.
-          if (!takenFrom.stale)
-            out.push({ ...t, type: "stale", replicaId: takenFrom.replicaId, rev: takenFrom.rev, reason, silentMs: afterMs });
-          out.push({ ...t, type: "takeover", from: takenFrom.replicaId, to: nc.replicaId, rev: nc.rev, reason, afterMs });
-        }
-      } else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+      if (takenFrom) passed(t, takenFrom, nc.replicaId, nc.rev, prev.inspection, next, departed, out);
+      else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
     }
     if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
       out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });
@@ -171,15 +161,8 @@ export class Timeline {
       // Another replica wrote the revision this panel last saw claimed, and its own claim came
       // and went between two inspections (a new SharedWorker is watched only after its hello):
       // it took that claim over, for the store's reason if it gave one.
-      if (pc && !pc.finished && !nc && r.rev === pc.rev && r.by !== undefined && r.by !== pc.replicaId) {
-        const reason = takeoverReason(pc, prev.inspection, next, departed);
-        const afterMs = Math.max(0, pc.silentMs + (next.at - prev.inspection.at));
-        if (reason === undefined) out.push({ ...t, type: "replaced", from: pc.replicaId, to: r.by, rev: r.rev });
-        else {
-          if (!pc.stale) out.push({ ...t, type: "stale", replicaId: pc.replicaId, rev: pc.rev, reason, silentMs: afterMs });
-          out.push({ ...t, type: "takeover", from: pc.replicaId, to: r.by, rev: r.rev, reason, afterMs });
-        }
-      }
+      if (pc && !pc.finished && !nc && r.rev === pc.rev && r.by !== undefined && r.by !== pc.replicaId)
+        passed(t, pc, r.by, r.rev, prev.inspection, next, departed, out);
       this.writtenAt.result.set(now.key, { rev: r.rev, at: next.at });
       out.push({ ...t, type: "result", rev: r.rev, bytes: this.sizeOf(r.data), ...(r.by !== undefined ? { by: r.by } : {}) });
     } else if (r?.invalidated && !was?.result?.invalidated) out.push({ ...t, type: "invalidated", rev: r.rev });
@@ -227,6 +210,28 @@ export class Timeline {
 
 function tag(k: InspectedKey): { key: string; label?: string } {
   return k.label === undefined ? { key: k.key } : { key: k.key, label: k.label };
+}
+
+/**
+ * The claim `from` passed to replica `to` at `rev` between the inspections `prev` and `next`: a
+ * takeover for the store's reason, or, with none, a replacement it cannot explain.
+ */
+function passed(
+  t: { key: string },
+  from: InspectedClaim,
+  to: string,
+  rev: number,
+  prev: Inspection,
+  next: Inspection,
+  departed: Map<string, string>,
+  out: Draft[],
+): void {
+  const reason = takeoverReason(from, prev, next, departed);
+  if (reason === undefined) return void out.push({ ...t, type: "replaced", from: from.replicaId, to, rev });
+  const afterMs = Math.max(0, from.silentMs + (next.at - prev.at));
+  // A panel that did not see the old claim go stale first still tells the store's verdict on it.
+  if (!from.stale) out.push({ ...t, type: "stale", replicaId: from.replicaId, rev: from.rev, reason, silentMs: afterMs });
+  out.push({ ...t, type: "takeover", from: from.replicaId, to, rev, reason, afterMs });
 }
 
 /**
