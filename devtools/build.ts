@@ -1,5 +1,6 @@
 import type { InspectedClaim, InspectedReplica, Inspection } from "./core.ts";
 import type { Presence } from "./presence.ts";
+import type { Timeline } from "./timeline.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica } from "./types.ts";
 
 /** What the store's events told about a key that its records may not (e.g. a claim's kind). */
@@ -12,11 +13,8 @@ export type BuildInputs = {
   hints: ReadonlyMap<string, KeyHint>;
   /** UTF-8 size of a result's data, cached per data object (Yjs keeps it stable). */
   bytesOf: (data: unknown) => number;
-  /** When the panel saw a key's current outcome written (the timeline knows). */
-  recordedAt: (key: string, rev: number, table: "result" | "error") => number | undefined;
-  claimedAt?: ((key: string, nonce: string) => number | undefined) | undefined;
-  /** The claim stood when the panel started (its first sight is the panel's start). */
-  claimStood?: ((key: string, nonce: string) => boolean) | undefined;
+  /** When the panel saw a key's current outcome written and its claim first, and whether that claim stood at its start. */
+  seen: Pick<Timeline, "recordedAt" | "claimedAt" | "claimStood">;
   /** When the panel saw a replica's presence change. */
   since: ReadonlyMap<string, number>;
   identityHash: string;
@@ -68,15 +66,15 @@ export function build(input: BuildInputs): Built {
     else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
     if (k.claim) {
       row.claim = claimView(k.claim, input.presence, inspection.at);
-      const seenAt = input.claimedAt?.(k.key, k.claim.nonce);
+      const seenAt = input.seen.claimedAt(k.key, k.claim.nonce);
       if (seenAt !== undefined) row.claim.seenAt = seenAt;
-      if (input.claimStood?.(k.key, k.claim.nonce)) row.claim.seenAtStart = true;
+      if (input.seen.claimStood(k.key, k.claim.nonce)) row.claim.seenAtStart = true;
     }
     if (k.result) {
       row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
       if (k.result.by !== undefined) row.result.by = k.result.by;
       if (k.result.invalidated) row.result.invalidated = true;
-      const at = input.recordedAt(k.key, k.result.rev, "result");
+      const at = input.seen.recordedAt(k.key, k.result.rev, "result");
       if (at !== undefined) row.result.at = at;
     }
     if (k.error) {
@@ -84,7 +82,7 @@ export function build(input: BuildInputs): Built {
       row.error = k.error.status === undefined ? { rev: k.error.rev, message } : { rev: k.error.rev, message, status: k.error.status };
       if (k.error.by !== undefined) row.error.by = k.error.by;
       if (k.error.invalidated) row.error.invalidated = true;
-      const at = input.recordedAt(k.key, k.error.rev, "error");
+      const at = input.seen.recordedAt(k.key, k.error.rev, "error");
       if (at !== undefined) row.error.at = at;
     }
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;

@@ -197,7 +197,21 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     // Read anew: a SharedWorker tab whose worker failed is a front for its own replica from then on.
     const { dev } = inspectable(store).internals;
     const simulations = { crashed: dev.crashed, networkPaused: dev.networkPaused };
-    if (!i) return prev ?? empty(s.replicaId, !!awareness, events, simulations);
+    // Nothing inspected yet, or a view that could not be built: the last one shown, else an empty one.
+    const none = () =>
+      prev ??
+      snapshotOf({
+        replicaId: s.replicaId,
+        hasAwareness: !!awareness,
+        keys: [],
+        replicas: [],
+        malformed: [],
+        events,
+        timeline: [],
+        at: Date.now(),
+        simulations,
+      });
+    if (!i) return none();
     let built: Built;
     try {
       built = build({
@@ -205,15 +219,13 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         presence: readPresence(awareness),
         hints,
         bytesOf,
-        recordedAt: (k, rev, table) => timeline.recordedAt(k, rev, table),
-        claimedAt: (k, nonce) => timeline.claimedAt(k, nonce),
-        claimStood: (k, nonce) => timeline.claimStood(k, nonce),
+        seen: timeline,
         since,
         identityHash,
       });
     } catch (error) {
       report("building the view failed", error);
-      return prev ?? empty(s.replicaId, !!awareness, events, simulations);
+      return none();
     }
     const keys = shareRows(prev?.keys ?? [], built.keys, (row) => row.key);
     const replicas = shareRows(prev?.replicas ?? [], built.replicas, (row) => row.replicaId);
@@ -234,9 +246,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       !!prev.storeDestroyed === storeDestroyed
     )
       return prev;
-    const counts = { ...NO_COUNTS };
-    for (const row of keys) counts[row.status] += 1;
-    return {
+    return snapshotOf({
       replicaId: s.replicaId,
       hasAwareness: !!awareness,
       keys,
@@ -245,11 +255,10 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       events,
       timeline: tl,
       at: i.at,
-      counts,
       simulations: sameSims ? prev.simulations : simulations,
       ...(settle ? { settle } : {}),
       ...(storeDestroyed ? { storeDestroyed: true as const } : {}),
-    };
+    });
   }
 
   /** A silent claimant goes stale with no doc change: wake up when the next lease runs out (or a settle window, lookAgain). */
@@ -301,22 +310,9 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
   return model;
 }
 
-function empty(
-  replicaId: string,
-  hasAwareness: boolean,
-  events: readonly DevtoolsEvent[],
-  simulations: DevtoolsSnapshot["simulations"],
-): DevtoolsSnapshot {
-  return {
-    replicaId,
-    hasAwareness,
-    keys: [],
-    replicas: [],
-    malformed: [],
-    events,
-    timeline: [],
-    at: Date.now(),
-    counts: { ...NO_COUNTS },
-    simulations,
-  };
+/** A snapshot of `view`, its keys counted by status. */
+function snapshotOf(view: Omit<DevtoolsSnapshot, "counts">): DevtoolsSnapshot {
+  const counts = { ...NO_COUNTS };
+  for (const row of view.keys) counts[row.status] += 1;
+  return { ...view, counts };
 }
