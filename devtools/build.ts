@@ -70,20 +70,20 @@ export function build(input: BuildInputs): Built {
       if (seenAt !== undefined) row.claim.seenAt = seenAt;
       if (input.seen.claimStood(k.key, k.claim.nonce)) row.claim.seenAtStart = true;
     }
-    if (k.result) {
-      row.result = { rev: k.result.rev, bytes: input.bytesOf(k.result.data) };
-      if (k.result.by !== undefined) row.result.by = k.result.by;
-      if (k.result.invalidated) row.result.invalidated = true;
-      const at = input.seen.recordedAt(k.key, k.result.rev, "result");
-      if (at !== undefined) row.result.at = at;
-    }
+    if (k.result)
+      row.result = written(
+        { rev: k.result.rev, bytes: input.bytesOf(k.result.data) },
+        k.result,
+        input.seen.recordedAt(k.key, k.result.rev, "result"),
+      );
     if (k.error) {
       const message = clip(k.error.message, 1000);
-      row.error = k.error.status === undefined ? { rev: k.error.rev, message } : { rev: k.error.rev, message, status: k.error.status };
-      if (k.error.by !== undefined) row.error.by = k.error.by;
-      if (k.error.invalidated) row.error.invalidated = true;
-      const at = input.seen.recordedAt(k.key, k.error.rev, "error");
-      if (at !== undefined) row.error.at = at;
+      const { rev, status } = k.error;
+      row.error = written(
+        status === undefined ? { rev, message } : { rev, message, status },
+        k.error,
+        input.seen.recordedAt(k.key, rev, "error"),
+      );
     }
     if (k.lastAskedAt !== undefined) row.lastAskedAt = k.lastAskedAt;
     if (bad.has(k.key)) row.malformed = true;
@@ -114,6 +114,16 @@ export function statusOf(claim: InspectedClaim | undefined, resultRev: number, e
   if (working) return "pending";
   if (errorRev > resultRev) return "error";
   return resultRev > 0 ? "success" : "idle";
+}
+
+type Written = { by?: string; invalidated?: true; at?: number };
+
+/** An outcome's row, with its writer and its invalidation as recorded and when this panel saw it written, where known. */
+function written<T extends object>(row: T & Written, record: Written, at: number | undefined): T & Written {
+  if (record.by !== undefined) row.by = record.by;
+  if (record.invalidated) row.invalidated = true;
+  if (at !== undefined) row.at = at;
+  return row;
 }
 
 /** Labels and messages are a peer's strings, validated as strings but not in length. */
