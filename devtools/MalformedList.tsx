@@ -16,7 +16,7 @@ export function MalformedList({
 }) {
   if (records.length === 0) return <p style={styles.empty}>Every record in the doc is well-formed.</p>;
   return (
-    <ul style={{ margin: 0, paddingLeft: "1.2rem" }} aria-label="Malformed records">
+    <ul style={styles.list} aria-label="Malformed records">
       {records.map((record, i) => (
         // Malformed entries have no identity of their own; their position is all there is.
         <li key={i} data-testid="malformed-row" data-map={record.map} style={{ marginBottom: "0.3rem" }}>

@@ -1,4 +1,5 @@
 import type { InspectedClaim, InspectedReplica, Inspection } from "./core.ts";
+import { clip, unnamedKey } from "./format.ts";
 import type { Presence } from "./presence.ts";
 import type { Timeline } from "./timeline.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica } from "./types.ts";
@@ -51,7 +52,7 @@ export function build(input: BuildInputs): Built {
     const kind: DevtoolsKind = k.kind !== "unknown" ? k.kind : (hint?.kind ?? "unknown");
     const row: DevtoolsKeyRow = {
       key: k.key,
-      label: label === undefined ? `key ${k.key.slice(0, 12)}…` : clip(label, 200),
+      label: label === undefined ? unnamedKey(k.key) : clip(label, 200),
       kind,
       status: statusOf(
         k.claim,
@@ -94,7 +95,7 @@ export function build(input: BuildInputs): Built {
   for (const key of bad)
     keys.push({
       key,
-      label: hints.get(key)?.label ?? `key ${key.slice(0, 12)}…`,
+      label: hints.get(key)?.label ?? unnamedKey(key),
       kind: "unknown",
       status: "idle",
       recorded: 0,
@@ -124,11 +125,6 @@ function written<T extends object>(row: T & Written, record: Written, at: number
   if (record.invalidated) row.invalidated = true;
   if (at !== undefined) row.at = at;
   return row;
-}
-
-/** Labels and messages are a peer's strings, validated as strings but not in length. */
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 function claimView(c: InspectedClaim, presence: Presence | undefined, at: number): DevtoolsClaim {

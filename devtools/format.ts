@@ -1,9 +1,17 @@
 import type { SettleWhy, StoreEvent } from "./core.ts";
 
-/** Random replica ids are long; the panel shows a prefix and keeps the whole id in a title. */
-export function shortId(id: string, length = 12): string {
-  return id.length > length ? `${id.slice(0, length - 1)}…` : id;
+/**
+ * At most `max` characters, an ellipsis marking a cut: random replica ids are long (the panel shows
+ * a prefix and keeps the whole id in a title), and labels and messages are a peer's strings,
+ * validated as strings but not in length.
+ */
+export function clip(text: string, max = 12): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+export { clip as shortId };
+
+/** A key with no label: its hash's first 12 digits. */
+export const unnamedKey = (key: string): string => `key ${key.slice(0, 12)}…`;
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -21,11 +29,11 @@ export function formatTime(at: number): string {
 export function describeEvent(event: StoreEvent): string {
   switch (event.type) {
     case "claimed":
-      return `${event.label} rev ${event.rev}${event.takeoverOf ? ` (took over from ${shortId(event.takeoverOf)})` : ""} · ${describeSettle(event.settleMs, event.settleWhy)}`;
+      return `${event.label} rev ${event.rev}${event.takeoverOf ? ` (took over from ${clip(event.takeoverOf)})` : ""} · ${describeSettle(event.settleMs, event.settleWhy)}`;
     case "ordered":
       return `rev ${event.rev}: ${ORDER[event.order]}`;
     case "yielded":
-      return `rev ${event.rev} to ${shortId(event.to)}`;
+      return `rev ${event.rev} to ${clip(event.to)}`;
     case "dispatched":
       return `${event.label} rev ${event.rev}`;
     case "settled":

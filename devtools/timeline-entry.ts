@@ -1,4 +1,4 @@
-import { formatBytes, shortId } from "./format.ts";
+import { formatBytes, shortId, unnamedKey } from "./format.ts";
 import type { StaleReason } from "./core.ts";
 
 /**
@@ -70,7 +70,7 @@ export function describeReason(reason: StaleReason): string {
 
 /** One sentence per entry, e.g. "B took over GET /api/report from A after 812 ms: lease silence". */
 export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = shortId): string {
-  const what = entry.label ?? (entry.key !== undefined ? `key ${entry.key.slice(0, 12)}…` : "the doc");
+  const what = entry.label ?? (entry.key !== undefined ? unnamedKey(entry.key) : "the doc");
   switch (entry.type) {
     case "claimed":
       return entry.existing
