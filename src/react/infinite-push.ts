@@ -143,11 +143,13 @@ export function delivering(query: AnyQuery, signal: AbortSignal): { revs: Map<st
     if (!mine) return;
     out.revs.forEach((rev, key) => mine.set(key, rev));
     const { tail } = out;
-    // A microtask later: not inside TanStack's dispatch of the fetch's own data.
+    const set = query.state.data;
+    // A microtask later: not inside TanStack's dispatch of the fetch's own data. Only over that
+    // data: the app may set its own in between (a QueryCache onSuccess), after another page.
     if (tail)
       queueMicrotask(() => {
         const { data, dataUpdatedAt } = query.state as { data?: Pages; dataUpdatedAt: number };
-        if (data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
+        if (data !== set || data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
         tail.revs.forEach((rev, key) => mine.set(key, rev));
         const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
         query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });

@@ -6,12 +6,12 @@
  * record. TanStack's first fetch of a query with no data asks for one page; before, the tab showed
  * that page alone, where the worker held the chain the tab showed before the reload.
  */
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { QueryCache, QueryClient, useInfiniteQuery } from "@tanstack/react-query";
 import { render, waitFor } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
 import type { Host } from "../../sim/host.ts";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { click, feedPanes, pagesText, serveFeed } from "../harness/infinite-feed.tsx";
+import { click, feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, text } from "../harness/side-by-side.tsx";
 import { browser } from "./browser-sim.ts";
@@ -31,7 +31,7 @@ async function reloadAfterThreePages() {
   }
   view.unmount();
   first.destroy();
-  return () => {
+  return (client?: QueryClient) => {
     const reload = b.tab() as unknown as SharedFetchStoreWithExtras;
     const log: string[] = [];
     function Pane() {
@@ -40,7 +40,7 @@ async function reloadAfterThreePages() {
       if (log.at(-1) !== shown) log.push(shown);
       return null;
     }
-    render(app(reload, <Pane />));
+    render(app(reload, <Pane />, client));
     return log;
   };
 }
@@ -65,4 +65,23 @@ it("a worker tab reloaded on a stale chain: its mount asks the first page anew a
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@2 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2", "/feed?cursor=0"]);
+});
+
+it("the chain is set only over the first page its fetch delivered: the app's own set in the cache's onSuccess stands, never extended by pages after another page", async () => {
+  const reload = await reloadAfterThreePages();
+  // The app's QueryCache onSuccess sets the feed itself, synchronously, before the chain is set.
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({
+      onSuccess: (data, query) => {
+        const pages = (data as { pages: Page[] } | undefined)?.pages;
+        if (pages?.length === 1 && pages[0]!.cursor === 0)
+          client.setQueryData(query.queryKey, { pages: [{ ...pages[0]!, cursor: 2, next: null }], pageParams: [2] });
+      },
+    }),
+  });
+  const log = reload(client);
+  await waitFor(() => expect(log.at(-1)).toBe("2@1 idle"));
+  await pause(100);
+  expect(log).toEqual(["pending fetching", "2@1 idle"]);
+  expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
 });
