@@ -20,13 +20,18 @@ const server = serveFeed({ last: 2 });
 const feeds = feedPanes(server, { staleTime: 30_000 });
 afterEach(() => void vi.useRealTimers());
 
-/** A browser whose worker fetches from the feed's server; its first tab loads every page, then reloads. */
-async function reloadAfterThreePages() {
+/**
+ * A browser whose worker fetches from the feed's server; its first tab loads every page, then
+ * reloads. `laterPagesAfterMs`: the wall clock moves on that much after the first page (faked Date).
+ */
+async function reloadAfterThreePages(laterPagesAfterMs = 0) {
+  if (laterPagesAfterMs) vi.useFakeTimers({ toFake: ["Date"] });
   const b = browser({ fetch: (input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init) } as unknown as Host);
   const first = b.tab() as unknown as SharedFetchStoreWithExtras;
   const view = render(app(first, <feeds.Feed store={first} name="a" />));
   for (const shown of ["0@1", "0@1 1@1", "0@1 1@1 2@1"]) {
     await waitFor(() => expect(text("a")).toBe(`${shown} idle`));
+    if (shown === "0@1" && laterPagesAfterMs) vi.setSystemTime(Date.now() + laterPagesAfterMs);
     if (shown !== "0@1 1@1 2@1") await click("more", "a");
   }
   view.unmount();
@@ -84,4 +89,20 @@ it("the chain is set only over the first page its fetch delivered: the app's own
   await pause(100);
   expect(log).toEqual(["pending fetching", "2@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
+});
+
+it("a worker tab reloaded on a stale first page whose later pages are within the staleTime: the first page asked anew, the later pages with it unsent, dated by the oldest, as a per-tab replica's refetch of the chain shows them", async () => {
+  // Pages 1 and 2 loaded 20 s after page 0; the reload 15 s later: page 0 is 35 s old, the others 15 s.
+  const reload = await reloadAfterThreePages(20_000);
+  vi.setSystemTime(Date.now() + 15_000);
+  server.version = 2;
+  const client = new QueryClient();
+  const log = reload(client);
+  await waitFor(() => expect(log.at(-1)).toBe("0@2 1@1 2@1 idle"));
+  await pause(100);
+  expect(log).toEqual(["pending fetching", "0@2 1@1 2@1 idle"]);
+  expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2", "/feed?cursor=0"]);
+  const [query] = client.getQueryCache().getAll();
+  // The Date stands still (only it is faked): page 1's record is 15 s old.
+  expect(Date.now() - query!.state.dataUpdatedAt).toBe(15_000);
 });
