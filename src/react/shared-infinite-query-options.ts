@@ -165,8 +165,16 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     const info = extras.resultInfo?.call(store, req);
     if (info && !snap.error) out?.revs.set(sharedQueryKey(store, req)[3], info.rev);
     const page = unwrap<TPage>(snap);
+    // The query's own options: a maxPages spread over these ones bounds the chain too.
     if (first && out && demand.mode === "ensure")
-      out.tail = await chainAfter(store, request, { pages: [page], pageParams: [param] }, rest, demand.maxAgeMs, ask.signal);
+      out.tail = await chainAfter(
+        store,
+        request,
+        { pages: [page], pageParams: [param] },
+        query!.options as typeof rest,
+        demand.maxAgeMs,
+        ask.signal,
+      );
     return page;
   };
   // Other replicas' newer pages reach the query as they are recorded (infinite-push.ts).

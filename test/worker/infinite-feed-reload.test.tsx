@@ -36,11 +36,11 @@ async function reloadAfterThreePages(laterPagesAfterMs = 0) {
   }
   view.unmount();
   first.destroy();
-  return (client?: QueryClient) => {
+  return (client?: QueryClient, spread: { maxPages?: number } = {}) => {
     const reload = b.tab() as unknown as SharedFetchStoreWithExtras;
     const log: string[] = [];
     function Pane() {
-      const q = useInfiniteQuery(feeds.feed(reload));
+      const q = useInfiniteQuery({ ...feeds.feed(reload), ...spread });
       const shown = `${pagesText(q)} ${q.fetchStatus}`;
       if (log.at(-1) !== shown) log.push(shown);
       return null;
@@ -105,4 +105,13 @@ it("a worker tab reloaded on a stale first page whose later pages are within the
   const [query] = client.getQueryCache().getAll();
   // The Date stands still (only it is faked): page 1's record is 15 s old.
   expect(Date.now() - query!.state.dataUpdatedAt).toBe(15_000);
+});
+
+it("a worker tab reloaded on a feed whose maxPages is spread over the options: the chain brought with the first page holds maxPages pages, not every page recorded", async () => {
+  const reload = await reloadAfterThreePages();
+  const log = reload(undefined, { maxPages: 2 });
+  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 idle"));
+  await pause(100);
+  expect(log).toEqual(["pending fetching", "0@1 1@1 idle"]);
+  expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
 });
