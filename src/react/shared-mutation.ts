@@ -53,31 +53,30 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
   const made = Date.now();
   const fn = async (variables: TVariables, context?: MutationFunctionContext): Promise<TData> => {
-    const mutation = resumed(fn, made, variables, context);
+    // TanStack passes one context to every attempt of a call: a retry is told by it, not guessed
+    // among the equal calls pending beside it.
+    const again = !!context && calls.has(context);
+    const mutation = again ? calls.get(context!) : resumed(fn, made, variables, context);
+    if (context) calls.set(context, mutation);
     const opts = { retry: count, retryDelay: delay, leaseMs };
     try {
       const req = toRequest(request(variables));
       if (!mutation) return unwrap<TData>(await store.refetch(req, opts));
-      running.add(mutation);
       // The first ask of a resumed call joins the tab that sent it or takes its recorded outcome;
       // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
-      // the mutation, not the store's replicaId, which a worker's tab learns only once connected.
-      const again = asked.has(mutation);
-      asked.add(mutation);
+      // the call, not the store's replicaId, which a worker's tab learns only once connected.
       const call = isPlainObject(req) ? { ...req, callId: callIdOf(mutation, context!) } : req;
       return unwrap<TData>(await (again ? store.refetch(call, opts) : store.ensure(call, opts)));
     } catch (error) {
       throw asQueryError(error);
-    } finally {
-      running.delete(mutation!);
     }
   };
   return fn;
 }
 
-/** Resumed calls running now (two with equal variables are told apart), and those asked once. */
-const running = new WeakSet<Mutation>();
-const asked = new WeakSet<Mutation>();
+/** The call each of TanStack's contexts was found to be (none: unnamed), and the mutations found. */
+const calls = new WeakMap<MutationFunctionContext, Mutation | undefined>();
+const taken = new WeakSet<Mutation>();
 
 /**
  * What every tab restores alike: the mutation's key and `submittedAt`, and its place among the
@@ -94,25 +93,22 @@ function callIdOf(mutation: Mutation, context: MutationFunctionContext): string 
  * The mutation TanStack runs `fn` for, when every tab that has it names it alike: submitted before
  * `fn` was made (restored by a persister, or paused since), or paused before its first run (which
  * the persister may have saved for other tabs). Its key and `submittedAt` then name the call in
- * every tab. A call of `fn` outside TanStack, or one it cannot single out, is none.
+ * every tab. A call of `fn` outside TanStack, or one never paused nor restored, is none.
  */
 function resumed(fn: unknown, made: number, variables: unknown, context: MutationFunctionContext | undefined): Mutation | undefined {
-  const named = (m: Mutation) => m.state.submittedAt < made || pausedFirst.has(m);
-  const found =
-    context?.client
-      ?.getMutationCache?.()
-      .getAll()
-      .filter(
-        (m) =>
-          m.options.mutationFn === fn &&
-          m.state.status === "pending" &&
-          !m.state.isPaused &&
-          m.state.variables === variables &&
-          !running.has(m),
-      ) ?? [];
-  // Equal calls resumed together are continued, then run, in the cache's order: as the first runs,
-  // the others are unpaused but not yet run. None asked yet, none is a retry of a named call:
-  // whichever runs takes the first's name, and no two calls of this tab ask one name.
-  const one = found.length === 1 || found.every((m) => named(m) && !asked.has(m)) ? found[0] : undefined;
-  return one && named(one) ? one : undefined;
+  // Equal calls resumed together are continued, then run, in the cache's order: the first not yet
+  // found is this one. A call found before (in flight, or waiting for its retry) is not.
+  const one = context?.client
+    ?.getMutationCache?.()
+    .getAll()
+    .find(
+      (m) =>
+        m.options.mutationFn === fn &&
+        m.state.status === "pending" &&
+        !m.state.isPaused &&
+        m.state.variables === variables &&
+        !taken.has(m),
+    );
+  if (one) taken.add(one);
+  return one && (one.state.submittedAt < made || pausedFirst.has(one)) ? one : undefined;
 }

@@ -89,7 +89,8 @@ const persisted = (b: Browser): { state: { variables: unknown } }[] => {
   const raw = [...b.storage.items.values()][0];
   return raw ? (JSON.parse(raw) as { clientState: { mutations: never[] } }).clientState.mutations : [];
 };
-const statuses = async (tab: Tab, expected: string[]) => waitFor(() => expect(tab.states().map((s) => s.status)).toEqual(expected));
+const statuses = async (tab: Tab, expected: string[], timeout = 1_000) =>
+  waitFor(() => expect(tab.states().map((s) => s.status)).toEqual(expected), { timeout });
 const keys = () => new Set(posts.map((p) => p.key)).size;
 
 describe("a call queued behind its scope", () => {
@@ -144,6 +145,61 @@ describe("a call paused after a failure", () => {
 });
 
 describe("equal calls resumed together", () => {
+  it("three, one a retry of a named call: three POSTs, each its own Idempotency-Key", async () => {
+    const b = persistingBrowser();
+    let first = true;
+    const a = openTab(b, {
+      retry: 1,
+      retryDelay: () => {
+        if (first) act(() => onlineManager.setOnline(false));
+        first = false;
+        return 0;
+      },
+    });
+    await pause(10);
+    act(() => onlineManager.setOnline(false));
+    a.order("book"); // paused before its first run: named
+    await pause(3);
+    failing = 1;
+    act(() => onlineManager.setOnline(true)); // sent, 503, its retry paused offline
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
+    a.order("book");
+    await pause(3);
+    a.order("book");
+    await pause(3);
+    act(() => onlineManager.setOnline(true));
+    await statuses(a, ["success", "success", "success"]);
+    await pause(50);
+    expect(posts).toHaveLength(4);
+    expect(keys()).toBe(4);
+  });
+
+  it("one resumed while an equal named call waits for its retry, restored by a tab that reloads: one POST for it", async () => {
+    const b = persistingBrowser();
+    // The wait only has to outlast the steps below: nothing is asserted of its length.
+    const a = openTab(b, { retry: 1, retryDelay: 1_500 });
+    await pause(10);
+    act(() => onlineManager.setOnline(false));
+    a.order("book");
+    await pause(3);
+    failing = 1;
+    act(() => onlineManager.setOnline(true)); // sent, 503: waits for its retry, pending and unpaused
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: false, failureCount: 1 }));
+    act(() => onlineManager.setOnline(false));
+    a.order("book");
+    await waitFor(() => expect(persisted(b)).toHaveLength(1));
+    const reloaded = openTab(b);
+    await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual([true]));
+    act(() => onlineManager.setOnline(true));
+    await statuses(reloaded, ["success"]);
+    expect(posts).toHaveLength(2);
+    await statuses(a, ["success", "success"], 5_000);
+    await pause(50);
+    expect(posts).toHaveLength(3);
+    expect(keys()).toBe(3);
+    expect(reloaded.states()[0]!.data).toEqual(a.states()[1]!.data);
+  });
+
   it("one restored, one never paused: two POSTs, the restored one the open tab's call", async () => {
     const b = persistingBrowser();
     const a = openTab(b);
