@@ -5,8 +5,9 @@ import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
 import { SharedFetchProvider, sharedMutationFn, sharedQueryKey, sharedQueryOptions } from "../src/index.ts";
 import { ListPane, listResponder, type ItemList } from "./support/list-pane.tsx";
-import { RELOADED, ResumeScenario, TABS } from "./support/offline-resume.tsx";
-import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
+import { A_STAYS_OPEN, EVERY_TAB_RELOADS, ResumeScenario } from "./support/offline-resume.tsx";
+import { playOfflineResume } from "./support/offline-resume-play.ts";
+import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -139,7 +140,7 @@ export const MutationInvalidatesEveryTab: Story = {
 
 export const OfflineMutationResumedInEveryTab: Story = {
   name: "Offline mutation resumed in every tab",
-  render: (args) => <ResumeScenario key={`${args.delayMs} ${args.url}`} {...args} />,
+  render: (args) => <ResumeScenario key={`${args.delayMs} ${args.url}`} {...args} plan={EVERY_TAB_RELOADS} />,
   parameters: {
     docs: {
       description: {
@@ -148,44 +149,35 @@ export const OfflineMutationResumedInEveryTab: Story = {
       },
     },
   },
-  play: async ({ canvasElement, userEvent, args }) => {
-    const { canvas, panes } = await findPanes(canvasElement, TABS);
-    const click = (name: string, scope = canvas) => userEvent.click(scope.getByRole("button", { name }));
-    const answers = (pane: HTMLElement) => pane.dataset.answersSeen ?? "";
-    const mutation = (pane: HTMLElement) => within(pane).getByTestId("mutation");
-    await waitFor(() => expect(panes.map(answers)).toEqual(["1", "1", "1"]), WAIT);
-    await expectRequests(canvasElement, 1);
-    await click("Take the browser offline");
-    await click("Add an item", within(panes[0]!));
-    await waitFor(() => expect(mutation(panes[0]!)).toHaveTextContent(/^paused$/), WAIT);
-    await waitFor(() => expect(canvas.getByRole("button", { name: "Reload every tab" })).toBeEnabled(), WAIT);
-    await click("Reload every tab");
-    const { panes: reloaded } = await findPanes(canvasElement, RELOADED);
-    // Each new QueryClient restored the paused mutation and the list from the browser's storage.
-    for (const pane of reloaded) {
-      await waitFor(() => expect(mutation(pane)).toHaveTextContent(/^paused$/), WAIT);
-      await expect(within(pane).getByTestId("items")).toHaveTextContent(/^item 1$/);
-    }
-    await expectRequests(canvasElement, 1);
-    await click("Bring the browser back online");
-    await expect(await verdict(canvasElement)).toMatch(
+  play: ({ canvasElement, userEvent, args }) =>
+    playOfflineResume(
+      canvasElement,
+      userEvent,
+      args.url,
+      EVERY_TAB_RELOADS,
       /^The paused mutation, restored and resumed in 3 tabs, reached the host as 1 POST \(by [ABC]2, 1 Idempotency-Key\), and every tab shows the new item; /,
-    );
-    const posts = narration(canvasElement).filter((line) => /^host received POST \/api\/items from /.test(line));
-    await expect(posts).toHaveLength(1);
-    await expect(posts[0]).toMatch(/\(Idempotency-Key \S+…\)$/);
-    // The list, the POST, and the list again: each tab invalidated it, one request for all.
-    await expectRequests(canvasElement, 3);
-    for (const pane of reloaded) {
-      await expect(within(pane).getByTestId("items")).toHaveTextContent(/item 1\s*item 2/);
-      await expect(mutation(pane)).toHaveTextContent(/^done$/);
-      await expect(mutation(pane).parentElement!.dataset.mutationsSeen).toMatch(/^(none > )?paused > sending > done$/);
-    }
-    await expectNoLies(reloaded);
-    for (const who of ["A2", "B2", "C2"])
-      await expectNarrated(canvasElement, new RegExp(`^${who}'s new QueryClient restored 1 paused mutation `));
-    const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
-    await waitFor(() => expect(panel).toHaveTextContent(`claimed POST ${args.url} (rev 1)`), WAIT);
-    await expect(panel.textContent?.match(/claimed POST /g)).toHaveLength(1);
+    ),
+};
+
+// ---------------------------------------------------------------- paused in an open tab, restored in another
+
+export const PausedInAnOpenTabRestoredInAnother: Story = {
+  name: "Paused in an open tab, restored in another",
+  render: (args) => <ResumeScenario key={`${args.delayMs} ${args.url}`} {...args} plan={A_STAYS_OPEN} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Two tabs of one browser, each `useQuery(sharedQueryOptions(store, url))` of a list in a QueryClient that `PersistQueryClientProvider` saves to one async storage both tabs share. The browser goes offline and tab A adds an item: `useMutation` pauses it before its first run and A's persister saves it. A stays open; tab B reloads: a new replica with a new QueryClient, which the persister restores from that storage, paused mutation included. Back online, both QueryClients resume it: A the call it paused, B2 the copy it restored, each through its `sharedMutationFn` (given with `setMutationDefaults`). `sharedMutationFn` names a call it saw pause before its first run by its `mutationKey` and `submittedAt`, as it names the restored copy, so both tabs ask for the same call: the first claims the POST and the other joins it, one POST with one Idempotency-Key, and each tab's `onSuccess` invalidates the list, refetched once for both. Plain TanStack sends the POST twice, once per tab (`test/react/persister-open-tab-mutation.test.tsx`). Both panes show the new item; the devtools Timeline (tab A's) shows the one claim of the POST and its result.",
+      },
+    },
   },
+  play: ({ canvasElement, userEvent, args }) =>
+    playOfflineResume(
+      canvasElement,
+      userEvent,
+      args.url,
+      A_STAYS_OPEN,
+      /^The mutation paused in A \(still open\) and restored in B2, resumed in 2 tabs, reached the host as 1 POST \(by (A|B2), 1 Idempotency-Key\), and every tab shows the new item; /,
+    ),
 };

@@ -1,6 +1,7 @@
 /**
- * The scenario of "TanStack Query · offline mutation resumed in every tab": three tabs of one browser,
- * each QueryClient under TanStack's persister on one storage, driven offline, reloaded, back online.
+ * The scenarios of "TanStack Query · offline mutation resumed in every tab" and "· paused in an open
+ * tab, restored in another": tabs of one browser, each QueryClient under TanStack's persister on one
+ * storage, driven offline (A adds an item), reloaded (every tab, or all but A), back online.
  */
 import { onlineManager, useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
@@ -15,8 +16,15 @@ import { createSimulatedHost } from "./simulated-host.ts";
 
 type Args = { delayMs: number; url: string };
 
-export const TABS = ["Tab A", "Tab B", "Tab C"];
-export const RELOADED = TABS.map((name) => `${name}2`);
+/** The tabs at the start, A first (A adds the item), and whether A stays open while the others reload. */
+export type ResumePlan = { tabs: string[]; keepA: boolean };
+export const EVERY_TAB_RELOADS: ResumePlan = { tabs: ["Tab A", "Tab B", "Tab C"], keepA: false };
+export const A_STAYS_OPEN: ResumePlan = { tabs: ["Tab A", "Tab B"], keepA: true };
+
+/** The panes once the tabs reloaded: a reload of "Tab B" is "Tab B2"; A as it was when it stays open. */
+export const afterReload = ({ tabs, keepA }: ResumePlan) => tabs.map((name, i) => (keepA && i === 0 ? name : `${name}2`));
+export const reloadLabel = ({ tabs, keepA }: ResumePlan) =>
+  keepA ? `Reload ${tabs.slice(1).join(" and ").replace(/Tab/g, "tab")}` : "Reload every tab";
 /** The mutation's key: its mutationFn comes from `setMutationDefaults`, as TanStack requires for a restored mutation. */
 const ADD = ["add-item"];
 
@@ -35,9 +43,9 @@ function addItemDefaults(world: Replicas, replica: Replica, url: string) {
   });
 }
 
-/** Three tabs of one browser (one page's Web Locks, docs linked as BroadcastChannel links them) and its storage. */
-function oneBrowser({ delayMs, url }: Args) {
-  const world = createReplicas({ names: TABS, host: createSimulatedHost({ delayMs, respond: listResponder() }) });
+/** Tabs of one browser (one page's Web Locks, docs linked as BroadcastChannel links them) and its storage. */
+function oneBrowser({ delayMs, url }: Args, tabs: string[]) {
+  const world = createReplicas({ names: tabs, host: createSimulatedHost({ delayMs, respond: listResponder() }) });
   for (const r of world.replicas) addItemDefaults(world, r, url);
   return {
     world,
@@ -65,8 +73,8 @@ function AddOffline({ world, enabled, onAdded }: { world: Replicas; enabled: boo
   );
 }
 
-export function ResumeScenario({ delayMs, url }: Args) {
-  const { world, storage } = useDisposable(() => oneBrowser({ delayMs, url }));
+export function ResumeScenario({ delayMs, url, plan }: Args & { plan: ResumePlan }) {
+  const { world, storage } = useDisposable(() => oneBrowser({ delayMs, url }, plan.tabs));
   const state = useSyncExternalStore(world.subscribe, world.getSnapshot, world.getSnapshot);
   const [step, setStep] = useState<ResumeStep>("start");
   const online = useRef(false);
@@ -91,8 +99,12 @@ export function ResumeScenario({ delayMs, url }: Args) {
   };
   const reload = () => {
     const saved = pausedSaved(storage);
-    say(`Every tab reloads. The browser's storage holds ${saved} paused mutation${saved === 1 ? "" : "s"}, saved there by A's persister`);
-    const old = world.getSnapshot().replicas.filter((r) => !world.getSnapshot().closed.has(r.replicaId));
+    const a = world.replicas[0];
+    const old = world.getSnapshot().replicas.filter((r) => !world.getSnapshot().closed.has(r.replicaId) && !(plan.keepA && r === a));
+    const who = plan.keepA
+      ? `${old.map((r) => shortOf(r.name)).join(", ")} reload${old.length === 1 ? "s" : ""}; A stays open, its call still paused in its QueryClient`
+      : "Every tab reloads";
+    say(`${who}. The browser's storage holds ${saved} paused mutation${saved === 1 ? "" : "s"}, saved there by A's persister`);
     for (const r of old) {
       world.close(r);
       addItemDefaults(world, world.reload(r, `${r.name}2`), url);
@@ -103,7 +115,11 @@ export function ResumeScenario({ delayMs, url }: Args) {
   };
   const back = () => {
     online.current = true;
-    say("The browser is back online: every tab's QueryClient resumes its paused mutations");
+    say(
+      plan.keepA
+        ? "The browser is back online: A's QueryClient resumes the call it paused, each reloaded tab's the copy it restored"
+        : "The browser is back online: every tab's QueryClient resumes its paused mutations",
+    );
     onlineManager.setOnline(true);
     setStep("online");
   };
@@ -123,7 +139,11 @@ export function ResumeScenario({ delayMs, url }: Args) {
     if (posts.length === 0 || !shown || !settled) return undefined;
     const keys = new Set(posts.flatMap((c) => c.headers["idempotency-key"] ?? [])).size;
     const by = [...new Set(posts.map((c) => c.from))].join(", ");
-    return `The paused mutation, restored and resumed in ${tabs.length} tabs, reached the host as ${posts.length} POST${posts.length === 1 ? "" : "s"} (by ${by}, ${keys || "no"} Idempotency-Key${keys === 1 ? "" : "s"}), and every tab shows the new item; ${summary}.`;
+    const restored = tabs.slice(1).map((r) => shortOf(r.name));
+    const how = plan.keepA
+      ? `mutation paused in A (still open) and restored in ${restored.join(", ")}, resumed in ${tabs.length} tabs`
+      : `paused mutation, restored and resumed in ${tabs.length} tabs`;
+    return `The ${how}, reached the host as ${posts.length} POST${posts.length === 1 ? "" : "s"} (by ${by}, ${keys || "no"} Idempotency-Key${keys === 1 ? "" : "s"}), and every tab shows the new item; ${summary}.`;
   };
   return (
     <ScenarioFrame
@@ -135,7 +155,7 @@ export function ResumeScenario({ delayMs, url }: Args) {
           step={step}
           buttons={[
             ["start", "Take the browser offline", offline],
-            ["saved", "Reload every tab", reload],
+            ["saved", reloadLabel(plan), reload],
             ["reloaded", "Bring the browser back online", back],
           ]}
         />

@@ -31,6 +31,7 @@ describe("Introduction: every scenario link opens a story", () => {
     expect(links).toContain("scenarios-tanstack-query--mutation-invalidates-every-tab");
     expect(links).toContain("scenarios-devices--back-online-joins-the-request");
     expect(links).toContain("scenarios-tanstack-query--offline-mutation-resumed-in-every-tab");
+    expect(links).toContain("scenarios-tanstack-query--paused-in-an-open-tab-restored-in-another");
   });
 
   it("each linked id is a story some file exports", () => {
