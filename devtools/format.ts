@@ -34,6 +34,8 @@ export function describeEvent(event: StoreEvent): string {
       return `rev ${event.rev}: ${ORDER[event.order]}`;
     case "yielded":
       return `rev ${event.rev} to ${clip(event.to)}`;
+    case "joined":
+      return `rev ${event.rev} of ${clip(event.to)}: sent nothing`;
     case "dispatched":
       return `${event.label} rev ${event.rev}`;
     case "settled":

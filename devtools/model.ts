@@ -183,6 +183,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     const kept = events.length >= maxEvents ? events.slice(events.length - maxEvents + 1) : events;
     events = [...kept, { seq: ++seq, at: Date.now(), event }];
     if (event.type === "aborted") timeline.aborts.set(event.key, [event.rev, event.reason]);
+    if (event.type === "joined") timeline.joins.set(event.key, [event.rev, event.to]);
     if (event.type === "swept") for (const key of event.keys) hints.delete(key);
     else if ("key" in event && "kind" in event) {
       const label = "label" in event ? event.label : hints.get(event.key)?.label;

@@ -31,6 +31,8 @@ export class Timeline {
   private readonly claimSeen = new Map<string, [nonce: string, at: number, stood?: true]>();
   /** The inspected store's own aborts by key ("aborted" events, noted by the model): the release that follows says why. */
   readonly aborts = new Map<string, [rev: number, reason: string]>();
+  /** The inspected store's own joins by key ("joined" events, noted by the model): told after the claim they joined. */
+  readonly joins = new Map<string, [rev: number, to: string]>();
 
   constructor(opts: TimelineOptions = {}) {
     this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
@@ -113,12 +115,14 @@ export class Timeline {
           this.writtenAt.result.delete(key);
           this.writtenAt.error.delete(key);
           this.aborts.delete(key);
+          this.joins.delete(key);
           this.claimSeen.delete(key);
         }
     }
     this.diffMalformed(next.malformed, drafts);
     // An abort of a key no inspection shows (claimed and let go between two, or never claimed) tells no release.
     for (const key of this.aborts.keys()) if (!byKey.has(key)) this.aborts.delete(key);
+    for (const key of this.joins.keys()) if (!byKey.has(key)) this.joins.delete(key);
     this.prev = { inspection: next, byKey, departed, present };
     if (drafts.length === 0) return false;
     const fresh = drafts.map((d) => ({ ...d, seq: ++this.seq, at: next.at }) as TimelineEntry).reverse();
@@ -150,6 +154,11 @@ export class Timeline {
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
       if (takenFrom) passed(t, takenFrom, nc.replicaId, nc.rev, prev.inspection, next, departed, out);
       else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+    }
+    const joined = this.joins.get(now.key);
+    if (joined) {
+      this.joins.delete(now.key);
+      out.push({ ...t, type: "joined", replicaId: next.replicaId, to: joined[1], rev: joined[0] });
     }
     if (nc && nc.stale && nc.reason && !nc.finished && (!pc || pc.nonce !== nc.nonce ? true : !pc.stale)) {
       out.push({ ...t, type: "stale", replicaId: nc.replicaId, rev: nc.rev, reason: nc.reason, silentMs: nc.silentMs });

@@ -233,12 +233,13 @@ export class ClaimEngine {
   /** The loop: decide, apply, until the decision is to wait. */
   private step(st: KeyState): void {
     for (let i = 0; i < MAX_STEPS; i++) {
-      const action = decide(this.reader.view(st));
-      this.apply(st, action);
+      const view = this.reader.view(st);
+      const action = decide(view);
+      this.apply(st, action, view);
       if (isTerminal(action)) {
         st.replaced?.letGo();
         st.replaced = undefined;
-        return this.prepareClaim(st, action);
+        return this.prepareClaim(st, action, view);
       }
     }
   }
@@ -249,12 +250,15 @@ export class ClaimEngine {
    * for now (see KeyLockStandby) — for a claim due once the store is ready, or for the takeover of
    * a claimant of this browser, whose crash is seen by its lock. Any other decision lets it go.
    */
-  private prepareClaim(st: KeyState, action: Action): void {
+  private prepareClaim(st: KeyState, action: Action, { claim }: KeyView): void {
     // Waiting on a live foreign claim, the claimant is told so (it keeps its request for us once
     // its own interest ends), and told when we stop: resolved, aborted, or taking it over.
     let waits: number | undefined;
     if (action.type === "wait") for (const w of st.waiters) waits = Math.min(w.minRev, waits ?? w.minRev);
     if (waits !== st.waitsFor) this.opts.waits?.(st.key, (st.waitsFor = waits));
+    // Waiting on it, an ask its result answers joined the claimant's request: this replica sends nothing.
+    if (claim && waits! <= claim.rev && st.told !== claim.rev)
+      this.opts.emit({ type: "joined", kind: st.kind, key: st.key, rev: (st.told = claim.rev), to: claim.replicaId });
     if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
     if (!this.standby) return;
     // Not once started (a reconnect's sync, at a claim or a first ask): the other tabs of this
@@ -264,7 +268,7 @@ export class ClaimEngine {
     else this.standby.drop(st.key);
   }
 
-  private apply(st: KeyState, action: Action): void {
+  private apply(st: KeyState, action: Action, view: KeyView): void {
     switch (action.type) {
       case "resolve": {
         if (!action.all) this.judge(st, false);
@@ -278,6 +282,8 @@ export class ClaimEngine {
         if (action.reason === "refetched") for (const w of st.waiters) w.minRev = Math.max(w.minRev, wantedRev(st) ?? 0);
         return this.stopAttempt(st, action.reason);
       case "yield":
+        // Our claim stepped back: the wait that follows is told as the yield, not as a join.
+        st.told = view.claim?.rev;
         st.attempt?.yieldTo(action.to);
         st.attempt = undefined;
         return;

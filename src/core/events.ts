@@ -24,6 +24,12 @@ export type StoreEvent =
    */
   | { type: "ordered"; kind: WorkKind; key: string; rev: number; order: "first" | "behind" | "unknown" }
   | { type: "yielded"; kind: WorkKind; key: string; rev: number; to: string }
+  /**
+   * An ask of this store waits on the live claim of replica `to` at `rev` instead of claiming: it
+   * sends nothing, that request answers it. Once per key and revision (while the store holds the
+   * key); never after a claim of ours yielded at it (`yielded` told that).
+   */
+  | { type: "joined"; kind: WorkKind; key: string; rev: number; to: string }
   | { type: "dispatched"; kind: WorkKind; key: string; label: string; rev: number }
   | { type: "settled"; kind: WorkKind; key: string; rev: number; outcome: "result" | "error"; written: boolean }
   | {

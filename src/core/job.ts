@@ -50,6 +50,8 @@ export type KeyState = {
   joined?: ClaimRecord | undefined;
   /** The newest result this replica has seen for the key (see ClaimEngine.read). */
   seen?: ResultRecord;
+  /** The revision of the last foreign claim this replica joined or yielded to (StoreEvent `joined`: told once). */
+  told?: number | undefined;
   /** The revision this replica published it waits for on a foreign claim of the key (EngineOptions.waits). */
   waitsFor?: number | undefined;
   timer?: ReturnType<typeof setTimeout>;

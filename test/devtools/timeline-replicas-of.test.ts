@@ -17,6 +17,8 @@ describe("replicasOf", () => {
     // Its `to` is the refetch's revision, not a replica.
     [{ ...at, type: "refetched", replicaId: "a", rev: 1, to: 2 }, ["a"]],
     [{ ...at, type: "revived", replicaId: "a", rev: 1 }, ["a"]],
+    // The inspected store first, then the replica whose request it joined.
+    [{ ...at, type: "joined", replicaId: "b", to: "a", rev: 1 }, ["b", "a"]],
     [{ ...at, type: "invalidated", rev: 1 }, []],
     [{ ...at, type: "swept" }, []],
     [{ seq: 1, at: 0, type: "departed", replicaId: "a", reason: "presence-left" }, ["a"]],

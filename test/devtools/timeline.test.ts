@@ -42,7 +42,10 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
       },
       { type: "result", key, label: LABEL, by: b!.replicaId, rev: 1, bytes: 7 },
     ];
-    for (const model of models) expect(story(model.timeline.entries())).toEqual(expected);
+    // B's panel also tells B's own join of A's request (its store's event, not a doc transition).
+    const joined = { type: "joined", key, label: LABEL, replicaId: b!.replicaId, to: a!.replicaId, rev: 1 };
+    expect(story(models[0]!.timeline.entries())).toEqual([expected[0], joined, ...expected.slice(1)]);
+    expect(story(models[1]!.timeline.entries())).toEqual(expected);
     const takeover = models[1]!.timeline.entries().find((e) => e.type === "takeover")!;
     expect(takeover.type === "takeover" && takeover.afterMs).toBeGreaterThanOrEqual(LEASE);
     const names = (id: string) => (id === a!.replicaId ? "A" : id === b!.replicaId ? "B" : "C");
@@ -232,6 +235,7 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     ]);
     expect(told(early)).toEqual([
       `A claimed ${LABEL} (rev 1)`,
+      `B joined A's request for ${LABEL} (rev 1): sent nothing`,
       expect.stringMatching(/^A's heartbeat lapsed on .*: silent for \d+ ms$/),
       expect.stringMatching(new RegExp(`^B took over ${LABEL} from A after \\d+ ms: lease silence$`)),
       `B wrote the result of ${LABEL} (rev 1, 7 B)`,
