@@ -156,7 +156,7 @@ export const BackOnlineJoinsTheRequest: Story = {
     docs: {
       description: {
         story:
-          "Two devices, each `useQuery(sharedQueryOptions(store, url))` in its own QueryClient, synced only through a y-websocket server by the real `connectPeers` (the server runs in the page). Both show the list: one request. Device B goes offline: its socket closes and every reconnect is refused, so y-websocket backs off. A refetches meanwhile; its request is slow. B comes back online: TanStack's `refetchOnReconnect` asks at once, before y-websocket's next try. B's claim does not go out cut off: the store connects at once and waits for that sync, as a first claim waits for the initial sync, and then sees A's claim: B joins A's request and shows its answer. Two host requests in all, none from B after the first list. Without that wait B, cut off for a while, would claim eagerly and send the list again. B's devtools Timeline shows A's claim and result arriving.",
+          "Two devices, each `useQuery(sharedQueryOptions(store, url))` in its own QueryClient, synced only through a y-websocket server by the real `connectPeers` (the server runs in the page). Both show the list: one request. Device B goes offline: its socket closes and every reconnect is refused, so y-websocket backs off. A refetches meanwhile; its request is slow. B comes back online: TanStack's `refetchOnReconnect` asks at once, before y-websocket's next try. B's claim does not go out cut off: the store connects at once and waits for that sync, as a first claim waits for the initial sync, and then sees A's claim: B joins A's request and shows its answer. Two host requests in all, none from B after the first list. Without that wait B, cut off for a while, would claim eagerly and send the list again. B's devtools Timeline shows A's claim, B joining it (\"this tab joined …'s request … (rev 2): sent nothing\") and A's result arriving.",
       },
     },
   },
@@ -185,6 +185,11 @@ export const BackOnlineJoinsTheRequest: Story = {
     await expect(joined).toBeGreaterThan(opened);
     const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
     await waitFor(() => expect(panel).toHaveTextContent(`claimed GET ${args.url} (rev 2)`), WAIT);
+    // B's own panel tells that B sent nothing: it joined A's request (its store's `joined` event).
+    await waitFor(
+      () => expect(panel).toHaveTextContent(new RegExp(`this tab joined \\S+'s request for GET ${args.url} \\(rev 2\\): sent nothing`)),
+      WAIT,
+    );
     await waitFor(
       () => expect(within(panel).getAllByText(new RegExp(`wrote the result of GET ${args.url} \\(rev 2`)).length).toBeGreaterThan(0),
       WAIT,
