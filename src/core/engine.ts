@@ -233,13 +233,12 @@ export class ClaimEngine {
   /** The loop: decide, apply, until the decision is to wait. */
   private step(st: KeyState): void {
     for (let i = 0; i < MAX_STEPS; i++) {
-      const view = this.reader.view(st);
-      const action = decide(view);
-      this.apply(st, action, view);
+      const action = decide(this.reader.view(st));
+      this.apply(st, action);
       if (isTerminal(action)) {
         st.replaced?.letGo();
         st.replaced = undefined;
-        return this.prepareClaim(st, action, view);
+        return this.prepareClaim(st, action);
       }
     }
   }
@@ -250,13 +249,15 @@ export class ClaimEngine {
    * for now (see KeyLockStandby) — for a claim due once the store is ready, or for the takeover of
    * a claimant of this browser, whose crash is seen by its lock. Any other decision lets it go.
    */
-  private prepareClaim(st: KeyState, action: Action, { claim }: KeyView): void {
+  private prepareClaim(st: KeyState, action: Action): void {
     // Waiting on a live foreign claim, the claimant is told so (it keeps its request for us once
     // its own interest ends), and told when we stop: resolved, aborted, or taking it over.
     let waits: number | undefined;
     if (action.type === "wait") for (const w of st.waiters) waits = Math.min(w.minRev, waits ?? w.minRev);
     if (waits !== st.waitsFor) this.opts.waits?.(st.key, (st.waitsFor = waits));
-    // Waiting on it, an ask its result answers joined the claimant's request: this replica sends nothing.
+    // Waiting on it (the claim the waiters' view read: st.joined), an ask its result answers joined
+    // the claimant's request: this replica sends nothing.
+    const claim = st.joined;
     if (claim && waits! <= claim.rev && st.told !== claim.rev)
       this.opts.emit({ type: "joined", kind: st.kind, key: st.key, rev: (st.told = claim.rev), to: claim.replicaId });
     if (action.type === "wait" && this.lifecycle === "starting") this.awaitReady();
@@ -268,7 +269,7 @@ export class ClaimEngine {
     else this.standby.drop(st.key);
   }
 
-  private apply(st: KeyState, action: Action, view: KeyView): void {
+  private apply(st: KeyState, action: Action): void {
     switch (action.type) {
       case "resolve": {
         if (!action.all) this.judge(st, false);
@@ -283,7 +284,7 @@ export class ClaimEngine {
         return this.stopAttempt(st, action.reason);
       case "yield":
         // Our claim stepped back: the wait that follows is told as the yield, not as a join.
-        st.told = view.claim?.rev;
+        st.told = st.joined?.rev;
         st.attempt?.yieldTo(action.to);
         st.attempt = undefined;
         return;
