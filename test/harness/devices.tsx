@@ -6,9 +6,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { QueryClient, QueryClientProvider, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { act, cleanup, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { useState, type ReactNode } from "react";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import {
@@ -44,7 +44,8 @@ export type ListOptions = { staleTime?: number; refetchInterval?: number; refetc
  * The HTTP host and the sync server for the test file, each device's teardown after each test, and
  * the panes a device renders: `List` shows the items (testid = name) and the host's GET count that
  * answered them (`${name}-n`), `Add` posts an item and invalidates the list (refetchType "all"),
- * `Routed` a list that its "toggle NAME" button unmounts and mounts again (a route change).
+ * `ListWithAdd` both, `Routed` a list that its "toggle NAME" button unmounts and mounts again (a
+ * route change); `lists(ds)` is each device showing its `List`.
  */
 export function devicesForFile() {
   let http: Server;
@@ -115,6 +116,14 @@ export function devicesForFile() {
     await Promise.all(all.map((d) => d.peers.whenSynced));
     return all;
   }
+  /** Devices a and b on a new room, each synced, b through a link that can go down. */
+  async function aAndGatedB() {
+    const r = room();
+    const a = await device("a", r);
+    const b = await device("b", r, true);
+    await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
+    return [a, b] as const;
+  }
 
   function List({ name, options = {} }: { name: string; options?: ListOptions }) {
     const store = useSharedFetchStore();
@@ -143,6 +152,30 @@ export function devicesForFile() {
     return <button onClick={() => add.mutate("x")}>add {name}</button>;
   }
 
+  function ListWithAdd({ name, options }: { name: string; options?: ListOptions }) {
+    return (
+      <>
+        <List name={name} options={options} />
+        <Add name={name} />
+      </>
+    );
+  }
+
+  /** A's list and B's routed one rendered, B's then toggled away: B shows nothing while A's list asks. */
+  async function showAWithBAway(a: Device, b: Device, options: ListOptions) {
+    render(
+      <>
+        {a.wrap(<List name="a" options={options} />)}
+        {b.wrap(<Routed d={b} options={options} />)}
+      </>,
+    );
+    await press("toggle b");
+  }
+
+  function lists(ds: Device[], options?: ListOptions) {
+    return <>{ds.map((d) => d.wrap(<List name={d.name} options={options} />))}</>;
+  }
+
   function Routed({ d, options }: { d: Device; options?: ListOptions }) {
     const [on, setOn] = useState(true);
     return (
@@ -153,12 +186,22 @@ export function devicesForFile() {
     );
   }
 
-  return { host, room, device, devices, List, Add, Routed };
+  return { host, room, device, devices, aAndGatedB, List, Add, ListWithAdd, Routed, lists, showAWithBAway };
 }
 
 export type Device = Awaited<ReturnType<ReturnType<typeof devicesForFile>["device"]>>;
 /** The fetch status of the device's one query. */
 export const fetching = (d: Device) => d.client.getQueryCache().getAll()[0]?.state.fetchStatus;
+/** Waits until the devices show `texts` (testid: each name, followed by `suffix`), then until none fetches. */
+export async function settledOn(ds: Device[], texts: string[], suffix = "") {
+  await waitFor(() => expect(ds.map((d) => shown(d.name + suffix))).toEqual(texts));
+  await waitFor(() => expect(ds.map(fetching)).toEqual(ds.map(() => "idle")));
+}
+/** The device's link goes down; resolves once its provider has seen it. */
+export async function cutOff(d: Device) {
+  d.link!.down();
+  await waitFor(() => expect(d.peers.provider.wsconnected).toBe(false));
+}
 export const press = (text: string) => act(() => [...document.querySelectorAll("button")].find((b) => b.textContent === text)!.click());
 /** The changes in what `id` showed, from now until the returned function is called. */
 export function watchShown(id: string): () => string[] {

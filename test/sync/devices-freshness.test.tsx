@@ -9,31 +9,39 @@
 import { focusManager, onlineManager } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
 import { expect, it } from "vitest";
-import { devicesForFile, fetching, press, shown, type Device } from "../harness/devices.tsx";
+import { devicesForFile, fetching, press, settledOn, shown, type Device, type ListOptions } from "../harness/devices.tsx";
 
-const { host, room, device, devices, List, Add, Routed } = devicesForFile();
+const { host, room, device, devices, List, ListWithAdd, Routed, lists, showAWithBAway } = devicesForFile();
+
+/** Device A alone on a new room, its list shown and answered; `bootB()` then starts device B on the room, its list shown too. */
+async function aAloneThenB(options: ListOptions) {
+  const r = room();
+  const a = await device("a", r);
+  const { rerender } = render(lists([a], options));
+  await waitFor(() => expect(shown("a")).toBe("empty"));
+  await waitFor(() => expect(fetching(a)).toBe("idle"));
+  const bootB = async () => {
+    const b = await device("b", r);
+    rerender(lists([a, b], options));
+    return b;
+  };
+  return { a, bootB };
+}
 
 it("invalidateQueries after a mutation on device A: one GET for every device; B, active, shows the new list with no request of its own", async () => {
   const [a, b, c] = await devices(3);
   render(
     <>
-      {a!.wrap(
-        <>
-          <List name="a" />
-          <Add name="a" />
-        </>,
-      )}
+      {a!.wrap(<ListWithAdd name="a" />)}
       {b!.wrap(<List name="b" />)}
       {c!.wrap(<List name="c" />)}
     </>,
   );
-  await waitFor(() => expect([shown("a"), shown("b"), shown("c")]).toEqual(["empty", "empty", "empty"]));
-  await waitFor(() => expect([a, b, c].map((d) => fetching(d!))).toEqual(["idle", "idle", "idle"]));
+  await settledOn([a!, b!, c!], ["empty", "empty", "empty"]);
   expect(host.gets()).toBe(1);
 
   await press("add a");
-  await waitFor(() => expect([shown("a"), shown("b"), shown("c")]).toEqual(["x", "x", "x"]));
-  await waitFor(() => expect([a, b, c].map((d) => fetching(d!))).toEqual(["idle", "idle", "idle"]));
+  await settledOn([a!, b!, c!], ["x", "x", "x"]);
   expect(host.seen).toEqual(["GET", "POST", "GET"]);
 }, 20_000);
 
@@ -42,17 +50,11 @@ it("invalidateQueries on device A while B's list is unmounted: B mounted later s
   const options = { staleTime: 60_000 };
   render(
     <>
-      {a!.wrap(
-        <>
-          <List name="a" options={options} />
-          <Add name="a" />
-        </>,
-      )}
+      {a!.wrap(<ListWithAdd name="a" options={options} />)}
       {b!.wrap(<Routed d={b!} options={options} />)}
     </>,
   );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  await settledOn([a!, b!], ["empty", "empty"]);
   expect(host.gets()).toBe(1);
 
   await press("toggle b");
@@ -74,13 +76,7 @@ it("refetchInterval on two devices: one request per interval for the key across 
     d.client.getQueryCache().subscribe((e) => {
       if (e.type === "updated" && e.action.type === "fetch") polls[d.name as "a" | "b"]++;
     });
-  const options = { refetchInterval: 300 };
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<List name="b" options={options} />)}
-    </>,
-  );
+  render(lists([a!, b!], { refetchInterval: 300 }));
   await waitFor(() => expect(Math.min(polls.a, polls.b)).toBeGreaterThanOrEqual(6), { timeout: 10_000 });
   // Every device ticked 6 times or more; the host saw about one request per tick, not two.
   expect(host.gets()).toBeLessThanOrEqual(Math.max(polls.a, polls.b) + 1);
@@ -89,13 +85,7 @@ it("refetchInterval on two devices: one request per interval for the key across 
 it("staleTime across devices: B mounting while A's result is fresh shows it with no request; once stale, a focus on both is one request", async () => {
   const [a, b] = await devices(2);
   const options = { staleTime: 1_000, refetchOnWindowFocus: true };
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<Routed d={b!} options={options} />)}
-    </>,
-  );
-  await press("toggle b");
+  await showAWithBAway(a!, b!, options);
   await waitFor(() => expect(shown("a")).toBe("empty"));
   await waitFor(() => expect(fetching(a!)).toBe("idle"));
   await press("toggle b");
@@ -114,15 +104,8 @@ it("staleTime across devices: B mounting while A's result is fresh shows it with
 
 it("refetchOnWindowFocus and refetchOnReconnect on two devices at once: one request each", async () => {
   const [a, b] = await devices(2);
-  const options = { refetchOnWindowFocus: true };
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<List name="b" options={options} />)}
-    </>,
-  );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  render(lists([a!, b!], { refetchOnWindowFocus: true }));
+  await settledOn([a!, b!], ["empty", "empty"]);
   expect(host.gets()).toBe(1);
 
   act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
@@ -137,19 +120,8 @@ it("refetchOnWindowFocus and refetchOnReconnect on two devices at once: one requ
 }, 20_000);
 
 it("a device that boots while another's result is fresh shows that result with no request (its first ask waits for the initial sync)", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const options = { staleTime: 60_000 };
-  const { rerender } = render(<>{a.wrap(<List name="a" options={options} />)}</>);
-  await waitFor(() => expect(shown("a")).toBe("empty"));
-  await waitFor(() => expect(fetching(a)).toBe("idle"));
-  const b = await device("b", r);
-  rerender(
-    <>
-      {a.wrap(<List name="a" options={options} />)}
-      {b.wrap(<List name="b" options={options} />)}
-    </>,
-  );
+  const { bootB } = await aAloneThenB({ staleTime: 60_000 });
+  const b = await bootB();
   await waitFor(() => expect(shown("b")).toBe("empty"));
   await waitFor(() => expect(fetching(b)).toBe("idle"));
   expect(host.gets()).toBe(1);
@@ -157,14 +129,11 @@ it("a device that boots while another's result is fresh shows that result with n
 
 it("three devices focused at once, five times over: one request each time", async () => {
   const all = await devices(3);
-  const options = { refetchOnWindowFocus: true };
-  render(<>{all.map((d) => d.wrap(<List name={d.name} options={options} />))}</>);
-  await waitFor(() => expect(all.map((d) => shown(d.name))).toEqual(["empty", "empty", "empty"]));
-  await waitFor(() => expect(all.map(fetching)).toEqual(["idle", "idle", "idle"]));
+  render(lists(all, { refetchOnWindowFocus: true }));
+  await settledOn(all, ["empty", "empty", "empty"]);
   for (let round = 2; round <= 6; round++) {
     act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
-    await waitFor(() => expect(all.map((d) => shown(`${d.name}-n`))).toEqual([`${round}`, `${round}`, `${round}`]));
-    await waitFor(() => expect(all.map(fetching)).toEqual(["idle", "idle", "idle"]));
+    await settledOn(all, [`${round}`, `${round}`, `${round}`], "-n");
     expect(host.gets()).toBe(round);
   }
   act(() => focusManager.setFocused(undefined));
@@ -174,17 +143,11 @@ it("invalidateQueries on device A while B's own refetch is in flight: A's reques
   const [a, b] = await devices(2);
   render(
     <>
-      {a!.wrap(
-        <>
-          <List name="a" />
-          <Add name="a" />
-        </>,
-      )}
+      {a!.wrap(<ListWithAdd name="a" />)}
       {b!.wrap(<List name="b" />)}
     </>,
   );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  await settledOn([a!, b!], ["empty", "empty"]);
   host.held = [];
   const held = host.held;
   const bRefetch = act(() => b!.client.refetchQueries());
@@ -195,26 +158,14 @@ it("invalidateQueries on device A while B's own refetch is in flight: A's reques
   await bRefetch;
   await waitFor(() => expect(held).toHaveLength(1));
   held.shift()!();
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["x", "x"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  await settledOn([a!, b!], ["x", "x"]);
   expect(host.seen).toEqual(["GET", "GET", "POST", "GET"]);
 }, 20_000);
 
 it("a device that boots once another's result is stale by its staleTime sends one request (the initial sync's result is not new because it just arrived)", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const options = { staleTime: 400 };
-  const { rerender } = render(<>{a.wrap(<List name="a" options={options} />)}</>);
-  await waitFor(() => expect(shown("a")).toBe("empty"));
-  await waitFor(() => expect(fetching(a)).toBe("idle"));
+  const { a, bootB } = await aAloneThenB({ staleTime: 400 });
   await waitFor(() => expect(a.client.getQueryCache().getAll()[0]!.isStale()).toBe(true));
-  const b = await device("b", r);
-  rerender(
-    <>
-      {a.wrap(<List name="a" options={options} />)}
-      {b.wrap(<List name="b" options={options} />)}
-    </>,
-  );
+  const b = await bootB();
   await waitFor(() => expect(shown("b-n")).toBe("2"));
   await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
   expect(host.gets()).toBe(2);
@@ -223,13 +174,7 @@ it("a device that boots once another's result is stale by its staleTime sends on
 it("a device whose list was never shown mounts it once another's result is stale by its staleTime: one request", async () => {
   const [a, b] = await devices(2);
   const options = { staleTime: 400 };
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<Routed d={b!} options={options} />)}
-    </>,
-  );
-  await press("toggle b");
+  await showAWithBAway(a!, b!, options);
   await waitFor(() => expect(shown("a")).toBe("empty"));
   await waitFor(() => expect(fetching(a!)).toBe("idle"));
   await waitFor(() => expect(a!.client.getQueryCache().getAll()[0]!.isStale()).toBe(true));

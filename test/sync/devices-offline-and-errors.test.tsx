@@ -9,20 +9,14 @@
 import { focusManager } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
 import { expect, it } from "vitest";
-import { devicesForFile, fetching, press, shown, watchShown } from "../harness/devices.tsx";
+import { cutOff, devicesForFile, fetching, press, settledOn, shown, watchShown } from "../harness/devices.tsx";
 
-const { host, room, device, devices, List, Add, Routed } = devicesForFile();
+const { host, devices, aAndGatedB, List, ListWithAdd, Routed, lists, showAWithBAway } = devicesForFile();
 
 it("an error never overwrites a result across devices: A's refetch fails, B keeps its data and is not isError (its query did not fetch)", async () => {
   const [a, b] = await devices(2);
-  render(
-    <>
-      {a!.wrap(<List name="a" />)}
-      {b!.wrap(<List name="b" />)}
-    </>,
-  );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  render(lists([a!, b!]));
+  await settledOn([a!, b!], ["empty", "empty"]);
 
   host.failing = true;
   await act(() => a!.client.refetchQueries());
@@ -33,15 +27,8 @@ it("an error never overwrites a result across devices: A's refetch fails, B keep
 
 it("an error across devices: A and B refetch at once and the one request fails: both keep their data and both are isError, as TanStack", async () => {
   const [a, b] = await devices(2);
-  const options = { refetchOnWindowFocus: true };
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<List name="b" options={options} />)}
-    </>,
-  );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
+  render(lists([a!, b!], { refetchOnWindowFocus: true }));
+  await settledOn([a!, b!], ["empty", "empty"]);
 
   host.failing = true;
   act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
@@ -61,13 +48,7 @@ it("an error recorded by device A is no fresh answer for B: B mounting after it 
   const [a, b] = await devices(2);
   const options = { staleTime: 60_000 };
   host.failing = true;
-  render(
-    <>
-      {a!.wrap(<List name="a" options={options} />)}
-      {b!.wrap(<Routed d={b!} options={options} />)}
-    </>,
-  );
-  await press("toggle b");
+  await showAWithBAway(a!, b!, options);
   await waitFor(() => expect(shown("a")).toBe("error error"));
   expect(host.gets()).toBe(1);
   host.failing = false;
@@ -80,27 +61,17 @@ it("an error recorded by device A is no fresh answer for B: B mounting after it 
 }, 20_000);
 
 it("a device offline while another records newer data, its list unmounted: back online and mounted, it shows the newer data with no request", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const b = await device("b", r, true);
-  await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
+  const [a, b] = await aAndGatedB();
   const options = { staleTime: 60_000 };
   render(
     <>
-      {a.wrap(
-        <>
-          <List name="a" options={options} />
-          <Add name="a" />
-        </>,
-      )}
+      {a.wrap(<ListWithAdd name="a" options={options} />)}
       {b.wrap(<Routed d={b} options={options} />)}
     </>,
   );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
+  await settledOn([a, b], ["empty", "empty"]);
   await press("toggle b");
-  b.link!.down();
-  await waitFor(() => expect(b.peers.provider.wsconnected).toBe(false));
+  await cutOff(b);
   await press("add a");
   await waitFor(() => expect(shown("a")).toBe("x"));
   await waitFor(() => expect(fetching(a)).toBe("idle"));
@@ -113,27 +84,17 @@ it("a device offline while another records newer data, its list unmounted: back 
 }, 20_000);
 
 it("a device offline while another records newer data, its list shown: back online it moves to the newer data, never back, with no request", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const b = await device("b", r, true);
-  await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
+  const [a, b] = await aAndGatedB();
   const options = { staleTime: 60_000 };
   render(
     <>
-      {a.wrap(
-        <>
-          <List name="a" options={options} />
-          <Add name="a" />
-        </>,
-      )}
+      {a.wrap(<ListWithAdd name="a" options={options} />)}
       {b.wrap(<List name="b" options={options} />)}
     </>,
   );
-  await waitFor(() => expect([shown("a"), shown("b")]).toEqual(["empty", "empty"]));
-  await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
+  await settledOn([a, b], ["empty", "empty"]);
   const shownB = watchShown("b");
-  b.link!.down();
-  await waitFor(() => expect(b.peers.provider.wsconnected).toBe(false));
+  await cutOff(b);
   await press("add a");
   await waitFor(() => expect(shown("a")).toBe("x"));
   await waitFor(() => expect(fetching(a)).toBe("idle"));
@@ -146,22 +107,11 @@ it("a device offline while another records newer data, its list shown: back onli
 }, 20_000);
 
 it("two devices refetch while cut off from each other: once back in sync both show the later request's data, never the older after it", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const b = await device("b", r, true);
-  await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
-  const options = { staleTime: 60_000 };
-  render(
-    <>
-      {a.wrap(<List name="a" options={options} />)}
-      {b.wrap(<List name="b" options={options} />)}
-    </>,
-  );
-  await waitFor(() => expect([shown("a-n"), shown("b-n")]).toEqual(["1", "1"]));
-  await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
+  const [a, b] = await aAndGatedB();
+  render(lists([a, b], { staleTime: 60_000 }));
+  await settledOn([a, b], ["1", "1"], "-n");
   const [shownA, shownB] = [watchShown("a-n"), watchShown("b-n")];
-  b.link!.down();
-  await waitFor(() => expect(b.peers.provider.wsconnected).toBe(false));
+  await cutOff(b);
   await act(() => b.client.refetchQueries());
   await waitFor(() => expect(shown("b-n")).toBe("2"));
   await act(() => a.client.refetchQueries());
@@ -175,21 +125,10 @@ it("two devices refetch while cut off from each other: once back in sync both sh
 }, 20_000);
 
 it("two devices refetch while cut off from each other, the cut-off one last: once back in sync both show its later data", async () => {
-  const r = room();
-  const a = await device("a", r);
-  const b = await device("b", r, true);
-  await Promise.all([a.peers.whenSynced, b.peers.whenSynced]);
-  const options = { staleTime: 60_000 };
-  render(
-    <>
-      {a.wrap(<List name="a" options={options} />)}
-      {b.wrap(<List name="b" options={options} />)}
-    </>,
-  );
-  await waitFor(() => expect([shown("a-n"), shown("b-n")]).toEqual(["1", "1"]));
-  await waitFor(() => expect([fetching(a), fetching(b)]).toEqual(["idle", "idle"]));
-  b.link!.down();
-  await waitFor(() => expect(b.peers.provider.wsconnected).toBe(false));
+  const [a, b] = await aAndGatedB();
+  render(lists([a, b], { staleTime: 60_000 }));
+  await settledOn([a, b], ["1", "1"], "-n");
+  await cutOff(b);
   await act(() => a.client.refetchQueries());
   await waitFor(() => expect(shown("a-n")).toBe("2"));
   await act(() => b.client.refetchQueries());
