@@ -3,9 +3,10 @@
  * over an in-memory async storage, one per browser (its tabs share it, as they share
  * localStorage). `gate` holds every read of the storage until released: tabs caught restoring.
  */
-import { QueryClient } from "@tanstack/react-query";
+import { MutationObserver, QueryClient, type MutationObserverOptions } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
+import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
@@ -46,18 +47,58 @@ export const DAY = 86_400_000;
 
 export type PersistExtra = Omit<PersistQueryClientOptions, "queryClient" | "persister">;
 
-/** One tab: a new QueryClient restored from `storage`, around a provider of `store`. */
-export function persistedTab(store: SharedFetchStoreWithExtras, storage: MemoryStorage, node: ReactNode, extra: PersistExtra = {}) {
+/**
+ * One tab: a new QueryClient restored from `storage`, around a provider of `store`. With `resume`,
+ * it resumes the paused mutations it restores (the provider's onSuccess, as TanStack's docs do).
+ */
+export function persistedTab(
+  store: SharedFetchStoreWithExtras,
+  storage: MemoryStorage,
+  node: ReactNode,
+  extra: PersistExtra = {},
+  resume = false,
+) {
   const client = new QueryClient({ defaultOptions: { queries: { gcTime: DAY } } });
   const persister = createAsyncStoragePersister({ storage, throttleTime: 0 });
   return {
     client,
     element: (
-      <PersistQueryClientProvider client={client} persistOptions={{ persister, maxAge: DAY, ...extra }}>
+      <PersistQueryClientProvider
+        client={client}
+        persistOptions={{ persister, maxAge: DAY, ...extra }}
+        onSuccess={resume ? () => void client.resumePausedMutations() : undefined}
+      >
         <SharedFetchProvider store={store}>{node}</SharedFetchProvider>
       </PersistQueryClientProvider>
     ),
   };
+}
+
+export type OrderOptions = Omit<MutationObserverOptions<unknown, Error, string>, "mutationKey">;
+
+/**
+ * A tab rendered at once that orders: its mutation defaults for the key ["order"] registered before
+ * it restores (TanStack's docs for persisted mutations), and it resumes the paused orders it restores.
+ * `order(item)` makes a call; `states()` are its mutations' states.
+ */
+export function resumingOrdersTab(store: SharedFetchStoreWithExtras, storage: MemoryStorage, defaults: OrderOptions) {
+  const { client, element } = persistedTab(store, storage, null, {}, true);
+  client.setMutationDefaults(["order"], defaults);
+  render(element);
+  const states = () =>
+    client
+      .getMutationCache()
+      .getAll()
+      .map((m) => m.state);
+  const order = (item: string, options: OrderOptions = {}) =>
+    void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"], ...options }).mutate(item).catch(() => {});
+  return { client, store, states, order };
+}
+
+/** The persisted client's mutations, as stored. */
+export function persistedMutations(storage: MemoryStorage): { state: { variables: unknown } }[] {
+  const raw = [...storage.items.values()][0];
+  return raw ? (JSON.parse(raw) as { clientState: { mutations: never[] } }).clientState.mutations : [];
 }
 
 /** The persisted client's queries, as stored. */

@@ -6,89 +6,38 @@
  * together beside a retry or a call never paused. Real Yjs docs, TanStack's persister over one
  * in-memory async storage, a real HTTP server on 127.0.0.1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { MutationObserver, onlineManager, QueryClient, type MutationOptions } from "@tanstack/react-query";
-import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
-import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SharedFetchProvider, sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { DAY, persistingBrowser } from "../harness/persister.tsx";
+import { onlineManager, type MutationOptions } from "@tanstack/react-query";
+import { act, cleanup, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { persistedMutations, persistingBrowser, resumingOrdersTab } from "../harness/persister.tsx";
+import { ordersHostForFile } from "../harness/orders-host.ts";
 import { pause } from "../harness/side-by-side.tsx";
 
-/** Every POST the host received: its body and Idempotency-Key. */
-const posts: { body: string; key: string | undefined }[] = [];
-/** How many of the next POSTs are answered 503. */
-let failing = 0;
-/** POSTs whose body is `held` wait for `release()`. */
-let held = "";
-const waiting: (() => void)[] = [];
-const release = () => void (waiting.splice(0).forEach((go) => go()), (held = ""));
-let server: Server;
-let url = "";
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c));
-    req.on("end", () => {
-      const key = req.headers["idempotency-key"];
-      posts.push({ body, key: typeof key === "string" ? key : undefined });
-      const answer = () => {
-        if (failing > 0 && failing--) return void res.writeHead(503).end("busy");
-        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ order: posts.length }));
-      };
-      if (held && body.includes(held)) waiting.push(answer);
-      else answer();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/orders`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const host = ordersHostForFile();
+const { posts } = host;
 afterEach(() => {
-  release();
+  host.release();
   cleanup();
   act(() => onlineManager.setOnline(true));
-  posts.length = 0;
-  failing = 0;
   vi.restoreAllMocks();
 });
 
 type Browser = ReturnType<typeof persistingBrowser>;
 type Defaults = Omit<MutationOptions<unknown, Error, string>, "mutationFn" | "mutationKey">;
 
-/** A tab under PersistQueryClientProvider on the browser's storage; it resumes what it restores. */
+/** A tab on the browser's storage whose orders are shared POSTs to the host; it resumes what it restores. */
 function openTab(b: Browser, defaults: Defaults = {}) {
   const store: SharedFetchStoreWithExtras = b.tab();
-  const client = new QueryClient({ defaultOptions: { queries: { gcTime: DAY } } });
-  const mutationFn = sharedMutationFn(store, (item: string) => ({ url, method: "POST", body: JSON.stringify({ item }) }));
-  client.setMutationDefaults(["order"], { retry: 0, retryDelay: 0, mutationFn, ...defaults });
-  const persister = createAsyncStoragePersister({ storage: b.storage, throttleTime: 0 });
-  render(
-    <PersistQueryClientProvider
-      client={client}
-      persistOptions={{ persister, maxAge: DAY }}
-      onSuccess={() => void client.resumePausedMutations()}
-    >
-      <SharedFetchProvider store={store}>{null}</SharedFetchProvider>
-    </PersistQueryClientProvider>,
-  );
-  const states = () =>
-    client
-      .getMutationCache()
-      .getAll()
-      .map((m) => m.state);
-  const order = (item: string, options: Defaults = {}) =>
-    void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"], ...options }).mutate(item).catch(() => {});
-  return { client, store, states, order };
+  const mutationFn = sharedMutationFn(store, (item: string) => ({
+    url: `${host.base}/orders`,
+    method: "POST",
+    body: JSON.stringify({ item }),
+  }));
+  return resumingOrdersTab(store, b.storage, { retry: 0, retryDelay: 0, mutationFn, ...defaults });
 }
 type Tab = ReturnType<typeof openTab>;
 
-const persisted = (b: Browser): { state: { variables: unknown } }[] => {
-  const raw = [...b.storage.items.values()][0];
-  return raw ? (JSON.parse(raw) as { clientState: { mutations: never[] } }).clientState.mutations : [];
-};
 const statuses = async (tab: Tab, expected: string[], timeout = 1_000) =>
   waitFor(() => expect(tab.states().map((s) => s.status)).toEqual(expected), { timeout });
 const keys = () => new Set(posts.map((p) => p.key)).size;
@@ -98,14 +47,14 @@ describe("a call queued behind its scope", () => {
     const b = persistingBrowser();
     const a = openTab(b, { scope: { id: "orders" } });
     await pause(10);
-    held = "first";
+    host.held = "first";
     a.order("first");
     await waitFor(() => expect(posts).toHaveLength(1));
     a.order("queued");
-    await waitFor(() => expect(persisted(b).map((m) => m.state.variables)).toEqual(["queued"]));
+    await waitFor(() => expect(persistedMutations(b.storage).map((m) => m.state.variables)).toEqual(["queued"]));
     const reloaded = openTab(b, { scope: { id: "orders" } });
     await statuses(reloaded, ["success"]);
-    release();
+    host.release();
     await statuses(a, ["success", "success"]);
     await pause(50);
     expect(posts.map((p) => p.body)).toEqual(['{"item":"first"}', '{"item":"queued"}']);
@@ -133,7 +82,7 @@ describe("a call paused after a failure", () => {
     const a = openTab(b, { retry: 3, retryDelay: () => (act(() => onlineManager.setOnline(false)), 0) });
     await pause(10);
     const ensure = vi.spyOn(a.store, "ensure");
-    failing = 1;
+    host.failing = 1;
     a.order("book");
     await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
     act(() => onlineManager.setOnline(true));
@@ -160,7 +109,7 @@ describe("equal calls resumed together", () => {
     act(() => onlineManager.setOnline(false));
     a.order("book"); // paused before its first run: named
     await pause(3);
-    failing = 1;
+    host.failing = 1;
     act(() => onlineManager.setOnline(true)); // sent, 503, its retry paused offline
     await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
     a.order("book");
@@ -182,12 +131,12 @@ describe("equal calls resumed together", () => {
     act(() => onlineManager.setOnline(false));
     a.order("book");
     await pause(3);
-    failing = 1;
+    host.failing = 1;
     act(() => onlineManager.setOnline(true)); // sent, 503: waits for its retry, pending and unpaused
     await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: false, failureCount: 1 }));
     act(() => onlineManager.setOnline(false));
     a.order("book");
-    await waitFor(() => expect(persisted(b)).toHaveLength(1));
+    await waitFor(() => expect(persistedMutations(b.storage)).toHaveLength(1));
     const reloaded = openTab(b);
     await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual([true]));
     act(() => onlineManager.setOnline(true));
@@ -206,7 +155,7 @@ describe("equal calls resumed together", () => {
     await pause(10);
     act(() => onlineManager.setOnline(false));
     a.order("book");
-    await waitFor(() => expect(persisted(b)).toHaveLength(1));
+    await waitFor(() => expect(persistedMutations(b.storage)).toHaveLength(1));
     const reloaded = openTab(b);
     await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual([true]));
     act(() => {

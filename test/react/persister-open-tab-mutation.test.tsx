@@ -8,57 +8,30 @@
  * two POSTs, a call never paused is sent as before, and useMutation's own retry still sends again.
  * Real Yjs docs, TanStack's persister over one in-memory async storage, a real HTTP server on 127.0.0.1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { MutationObserver, onlineManager, QueryClient } from "@tanstack/react-query";
-import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
-import { PersistQueryClientProvider } from "@tanstack/react-query-persist-client";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { SharedFetchProvider, sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { DAY, persistingBrowser } from "../harness/persister.tsx";
+import { onlineManager } from "@tanstack/react-query";
+import { act, cleanup, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { persistedMutations, persistingBrowser, resumingOrdersTab } from "../harness/persister.tsx";
+import { ordersHostForFile } from "../harness/orders-host.ts";
 import { pause } from "../harness/side-by-side.tsx";
 
-/** Every POST the host received: its path and Idempotency-Key. */
-const posts: { path: string; key: string | undefined }[] = [];
-/** How many of the next POSTs are answered 503. */
-let failing = 0;
-let server: Server;
-let base = "";
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      const key = req.headers["idempotency-key"];
-      posts.push({ path: req.url ?? "", key: typeof key === "string" ? key : undefined });
-      if (failing > 0 && failing--) return void res.writeHead(503).end("busy");
-      res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ order: posts.length }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const host = ordersHostForFile();
+const { posts } = host;
 afterEach(() => {
   cleanup();
   act(() => onlineManager.setOnline(true));
-  posts.length = 0;
-  failing = 0;
 });
 
 type Kind = "shared" | "plain";
 const sent = (kind: Kind) => posts.filter((p) => p.path === `/${kind}/orders`);
 
-/**
- * A tab rendered under PersistQueryClientProvider on the browser's storage, its mutation defaults
- * registered before any call (TanStack's docs for persisted mutations); it resumes what it restores.
- */
+/** A tab on the browser's storage whose orders are `kind` POSTs to the host; it resumes what it restores. */
 function openTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, retry = 0) {
   const store: SharedFetchStoreWithExtras = b.tab();
-  const client = new QueryClient({ defaultOptions: { queries: { gcTime: DAY } } });
-  const url = `${base}/${kind}/orders`;
+  const url = `${host.base}/${kind}/orders`;
   const post = (item: string) => ({ url, method: "POST", body: JSON.stringify({ item }) });
-  client.setMutationDefaults(["order"], {
+  return resumingOrdersTab(store, b.storage, {
     retry,
     retryDelay: 0,
     mutationFn:
@@ -70,32 +43,9 @@ function openTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, retry = 0)
             return res.json();
           },
   });
-  const persister = createAsyncStoragePersister({ storage: b.storage, throttleTime: 0 });
-  render(
-    <PersistQueryClientProvider
-      client={client}
-      persistOptions={{ persister, maxAge: DAY }}
-      onSuccess={() => void client.resumePausedMutations()}
-    >
-      <SharedFetchProvider store={store}>{null}</SharedFetchProvider>
-    </PersistQueryClientProvider>,
-  );
-  const states = () =>
-    client
-      .getMutationCache()
-      .getAll()
-      .map((m) => m.state);
-  const order = (item: string) =>
-    void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"] }).mutate(item).catch(() => {});
-  return { client, store, states, order };
 }
 
 type Tab = ReturnType<typeof openTab>;
-
-const persistedMutations = (b: ReturnType<typeof persistingBrowser>): number => {
-  const raw = [...b.storage.items.values()][0];
-  return raw ? (JSON.parse(raw) as { clientState: { mutations: unknown[] } }).clientState.mutations.length : 0;
-};
 
 async function settled(tab: Tab, statuses: string[]) {
   await waitFor(() => expect(tab.states().map((s) => s.status)).toEqual(statuses));
@@ -111,7 +61,7 @@ async function pausedInAThenRestoredInB(kind: Kind, items: string[]) {
     a.order(item);
     await pause(3);
   }
-  await waitFor(() => expect(persistedMutations(b)).toBe(items.length));
+  await waitFor(() => expect(persistedMutations(b.storage).length).toBe(items.length));
   expect(a.states().map((s) => s.isPaused)).toEqual(items.map(() => true));
   const reloaded = openTab(b, kind);
   await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual(items.map(() => true)));
@@ -174,7 +124,7 @@ describe("a mutation paused in a tab that stays open, restored by a tab that rel
     act(() => onlineManager.setOnline(false));
     a.order("book");
     await pause(3);
-    failing = 1;
+    host.failing = 1;
     act(() => onlineManager.setOnline(true));
     await settled(a, ["success"]);
     expect(sent("shared")).toHaveLength(2);

@@ -9,61 +9,43 @@
  * sends it once per tab. Two calls made offline with equal variables stay two POSTs.
  * Real Yjs docs, TanStack's persister over one in-memory async storage, a real HTTP server on 127.0.0.1.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { MutationObserver, onlineManager, QueryClient } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
-import { PersistQueryClientProvider, persistQueryClientSave } from "@tanstack/react-query-persist-client";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { SharedFetchProvider, sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { DAY, memoryStorage, persistingBrowser, type MemoryStorage } from "../harness/persister.tsx";
+import { persistQueryClientSave } from "@tanstack/react-query-persist-client";
+import { act, cleanup, waitFor } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { memoryStorage, persistingBrowser, resumingOrdersTab, type MemoryStorage, type OrderOptions } from "../harness/persister.tsx";
+import { ordersHostForFile } from "../harness/orders-host.ts";
 import { pause } from "../harness/side-by-side.tsx";
 
-/** Every POST the host received: its path, body and Idempotency-Key. */
-const posts: { path: string; body: string; key: string | undefined }[] = [];
-let server: Server;
-let base = "";
-beforeAll(async () => {
-  server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      const key = req.headers["idempotency-key"];
-      posts.push({ path: req.url ?? "", body, key: typeof key === "string" ? key : undefined });
-      res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ order: posts.length }));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const host = ordersHostForFile();
+const { posts } = host;
 afterEach(() => {
   cleanup();
   onlineManager.setOnline(true);
-  posts.length = 0;
 });
 
 type Kind = "shared" | "plain";
 const sent = (kind: Kind) => posts.filter((p) => p.path === `/${kind}/orders`);
 
-/** The app's mutation defaults, as TanStack's docs register them for persisted mutations. */
-function withDefaults(client: QueryClient, kind: Kind, store: SharedFetchStoreWithExtras) {
-  const url = `${base}/${kind}/orders`;
+/** The app's mutation defaults for its orders, as TanStack's docs register them for persisted mutations. */
+function orderDefaults(kind: Kind, store: SharedFetchStoreWithExtras): OrderOptions {
+  const url = `${host.base}/${kind}/orders`;
   const post = (item: string) => ({ url, method: "POST", body: JSON.stringify({ item }) });
-  client.setMutationDefaults(["order"], {
+  return {
     mutationFn:
       kind === "shared"
         ? sharedMutationFn(store, post)
         : async (item: string) => (await fetch(url, { method: "POST", body: post(item).body })).json(),
-  });
-  return client;
+  };
 }
 
 /** A visit while offline: each order pauses, the persister saves them, the tab closes. */
 async function offlineVisit(b: ReturnType<typeof persistingBrowser>, kind: Kind, items: string[]) {
   onlineManager.setOnline(false);
-  const client = withDefaults(new QueryClient(), kind, b.tab());
+  const client = new QueryClient();
+  client.setMutationDefaults(["order"], orderDefaults(kind, b.tab()));
   for (const item of items) {
     void new MutationObserver<unknown, Error, string>(client, { mutationKey: ["order"] }).mutate(item).catch(() => {});
     await pause(3); // each its own submittedAt
@@ -84,23 +66,7 @@ async function offlineVisit(b: ReturnType<typeof persistingBrowser>, kind: Kind,
 /** A reloaded tab: restores the persisted cache from `storage` and resumes its paused mutations. */
 function reloadedTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, storage: MemoryStorage) {
   const store = b.tab();
-  const client = withDefaults(new QueryClient({ defaultOptions: { queries: { gcTime: DAY } } }), kind, store);
-  const persister = createAsyncStoragePersister({ storage, throttleTime: 0 });
-  render(
-    <PersistQueryClientProvider
-      client={client}
-      persistOptions={{ persister, maxAge: DAY }}
-      onSuccess={() => void client.resumePausedMutations()}
-    >
-      <SharedFetchProvider store={store}>{null}</SharedFetchProvider>
-    </PersistQueryClientProvider>,
-  );
-  const states = () =>
-    client
-      .getMutationCache()
-      .getAll()
-      .map((m) => m.state);
-  return { states };
+  return resumingOrdersTab(store, storage, orderDefaults(kind, store));
 }
 
 /** What the browser's storage held when a tab read it: that tab restores it later (a slow tab). */
