@@ -283,8 +283,9 @@ export class ClaimEngine {
         if (action.reason === "refetched") for (const w of st.waiters) w.minRev = Math.max(w.minRev, wantedRev(st) ?? 0);
         return this.stopAttempt(st, action.reason);
       case "yield":
-        // Our claim stepped back: the wait that follows is told as the yield, not as a join.
-        st.told = st.joined?.rev;
+        // Our claim stepped back: the wait that follows is told as the yield, not as a join. One
+        // still waiting for the key's lock wrote nothing: its wait is a join.
+        if (st.attempt?.phase != "locking") st.told = st.joined?.rev;
         st.attempt?.yieldTo(action.to);
         st.attempt = undefined;
         return;

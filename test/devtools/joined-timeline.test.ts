@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createDevtoolsModel, describeEntry, replicasOf } from "../../devtools/index.ts";
 import { describeEvent } from "../../devtools/format.ts";
 import type { StoreEvent } from "../../src/index.ts";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { background, cluster, tick, twoTabs, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 
 const R = { url: URL_A };
 const LABEL = `GET ${URL_A}`;
@@ -118,6 +118,24 @@ describe("an ask that joins another replica's request in flight (the `joined` ev
     await until(first);
     expect(joins(bEvents)).toEqual([]);
     expect(bEvents.map((e) => e.type)).toContain("dispatched");
+  });
+
+  it("two tabs ask at once: the one still waiting for the key's lock wrote no claim, so its step back is a join", async () => {
+    const { c, a, b } = await twoTabs({ settleMs: 0 });
+    const bEvents = eventsOf(b);
+    const model = createDevtoolsModel(b, { minNotifyIntervalMs: 0 });
+    const both = background(Promise.all([a.ensure(R), b.ensure(R)]));
+    await tick(50);
+    expect(c.host.calls).toHaveLength(1);
+    expect(bEvents.map((e) => e.type)).not.toContain("claimed");
+    expect(joins(bEvents)).toEqual([{ type: "joined", kind: "fetch", key: b.keyOf(R), rev: 1, to: a.replicaId }]);
+    const name = (id: string) => (id === a.replicaId ? "A" : "B");
+    const told = model.getSnapshot().timeline.filter((e) => e.type === "joined");
+    expect(told.map((e) => describeEntry(e, name))).toEqual([`B joined A's request for ${LABEL} (rev 1): sent nothing`]);
+    c.host.calls[0]!.respond(200, { n: 1 });
+    await until(both);
+    expect(joins(bEvents)).toHaveLength(1);
+    model.destroy();
   });
 
   it("a claim of ours that yields to a rival's is told as the yield, not as a join", async () => {
