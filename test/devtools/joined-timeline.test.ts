@@ -138,6 +138,55 @@ describe("an ask that joins another replica's request in flight (the `joined` ev
     model.destroy();
   });
 
+  it("a joiner whose claimant went silent takes it over: its join is followed by its own takeover claim, never a second join", async () => {
+    const c = cluster(2, { settleMs: 0, leaseMs: 1000 });
+    const [a, b] = c.stores;
+    const bEvents = eventsOf(b!);
+    background(a!.ensure(R));
+    await tick(10);
+    const joined = background(b!.ensure(R));
+    await tick(10);
+    c.crash(a!);
+    await tick(1500);
+    expect(bEvents.map((e) => e.type)).toEqual(["joined", "claimed", "dispatched"]);
+    expect(bEvents[1]).toMatchObject({ rev: 1, takeoverOf: a!.replicaId });
+    c.host.calls[1]!.respond(200, { n: 1 });
+    await until(joined);
+    expect(joins(bEvents)).toHaveLength(1);
+  });
+
+  it("a third replica takes over the claim B joined: B tells one join, and its Timeline the takeover after it", async () => {
+    const c = cluster(3, { settleMs: 0, leaseMs: 1000 });
+    const [a, b, third] = c.stores;
+    const bEvents = eventsOf(b!);
+    const model = createDevtoolsModel(b!, { minNotifyIntervalMs: 0 });
+    background(a!.ensure(R));
+    await tick(10);
+    const asks = background(Promise.all([b!.ensure(R), third!.ensure(R)]));
+    await tick(10);
+    // Cut off from A's heartbeats, C judges A's claim stale first and takes it over (same revision).
+    c.net.isolate(c.docOf(third!));
+    await tick(1100);
+    c.net.heal(c.docOf(third!));
+    c.crash(a!);
+    await tick(1500);
+    expect(b!.snapshot(R).claim?.replicaId).toBe(third!.replicaId);
+    expect(bEvents).toEqual([{ type: "joined", kind: "fetch", key: b!.keyOf(R), rev: 1, to: a!.replicaId }]);
+    const name = (id: string) => (id === a!.replicaId ? "A" : id === b!.replicaId ? "B" : "C");
+    const told = model
+      .getSnapshot()
+      .timeline.map((e) => describeEntry(e, name))
+      .reverse();
+    expect(told.filter((line) => line.includes("joined"))).toEqual([`B joined A's request for ${LABEL} (rev 1): sent nothing`]);
+    expect(told.findIndex((line) => line.startsWith("C's claim replaced A's"))).toBeGreaterThan(
+      told.findIndex((line) => line.includes("joined")),
+    );
+    for (const call of c.host.calls.slice(1)) call.respond(200, { n: 1 });
+    await until(asks);
+    expect(c.host.calls).toHaveLength(2);
+    model.destroy();
+  });
+
   it("a claim of ours that yields to a rival's is told as the yield, not as a join", async () => {
     // Both claim before either hears of the other; the settle window leaves one.
     const c = cluster(2, { settleMs: 100 });
