@@ -54,6 +54,8 @@ class Bridge {
   private readonly mine = new Set<AnyQuery>();
   private readonly watches = new Map<AnyQuery, Watch>();
   private readonly due = new Set<AnyQuery>();
+  /** The work each disabled query asked about (look): once, not again on each render that updates its options. */
+  private readonly looked = new WeakMap<AnyQuery, string>();
   private readonly stopCache: () => void;
 
   constructor(
@@ -127,8 +129,10 @@ class Bridge {
       this.unwatch(query);
       // A disabled query shows what is recorded (its initialData): a SharedWorker tab that does not
       // hear of the key has none to give at once, and asks its worker (a round trip, no request).
-      if (query.state.data === undefined && query.observers.length)
+      if (query.state.data === undefined && query.observers.length && this.looked.get(query) !== registration.id) {
+        this.looked.set(query, registration.id);
         registration.look?.(() => pushRecorded(this.client, query, registration));
+      }
       return;
     }
     if (this.watches.get(query)?.id === registration.id) return;

@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+/**
+ * The look a SharedWorker tab's disabled shared query takes at what the worker holds (see
+ * disabled-query-shows-recorded.test.tsx), at its edges: asked once per query however often the
+ * pane renders (each render updates its options, and TanStack reports each update: with nothing
+ * recorded, every render that came after the last answer asked again). Real ports, the worker's
+ * real store and Yjs docs; the simulated host; the tab's messages to its worker counted.
+ */
+import { QueryClient, useQueries, useQuery } from "@tanstack/react-query";
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { useState, type ReactNode } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import { sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { app } from "../harness/render-app.tsx";
+import { browser } from "./browser-sim.ts";
+
+afterEach(cleanup);
+const URL = "http://127.0.0.1:9/api/look-edges";
+type N = { n: number };
+const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));
+const shown = (id = "t") => screen.getByTestId(id).textContent;
+
+/** A browser whose host answers `{ n: call number }`, and a tab whose messages to its worker are recorded. */
+function setUp() {
+  const b = browser(new Host());
+  b.host.auto = (call) => ({ status: 200, body: { n: call.n }, delayMs: 5 });
+  const sent: { t: string; key?: string }[] = [];
+  const counted = () =>
+    b.tab({
+      worker: (name) => {
+        const { port } = b.start(name);
+        const post = port.postMessage.bind(port);
+        port.postMessage = (m: unknown) => (sent.push(m as { t: string }), post(m as never));
+        return { port };
+      },
+    }) as SharedFetchStoreWithExtras;
+  const looks = () => sent.filter((m) => m.t === "look");
+  /** Resolves once the tab's worker has answered it (a subscription's first answer; nothing asked). */
+  const served = (tab: SharedFetchStoreWithExtras) => tab.heard!("fetch", { url: `${URL}/served` });
+  return { b, counted, looks, served };
+}
+
+/** Its children rendered again at each click of "again" (a parent's state changing). */
+function Rerenders({ children }: { children: () => ReactNode }) {
+  const [tick, setTick] = useState(0);
+  return (
+    <>
+      <button data-testid="again" onClick={() => setTick((t) => t + 1)} />
+      {tick >= 0 && children()}
+    </>
+  );
+}
+const renderAgain = async (times: number) => {
+  for (let i = 0; i < times; i++) await act(async () => screen.getByTestId("again").click());
+};
+
+describe("a disabled query's look is asked once per key, not on every render", () => {
+  it("useQuery(sharedQueryOptions(…, { enabled: false })), nothing recorded: one look over ten renders", async () => {
+    const { counted, looks, served } = setUp();
+    const tab = counted();
+    await served(tab);
+    function Pane() {
+      const q = useQuery(sharedQueryOptions<N>(tab, URL, { enabled: false }));
+      return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
+    }
+    render(app(tab, <Rerenders>{() => <Pane />}</Rerenders>, new QueryClient()));
+    await pause(30);
+    await renderAgain(10);
+    await pause(30);
+    expect(shown()).toBe("pending");
+    expect(looks()).toHaveLength(1);
+  });
+
+  it("useSharedFetch(url, { enabled: false }), nothing recorded: one look over ten renders", async () => {
+    const { counted, looks, served } = setUp();
+    const tab = counted();
+    await served(tab);
+    function Pane() {
+      const q = useSharedFetch<N>(URL, { enabled: false });
+      return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
+    }
+    render(app(tab, <Rerenders>{() => <Pane />}</Rerenders>, new QueryClient()));
+    await pause(30);
+    await renderAgain(10);
+    await pause(30);
+    expect(shown()).toBe("pending");
+    expect(looks()).toHaveLength(1);
+  });
+
+  it("useQueries with three disabled shared queries, nothing recorded: one look per key over ten renders", async () => {
+    const { counted, looks, served } = setUp();
+    const tab = counted();
+    await served(tab);
+    function Panes() {
+      const qs = useQueries({ queries: [1, 2, 3].map((i) => sharedQueryOptions<N>(tab, `${URL}/${i}`, { enabled: false })) });
+      return <span data-testid="t">{qs.map((q) => q.status).join(",")}</span>;
+    }
+    render(app(tab, <Rerenders>{() => <Panes />}</Rerenders>, new QueryClient()));
+    await pause(30);
+    await renderAgain(10);
+    await pause(30);
+    expect(shown()).toBe("pending,pending,pending");
+    expect(looks()).toHaveLength(3);
+    expect(new Set(looks().map((m) => m.key)).size).toBe(3);
+  });
+});
