@@ -3,15 +3,18 @@
  * The look a SharedWorker tab's disabled shared query takes at what the worker holds (see
  * disabled-query-shows-recorded.test.tsx), at its edges: asked once per query however often the
  * pane renders (each render updates its options, and TanStack reports each update: with nothing
- * recorded, every render that came after the last answer asked again). Real ports, the worker's
- * real store and Yjs docs; the simulated host; the tab's messages to its worker counted.
+ * recorded, every render that came after the last answer asked again); what it kept is not taken
+ * for current once another tab recorded a newer result (the query enabled, or another pane of the
+ * key mounted): the newer shows, with no request, never the older after it; an answer that comes
+ * after its query went puts nothing back. Real ports, the worker's real store and Yjs docs; the
+ * simulated host; the tab's messages to its worker counted.
  */
 import { QueryClient, useQueries, useQuery } from "@tanstack/react-query";
-import { act, cleanup, render, screen } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { useState, type ReactNode } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { sharedQueryKey, sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
 import { browser } from "./browser-sim.ts";
 
@@ -103,5 +106,91 @@ describe("a disabled query's look is asked once per key, not on every render", (
     expect(shown()).toBe("pending,pending,pending");
     expect(looks()).toHaveLength(3);
     expect(new Set(looks().map((m) => m.key)).size).toBe(3);
+  });
+});
+
+describe("what a look kept is not taken for current once another tab records a newer result", () => {
+  function Pane({
+    store,
+    enabled,
+    staleTime,
+    id = "t",
+  }: {
+    store: SharedFetchStoreWithExtras;
+    enabled: boolean;
+    staleTime: number;
+    id?: string;
+  }) {
+    const q = useQuery(sharedQueryOptions<N>(store, URL, { staleTime, enabled }));
+    return <span data-testid={id}>{q.data ? String(q.data.n) : `${q.status}/${q.fetchStatus}`}</span>;
+  }
+  /** Tab A records 1; tab B's disabled pane shows it through its look; A records 2. */
+  async function lookedThenNewer(staleTime: number, waitMs = 0) {
+    const { b, counted, served } = setUp();
+    const first = b.tab();
+    await first.ensure({ url: URL });
+    const second = counted();
+    await served(second);
+    const client = new QueryClient();
+    const seen: string[] = [];
+    const view = (enabled: boolean) => app(second, <Pane store={second} enabled={enabled} staleTime={staleTime} />, client);
+    const { rerender } = render(view(false));
+    await waitFor(() => expect(shown()).toBe("1"));
+    if (waitMs) await pause(waitMs);
+    await first.refetch({ url: URL });
+    client.getQueryCache().subscribe(() => seen.push(String((client.getQueryData(sharedQueryKey(second, URL)) as N | undefined)?.n)));
+    return { b, second, seen, enable: () => act(() => rerender(view(true))) };
+  }
+
+  it("enabled while what it kept is still fresh: shows the newer result, with no request, never the older after it", async () => {
+    const { b, seen, enable } = await lookedThenNewer(60_000);
+    await enable();
+    await waitFor(() => expect(shown()).toBe("2"));
+    await pause(30);
+    expect(shown()).toBe("2");
+    expect(seen.slice(seen.indexOf("2"))).not.toContain("1");
+    expect(b.host.calls).toHaveLength(2);
+  });
+
+  it("enabled once what it kept is stale, the newer result still fresh: the newer shows, with no request", async () => {
+    const { b, seen, enable } = await lookedThenNewer(200, 250);
+    await enable();
+    await waitFor(() => expect(shown()).toBe("2"));
+    await pause(30);
+    expect(seen.slice(seen.indexOf("2"))).not.toContain("1");
+    expect(b.host.calls).toHaveLength(2);
+  });
+
+  it("an enabled pane of the same key mounted beside it in another client: the newer result, with no request", async () => {
+    const { b, second } = await lookedThenNewer(60_000);
+    render(app(second, <Pane store={second} enabled staleTime={60_000} id="other" />, new QueryClient()));
+    await waitFor(() => expect(shown("other")).toBe("2"));
+    await pause(30);
+    expect(shown("other")).toBe("2");
+    expect(b.host.calls).toHaveLength(2);
+  });
+});
+
+describe("a look answered after its query went", () => {
+  it("unmounted and removed before the worker answered: nothing comes back into the cache, nothing is reported", async () => {
+    const { b, counted, looks } = setUp();
+    await b.tab().ensure({ url: URL });
+    const errors = vi.spyOn(console, "error");
+    const second = counted();
+    const client = new QueryClient();
+    function Pane() {
+      const q = useQuery(sharedQueryOptions<N>(second, URL, { enabled: false }));
+      return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
+    }
+    // Mounted at once: the tab's hello is under way, so the look waits for the worker.
+    const { unmount } = render(app(second, <Pane />, client));
+    unmount();
+    client.removeQueries();
+    await waitFor(() => expect(looks()).toHaveLength(1));
+    await second.heard!("fetch", { url: URL });
+    await pause(30);
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
+    expect(errors).not.toHaveBeenCalled();
+    expect(b.host.calls).toHaveLength(1);
   });
 });
