@@ -57,6 +57,13 @@ function Rerenders({ children }: { children: () => ReactNode }) {
 const renderAgain = async (times: number) => {
   for (let i = 0; i < times; i++) await act(async () => screen.getByTestId("again").click());
 };
+/** Renders `view` in the tab's app, lets its looks go out, then renders it ten times more. */
+async function renderTenTimes(tab: SharedFetchStoreWithExtras, view: () => ReactNode) {
+  render(app(tab, <Rerenders>{view}</Rerenders>, new QueryClient()));
+  await pause(30);
+  await renderAgain(10);
+  await pause(30);
+}
 
 describe("a disabled query's look is asked once per key, not on every render", () => {
   it("useQuery(sharedQueryOptions(…, { enabled: false })), nothing recorded: one look over ten renders", async () => {
@@ -67,10 +74,7 @@ describe("a disabled query's look is asked once per key, not on every render", (
       const q = useQuery(sharedQueryOptions<N>(tab, URL, { enabled: false }));
       return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
     }
-    render(app(tab, <Rerenders>{() => <Pane />}</Rerenders>, new QueryClient()));
-    await pause(30);
-    await renderAgain(10);
-    await pause(30);
+    await renderTenTimes(tab, () => <Pane />);
     expect(shown()).toBe("pending");
     expect(looks()).toHaveLength(1);
   });
@@ -83,10 +87,7 @@ describe("a disabled query's look is asked once per key, not on every render", (
       const q = useSharedFetch<N>(URL, { enabled: false });
       return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
     }
-    render(app(tab, <Rerenders>{() => <Pane />}</Rerenders>, new QueryClient()));
-    await pause(30);
-    await renderAgain(10);
-    await pause(30);
+    await renderTenTimes(tab, () => <Pane />);
     expect(shown()).toBe("pending");
     expect(looks()).toHaveLength(1);
   });
@@ -99,10 +100,7 @@ describe("a disabled query's look is asked once per key, not on every render", (
       const qs = useQueries({ queries: [1, 2, 3].map((i) => sharedQueryOptions<N>(tab, `${URL}/${i}`, { enabled: false })) });
       return <span data-testid="t">{qs.map((q) => q.status).join(",")}</span>;
     }
-    render(app(tab, <Rerenders>{() => <Panes />}</Rerenders>, new QueryClient()));
-    await pause(30);
-    await renderAgain(10);
-    await pause(30);
+    await renderTenTimes(tab, () => <Panes />);
     expect(shown()).toBe("pending,pending,pending");
     expect(looks()).toHaveLength(3);
     expect(new Set(looks().map((m) => m.key)).size).toBe(3);
