@@ -24,16 +24,7 @@ import { Host } from "../sim/host.ts";
 import { Network } from "../sim/network.ts";
 import { tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 import { simSocket, type Link, type SimSocket } from "./harness/sim-socket.ts";
-
-/** mulberry32 (as random-schedules.test.ts): a failing schedule replays by its seed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./harness/rng.ts";
 
 const KEYS = [0, 1].map((i) => ({ url: `${URL_A}/${i}` }));
 const LEASE = 300;

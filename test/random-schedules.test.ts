@@ -4,16 +4,7 @@ import type { Snapshot } from "../src/index.ts";
 import { ROOT, TABLES } from "../src/internals.ts";
 import type { HostCall } from "../sim/host.ts";
 import { cluster, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
-
-/** mulberry32: a tiny seeded PRNG so a failing schedule can be replayed by its seed. */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "./harness/rng.ts";
 
 const SECRET = "sched-secret-4a1e";
 const KEYS = [0, 1].map((i) => ({ url: `${URL_A}/${i}?token=${SECRET}` }));

@@ -17,15 +17,7 @@ import { Host } from "../../sim/host.ts";
 import { linkGate, type LinkGate } from "./link-gate.ts";
 import { until } from "./wait.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
-
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../harness/rng.ts";
 
 const KEYS = [0, 1].map((i) => ({ url: `https://api.example.test/items/${i}` }));
 const LEASE = 400;
