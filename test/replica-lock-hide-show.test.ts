@@ -7,11 +7,9 @@
  * claims stop naming its browser and a crash of it is found only after a lease (invariant 3a).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { background, cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { cluster, crashFoundByLock, tick, useFakeClock } from "./harness/replicas.ts";
 import { SpecOrderLocks } from "../sim/spec-order-locks.ts";
 import { lockName, ReplicaLocks } from "../src/core/locks.ts";
-
-const req = { url: URL_A };
 
 /** What the spec's lock manager says of the replica's own lock, beside the replica's flag. */
 function lockState(manager: SpecOrderLocks, locks: ReplicaLocks, id: string) {
@@ -71,18 +69,7 @@ describe("the replica lock's held flag across a hide and a show (spec-ordered lo
     await tick(10);
     const b = c.join({ locks: manager.forTab("b"), browserId: "browser-1" }, c.docOf(a));
     await tick(10);
-    background(a.ensure(req));
-    await tick(100);
-    expect(b.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
-    const waiting = b.ensure(req);
-    await tick(100);
-    expect(c.host.calls).toHaveLength(1);
-    c.crash(a);
-    manager.crash("a");
-    await tick(30); // the settle window only: far below the 5 s lease
-    expect(c.host.calls).toHaveLength(2);
-    c.host.calls[1]!.respond(200, "b");
-    await expect(until(waiting)).resolves.toMatchObject({ data: "b" });
+    await crashFoundByLock(c, a, b, () => manager.crash("a"));
     c.destroy();
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs } from "./harness/replicas.ts";
+import { background, cluster, tick, until, URL_A, useFakeClock, twoTabs, crashFoundByLock } from "./harness/replicas.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 import { ReplicaLocks } from "../src/core/locks.ts";
 
@@ -12,18 +12,7 @@ describe("Web Locks: the same-browser failure event (invariant 3a)", () => {
 
   it("a crashed claimant of the same browser is taken over at once, with no timer", async () => {
     const { locks, c, a, b } = await twoTabs();
-    background(a.ensure(req));
-    await tick(100);
-    expect(b.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
-    const waiting = b.ensure(req);
-    await tick(100);
-    expect(c.host.calls).toHaveLength(1);
-    c.crash(a);
-    locks.crash("a");
-    await tick(30); // the settle window only: far below the 5 s lease
-    expect(c.host.calls).toHaveLength(2);
-    c.host.calls[1]!.respond(200, "b");
-    await expect(until(waiting)).resolves.toMatchObject({ data: "b" });
+    await crashFoundByLock(c, a, b, () => locks.crash("a"));
     c.destroy();
   });
 

@@ -1,4 +1,4 @@
-import { onTestFinished, vi } from "vitest";
+import { expect, onTestFinished, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Host } from "../../sim/host.ts";
@@ -86,6 +86,27 @@ export async function twoTabs(options: Partial<CreateStoreOptions> = {}) {
   const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", ...options });
   await tick();
   return { locks, c, a, b };
+}
+
+/**
+ * Tabs `a` and `b` of browser-1: a claims a key (its claim names the browser) and b waits on it;
+ * a's page crashes, its Web Lock let go by `dropLock`: b sends the request after the settle window
+ * alone, far below the 5 s lease, and gets its answer (invariant 4, found by the lock).
+ */
+export async function crashFoundByLock(c: Cluster, a: SharedFetchStoreWithExtras, b: SharedFetchStoreWithExtras, dropLock: () => void) {
+  const req = { url: URL_A };
+  background(a.ensure(req));
+  await tick(100);
+  expect(b.claims()[0]![1]).toMatchObject({ replicaId: a.replicaId, browserId: "browser-1" });
+  const waiting = b.ensure(req);
+  await tick(100);
+  expect(c.host.calls).toHaveLength(1);
+  c.crash(a);
+  dropLock();
+  await tick(30);
+  expect(c.host.calls).toHaveLength(2);
+  c.host.calls[1]!.respond(200, "b");
+  await expect(until(waiting)).resolves.toMatchObject({ data: "b" });
 }
 
 /**
