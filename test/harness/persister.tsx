@@ -3,12 +3,12 @@
  * over an in-memory async storage, one per browser (its tabs share it, as they share
  * localStorage). `gate` holds every read of the storage until released: tabs caught restoring.
  */
-import { MutationObserver, QueryClient, type MutationObserverOptions } from "@tanstack/react-query";
+import { MutationObserver, QueryClient, useQuery, type MutationObserverOptions } from "@tanstack/react-query";
 import { createAsyncStoragePersister } from "@tanstack/query-async-storage-persister";
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from "@tanstack/react-query-persist-client";
 import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { SharedFetchProvider, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { SharedFetchProvider, sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { cluster } from "./replicas.ts";
 
@@ -72,6 +72,23 @@ export function persistedTab(
       </PersistQueryClientProvider>
     ),
   };
+}
+
+/**
+ * A pane of `useQuery(sharedQueryOptions(…))` of `href` in a tab restored from `storage`, rendered;
+ * logs "<status> <fetchStatus> <n>" each time what it shows changes.
+ */
+export function loggedPane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, href: string, options: object, extra?: PersistExtra) {
+  const log: string[] = [];
+  function Pane() {
+    const q = useQuery(sharedQueryOptions<{ n: number }>(store, href, options));
+    const shown = `${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`;
+    if (log.at(-1) !== shown) log.push(shown);
+    return null;
+  }
+  const { element, client } = persistedTab(store, storage, <Pane />, extra);
+  const view = render(element);
+  return { log, client, unmount: view.unmount, last: () => log.at(-1) };
 }
 
 export type OrderOptions = Omit<MutationObserverOptions<unknown, Error, string>, "mutationKey">;

@@ -6,12 +6,18 @@
  * recorded since, a persisted cache dropped (maxAge, buster), the app's shouldDehydrateQuery,
  * persisted errors, and useSharedFetch's view of a restored query.
  */
-import { useQuery } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import type { Cluster } from "../harness/replicas.ts";
-import { persistedQueries, persistedTab, persistingBrowser, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
+import {
+  loggedPane,
+  persistedQueries,
+  persistedTab,
+  persistingBrowser,
+  type MemoryStorage,
+  type PersistExtra,
+} from "../harness/persister.tsx";
 import { pause, sideBySideServerForFile, type Body } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
@@ -19,18 +25,8 @@ const server = sideBySideServerForFile();
 const url = (path: string) => `${server.base}/s${path}`;
 
 /** A pane of `useQuery(sharedQueryOptions(…))` in a tab restored from `storage`; logs "<status> <fetchStatus> <n>". */
-function pane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object, extra?: PersistExtra) {
-  const log: string[] = [];
-  function Pane() {
-    const q = useQuery(sharedQueryOptions<Body>(store, url(path), options));
-    const shown = `${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`;
-    if (log.at(-1) !== shown) log.push(shown);
-    return null;
-  }
-  const { element, client } = persistedTab(store, storage, <Pane />, extra);
-  const view = render(element);
-  return { log, client, unmount: view.unmount, last: () => log.at(-1) };
-}
+const pane = (store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object, extra?: PersistExtra) =>
+  loggedPane(store, storage, url(path), options, extra);
 
 /** A first visit: a tab fetches, its persister saves the query (n = 1), the tab closes. */
 async function firstVisit(w: ReturnType<typeof persistingBrowser>, path: string, options: object, extra?: PersistExtra) {

@@ -5,13 +5,12 @@
  * A worker tab has no doc of its own and hears of keys through the worker. Requests are counted at
  * a real HTTP server on 127.0.0.1, which the worker's store fetches from.
  */
-import { useQuery } from "@tanstack/react-query";
-import { act, render, waitFor } from "@testing-library/react";
+import { act, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { Host } from "../../sim/host.ts";
-import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { memoryStorage, persistedQueries, persistedTab, type MemoryStorage } from "../harness/persister.tsx";
-import { pause, sideBySideServerForFile, type Body } from "../harness/side-by-side.tsx";
+import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { loggedPane, memoryStorage, persistedQueries, type MemoryStorage } from "../harness/persister.tsx";
+import { pause, sideBySideServerForFile } from "../harness/side-by-side.tsx";
 import { browser } from "./browser-sim.ts";
 
 const server = sideBySideServerForFile();
@@ -25,18 +24,8 @@ function workerBrowser(retireAfterMs?: number) {
   return { b, storage: memoryStorage(), tab: () => b.tab() as unknown as SharedFetchStoreWithExtras };
 }
 
-function pane(store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object) {
-  const log: string[] = [];
-  function Pane() {
-    const q = useQuery(sharedQueryOptions<Body>(store, url(path), options));
-    const shown = `${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`;
-    if (log.at(-1) !== shown) log.push(shown);
-    return null;
-  }
-  const { element, client } = persistedTab(store, storage, <Pane />);
-  const view = render(element);
-  return { log, client, unmount: view.unmount, last: () => log.at(-1) };
-}
+const pane = (store: SharedFetchStoreWithExtras, storage: MemoryStorage, path: string, options: object) =>
+  loggedPane(store, storage, url(path), options);
 
 async function firstVisit(w: ReturnType<typeof workerBrowser>, path: string, options: object) {
   const first = w.tab();
