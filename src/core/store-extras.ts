@@ -40,10 +40,11 @@ export interface SharedFetchStoreExtras {
   heard?(kind: "fetch" | "program", req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void>;
   /**
    * Where the store does not hear of the request's key: asks once what is held for it, calling
-   * `done` when `snapshot` reads it. A read only: it subscribes to nothing and sends no request.
-   * Present where `hears` is.
+   * `done` when `snapshot` (or `programSnapshot`) reads it, and again once a result is recorded if
+   * none was, until the returned function is called. A read only: it subscribes to nothing and
+   * sends no request. Present where `hears` is.
    */
-  look?(req: SharedRequest, done: () => void): void;
+  look?(kind: "fetch" | "program", req: SharedRequest | ProgramRequest, done: () => void): () => void;
   /** Claims currently in the doc, every replica's. */
   claims(): [string, ClaimRecord][];
   /** Records from peers that failed validation and were ignored (invariant 14). */

@@ -14,9 +14,17 @@ export type Registration = Recorded & {
   subscribe(listener: () => void, query: AnyQuery): () => void;
   /** How the recorded work reaches the query, where it is not one result (an infinite query's pages). */
   push?(client: QueryClient, query: AnyQuery): void;
-  /** Where the store does not hear of the work, asks it once what is recorded (one result: see SharedFetchStoreExtras.look). */
-  look?(done: () => void): void;
+  /**
+   * Where the store does not hear of the work, asks it once what is recorded (see
+   * SharedFetchStoreExtras.look), calling `done` with each answer; returns the end of the look.
+   */
+  look?(done: () => void, query: AnyQuery): (() => void) | undefined;
+  /** How what a look found reaches the query, where it is not one result (a feed's chain). */
+  put?(client: QueryClient, query: AnyQuery): void;
 };
+
+/** A disabled query's look: the work asked about, its end, and whether an answer came or waits for the next render. */
+type Look = { id: string; off?: (() => void) | undefined; answered?: true; due?: true };
 
 /**
  * Registrations by query function: sharedQueryOptions makes a new one per call, TanStack keeps it
@@ -55,7 +63,7 @@ class Bridge {
   private readonly watches = new Map<AnyQuery, Watch>();
   private readonly due = new Set<AnyQuery>();
   /** The work each disabled query asked about (look): once, not again on each render that updates its options. */
-  private readonly looked = new WeakMap<AnyQuery, string>();
+  private readonly looked = new WeakMap<AnyQuery, Look>();
   private readonly stopCache: () => void;
 
   constructor(
@@ -91,6 +99,7 @@ class Bridge {
     const query = event.query as AnyQuery;
     switch (event.type) {
       case "removed":
+        this.looked.get(query)?.off?.();
         this.mine.delete(query);
         this.unwatch(query);
         return this.disposeIfUnused();
@@ -127,12 +136,7 @@ class Bridge {
     this.mine.add(query);
     if (!query.isActive()) {
       this.unwatch(query);
-      // A disabled query shows what is recorded (its initialData): a SharedWorker tab that does not
-      // hear of the key has none to give at once, and asks its worker (a round trip, no request).
-      if (query.state.data === undefined && query.observers.length && this.looked.get(query) !== registration.id) {
-        this.looked.set(query, registration.id);
-        registration.look?.(() => pushRecorded(this.client, query, registration));
-      }
+      if (query.state.data === undefined && query.observers.length) this.look(query, registration);
       return;
     }
     if (this.watches.get(query)?.id === registration.id) return;
@@ -140,6 +144,28 @@ class Bridge {
     const off = registration.subscribe(() => this.schedule(query), query);
     this.watches.set(query, { id: registration.id, off, registration });
     this.schedule(query);
+  }
+
+  /**
+   * A disabled query shows what is recorded (its initialData, read again at each render while it
+   * holds no data): a SharedWorker tab that does not hear of the key has none to give at once, and
+   * asks its worker once (a round trip, no request). The answer shows at once; a result the worker
+   * tells of later, at the query's next render, as its initialData would show it.
+   */
+  private look(query: AnyQuery, registration: Registration): void {
+    const show = () => query.state.data === undefined && (registration.put ?? pushRecorded)(this.client, query, registration);
+    const known = this.looked.get(query);
+    if (known?.id === registration.id) {
+      if (known.due) {
+        known.due = undefined;
+        show();
+      }
+      return;
+    }
+    known?.off?.();
+    const look: Look = { id: registration.id };
+    this.looked.set(query, look);
+    look.off = registration.look?.(() => (look.answered ? (look.due = true) : ((look.answered = true), show())), query);
   }
 
   private unwatch(query: AnyQuery): void {

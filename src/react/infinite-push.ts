@@ -8,7 +8,7 @@ import { toRequest } from "./url.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Pages = { pages: unknown[]; pageParams: unknown[] };
-type PageRequest = (pageParam: never) => string | SharedRequest;
+export type PageRequest = (pageParam: never) => string | SharedRequest;
 type NextParam = (last: never, pages: never[], lastParam: never, pageParams: never[]) => unknown;
 type Page = { req: SharedRequest; key: string; data?: unknown; rev?: number; at: number; ahead?: true | undefined };
 
@@ -38,25 +38,28 @@ const same = (a: unknown, b: unknown) => hashKey([a]) === hashKey([b]);
 /** The page revisions of a chain restored from the records, by the data object TanStack keeps as the query's initial data. */
 const restored = new WeakMap<object, Map<string, number>>();
 
+export type ChainOptions = { initialPageParam: unknown; getNextPageParam: NextParam; maxPages?: number | undefined };
+
 /**
- * The pages any replica recorded, as a reload shows them (a persister's restore): the first page,
- * then each next pageParam while its page is recorded, `maxPages` at most; dated by the oldest
- * page's writer, so the chain refetches (every page, as TanStack does) once any page of it is stale.
+ * The pages recorded from the first on, each next pageParam while its page is recorded and `known`
+ * (read where the store keeps it current), `maxPages` at most, dated by the oldest page's writer;
+ * `next`: the page that ended it by not being known.
  */
-export function recordedChain(
-  store: SharedFetchStore,
-  request: PageRequest,
-  id: string,
-  options: { initialPageParam: unknown; getNextPageParam: NextParam; maxPages?: number | undefined },
-): { data: Pages; at: number } | undefined {
+export function chainOf(store: SharedFetchStore, request: PageRequest, options: ChainOptions, known: (key: string) => boolean) {
   const data: Pages = { pages: [], pageParams: [] };
   const revs = new Map<string, number>();
   let at = Infinity;
+  let next: Page | undefined;
   let param = options.initialPageParam;
   while (data.pages.length < (options.maxPages || Infinity)) {
     const page = pageOf(store, request, param);
     // A chain that comes back to a page already in it (a cursor that cycles) ends there.
-    if (page?.data === undefined || revs.has(page.key) || !mayShowRecorded(store, id, page.key)) break;
+    if (!page || revs.has(page.key)) break;
+    if (!known(page.key)) {
+      next = page;
+      break;
+    }
+    if (page.data === undefined) break;
     data.pages.push(page.data);
     data.pageParams.push(param);
     revs.set(page.key, page.rev!);
@@ -64,9 +67,18 @@ export function recordedChain(
     param = nextParam(options.getNextPageParam, data.pages, data.pageParams);
     if (param == null) break;
   }
-  if (!data.pages.length) return undefined;
   restored.set(data, revs);
-  return { data, at };
+  return { data, at, next };
+}
+
+/**
+ * The pages any replica recorded, as a reload shows them (a persister's restore): the first page,
+ * then each next pageParam while its page is recorded, `maxPages` at most; dated by the oldest
+ * page's writer, so the chain refetches (every page, as TanStack does) once any page of it is stale.
+ */
+export function recordedChain(store: SharedFetchStore, request: PageRequest, id: string, options: ChainOptions) {
+  const chain = chainOf(store, request, options, (key) => mayShowRecorded(store, id, key));
+  return chain.data.pages.length ? chain : undefined;
 }
 
 /**

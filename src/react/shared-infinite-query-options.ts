@@ -24,6 +24,7 @@ import {
   type Demand,
   type FetchRecord,
 } from "./demand.ts";
+import { lookChain, putChain } from "./infinite-look.ts";
 import { chainAfter, delivering, pushPages, recordedChain, watchPages, type Tail } from "./infinite-push.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
@@ -192,6 +193,8 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           // fetch): a cache restored here (a persister) has its first fetch told apart too.
           subscribe: (listener, query) => (watchFetches(query), watchPages(store, request, listener, query)),
           push: (client, query) => pushPages(store, request, client, query),
+          look: (done, query) => lookChain(store, request, query, done),
+          put: (_, query) => putChain(store, request, query),
           hold: (ask, signal) => {
             const req = asking.get(signal);
             return req && store.snapshot(req).claim && store.refetch(req, ask);

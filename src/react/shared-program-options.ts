@@ -135,6 +135,7 @@ export function programOptionsOf<TData>(
           snapshot: () => store.programSnapshot(r) as Snapshot,
           subscribe: (listener) => store.subscribeProgram(r, listener),
           info: () => recordOf(store, r),
+          look: (done) => (store as Extras).look?.("program", r, done),
           hold: (ask) => store.programSnapshot(r).claim && ((store as Extras).refetchProgram ?? store.ensureProgram).call(store, r, ask),
         }
       : undefined,

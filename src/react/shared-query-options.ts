@@ -298,7 +298,7 @@ export function queryOptionsOf<T, TData>(
           subscribe: (listener) => store.subscribe(r, listener),
           info: () => (store as Extras).resultInfo?.call(store, r),
           hold: (ask) => store.snapshot(r).claim && store.refetch(r, ask),
-          look: (done) => (store as Extras).look?.(r, done),
+          look: (done) => (store as Extras).look?.("fetch", r, done),
         }
       : undefined,
   );

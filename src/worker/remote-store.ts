@@ -212,15 +212,17 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.local !== undefined || this.views.hears(key);
   }
 
-  heard(kind: WorkKind, req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void> {
-    if (this.local || this.destroyed) return Promise.resolve();
-    return this.guard(() =>
-      this.views.heard(kind, kind === "fetch" ? this.keyOf(req as SharedRequest) : this.programKeyOf(req as ProgramRequest), req, signal),
-    );
+  private kindKey(kind: WorkKind, req: SharedRequest | ProgramRequest): string {
+    return kind === "fetch" ? this.keyOf(req as SharedRequest) : this.programKeyOf(req as ProgramRequest);
   }
 
-  look(req: SharedRequest, done: () => void): void {
-    if (!this.local && !this.destroyed) this.views.look("fetch", this.keyOf(req), req, done);
+  heard(kind: WorkKind, req: SharedRequest | ProgramRequest, signal?: AbortSignal): Promise<void> {
+    if (this.local || this.destroyed) return Promise.resolve();
+    return this.guard(() => this.views.heard(kind, this.kindKey(kind, req), req, signal));
+  }
+
+  look(kind: WorkKind, req: SharedRequest | ProgramRequest, done: () => void): () => void {
+    return this.local || this.destroyed ? () => {} : this.views.look(kind, this.kindKey(kind, req), req, done);
   }
 
   resultInfo(req: SharedRequest | string): ResultInfo | undefined {

@@ -76,22 +76,29 @@ export class RemoteViews {
 
   /**
    * Asks the worker once what it holds for the key, where this tab does not hear of it, and calls
-   * `done` with the answer kept (`read`): the worker only reads, it subscribes to nothing.
+   * `done` with the answer kept (`read`): the worker only reads, it subscribes to nothing. Nothing
+   * recorded, `done` is called again once a result is (the worker tells, see TabSession.look), as
+   * a per-tab replica's disabled query shows one at its next render; until the returned `off`.
    */
-  look(kind: WorkKind, key: string, req: unknown, done: () => void): void {
-    if (this.hears(key)) return;
+  look(kind: WorkKind, key: string, req: unknown, done: () => void): () => void {
+    if (this.hears(key)) return () => {};
     let l = this.looks.get(key);
     if (!l) {
       this.looks.set(key, (l = { kind, req, done: new Set() }));
       this.send({ t: "look", kind, key, req });
     }
-    l.done.add(done);
+    const { done: dones } = l;
+    dones.add(done);
+    return () => {
+      dones.delete(done);
+      if (!dones.size && this.looks.get(key)?.done === dones) this.looks.delete(key);
+    };
   }
 
-  private answerLook(key: string): void {
+  private answerLook(key: string, last?: boolean): void {
     const l = this.looks.get(key);
     if (!l) return;
-    this.looks.delete(key);
+    if (last || this.infos.has(key)) this.looks.delete(key);
     callAll(l.done, [], "look");
   }
 
@@ -233,7 +240,7 @@ export class RemoteViews {
   /** No worker will answer: what the tab's store reads now is the answer to each `heard`. */
   private stopHearing(watched = [...this.watched.values()]): void {
     for (const w of watched) if (w.hearing) callAll(w.hearing, [], "heard");
-    for (const key of [...this.looks.keys()]) this.answerLook(key);
+    for (const key of [...this.looks.keys()]) this.answerLook(key, true);
   }
 }
 

@@ -21,6 +21,9 @@ export class TabSession {
   private doc: Y.Doc | undefined;
   private readonly waiters = new Map<number, AbortController>();
   private readonly subs = new Map<string, Sub>();
+  /** Keys the tab looked at with nothing recorded: each is told once a result is (see look). */
+  private readonly looks = new Map<string, () => boolean>();
+  private stopLooks: (() => void) | undefined;
   private watching: (() => void)[] = [];
   private stopWatchingTab: (() => void) | undefined;
   /** Subscriptions whose snapshot changed, posted once per microtask (listeners run inside Yjs transactions). */
@@ -131,15 +134,8 @@ export class TabSession {
         return;
       case "sub":
         return this.subscribe(store, msg.kind, msg.key, msg.req);
-      // A tab's disabled query reads what is recorded: as a subscriber, this store would take over
-      // work another replica abandoned, which a disabled query never does.
       case "look":
-        return this.post({
-          t: "snap",
-          key: msg.key,
-          snap: snapshotOf(store, msg.kind, msg.req),
-          ...resultInfoOf(store, msg.kind, msg.req),
-        });
+        return this.look(store, msg.kind, msg.key, msg.req);
       case "unsub":
         this.subs.get(msg.key)?.off();
         this.subs.delete(msg.key);
@@ -303,6 +299,25 @@ export class TabSession {
     }
   }
 
+  /**
+   * A tab's disabled query reads what is recorded: as a subscriber, this store would take over
+   * work another replica abandoned, which a disabled query never does. Nothing recorded, the tab
+   * is told once a result is (a per-tab replica's disabled query shows it at its next render):
+   * the store's changes are watched for it, not the key.
+   */
+  private look(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
+    const answer = (): boolean => {
+      const recorded = resultInfoOf(store, kind, req);
+      this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...recorded });
+      return !!recorded.info;
+    };
+    if (answer()) return void this.looks.delete(key);
+    this.looks.set(key, () => !!resultInfoOf(store, kind, req).info && answer());
+    this.stopLooks ??= store.onInspect(() => {
+      for (const [k, told] of this.looks) if (told()) this.looks.delete(k);
+    });
+  }
+
   private markDirty(key: string): void {
     this.dirty.add(key);
     if (this.flushQueued) return;
@@ -330,6 +345,9 @@ export class TabSession {
     this.retryAsks.dropAll(kept);
     for (const sub of this.subs.values()) sub.off();
     this.subs.clear();
+    this.looks.clear();
+    this.stopLooks?.();
+    this.stopLooks = undefined;
     for (const off of this.watching) off();
     this.watching = [];
   }

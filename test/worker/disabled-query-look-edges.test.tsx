@@ -9,12 +9,19 @@
  * after its query went puts nothing back. Real ports, the worker's real store and Yjs docs; the
  * simulated host; the tab's messages to its worker counted.
  */
-import { QueryClient, useQueries, useQuery } from "@tanstack/react-query";
+import { QueryClient, useInfiniteQuery, useQueries, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { useState, type ReactNode } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { sharedQueryKey, sharedQueryOptions, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import {
+  sharedInfiniteQueryOptions,
+  sharedQueryKey,
+  sharedQueryOptions,
+  useProgram,
+  useSharedFetch,
+  type SharedFetchStoreWithExtras,
+} from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
 import { browser } from "./browser-sim.ts";
 
@@ -107,6 +114,57 @@ describe("a disabled query's look is asked once per key, not on every render", (
   });
 });
 
+describe("a disabled feed's and program's looks are asked once, not on every render", () => {
+  const page = (cursor: number) => `${URL}/feed?cursor=${cursor}`;
+  function Feed({ tab }: { tab: SharedFetchStoreWithExtras }) {
+    const q = useInfiniteQuery(
+      sharedInfiniteQueryOptions(tab, (cursor: number) => page(cursor), {
+        initialPageParam: 0,
+        getNextPageParam: (last: { next: number | null }) => last.next,
+        enabled: false,
+      }),
+    );
+    return <span data-testid="t">{q.data ? String(q.data.pages.length) : q.status}</span>;
+  }
+
+  it("a feed of three recorded pages: one look per page over ten renders", async () => {
+    const { b, counted, looks, served } = setUp();
+    b.host.auto = (call) => {
+      const cursor = Number(new globalThis.URL(call.url).searchParams.get("cursor"));
+      return { status: 200, body: { next: cursor < 2 ? cursor + 1 : null } };
+    };
+    const first = b.tab();
+    for (const cursor of [0, 1, 2]) await first.ensure({ url: page(cursor) });
+    const tab = counted();
+    await served(tab);
+    await renderTenTimes(tab, () => <Feed tab={tab} />);
+    expect(shown()).toBe("3");
+    expect(looks()).toHaveLength(3);
+  });
+
+  it("a feed, nothing recorded: one look over ten renders", async () => {
+    const { counted, looks, served } = setUp();
+    const tab = counted();
+    await served(tab);
+    await renderTenTimes(tab, () => <Feed tab={tab} />);
+    expect(shown()).toBe("pending");
+    expect(looks()).toHaveLength(1);
+  });
+
+  it("useProgram(url, { enabled: false }), nothing recorded: one look over ten renders", async () => {
+    const { counted, looks, served } = setUp();
+    const tab = counted();
+    await served(tab);
+    function Program() {
+      const q = useProgram(`${URL}/main.ts`, { enabled: false });
+      return <span data-testid="t">{q.data ? q.data.main : q.status}</span>;
+    }
+    await renderTenTimes(tab, () => <Program />);
+    expect(shown()).toBe("pending");
+    expect(looks()).toHaveLength(1);
+  });
+});
+
 describe("what a look kept is not taken for current once another tab records a newer result", () => {
   function Pane({
     store,
@@ -170,25 +228,41 @@ describe("what a look kept is not taken for current once another tab records a n
 });
 
 describe("a look answered after its query went", () => {
+  function Pane({ store }: { store: SharedFetchStoreWithExtras }) {
+    const q = useQuery(sharedQueryOptions<N>(store, URL, { enabled: false }));
+    return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
+  }
+
   it("unmounted and removed before the worker answered: nothing comes back into the cache, nothing is reported", async () => {
-    const { b, counted, looks } = setUp();
+    const { b, counted, looks, served } = setUp();
     await b.tab().ensure({ url: URL });
     const errors = vi.spyOn(console, "error");
     const second = counted();
+    await served(second);
     const client = new QueryClient();
-    function Pane() {
-      const q = useQuery(sharedQueryOptions<N>(second, URL, { enabled: false }));
-      return <span data-testid="t">{q.data ? String(q.data.n) : q.status}</span>;
-    }
-    // Mounted at once: the tab's hello is under way, so the look waits for the worker.
-    const { unmount } = render(app(second, <Pane />, client));
+    // The look goes as the pane mounts; the worker's answer comes a task later.
+    const { unmount } = render(app(second, <Pane store={second} />, client));
+    expect(looks()).toHaveLength(1);
     unmount();
     client.removeQueries();
-    await waitFor(() => expect(looks()).toHaveLength(1));
-    await second.heard!("fetch", { url: URL });
     await pause(30);
     expect(client.getQueryCache().getAll()).toHaveLength(0);
     expect(errors).not.toHaveBeenCalled();
+    expect(b.host.calls).toHaveLength(1);
+  });
+
+  it("removed while the tab's hello is under way: the look is withdrawn with it, never sent", async () => {
+    const { b, counted, looks } = setUp();
+    await b.tab().ensure({ url: URL });
+    const second = counted();
+    const client = new QueryClient();
+    const { unmount } = render(app(second, <Pane store={second} />, client));
+    unmount();
+    client.removeQueries();
+    await second.heard!("fetch", { url: URL });
+    await pause(30);
+    expect(looks()).toHaveLength(0);
+    expect(client.getQueryCache().getAll()).toHaveLength(0);
     expect(b.host.calls).toHaveLength(1);
   });
 });
