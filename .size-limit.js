@@ -151,7 +151,10 @@ export default [
   // Raised by 0.5 KiB with the round that raised the row above: 47.77 → 48.18 kB.
   // Raised by 0.5 KiB with a request's callId (a paused mutation every tab restored and resumes,
   // one call in all) after a round of infinite-feed, reconnect-wait and destroy fixes: 48.63 → 48.67 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "48 KiB"),
+  // Raised by 0.5 KiB with a shared query with no observer read as the query cache hands it out
+  // (bridge.ts: getQueryData and a remount current, passively) and a disabled feed's and program's
+  // look in a SharedWorker tab: 48.90 → 49.17 kB.
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "48.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -185,7 +188,9 @@ export default [
     // Raised by 0.5 KiB with the hooks' round on this row: an explicit refetch and an "always"
     // mount passing a shown error by, refetch({ cancelRefetch: false }) on fresh data asking anew,
     // and a cancelled feed keeping its page's request: 20.92 → 21.00 kB.
-    "21 KiB",
+    // Raised by 0.5 KiB with a disabled feed's and program's look, a look answered again once a
+    // result is recorded, and an unobserved query's read asking the worker: 21.29 → 21.60 kB.
+    "21.5 KiB",
   ),
   // Raised by 0.5 KiB with the settle window bounded by the initial sync, the first claim freed by
   // a refused connection and no window while disconnected (settle-window.ts, sync-clock.ts): 41.37 →

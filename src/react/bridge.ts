@@ -1,4 +1,4 @@
-import type { Query, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
+import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
 import { noteSubscribed } from "./demand.ts";
 import { notePaused } from "./paused-calls.ts";
@@ -48,12 +48,42 @@ function registrationOf(query: AnyQuery, store: SharedFetchStore): Registration 
 
 type Watch = { id: string; off: () => void; registration: Registration };
 
+/** Per query cache: what each bridge does as TanStack hands a query out (one wrapper per cache, however many bridges). */
+const readers = new WeakMap<QueryCache, Set<(query: AnyQuery) => void>>();
+
+/** How many bridges read a cache's queries as it hands them out (a test's count: none left once each bridge is gone). */
+export const readersOf = (cache: QueryCache): number => readers.get(cache)?.size ?? 0;
+
+/**
+ * Calls `read` with each query the cache hands out by its hash (`get`: getQueryData,
+ * getQueryState, setQueryData's updater, a mount's or a fetch's build, hydrate), before the caller
+ * reads it. Returns the release.
+ */
+function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
+  let all = readers.get(cache);
+  if (!all) {
+    const get = cache.get.bind(cache);
+    const each = (all = new Set());
+    readers.set(cache, all);
+    cache.get = ((hash: string) => {
+      const query = get(hash);
+      if (query) each.forEach((r) => r(query as AnyQuery));
+      return query;
+    }) as typeof cache.get;
+  }
+  all.add(read);
+  return () => all.delete(read);
+}
+
 /**
  * Results other replicas record reach one QueryClient's shared queries of one store, whichever hook
  * observes them (useQuery, useQueries, useSuspenseQuery or the package's hooks): a query is watched
  * while it has an enabled observer (a store subscription shows the key, which a disabled query must
- * not), and re-checked when its record or its own state changes. It lives while someone holds it
- * (a SharedFetchProvider, a hook) or the cache holds a query of the store.
+ * not), and re-checked when its record or its own state changes. A query with no observer is not
+ * watched (a watch would be demand: it finishes work another replica abandoned) but read: what is
+ * recorded goes in as TanStack hands it out (getQueryData, a mount), so it is current with no work
+ * per doc update. It lives while someone holds it (a SharedFetchProvider, a hook) or the cache
+ * holds a query of the store.
  */
 class Bridge {
   private holders = 0;
@@ -64,7 +94,11 @@ class Bridge {
   private readonly due = new Set<AnyQuery>();
   /** The work each disabled query asked about (look): once, not again on each render that updates its options. */
   private readonly looked = new WeakMap<AnyQuery, Look>();
+  /** The ask each unobserved query's read sent its worker (see read). */
+  private readonly reads = new WeakMap<AnyQuery, () => void>();
   private readonly stopCache: () => void;
+  private readonly stopReads: () => void;
+  private reading = false;
 
   constructor(
     private readonly client: QueryClient,
@@ -73,6 +107,7 @@ class Bridge {
   ) {
     const cache = client.getQueryCache();
     this.stopCache = cache.subscribe((event) => this.onEvent(event));
+    this.stopReads = onGet(cache, (query) => this.read(query));
     for (const query of cache.getAll()) this.reconcile(query as AnyQuery);
   }
 
@@ -91,6 +126,7 @@ class Bridge {
     if (this.disposed || this.holders > 0 || this.mine.size > 0) return;
     this.disposed = true;
     this.stopCache();
+    this.stopReads();
     for (const query of [...this.watches.keys()]) this.unwatch(query);
     this.gone();
   }
@@ -100,6 +136,7 @@ class Bridge {
     switch (event.type) {
       case "removed":
         this.looked.get(query)?.off?.();
+        this.reads.get(query)?.();
         this.mine.delete(query);
         this.unwatch(query);
         return this.disposeIfUnused();
@@ -122,6 +159,29 @@ class Bridge {
         if (event.type === "observerAdded") noteSubscribed(event.observer, query);
         this.reconcile(query);
     }
+  }
+
+  /**
+   * An unobserved query of this store, about to be read: what is recorded goes in if newer (never
+   * over the app's later set, see pushRecorded). Where the store does not hear of the key (a
+   * SharedWorker tab), what it holds is as of its last answer: it asks its worker (a read), and the
+   * answer goes in for the next read.
+   */
+  private read(query: AnyQuery): void {
+    const registration = this.unobserved(query);
+    if (!registration) return;
+    this.push(query, registration);
+    // A feed's pages are asked page by page (put): its reads take what the tab holds.
+    if (registration.put) return;
+    // One ask per query: a read ends the one before it (an unanswered ask would stay open otherwise).
+    this.reads.get(query)?.();
+    // The worker's answer comes later: the query may be observed (watched) or gone by then.
+    const off = registration.look?.(() => this.unobserved(query) === registration && this.push(query, registration), query);
+    if (off) this.reads.set(query, off);
+  }
+
+  private unobserved(query: AnyQuery): Registration | undefined {
+    return this.reading || query.observers.length || !this.mine.has(query) ? undefined : registrationOf(query, this.store);
   }
 
   private reconcile(query: AnyQuery): void {
@@ -185,14 +245,21 @@ class Bridge {
     queueMicrotask(() => {
       this.due.delete(query);
       const watch = this.watches.get(query);
-      if (!watch) return;
-      try {
-        (watch.registration.push ?? pushRecorded)(this.client, query, watch.registration);
-      } catch (error) {
-        // A listener must not throw into the store or TanStack; the next notice checks again.
-        console.error("shared-fetch: could not put a recorded result into the query cache", error);
-      }
+      if (watch) this.push(query, watch.registration);
     });
+  }
+
+  /** What is recorded, into the query if newer; its own set hands the query out again (read), which it skips. */
+  private push(query: AnyQuery, registration: Registration): void {
+    this.reading = true;
+    try {
+      (registration.push ?? pushRecorded)(this.client, query, registration);
+    } catch (error) {
+      // A listener must not throw into the store or TanStack; the next notice checks again.
+      console.error("shared-fetch: could not put a recorded result into the query cache", error);
+    } finally {
+      this.reading = false;
+    }
   }
 }
 

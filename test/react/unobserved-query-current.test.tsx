@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+/**
+ * A shared query with no observer (its pane unmounted, still in the cache until gcTime) is kept
+ * current with other replicas' results, passively: TanStack's getQueryData and the next mount read
+ * the newest recorded result, as TanStack with its broadcast plugin would, while the query stays no
+ * demand (no claim, no request, no takeover of a crashed claimant's work for a key nobody shows).
+ */
+import { QueryClient, useQuery } from "@tanstack/react-query";
+import { cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { readersOf } from "../../src/react/bridge.ts";
+import { advance, app } from "../harness/render-app.tsx";
+import { background, cluster, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+
+afterEach(cleanup);
+
+type Item = { n: number };
+
+function Pane({ store, seen, gcTime }: { store: SharedFetchStoreWithExtras; seen?: (number | undefined)[]; gcTime?: number }) {
+  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000, ...(gcTime ? { gcTime } : {}) }));
+  seen?.push(q.data?.n);
+  return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
+}
+
+/**
+ * Tabs A and B; B's pane showed the first answer ({ n: 1 }, its request) and was unmounted (B's
+ * provider stays, its query stays cached); B's own claims and requests are logged from then on.
+ */
+async function bShowedThenUnmounted(gcTime?: number) {
+  const c = cluster(2, { settleMs: 0 });
+  c.host.auto = (call) => ({ status: 200, body: { n: call.n } });
+  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+  const clientB = new QueryClient();
+  const { rerender } = render(app(b, <Pane store={b} gcTime={gcTime} />, clientB));
+  await advance(100);
+  expect(screen.getByTestId("b").textContent).toBe("1");
+  rerender(app(b, <></>, clientB));
+  await advance(100);
+  const byB: string[] = [];
+  b.onEvent((e) => (e.type === "claimed" || e.type === "dispatched") && byB.push(e.type));
+  const key = sharedQueryOptions(b, URL_A).queryKey;
+  return { c, a, b, clientB, rerender, byB, key };
+}
+
+describe("a shared query with no observer stays current, passively", () => {
+  beforeEach(useFakeClock);
+
+  it("B's pane unmounted, A refetches: B's getQueryData is A's result, with no request and no claim by B", async () => {
+    const { c, a, clientB, byB, key } = await bShowedThenUnmounted();
+    await until(a.refetch({ url: URL_A }));
+    await advance(100);
+    expect(clientB.getQueryData(key)).toEqual({ n: 2 });
+    expect(c.host.calls).toHaveLength(2);
+    expect(byB).toEqual([]);
+  });
+
+  it("B remounts after A's refetch: its first render shows the newest result, never the old one, with no request", async () => {
+    const { c, a, b, clientB, rerender, byB } = await bShowedThenUnmounted();
+    await until(a.refetch({ url: URL_A }));
+    await advance(100);
+    const seen: (number | undefined)[] = [];
+    rerender(app(b, <Pane store={b} seen={seen} />, clientB));
+    await advance(100);
+    expect(seen[0]).toBe(2);
+    expect(seen.every((n) => n === 2)).toBe(true);
+    expect(c.host.calls).toHaveLength(2);
+    expect(byB).toEqual([]);
+  });
+
+  it("the app's own setQueryData on B's unobserved query stays over the older record; a failed refetch of A's leaves B's data", async () => {
+    const { c, a, clientB, key } = await bShowedThenUnmounted();
+    clientB.setQueryData(key, { n: 99 });
+    expect(clientB.getQueryData(key)).toEqual({ n: 99 });
+    c.host.auto = () => ({ status: 500, body: "down" });
+    await until(a.refetch({ url: URL_A }));
+    await advance(100);
+    expect(clientB.getQueryData(key)).toEqual({ n: 99 });
+    expect(clientB.getQueryState(key)?.error).toBeNull();
+  });
+
+  it("crashed claimant: A's refetch abandoned by its crash is not taken over by B's unobserved query, read or not; B's pane mounting takes it over", async () => {
+    const { c, a, b, clientB, rerender, byB, key } = await bShowedThenUnmounted();
+    c.host.auto = undefined;
+    background(a.refetch({ url: URL_A }));
+    await advance(100);
+    expect(c.host.calls).toHaveLength(2);
+    c.crash(a);
+    // Far past A's lease (5 s): B's reads find A's claim stale, and leave it.
+    for (let i = 0; i < 10; i++) {
+      expect(clientB.getQueryData(key)).toEqual({ n: 1 });
+      await advance(2_000);
+    }
+    expect(c.host.calls).toHaveLength(2);
+    expect(byB).toEqual([]);
+    expect(b.claims().map(([, claim]) => claim.replicaId)).toEqual([a.replicaId]);
+
+    // Shown (demand), the key's abandoned work is B's to finish.
+    rerender(app(b, <Pane store={b} />, clientB));
+    await advance(100);
+    expect(c.host.calls).toHaveLength(3);
+    expect(byB).toContain("claimed");
+  });
+
+  it("the query removed from B's cache (gcTime) is read no more: no bridge of B's store reads the cache once its provider and query are gone", async () => {
+    const { clientB, rerender, key } = await bShowedThenUnmounted(1_000);
+    const cache = clientB.getQueryCache();
+    rerender(<></>);
+    await advance(100);
+    // Its provider gone, the cached query keeps the bridge (and its reader) alive.
+    expect(cache.find({ queryKey: key, exact: true })).toBeDefined();
+    expect(readersOf(cache)).toBe(1);
+    await advance(2_000);
+    expect(cache.find({ queryKey: key, exact: true })).toBeUndefined();
+    expect(readersOf(cache)).toBe(0);
+  });
+});

@@ -1,0 +1,40 @@
+// @vitest-environment jsdom
+/**
+ * A SharedWorker tab's shared query with no observer (its pane unmounted, still cached) hears of
+ * its key no more: reading it (getQueryData) asks the worker what it holds, a read that subscribes
+ * to nothing and sends no request, and the answer goes into the query: the next read is the newest
+ * result another tab recorded. Real ports, the worker's real store and Yjs docs; the simulated host.
+ */
+import { QueryClient, useQuery } from "@tanstack/react-query";
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { afterEach, expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { app } from "../harness/render-app.tsx";
+import { browser } from "./browser-sim.ts";
+
+afterEach(cleanup);
+const URL = "http://127.0.0.1:9/api/unobserved-read";
+type N = { n: number };
+
+function Pane({ store }: { store: SharedFetchStoreWithExtras }) {
+  const q = useQuery(sharedQueryOptions<N>(store, URL, { staleTime: 60_000 }));
+  return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
+}
+
+it("tab B's pane unmounted, tab A refetches: B's read asks its worker, and the next read is A's result, with no request of B's", async () => {
+  const b = browser(new Host());
+  b.host.auto = (call) => ({ status: 200, body: { n: call.n }, delayMs: 5 });
+  const tabA = b.tab() as SharedFetchStoreWithExtras;
+  const tabB = b.tab() as SharedFetchStoreWithExtras;
+  const client = new QueryClient();
+  const { rerender } = render(app(tabB, <Pane store={tabB} />, client));
+  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("1"));
+  rerender(app(tabB, <></>, client));
+  const key = sharedQueryOptions(tabB, URL).queryKey;
+
+  await tabA.refetch({ url: URL });
+  expect(b.host.calls).toHaveLength(2);
+  await waitFor(() => expect(client.getQueryData(key)).toEqual({ n: 2 }));
+  expect(b.host.calls).toHaveLength(2);
+});
