@@ -1,4 +1,4 @@
-import { isServer, onlineManager, type Query, type UseQueryOptions } from "@tanstack/react-query";
+import { isServer, onlineManager, type Query, type QueryFunctionContext, type UseQueryOptions } from "@tanstack/react-query";
 import { pollWindow } from "../core/freshness.ts";
 import { NO_RETRY, pausingWhileOffline, tanstackRetry, type RetryPolicy } from "../core/retry.ts";
 import { shownValue } from "../core/errors.ts";
@@ -47,6 +47,8 @@ export type FetchRecord = {
 };
 
 const fetches = new WeakMap<object, FetchRecord>();
+/** The query each fetch runs for, by its key: the very array TanStack then hands its query function. */
+const fetchedBy = new WeakMap<object, AnyQuery>();
 const mounted = new WeakSet<object>();
 /** The outcome count of a query when its last fetch started as an "always" mount (mountsAlways). */
 const alwaysSince = new WeakMap<object, number>();
@@ -58,6 +60,7 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
       const { retry, retryDelay, networkMode } = context.options;
       // QueryOptions' type has no staleTime, though the merged options a fetch runs with carry it.
       const { staleTime, _optimisticResults } = context.options as { staleTime?: unknown; _optimisticResults?: unknown };
+      fetchedBy.set(query.queryKey, query);
       fetches.set(query, {
         fetchOptions: context.fetchOptions,
         retry: retry as RetryValue,
@@ -73,6 +76,18 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
       own?.onFetch(context, query);
     },
   };
+}
+
+/**
+ * The cached query whose key a query function was given. TanStack's `find` hashes every query's
+ * key to compare it, and a dashboard that refetches all of its N queries would pay N² of those;
+ * the behavior saw the query itself. Elsewhere (a `behavior` of yours, another client's query of
+ * the same key array fetched since): TanStack's find.
+ */
+export function queryOf(ctx: Pick<QueryFunctionContext, "client" | "queryKey">): AnyQuery | undefined {
+  const cache = ctx.client.getQueryCache();
+  const seen = fetchedBy.get(ctx.queryKey);
+  return seen && cache.get(seen.queryHash) === seen ? seen : (cache.find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined);
 }
 
 /**

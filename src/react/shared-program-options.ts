@@ -1,20 +1,22 @@
 // Server-safe (no hooks, no context): a server component may build these options and prefetch
 // them; useProgram, the hook, is in use-program.ts, a client module.
-import {
-  queryOptions,
-  replaceEqualDeep,
-  type Query,
-  type QueryFunctionContext,
-  type QueryKey,
-  type UseQueryOptions,
-} from "@tanstack/react-query";
+import { queryOptions, replaceEqualDeep, type QueryFunctionContext, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
 import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import { warnRequestFields } from "../core/options.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import { demandOf, notingDisabled, pastRecordedError, pastShownError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import {
+  demandOf,
+  notingDisabled,
+  pastRecordedError,
+  pastShownError,
+  queryOf,
+  recordingBehavior,
+  retryPolicy,
+  takeFetch,
+} from "./demand.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {
@@ -93,8 +95,7 @@ export function programOptionsOf<TData>(
   }
   const id = JSON.stringify(key);
   const run = async (ctx: QueryFunctionContext, req: ProgramRequest, ask: Ask): Promise<ProgramData> => {
-    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as
-      Query<unknown, Error, unknown, readonly unknown[]> | undefined;
+    const query = queryOf(ctx);
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
     const asked = demandOf(query, fetch);

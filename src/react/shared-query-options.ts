@@ -1,7 +1,6 @@
 import {
   queryOptions,
   type OmitKeyof,
-  type Query,
   type QueryFunction,
   type QueryFunctionContext,
   type QueryKey,
@@ -18,7 +17,16 @@ import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
-import { demandOf, notingDisabled, pastRecordedError, pastShownError, recordingBehavior, retryPolicy, takeFetch } from "./demand.ts";
+import {
+  demandOf,
+  notingDisabled,
+  pastRecordedError,
+  pastShownError,
+  queryOf,
+  recordingBehavior,
+  retryPolicy,
+  takeFetch,
+} from "./demand.ts";
 import { markDelivered } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
@@ -44,7 +52,6 @@ type Extras = Partial<SharedFetchStoreExtras>;
 
 /** What a shared query function asks the store with: its signal, and the lease and retries `run` sets (a cancelQueries hold keeps them). */
 export type Ask = { signal: AbortSignal; leaseMs?: number | undefined; retry?: RetryPolicy };
-type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
 /**
  * Keys whose query function runs in this tab, per store, in all and per QueryClient. TanStack
@@ -124,7 +131,7 @@ export function sharedQueryFn<T, R>(
       // Its store was destroyed while it waited (the store's own AbortError, not ours), after the
       // provider was given another (the effect that made the old one destroys it as the new one
       // renders): the query's function now asks the new store, and finishes this fetch.
-      const next = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true })?.options.queryFn;
+      const next = queryOf(ctx)?.options.queryFn;
       if ((error as Error | undefined)?.name !== "AbortError" || later.signal.aborted || next === queryFn || typeof next !== "function")
         throw asQueryError(error);
       return (next as typeof queryFn)(ctx);
@@ -142,14 +149,13 @@ export function sharedQueryFn<T, R>(
  * optimistic set, and its answer, read before the mutation, would replace the optimistic data.
  */
 function holdCancelled(ctx: QueryFunctionContext, watch: Keeps | undefined, ask: Ask) {
-  const cache = ctx.client.getQueryCache();
-  const query = cache.find({ queryKey: ctx.queryKey, exact: true });
+  const query = queryOf(ctx);
   if (!watch || !query?.getObserversCount() || query.state.fetchStatus !== "idle") return;
   const hold = new AbortController();
   // With the fetch's lease and retries: it takes the request over when its claimant dies.
   const kept = watch.hold({ ...ask, signal: hold.signal }, ctx.signal);
   if (!kept) return;
-  const off = cache.subscribe((event) => {
+  const off = ctx.client.getQueryCache().subscribe((event) => {
     if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
       // A microtask later: a fetch that starts now (a focus, a prefetch) joins it first.
       queueMicrotask(() => hold.abort());
@@ -269,7 +275,7 @@ export function queryOptionsOf<T, TData>(
   }
   const id = JSON.stringify(key);
   const run = async (ctx: QueryFunctionContext, req: SharedRequest, ask: Ask): Promise<T> => {
-    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
+    const query = queryOf(ctx);
     const fetch = takeFetch(query);
     const askedAt = Date.now();
     const asked = demandOf(query, fetch);
