@@ -155,12 +155,39 @@ function holdCancelled(ctx: QueryFunctionContext, watch: Keeps | undefined, ask:
   // With the fetch's lease and retries: it takes the request over when its claimant dies.
   const kept = watch.hold({ ...ask, signal: hold.signal }, ctx.signal);
   if (!kept) return;
-  const off = ctx.client.getQueryCache().subscribe((event) => {
-    if (event.query === query && (event.type === "removed" || !query.getObserversCount() || query.state.fetchStatus !== "idle"))
-      // A microtask later: a fetch that starts now (a focus, a prefetch) joins it first.
-      queueMicrotask(() => hold.abort());
-  });
+  // A microtask later: a fetch that starts now (a focus, a prefetch) joins it first.
+  const off = onHeldQuery(ctx.client.getQueryCache(), query, () => queueMicrotask(() => hold.abort()));
   kept.then(off, off);
+}
+
+type Cache = ReturnType<QueryFunctionContext["client"]["getQueryCache"]>;
+/**
+ * The held queries of each cache, and what ends each hold, behind one cache listener: a listener
+ * per hold made every event of a page that cancelled N queries (cancelQueries()) cost N calls.
+ */
+const held = new WeakMap<Cache, { off: () => void; ends: Map<object, Set<() => void>> }>();
+
+/** Calls `end` when the query is removed, observed no more or fetches again; returns the release. */
+function onHeldQuery(cache: Cache, query: object, end: () => void): () => void {
+  let scope = held.get(cache);
+  if (!scope) {
+    const ends = new Map<object, Set<() => void>>();
+    const off = cache.subscribe(({ query: q, type }) => {
+      if (ends.has(q) && (type === "removed" || !q.getObserversCount() || q.state.fetchStatus !== "idle")) ends.get(q)!.forEach((f) => f());
+    });
+    held.set(cache, (scope = { off, ends }));
+  }
+  const { ends, off } = scope;
+  const mine = ends.get(query) ?? new Set();
+  ends.set(query, mine.add(end));
+  // Each hold lets go once (its request settled): the last one out stops the listener.
+  return () => {
+    if (mine.delete(end) && !mine.size) ends.delete(query);
+    if (!ends.size) {
+      held.delete(cache);
+      off();
+    }
+  };
 }
 
 /**

@@ -3,9 +3,11 @@
  * A dashboard of many shared queries (useQueries over N sharedQueryOptions): what one query costs
  * must not grow with the number of queries on the page. TanStack's QueryCache.find hashes the key
  * of every query in the cache to compare it; each shared query function looked its query up that
- * way, so invalidating N queries scanned the cache N times (N² key hashes).
+ * way, so invalidating N queries scanned the cache N times (N² key hashes). And each request kept
+ * past cancelQueries had a cache listener of its own, so every later event of a page that cancelled
+ * N queries called N listeners.
  */
-import { QueryClient, useQueries } from "@tanstack/react-query";
+import { QueryClient, useQueries, type QueryCache } from "@tanstack/react-query";
 import { act, cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -36,6 +38,21 @@ async function dashboard(n: number, answer = true) {
   return { c, client, cache: client.getQueryCache(), queries };
 }
 
+/** The cache's listeners that subscribe from now on and are still subscribed. */
+function liveListeners(cache: QueryCache): () => number {
+  let live = 0;
+  const subscribe = cache.subscribe.bind(cache);
+  vi.spyOn(cache, "subscribe").mockImplementation((listener) => {
+    live++;
+    const off = subscribe(listener);
+    return () => {
+      live--;
+      off();
+    };
+  });
+  return () => live;
+}
+
 describe("a dashboard of N shared queries: work per query, not per query squared", () => {
   it("invalidateQueries() of the whole dashboard scans the query cache as often for 100 queries as for 10 (each query function finds its own query without a scan)", async () => {
     const scans: number[] = [];
@@ -51,5 +68,17 @@ describe("a dashboard of N shared queries: work per query, not per query squared
     }
     // TanStack's own: invalidateQueries finds the queries to invalidate, then those to refetch.
     expect(scans).toEqual([2, 2]);
+  });
+
+  it("cancelQueries() with 100 requests in flight: the requests kept for the panes add one cache listener in all, and it goes once they end", async () => {
+    const { c, client, cache } = await dashboard(100, false);
+    const live = liveListeners(cache);
+    await act(() => client.cancelQueries());
+    // Every request goes on (kept for the panes that still show its query), none aborted.
+    await act(() => new Promise((r) => setTimeout(r, 10)));
+    expect(c.host.calls.filter((call) => call.aborted)).toHaveLength(0);
+    expect(live()).toBe(1);
+    for (const call of c.host.calls) call.respond(200, { url: call.url });
+    await waitFor(() => expect(live()).toBe(0));
   });
 });
