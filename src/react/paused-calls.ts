@@ -1,14 +1,16 @@
 import type { Mutation, MutationCacheNotifyEvent } from "@tanstack/react-query";
 
 /**
- * Calls TanStack paused before their first run (offline, or queued behind their scope): a persister
- * may have saved them for other tabs to restore, so sharedMutationFn names them as it names the
- * restored copies. Only the mutation cache's events tell it: once running, the state forgets.
+ * Calls TanStack paused (offline, or queued behind their scope): a persister may have saved them for
+ * other tabs to restore, so sharedMutationFn names them as it names the restored copies. Only the
+ * mutation cache's events tell it: once running, the state forgets. `pausedFirst` paused before
+ * their first run; `pausedRetry` paused before a retry, after a failure.
  */
 export const pausedFirst = new WeakSet<Mutation>();
+export const pausedRetry = new WeakSet<Mutation>();
 
 /** A mutation cache listener: a call paused with no failure yet has not run. */
 export function notePaused(event: MutationCacheNotifyEvent): void {
   const m = event.mutation;
-  if (m?.state.isPaused && !m.state.failureCount) pausedFirst.add(m);
+  if (m?.state.isPaused) (m.state.failureCount ? pausedRetry : pausedFirst).add(m);
 }

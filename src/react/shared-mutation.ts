@@ -8,7 +8,7 @@ import { asQueryError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
-import { pausedFirst } from "./paused-calls.ts";
+import { pausedFirst, pausedRetry } from "./paused-calls.ts";
 
 /**
  * A `mutationFn` for TanStack's useMutation that sends the request through the store: each call is
@@ -56,17 +56,24 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     // TanStack passes one context to every attempt of a call: a retry is told by it, not guessed
     // among the equal calls pending beside it.
     const again = !!context && calls.has(context);
-    const mutation = again ? calls.get(context!) : resumed(fn, made, variables, context);
+    const mutation = again ? calls.get(context!) : found(fn, variables, context);
     if (context) calls.set(context, mutation);
+    // Named from its first run if restored or paused before it; otherwise once paused before a
+    // retry, when a persister may have saved it for other tabs: that attempt asks as their copies do.
+    const naming =
+      !!mutation &&
+      !named.has(mutation) &&
+      (again ? pausedRetry.has(mutation) : mutation.state.submittedAt < made || pausedFirst.has(mutation));
+    if (naming) named.add(mutation!);
     const opts = { retry: count, retryDelay: delay, leaseMs };
     try {
       const req = toRequest(request(variables));
-      if (!mutation) return unwrap<TData>(await store.refetch(req, opts));
-      // The first ask of a resumed call joins the tab that sent it or takes its recorded outcome;
+      if (!mutation || !named.has(mutation)) return unwrap<TData>(await store.refetch(req, opts));
+      // The first named ask of a call joins the tab that sent it or takes its recorded outcome;
       // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
       // the call, not the store's replicaId, which a worker's tab learns only once connected.
       const call = isPlainObject(req) ? { ...req, callId: callIdOf(mutation, context!) } : req;
-      return unwrap<TData>(await (again ? store.refetch(call, opts) : store.ensure(call, opts)));
+      return unwrap<TData>(await (naming ? store.ensure(call, opts) : store.refetch(call, opts)));
     } catch (error) {
       throw asQueryError(error);
     }
@@ -74,9 +81,10 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   return fn;
 }
 
-/** The call each of TanStack's contexts was found to be (none: unnamed), and the mutations found. */
+/** The mutation each of TanStack's contexts was found to be, the mutations found, and those named. */
 const calls = new WeakMap<MutationFunctionContext, Mutation | undefined>();
 const taken = new WeakSet<Mutation>();
+const named = new WeakSet<Mutation>();
 
 /**
  * What every tab restores alike: the mutation's key and `submittedAt`, and its place among the
@@ -90,12 +98,12 @@ function callIdOf(mutation: Mutation, context: MutationFunctionContext): string 
 }
 
 /**
- * The mutation TanStack runs `fn` for, when every tab that has it names it alike: submitted before
- * `fn` was made (restored by a persister, or paused since), or paused before its first run (which
- * the persister may have saved for other tabs). Its key and `submittedAt` then name the call in
- * every tab. A call of `fn` outside TanStack, or one never paused nor restored, is none.
+ * The mutation TanStack runs `fn` for. Every tab that has it names it alike when it was submitted
+ * before `fn` was made (restored by a persister, or paused since) or paused before a run (which the
+ * persister may have saved for other tabs): its key and `submittedAt` then name the call in every
+ * tab. A call of `fn` outside TanStack is none.
  */
-function resumed(fn: unknown, made: number, variables: unknown, context: MutationFunctionContext | undefined): Mutation | undefined {
+function found(fn: unknown, variables: unknown, context: MutationFunctionContext | undefined): Mutation | undefined {
   // Equal calls resumed together are continued, then run, in the cache's order: the first not yet
   // found is this one. A call found before (in flight, or waiting for its retry) is not.
   const one = context?.client
@@ -110,5 +118,5 @@ function resumed(fn: unknown, made: number, variables: unknown, context: Mutatio
         !taken.has(m),
     );
   if (one) taken.add(one);
-  return one && (one.state.submittedAt < made || pausedFirst.has(one)) ? one : undefined;
+  return one;
 }

@@ -1,10 +1,10 @@
 // @vitest-environment jsdom
 /**
  * README, "A paused mutation resumed after a reload is one request across the tabs": the edges of
- * naming a call a tab still open paused before its first run. A call queued behind its `scope`,
- * networkMode "offlineFirst" and "always", a call paused after a failure, equal calls resumed
- * together beside a retry or a call never paused. Real Yjs docs, TanStack's persister over one
- * in-memory async storage, a real HTTP server on 127.0.0.1.
+ * naming a call a tab still open paused. A call queued behind its `scope`, networkMode
+ * "offlineFirst" and "always", a call paused after a failure (named from its retry on), a retry
+ * never paused (unnamed), equal calls resumed together beside a retry or a call never paused.
+ * Real Yjs docs, TanStack's persister over one in-memory async storage, a real HTTP server on 127.0.0.1.
  */
 import { onlineManager, type MutationOptions } from "@tanstack/react-query";
 import { act, cleanup, waitFor } from "@testing-library/react";
@@ -77,7 +77,7 @@ describe("network modes that run a call offline", () => {
 });
 
 describe("a call paused after a failure", () => {
-  it("retry 3: failed once online, paused offline, its retry is sent again with a new Idempotency-Key, unnamed", async () => {
+  it("retry 3: failed once online, paused offline, its retry is named as a restored copy would be and sent, with a new Idempotency-Key", async () => {
     const b = persistingBrowser();
     const a = openTab(b, { retry: 3, retryDelay: () => (act(() => onlineManager.setOnline(false)), 0) });
     await pause(10);
@@ -87,9 +87,42 @@ describe("a call paused after a failure", () => {
     await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
     act(() => onlineManager.setOnline(true));
     await statuses(a, ["success"]);
+    // The failed attempt's recorded error does not answer the named retry: it is sent.
     expect(posts).toHaveLength(2);
     expect(keys()).toBe(2);
-    expect(ensure.mock.calls.filter(([req]) => typeof req === "object" && "callId" in req)).toEqual([]);
+    const named = ensure.mock.calls.filter(([req]) => typeof req === "object" && "callId" in req);
+    expect(named).toHaveLength(1);
+  });
+
+  it("a retry never paused is sent as before: unnamed, a new Idempotency-Key", async () => {
+    const b = persistingBrowser();
+    const a = openTab(b, { retry: 3, retryDelay: 0 });
+    await pause(10);
+    const ensure = vi.spyOn(a.store, "ensure");
+    const refetch = vi.spyOn(a.store, "refetch");
+    host.failing = 1;
+    a.order("book");
+    await statuses(a, ["success"]);
+    expect(posts).toHaveLength(2);
+    expect(keys()).toBe(2);
+    expect(refetch).toHaveBeenCalledTimes(2);
+    const named = [...ensure.mock.calls, ...refetch.mock.calls].filter(([req]) => typeof req === "object" && "callId" in req);
+    expect(named).toEqual([]);
+  });
+
+  it("failed again after it was named: its next retry is a new revision of the named call, sent", async () => {
+    const b = persistingBrowser();
+    const a = openTab(b, { retry: 3, retryDelay: () => (act(() => onlineManager.setOnline(false)), 0) });
+    await pause(10);
+    host.failing = 2;
+    a.order("book");
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
+    act(() => onlineManager.setOnline(true));
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 2 }));
+    act(() => onlineManager.setOnline(true));
+    await statuses(a, ["success"]);
+    expect(posts).toHaveLength(3);
+    expect(keys()).toBe(3);
   });
 });
 

@@ -4,11 +4,13 @@
  * stayed open: tab A, offline, adds an order (`useMutation` pauses it before its first run; A's
  * persister saves it), tab B reloads while offline and restores it from the storage every tab
  * shares; back online both resume it. A's own call is named as B's restored copy is, so the two
- * join one POST (plain TanStack: one POST per tab). Two calls A paused at different moments stay
+ * join one POST (plain TanStack: one POST per tab), and so does a call A paused only after a failure
+ * (its retry is named from then on). Two calls A paused at different moments stay
  * two POSTs, a call never paused is sent as before, and useMutation's own retry still sends again.
  * Real Yjs docs, TanStack's persister over one in-memory async storage, a real HTTP server on 127.0.0.1.
  */
 import { onlineManager } from "@tanstack/react-query";
+import type { OrderOptions } from "../harness/persister.tsx";
 import { act, cleanup, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -27,7 +29,7 @@ type Kind = "shared" | "plain";
 const sent = (kind: Kind) => posts.filter((p) => p.path === `/${kind}/orders`);
 
 /** A tab on the browser's storage whose orders are `kind` POSTs to the host; it resumes what it restores. */
-function openTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, retry = 0) {
+function openTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, retry = 0, options: OrderOptions = {}) {
   const store: SharedFetchStoreWithExtras = b.tab();
   const url = `${host.base}/${kind}/orders`;
   const post = (item: string) => ({ url, method: "POST", body: JSON.stringify({ item }) });
@@ -42,6 +44,7 @@ function openTab(b: ReturnType<typeof persistingBrowser>, kind: Kind, retry = 0)
             if (!res.ok) throw new Error(`HTTP ${res.status}`);
             return res.json();
           },
+    ...options,
   });
 }
 
@@ -132,6 +135,36 @@ describe("a mutation paused in a tab that stays open, restored by a tab that rel
     expect(first).toBeTruthy();
     expect(second).not.toBe(first);
   });
+
+  it.each([
+    ["shared", 1],
+    ["plain", 2],
+  ] as const)(
+    "%s: a call A paused only after a failure (online, failed, offline before its retry), restored by B: back online, %i POST",
+    async (kind, expected) => {
+      const b = persistingBrowser();
+      const a = openTab(b, kind, 1, { retryDelay: () => (act(() => onlineManager.setOnline(false)), 0) });
+      await pause(10);
+      host.failing = 1;
+      a.order("book");
+      await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
+      await waitFor(() => expect(persistedMutations(b.storage)).toHaveLength(1));
+      const reloaded = openTab(b, kind);
+      await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual([true]));
+      const failed = sent(kind).length;
+      act(() => onlineManager.setOnline(true));
+      await settled(a, ["success"]);
+      await settled(reloaded, ["success"]);
+      await pause(50);
+      // The failed attempt's error answers neither: the call is sent once more, for both tabs.
+      expect(failed).toBe(1);
+      expect(sent(kind).length - failed).toBe(expected);
+      if (kind === "shared") {
+        expect(reloaded.states()[0]!.data).toEqual(a.states()[0]!.data);
+        expect(new Set(sent(kind).map((p) => p.key)).size).toBe(2);
+      }
+    },
+  );
 
   it("calls never paused are sent as before: unnamed, identical ones in flight joined, a later one sent again", async () => {
     const b = persistingBrowser();
