@@ -2,7 +2,7 @@ import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tan
 import type { SharedFetchStore } from "../core/types.ts";
 import { noteSubscribed } from "./demand.ts";
 import { notePaused } from "./paused-calls.ts";
-import { noteAction, pushRecorded, type Recorded } from "./push.ts";
+import { heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
@@ -99,6 +99,7 @@ class Bridge {
   private readonly stopCache: () => void;
   private readonly stopReads: () => void;
   private reading = false;
+  private readonly stopMutations: () => void;
 
   constructor(
     private readonly client: QueryClient,
@@ -108,6 +109,10 @@ class Bridge {
     const cache = client.getQueryCache();
     this.stopCache = cache.subscribe((event) => this.onEvent(event));
     this.stopReads = onGet(cache, (query) => this.read(query));
+    // The last pending mutation settling releases the results held back (heldBack).
+    this.stopMutations = client.getMutationCache().subscribe(() => {
+      if (!client.isMutating()) for (const query of this.watches.keys()) if (heldBack.has(query)) this.schedule(query);
+    });
     for (const query of cache.getAll()) this.reconcile(query as AnyQuery);
   }
 
@@ -127,6 +132,7 @@ class Bridge {
     this.disposed = true;
     this.stopCache();
     this.stopReads();
+    this.stopMutations();
     for (const query of [...this.watches.keys()]) this.unwatch(query);
     this.gone();
   }
@@ -146,7 +152,7 @@ class Bridge {
         // Back to its initial state (resetQueries): what is recorded now, if newer, goes in at once,
         // watched or not, before the refetch that follows starts (it would keep it out meanwhile).
         const registration = registrationOf(query, this.store);
-        const reset = noteAction(query, event.action, registration) && registration;
+        const reset = noteAction(query, event.action, registration, this.client.isMutating() > 0) && registration;
         this.reconcile(query);
         if (reset) (reset.push ?? pushRecorded)(this.client, query, reset);
         else if (this.watches.has(query)) this.schedule(query);
@@ -251,6 +257,8 @@ class Bridge {
 
   /** What is recorded, into the query if newer; its own set hands the query out again (read), which it skips. */
   private push(query: AnyQuery, registration: Registration): void {
+    // Data the app set while a mutation of this tab runs (an optimistic update) waits for it.
+    if (heldBack.has(query) && this.client.isMutating()) return;
     this.reading = true;
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);

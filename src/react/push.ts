@@ -43,6 +43,15 @@ const answeredAt = new WeakMap<object, number | undefined>();
  */
 export const setByApp = new WeakMap<object, number>();
 
+/**
+ * Queries whose data the app set while a mutation was pending in their client: TanStack's
+ * optimistic update (onMutate's setQueryData, onError's rollback). Another replica's result waits
+ * until no mutation is pending, as the recipe's cancelQueries keeps this tab's own fetches from
+ * undoing the update: one sent after the set showed the list without this tab's pending item (two
+ * tabs adding at once), where plain TanStack never shows another tab's result at all.
+ */
+export const heldBack = new WeakSet<object>();
+
 /** Told of each action on a query's state, for what its fetch delivers in parts (an infinite query's pages). */
 export const onAction = new WeakMap<object, (action: { type: string; manual?: boolean }) => void>();
 
@@ -58,6 +67,7 @@ export function noteAction(
   query: AnyQuery,
   action: { type: string; manual?: boolean; dataUpdatedAt?: number },
   recorded?: Recorded,
+  mutating?: boolean,
 ): boolean {
   onAction.get(query)?.(action);
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
@@ -70,11 +80,15 @@ export function noteAction(
   // The state the query was made with, again (resetQueries, or a first fetch cancelled): its
   // initialData is the result recorded back then, older than what the store holds now.
   const reset = action.type === "setState" && !query.state.dataUpdateCount;
+  if (action.type === "success" || reset) heldBack.delete(query);
   if ((action.type === "success" && action.manual === true && !ours) || reset) {
     deliveredRev.delete(query);
     handedOver.delete(query);
     if (reset) setByApp.delete(query);
-    else setByApp.set(query, recorded ? (recorded.info()?.rev ?? 0) + (recorded.snapshot().claim ? 1 : 0) : Infinity);
+    else {
+      setByApp.set(query, recorded ? (recorded.info()?.rev ?? 0) + (recorded.snapshot().claim ? 1 : 0) : Infinity);
+      if (mutating) heldBack.add(query);
+    }
   }
   return reset;
 }
