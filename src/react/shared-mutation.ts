@@ -73,7 +73,10 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
       // the call, not the store's replicaId, which a worker's tab learns only once connected.
       const call = isPlainObject(req) ? { ...req, callId: callIdOf(mutation, context!) } : req;
-      return unwrap<TData>(await (naming ? store.ensure(call, opts) : store.refetch(call, opts)));
+      // A copy saved while it waited for its retry asks past the error that retry follows, joining
+      // the retry in flight or taking its outcome, as the tab that paused it does.
+      const joins = naming && !(mutation.state.failureCount && store.snapshot(call).status === "error");
+      return unwrap<TData>(await (joins ? store.ensure(call, opts) : store.refetch(call, opts)));
     } catch (error) {
       throw asQueryError(error);
     }

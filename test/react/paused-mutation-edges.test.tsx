@@ -126,6 +126,35 @@ describe("a call paused after a failure", () => {
   });
 });
 
+describe("a call named before its first run, failed, then paused before its retry", () => {
+  it("restored by a tab that reloads: the recorded error answers neither copy, one POST for the retry, one outcome", async () => {
+    const b = persistingBrowser();
+    let first = true;
+    const offlineOnce = () => {
+      if (first) act(() => onlineManager.setOnline(false));
+      first = false;
+      return 0;
+    };
+    const a = openTab(b, { retry: 2, retryDelay: offlineOnce });
+    await pause(10);
+    act(() => onlineManager.setOnline(false));
+    a.order("book"); // paused before its first run: named
+    await pause(3);
+    host.failing = 1;
+    act(() => onlineManager.setOnline(true)); // sent named, 503, its retry paused offline
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
+    await waitFor(() => expect(persistedMutations(b.storage)).toHaveLength(1));
+    const reloaded = openTab(b);
+    await waitFor(() => expect(reloaded.states().map((s) => s.isPaused)).toEqual([true]));
+    act(() => onlineManager.setOnline(true));
+    await statuses(a, ["success"]);
+    await statuses(reloaded, ["success"]);
+    await pause(50);
+    expect(posts).toHaveLength(2);
+    expect(reloaded.states()[0]!.data).toEqual(a.states()[0]!.data);
+  });
+});
+
 describe("equal calls resumed together", () => {
   it("three, one a retry of a named call: three POSTs, each its own Idempotency-Key", async () => {
     const b = persistingBrowser();
