@@ -83,9 +83,12 @@ export type TabMessage =
   | { t: "retry"; id: number; retry: boolean; delayMs: number }
   | { t: "abort"; id: number }
   | { t: "sub"; kind: WorkKind; key: string; req: unknown }
-  /** What the worker holds for the key now, answered by one `snap` and read only: no subscription, no request. */
+  /**
+   * What the worker holds for the key now, answered by a `snap`, and again at each result recorded
+   * until `unlook`; read only: no subscription, no request.
+   */
   | { t: "look"; kind: WorkKind; key: string; req: unknown }
-  | { t: "unsub"; key: string }
+  | { t: "unsub" | "unlook"; key: string }
   | { t: "watch"; inspect: boolean; events: boolean; doc?: boolean }
   /** A Yjs update of the tab's mirror of the doc (the devtools' actions write there). */
   | { t: "doc"; update: Uint8Array }
@@ -235,6 +238,7 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
     case "look":
       return kind(data.kind) && str(data.key) ? (data as TabMessage) : undefined;
     case "unsub":
+    case "unlook":
       return str(data.key) ? (data as TabMessage) : undefined;
     case "watch":
       return typeof data.inspect === "boolean" &&

@@ -76,9 +76,10 @@ export class RemoteViews {
 
   /**
    * Asks the worker once what it holds for the key, where this tab does not hear of it, and calls
-   * `done` with the answer kept (`read`): the worker only reads, it subscribes to nothing. Nothing
-   * recorded, `done` is called again once a result is (the worker tells, see TabSession.look), as
-   * a per-tab replica's disabled query shows one at its next render; until the returned `off`.
+   * `done` with the answer kept (`read`): the worker only reads, it subscribes to nothing. It calls
+   * `done` again at each result recorded after (the worker tells, see TabSession.look), as a
+   * per-tab replica's disabled query shows one at its next render; until the returned `off`, whose
+   * last one ends the look in the worker too.
    */
   look(kind: WorkKind, key: string, req: unknown, done: () => void): () => void {
     if (this.hears(key)) return () => {};
@@ -90,15 +91,17 @@ export class RemoteViews {
     const { done: dones } = l;
     dones.add(done);
     return () => {
-      dones.delete(done);
-      if (!dones.size && this.looks.get(key)?.done === dones) this.looks.delete(key);
+      if (dones.delete(done) && !dones.size && this.looks.get(key)?.done === dones) {
+        this.looks.delete(key);
+        this.send({ t: "unlook", key });
+      }
     };
   }
 
   private answerLook(key: string, last?: boolean): void {
     const l = this.looks.get(key);
     if (!l) return;
-    if (last || this.infos.has(key)) this.looks.delete(key);
+    if (last) this.looks.delete(key);
     callAll(l.done, [], "look");
   }
 

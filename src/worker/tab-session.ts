@@ -21,8 +21,8 @@ export class TabSession {
   private doc: Y.Doc | undefined;
   private readonly waiters = new Map<number, AbortController>();
   private readonly subs = new Map<string, Sub>();
-  /** Keys the tab looked at with nothing recorded: each is told once a result is (see look). */
-  private readonly looks = new Map<string, () => boolean>();
+  /** The tab's open looks by key: each tells it of a newly recorded result (see look). */
+  private readonly looks = new Map<string, () => void>();
   private stopLooks: (() => void) | undefined;
   private watching: (() => void)[] = [];
   private stopWatchingTab: (() => void) | undefined;
@@ -136,6 +136,8 @@ export class TabSession {
         return this.subscribe(store, msg.kind, msg.key, msg.req);
       case "look":
         return this.look(store, msg.kind, msg.key, msg.req);
+      case "unlook":
+        return void this.looks.delete(msg.key);
       case "unsub":
         this.subs.get(msg.key)?.off();
         this.subs.delete(msg.key);
@@ -301,21 +303,22 @@ export class TabSession {
 
   /**
    * A tab's disabled query reads what is recorded: as a subscriber, this store would take over
-   * work another replica abandoned, which a disabled query never does. Nothing recorded, the tab
-   * is told once a result is (a per-tab replica's disabled query shows it at its next render):
-   * the store's changes are watched for it, not the key.
+   * work another replica abandoned, which a disabled query never does. The tab is told of each
+   * result recorded after (a per-tab replica's disabled query shows one at its next render, and a
+   * feed's pages must read one moment of the doc) until it ends the look: the store's changes are
+   * watched for it, not the key, and only the open looks are read at each.
    */
   private look(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
-    const answer = (): boolean => {
+    let told: unknown;
+    const tell = (): void => {
       const recorded = resultInfoOf(store, kind, req);
-      this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...recorded });
-      return !!recorded.info;
+      const now = recorded.info && `${recorded.info.rev} ${recorded.info.at}`;
+      if (told !== (told = now) || !this.looks.has(key)) this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...recorded });
     };
-    if (answer()) return void this.looks.delete(key);
-    this.looks.set(key, () => !!resultInfoOf(store, kind, req).info && answer());
-    this.stopLooks ??= store.onInspect(() => {
-      for (const [k, told] of this.looks) if (told()) this.looks.delete(k);
-    });
+    this.looks.delete(key);
+    tell();
+    this.looks.set(key, tell);
+    this.stopLooks ??= store.onInspect(() => this.looks.forEach((t) => t()));
   }
 
   private markDirty(key: string): void {
