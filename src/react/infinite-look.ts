@@ -17,7 +17,9 @@ export function lookChain(store: SharedFetchStore, request: PageRequest, query: 
   const answered = new Set<string>();
   const offs = new Map<string, () => void>();
   const known = (key: string) => answered.has(key) || !!extras.hears?.call(store, key);
+  let ended = false;
   const walk = (): void => {
+    if (ended) return;
     const { next } = chainOf(store, request, query.options as unknown as ChainOptions, known);
     if (!next) return done();
     if (!offs.has(next.key))
@@ -27,9 +29,13 @@ export function lookChain(store: SharedFetchStore, request: PageRequest, query: 
       );
   };
   lookedChains.set(query, known);
-  // Not inside the cache's notice that asked for the look: where every page is heard, it ends at once.
+  // Not inside the cache's notice that asked for the look: where every page is heard, it ends at
+  // once. Ended before (its query removed at once), it asks nothing.
   queueMicrotask(walk);
-  return () => offs.forEach((off) => off());
+  return () => {
+    ended = true;
+    offs.forEach((off) => off());
+  };
 }
 
 /** Per feed: which of its pages' kept records are current (looked up, or heard of). */

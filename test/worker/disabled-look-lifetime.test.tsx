@@ -5,6 +5,7 @@
  * - The worker forgets the looks of queries the tab removed: a tab that mounts and removes many
  *   distinct disabled queries leaves nothing behind in the worker (each store change there read
  *   every one of them, and each result recorded later for them was posted to the tab).
+ * - A feed removed before its first page look went asks nothing.
  * - A feed's pages are read at one moment of the worker's doc: another tab refreshing the feed
  *   between two page looks never leaves a chain that mixes the two refreshes.
  * Real ports, the worker's real store and Yjs docs; the simulated host; the port's messages counted.
@@ -103,6 +104,18 @@ describe("a look lasts while its query does", () => {
     // The three recorded are read for the other tab's own asks; the rest, by nobody.
     expect(asked.filter((url) => urls.slice(3).includes(url))).toEqual([]);
     expect(b.host.calls).toHaveLength(3);
+  });
+
+  it("a disabled feed removed in the render that mounted it: no page look goes to the worker", async () => {
+    const { tab, sent, served } = setUp();
+    await served();
+    const client = new QueryClient();
+    sent.length = 0;
+    const { unmount } = render(app(tab, <Feed store={tab} />, client));
+    unmount();
+    client.removeQueries();
+    await pause(30);
+    expect(sent.filter((m) => m.t === "look")).toEqual([]);
   });
 });
 
