@@ -179,10 +179,12 @@ class Bridge {
     this.push(query, registration);
     // A feed's pages are asked page by page (put): its reads take what the tab holds.
     if (registration.put) return;
-    // One ask per query: a read ends the one before it (an unanswered ask would stay open otherwise).
-    this.reads.get(query)?.();
-    // The worker's answer comes later: the query may be observed (watched) or gone by then.
+    // The worker's answer comes later: the query may be observed (watched) or gone by then. One
+    // ask per query: a read joins the open one, then ends its own part in it, so reads in a row
+    // send one message; the ask stays open, told of each newer result, until the query goes.
+    const before = this.reads.get(query);
     const off = registration.look?.(() => this.unobserved(query) === registration && this.push(query, registration), query);
+    before?.();
     if (off) this.reads.set(query, off);
   }
 

@@ -3,10 +3,12 @@
  * A SharedWorker tab's shared query with no observer (its pane unmounted, still cached) hears of
  * its key no more: reading it (getQueryData) asks the worker what it holds, a read that subscribes
  * to nothing and sends no request, and the answer goes into the query: the next read is the newest
- * result another tab recorded. Real ports, the worker's real store and Yjs docs; the simulated host.
+ * result another tab recorded. Reads in a row (getQueryData in every render of another pane) send
+ * one ask while it is unanswered, and a read after its answer asks again. Real ports, the worker's
+ * real store and Yjs docs; the simulated host.
  */
 import { QueryClient, useQuery } from "@tanstack/react-query";
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -37,4 +39,40 @@ it("tab B's pane unmounted, tab A refetches: B's read asks its worker, and the n
   expect(b.host.calls).toHaveLength(2);
   await waitFor(() => expect(client.getQueryData(key)).toEqual({ n: 2 }));
   expect(b.host.calls).toHaveLength(2);
+});
+
+it("ten reads in a row of B's unobserved query send one ask to the worker, which stays open: a newer result recorded later reaches the query with no ask of its own", async () => {
+  const b = browser(new Host());
+  b.host.auto = (call) => ({ status: 200, body: { n: call.n }, delayMs: 5 });
+  const looks: unknown[] = [];
+  const tabA = b.tab() as SharedFetchStoreWithExtras;
+  const tabB = b.tab({
+    worker: (name) => {
+      const { port } = b.start(name);
+      const post = port.postMessage.bind(port);
+      port.postMessage = (m: unknown) => ((m as { t: string }).t === "look" && looks.push(m), post(m as never));
+      return { port };
+    },
+  }) as SharedFetchStoreWithExtras;
+  const client = new QueryClient();
+  const { rerender } = render(app(tabB, <Pane store={tabB} />, client));
+  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("1"));
+  rerender(app(tabB, <></>, client));
+  const key = sharedQueryOptions(tabB, URL).queryKey;
+  const pause = () => act(() => new Promise<void>((r) => setTimeout(r, 30)));
+  await pause();
+  looks.length = 0;
+
+  await tabA.refetch({ url: URL });
+  for (let i = 0; i < 10; i++) client.getQueryData(key);
+  expect(looks).toHaveLength(1);
+  await pause();
+  expect(client.getQueryData(key)).toEqual({ n: 2 });
+
+  await tabA.refetch({ url: URL });
+  for (let i = 0; i < 10; i++) client.getQueryData(key);
+  expect(looks).toHaveLength(1);
+  await pause();
+  expect(client.getQueryData(key)).toEqual({ n: 3 });
+  expect(b.host.calls).toHaveLength(3);
 });
