@@ -1,12 +1,12 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
-import { QueryClientProvider, useMutation, useQueryClient } from "@tanstack/react-query";
-import { useMemo, type ReactNode } from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
-import { SharedFetchProvider, sharedMutationFn, sharedQueryKey, sharedQueryOptions } from "../src/index.ts";
-import { ListPane, listResponder, type ItemList } from "./support/list-pane.tsx";
+import { sharedMutationFn, sharedQueryKey } from "../src/index.ts";
+import { ListTab, listResponder } from "./support/list-pane.tsx";
 import { A_STAYS_OPEN, EVERY_TAB_RELOADS, ResumeScenario } from "./support/offline-resume.tsx";
 import { playOfflineResume } from "./support/offline-resume-play.ts";
+import { OptimisticScenario } from "./support/optimistic-tabs.tsx";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
@@ -51,20 +51,6 @@ function AddItem({ world, replica, url }: { world: Replicas; replica: Replica; u
   );
 }
 
-/** One tab: its QueryClient, its store's provider (the bridge that brings other tabs' results), its list. */
-function Tab({ world, replica, url, children }: { world: Replicas; replica: Replica; url: string; children?: ReactNode }) {
-  const options = useMemo(() => sharedQueryOptions<ItemList>(replica.store, url, { staleTime: 60_000 }), [replica.store, url]);
-  return (
-    <QueryClientProvider client={replica.queryClient}>
-      <SharedFetchProvider store={replica.store}>
-        <ListPane world={world} replica={replica} options={options}>
-          {children}
-        </ListPane>
-      </SharedFetchProvider>
-    </QueryClientProvider>
-  );
-}
-
 function MutationScenario({ delayMs, url }: Args) {
   const world = useDisposable(() =>
     createReplicas({ names: ["Replica A", "Replica B"], host: createSimulatedHost({ delayMs, respond: listResponder() }) }),
@@ -87,10 +73,10 @@ function MutationScenario({ delayMs, url }: Args) {
       verdict={done}
       panes={
         <PaneRow>
-          <Tab world={world} replica={a!} url={url}>
+          <ListTab world={world} replica={a!} url={url}>
             <AddItem world={world} replica={a!} url={url} />
-          </Tab>
-          <Tab world={world} replica={b!} url={url} />
+          </ListTab>
+          <ListTab world={world} replica={b!} url={url} />
         </PaneRow>
       }
     >
@@ -133,6 +119,65 @@ export const MutationInvalidatesEveryTab: Story = {
     // The panel inspects A's store: A is "this tab" there.
     for (const told of [`this tab claimed POST ${args.url} (rev 1)`, `this tab claimed GET ${args.url} (rev 2)`])
       await waitFor(() => expect(panel).toHaveTextContent(told), WAIT);
+  },
+};
+
+// ---------------------------------------------------------------- optimistic update in two tabs
+
+export const OptimisticUpdateInTwoTabs: Story = {
+  name: "Optimistic update in two tabs",
+  render: (args) => <OptimisticScenario key={`${args.delayMs} ${args.url}`} {...args} />,
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "TanStack's optimistic update recipe in two tabs, each `useQuery(sharedQueryOptions(store, url))` of a list in its own QueryClient, each adding with `useMutation({ mutationFn: sharedMutationFn(store, …) })`: `onMutate` cancels the list query (`cancelQueries`) and sets the list with the new item (`setQueryData`), `onError` rolls back to the list it replaced, `onSettled` invalidates the list. A adds apples: A shows it at once, then one POST and one refetch after it, A's, whose answer B shows with no request of its own. The next POST fails: A shows bread, then rolls back; B never shows it and keeps its list. Then both add at once, and the host holds B's POST: A's add settles and its refetch is recorded, yet B keeps showing its pending dates (a list without them waits while B's add runs, as in one tab the recipe's `cancelQueries` keeps it out) until its own add settles and refetches. Each pane logs every list it showed, in order; B never shows an older list after a newer one. Plain `queryOptions` would refetch once per tab, and B would not see A's item until its own staleTime ran out (`test/react/optimistic-list-side-by-side.test.tsx`).",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent }) => {
+    const { canvas, paneA, paneB, panes } = await findPanes(canvasElement);
+    const lists = (pane: HTMLElement) => [...within(pane).getByTestId("shown").querySelectorAll("li")].map((li) => li.textContent);
+    const expectLists = (a: string[], b: string[]) => waitFor(() => expect([lists(paneA), lists(paneB)]).toEqual([a, b]), WAIT);
+    const methods = (text: string) => waitFor(() => expect(canvas.getByTestId("host-methods")).toHaveTextContent(text), WAIT);
+    const click = async (name: string) => {
+      const button = canvas.getByRole("button", { name });
+      await waitFor(() => expect(button).toBeEnabled(), WAIT);
+      await userEvent.click(button);
+    };
+    const one = ["item 1 (#1)"];
+    await expectLists(one, one);
+    await methods("POSTs: 0 · GETs: 1");
+    // #2: A's POST; #3: its onSettled refetch, whose answer B shows too.
+    await click("A adds apples");
+    const aApples = [...one, "item 1, apples (onMutate)", "item 1, apples (#3)"];
+    const bApples = [...one, "item 1, apples (#3)"];
+    await expectLists(aApples, bApples);
+    await methods("POSTs: 1 · GETs: 2");
+    // #4: the POST that fails; A rolls back to answer #3, then refetches (#5); B never shows bread.
+    await click("Fail the next POST");
+    await click("A adds bread");
+    const aBread = [...aApples, "item 1, apples, bread (onMutate)", "item 1, apples (#3)", "item 1, apples (#5)"];
+    const bBread = [...bApples, "item 1, apples (#5)"];
+    await expectLists(aBread, bBread);
+    await methods("POSTs: 2 · GETs: 3");
+    await expectNarrated(canvasElement, /^A's add of bread failed: onError rolls its list back$/);
+    // Both add at once (#6, #7); A's add settles, refetched (#8), while B's POST is held.
+    await click("A adds cheese, B adds dates (B's POST held)");
+    await waitFor(() => expect(lists(paneA).at(-1)).toBe("item 1, apples, cheese (#8)"), WAIT);
+    await click("Answer B's POST");
+    await expect(await verdict(canvasElement)).toMatch(
+      /^4 POSTs \(1 failed\), 4 refetches after them for both tabs; B never showed an older list after a newer one, never showed A's rolled-back bread, and kept its pending dates until its own add settled; 9 host requests: /,
+    );
+    // B's pending dates stayed shown until its own add settled and refetched (#9): never the list of #8.
+    const all = "item 1, apples, cheese, dates (#9)";
+    await expectLists(
+      [...aBread, "item 1, apples, cheese (onMutate)", "item 1, apples, cheese (#8)", all],
+      [...bBread, "item 1, apples, dates (onMutate)", all],
+    );
+    await methods("POSTs: 4 · GETs: 5");
+    for (const pane of panes) await expect(within(pane).getByTestId("error")).toHaveTextContent(/^—$/);
+    await expectNoLies(panes);
   },
 };
 

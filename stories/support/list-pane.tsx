@@ -1,10 +1,14 @@
-import { useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
-import { useEffect, useRef, type CSSProperties, type ReactNode } from "react";
+import { QueryClientProvider, useQuery, type QueryKey, type UseQueryOptions } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from "react";
+import { SharedFetchProvider, sharedQueryOptions } from "../../src/index.ts";
 import type { HostCall } from "../../sim/host.ts";
 import { shortOf, type Replica, type Replicas } from "./replicas.ts";
 
-/** The list as the host answers a GET: its items and the host call that answered it. */
-export type ItemList = { items: string[]; request: number };
+/**
+ * The list as the host answers a GET: its items and the host call that answered it; `optimistic`
+ * once an `onMutate` added an item the host has not answered yet (`request` is then the list's it added to).
+ */
+export type ItemList = { items: string[]; request: number; optimistic?: true };
 
 /**
  * The list host's answers: a POST adds an item, a GET answers the list with its call number. The
@@ -31,6 +35,8 @@ type ListPaneProps<E extends Error> = {
   options: UseQueryOptions<ItemList, E, ItemList, QueryKey>;
   /** Buttons of this tab's own (a mutation), below the list. */
   children?: ReactNode;
+  /** Where the pane appends each list it renders ("item 1, item 2 (#3)"), shown below it as a log. */
+  shown?: string[] | undefined;
 };
 
 /**
@@ -39,7 +45,7 @@ type ListPaneProps<E extends Error> = {
  * numbers) and whether any render showed "not pending, no data" (data-lied), so a play function
  * checks the history, not a moment; each list shown is narrated.
  */
-export function ListPane<E extends Error>({ world, replica, options, children }: ListPaneProps<E>) {
+export function ListPane<E extends Error>({ world, replica, options, children, shown }: ListPaneProps<E>) {
   const q = useQuery(options);
   const who = shortOf(replica.name);
   const answer = q.data?.request;
@@ -48,10 +54,16 @@ export function ListPane<E extends Error>({ world, replica, options, children }:
   const lied = useRef(false);
   if (q.status !== "pending" && q.data === undefined && q.error === null) lied.current = true; // eslint-disable-line react-hooks/refs
   const count = q.data?.items.length;
+  const optimistic = q.data?.optimistic === true;
+  // Appended as rendered, like the answers above: a list shown for one render is in the log too.
+  const entry = q.data && `${q.data.items.join(", ")} (${optimistic ? "onMutate" : `#${answer}`})`;
+  if (shown && entry && shown.at(-1) !== entry) shown.push(entry);
   useEffect(() => {
-    if (answer !== undefined)
-      world.narration.add({ text: `${who} shows ${count} item${count === 1 ? "" : "s"} (host answer #${answer})`, replica: who });
-  }, [world, who, answer, count]);
+    if (answer !== undefined) {
+      const from = optimistic ? "set by onMutate" : `host answer #${answer}`;
+      world.narration.add({ text: `${who} shows ${count} item${count === 1 ? "" : "s"} (${from})`, replica: who });
+    }
+  }, [world, who, answer, count, optimistic]);
   return (
     <section
       aria-label={replica.name}
@@ -75,6 +87,30 @@ export function ListPane<E extends Error>({ world, replica, options, children }:
       </div>
       <div data-testid="error">{q.error ? q.error.message : "—"}</div>
       {children}
+      {shown && (
+        <ol
+          aria-label={`What ${who} showed`}
+          data-testid="shown"
+          style={{ margin: "0.75rem 0 0", paddingLeft: "1.2rem", color: "#5a6470" }}
+        >
+          {shown.map((list, i) => (
+            <li key={i}>{list}</li>
+          ))}
+        </ol>
+      )}
     </section>
+  );
+}
+
+/** One tab: its QueryClient, its store's provider (the bridge that brings other tabs' results), its list of `url`. */
+export function ListTab({ url, ...pane }: Omit<ListPaneProps<Error>, "options"> & { url: string }) {
+  const { store } = pane.replica;
+  const options = useMemo(() => sharedQueryOptions<ItemList>(store, url, { staleTime: 60_000 }), [store, url]);
+  return (
+    <QueryClientProvider client={pane.replica.queryClient}>
+      <SharedFetchProvider store={store}>
+        <ListPane {...pane} options={options} />
+      </SharedFetchProvider>
+    </QueryClientProvider>
   );
 }
