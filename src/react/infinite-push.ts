@@ -162,7 +162,9 @@ export function delivering(query: AnyQuery, signal: AbortSignal): { revs: Map<st
       queueMicrotask(() => {
         const { data, dataUpdatedAt } = query.state as { data?: Pages; dataUpdatedAt: number };
         if (data !== set || data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
-        tail.revs.forEach((rev, key) => mine.set(key, rev));
+        // Marked as the store's delivery again (see pagesDelivered): set after the fetch's own.
+        const revs = pagesDelivered(query);
+        tail.revs.forEach((rev, key) => revs.set(key, rev));
         const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
         query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });
       });

@@ -33,9 +33,17 @@ const pushedAt = new WeakMap<object, number>();
 /**
  * The writer's `at` of the result a query function answered with, when its request was sent before
  * the function asked (another replica's, joined or recent enough): TanStack dates what a query
- * function returns now, which would make another replica's older result look fresh here.
+ * function returns now, which would make another replica's older result look fresh here. Present
+ * (even undefined) from the store's delivery until the success that sets it: a success without it
+ * ran a query function of the app's own (fetchQuery with its queryFn).
  */
 const answeredAt = new WeakMap<object, number | undefined>();
+
+/**
+ * The data each query held after the store's last delivery to it: data set otherwise (hydrate, a
+ * persister's restore, the app's own query function) is compared by time from then on.
+ */
+const storeData = new WeakMap<object, unknown>();
 
 /**
  * Queries whose data the app set itself (setQueryData): the last revision recorded or claimed
@@ -72,10 +80,8 @@ export function noteAction(
   onAction.get(query)?.(action);
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
   const answered = answeredAt.get(query);
-  if (action.type === "success" && !action.manual && answered) {
-    answeredAt.delete(query);
-    query.setState({ ...query.state, dataUpdatedAt: answered });
-  }
+  const marked = action.type === "success" && answeredAt.delete(query);
+  if (action.type === "success" && !action.manual && answered) query.setState({ ...query.state, dataUpdatedAt: answered });
   const ours = action.dataUpdatedAt !== undefined && action.dataUpdatedAt === pushedAt.get(query);
   // The state the query was made with, again (resetQueries, or a first fetch cancelled): its
   // initialData is the result recorded back then, older than what the store holds now.
@@ -90,6 +96,15 @@ export function noteAction(
       if (mutating) heldBack.add(query);
     }
   }
+  // Data that did not come from the store replaced what it delivered: hydrate's setState (a
+  // navigation's HydrationBoundary, a persister's restore), or a success of the app's own query
+  // function. A result of a higher revision may have been requested before that data was read.
+  if (deliveredRev.has(query) && (action.type === "success" || action.type === "setState"))
+    if (marked) storeData.set(query, query.state.data);
+    else if (query.state.data !== storeData.get(query)) {
+      deliveredRev.delete(query);
+      handedOver.delete(query);
+    }
   return reset;
 }
 

@@ -14,6 +14,7 @@ import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { click, feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, text } from "../harness/side-by-side.tsx";
+import { shownSince } from "../../src/react/push.ts";
 import { browser } from "./browser-sim.ts";
 
 const server = serveFeed({ last: 2 });
@@ -114,4 +115,14 @@ it("a worker tab reloaded on a feed whose maxPages is spread over the options: t
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@1 1@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
+});
+
+it("the chain brought with the first page is the store's delivery: its pages are compared with newer records by revision, as data set from outside the store (hydrated) is not", async () => {
+  const reload = await reloadAfterThreePages();
+  const client = new QueryClient();
+  const log = reload(client);
+  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
+  await pause(20);
+  const [query] = client.getQueryCache().getAll();
+  expect(shownSince(query as never)).toBeUndefined();
 });
