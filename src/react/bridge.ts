@@ -109,9 +109,10 @@ class Bridge {
     const cache = client.getQueryCache();
     this.stopCache = cache.subscribe((event) => this.onEvent(event));
     this.stopReads = onGet(cache, (query) => this.read(query));
-    // The last pending mutation settling releases the results held back (heldBack).
+    // The last pending mutation settling ends each hold (heldBack), once: kept, it held results back
+    // again during any later mutation, unless a result had come in while the first one ran.
     this.stopMutations = client.getMutationCache().subscribe(() => {
-      if (!client.isMutating()) for (const query of this.watches.keys()) if (heldBack.has(query)) this.schedule(query);
+      if (!client.isMutating()) for (const query of this.mine) if (heldBack.delete(query) && this.watches.has(query)) this.schedule(query);
     });
     for (const query of cache.getAll()) this.reconcile(query as AnyQuery);
   }
