@@ -58,25 +58,21 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     const again = !!context && calls.has(context);
     const mutation = again ? calls.get(context!) : found(fn, variables, context);
     if (context) calls.set(context, mutation);
-    // Named from its first run if restored or paused before it; otherwise once paused before a
-    // retry, when a persister may have saved it for other tabs: that attempt asks as their copies do.
-    const naming =
-      !!mutation &&
-      !named.has(mutation) &&
-      (again ? pausedRetry.has(mutation) : mutation.state.submittedAt < made || pausedFirst.has(mutation));
-    if (naming) named.add(mutation!);
+    // Named from its first run if restored or paused before it, and anew at each retry paused
+    // before it ran, when a persister may have saved it for other tabs: each resumes that pause.
+    const repaused = !!mutation && pausedRetry.delete(mutation);
+    const naming = again ? repaused : !!mutation && (mutation.state.submittedAt < made || pausedFirst.has(mutation));
+    if (naming) names.set(mutation!, callIdOf(mutation!, context!));
     const opts = { retry: count, retryDelay: delay, leaseMs };
     try {
       const req = toRequest(request(variables));
-      if (!mutation || !named.has(mutation)) return unwrap<TData>(await store.refetch(req, opts));
-      // The first named ask of a call joins the tab that sent it or takes its recorded outcome;
+      const callId = mutation && names.get(mutation);
+      if (!callId) return unwrap<TData>(await store.refetch(req, opts));
+      // The first ask after a pause joins the tab that sent it or takes its recorded outcome;
       // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
       // the call, not the store's replicaId, which a worker's tab learns only once connected.
-      const call = isPlainObject(req) ? { ...req, callId: callIdOf(mutation, context!) } : req;
-      // A copy saved while it waited for its retry asks past the error that retry follows, joining
-      // the retry in flight or taking its outcome, as the tab that paused it does.
-      const joins = naming && !(mutation.state.failureCount && store.snapshot(call).status === "error");
-      return unwrap<TData>(await (joins ? store.ensure(call, opts) : store.refetch(call, opts)));
+      const call = isPlainObject(req) ? { ...req, callId } : req;
+      return unwrap<TData>(await (naming ? store.ensure(call, opts) : store.refetch(call, opts)));
     } catch (error) {
       throw asQueryError(error);
     }
@@ -84,20 +80,24 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   return fn;
 }
 
-/** The mutation each of TanStack's contexts was found to be, the mutations found, and those named. */
+/** The mutation each of TanStack's contexts was found to be, the mutations found, and each named one's name. */
 const calls = new WeakMap<MutationFunctionContext, Mutation | undefined>();
 const taken = new WeakSet<Mutation>();
-const named = new WeakSet<Mutation>();
+const names = new WeakMap<Mutation, string>();
 
 /**
- * What every tab restores alike: the mutation's key and `submittedAt`, and its place among the
- * calls submitted in that millisecond under that key (a loop of `mutate`), in the order restored.
+ * What every tab restores alike: the mutation's key and `submittedAt`, its place among the calls
+ * submitted in that millisecond under that key (a loop of `mutate`), in the order restored, and
+ * the failures it had when paused. Those make each pause a call of its own: a copy saved while the
+ * call waited for its retry takes that retry's outcome, never an earlier attempt's error, nor sends
+ * again a retry that failed.
  */
 function callIdOf(mutation: Mutation, context: MutationFunctionContext): string {
   const name = (m: Mutation) => hashKey([m.options.mutationKey ?? null, m.state.submittedAt]);
   const own = name(mutation);
   const same = context.client.getMutationCache().findAll({ predicate: (m) => name(m) === own });
-  return hashKey([own, same.indexOf(mutation)]);
+  const failed = mutation.state.failureCount;
+  return hashKey(failed ? [own, same.indexOf(mutation), failed] : [own, same.indexOf(mutation)]);
 }
 
 /**

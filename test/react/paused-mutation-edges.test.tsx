@@ -10,7 +10,7 @@ import { onlineManager, type MutationOptions } from "@tanstack/react-query";
 import { act, cleanup, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedMutationFn, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { persistedMutations, persistingBrowser, resumingOrdersTab } from "../harness/persister.tsx";
+import { memoryStorage, persistedMutations, persistingBrowser, resumingOrdersTab } from "../harness/persister.tsx";
 import { ordersHostForFile } from "../harness/orders-host.ts";
 import { pause } from "../harness/side-by-side.tsx";
 
@@ -152,6 +152,43 @@ describe("a call named before its first run, failed, then paused before its retr
     await pause(50);
     expect(posts).toHaveLength(2);
     expect(reloaded.states()[0]!.data).toEqual(a.states()[0]!.data);
+  });
+});
+
+describe("a copy saved while its call waited for its retry, restored once that retry failed", () => {
+  // The storage as the persister left it while the call waited: a tab that reloads before the
+  // persister saves again (its throttle) restores that copy.
+  it.each([
+    ["paused only after a failure", false],
+    ["named before its first run", true],
+  ])("%s: the copy takes the retry's error as its own attempt, then retries as TanStack retries it", async (_, namedFirst) => {
+    const b = persistingBrowser();
+    let first = true;
+    const offlineOnce = () => {
+      if (first) act(() => onlineManager.setOnline(false));
+      first = false;
+      return 0;
+    };
+    const a = openTab(b, { retry: 1, retryDelay: offlineOnce });
+    await pause(10);
+    host.failing = 9;
+    if (namedFirst) act(() => onlineManager.setOnline(false));
+    a.order("book");
+    if (namedFirst) await pause(3);
+    if (namedFirst) act(() => onlineManager.setOnline(true));
+    // Sent, 503, its retry paused offline.
+    await waitFor(() => expect(a.states()[0]).toMatchObject({ isPaused: true, failureCount: 1 }));
+    await waitFor(() => expect(persistedMutations(b.storage)).toHaveLength(1));
+    const saved = memoryStorage();
+    for (const [key, value] of b.storage.items) saved.items.set(key, value);
+    act(() => onlineManager.setOnline(true));
+    await statuses(a, ["error"]);
+    expect(posts).toHaveLength(2);
+    const reloaded = openTab({ ...b, storage: saved }, { retry: 1, retryDelay: 0 });
+    await statuses(reloaded, ["error"]);
+    await pause(50);
+    // Its resumed attempt is the retry that failed: only its own retry (restarted by TanStack) is sent.
+    expect(posts).toHaveLength(3);
   });
 });
 
