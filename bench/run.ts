@@ -4,6 +4,7 @@
  * - doc growth: encoded size of the shared doc after N request/refetch cycles over K keys
  * - dedupe: host requests when R replicas on one synced network ask for the same keys at once
  * - bundle size of what an app imports (bench/bundle.ts)
+ * - a dashboard's work per query beside TanStack Query (bench/dashboard.tsx)
  */
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
@@ -11,6 +12,7 @@ import { Network } from "../sim/network.ts";
 import { bundleSizes } from "./bundle.ts";
 import { once, print, scaleBench } from "./scale.ts";
 import { devtoolsFigures } from "./devtools.ts";
+import { spawn } from "node:child_process";
 
 const CYCLES = Number(process.env.CYCLES ?? 10_000);
 const KEYS = Number(process.env.KEYS ?? 100);
@@ -89,5 +91,12 @@ await docGrowth();
 for (const r of [2, 8, 32]) await dedupe(r);
 console.log("scaling (issue 8): per-request, per-claim and per-update cost as the doc grows, beside TanStack Query");
 await scaleBench();
+console.log("a dashboard: useQueries over N queries mounted, invalidated, half unmounted and mounted again, beside TanStack Query");
+// A process of its own: it installs jsdom's globals and React's production build.
+await new Promise<void>((resolve, reject) => {
+  const child = spawn(process.execPath, [...process.execArgv, new URL("./dashboard.tsx", import.meta.url).pathname], { stdio: "inherit" });
+  child.once("error", reject);
+  child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`bench/dashboard.tsx exited with ${code}`))));
+});
 console.log("devtools (issue 12): the panel with 1 000 keys");
 await devtoolsFigures();
