@@ -60,7 +60,7 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
       const { retry, retryDelay, networkMode } = context.options;
       // QueryOptions' type has no staleTime, though the merged options a fetch runs with carry it.
       const { staleTime, _optimisticResults } = context.options as { staleTime?: unknown; _optimisticResults?: unknown };
-      fetchedBy.set(query.queryKey, query);
+      noteFetching(query);
       fetches.set(query, {
         fetchOptions: context.fetchOptions,
         retry: retry as RetryValue,
@@ -78,11 +78,17 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
   };
 }
 
+/** Remembers the query a fetch starts for, by its key array, for queryOf. */
+export function noteFetching(query: AnyQuery): void {
+  fetchedBy.set(query.queryKey, query);
+}
+
 /**
  * The cached query whose key a query function was given. TanStack's `find` hashes every query's
  * key to compare it, and a dashboard that refetches all of its N queries would pay N² of those;
- * the behavior saw the query itself. Elsewhere (a `behavior` of yours, another client's query of
- * the same key array fetched since): TanStack's find.
+ * the behavior saw the query itself (an infinite query's watched `fetch`, which TanStack's page
+ * behavior leaves us). Elsewhere (a `behavior` of yours, another client's query of the same key
+ * array fetched since, a feed's first fetch before it was watched): TanStack's find.
  */
 export function queryOf(ctx: Pick<QueryFunctionContext, "client" | "queryKey">): AnyQuery | undefined {
   const cache = ctx.client.getQueryCache();

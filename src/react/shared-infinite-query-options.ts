@@ -17,9 +17,11 @@ import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import {
   demandOf,
   mountsAlways,
+  noteFetching,
   notingDisabled,
   pastRecordedError,
   pastShownError,
+  queryOf,
   retryPolicy,
   type Demand,
   type FetchRecord,
@@ -67,6 +69,7 @@ function watchFetches(query: AnyQuery): void {
   const fetch = query.fetch;
   query.fetch = function (options, fetchOptions) {
     calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions) });
+    noteFetching(query);
     return fetch.call(this, options, fetchOptions);
   };
 }
@@ -143,7 +146,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   // The page each fetch asks for now (its signal names the fetch): the one a cancelQueries keeps.
   const asking = new WeakMap<AbortSignal, SharedRequest>();
   const run = async (ctx: QueryFunctionContext, pageRequest: typeof request, ask: Ask): Promise<TPage> => {
-    const query = ctx.client.getQueryCache().find({ queryKey: ctx.queryKey, exact: true }) as AnyQuery | undefined;
+    const query = queryOf(ctx);
     // The fetch's first page from nothing (a mount with no chain shown): the recorded chain after it comes along.
     const first = !demands.has(ctx.signal) && query?.state.data === undefined;
     const { demand: asked, fetch, out } = demandFor(ctx, query);

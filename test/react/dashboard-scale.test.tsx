@@ -3,14 +3,15 @@
  * A dashboard of many shared queries (useQueries over N sharedQueryOptions): what one query costs
  * must not grow with the number of queries on the page. TanStack's QueryCache.find hashes the key
  * of every query in the cache to compare it; each shared query function looked its query up that
- * way, so invalidating N queries scanned the cache N times (N² key hashes). And each request kept
+ * way, so invalidating N queries scanned the cache N times (N² key hashes); so did each page of a
+ * shared infinite query (sharedInfiniteQueryOptions), whose page behavior is TanStack's. And each request kept
  * past cancelQueries had a cache listener of its own, so every later event of a page that cancelled
  * N queries called N listeners.
  */
-import { QueryClient, useQueries, type QueryCache } from "@tanstack/react-query";
+import { QueryClient, useInfiniteQuery, useQueries, type QueryCache } from "@tanstack/react-query";
 import { act, cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { sharedInfiniteQueryOptions, sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
 import { cluster } from "../harness/replicas.ts";
 
@@ -38,6 +39,32 @@ async function dashboard(n: number, answer = true) {
   return { c, client, cache: client.getQueryCache(), queries };
 }
 
+function Feed({ store, i }: { store: SharedFetchStoreWithExtras; i: number }) {
+  useInfiniteQuery(
+    sharedInfiniteQueryOptions(store, (page: number) => `${url(i)}?page=${page}`, { initialPageParam: 0, getNextPageParam: () => null }),
+  );
+  return null;
+}
+
+/** A page of `n` shared infinite queries (one page each), all shown and answered. */
+async function feeds(n: number) {
+  const c = cluster(1, { settleMs: 0 });
+  const store = c.stores[0]!;
+  c.host.auto = (call) => ({ status: 200, body: { url: call.url, n: call.n } });
+  const client = new QueryClient();
+  render(
+    app(
+      store,
+      Array.from({ length: n }, (_, i) => <Feed key={i} store={store} i={i} />),
+      client,
+    ),
+  );
+  await waitFor(() => expect(c.host.calls).toHaveLength(n));
+  const queries = client.getQueryCache().getAll.bind(client.getQueryCache());
+  await waitFor(() => expect(queries().every((q) => q.state.status === "success" && q.state.fetchStatus === "idle")).toBe(true));
+  return { c, client, cache: client.getQueryCache(), queries };
+}
+
 /** The cache's listeners that subscribe from now on and are still subscribed. */
 function liveListeners(cache: QueryCache): () => number {
   let live = 0;
@@ -58,6 +85,22 @@ describe("a dashboard of N shared queries: work per query, not per query squared
     const scans: number[] = [];
     for (const n of [10, 100]) {
       const { c, client, cache, queries } = await dashboard(n);
+      const getAll = vi.spyOn(cache, "getAll");
+      await act(() => client.invalidateQueries());
+      await waitFor(() => expect(c.host.calls).toHaveLength(2 * n));
+      await waitFor(() => expect(queries().every((q) => q.state.fetchStatus === "idle" && !q.state.isInvalidated)).toBe(true));
+      scans.push(getAll.mock.calls.length);
+      cleanup();
+      c.destroy();
+    }
+    // TanStack's own: invalidateQueries finds the queries to invalidate, then those to refetch.
+    expect(scans).toEqual([2, 2]);
+  });
+
+  it("invalidateQueries() of a page of shared infinite queries scans the query cache as often for 100 feeds as for 10 (each page's function finds its feed without a scan)", async () => {
+    const scans: number[] = [];
+    for (const n of [10, 100]) {
+      const { c, client, cache, queries } = await feeds(n);
       const getAll = vi.spyOn(cache, "getAll");
       await act(() => client.invalidateQueries());
       await waitFor(() => expect(c.host.calls).toHaveLength(2 * n));
