@@ -9,6 +9,13 @@ const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;
 const ASKED: Snapshot = Object.freeze({ status: "pending" }) as Snapshot;
 
 /**
+ * How many keys nothing in the tab holds (no subscription, look or ask) keep their last view: a
+ * read right after the last unsubscribe (a remount, an answer read once its ask ended, a shown
+ * error looked past) finds it, and a tab that visits thousands of keys keeps no more than this.
+ */
+export const KEPT_UNHELD = 128;
+
+/**
  * What this tab's open asks for a key want from the worker: "newer" when one makes it fetch again
  * though an outcome is recorded (a refetch, a freshness demand the shown result misses), "any" else.
  */
@@ -47,6 +54,8 @@ export class RemoteViews {
   private readonly over = new Map<string, { from: Snapshot; view: Snapshot }>();
   /** Keys asked once of the worker (look), with who waits for the answer (re-sent to each new worker). */
   private readonly looks = new Map<string, { kind: WorkKind; req: unknown; done: Set<() => void> }>();
+  /** Keys kept though nothing holds them, the least recently let go first (see KEPT_UNHELD). */
+  private readonly unheld = new Set<string>();
 
   constructor(
     private readonly send: (message: TabMessage) => void,
@@ -86,6 +95,7 @@ export class RemoteViews {
     let l = this.looks.get(key);
     if (!l) {
       this.looks.set(key, (l = { kind, req, done: new Set() }));
+      this.unheld.delete(key);
       this.send({ t: "look", kind, key, req });
     }
     const { done: dones } = l;
@@ -94,6 +104,7 @@ export class RemoteViews {
       if (dones.delete(done) && !dones.size && this.looks.get(key)?.done === dones) {
         this.looks.delete(key);
         this.send({ t: "unlook", key });
+        this.changed(key);
       }
     };
   }
@@ -126,8 +137,11 @@ export class RemoteViews {
 
   /** The key's view may have changed (a push, an ask that came, was answered or withdrawn): its listeners hear of it if it did. */
   changed(key: string): void {
-    if (this.wants(key) !== "newer") this.over.delete(key);
+    const wants = this.wants(key);
+    if (wants !== "newer") this.over.delete(key);
     const w = this.watched.get(key);
+    this.unheld.delete(key);
+    if (!w && !wants && !this.looks.has(key)) this.letGo(key);
     if (!w) return;
     const now = this.read(key);
     if (now === w.shown) return;
@@ -135,11 +149,23 @@ export class RemoteViews {
     callAll(w.listeners, [], "snapshot");
   }
 
+  /** The key is kept as the most recently let go: past the bound, the least recently let go is forgotten. */
+  private letGo(key: string): void {
+    this.unheld.add(key);
+    for (const old of this.unheld) {
+      if (this.unheld.size <= KEPT_UNHELD) return;
+      this.unheld.delete(old);
+      this.snaps.delete(old);
+      this.infos.delete(old);
+    }
+  }
+
   /** The same object until the view changes (useSyncExternalStore). */
   read(key: string): Snapshot {
     const snap = this.snaps.get(key);
     const wants = this.wants(key);
-    if (wants === undefined) return snap ?? IDLE;
+    // A key shown again after it was forgotten: what the worker holds comes with its answer.
+    if (wants === undefined) return snap ?? (this.watched.has(key) ? ASKED : IDLE);
     if (snap === undefined || snap.status === "idle") return ASKED;
     if (wants === "any" || snap.status === "pending") return snap;
     const known = this.over.get(key);
@@ -199,8 +225,9 @@ export class RemoteViews {
   watch(kind: WorkKind, key: string, req: unknown, listener: () => void): () => void {
     let w = this.watched.get(key);
     if (!w) {
-      w = { kind, req, listeners: new Set(), shown: this.read(key) };
-      this.watched.set(key, w);
+      this.watched.set(key, (w = { kind, req, listeners: new Set(), shown: IDLE }));
+      this.unheld.delete(key);
+      w.shown = this.read(key);
       this.send({ t: "sub", kind, key, req });
     }
     const entry = w;
@@ -212,6 +239,7 @@ export class RemoteViews {
       this.watched.delete(key);
       entry.local?.();
       this.send({ t: "unsub", key });
+      this.changed(key);
     };
   }
 

@@ -50,8 +50,11 @@ describe("invariant 8 in SharedWorker mode: asked and not yet answered reads pen
     const host = new Host();
     const t = browser(host).tab();
     const seen = watch(t);
+    expect(t.snapshot(req).status).toBe("pending");
     await served(t);
+    // Pending until the worker's answer to the subscription (the tab cannot tell before), then its idle.
     expect(t.snapshot(req).status).toBe("idle");
+    expect(seen.splice(0)).toEqual(["idle"]);
     const asked = t.ensure(req);
     expect(t.snapshot(req).status).toBe("pending");
     // The listener is told of the change, at the ask.
@@ -113,6 +116,7 @@ describe("invariant 8 in SharedWorker mode: asked and not yet answered reads pen
     const t = browser(host).tab();
     const seen = watch(t);
     await served(t);
+    expect(seen.splice(0)).toEqual(["idle"]);
     const controller = new AbortController();
     const asked = t.ensure(req, { signal: controller.signal });
     expect(t.snapshot(req).status).toBe("pending");
