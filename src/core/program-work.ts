@@ -56,6 +56,13 @@ export function normalizeProgramRequest(req: ProgramRequest): NormalizedProgramR
   return { url: parsed.href, compile: compile === true };
 }
 
+/**
+ * Resolved keys remembered (see ProgramWork.resolved), the most recent: a page that resolves ever
+ * new entries (a playground, a query string per entry) forgets the oldest rather than grow. One
+ * forgotten, evicted and asked again may be served by the HTTP cache once.
+ */
+export const RESOLVED_KEPT = 4096;
+
 /** Program resolution as a job of the claim engine (same claims, leases and invariants as fetches). */
 export class ProgramWork {
   /**
@@ -64,6 +71,12 @@ export class ProgramWork {
    */
   private readonly resolved = new Set<string>();
   constructor(private readonly opts: { identity: string; fetch: typeof fetch; leaseMs: number; records: DocRecords }) {}
+
+  private seen(key: string): void {
+    this.resolved.delete(key);
+    this.resolved.add(key);
+    if (this.resolved.size > RESOLVED_KEPT) this.resolved.delete(this.resolved.values().next().value!);
+  }
 
   /** Keyed by identity, entry URL and compile flag. Throws SharedFetchInputError on bad input. */
   keyOf(req: ProgramRequest): string {
@@ -76,7 +89,7 @@ export class ProgramWork {
     const { url, compile } = normalizeProgramRequest(req);
     const u = new URL(url);
     const key = programKey(this.opts.identity, url, compile);
-    if (this.opts.records.programs.get(key)) this.resolved.add(key);
+    if (this.opts.records.programs.get(key)) this.seen(key);
     return {
       kind: "program",
       key,
@@ -87,7 +100,7 @@ export class ProgramWork {
       run: ({ signal, rev }) => {
         let tries = 0;
         const again = rev > 1 || this.resolved.has(key);
-        this.resolved.add(key);
+        this.seen(key);
         return withRetries(
           async (): Promise<Outcome> => {
             // When this attempt was asked (the writer's clock, as for fetches): a poll's window reads it.
