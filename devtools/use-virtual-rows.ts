@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useState, type UIEvent } from "react";
+import { useLayoutEffect, useRef, useState, type UIEvent } from "react";
 
 /**
  * Windowing of the keys table, written here rather than taken from a library: the panel needs
@@ -45,6 +45,25 @@ export function windowOf(
 }
 
 /**
+ * The heights with the rows measured now (key, px), of the `keys` listed only: a new map only when
+ * one differs (the observer then settles), or when keys no longer listed are to go (a panel left
+ * open for days sees thousands come and go).
+ */
+export function remeasured(
+  old: ReadonlyMap<string, number>,
+  rows: [string, number][],
+  keys: readonly string[],
+): ReadonlyMap<string, number> {
+  let next: Map<string, number> | undefined;
+  if (old.size > keys.length) {
+    const live = new Set(keys);
+    next = new Map([...old].filter(([key]) => live.has(key)));
+  }
+  for (const [key, h] of rows) if (h > 0 && Math.abs((old.get(key) ?? ROW_ESTIMATE_PX) - h) >= 1) (next ??= new Map(old)).set(key, h);
+  return next ?? old;
+}
+
+/**
  * The window of `keys` to render in the scroller. Rows are measured whenever the table or the
  * scroller changes size (a row's details open, the dock is resized, other rows come into view);
  * without ResizeObserver (jsdom) every row counts as ROW_ESTIMATE_PX.
@@ -53,24 +72,24 @@ export function useVirtualRows(keys: readonly string[]) {
   // State, not refs: the window is computed during render from what the last layout measured.
   const [scroller, attach] = useState<HTMLDivElement | null>(null);
   const [heights, setHeights] = useState<ReadonlyMap<string, number>>(() => new Map());
+  // Read by the next measure: only a measure adds heights, and it drops those of keys gone.
+  const listed = useRef(keys);
+  useLayoutEffect(() => {
+    listed.current = keys;
+  });
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(FALLBACK_VIEWPORT_PX);
   useLayoutEffect(() => {
     if (!scroller || typeof ResizeObserver === "undefined") return;
     const measure = () => {
       setViewport(scroller.clientHeight || FALLBACK_VIEWPORT_PX);
-      // Only a height that differs makes a new map: the observer then settles.
-      setHeights((old) => {
-        let next: Map<string, number> | undefined;
-        for (const row of scroller.querySelectorAll<HTMLElement>("tr[data-key]")) {
-          const sibling = row.nextElementSibling;
-          const details = sibling instanceof HTMLElement && sibling.dataset.detailsOf ? sibling : null;
-          const h = row.getBoundingClientRect().height + (details?.getBoundingClientRect().height ?? 0);
-          const key = row.dataset.key!;
-          if (h > 0 && Math.abs((old.get(key) ?? ROW_ESTIMATE_PX) - h) >= 1) (next ??= new Map(old)).set(key, h);
-        }
-        return next ?? old;
-      });
+      const rows: [string, number][] = [];
+      for (const row of scroller.querySelectorAll<HTMLElement>("tr[data-key]")) {
+        const sibling = row.nextElementSibling;
+        const details = sibling instanceof HTMLElement && sibling.dataset.detailsOf ? sibling : null;
+        rows.push([row.dataset.key!, row.getBoundingClientRect().height + (details?.getBoundingClientRect().height ?? 0)]);
+      }
+      setHeights((old) => remeasured(old, rows, listed.current));
     };
     const observer = new ResizeObserver(measure);
     observer.observe(scroller);
