@@ -91,7 +91,7 @@ describe("data set while a mutation was pending, after that mutation settled", (
 describe("while the hold stands (a mutation that never settles)", () => {
   it.each([
     ["its own refetch", () => fireEvent.click(screen.getByTestId("b-refresh"))],
-    ["invalidateQueries", (client: QueryClient) => void act(() => client.invalidateQueries())],
+    ["invalidateQueries", (client: QueryClient) => act(() => client.invalidateQueries())],
   ] as const)("%s takes the newest, as a refetch after TanStack's optimistic set does", async (_, refetch) => {
     const { client, set } = await twoTabsShowingTheList();
     const hung = pendingMutation(client);
@@ -99,7 +99,7 @@ describe("while the hold stands (a mutation that never settles)", () => {
     await aRecordsANewerList("x");
     await pause(30);
     expect(text("b")).toBe("a,c");
-    refetch(client);
+    await refetch(client);
     await waitFor(() => expect(text("b")).toBe("a,x"));
     await hung();
   });
