@@ -31,13 +31,14 @@ const invalidatedAt = new WeakMap<object, number>();
 const pushedAt = new WeakMap<object, number>();
 
 /**
- * The writer's `at` of the result a query function answered with, when its request was sent before
- * the function asked (another replica's, joined or recent enough): TanStack dates what a query
- * function returns now, which would make another replica's older result look fresh here. Present
- * (even undefined) from the store's delivery until the success that sets it: a success without it
- * ran a query function of the app's own (fetchQuery with its queryFn).
+ * The store's delivery to each query, applied when TanStack sets its data: the revision, the data,
+ * the writer's `at` when the request was sent before the query function asked (another replica's,
+ * joined or recent enough: TanStack dates what a query function returns now, which would make an
+ * older result look fresh here) and the fetch's signal. A fetch cancelled (its signal aborted) or
+ * failed sets no data: its mark is dropped, never taken for a later success's, which without a
+ * mark ran a query function of the app's own (fetchQuery with its queryFn).
  */
-const answeredAt = new WeakMap<object, number | undefined>();
+const marks = new WeakMap<object, [rev: number, data: unknown, at?: number, signal?: AbortSignal]>();
 
 /**
  * The data each query held after the store's last delivery to it: data set otherwise (hydrate, a
@@ -79,9 +80,16 @@ export function noteAction(
 ): boolean {
   onAction.get(query)?.(action);
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
-  const answered = answeredAt.get(query);
-  const marked = action.type === "success" && answeredAt.delete(query);
-  if (action.type === "success" && !action.manual && answered) query.setState({ ...query.state, dataUpdatedAt: answered });
+  const mark = marks.get(query);
+  if (action.type === "success" || action.type === "error") marks.delete(query);
+  const marked = action.type === "success" && mark && !mark[3]?.aborted;
+  if (marked) {
+    deliveredRev.set(query, mark[0]);
+    handedOver.set(query, mark[1]);
+    // Before the redating, whose setState must find this data the store's.
+    storeData.set(query, query.state.data);
+    if (!action.manual && mark[2]) query.setState({ ...query.state, dataUpdatedAt: mark[2] });
+  }
   const ours = action.dataUpdatedAt !== undefined && action.dataUpdatedAt === pushedAt.get(query);
   // The state the query was made with, again (resetQueries, or a first fetch cancelled): its
   // initialData is the result recorded back then, older than what the store holds now.
@@ -99,23 +107,20 @@ export function noteAction(
   // Data that did not come from the store replaced what it delivered: hydrate's setState (a
   // navigation's HydrationBoundary, a persister's restore), or a success of the app's own query
   // function. A result of a higher revision may have been requested before that data was read.
-  if (deliveredRev.has(query) && (action.type === "success" || action.type === "setState"))
-    if (marked) storeData.set(query, query.state.data);
-    else if (query.state.data !== storeData.get(query)) {
-      deliveredRev.delete(query);
-      handedOver.delete(query);
-    }
+  if (!marked && (action.type === "success" || action.type === "setState") && query.state.data !== storeData.get(query)) {
+    deliveredRev.delete(query);
+    handedOver.delete(query);
+  }
   return reset;
 }
 
 /**
- * A query function delivered this revision's recorded data itself: the bridge must not set it
- * again, nor set it back over what the app puts in the cache after it (setQueryData).
+ * The store delivers this revision's recorded data (a query function of its fetch `signal`, or a
+ * push): once set, the bridge must not set it again, nor set it back over what the app puts in the
+ * cache after it (setQueryData).
  */
-export function markDelivered(query: object, rev: number, data: unknown, at?: number): void {
-  deliveredRev.set(query, rev);
-  handedOver.set(query, data);
-  answeredAt.set(query, at);
+export function markDelivered(query: object, rev: number, data: unknown, at?: number, signal?: AbortSignal): void {
+  if (!signal?.aborted) marks.set(query, [rev, data, at, signal]);
 }
 
 /**

@@ -315,7 +315,8 @@ export function queryOptionsOf<T, TData>(
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
     const info = (store as Extras).resultInfo?.call(store, req);
     // A result sent before this ask (another replica's) keeps its writer's `at` as dataUpdatedAt.
-    if (query && info && !snap.error) markDelivered(query, info.rev, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined);
+    if (query && info && !snap.error)
+      markDelivered(query, info.rev, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined, ctx.signal);
     return unwrap<T>(snap);
   };
   const r = req;
