@@ -34,9 +34,10 @@ const pushedAt = new WeakMap<object, number>();
  * The store's delivery to each query, applied when TanStack sets its data: the revision, the data,
  * the writer's `at` when the request was sent before the query function asked (another replica's,
  * joined or recent enough: TanStack dates what a query function returns now, which would make an
- * older result look fresh here) and the fetch's signal. A fetch cancelled (its signal aborted) or
- * failed sets no data: its mark is dropped, never taken for a later success's, which without a
- * mark ran a query function of the app's own (fetchQuery with its queryFn).
+ * older result look fresh here) and the fetch's signal. A fetch cancelled (its signal aborted)
+ * sets no data: its mark is never taken for a later success's, which without a mark ran a query
+ * function of the app's own (fetchQuery with its queryFn). A fetch marked fails no more (a
+ * recorded result's data is never undefined, which TanStack refuses).
  */
 const marks = new WeakMap<object, [rev: number, data: unknown, at?: number, signal?: AbortSignal]>();
 
@@ -80,9 +81,8 @@ export function noteAction(
 ): boolean {
   onAction.get(query)?.(action);
   if (action.type === "invalidate") invalidatedAt.set(query, Date.now());
-  const mark = marks.get(query);
-  if (action.type === "success" || action.type === "error") marks.delete(query);
-  const marked = action.type === "success" && mark && !mark[3]?.aborted;
+  const mark = action.type === "success" && marks.get(query);
+  const marked = mark && marks.delete(query) && !mark[3]?.aborted;
   if (marked) {
     deliveredRev.set(query, mark[0]);
     handedOver.set(query, mark[1]);
@@ -107,7 +107,8 @@ export function noteAction(
   // Data that did not come from the store replaced what it delivered: hydrate's setState (a
   // navigation's HydrationBoundary, a persister's restore), or a success of the app's own query
   // function. A result of a higher revision may have been requested before that data was read.
-  if (!marked && (action.type === "success" || action.type === "setState") && query.state.data !== storeData.get(query)) {
+  // Only a success or a setState changes the data.
+  if (!marked && query.state.data !== storeData.get(query)) {
     deliveredRev.delete(query);
     handedOver.delete(query);
   }
@@ -120,7 +121,7 @@ export function noteAction(
  * cache after it (setQueryData).
  */
 export function markDelivered(query: object, rev: number, data: unknown, at?: number, signal?: AbortSignal): void {
-  if (!signal?.aborted) marks.set(query, [rev, data, at, signal]);
+  marks.set(query, [rev, data, at, signal]);
 }
 
 /**

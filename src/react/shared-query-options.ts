@@ -1,5 +1,6 @@
 import {
   queryOptions,
+  replaceEqualDeep,
   type OmitKeyof,
   type QueryFunction,
   type QueryFunctionContext,
@@ -27,7 +28,7 @@ import {
   retryPolicy,
   takeFetch,
 } from "./demand.ts";
-import { markDelivered } from "./push.ts";
+import { markDelivered, setByApp, shownSince } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
@@ -309,11 +310,20 @@ export function queryOptionsOf<T, TData>(
     const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal, asked);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
-    const snap =
+    let snap =
       demand.mode === "refetch"
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
         : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
-    const info = (store as Extras).resultInfo?.call(store, req);
+    let info = (store as Extras).resultInfo?.call(store, req);
+    // Other data entered the query from outside the store (hydrated, as a navigation's
+    // HydrationBoundary does while a joined request runs; the app's own query function) after this
+    // answer's request was sent: it is not replaced by an older read. Asked once more, as plain
+    // TanStack's request, sent after that data, would answer; the app's setQueryData is overwritten, as there.
+    const shown = query && !setByApp.has(query) && shownSince(query);
+    if (shown && info && !snap.error && (info.at ?? 0) < shown && replaceEqualDeep(query!.state.data, snap.data) !== query!.state.data) {
+      snap = await store.refetch(req, opts);
+      info = (store as Extras).resultInfo?.call(store, req);
+    }
     // A result sent before this ask (another replica's) keeps its writer's `at` as dataUpdatedAt.
     if (query && info && !snap.error)
       markDelivered(query, info.rev, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined, ctx.signal);

@@ -38,8 +38,8 @@ async function serverState(): Promise<DehydratedState> {
   return JSON.parse(JSON.stringify(dehydrate(client))) as DehydratedState;
 }
 
-function Pane({ store }: { store: SharedFetchStoreWithExtras }) {
-  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 10_000 }));
+function Pane({ store, staleTime = 10_000 }: { store: SharedFetchStoreWithExtras; staleTime?: number }) {
+  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime }));
   return <span data-testid="pane">{String(q.data?.n ?? q.status)}</span>;
 }
 
@@ -128,5 +128,30 @@ describe("data from outside the store after a store delivery is compared by time
     });
     expect(text()).toBe("own");
     await olderThenNewer(c, other, "own");
+  });
+
+  it("HydrationBoundary with staleTime 0: the mount's refetch takes no request sent before the server fetched; it asks anew, as plain TanStack's request sent after the hydration", async () => {
+    const { c } = await enteredWhileOlderRequestRuns(async (client, c, view) => {
+      const state = await serverState();
+      const tab = c.stores[0]!;
+      view.rerender(
+        page(
+          client,
+          tab,
+          <HydrationBoundary state={state}>
+            <Pane store={tab} staleTime={0} />
+          </HydrationBoundary>,
+        ),
+      );
+    });
+    expect(text()).toBe("server");
+    expect(c.host.calls).toHaveLength(2);
+    c.host.calls[1]!.respond(200, { n: 2 });
+    await advance(50);
+    expect(text()).toBe("server");
+    expect(c.host.calls).toHaveLength(3);
+    c.host.calls[2]!.respond(200, { n: 3 });
+    await advance(50);
+    expect(text()).toBe("3");
   });
 });
