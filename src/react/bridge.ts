@@ -27,7 +27,8 @@ export type Registration = Recorded & {
 type Look = { id: string; off?: (() => void) | undefined; answered?: true; due?: true };
 
 /**
- * Registrations by query function: sharedQueryOptions makes a new one per call, TanStack keeps it
+ * Registrations by query function: sharedQueryOptions makes one per call (per store and URL when
+ * the call has no options of its own), TanStack keeps it
  * in the options of the query and of each observer (spreads and defaulting copy it), and it goes
  * with them (a WeakMap: nothing to forget).
  */

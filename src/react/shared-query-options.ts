@@ -30,7 +30,7 @@ import {
 } from "./demand.ts";
 import { markDelivered, setByApp, shownSince } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
-import { toRequest } from "./url.ts";
+import { absoluteUrl, toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
 
 /** Options of a shared query: every `useQuery` option, plus the store's lease and your own key. */
@@ -274,8 +274,34 @@ export function sharedQueryOptions<T = unknown, TData = T>(
   request: string | SharedRequest | null,
   options?: SharedQueryOptionsInput<T, TData>,
 ): SharedQueryOptions<T, TData> {
-  return queryOptionsOf("sharedQueryOptions", store, request, options);
+  const make = () => queryOptionsOf("sharedQueryOptions", store, request, options);
+  if (options !== undefined || typeof request !== "string") return make();
+  requireStore("sharedQueryOptions", store);
+  let url: string;
+  try {
+    url = absoluteUrl(request);
+  } catch {
+    return make(); // bad input: the query's error, made as usual
+  }
+  let known = plainOptions.get(store);
+  if (!known) plainOptions.set(store, (known = new Map()));
+  let made = known.get(url);
+  if (!made) {
+    if (known.size >= PLAIN_OPTIONS_MAX) known.clear();
+    known.set(url, (made = make()));
+  }
+  return made as SharedQueryOptions<T, TData>;
 }
+
+/**
+ * The options of a URL alone, per store, made once: a dashboard's `useQueries` calls
+ * sharedQueryOptions for every query on every render, and new functions in each call's options
+ * made TanStack update every observer's options and tell the cache (so the bridge) of each: N
+ * queries' worth of work per render, and a render per result that arrived. Bounded as keys are
+ * (see boundedMemo); each read of what is recorded is live, so the same options serve every render.
+ */
+const plainOptions = new WeakMap<SharedFetchStore, Map<string, unknown>>();
+const PLAIN_OPTIONS_MAX = 4096;
 
 /** sharedQueryOptions as `fn` (the entry point the app called, which a misplaced request field's warning names) builds them. */
 export function queryOptionsOf<T, TData>(
