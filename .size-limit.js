@@ -161,7 +161,9 @@ export default [
   // Raised by 0.5 KiB with a shared query with no observer read as the query cache hands it out
   // (bridge.ts: getQueryData and a remount current, passively) and a disabled feed's and program's
   // look in a SharedWorker tab: 48.90 → 49.17 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "48.5 KiB"),
+  // Raised by 0.5 KiB with the round that raised the rows above, the store's own deliveries told
+  // from hydrated data, and IndexedDB written one transaction at a time: 49.17 → 49.67 kB.
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "49 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed

@@ -202,6 +202,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   let hiddenState: Record<string, unknown> | null = null;
   const onPageHide = (): void => {
     tabFlush.letGo();
+    persistence?.flush();
     snapshot?.flush();
     hiddenState = awareness.getLocalState();
     if (hiddenState !== null) removeAwarenessStates(awareness, [awareness.clientID], "pagehide");

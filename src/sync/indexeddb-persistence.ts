@@ -17,6 +17,8 @@ import * as Y from "yjs";
 export type DocPersistence = {
   /** Resolves once the stored updates are in the doc (true), or when persisting gave up (false). */
   readonly whenLoaded: Promise<boolean>;
+  /** Writes what waits for the write under way now, beside it (a page that goes away may not see that one end). */
+  flush(): void;
   destroy(): Promise<void>;
 };
 
@@ -50,6 +52,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   let nextKey = 0; // the first key not yet read into the doc
   let stored = 0; // updates in the store, as last counted
   let mergeTimer: ReturnType<typeof setTimeout> | undefined;
+  let waiting: Uint8Array[] = [];
+  let writing = false;
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
 
@@ -102,10 +106,32 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
 
   function onUpdate(update: Uint8Array, origin: unknown): void {
     if (db === null || stopped || origin === persistence) return;
-    // Never throws: a handler of the doc's updates throws into the writer's transaction.
+    waiting.push(update);
+    if (!writing) write();
+  }
+
+  /**
+   * One write at a time: the updates that come while one is under way go in the next, merged. An
+   * update is durable once its write commits, and a write queued behind another commits no
+   * sooner than that one (a crash aborts both), so waiting in memory meanwhile loses nothing; a
+   * write per update queued a transaction per result (a dashboard's thousand), which IndexedDB
+   * then ran one by one. Never throws: a handler of the doc's updates throws into the writer's
+   * transaction.
+   */
+  function write(): void {
+    if (db === null || stopped || waiting.length === 0) return;
+    const updates = waiting;
+    waiting = [];
+    writing = true;
     try {
       const [store] = idb.transact(db, [UPDATES]);
-      addUpdate(store!, update).catch((error: unknown) => fail("refused a write", error));
+      addUpdate(store!, updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)).then(
+        () => {
+          writing = false;
+          write();
+        },
+        (error: unknown) => fail("refused a write", error),
+      );
     } catch (error) {
       return fail("refused a write", error);
     }
@@ -116,11 +142,13 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   }
 
   function destroy(): Promise<void> {
+    // What waits goes in before the database closes (a close lets the writes made before it finish).
+    write();
     if (!stopped) stop();
     return Promise.resolve();
   }
 
-  const persistence: DocPersistence = { whenLoaded, destroy };
+  const persistence: DocPersistence = { whenLoaded, flush: write, destroy };
   // Not given up on: a slow open (many tabs booting on few cores) still reads and persists later.
   const openTimer = setTimeout(() => {
     if (stopped) return;
