@@ -3,9 +3,10 @@
  * A dashboard (useQueries over N shared queries) shown in two tabs: the work each result another
  * replica records costs the tab that shows it must not be N queries' worth. Each render called
  * sharedQueryOptions N times, and new functions in each call's options made TanStack update every
- * observer's options and tell the cache (so the bridge) of each; and the results of one update
- * (a tab's sync on boot, a reconnect) were pushed one microtask and one TanStack batch each, so
- * React rendered the whole dashboard once per result.
+ * observer's options and tell the cache (so the bridge) of each. And the results of one update
+ * (a tab's sync on boot, a reconnect), pushed one microtask and one TanStack batch each, must still
+ * make one render of the whole dashboard, not one per result (TanStack's notifications of one task
+ * reach React together).
  */
 import { QueryClient, useQueries } from "@tanstack/react-query";
 import { act, cleanup, render, waitFor } from "@testing-library/react";
