@@ -261,6 +261,8 @@ export class RemoteViews {
   }
 
   clear(): void {
+    // No worker will answer a subscription made after the store was destroyed: it would read pending for good.
+    this.watch = () => () => {};
     for (const entry of this.watched.values()) entry.local?.();
     const watched = [...this.watched.values()];
     this.watched.clear();
