@@ -141,23 +141,20 @@ export class RemoteViews {
     if (wants !== "newer") this.over.delete(key);
     const w = this.watched.get(key);
     this.unheld.delete(key);
-    if (!w && !wants && !this.looks.has(key)) this.letGo(key);
+    // Nothing holds the key: it is kept as the most recently let go, and past the bound the least
+    // recently let go is forgotten.
+    if (!w && !wants && !this.looks.has(key))
+      for (const old of this.unheld.add(key)) {
+        if (this.unheld.size <= KEPT_UNHELD) return;
+        this.unheld.delete(old);
+        this.snaps.delete(old);
+        this.infos.delete(old);
+      }
     if (!w) return;
     const now = this.read(key);
     if (now === w.shown) return;
     w.shown = now;
     callAll(w.listeners, [], "snapshot");
-  }
-
-  /** The key is kept as the most recently let go: past the bound, the least recently let go is forgotten. */
-  private letGo(key: string): void {
-    this.unheld.add(key);
-    for (const old of this.unheld) {
-      if (this.unheld.size <= KEPT_UNHELD) return;
-      this.unheld.delete(old);
-      this.snaps.delete(old);
-      this.infos.delete(old);
-    }
   }
 
   /** The same object until the view changes (useSyncExternalStore). */
