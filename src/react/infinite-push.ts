@@ -91,7 +91,7 @@ const delivered = new WeakMap<object, Map<string, number>>();
 export function pagesDelivered(query: AnyQuery): Map<string, number> {
   let revs = delivered.get(query);
   if (!revs || shownSince(query) !== undefined) delivered.set(query, (revs = new Map()));
-  markDelivered(query, 0, undefined);
+  markDelivered(query, { rev: 0 }, undefined);
   return revs;
 }
 

@@ -4,11 +4,11 @@ import type { Snapshot } from "../core/types.ts";
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
 /**
- * The revision whose result each query holds, as delivered by the store (its query function or a
- * push from another replica's result). Absent: the data came from elsewhere (hydration,
- * initialData, setQueryData) and is compared by time instead.
+ * The record (revision and writer's `at`) whose result each query holds, as delivered by the
+ * store (its query function or a push from another replica's result). Absent: the data came from
+ * elsewhere (hydration, initialData, setQueryData) and is compared by time instead.
  */
-const deliveredRev = new WeakMap<object, number>();
+const deliveredRev = new WeakMap<object, { rev: number; at?: number | undefined }>();
 
 /**
  * The store's data object last set into each query by pushRecorded. Remembered by identity
@@ -31,7 +31,7 @@ const invalidatedAt = new WeakMap<object, number>();
 const pushedAt = new WeakMap<object, number>();
 
 /**
- * The store's delivery to each query, applied when TanStack sets its data: the revision, the data,
+ * The store's delivery to each query, applied when TanStack sets its data: the record, the data,
  * the writer's `at` when the request was sent before the query function asked (another replica's,
  * joined or recent enough: TanStack dates what a query function returns now, which would make an
  * older result look fresh here) and the fetch's signal. A fetch cancelled (its signal aborted)
@@ -39,7 +39,7 @@ const pushedAt = new WeakMap<object, number>();
  * function of the app's own (fetchQuery with its queryFn). A fetch marked fails no more (a
  * recorded result's data is never undefined, which TanStack refuses).
  */
-const marks = new WeakMap<object, [rev: number, data: unknown, at?: number, signal?: AbortSignal]>();
+const marks = new WeakMap<object, [record: { rev: number; at?: number | undefined }, data: unknown, at?: number, signal?: AbortSignal]>();
 
 /**
  * The data each query held after the store's last delivery to it: data set otherwise (hydrate, a
@@ -120,8 +120,14 @@ export function noteAction(
  * push): once set, the bridge must not set it again, nor set it back over what the app puts in the
  * cache after it (setQueryData).
  */
-export function markDelivered(query: object, rev: number, data: unknown, at?: number, signal?: AbortSignal): void {
-  marks.set(query, [rev, data, at, signal]);
+export function markDelivered(
+  query: object,
+  record: { rev: number; at?: number | undefined },
+  data: unknown,
+  at?: number,
+  signal?: AbortSignal,
+): void {
+  marks.set(query, [record, data, at, signal]);
 }
 
 /**
@@ -173,12 +179,16 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   } else if (
     // A lower revision is older, unless written after what is shown: its record was evicted (the
     // program LRU, the devtools) and its key started again at revision 1.
-    (info.rev < delivered && at <= state.dataUpdatedAt) ||
-    (info.rev === delivered && ((state.dataUpdatedAt === at && state.data === snap.data) || handedOver.get(query) === snap.data))
+    (info.rev < delivered.rev && at <= state.dataUpdatedAt) ||
+    (info.rev === delivered.rev &&
+      ((state.dataUpdatedAt === at && state.data === snap.data) ||
+        handedOver.get(query) === snap.data ||
+        // The same record in another object: a SharedWorker tab's fresh clone of a key it had forgotten.
+        at === delivered.at))
   )
     return;
   // Same revision, other data: two replicas recorded it in a partition and the doc kept the other one.
-  markDelivered(query, info.rev, snap.data);
+  markDelivered(query, info, snap.data);
   const since = state.isInvalidated ? invalidatedAt.get(query) : undefined;
   pushedAt.set(query, at);
   // Into this query itself, as setQueryData would with its key: that one hashes the key by the

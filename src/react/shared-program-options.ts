@@ -121,7 +121,7 @@ export function programOptionsOf<TData>(
     const record = recordOf(store, req);
     // A resolution sent before this ask (any replica's, however old) keeps its `at` as dataUpdatedAt.
     if (query && record && !snap.error)
-      markDelivered(query, record.rev, snap.data, (record.at ?? askedAt) < askedAt ? record.at : undefined, ctx.signal);
+      markDelivered(query, record, snap.data, (record.at ?? askedAt) < askedAt ? record.at : undefined, ctx.signal);
     return unwrap<ProgramData>(snap);
   };
   const r = req;

@@ -352,7 +352,7 @@ export function queryOptionsOf<T, TData>(
     }
     // A result sent before this ask (another replica's) keeps its writer's `at` as dataUpdatedAt.
     if (query && info && !snap.error)
-      markDelivered(query, info.rev, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined, ctx.signal);
+      markDelivered(query, info, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined, ctx.signal);
     return unwrap<T>(snap);
   };
   const r = req;

@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+/**
+ * A SharedWorker tab forgets the view of a key it let go once KEPT_UNHELD other keys were let go
+ * after it (tab-memory-bounded). Shown again, the worker's answer is a fresh clone of the record:
+ * the hooks must take it for the record the query already holds, as a per-tab tab does (the data
+ * object of the same record), not as news set over what the query shows. Each case runs on a
+ * per-tab store and on a connectBrowser tab, side by side.
+ */
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import type { ReactNode } from "react";
+import { afterEach, describe, expect, it } from "vitest";
+import { Host } from "../../sim/host.ts";
+import { SharedFetchProvider, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import { KEPT_UNHELD } from "../../src/worker/remote-views.ts";
+import type { BrowserStore } from "../../src/worker/connect-browser.ts";
+import { cluster } from "../harness/replicas.ts";
+import { browser, until } from "./browser-sim.ts";
+
+afterEach(cleanup);
+type V = { v: number };
+const tick = () => act(() => new Promise((r) => setTimeout(r, 20)));
+const API = "http://127.0.0.1:9/api/dropped-remount";
+
+/** Shows KEPT_UNHELD + 1 other keys one after another in a worker tab: its view of `API` is forgotten. */
+async function letGoOthers(store: SharedFetchStore): Promise<void> {
+  const t = store as BrowserStore & { hears?: (key: string) => boolean };
+  if (!t.hears) return;
+  for (let i = 0; i <= KEPT_UNHELD; i++) {
+    const req = { url: `http://127.0.0.1:9/api/other/${i}` };
+    const off = t.subscribe(req, () => {});
+    await until(() => t.hears!(t.keyOf(req)));
+    off();
+  }
+}
+
+function ErrorPane({ log }: { log: string[] }) {
+  const q = useSharedFetch<V>(API, { retry: false, refetchOnMount: false });
+  const s = `${q.status}/${q.data?.v ?? "-"}/${q.error?.status ?? ""}`;
+  log.push(s);
+  return (
+    <>
+      <span data-testid="a">{s}</span>
+      <button data-testid="r" onClick={() => void q.refetch()} />
+    </>
+  );
+}
+
+function app(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>{on ? <ErrorPane log={[]} /> : <span data-testid="a">off</span>}</SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** The pane's refetch fails (its data kept beside the error), it unmounts, other keys come and go, it mounts again with no refetch. */
+async function errorShownAgain(host: Host, store: SharedFetchStore): Promise<string | null> {
+  host.auto = () => ({ status: 200, body: { v: 1 } });
+  const client = new QueryClient();
+  const view = render(app(store, client, true));
+  await waitFor(() => expect(screen.getByTestId("a").textContent).toBe("success/1/"));
+  host.auto = () => ({ status: 503, body: {} });
+  await act(async () => screen.getByTestId("r").click());
+  await waitFor(() => expect(screen.getByTestId("a").textContent).toBe("error/1/503"));
+  view.rerender(app(store, client, false));
+  await tick();
+  await letGoOthers(store);
+  view.rerender(app(store, client, true));
+  const t = store as BrowserStore & { hears?: (key: string) => boolean };
+  if (t.hears) await until(() => t.hears!(t.keyOf({ url: API })));
+  await tick();
+  await tick();
+  return screen.getByTestId("a").textContent;
+}
+
+describe("a query showing an error over its data, shown again after the tab forgot the key: the error stays", () => {
+  it("per-tab store", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    expect(await errorShownAgain(c.host, c.stores[0]!)).toBe("error/1/503");
+  });
+  it("connectBrowser tab", async () => {
+    const host = new Host();
+    host.auto = () => ({ status: 200, body: { v: 0 } });
+    expect(await errorShownAgain(host, browser(host).tab())).toBe("error/1/503");
+  });
+});
