@@ -44,6 +44,8 @@ export type FetchRecord = {
    * mount finds every result in step with the query), as TanStack calls `behavior` before its dispatch.
    */
   mountAlways: boolean;
+  /** The error the query showed as the fetch began (one without data reads pending once it starts). */
+  error?: unknown;
 };
 
 const fetches = new WeakMap<object, FetchRecord>();
@@ -69,6 +71,7 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
         staleTime,
         observer: _optimisticResults !== undefined,
         mountAlways: mountsAlways(query, context.fetchOptions),
+        error: query.state.error,
       });
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
@@ -240,7 +243,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
  * (`asked` skips what is in flight) and an `"always"` mount, focus or reconnect ask anew whatever
  * the worker holds, as TanStack's do and a per-tab store's do: they are not looked past. Nothing to ask returns undefined, not a promise: awaiting it would put the
  * ask a microtask later, after a remount's unsubscribe in the same commit, whose request would
- * then be let go.
+ * then be let go. `shown`: the error the query showed (FetchRecord), where it is one key's (not a
+ * feed's pages): a tab that forgot the key (KEPT_UNHELD) reads it idle, yet the query showed an error.
  */
 export function pastShownError(
   store: Partial<SharedFetchStoreExtras>,
@@ -250,10 +254,11 @@ export function pastShownError(
   read: () => { error?: unknown },
   signal: AbortSignal,
   asked: Demand,
+  shown?: unknown,
 ): Promise<Demand | undefined> | undefined {
   if (
     (asked.mode === "refetch" && (asked.skipInFlight || asked.always)) ||
-    !read().error ||
+    (!read().error && !shown) ||
     key === undefined ||
     store.hears?.(key) !== false
   )

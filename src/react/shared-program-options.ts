@@ -99,7 +99,7 @@ export function programOptionsOf<TData>(
     const refetchProgram = (store as Extras).refetchProgram;
     const fetch = takeFetch(query);
     const asked = demandOf(query, fetch);
-    const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal, asked);
+    const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal, asked, fetch?.error);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
     Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });

@@ -333,7 +333,7 @@ export function queryOptionsOf<T, TData>(
     const fetch = takeFetch(query);
     const askedAt = Date.now();
     const asked = demandOf(query, fetch);
-    const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal, asked);
+    const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal, asked, fetch?.error);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
     const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
     let snap =

@@ -6,12 +6,12 @@
  * object of the same record), not as news set over what the query shows. Each case runs on a
  * per-tab store and on a connectBrowser tab, side by side.
  */
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { SharedFetchProvider, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import { SharedFetchProvider, sharedQueryOptions, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
 import { KEPT_UNHELD } from "../../src/worker/remote-views.ts";
 import type { BrowserStore } from "../../src/worker/connect-browser.ts";
 import { cluster } from "../harness/replicas.ts";
@@ -83,5 +83,51 @@ describe("a query showing an error over its data, shown again after the tab forg
     const host = new Host();
     host.auto = () => ({ status: 200, body: { v: 0 } });
     expect(await errorShownAgain(host, browser(host).tab())).toBe("error/1/503");
+  });
+});
+
+const OTHER = "http://127.0.0.1:9/api/dropped-then-other-tab";
+
+function Shown({ store }: { store: SharedFetchStore }) {
+  const q = useQuery(sharedQueryOptions<{ n: number }>(store, OTHER, { retry: false, staleTime: 60_000 }));
+  return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
+}
+
+function pane(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
+  return (
+    <QueryClientProvider client={client}>
+      <SharedFetchProvider store={store}>{on ? <Shown store={store} /> : <span data-testid="b">off</span>}</SharedFetchProvider>
+    </QueryClientProvider>
+  );
+}
+
+/** B's query ends in an error and unmounts; B lets other keys go; A fetches the data; B's query mounts again. */
+async function errorThenOtherTab(host: Host, a: SharedFetchStore, b: SharedFetchStore): Promise<number> {
+  host.auto = () => ({ status: 500, body: {} });
+  const client = new QueryClient();
+  const view = render(pane(b, client, true));
+  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("error"));
+  view.rerender(pane(b, client, false));
+  await tick();
+  host.auto = () => ({ status: 200, body: { n: 2 } });
+  await letGoOthers(b);
+  const before = host.calls.length;
+  await a.refetch({ url: OTHER });
+  view.rerender(pane(b, client, true));
+  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("2"));
+  await tick();
+  await tick();
+  return host.calls.length - before;
+}
+
+describe("a query in error shown again after the tab forgot its key, another tab's result recorded since: that result answers it, no request", () => {
+  it("per-tab store", async () => {
+    const c = cluster(2, { settleMs: 0 });
+    expect(await errorThenOtherTab(c.host, c.stores[0]!, c.stores[1]!)).toBe(1);
+  });
+  it("connectBrowser tab", async () => {
+    const host = new Host();
+    const b = browser(host);
+    expect(await errorThenOtherTab(host, b.tab(), b.tab())).toBe(1);
   });
 });
