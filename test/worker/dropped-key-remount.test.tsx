@@ -11,7 +11,7 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { SharedFetchProvider, sharedQueryOptions, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import { SharedFetchProvider, sharedQueryOptions, useProgram, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
 import { KEPT_UNHELD } from "../../src/worker/remote-views.ts";
 import type { BrowserStore } from "../../src/worker/connect-browser.ts";
 import { cluster } from "../harness/replicas.ts";
@@ -93,27 +93,36 @@ function Shown({ store }: { store: SharedFetchStore }) {
   return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
 }
 
-function pane(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
+const PROGRAM = "http://127.0.0.1:9/app/dropped-then-other-tab.ts";
+
+/** A program in place of the query: its module answers `export const n = 2;`. */
+function Code() {
+  const q = useProgram(PROGRAM, { retry: false, staleTime: 60_000 });
+  return <span data-testid="b">{q.data ? (q.data.files[0]!.contents.match(/\d/)?.[0] ?? "?") : q.status}</span>;
+}
+
+function pane(store: SharedFetchStore, client: QueryClient, on: boolean, program = false): ReactNode {
+  const view = program ? <Code /> : <Shown store={store} />;
   return (
     <QueryClientProvider client={client}>
-      <SharedFetchProvider store={store}>{on ? <Shown store={store} /> : <span data-testid="b">off</span>}</SharedFetchProvider>
+      <SharedFetchProvider store={store}>{on ? view : <span data-testid="b">off</span>}</SharedFetchProvider>
     </QueryClientProvider>
   );
 }
 
 /** B's query ends in an error and unmounts; B lets other keys go; A fetches the data; B's query mounts again. */
-async function errorThenOtherTab(host: Host, a: SharedFetchStore, b: SharedFetchStore): Promise<number> {
+async function errorThenOtherTab(host: Host, a: SharedFetchStore, b: SharedFetchStore, program = false): Promise<number> {
   host.auto = () => ({ status: 500, body: {} });
   const client = new QueryClient();
-  const view = render(pane(b, client, true));
+  const view = render(pane(b, client, true, program));
   await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("error"));
-  view.rerender(pane(b, client, false));
+  view.rerender(pane(b, client, false, program));
   await tick();
-  host.auto = () => ({ status: 200, body: { n: 2 } });
+  host.auto = () => (program ? { status: 200, text: "export const n = 2;\n" } : { status: 200, body: { n: 2 } });
   await letGoOthers(b);
   const before = host.calls.length;
-  await a.refetch({ url: OTHER });
-  view.rerender(pane(b, client, true));
+  await (program ? (a as BrowserStore).refetchProgram({ url: PROGRAM }) : a.refetch({ url: OTHER }));
+  view.rerender(pane(b, client, true, program));
   await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("2"));
   await tick();
   await tick();
@@ -129,5 +138,10 @@ describe("a query in error shown again after the tab forgot its key, another tab
     const host = new Host();
     const b = browser(host);
     expect(await errorThenOtherTab(host, b.tab(), b.tab())).toBe(1);
+  });
+  it("connectBrowser tab, a program", async () => {
+    const host = new Host();
+    const b = browser(host);
+    expect(await errorThenOtherTab(host, b.tab(), b.tab(), true)).toBe(1);
   });
 });
