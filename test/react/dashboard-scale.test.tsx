@@ -65,6 +65,22 @@ async function feeds(n: number) {
   return { c, client, cache: client.getQueryCache(), queries };
 }
 
+/** Query cache scans by one invalidateQueries() of a page of 10, then of 100, each refetched in full. */
+async function scansOnInvalidate(page: typeof feeds): Promise<number[]> {
+  const scans: number[] = [];
+  for (const n of [10, 100]) {
+    const { c, client, cache, queries } = await page(n);
+    const getAll = vi.spyOn(cache, "getAll");
+    await act(() => client.invalidateQueries());
+    await waitFor(() => expect(c.host.calls).toHaveLength(2 * n));
+    await waitFor(() => expect(queries().every((q) => q.state.fetchStatus === "idle" && !q.state.isInvalidated)).toBe(true));
+    scans.push(getAll.mock.calls.length);
+    cleanup();
+    c.destroy();
+  }
+  return scans;
+}
+
 /** The cache's listeners that subscribe from now on and are still subscribed. */
 function liveListeners(cache: QueryCache): () => number {
   let live = 0;
@@ -82,35 +98,13 @@ function liveListeners(cache: QueryCache): () => number {
 
 describe("a dashboard of N shared queries: work per query, not per query squared", () => {
   it("invalidateQueries() of the whole dashboard scans the query cache as often for 100 queries as for 10 (each query function finds its own query without a scan)", async () => {
-    const scans: number[] = [];
-    for (const n of [10, 100]) {
-      const { c, client, cache, queries } = await dashboard(n);
-      const getAll = vi.spyOn(cache, "getAll");
-      await act(() => client.invalidateQueries());
-      await waitFor(() => expect(c.host.calls).toHaveLength(2 * n));
-      await waitFor(() => expect(queries().every((q) => q.state.fetchStatus === "idle" && !q.state.isInvalidated)).toBe(true));
-      scans.push(getAll.mock.calls.length);
-      cleanup();
-      c.destroy();
-    }
     // TanStack's own: invalidateQueries finds the queries to invalidate, then those to refetch.
-    expect(scans).toEqual([2, 2]);
+    expect(await scansOnInvalidate(dashboard)).toEqual([2, 2]);
   });
 
   it("invalidateQueries() of a page of shared infinite queries scans the query cache as often for 100 feeds as for 10 (each page's function finds its feed without a scan)", async () => {
-    const scans: number[] = [];
-    for (const n of [10, 100]) {
-      const { c, client, cache, queries } = await feeds(n);
-      const getAll = vi.spyOn(cache, "getAll");
-      await act(() => client.invalidateQueries());
-      await waitFor(() => expect(c.host.calls).toHaveLength(2 * n));
-      await waitFor(() => expect(queries().every((q) => q.state.fetchStatus === "idle" && !q.state.isInvalidated)).toBe(true));
-      scans.push(getAll.mock.calls.length);
-      cleanup();
-      c.destroy();
-    }
     // TanStack's own: invalidateQueries finds the queries to invalidate, then those to refetch.
-    expect(scans).toEqual([2, 2]);
+    expect(await scansOnInvalidate(feeds)).toEqual([2, 2]);
   });
 
   it("cancelQueries() with 100 requests in flight: the requests kept for the panes add one cache listener in all, and it goes once they end", async () => {
