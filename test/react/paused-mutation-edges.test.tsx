@@ -42,6 +42,16 @@ const statuses = async (tab: Tab, expected: string[], timeout = 1_000) =>
   waitFor(() => expect(tab.states().map((s) => s.status)).toEqual(expected), { timeout });
 const keys = () => new Set(posts.map((p) => p.key)).size;
 
+/** A retryDelay that takes the browser offline before the first retry only, so that retry waits paused. */
+function offlineOnce() {
+  let first = true;
+  return () => {
+    if (first) act(() => onlineManager.setOnline(false));
+    first = false;
+    return 0;
+  };
+}
+
 describe("a call queued behind its scope", () => {
   it("saved while queued and restored by a tab that reloads: one POST for it across the tabs", async () => {
     const b = persistingBrowser();
@@ -129,13 +139,7 @@ describe("a call paused after a failure", () => {
 describe("a call named before its first run, failed, then paused before its retry", () => {
   it("restored by a tab that reloads: the recorded error answers neither copy, one POST for the retry, one outcome", async () => {
     const b = persistingBrowser();
-    let first = true;
-    const offlineOnce = () => {
-      if (first) act(() => onlineManager.setOnline(false));
-      first = false;
-      return 0;
-    };
-    const a = openTab(b, { retry: 2, retryDelay: offlineOnce });
+    const a = openTab(b, { retry: 2, retryDelay: offlineOnce() });
     await pause(10);
     act(() => onlineManager.setOnline(false));
     a.order("book"); // paused before its first run: named
@@ -163,13 +167,7 @@ describe("a copy saved while its call waited for its retry, restored once that r
     ["named before its first run", true],
   ])("%s: the copy takes the retry's error as its own attempt, then retries as TanStack retries it", async (_, namedFirst) => {
     const b = persistingBrowser();
-    let first = true;
-    const offlineOnce = () => {
-      if (first) act(() => onlineManager.setOnline(false));
-      first = false;
-      return 0;
-    };
-    const a = openTab(b, { retry: 1, retryDelay: offlineOnce });
+    const a = openTab(b, { retry: 1, retryDelay: offlineOnce() });
     await pause(10);
     host.failing = 9;
     if (namedFirst) act(() => onlineManager.setOnline(false));
