@@ -51,6 +51,21 @@ function page(client: QueryClient, store: SharedFetchStoreWithExtras, node: Reac
   );
 }
 
+/** A client-side navigation in the first tab: the route's pane, now under the server's state for it. */
+async function navigate(client: QueryClient, c: Cluster, view: RenderResult, staleTime?: number) {
+  const state = await serverState();
+  const tab = c.stores[0]!;
+  view.rerender(
+    page(
+      client,
+      tab,
+      <HydrationBoundary state={state}>
+        <Pane store={tab} staleTime={staleTime} />
+      </HydrationBoundary>,
+    ),
+  );
+}
+
 /**
  * The tab shows the store's result (revision 1); a second later another tab refreshes (revision 2,
  * its request hung at the host); a second after that, `enter` puts newer data into the tab's query
@@ -94,20 +109,7 @@ describe("data from outside the store after a store delivery is compared by time
   beforeEach(() => useFakeClock());
 
   it("HydrationBoundary on a client-side navigation: a result requested before the server fetched stays out; a later one goes in", async () => {
-    const { c, other } = await enteredWhileOlderRequestRuns(async (client, c, view) => {
-      const state = await serverState();
-      const tab = c.stores[0]!;
-      // The navigation: the route's pane, now under the server's state for it.
-      view.rerender(
-        page(
-          client,
-          tab,
-          <HydrationBoundary state={state}>
-            <Pane store={tab} />
-          </HydrationBoundary>,
-        ),
-      );
-    });
+    const { c, other } = await enteredWhileOlderRequestRuns((client, c, view) => navigate(client, c, view));
     expect(text()).toBe("server");
     await olderThenNewer(c, other, "server");
   });
@@ -131,19 +133,7 @@ describe("data from outside the store after a store delivery is compared by time
   });
 
   it("HydrationBoundary with staleTime 0: the mount's refetch takes no request sent before the server fetched; it asks anew, as plain TanStack's request sent after the hydration", async () => {
-    const { c } = await enteredWhileOlderRequestRuns(async (client, c, view) => {
-      const state = await serverState();
-      const tab = c.stores[0]!;
-      view.rerender(
-        page(
-          client,
-          tab,
-          <HydrationBoundary state={state}>
-            <Pane store={tab} staleTime={0} />
-          </HydrationBoundary>,
-        ),
-      );
-    });
+    const { c } = await enteredWhileOlderRequestRuns((client, c, view) => navigate(client, c, view, 0));
     expect(text()).toBe("server");
     expect(c.host.calls).toHaveLength(2);
     c.host.calls[1]!.respond(200, { n: 2 });
