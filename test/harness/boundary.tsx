@@ -1,4 +1,5 @@
-import { Component, type ReactNode } from "react";
+import { QueryErrorResetBoundary } from "@tanstack/react-query";
+import { Component, useState, type ReactNode } from "react";
 
 /**
  * An error boundary for tests: it records each error it catches in `errors` and renders
@@ -20,4 +21,21 @@ export class Boundary extends Component<
     if (!error) return this.props.children;
     return this.props.show ? this.props.show(error) : <span data-testid="boundary">caught</span>;
   }
+}
+
+/**
+ * react-error-boundary's recipe over TanStack's QueryErrorResetBoundary: `show(error, reset)` renders
+ * in place of the children once they throw; its `reset` resets TanStack's boundary and remounts them.
+ */
+export function ResetBoundary({ show, children }: { show: (error: unknown, reset: () => void) => ReactNode; children: ReactNode }) {
+  const [attempt, setAttempt] = useState(0);
+  return (
+    <QueryErrorResetBoundary>
+      {({ reset }) => (
+        <Boundary key={attempt} show={(error) => show(error, () => (reset(), setAttempt((n) => n + 1)))}>
+          {children}
+        </Boundary>
+      )}
+    </QueryErrorResetBoundary>
+  );
 }

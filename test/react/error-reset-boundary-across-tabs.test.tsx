@@ -1,11 +1,10 @@
 // @vitest-environment jsdom
 /** throwOnError (its function form) in two tabs, each under QueryErrorResetBoundary: a reset refetches once for all. */
-import { QueryClient, QueryErrorResetBoundary, useQuery } from "@tanstack/react-query";
+import { QueryClient, useQuery } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Boundary } from "../harness/boundary.tsx";
+import { ResetBoundary } from "../harness/boundary.tsx";
 import { app } from "../harness/render-app.tsx";
 import { cluster, URL_A } from "../harness/replicas.ts";
 import { pause, text } from "../harness/two-panes.tsx";
@@ -23,24 +22,18 @@ function Shown({ store, name }: { store: SharedFetchStoreWithExtras; name: strin
   return <span data-testid={name}>{q.data ? String(q.data.n) : q.status}</span>;
 }
 
-/** react-error-boundary's recipe: the reset button resets TanStack's boundary and remounts the pane. */
+/** The reset button resets TanStack's boundary and remounts the pane. */
 function Pane({ store, name }: { store: SharedFetchStoreWithExtras; name: string }) {
-  const [attempt, setAttempt] = useState(0);
   return (
-    <QueryErrorResetBoundary>
-      {({ reset }) => (
-        <Boundary
-          key={attempt}
-          show={() => (
-            <button data-testid={`retry-${name}`} onClick={() => (reset(), setAttempt((n) => n + 1))}>
-              retry
-            </button>
-          )}
-        >
-          <Shown store={store} name={name} />
-        </Boundary>
+    <ResetBoundary
+      show={(_, reset) => (
+        <button data-testid={`retry-${name}`} onClick={reset}>
+          retry
+        </button>
       )}
-    </QueryErrorResetBoundary>
+    >
+      <Shown store={store} name={name} />
+    </ResetBoundary>
   );
 }
 

@@ -7,13 +7,13 @@
  * suspended), an error to every such tab's boundary and one request for their resets, an error
  * never over data shown (invariant 7), and StrictMode adding no request and leaving no claim.
  */
-import { QueryClient, QueryErrorResetBoundary, usePrefetchQuery, useSuspenseQueries, useSuspenseQuery } from "@tanstack/react-query";
+import { QueryClient, usePrefetchQuery, useSuspenseQueries, useSuspenseQuery } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import * as React from "react";
-import { StrictMode, Suspense, useState, type ReactNode } from "react";
+import { StrictMode, Suspense, type ReactNode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Boundary } from "../harness/boundary.tsx";
+import { ResetBoundary } from "../harness/boundary.tsx";
 import { advance, app } from "../harness/render-app.tsx";
 import { cluster, URL_A, useFakeClock } from "../harness/replicas.ts";
 import { browserTabs, pause, sideBySide, sideBySideServerForFile, text, type Body } from "../harness/side-by-side.tsx";
@@ -27,25 +27,12 @@ function Item({ store, id, path }: { store: SharedFetchStoreWithExtras; id: stri
   return <span data-testid={id}>{shown(useSuspenseQuery(sharedQueryOptions<Body>(store, url(path), { retry: false })))}</span>;
 }
 
-/** react-error-boundary's recipe: the boundary's button resets TanStack's boundary and remounts the pane. */
+/** The boundary's button resets TanStack's boundary and remounts the pane. */
 function Resettable({ id, children }: { id: string; children: ReactNode }) {
-  const [attempt, setAttempt] = useState(0);
   return (
-    <QueryErrorResetBoundary>
-      {({ reset }) => (
-        <Boundary
-          key={attempt}
-          show={(e) => (
-            <button
-              data-testid={id}
-              onClick={() => (reset(), setAttempt((n) => n + 1))}
-            >{`caught ${(e as Error).message.slice(0, 8)}`}</button>
-          )}
-        >
-          <Suspense fallback={<span data-testid={id}>loading</span>}>{children}</Suspense>
-        </Boundary>
-      )}
-    </QueryErrorResetBoundary>
+    <ResetBoundary show={(e, reset) => <button data-testid={id} onClick={reset}>{`caught ${(e as Error).message.slice(0, 8)}`}</button>}>
+      <Suspense fallback={<span data-testid={id}>loading</span>}>{children}</Suspense>
+    </ResetBoundary>
   );
 }
 

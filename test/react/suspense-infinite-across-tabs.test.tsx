@@ -6,12 +6,12 @@
  * shows the recorded chain (maxPages at most) at its first render; a failed first page reaches
  * both tabs' boundaries and their resets ask it once; a failed next page keeps the pages shown.
  */
-import { QueryErrorResetBoundary, useSuspenseInfiniteQuery } from "@tanstack/react-query";
+import { useSuspenseInfiniteQuery } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { StrictMode, Suspense, useState, type ReactNode } from "react";
+import { StrictMode, Suspense, type ReactNode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { Boundary } from "../harness/boundary.tsx";
+import { ResetBoundary } from "../harness/boundary.tsx";
 import { feedPanes, pagesText, serveFeed } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, text, twoTabs } from "../harness/side-by-side.tsx";
@@ -31,22 +31,16 @@ function Feed({ store, name, maxPages }: { store: SharedFetchStoreWithExtras; na
 }
 
 function Resettable({ name, children }: { name: string; children: ReactNode }) {
-  const [attempt, setAttempt] = useState(0);
   return (
-    <QueryErrorResetBoundary>
-      {({ reset }) => (
-        <Boundary
-          key={attempt}
-          show={() => (
-            <button data-testid={name} onClick={() => (reset(), setAttempt((n) => n + 1))}>
-              caught
-            </button>
-          )}
-        >
-          <Suspense fallback={<span data-testid={name}>loading</span>}>{children}</Suspense>
-        </Boundary>
+    <ResetBoundary
+      show={(_, reset) => (
+        <button data-testid={name} onClick={reset}>
+          caught
+        </button>
       )}
-    </QueryErrorResetBoundary>
+    >
+      <Suspense fallback={<span data-testid={name}>loading</span>}>{children}</Suspense>
+    </ResetBoundary>
   );
 }
 
