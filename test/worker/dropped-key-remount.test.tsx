@@ -11,14 +11,14 @@ import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import type { ReactNode } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { SharedFetchProvider, sharedQueryOptions, useProgram, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import { SharedFetchProvider, sharedQueryOptions, useProgram, type SharedFetchStore } from "../../src/index.ts";
 import { KEPT_UNHELD } from "../../src/worker/remote-views.ts";
 import type { BrowserStore } from "../../src/worker/connect-browser.ts";
+import { ErrorPane } from "../harness/error-pane.tsx";
 import { cluster } from "../harness/replicas.ts";
 import { browser, until } from "./browser-sim.ts";
 
 afterEach(cleanup);
-type V = { v: number };
 const tick = () => act(() => new Promise((r) => setTimeout(r, 20)));
 const API = "http://127.0.0.1:9/api/dropped-remount";
 
@@ -34,22 +34,12 @@ async function letGoOthers(store: SharedFetchStore): Promise<void> {
   }
 }
 
-function ErrorPane({ log }: { log: string[] }) {
-  const q = useSharedFetch<V>(API, { retry: false, refetchOnMount: false });
-  const s = `${q.status}/${q.data?.v ?? "-"}/${q.error?.status ?? ""}`;
-  log.push(s);
-  return (
-    <>
-      <span data-testid="a">{s}</span>
-      <button data-testid="r" onClick={() => void q.refetch()} />
-    </>
-  );
-}
-
 function app(store: SharedFetchStore, client: QueryClient, on: boolean): ReactNode {
   return (
     <QueryClientProvider client={client}>
-      <SharedFetchProvider store={store}>{on ? <ErrorPane log={[]} /> : <span data-testid="a">off</span>}</SharedFetchProvider>
+      <SharedFetchProvider store={store}>
+        {on ? <ErrorPane url={API} options={{ retry: false, refetchOnMount: false }} /> : <span data-testid="a">off</span>}
+      </SharedFetchProvider>
     </QueryClientProvider>
   );
 }

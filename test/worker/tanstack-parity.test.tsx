@@ -14,6 +14,7 @@ import * as Y from "yjs";
 import { Host } from "../../sim/host.ts";
 import { createSharedFetchStore, SharedFetchProvider, sharedQueryOptions, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
 import { internalsOf } from "../../src/internals.ts";
+import { ErrorPane } from "../harness/error-pane.tsx";
 import { cluster } from "../harness/replicas.ts";
 import { browser, until } from "./browser-sim.ts";
 
@@ -30,22 +31,10 @@ function app(store: SharedFetchStore, client: QueryClient, node: ReactNode) {
 
 const ERRORS = "http://127.0.0.1:9/api/refetch-error";
 
-function ErrorPane({ log }: { log: string[] }) {
-  const q = useSharedFetch<V>(ERRORS, { retry: false, staleTime: 60_000 });
-  const s = `${q.status}/${q.data?.v ?? "-"}/${q.error?.status ?? ""}`;
-  log.push(s);
-  return (
-    <>
-      <span data-testid="a">{s}</span>
-      <button data-testid="r" onClick={() => void q.refetch()} />
-    </>
-  );
-}
-
 async function refetchFails(host: Host, store: SharedFetchStore) {
   host.auto = () => ({ status: 200, body: { v: 1 } });
   const log: string[] = [];
-  render(app(store, new QueryClient(), <ErrorPane log={log} />));
+  render(app(store, new QueryClient(), <ErrorPane url={ERRORS} options={{ retry: false, staleTime: 60_000 }} log={log} />));
   await waitFor(() => expect(screen.getByTestId("a").textContent).toBe("success/1/"));
   host.auto = () => ({ status: 503, body: {} });
   await act(async () => screen.getByTestId("r").click());
