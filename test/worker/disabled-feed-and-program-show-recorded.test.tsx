@@ -19,8 +19,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { sharedInfiniteQueryOptions, sharedQueryOptions, useProgram, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
-import { cluster } from "../harness/replicas.ts";
 import { browser } from "./browser-sim.ts";
+import { tabsOfOneBrowser } from "./tabs-of-one-browser.ts";
 
 afterEach(cleanup);
 const FEED = "http://127.0.0.1:9/api/disabled-feed";
@@ -53,21 +53,10 @@ function Query({ store }: { store: SharedFetchStoreWithExtras }) {
   return <span data-testid="t">{q.data ? String(q.data.n) : `${q.status}/${q.fetchStatus}`}</span>;
 }
 
-/** Two tabs of one browser; the host answers a feed of pages 0–2, the program's module, and `{ n: call number }`. */
-const kinds = {
-  "per-tab replicas (connectTabs)": () => {
-    const c = cluster(1, { settleMs: 0 });
-    return { host: c.host, first: c.stores[0]!, second: () => c.join() };
-  },
-  "tabs of the SharedWorker replica (connectBrowser)": () => {
-    const b = browser(new Host());
-    return { host: b.host, first: b.tab() as SharedFetchStoreWithExtras, second: () => b.tab() as SharedFetchStoreWithExtras };
-  },
-};
-
-describe.each(Object.keys(kinds) as (keyof typeof kinds)[])("%s", (kind) => {
+describe.each(Object.keys(tabsOfOneBrowser) as (keyof typeof tabsOfOneBrowser)[])("%s", (kind) => {
+  /** The host answers a feed of pages 0–2, the program's module, and `{ n: call number }`. */
   function setUp() {
-    const tabs = kinds[kind]();
+    const tabs = tabsOfOneBrowser[kind]();
     tabs.host.auto = (call) => {
       const url = new globalThis.URL(call.url);
       if (url.pathname.endsWith(".ts")) return { status: 200, text: "export const n = 1;\n", delayMs: 5 };

@@ -16,8 +16,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
-import { cluster } from "../harness/replicas.ts";
 import { browser } from "./browser-sim.ts";
+import { tabsOfOneBrowser } from "./tabs-of-one-browser.ts";
 
 afterEach(cleanup);
 const URL = "http://127.0.0.1:9/api/disabled-shows-recorded";
@@ -30,21 +30,10 @@ function Pane({ store, enabled }: { store: SharedFetchStoreWithExtras; enabled: 
   return <span data-testid="t">{q.data ? String(q.data.n) : `${q.status}/${q.fetchStatus}`}</span>;
 }
 
-/** Two tabs of one browser whose host answers `{ n: call number }`; the second made when asked for. */
-const kinds = {
-  "per-tab replicas (connectTabs)": () => {
-    const c = cluster(1, { settleMs: 0 });
-    return { host: c.host, first: c.stores[0]!, second: () => c.join() };
-  },
-  "tabs of the SharedWorker replica (connectBrowser)": () => {
-    const b = browser(new Host());
-    return { host: b.host, first: b.tab() as SharedFetchStoreWithExtras, second: () => b.tab() as SharedFetchStoreWithExtras, b };
-  },
-};
-
-describe.each(Object.keys(kinds) as (keyof typeof kinds)[])("%s", (kind) => {
+describe.each(Object.keys(tabsOfOneBrowser) as (keyof typeof tabsOfOneBrowser)[])("%s", (kind) => {
+  /** The host answers `{ n: call number }`. */
   function setUp() {
-    const tabs = kinds[kind]();
+    const tabs = tabsOfOneBrowser[kind]();
     tabs.host.auto = (call) => ({ status: 200, body: { n: call.n }, delayMs: 5 });
     return tabs;
   }
