@@ -4,19 +4,7 @@
  * to that subscription, and ends the subscription then, or when its signal aborts.
  */
 import { describe, expect, it } from "vitest";
-import type { TabMessage } from "../../src/worker/protocol.ts";
-import { RemoteViews } from "../../src/worker/remote-views.ts";
-
-function tabViews() {
-  const sent: TabMessage[] = [];
-  return {
-    sent,
-    views: new RemoteViews(
-      (m) => sent.push(m),
-      () => undefined,
-    ),
-  };
-}
+import { tabViews } from "./tab-views.ts";
 
 describe("a shown error's look at the worker subscribes, sends no ask, and ends its subscription", () => {
   it("resolves with the worker's answer to the subscription, which then ends", async () => {

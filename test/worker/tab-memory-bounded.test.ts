@@ -9,27 +9,16 @@
 import { describe, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
 import type { Snapshot } from "../../src/core/types.ts";
-import type { TabMessage } from "../../src/worker/protocol.ts";
 import { KEPT_UNHELD, RemoteViews } from "../../src/worker/remote-views.ts";
 import type { BrowserStore } from "../../src/worker/connect-browser.ts";
 import { browser, until } from "./browser-sim.ts";
+import { tabViews } from "./tab-views.ts";
 
 type Kept = { snaps: Map<string, unknown>; infos: Map<string, unknown>; unheld: Set<string> };
 const kept = (views: RemoteViews): Kept => views as unknown as Kept;
 const keptIn = (t: BrowserStore): Kept => (t as unknown as { views: Kept }).views;
 
 const result = (v: number): Snapshot => ({ status: "success", data: { v } });
-
-function tabViews() {
-  const sent: TabMessage[] = [];
-  return {
-    sent,
-    views: new RemoteViews(
-      (m) => sent.push(m),
-      () => undefined,
-    ),
-  };
-}
 
 describe("a SharedWorker tab keeps views of what it shows, and of a bounded number of keys let go", () => {
   it("1 000 keys subscribed, answered and unsubscribed in turn leave KEPT_UNHELD views, not 1 000", () => {
