@@ -296,6 +296,15 @@ export function retryPolicy(fetch: FetchRecord | undefined, query?: AnyQuery): R
     fetch.retryDelay,
     (error) => new SharedFetchError(error),
   );
+  const { retry } = policy;
+  // Each failure the claim retries shows as TanStack's retryer shows it; the last one adds itself.
+  if (query)
+    policy.retry = (count, error) => {
+      const again = retry(count, error) as boolean;
+      if (again && query.state.fetchStatus != "idle")
+        query.setState({ ...query.state, fetchFailureCount: count + 1, fetchFailureReason: new SharedFetchError(error) });
+      return again;
+    };
   if ((fetch.networkMode ?? "online") === "always") return policy;
   return pausingWhileOffline(
     policy,
