@@ -103,3 +103,68 @@ export const CrashARealTab: Story = {
     await waitFor(async () => expect(await persisted(world.id)).toEqual([]), WAIT);
   },
 };
+
+/** Each tab's status, claim and data as its own page shows them (null: no page open under that name). */
+function tabView(canvasElement: HTMLElement, name: string) {
+  const doc = tabWindow(canvasElement, name)?.document;
+  const text = (id: string) => doc?.querySelector(`[data-testid="${id}"]`)?.textContent ?? null;
+  return {
+    status: text("status"),
+    claim: text("claim"),
+    data: text("data"),
+    replicaId: tabWindow(canvasElement, name)?.__store?.replicaId,
+  };
+}
+
+export const ReloadARealTab: Story = {
+  name: "Real tabs: reload the claimant, then add a tab",
+  // Longer than a reloaded page takes to open, so the new replica finds the request in flight.
+  args: { delayMs: 4000 },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariants 3 (a) and 11 with real browsing contexts. The fetching tab reloads mid-request: its page runs pagehide, so its store aborts its request at the host and lets its Web Lock go, and another tab takes the claim over at once (same revision), far inside the lease. The reloaded tab is a new replica: it reads the claim from IndexedDB and the other tabs and waits on it, with no request of its own. Then a tab is added after the result was recorded: as any TanStack query with the default staleTime 0 does on mount, it refetches — one request, whose answer every tab shows.",
+      },
+    },
+  },
+  play: async ({ canvasElement, userEvent }) => {
+    const canvas = within(canvasElement);
+    await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/), { timeout: 30_000 });
+    const claimant = canvas.getByTestId("first-caller").textContent!;
+    const other = claimant === "A" ? "B" : "A";
+    await waitFor(() => expect(tabView(canvasElement, other).claim).toMatch(/^[0-9a-z-]{8,}$/), WAIT);
+    const before = tabView(canvasElement, claimant).replicaId;
+    await expect(before).toMatch(/^[0-9a-z-]{8,}$/);
+
+    await userEvent.click(canvas.getByRole("button", { name: `Reload ${claimant}` }));
+    const line = await verdict(canvasElement);
+    await expect(line).toMatch(new RegExp(`^${other} took over \\d+ ms after ${claimant} reloaded \\(its Web Lock was released\\)`));
+    await expect(Number(/took over (\d+) ms/.exec(line)![1])).toBeLessThan(2500);
+    // The reload let go of its request: aborted at the host by its own page, not lost as in a crash.
+    await expectNarrated(canvasElement, new RegExp(`^${claimant} aborted its request: its page was hidden$`));
+    await expectNarrated(canvasElement, /^2 host requests: 1 aborted by \w, 1 by \w$/);
+    await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");
+    // The reloaded tab is a new replica, which joined the survivor's request rather than sending its own.
+    await waitFor(() => {
+      expect(tabView(canvasElement, claimant).replicaId).toMatch(/^[0-9a-z-]{8,}$/);
+      expect(tabView(canvasElement, claimant).replicaId).not.toBe(before);
+      for (const name of [claimant, other]) expect(tabView(canvasElement, name).status).toBe("success");
+    }, WAIT);
+    await expectNarrated(canvasElement, new RegExp(`^${claimant} sees ${other}'s claim on /api/report and waits$`));
+    await expect(tabView(canvasElement, claimant).data).toBe(tabView(canvasElement, other).data);
+    await expect(tabView(canvasElement, other).data).toMatch(/"request":2/);
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
+
+    // A tab added now mounts after the result: staleTime 0 refetches, once, for every tab.
+    await userEvent.click(canvas.getByRole("button", { name: "Add a tab" }));
+    await waitFor(
+      () => {
+        for (const name of [claimant, other, "C"]) expect(tabView(canvasElement, name).data).toMatch(/"request":3/);
+      },
+      { timeout: 30_000 },
+    );
+    await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 3$/);
+    for (const name of [claimant, other, "C"]) await expect(tabWindow(canvasElement, name)!.__lied).toBe(false);
+  },
+};

@@ -22,6 +22,8 @@ type TabsWorld = {
   narration: Narration;
   stores: Map<string, SharedFetchStoreWithExtras>;
   crashedAt: Map<string, number>;
+  /** When each tab was last reloaded: its page let go in an orderly way (pagehide), and a new replica opened. */
+  reloadedAt: Map<string, number>;
   /** The calls a tab had in flight when it crashed: the host still answers them, to nobody. */
   lost: Set<number>;
   destroy(): void;
@@ -117,6 +119,7 @@ export function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld
     narration,
     stores,
     crashedAt: new Map(),
+    reloadedAt: new Map(),
     lost: new Set(),
     destroy() {
       for (const timer of timers) clearTimeout(timer);
@@ -148,6 +151,7 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
     setTabs((ts) => ts.map((t) => (t.name === name ? { ...t, state: "crashed" } : t)));
   };
   const reload = (frame: HTMLIFrameElement | null, name: string) => {
+    world.reloadedAt.set(name, Date.now());
     world.narration.add({ text: `${name} reloads: a new replica in the same tab`, replica: name });
     frame?.contentWindow?.location.reload();
   };
@@ -207,8 +211,8 @@ function TabFrame({
 }
 
 /**
- * The verdict once a tab took over from a crashed one and every open tab shows data: how long
- * after the crash, against the lease (a lock release is an event, the lease a timer).
+ * The verdict once a tab took over from a crashed or reloaded one and was answered: how long after
+ * the crash or the reload, against the lease (a lock release is an event, the lease a timer).
  */
 function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
   useEffect(
@@ -219,12 +223,16 @@ function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
         for (const e of entries) {
           const m = /^(\w+) took over .* from (\w+)(?: after \d+ ms)?: (.*)$/.exec(e.text);
           const crashedAt = m ? world.crashedAt.get(m[2]!) : undefined;
-          if (!m || crashedAt === undefined) continue;
+          const reloadedAt = m ? world.reloadedAt.get(m[2]!) : undefined;
+          const goneAt = crashedAt ?? reloadedAt;
+          if (!m || goneAt === undefined || e.at < goneAt) continue;
           const answered = entries.some((x) => x.at >= e.at && x.text === `host answered ${m[1]}`);
           if (!answered) return;
           // The verdict first: adding the summary re-enters this listener, which then returns at once.
           world.narration.end(
-            `${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`,
+            crashedAt !== undefined
+              ? `${m[1]} took over ${e.at - crashedAt} ms after ${m[2]}'s iframe was removed (${m[3]}); the lease is ${leaseMs} ms: a real tab's death is an event, not a timeout.`
+              : `${m[1]} took over ${e.at - goneAt} ms after ${m[2]} reloaded (${m[3]}); the lease is ${leaseMs} ms: a reload lets go of its request at once (pagehide), nobody waits out the lease.`,
           );
           world.narration.add({ text: hostSummary(world.host.calls, new Set(world.crashedAt.keys()), world.lost) });
           return;
