@@ -14,6 +14,7 @@ import { HostCounter, ReplicaPanes, useHostState } from "./support/panes.tsx";
 import { expectNoLies, findPanes } from "./support/play.ts";
 import { useDisposable, type Replica } from "./support/replicas.ts";
 import { createSimulatedHost, type SimulatedHost } from "./support/simulated-host.ts";
+import { delayArg, urlArg } from "./support/worlds.ts";
 
 type ScenarioProps = {
   /** How long the simulated host takes to answer, in ms. */
@@ -155,8 +156,12 @@ const meta = {
   component: DevtoolsScenario,
   args: { delayMs: 1500, url: "https://host.example/api/greeting" },
   argTypes: {
-    delayMs: { control: { type: "number", min: 0, step: 100 } },
-    url: { control: "text" },
+    delayMs: delayArg,
+    url: {
+      ...urlArg,
+      description:
+        "What both panes ask for; the story adds a `?token=` query string and an Authorization header (the simulated host answers any URL).",
+    },
   },
   // A fresh world (docs, stores, host) whenever an arg changes.
   render: (args) => <DevtoolsScenario key={`${args.delayMs} ${args.url}`} {...args} />,

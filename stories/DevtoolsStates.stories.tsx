@@ -134,6 +134,25 @@ const meta = {
   title: "Devtools/States",
   component: DevtoolsState,
   args: { state: "empty" },
+  argTypes: {
+    state: {
+      description: "The state the inspected replica's panel is put in; each story sets one.",
+      control: "select",
+      options: [
+        "empty",
+        "in-flight",
+        "stale-lease-silence",
+        "stale-abandoned",
+        "stale-disowned",
+        "stale-presence-left",
+        "stale-lock-released",
+        "presence-timed-out",
+        "error-beside-result",
+        "thousand-keys",
+        "waiting-for-sync",
+      ],
+    },
+  },
   render: (args) => <DevtoolsState key={args.state} {...args} />,
 } satisfies Meta<typeof DevtoolsState>;
 export default meta;
@@ -143,6 +162,7 @@ const slow = { timeout: 15_000 };
 
 export const Empty: Story = {
   args: { state: "empty" },
+  parameters: { docs: { description: { story: "No invariant: the panel on a doc with no key yet, the first thing it shows." } } },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await expect(await canvas.findByText("No keys in the doc yet.", {}, slow)).toBeTruthy();
@@ -151,6 +171,14 @@ export const Empty: Story = {
 
 export const InFlight: Story = {
   args: { state: "in-flight" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariant 8 as the panel shows it: replica A's request is in flight, so the key reads pending, its claim live, on the panel of the replica that waits.",
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() => expect(canvas.getByTestId("key-row")).toHaveAttribute("data-status", "pending"), slow);
@@ -159,9 +187,16 @@ export const InFlight: Story = {
 };
 
 /** A stale claim for one reason: the Keys row says it, in the store's words. */
-function staleStory(reason: StaleReason, words: RegExp): Story {
+function staleStory(reason: StaleReason, words: RegExp, why: string): Story {
   return {
     args: { state: `stale-${reason}` },
+    parameters: {
+      docs: {
+        description: {
+          story: `Invariant 3: a foreign claim goes stale only by a real event or by silence on the observer's clock. ${why} The Timeline says why, in the store's words.`,
+        },
+      },
+    },
     play: async ({ canvasElement }) => {
       const canvas = within(canvasElement);
       await waitFor(() => expect(canvas.getByTestId("narration")).toHaveTextContent(words), slow);
@@ -172,14 +207,28 @@ function staleStory(reason: StaleReason, words: RegExp): Story {
 export const StaleLeaseSilence = staleStory(
   "lease-silence",
   /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+ ms/,
+  "R, on another device, never sends a heartbeat: one lease after the observer first saw the claim, it is stale (silence).",
 );
 export const StaleAbandoned = staleStory(
   "abandoned",
   /R's claim on GET https:\/\/host\.example\/api\/report went stale: abandoned by its page/,
+  "R's page marked its claim abandoned as it went (pagehide mid-request): stale at once.",
 );
-export const StaleDisowned = staleStory("disowned", /Observer's claim on .* went stale: disowned/);
-export const StalePresenceLeft = staleStory("presence-left", /R's claim on .* went stale: presence left/);
-export const StaleLockReleased = staleStory("lock-released", /A's claim on .* went stale: lock released/);
+export const StaleDisowned = staleStory(
+  "disowned",
+  /Observer's claim on .* went stale: disowned/,
+  "A claim under the observer's own id that the observer never made (forged by a peer): the observer disowns it at once.",
+);
+export const StalePresenceLeft = staleStory(
+  "presence-left",
+  /R's claim on .* went stale: presence left/,
+  "R's presence left, told by the sync server (a goodbye): stale at once.",
+);
+export const StaleLockReleased = staleStory(
+  "lock-released",
+  /A's claim on .* went stale: lock released/,
+  "A, a replica of this browser, crashes holding its claim: the browser frees its Web Lock, and the claim is stale at once, with no timer.",
+);
 
 /**
  * A replica not heard from: R, on another device, holds a claim and goes silent with no goodbye;
@@ -192,7 +241,7 @@ export const PresenceTimedOut: Story = {
     docs: {
       description: {
         story:
-          "Replica R on another device holds a claim (a long lease) and goes silent with no goodbye: y-protocols' own 30 s check drops its presence (made here at once). The Timeline says R was not heard from and counted gone, its claims keeping their lease: a presence timeout is no proof of death (its connection, or ours, may have dropped), unlike a goodbye (Stale presence left) or a released Web Lock (Stale lock released). The Keys row still reads the claim live.",
+          "Invariant 3, by what is not an event: replica R on another device holds a claim (a long lease) and goes silent with no goodbye: y-protocols' own 30 s check drops its presence (made here at once). The Timeline says R was not heard from and counted gone, its claims keeping their lease: a presence timeout is no proof of death (its connection, or ours, may have dropped), unlike a goodbye (Stale presence left) or a released Web Lock (Stale lock released). The Keys row still reads the claim live.",
       },
     },
   },
@@ -211,6 +260,14 @@ export const PresenceTimedOut: Story = {
 
 export const ErrorBesideResult: Story = {
   args: { state: "error-beside-result" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "Invariant 7 as the panel shows it: a later revision's error (HTTP 503) stands beside the result of revision 1, which it does not erase; the row shows both.",
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     const row = await canvas.findByTestId("key-row", {}, slow);
@@ -222,6 +279,14 @@ export const ErrorBesideResult: Story = {
 
 export const ThousandKeys: Story = {
   args: { state: "thousand-keys" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "No invariant: the panel at scale. 1 000 keys (every tenth in error, every fiftieth claimed) in a virtualised list: a screenful of rows in the page, and scrolling reaches the last key.",
+      },
+    },
+  },
   play: async ({ canvasElement }) => {
     const canvas = within(canvasElement);
     await waitFor(() => expect(canvas.getByTestId("shown")).toHaveTextContent(/^1000 keys/), slow);
@@ -237,12 +302,20 @@ export const ThousandKeys: Story = {
 };
 
 /**
- * Issue 10: where the time before a first request goes. The inspected replica asks while its sync
+ * Where the time before a first request goes. The inspected replica asks while its sync
  * server never answers: its row says it waits for the sync, then, after the 2 s cap, that
  * its request is in flight (the host never answers in time). The Replicas tab names the window.
  */
 export const WaitingForSync: Story = {
   args: { state: "waiting-for-sync" },
+  parameters: {
+    docs: {
+      description: {
+        story:
+          "No invariant: where the time before a first request goes. The inspected replica asks while its sync server accepted the connection and never answers. A first claim waits for the initial sync, so its row says it waits for the sync, then, after the 2 s cap, that its request is in flight. The Replicas tab names the settle window a claim would wait and why.",
+      },
+    },
+  },
   play: async ({ canvasElement, userEvent }) => {
     const canvas = within(canvasElement);
     const holder = () => within(canvas.getByTestId("key-row")).getByTestId("holder");

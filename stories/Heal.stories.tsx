@@ -90,7 +90,7 @@ export const NewerDataKept: Story = {
     docs: {
       description: {
         story:
-          "Freshness across a partition. Both panes show answer #1 (revision 1). B is cut off; A refetches twice (revisions 2 and 3, answers #2 and #3), then B refetches once: its revision 2, answer #4, sent after A's. At the heal the doc merges by revision, so A's revision 3 wins, though it holds the older data. B, the writer of the newer data, records it again at revision 3 (one write), so both panes show answer #4 and neither goes back in time; nothing is sent at the heal.",
+          "Invariant 6 (results kept by key and revision) and freshness across a partition. Both panes show answer #1 (revision 1). B is cut off; A refetches twice (revisions 2 and 3, answers #2 and #3), then B refetches once: its revision 2, answer #4, sent after A's. At the heal the doc merges by revision, so A's revision 3 wins, though it holds the older data. B, the writer of the newer data, records it again at revision 3 (one write), so both panes show answer #4 and neither goes back in time; nothing is sent at the heal.",
       },
     },
   },
@@ -178,7 +178,7 @@ export const InvalidationKept: Story = {
     docs: {
       description: {
         story:
-          "Freshness across a partition. Both panes show answer #1. B is cut off and refetches (its revision 2, answer #2). Then A invalidates the key, as an app does after a mutation (here the devtools' invalidate, which marks the record stale in the doc and keeps its time). At the heal B's revision 2 wins by number, but its request was sent before the invalidation: it is shown (the newest data anyone has) and recorded invalidated on both. B's next demand, though a minute's staleTime would take a fresh result, sends one request; its answer #3 reaches both panes.",
+          "Invariant 6 (results kept by key and revision) and freshness across a partition. Both panes show answer #1. B is cut off and refetches (its revision 2, answer #2). Then A invalidates the key, as an app does after a mutation (here the devtools' invalidate, which marks the record stale in the doc and keeps its time). At the heal B's revision 2 wins by number, but its request was sent before the invalidation: it is shown (the newest data anyone has) and recorded invalidated on both. B's next demand, though a minute's staleTime would take a fresh result, sends one request; its answer #3 reaches both panes.",
       },
     },
   },

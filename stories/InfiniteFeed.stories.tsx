@@ -54,7 +54,7 @@ export const OneRequestPerPage: Story = {
     docs: {
       description: {
         story:
-          "`useInfiniteQuery(sharedInfiniteQueryOptions(store, (cursor) => url, …))` in two tabs, each with its own store and QueryClient. Each page is one request across the tabs: both tabs mount the feed at once and the first page is fetched once; both load more at once and the second page is fetched once (B joins A's request in flight); A loads the third page, and B's Load more takes the page A recorded (within the staleTime) with no request. Three pages in two tabs, three host requests, where plain `useInfiniteQuery` sends six.",
+          "Invariant 8, page by page. `useInfiniteQuery(sharedInfiniteQueryOptions(store, (cursor) => url, …))` in two tabs, each with its own store and QueryClient. Each page is one request across the tabs: both tabs mount the feed at once and the first page is fetched once; both load more at once and the second page is fetched once (B joins A's request in flight); A loads the third page, and B's Load more takes the page A recorded (within the staleTime) with no request. Three pages in two tabs, three host requests, where plain `useInfiniteQuery` sends six.",
       },
     },
   },
@@ -140,7 +140,7 @@ export const FreshAcrossTabs: Story = {
     docs: {
       description: {
         story:
-          "Both tabs show two pages of the feed. Tab A's Refresh (`invalidateQueries` on the feed's key) asks every page anew: two requests, both A's. Tab B shows the newer pages as soon as the last of them is recorded, all at once (never page 0 of the refresh beside page 1 of the load before it), with no request of its own. Then B is reloaded: the new tab shows the recorded pages on its first render, as a persister's restore would, and sends nothing (they are fresh by the staleTime).",
+          "No invariant: freshness shared across tabs, page by page. Both tabs show two pages of the feed. Tab A's Refresh (`invalidateQueries` on the feed's key) asks every page anew: two requests, both A's. Tab B shows the newer pages as soon as the last of them is recorded, all at once (never page 0 of the refresh beside page 1 of the load before it), with no request of its own. Then B is reloaded: the new tab shows the recorded pages on its first render, as a persister's restore would, and sends nothing (they are fresh by the staleTime).",
       },
     },
   },

@@ -101,7 +101,7 @@ export const ReplacesHungRequest: Story = {
     docs: {
       description: {
         story:
-          "Both panes show the list (one request). A's Refetch sends a refresh the host never answers: both panes stay on the list, pending a newer one. A then adds an item (`useMutation` with `sharedMutationFn`) and invalidates the list in `onSuccess`. That refresh cannot wait for the hung one, which may have read the list before the item was added: A, which holds it, aborts it at the host (reason `refetched`, as TanStack's `cancelRefetch` does) and sends the new one at once, with no gap in its claim. Every pane shows the list with the new item, no pane shows an error, only one request for the list is ever in flight, and A's devtools Timeline says A aborted its request for the list because a refetch sent a newer one.",
+          "Invariants 8 and 11. Both panes show the list (one request). A's Refetch sends a refresh the host never answers: both panes stay on the list, pending a newer one. A then adds an item (`useMutation` with `sharedMutationFn`) and invalidates the list in `onSuccess`. That refresh cannot wait for the hung one, which may have read the list before the item was added: A, which holds it, aborts it at the host (reason `refetched`, as TanStack's `cancelRefetch` does) and sends the new one at once, with no gap in its claim. Every pane shows the list with the new item, no pane shows an error, only one request for the list is ever in flight, and A's devtools Timeline says A aborted its request for the list because a refetch sent a newer one.",
       },
     },
   },
