@@ -137,7 +137,11 @@ export const CrashedTab: Story = {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
     await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), WAIT);
     await userEvent.click(canvas.getByRole("button", { name: "Crash Replica A" }));
+    // A crashed pane looks crashed: labelled so, greyed out, its button off.
     await expect(paneA).toHaveAttribute("data-crashed", "true");
+    await expect(within(paneA).getByRole("heading")).toHaveTextContent(/^Replica A\s*crashed$/);
+    await expect(getComputedStyle(paneA).filter).toBe("grayscale(1)");
+    await expect(Number(getComputedStyle(paneA).opacity)).toBeLessThan(1);
     await expect(within(paneA).getByRole("button", { name: "Refetch" })).toBeDisabled();
     await expect(await verdict(canvasElement)).toMatch(/^B took over/);
     await expect(within(paneB).getByTestId("data")).toHaveTextContent('"request": 2');
@@ -147,7 +151,9 @@ export const CrashedTab: Story = {
       .filter((c, i, all) => c !== all[i - 1]);
     await expect(holders).toEqual(["replica-a", "mine"]);
     await expectRequests(canvasElement, 2);
+    await expectNarrated(canvasElement, /^A claimed \/api\/report \(rev 1\)$/);
     await expectNarrated(canvasElement, /^A crashed$/);
+    await expectNarrated(canvasElement, /^host answered B$/);
     await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+ ms: lease silence$/);
     await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by B$/);
     await expectNoLies([paneB]);
