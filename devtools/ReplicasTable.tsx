@@ -2,14 +2,27 @@ import { HeaderRow } from "./HeaderRow.tsx";
 import { describeSettle, formatTime, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
+import { useNow } from "./use-now.ts";
 
 /**
  * Every replica seen in claims, heartbeats or awareness; the inspected one first. Above them, the
  * settle window a claim of the inspected replica would wait, as of the last inspection. Each row's
  * "keys" button opens the Keys tab filtered to the keys that replica holds a claim on or waits on.
  */
-export function ReplicasTable({ snapshot, onShowKeys }: { snapshot: DevtoolsSnapshot; onShowKeys: (replicaId: string) => void }) {
+export function ReplicasTable({
+  snapshot,
+  onShowKeys,
+  frozen,
+}: {
+  snapshot: DevtoolsSnapshot;
+  onShowKeys: (replicaId: string) => void;
+  frozen: boolean;
+}) {
   const { replicas: rows, hasAwareness, settle, at } = snapshot;
+  // A heartbeat's age runs on between inspections (a silent replica changes nothing in the doc), but
+  // not in a frozen view (a crashed or destroyed replica's last one), which is judged no further.
+  const now = useNow(!frozen);
+  const ran = frozen ? 0 : Math.max(0, now - at);
   return (
     <>
       {settle && (
@@ -40,10 +53,10 @@ export function ReplicasTable({ snapshot, onShowKeys }: { snapshot: DevtoolsSnap
               <td style={styles.td} data-testid="present">
                 {presence(r)}
               </td>
-              <td style={styles.td}>
+              <td style={styles.td} data-testid="heartbeat">
                 {r.heartbeat === undefined
                   ? "—"
-                  : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs)} ms ago`}`}
+                  : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs + ran)} ms ago`}`}
               </td>
               <td style={styles.td}>
                 {r.claims}{" "}

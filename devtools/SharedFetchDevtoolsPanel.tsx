@@ -118,6 +118,7 @@ function Panel({ store, awareness, initialTab = "keys", simulations = false, que
         {tab === "replicas" && (
           <ReplicasTable
             snapshot={snapshot}
+            frozen={!!frozen}
             onShowKeys={(r) => {
               setReplica(r);
               setTab("keys");
