@@ -136,4 +136,25 @@ describe("devtools in chromium tabs", () => {
     expect(survivor.consoleProblems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("as a plugin of the TanStack Devtools shell (@tanstack/react-devtools), the panel renders in the shell's plugin pane and follows the store", async () => {
+    const api = `/api/${uniqueName("devtools-shell")}`;
+    host.plan(api, ["hold"]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const url = `${host.origin}/?${new URLSearchParams({ api, tabs: uniqueName("tabs"), shell: "1" })}`;
+    const tab = await open(await context.newPage(), url, "shell");
+    const call = await host.waitForCall(api, 1, 60_000);
+    // The shell lists the plugin by its name, and the panel sits in the shell's own pane (not the floating dock).
+    await tab.page.getByText("shared-fetch", { exact: true }).first().waitFor({ timeout: 30_000 });
+    const panel = tab.page.getByRole("region", { name: "shared-fetch devtools" });
+    await panel.waitFor({ timeout: 30_000 });
+    expect(await tab.page.getByTestId("shared-fetch-devtools").count()).toBe(0);
+    const row = panel.getByTestId("key-row");
+    await expect.poll(() => row.getAttribute("data-status"), { timeout: 30_000 }).toBe("pending");
+    call.respond({ n: 1 });
+    await expect.poll(() => row.getAttribute("data-result-rev"), { timeout: 30_000 }).toBe("1");
+    expect(await row.getByTestId("result").innerText()).toMatch(/by me/);
+    expect(tab.consoleProblems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -1,12 +1,13 @@
 /**
  * The devtools browser page: one tab = one replica showing one shared request and the floating
  * devtools, open. Query string: api (required), tabs (connectTabs name), lease, tab (the panel's
- * first view). Built in production mode, so the panel comes from `devtools/production.ts`.
+ * first view), shell=1 (the panel as a plugin of the TanStack Devtools shell instead, loaded on
+ * demand). Built in production mode, so the panel comes from `devtools/production.ts`.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
-import { SharedFetchDevtools, type DevtoolsTab } from "../../../devtools/production.ts";
+import { SharedFetchDevtools, sharedFetchDevtoolsPlugin, type DevtoolsTab } from "../../../devtools/production.ts";
 import { createSharedFetchStore, SharedFetchProvider, useSharedFetch } from "../../../src/index.ts";
 import { connectTabs } from "../../../src/sync/index.ts";
 
@@ -42,17 +43,20 @@ async function start(): Promise<void> {
   const store = createSharedFetchStore({ doc, awareness: tabs.awareness, ...(lease ? { leaseMs: Number(lease) } : {}) });
   win.__replicaId = store.replicaId;
   document.body.dataset.replica = store.replicaId;
+  const initialTab = (params.get("tab") ?? "keys") as DevtoolsTab;
+  const Shell = params.get("shell") === "1" ? (await import("@tanstack/react-devtools")).TanStackDevtools : undefined;
   createRoot(document.getElementById("root")!).render(
     <QueryClientProvider client={new QueryClient()}>
       <SharedFetchProvider store={store}>
         <App />
-        <SharedFetchDevtools
-          store={store}
-          awareness={tabs.awareness}
-          initialIsOpen
-          initialHeight={380}
-          initialTab={(params.get("tab") ?? "keys") as DevtoolsTab}
-        />
+        {Shell ? (
+          <Shell
+            config={{ defaultOpen: true }}
+            plugins={[sharedFetchDevtoolsPlugin({ store, awareness: tabs.awareness, initialTab, defaultOpen: true })]}
+          />
+        ) : (
+          <SharedFetchDevtools store={store} awareness={tabs.awareness} initialIsOpen initialHeight={380} initialTab={initialTab} />
+        )}
       </SharedFetchProvider>
     </QueryClientProvider>,
   );
