@@ -21,7 +21,7 @@ export function cannotWrite(internals: ReturnType<typeof inspectable>["internals
   return undefined;
 }
 
-/** A store refetch of the key (what "invalidate" means here): every replica waits for the new revision. */
+/** A store refetch of the key: a new revision is claimed and every replica gets its result (invalidate is invalidate.ts). */
 export function refetchKey(store: SharedFetchStore, key: string): ActionResult {
   const { internals } = inspectable(store);
   const refused = cannotWrite(internals);
