@@ -1,6 +1,6 @@
 /**
  * README, "Usage" and "Package": what they say of the manifest. The peers named in Usage (React
- * 18.2 or later, 19 too; @tanstack/react-query 5.62 or later; Yjs 13.6; @hocuspocus/provider only
+ * 18.2 or later, 19 too; @tanstack/react-query 5.108.4 or later; Yjs 13.6; @hocuspocus/provider only
  * for its entry), "Peer range: `react ^18.2 || ^19`", Node ≥ 20.19 as `engines`, ESM only with one
  * `default` target per entry (so `require` of Node ≥ 20.19 finds it), and `typesVersions` giving
  * node10 the `types` of every subpath `exports` names.
@@ -25,9 +25,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 };
 
 describe("README, Usage: the peers", () => {
-  it("React 18.2 or later (19 too), @tanstack/react-query 5.62 or later, Yjs 13.6: the manifest's peer ranges", () => {
-    expect(readme).toContain("peers: React 18.2 or later (19 too), `@tanstack/react-query` 5.62 or later");
-    expect(pkg.peerDependencies).toMatchObject({ react: "^18.2 || ^19", "@tanstack/react-query": "^5.62", yjs: "^13.6" });
+  it("React 18.2 or later (19 too), @tanstack/react-query 5.108.4 or later, Yjs 13.6: the manifest's peer ranges", () => {
+    expect(readme).toContain("peers: React 18.2 or later (19 too), `@tanstack/react-query` 5.108.4 or later");
+    expect(pkg.peerDependencies).toMatchObject({ react: "^18.2 || ^19", "@tanstack/react-query": "^5.108.4", yjs: "^13.6" });
     expect(readme).toContain(`Peer range: \`react ${pkg.peerDependencies.react}\``);
   });
 
@@ -36,6 +36,32 @@ describe("README, Usage: the peers", () => {
     expect(Object.keys(pkg.peerDependencies).filter((name) => !pkg.peerDependenciesMeta[name]?.optional)).toEqual(
       expect.arrayContaining(["react", "@tanstack/react-query", "yjs"]),
     );
+  });
+});
+
+/** The version of `dir` in node_modules that the tests load (an alias such as react-18 included). */
+const installed = (dir: string) =>
+  JSON.parse(readFileSync(join(root, "node_modules", dir, "package.json"), "utf8")) as { name: string; version: string };
+const minor = (version: string) => version.replace(/^\^/, "").split(".").slice(0, 2).join(".");
+
+describe("peer ranges claim only what the tests run on", () => {
+  // @tanstack/react-query 5.62 (the floor once declared) lacks MutationFunctionContext, which the
+  // shipped declarations import, and orders UseInfiniteQueryOptions' parameters otherwise: an app
+  // on it failed to compile against them, and the React tests failed on it at run time too.
+  it("@tanstack/react-query, yjs and @hocuspocus/provider: the range's floor is the minor of the version installed for the tests", () => {
+    for (const name of ["@tanstack/react-query", "yjs", "@hocuspocus/provider"]) {
+      const range = pkg.peerDependencies[name]!;
+      expect(range, name).toMatch(/^\^\d+\.\d+(\.\d+)?$/);
+      expect(minor(range), `${name} ${range} against the tested ${installed(name).version}`).toBe(minor(installed(name).version));
+    }
+  });
+
+  it("react: each major the range names is one a test project runs (react18 on react-18, the others on react)", () => {
+    const tested = [installed("react"), installed("react-18")].map(
+      ({ name, version }) => (expect(name).toBe("react"), version.split(".")[0]),
+    );
+    const majors = pkg.peerDependencies.react!.split("||").map((part) => part.trim().replace(/^\^/, "").split(".")[0]);
+    expect(majors.sort()).toEqual(tested.sort());
   });
 });
 
