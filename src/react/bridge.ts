@@ -55,6 +55,9 @@ const readers = new WeakMap<QueryCache, Set<(query: AnyQuery) => void>>();
 /** How many bridges read a cache's queries as it hands them out (a test's count: none left once each bridge is gone). */
 export const readersOf = (cache: QueryCache): number => readers.get(cache)?.size ?? 0;
 
+/** Above 0 while the bridge looks a query up for itself (reconcile, and the sets of a push, which hand the query out again): no read. */
+let quiet = 0;
+
 /**
  * Calls `read` with each query the cache hands out by its hash (`get`: getQueryData,
  * getQueryState, setQueryData's updater, a mount's or a fetch's build, hydrate), before the caller
@@ -68,7 +71,7 @@ function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
     readers.set(cache, all);
     cache.get = ((hash: string) => {
       const query = get(hash);
-      if (query) each.forEach((r) => r(query as AnyQuery));
+      if (query && !quiet) each.forEach((r) => r(query as AnyQuery));
       return query;
     }) as typeof cache.get;
   }
@@ -99,7 +102,6 @@ class Bridge {
   private readonly reads = new WeakMap<AnyQuery, () => void>();
   private readonly stopCache: () => void;
   private readonly stopReads: () => void;
-  private reading = false;
   private readonly stopMutations: () => void;
 
   constructor(
@@ -191,12 +193,15 @@ class Bridge {
   }
 
   private unobserved(query: AnyQuery): Registration | undefined {
-    return this.reading || query.observers.length || !this.mine.has(query) ? undefined : registrationOf(query, this.store);
+    return query.observers.length || !this.mine.has(query) ? undefined : registrationOf(query, this.store);
   }
 
   private reconcile(query: AnyQuery): void {
     // A query already removed may still report (its fetch settling): it is no longer this cache's.
+    // Looked up quietly: a cache event is no read (it would push, or ask a SharedWorker tab's worker).
+    quiet++;
     const cached = this.client.getQueryCache().get(query.queryHash) === query;
+    quiet--;
     const registration = cached ? registrationOf(query, this.store) : undefined;
     if (!registration) {
       this.unwatch(query);
@@ -263,14 +268,14 @@ class Bridge {
   private push(query: AnyQuery, registration: Registration): void {
     // Data the app set while a mutation of this tab runs (an optimistic update) waits for it.
     if (heldBack.has(query) && this.client.isMutating()) return;
-    this.reading = true;
+    quiet++;
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);
     } catch (error) {
       // A listener must not throw into the store or TanStack; the next notice checks again.
       console.error("shared-fetch: could not put a recorded result into the query cache", error);
     } finally {
-      this.reading = false;
+      quiet--;
     }
   }
 }

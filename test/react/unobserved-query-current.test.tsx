@@ -7,7 +7,7 @@
  */
 import { QueryClient, useQuery } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { readersOf } from "../../src/react/bridge.ts";
 import { advance, app } from "../harness/render-app.tsx";
@@ -113,5 +113,21 @@ describe("a shared query with no observer stays current, passively", () => {
     await advance(2_000);
     expect(cache.find({ queryKey: key, exact: true })).toBeUndefined();
     expect(readersOf(cache)).toBe(0);
+  });
+});
+
+describe("only a read of an unobserved shared query reads it", () => {
+  beforeEach(useFakeClock);
+
+  it("the bridge's own handling of a cache event is no read: invalidating B's unobserved query reads nothing recorded; getQueryData still reads", async () => {
+    const { b, clientB, key } = await bShowedThenUnmounted();
+    const query = clientB.getQueryCache().find({ queryKey: key })!;
+    const reads = vi.spyOn(b, "snapshot");
+    // A cache event of the query with no lookup of the app's: TanStack's Query.invalidate.
+    query.invalidate();
+    await advance(100);
+    expect(reads).not.toHaveBeenCalled();
+    clientB.getQueryData(key);
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 });

@@ -41,7 +41,8 @@ it("tab B's pane unmounted, tab A refetches: B's read asks its worker, and the n
   expect(b.host.calls).toHaveLength(2);
 });
 
-it("ten reads in a row of B's unobserved query send one ask to the worker, which stays open: a newer result recorded later reaches the query with no ask of its own", async () => {
+/** Tabs A and B of one browser; the looks B's tab sends its worker land in `looks`. */
+function tabsWithLooks() {
   const b = browser(new Host());
   b.host.auto = (call) => ({ status: 200, body: { n: call.n }, delayMs: 5 });
   const looks: unknown[] = [];
@@ -54,12 +55,18 @@ it("ten reads in a row of B's unobserved query send one ask to the worker, which
       return { port };
     },
   }) as SharedFetchStoreWithExtras;
+  return { b, looks, tabA, tabB };
+}
+
+const pause = () => act(() => new Promise<void>((r) => setTimeout(r, 30)));
+
+it("ten reads in a row of B's unobserved query send one ask to the worker, which stays open: a newer result recorded later reaches the query with no ask of its own", async () => {
+  const { b, looks, tabA, tabB } = tabsWithLooks();
   const client = new QueryClient();
   const { rerender } = render(app(tabB, <Pane store={tabB} />, client));
   await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("1"));
   rerender(app(tabB, <></>, client));
   const key = sharedQueryOptions(tabB, URL).queryKey;
-  const pause = () => act(() => new Promise<void>((r) => setTimeout(r, 30)));
   await pause();
   looks.length = 0;
 
@@ -75,4 +82,23 @@ it("ten reads in a row of B's unobserved query send one ask to the worker, which
   await pause();
   expect(client.getQueryData(key)).toEqual({ n: 3 });
   expect(b.host.calls).toHaveLength(3);
+});
+
+it("B's query never observed (built, as a plugin would): its cache events ask the worker nothing; its first read asks once", async () => {
+  const { b, looks, tabA, tabB } = tabsWithLooks();
+  const client = new QueryClient();
+  render(app(tabB, <></>, client));
+  await tabA.ensure({ url: URL });
+  const options = sharedQueryOptions<N>(tabB, URL, { staleTime: 60_000 });
+  // build's parameter type takes no data-tagged key (TanStack's typing), which the options carry.
+  const query = client.getQueryCache().build(client, options as never);
+  query.invalidate();
+  await pause();
+  expect(looks).toHaveLength(0);
+
+  client.getQueryData(options.queryKey);
+  expect(looks).toHaveLength(1);
+  await pause();
+  expect(client.getQueryData(options.queryKey)).toEqual({ n: 1 });
+  expect(b.host.calls).toHaveLength(1);
 });
