@@ -5,7 +5,7 @@
  * the newest recorded result, as TanStack with its broadcast plugin would, while the query stays no
  * demand (no claim, no request, no takeover of a crashed claimant's work for a key nobody shows).
  */
-import { QueryClient, useQuery } from "@tanstack/react-query";
+import { dehydrate, QueryClient, useQuery } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -17,8 +17,10 @@ afterEach(cleanup);
 
 type Item = { n: number };
 
-function Pane({ store, seen, gcTime }: { store: SharedFetchStoreWithExtras; seen?: (number | undefined)[]; gcTime?: number }) {
-  const q = useQuery(sharedQueryOptions<Item>(store, URL_A, { staleTime: 60_000, ...(gcTime ? { gcTime } : {}) }));
+type PaneProps = { store: SharedFetchStoreWithExtras; seen?: (number | undefined)[]; gcTime?: number; url?: string };
+
+function Pane({ store, seen, gcTime, url = URL_A }: PaneProps) {
+  const q = useQuery(sharedQueryOptions<Item>(store, url, { staleTime: 60_000, ...(gcTime ? { gcTime } : {}) }));
   seen?.push(q.data?.n);
   return <span data-testid="b">{q.data ? String(q.data.n) : q.status}</span>;
 }
@@ -116,8 +118,54 @@ describe("a shared query with no observer stays current, passively", () => {
   });
 });
 
-describe("only a read of an unobserved shared query reads it", () => {
+describe("every TanStack read of an unobserved shared query is current, and only a read is", () => {
   beforeEach(useFakeClock);
+
+  it("after A's refetch: getQueriesData, setQueriesData's updater, find, findAll, getAll and dehydrate give A's result, with no request and no claim by B", async () => {
+    const { c, a, clientB, byB, key } = await bShowedThenUnmounted();
+    const cache = clientB.getQueryCache();
+    const prefix = key.slice(0, 3);
+    const refetched = async (n: number) => {
+      await until(a.refetch({ url: URL_A }));
+      await advance(100);
+      return { n };
+    };
+
+    let next = await refetched(2);
+    expect(clientB.getQueriesData({ queryKey: prefix })).toEqual([[key, next]]);
+    next = await refetched(3);
+    expect(cache.find({ queryKey: key })?.state.data).toEqual(next);
+    next = await refetched(4);
+    expect(cache.findAll({ queryKey: prefix }).map((q) => q.state.data)).toEqual([next]);
+    next = await refetched(5);
+    expect(cache.getAll().map((q) => q.state.data)).toEqual([next]);
+    next = await refetched(6);
+    expect(dehydrate(clientB).queries.map((q) => q.state.data)).toEqual([next]);
+    next = await refetched(7);
+    const seen: unknown[] = [];
+    // An updater that returns undefined sets nothing: what it was handed is all it shows.
+    clientB.setQueriesData<Item>({ queryKey: prefix }, (old) => void seen.push(old));
+    expect(seen).toEqual([next]);
+
+    expect(c.host.calls).toHaveLength(7);
+    expect(byB).toEqual([]);
+  });
+
+  it("findAll reads only the queries it returns: a filter for one of two unobserved queries reads that one, and no observed query is read", async () => {
+    const { b, clientB, rerender, key } = await bShowedThenUnmounted();
+    const urlB = `${URL_A}/other`;
+    const other = sharedQueryOptions(b, urlB).queryKey;
+    rerender(app(b, <Pane store={b} url={urlB} />, clientB));
+    await advance(100);
+    rerender(app(b, <Pane store={b} />, clientB));
+    await advance(100);
+    const reads = vi.spyOn(b, "snapshot");
+    // URL_A's query is observed now: found, it is not read (it is watched).
+    clientB.getQueryCache().findAll({ queryKey: key });
+    expect(reads).not.toHaveBeenCalled();
+    clientB.getQueryCache().findAll({ queryKey: other });
+    expect(reads.mock.calls.map(([req]) => req.url)).toEqual([urlB]);
+  });
 
   it("the bridge's own handling of a cache event is no read: invalidating B's unobserved query reads nothing recorded; getQueryData still reads", async () => {
     const { b, clientB, key } = await bShowedThenUnmounted();

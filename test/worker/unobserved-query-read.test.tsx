@@ -102,3 +102,20 @@ it("B's query never observed (built, as a plugin would): its cache events ask th
   expect(client.getQueryData(options.queryKey)).toEqual({ n: 1 });
   expect(b.host.calls).toHaveLength(1);
 });
+
+it("B's unobserved query read by filter: ten getQueriesData and findAll calls in a row send one ask, and the next read is A's result", async () => {
+  const { b, looks, tabA, tabB } = tabsWithLooks();
+  const client = new QueryClient();
+  render(app(tabB, <></>, client));
+  await tabA.ensure({ url: URL });
+  const options = sharedQueryOptions<N>(tabB, URL, { staleTime: 60_000 });
+  client.getQueryCache().build(client, options as never);
+  await pause();
+
+  for (let i = 0; i < 5; i++) client.getQueriesData({ queryKey: options.queryKey.slice(0, 3) });
+  for (let i = 0; i < 5; i++) client.getQueryCache().findAll({ queryKey: options.queryKey });
+  expect(looks).toHaveLength(1);
+  await pause();
+  expect(client.getQueriesData({ queryKey: options.queryKey })).toEqual([[options.queryKey, { n: 1 }]]);
+  expect(b.host.calls).toHaveLength(1);
+});
