@@ -6,8 +6,8 @@
  * function over fetch against a real HTTP server on 127.0.0.1. Before, they stayed 0 through every
  * retry and read 1 at the end, so a "retrying (2 of 3)…" line never showed.
  */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { render, waitFor } from "@testing-library/react";
+import { QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { act, render, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { SharedFetchError, sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "../harness/render-app.tsx";
@@ -110,6 +110,67 @@ describe("failureCount and failureReason through the claim's retries, as TanStac
     await waitFor(() => expect(logs.slice(0, 2).map((l) => l.at(-1)!.split(" ")[0])).toEqual(["error", "error"]));
     expect(logs[1]).toEqual(["pending fetching 0 -", "pending fetching 1 reason", "error idle 2 reason"]);
     expect(logs[0]).toEqual(logs[1]);
+  });
+
+  it("the app's setQueryData during a retry's delay stays, and the count goes on (1, 2, 3, then 4 with the error), as plain useQuery", async () => {
+    const [a] = twoTabs();
+    server.failing = true;
+    const { logs, log } = logs3();
+    const sides = sideBySide(server, a, "/set", { retry: 3, retryDelay: 100 });
+    const client = new QueryClient();
+    function Pane({ which }: { which: 0 | 1 }) {
+      const q = useQuery(sides[which]);
+      log(which)(`${line(q)} ${q.data?.path ?? "-"}`);
+      return null;
+    }
+    render(
+      app(
+        a,
+        <>
+          <Pane which={0} />
+          <Pane which={1} />
+        </>,
+        client,
+      ),
+    );
+    await waitFor(() =>
+      expect(logs.slice(0, 2).map((l) => l.at(-1))).toEqual(["pending fetching 1 reason -", "pending fetching 1 reason -"]),
+    );
+    act(() => sides.forEach((o) => client.setQueryData(o.queryKey, { path: "app", n: 0 })));
+    await waitFor(() => expect(logs.slice(0, 2).map((l) => l.at(-1)!.split(" ")[0])).toEqual(["error", "error"]));
+    expect(logs[1]).toEqual([
+      "pending fetching 0 - -",
+      "pending fetching 1 reason -",
+      "success fetching 1 reason app",
+      "success fetching 2 reason app",
+      "success fetching 3 reason app",
+      "error idle 4 reason app",
+    ]);
+    expect(logs[0]).toEqual(logs[1]);
+  });
+
+  it("two QueryClients of one tab, one key: the query whose function claimed shows 0, 1, 2, then 3; the one that joined shows 0, then 1 with the error", async () => {
+    const [a] = twoTabs();
+    server.failing = true;
+    const { logs, log } = logs3();
+    const options = sideBySide(server, a, "/two-clients", { retry: 2, retryDelay: 20 })[0];
+    function Pane({ log }: { log: Log }) {
+      log(line(useQuery(options)));
+      return null;
+    }
+    render(
+      <>
+        {app(a, <Pane log={log(0)} />)}
+        {app(a, <Pane log={log(1)} />)}
+      </>,
+    );
+    await waitFor(() => expect(logs.slice(0, 2).map((l) => l.at(-1)!.split(" ")[0])).toEqual(["error", "error"]));
+    expect(server.seen.filter((p) => p === "/s/two-clients")).toHaveLength(3);
+    // Which client's query function asks first is TanStack's order; the other joins its claim.
+    expect(logs.slice(0, 2).sort((x, y) => x.length - y.length)).toEqual([
+      ["pending fetching 0 -", "error idle 1 reason"],
+      ["pending fetching 0 -", "pending fetching 1 reason", "pending fetching 2 reason", "error idle 3 reason"],
+    ]);
   });
 
   it("failureReason during the retries is the SharedFetchError of the attempt that failed (its status)", async () => {
