@@ -117,7 +117,7 @@ function BackOnlineScenario(args: Args) {
     const newest = world.host.calls.filter((c) => c.state === "answered").at(-1)!;
     if (!["A", "B"].every((w) => told.includes(`${w} shows 1 item (host answer #${newest.n})`))) return undefined;
     const after = told.slice(back.current);
-    const joined = after.includes("B sees A's claim on /api/items and waits");
+    const joined = after.includes("B joined A's request for /api/items (rev 2): sent nothing");
     const sent = world.host.calls.filter((c) => c.from === "B" && c.n > 1).length;
     return `B, back online, ${joined ? "joined A's refetch in flight" : `showed answer #${newest.n}`} and sent ${sent === 0 ? "nothing" : `${sent} request${sent === 1 ? "" : "s"}`}: ${summary}.`;
   };
@@ -179,7 +179,7 @@ export const BackOnlineJoinsTheRequest: Story = {
     const lines = narration(canvasElement);
     const from = lines.findIndex((l) => l.startsWith("B is back online"));
     const opened = lines.indexOf("B's socket to the sync server opened", from);
-    const joined = lines.indexOf("B sees A's claim on /api/items and waits", from);
+    const joined = lines.indexOf("B joined A's request for /api/items (rev 2): sent nothing", from);
     await expect(from).toBeGreaterThanOrEqual(0);
     await expect(opened).toBeGreaterThan(from);
     await expect(joined).toBeGreaterThan(opened);

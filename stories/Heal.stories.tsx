@@ -108,7 +108,7 @@ export const NewerDataKept: Story = {
     await shows(paneA, 3);
     await refetch(paneB);
     await shows(paneB, 4);
-    await expectNarrated(canvasElement, /^B recorded the result \(rev 2\)$/);
+    await expectNarrated(canvasElement, /^B wrote the result of \/api\/prices \(rev 2, \d+ B\)$/);
     await userEvent.click(canvas.getByRole("button", { name: "Heal the partition" }));
     await expect(await verdict(canvasElement)).toMatch(/both panes show B's newer answer #4, recorded again at revision 3/);
     await shows(paneA, 4);

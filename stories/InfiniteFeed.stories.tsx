@@ -84,7 +84,7 @@ export const OneRequestPerPage: Story = {
     await expect(await verdict(canvasElement)).toMatch(/the host got 3 requests, one per page/);
     await expect(pagesOf(paneB)).toBe("0@1 1@2 2@3");
     await expectRequests(canvasElement, 3);
-    await expectNarrated(canvasElement, /^B sees A's claim on \/api\/feed\/1 and waits$/);
+    await expectNarrated(canvasElement, /^B joined A's request for \/api\/feed\/1 \(rev 1\): sent nothing$/);
     // No page left to load: the feed's getNextPageParam said so in both tabs.
     for (const pane of [paneA, paneB]) await expect(more(pane)).toBeDisabled();
   },

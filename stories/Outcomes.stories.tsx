@@ -171,7 +171,7 @@ export const TeardownAfterTakeover: Story = {
     await expect(await verdict(canvasElement, 40_000)).toMatch(/B's claim stood/);
     const lines = narration(canvasElement);
     const closedAt = lines.findIndex((l) => /^A closed its tab/.test(l));
-    const recordedAt = lines.findIndex((l) => /^B recorded the result/.test(l));
+    const recordedAt = lines.findIndex((l) => /^B wrote the result of /.test(l));
     await expect(closedAt).toBeGreaterThanOrEqual(0);
     await expect(recordedAt).toBeGreaterThan(closedAt);
     await expect(within(paneB).getByTestId("data")).toHaveTextContent('"request": 2');

@@ -125,7 +125,7 @@ export const ReplacesHungRequest: Story = {
     }
     await expectNoLies(panes);
     await expectNarrated(canvasElement, /^A claimed POST \/api\/items \(rev 1\)$/);
-    await expectNarrated(canvasElement, /^A aborted its request: a refetch sent a newer one$/);
+    await expectNarrated(canvasElement, /^A aborted its request for \/api\/items \(rev 2\): a refetch sent a newer one \(rev 3\)$/);
     const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
     // The panel inspects A's store: A is "this tab" there.
     const told = `this tab aborted its request for GET ${args.url} (rev 2): a refetch sent a newer one (rev 3)`;

@@ -213,7 +213,7 @@ export const AbortedWhenNobodyWaits: Story = {
     await expectWaitedOnBy(canvasElement, "replica-b");
     await userEvent.click(canvas.getByRole("button", { name: "Navigate away in Replica B" }));
     await expect(await verdict(canvasElement)).toMatch(/^Once neither tab wanted it, A aborted its request/);
-    await expectNarrated(canvasElement, /^A aborted its request: nobody waits for it any more$/);
+    await expectNarrated(canvasElement, /^A released \/api\/report \(rev 1\) with nothing recorded: aborted, nobody waits on it$/);
     await expectNarrated(canvasElement, /^A's request was aborted at the host$/);
     await expectRequests(canvasElement, 1);
     await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");
@@ -252,7 +252,7 @@ export const AbortedWhenTheWaiterCrashes: Story = {
     // "At once": far inside the 30 s presence timeout, with room for a busy test browser.
     await expect(Number(/(\d+) ms later/.exec(said)?.[1])).toBeLessThan(10_000);
     await expectNarrated(canvasElement, /^The browser released B's Web Lock; B's presence, silent, stays in the other tab's awareness/);
-    await expectNarrated(canvasElement, /^A aborted its request: nobody waits for it any more$/);
+    await expectNarrated(canvasElement, /^A released \/api\/report \(rev 1\) with nothing recorded: aborted, nobody waits on it$/);
     await expectNarrated(canvasElement, /^1 host request: 1 aborted by A$/);
     await expectRequests(canvasElement, 1);
     await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");

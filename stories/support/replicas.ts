@@ -5,8 +5,9 @@ import { createSharedFetchStore, type CreateStoreOptions, type SharedFetchStoreW
 import type { FakeLocks } from "../../sim/fake-locks.ts";
 import type { Host } from "../../sim/host.ts";
 import { Network } from "../../sim/network.ts";
-import { Narration, narrateHost, narrateStore } from "./narration.ts";
+import { Narration, narrateHost } from "./narration.ts";
 import { scenarioLocks } from "./page-locks.ts";
+import { createWorldTimeline } from "./world-timeline.ts";
 
 export type Replica = {
   /** Display name, e.g. "Replica A". */
@@ -75,11 +76,12 @@ export const idOf = (name: string) =>
 /** "Replica A" → "A": what the narration and the host call it. */
 export const shortOf = (name: string) => name.trim().split(/\s+/).at(-1) ?? name;
 
-/** One doc, store and QueryClient per name, on one network, all narrated. */
+/** One doc, store and QueryClient per name, on one network, narrated by the devtools timeline (world-timeline.ts). */
 export function createReplicas(options: CreateReplicasOptions): Replicas {
   const net = new Network(0);
   const narration = new Narration();
-  const offs = [narrateHost(narration, options.host)];
+  const timeline = createWorldTimeline(narration);
+  const offs = [narrateHost(narration, options.host), () => timeline.destroy()];
   const connections: { destroy(): void }[] = [];
   // This world's own lock names: another scenario on the page (or in another tab) has a "replica-a" too.
   const pageLocks = options.locks ? undefined : scenarioLocks();
@@ -107,7 +109,7 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
       ...(connection ? { awareness: connection.awareness } : {}),
       ...options.storeOptions?.(index),
     });
-    offs.push(narrateStore(narration, shortOf(name), store));
+    timeline.add(shortOf(name), store);
     const queryClient = new QueryClient({
       // The store decides when to fetch; keep TanStack from retrying or refetching on its own.
       defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },
@@ -125,11 +127,13 @@ export function createReplicas(options: CreateReplicasOptions): Replicas {
     crash(replica) {
       net.remove(replica.doc);
       options.locks?.crash(replica.replicaId);
+      timeline.silence(replica.replicaId);
       narration.add({ text: `${shortOf(replica.name)} crashed`, replica: shortOf(replica.name) });
       publish({ ...state, crashed: new Set([...state.crashed, replica.replicaId]) });
     },
     close(replica) {
       narration.add({ text: `${shortOf(replica.name)} closed its tab (an orderly stop)`, replica: shortOf(replica.name) });
+      timeline.silence(replica.replicaId);
       replica.store.destroy();
       publish({ ...state, closed: new Set([...state.closed, replica.replicaId]) });
     },

@@ -1,0 +1,106 @@
+/**
+ * A world's replica lines, told by the devtools timeline: each replica's store is read as its
+ * panel reads it (`createDevtoolsModel`), and each entry phrased by `describeEntry` with the
+ * world's pane names. Every replica's panel sees the same doc transitions, so one world timeline
+ * takes from each the entries its own replica made (its claim, its takeover, its result, its
+ * join, its abort: the store's own verdicts and events, which only it knows) and the rest (a
+ * claim gone stale, a replica gone, what a closed replica did) from one narrator, the first
+ * replica still running.
+ */
+import { createDevtoolsModel, describeEntry, type TimelineEntry } from "../../devtools/production.ts";
+import type { Inspection, SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { pathOf, type Narration } from "./narration.ts";
+
+/** The replica an entry is the act of, or undefined for what any panel tells alike. */
+function actorOf(e: TimelineEntry): string | undefined {
+  switch (e.type) {
+    case "claimed":
+      return e.replicaId;
+    case "takeover":
+    case "replaced":
+      return e.to;
+    case "result":
+    case "error":
+      return e.by;
+    case "released":
+    case "refetched":
+    case "joined":
+      return e.replicaId;
+    default:
+      return undefined;
+  }
+}
+
+export type WorldTimeline = {
+  /** Tells this store's lines from now on, as `name`. */
+  add(name: string, store: SharedFetchStoreWithExtras): void;
+  /** A crashed or closed replica tells nothing more: a crashed tab's panel is gone with it. */
+  silence(replicaId: string): void;
+  destroy(): void;
+};
+
+export function createWorldTimeline(n: Narration): WorldTimeline {
+  /** Running replicas in the order they were added: the first one narrates what no one made. */
+  const live = new Map<string, () => void>();
+  const tell = (self: string, e: TimelineEntry) => {
+    // A claim standing when this panel started was told when it was made.
+    if (e.type === "claimed" && e.existing) return;
+    const actor = actorOf(e);
+    // What a replica no longer running did (a closed tab's release) is told by the narrator.
+    const teller = actor !== undefined && live.has(actor) ? actor : live.keys().next().value;
+    if (teller !== self) return;
+    const text = describeEntry({ ...e, label: pathOf(e.label) }, (id) => n.nameOf(id));
+    n.add({ at: e.at, text, ...(actor ? { replica: n.nameOf(actor) } : {}), ...(e.key !== undefined ? { key: e.key } : {}) });
+  };
+  return {
+    add(name, store) {
+      n.names.set(store.replicaId, name);
+      const model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 });
+      let seen = 0;
+      const read = () => {
+        const fresh = model.getSnapshot().timeline.filter((e) => e.seq > seen);
+        if (fresh.length) seen = fresh[0]!.seq;
+        for (const e of fresh.reverse()) tell(store.replicaId, e);
+      };
+      const offs = [model.subscribe(read), narrateOwnRequestGoesOn(n, name, store)];
+      read();
+      live.set(store.replicaId, () => {
+        for (const off of offs) off();
+        model.destroy();
+      });
+    },
+    silence(replicaId) {
+      live.get(replicaId)?.();
+      live.delete(replicaId);
+    },
+    destroy() {
+      for (const stop of live.values()) stop();
+      live.clear();
+    },
+  };
+}
+
+/**
+ * "A sees B's claim on /api/slow; its own request (rev 1) goes on": a replica whose claim was
+ * taken over mid-request does not wait (invariant 2). No doc record says so, only the store's
+ * inspector (its attempt still running under a foreign claim): a story-side line.
+ */
+function narrateOwnRequestGoesOn(n: Narration, name: string, store: SharedFetchStoreWithExtras): () => void {
+  const told = new Set<string>();
+  const look = (insp: Inspection) => {
+    for (const row of insp.keys) {
+      const c = row.claim;
+      const attempt = row.local?.attempt;
+      if (!c || c.mine || c.finished || c.stale || attempt?.phase !== "running") continue;
+      const seen = `${row.key} ${c.replicaId} ${c.rev}`;
+      if (told.has(seen)) continue;
+      told.add(seen);
+      n.add({
+        text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${pathOf(row.label)}; its own request (rev ${attempt.rev}) goes on`,
+        replica: name,
+        key: row.key,
+      });
+    }
+  };
+  return store.onInspect(() => look(store.inspect()));
+}
