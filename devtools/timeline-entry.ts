@@ -65,6 +65,13 @@ const REASONS: Record<StaleReason, string> = {
   disowned: "disowned (a claim under this replica's id it never made)",
 };
 
+/** Plain words for the store's reasons to abort its own request (the rest read as they are: "superseded"). */
+const ABORTS: Record<string, string> = {
+  "no-waiters": "nobody waits on it",
+  hidden: "its page was hidden",
+  destroyed: "its store was closed",
+};
+
 /** Plain words for a verdict reason ("lock released", "lease silence", …). */
 export function describeReason(reason: StaleReason): string {
   return REASONS[reason];
@@ -95,7 +102,7 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "revived":
       return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":
-      return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded${entry.aborted ? `: aborted, ${entry.aborted === "no-waiters" ? "nobody waits on it" : entry.aborted}` : ""}`;
+      return `${name(entry.replicaId)} released ${what} (rev ${entry.rev}) with nothing recorded${entry.aborted ? `: aborted, ${ABORTS[entry.aborted] ?? entry.aborted}` : ""}`;
     case "refetched":
       return `${name(entry.replicaId)} aborted its request for ${what} (rev ${entry.rev}): a refetch sent a newer one (rev ${entry.to})`;
     case "invalidated":
