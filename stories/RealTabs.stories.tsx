@@ -82,7 +82,7 @@ export const CrashARealTab: Story = {
     await expectNarrated(
       canvasElement,
       // A crash says no goodbye: no pagehide marks the claim abandoned nor withdraws presence.
-      new RegExp(`^${other} took over /api/report from ${claimant}: its Web Lock was released$`),
+      new RegExp(`^${other} took over /api/report from ${claimant} after \\d+ ms: lock released$`),
     );
     const survivor = tabWindow(canvasElement, other)!;
     // The survivor's requests were its own real fetches, through the service worker.
@@ -90,8 +90,11 @@ export const CrashARealTab: Story = {
     await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
     await expect(survivor.__lied).toBe(false);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
-    // The crashed tab said nothing on its way out: no claim released, no request aborted by its page.
-    const goodbyes = narration(canvasElement).filter((l) => l.startsWith(`${claimant} `) && !/^\w (opened|claimed|crashed)\b/.test(l));
+    // The crashed tab said nothing on its way out: no claim released, no request aborted by its page
+    // ("is gone" is the browser's word on it, its lock released, told by the survivor).
+    const goodbyes = narration(canvasElement).filter(
+      (l) => l.startsWith(`${claimant} `) && !/^\w (opened|claimed|crashed|is gone: its Web Lock was released)\b/.test(l),
+    );
     await expect(goodbyes).toEqual([]);
     // The world that mounted removed what the gone page's world left (nobody held its lock).
     await waitFor(async () => expect(await persisted(leftover)).toEqual([]), WAIT);
@@ -139,10 +142,16 @@ export const ReloadARealTab: Story = {
 
     await userEvent.click(canvas.getByRole("button", { name: `Reload ${claimant}` }));
     const line = await verdict(canvasElement);
-    await expect(line).toMatch(new RegExp(`^${other} took over \\d+ ms after ${claimant} reloaded \\(its Web Lock was released\\)`));
+    // The store's verdict: pagehide marked the claim abandoned before the unload let the Web Lock go.
+    await expect(line).toMatch(new RegExp(`^${other} took over \\d+ ms after ${claimant} reloaded \\(abandoned by its page\\)`));
     await expect(Number(/took over (\d+) ms/.exec(line)![1])).toBeLessThan(2500);
     // The reload let go of its request: aborted at the host by its own page, not lost as in a crash.
-    await expectNarrated(canvasElement, new RegExp(`^${claimant} aborted its request: its page was hidden$`));
+    // (its page marked the claim abandoned at pagehide: the survivor's store took it over for that)
+    await expectNarrated(canvasElement, new RegExp(`^${claimant}'s request was aborted at the host$`));
+    await expectNarrated(
+      canvasElement,
+      new RegExp(`^${other} took over /api/report from ${claimant} after \\d+ ms: abandoned by its page$`),
+    );
     await expectNarrated(canvasElement, /^2 host requests: 1 aborted by \w, 1 by \w$/);
     await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");
     // The reloaded tab is a new replica, which joined the survivor's request rather than sending its own.
@@ -151,7 +160,7 @@ export const ReloadARealTab: Story = {
       expect(tabView(canvasElement, claimant).replicaId).not.toBe(before);
       for (const name of [claimant, other]) expect(tabView(canvasElement, name).status).toBe("success");
     }, WAIT);
-    await expectNarrated(canvasElement, new RegExp(`^${claimant} sees ${other}'s claim on /api/report and waits$`));
+    await expectNarrated(canvasElement, new RegExp(`^${claimant} joined ${other}'s request for /api/report \\(rev 1\\): sent nothing$`));
     await expect(tabView(canvasElement, claimant).data).toBe(tabView(canvasElement, other).data);
     await expect(tabView(canvasElement, other).data).toMatch(/"request":2/);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);

@@ -1,7 +1,8 @@
 import { useEffect, useState, useSyncExternalStore, type CSSProperties } from "react";
 import { useDisposable } from "../support/replicas.ts";
 import { clearTabsStorage, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { hostSummary, inFlightFrom, Narration, narrateHost, narrateStore } from "../support/narration.ts";
+import { hostSummary, inFlightFrom, Narration, narrateHost } from "../support/narration.ts";
+import { createWorldTimeline, type WorldTimeline } from "../support/world-timeline.ts";
 import { HostCounter } from "../support/panes.tsx";
 import { NarrationView } from "../support/scenario.tsx";
 import { createSimulatedHost, defaultRespond, type HostCall, type SimulatedHost } from "../support/simulated-host.ts";
@@ -20,6 +21,7 @@ type TabsWorld = {
   id: string;
   host: SimulatedHost;
   narration: Narration;
+  timeline: WorldTimeline;
   stores: Map<string, SharedFetchStoreWithExtras>;
   crashedAt: Map<string, number>;
   /** When each tab was last reloaded: its page let go in an orderly way (pagehide), and a new replica opened. */
@@ -94,13 +96,17 @@ export function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const host = createSimulatedHost({ delayMs, behaviorFor: (call) => (stores.size < initialTabs ? (held.push(call), "hang") : undefined) });
   const narration = new Narration();
-  const offs = [narrateHost(narration, host)];
+  const timeline = createWorldTimeline(narration);
+  const offs = [narrateHost(narration, host), () => timeline.destroy()];
   const stores = new Map<string, SharedFetchStoreWithExtras>();
   registry[id] = {
     fetchFor: (name) => host.fetchAs(name),
-    register(name, store) {
+    register(name, store, model) {
+      // A reloaded tab's page is gone: its replica tells nothing more (its last words came before).
+      const before = stores.get(name);
+      if (before) timeline.silence(before.replicaId);
       stores.set(name, store);
-      offs.push(narrateStore(narration, name, store));
+      timeline.add(name, store, model);
       narration.add({ text: `${name} opened: a real tab with its own store (${store.replicaId.slice(0, 8)}…)`, replica: name });
       if (stores.size !== initialTabs || held.length === 0) return;
       narration.add({ text: `every tab is open: the host answers in ${delayMs} ms` });
@@ -117,6 +123,7 @@ export function createTabsWorld(delayMs: number, initialTabs: number): TabsWorld
     id,
     host,
     narration,
+    timeline,
     stores,
     crashedAt: new Map(),
     reloadedAt: new Map(),
@@ -146,6 +153,8 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
   const crash = (frame: HTMLIFrameElement | null, name: string) => {
     (frame?.contentWindow as TabWindow | null)?.__crash?.();
     world.crashedAt.set(name, Date.now());
+    const gone = world.stores.get(name);
+    if (gone) world.timeline.silence(gone.replicaId);
     for (const n of inFlightFrom(world.host.calls, name)) world.lost.add(n);
     world.narration.add({ text: `${name} crashed: its iframe was removed mid-request, with no goodbye (no pagehide)`, replica: name });
     setTabs((ts) => ts.map((t) => (t.name === name ? { ...t, state: "crashed" } : t)));

@@ -13,12 +13,14 @@ import { createRoot } from "react-dom/client";
 import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { connectTabs } from "../../src/sync/index.ts";
+import { createDevtoolsModel, type DevtoolsModel } from "../../devtools/production.ts";
 import { MOCKED_API, mockedApi, workerFetch } from "../support/mocked-host.ts";
 
 /** What the parent page offers each tab (stories/real-tabs/real-tabs.tsx). */
 export type RealTabsBridge = {
   fetchFor(name: string): typeof fetch;
-  register(name: string, store: SharedFetchStoreWithExtras): void;
+  /** `model`: the tab's own devtools model (made in its realm, which holds its store's internals). */
+  register(name: string, store: SharedFetchStoreWithExtras, model: DevtoolsModel): void;
 };
 
 export type TabWindow = Window & { __lied?: boolean; __store?: SharedFetchStoreWithExtras; __crash?: () => void };
@@ -77,7 +79,7 @@ async function start(): Promise<void> {
     ...(lease > 0 ? { leaseMs: lease } : {}),
   });
   win.__store = store;
-  bridge.register(name, store);
+  bridge.register(name, store, createDevtoolsModel(store, { minNotifyIntervalMs: 0 }));
   createRoot(document.getElementById("root")!).render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <SharedFetchProvider store={store}>

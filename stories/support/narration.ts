@@ -1,24 +1,14 @@
 /**
  * A scenario's timeline in words a newcomer reads ("A claimed /api/report (rev 1)", "B took over
- * from A after 812 ms: lease silence"), built from what the stores and the host report — each
- * store's events, its own liveness verdicts (`store.inspect()`), the host's calls — and a verdict
- * when the scenario ends. No React here: an entry is plain data, so another timeline (e.g. the
- * devtools' cross-replica one) can feed the same list.
+ * /api/report from A after 812 ms: lease silence"): the replicas' lines come from the devtools
+ * timeline (world-timeline.ts), the host's from its calls (narrateHost: what the devtools cannot
+ * know), the story's own (a crash, a reload), and a verdict when the scenario ends. No React here.
  */
-import type { Inspection, SharedFetchStoreWithExtras, StoreEvent } from "../../src/index.ts";
 import type { Host, HostCall } from "../../sim/host.ts";
 
 export type NarrationEntry = { at: number; text: string; replica?: string; key?: string };
 
 export type NarrationState = { entries: readonly NarrationEntry[]; verdict: string | undefined; startedAt: number };
-
-const REASONS: Record<string, string> = {
-  "lease-silence": "lease silence",
-  "lock-released": "its Web Lock was released",
-  "presence-left": "its presence left",
-  abandoned: "its page marked the claim abandoned",
-  disowned: "the claim was forged under its id",
-};
 
 export class Narration {
   private state: NarrationState = { entries: [], verdict: undefined, startedAt: Date.now() };
@@ -67,80 +57,6 @@ export function pathOf(label: string | undefined): string {
   } catch {
     return method + url;
   }
-}
-
-type Sighting = { claimant: string; lastSignAt: number; reason?: string };
-
-/**
- * Narrates one store. Takeover reasons come from the store's own verdicts: the latest inspection
- * that showed the claimant's claim (its silence), and the replicas it saw depart.
- */
-export function narrateStore(n: Narration, name: string, store: SharedFetchStoreWithExtras): () => void {
-  n.names.set(store.replicaId, name);
-  const labels = new Map<string, string>();
-  const sightings = new Map<string, Sighting>();
-  const waiting = new Set<string>();
-  const look = (insp: Inspection) => {
-    for (const row of insp.keys) {
-      if (row.label) labels.set(row.key, pathOf(row.label));
-      const c = row.claim;
-      if (!c || c.mine || c.finished) continue;
-      const s: Sighting = { claimant: c.replicaId, lastSignAt: insp.at - c.silentMs };
-      if (c.reason) s.reason = c.reason;
-      sightings.set(row.key, s);
-      const seen = `${row.key} ${c.replicaId} ${c.rev}`;
-      if (row.local && row.local.waiters + row.local.listeners > 0 && !waiting.has(seen) && !c.stale) {
-        waiting.add(seen);
-        // Its claim taken over mid-request, a replica does not wait: its request goes on (invariant 2).
-        const own = row.local.attempt?.phase === "running" ? `; its own request (rev ${row.local.attempt.rev}) goes on` : " and waits";
-        n.add({
-          text: `${name} sees ${n.nameOf(c.replicaId)}'s claim on ${labels.get(row.key) ?? "it"}${own}`,
-          replica: name,
-          key: row.key,
-        });
-      }
-    }
-  };
-  const offInspect = store.onInspect(() => look(store.inspect()));
-  const offEvent = store.onEvent((e: StoreEvent) => {
-    if (e.type === "swept") return;
-    const what = labels.get(e.key) ?? ("label" in e ? pathOf(e.label) : "it");
-    if ("label" in e) labels.set(e.key, pathOf(e.label));
-    const say = (text: string) => n.add({ text, replica: name, key: e.key });
-    switch (e.type) {
-      case "claimed": {
-        if (!e.takeoverOf) return say(`${name} claimed ${what} (rev ${e.rev})`);
-        const insp = store.inspect();
-        const departed = insp.replicas.find((r) => r.replicaId === e.takeoverOf)?.departed;
-        const seen = sightings.get(e.key);
-        const reason = departed ?? seen?.reason ?? "lease-silence";
-        // Silence is the reason only for a lease; an event (lock, presence) is its own moment.
-        const after =
-          reason === "lease-silence" && seen && seen.claimant === e.takeoverOf
-            ? ` after ${Math.round(Date.now() - seen.lastSignAt)} ms`
-            : "";
-        return say(`${name} took over ${what} from ${n.nameOf(e.takeoverOf)}${after}: ${REASONS[reason] ?? reason}`);
-      }
-      case "yielded":
-        return say(`${name} yielded ${what} to ${n.nameOf(e.to)}`);
-      case "settled":
-        if (!e.written) return say(`${name}'s ${e.outcome} for ${what} came home second and was dropped`);
-        return say(e.outcome === "result" ? `${name} recorded the result (rev ${e.rev})` : `${name} recorded an error (rev ${e.rev})`);
-      case "aborted":
-        return say(
-          `${name} aborted its request: ${{ superseded: "superseded", "no-waiters": "nobody waits for it any more", refetched: "a refetch sent a newer one", destroyed: "its store was closed", hidden: "its page was hidden" }[e.reason]}`,
-        );
-      case "released":
-        return say(`${name} released its claim (rev ${e.rev})`);
-      default:
-        return;
-    }
-  });
-  look(store.inspect());
-  return () => {
-    offInspect();
-    offEvent();
-  };
 }
 
 /** Narrates what the host received and how each call ended. */

@@ -7,7 +7,7 @@
  * claim gone stale, a replica gone, what a closed replica did) from one narrator, the first
  * replica still running.
  */
-import { createDevtoolsModel, describeEntry, type TimelineEntry } from "../../devtools/production.ts";
+import { createDevtoolsModel, describeEntry, type DevtoolsModel, type TimelineEntry } from "../../devtools/production.ts";
 import type { Inspection, SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { pathOf, type Narration } from "./narration.ts";
 
@@ -32,8 +32,11 @@ function actorOf(e: TimelineEntry): string | undefined {
 }
 
 export type WorldTimeline = {
-  /** Tells this store's lines from now on, as `name`. */
-  add(name: string, store: SharedFetchStoreWithExtras): void;
+  /**
+   * Tells this store's lines from now on, as `name`. `model`: one made where the store was (a
+   * real tab's iframe: the store's internals are its realm's), else one is made here.
+   */
+  add(name: string, store: SharedFetchStoreWithExtras, model?: DevtoolsModel): void;
   /** A crashed or closed replica tells nothing more: a crashed tab's panel is gone with it. */
   silence(replicaId: string): void;
   destroy(): void;
@@ -53,9 +56,8 @@ export function createWorldTimeline(n: Narration): WorldTimeline {
     n.add({ at: e.at, text, ...(actor ? { replica: n.nameOf(actor) } : {}), ...(e.key !== undefined ? { key: e.key } : {}) });
   };
   return {
-    add(name, store) {
+    add(name, store, model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 })) {
       n.names.set(store.replicaId, name);
-      const model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 });
       let seen = 0;
       const read = () => {
         const fresh = model.getSnapshot().timeline.filter((e) => e.seq > seen);
