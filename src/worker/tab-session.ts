@@ -6,6 +6,7 @@ import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
 import { answerRetry, retryFromWire } from "./retry-wire.ts";
 import type { Opened, SessionDeps } from "./session-deps.ts";
+import { internalsOf } from "../core/internals.ts";
 import { actOutDev, askStore, resultInfoOf, snapshotOf } from "./store-asks.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
@@ -306,14 +307,18 @@ export class TabSession {
    * work another replica abandoned, which a disabled query never does. The tab is told of each
    * result recorded after (a per-tab replica's disabled query shows one at its next render, and a
    * feed's pages must read one moment of the doc) until it ends the look: the store's changes are
-   * watched for it, not the key, and only the open looks are read at each.
+   * watched for it, not the key, and only the open looks are read at each: by their key's record,
+   * as reading the request normalises and hashes it, which a thousand looks paid at every change.
    */
   private look(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
+    const fetch = kind == "fetch";
+    const k = fetch ? store.keyOf(req as never) : store.programKeyOf(req as never);
+    const { records } = internalsOf(store);
     let told: unknown;
     const tell = (): void => {
-      const recorded = resultInfoOf(store, kind, req);
-      const now = recorded.info && `${recorded.info.rev} ${recorded.info.at}`;
-      if (told !== (told = now) || !this.looks.has(key)) this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...recorded });
+      const now = (fetch ? records.results : records.programs).get(k);
+      if (told !== (told = now) || !this.looks.has(key))
+        this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...resultInfoOf(store, kind, req) });
     };
     this.looks.delete(key);
     tell();
