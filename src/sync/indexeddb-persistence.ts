@@ -106,7 +106,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
 
   function onUpdate(update: Uint8Array, origin: unknown): void {
     if (db === null || stopped || origin === persistence) return;
-    waiting.push(update);
+    // Behind a write that does not end (a storage hang), every version of every record would
+    // wait here; the doc's state holds them all in the size of the latest.
+    if (waiting.push(update) > 99) waiting = [Y.encodeStateAsUpdate(doc)];
     if (!writing) write();
   }
 

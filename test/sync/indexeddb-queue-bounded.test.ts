@@ -1,0 +1,79 @@
+/**
+ * No unbounded growth behind a hung IndexedDB write: persistence writes one batch at a time and
+ * keeps the doc's updates that come meanwhile in memory. A write that does not end (another
+ * connection's transaction holding the store, a browser's storage hang) kept every update of
+ * every tab and peer for as long as it lasted, each version of a result rewritten since included,
+ * though the doc itself keeps only the latest: 2 000 rewrites of a 10 KB value queued 20 MB, and
+ * then wrote them as one record. What waits is now folded into the doc's state once it passes a
+ * hundred updates: it stays within the doc's size plus those, and what is stored after the hang
+ * ends still reads back as the doc. Real fake-indexeddb; the hang is a real transaction that
+ * never lets go until released.
+ */
+import "fake-indexeddb/auto";
+import { expect, it } from "vitest";
+import * as Y from "yjs";
+import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
+
+const VALUE = 10_000;
+
+/** Holds a readwrite transaction on the database's `updates` store until `release()`. */
+async function holdUpdates(name: string): Promise<{ release: () => Promise<void> }> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const tx = db.transaction(["updates"], "readwrite");
+  let held = true;
+  const spin = (): void => {
+    if (held) tx.objectStore("updates").count().onsuccess = spin;
+  };
+  spin();
+  const done = new Promise<void>((resolve) => (tx.oncomplete = () => resolve()));
+  return {
+    release: async () => {
+      held = false;
+      await done;
+      db.close();
+    },
+  };
+}
+
+async function storedBytes(name: string): Promise<{ bytes: number; updates: Uint8Array[] }> {
+  const db = await new Promise<IDBDatabase>((resolve) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => resolve(open.result);
+  });
+  const updates = await new Promise<Uint8Array[]>((resolve) => {
+    const all = db.transaction(["updates"]).objectStore("updates").getAll();
+    all.onsuccess = () => resolve(all.result as Uint8Array[]);
+  });
+  db.close();
+  return { bytes: updates.reduce((n, u) => n + u.byteLength, 0), updates };
+}
+
+it("a hung write keeps no more than the doc and a hundred updates waiting: 2 000 rewrites of 10 KB store about one", async () => {
+  const name = `queue-${Math.random().toString(36).slice(2)}`;
+  const doc = new Y.Doc();
+  const persistence = persistDoc(name, doc);
+  expect(await persistence.whenLoaded).toBe(true);
+  const map = doc.getMap<string>("m");
+  map.set("v", "first");
+  await new Promise((resolve) => setTimeout(resolve, 20)); // that write ends: nothing is under way
+  const hang = await holdUpdates(name);
+  map.set("v", "a");
+  await new Promise((resolve) => setTimeout(resolve, 20)); // a write is now under way, held
+  for (let i = 0; i < 2000; i++) map.set("v", `${i}`.padEnd(VALUE, "x"));
+  await hang.release();
+  // The held write ends, then the next one writes what waited.
+  let stored = await storedBytes(name);
+  for (let i = 0; i < 50 && stored.updates.length < 4; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stored = await storedBytes(name);
+  }
+  expect(stored.bytes).toBeLessThan(150 * VALUE);
+  const back = new Y.Doc();
+  stored.updates.forEach((u) => Y.applyUpdate(back, u));
+  expect(back.getMap("m").get("v")).toBe(`${1999}`.padEnd(VALUE, "x"));
+  await persistence.destroy();
+});
