@@ -22,8 +22,9 @@ export default defineConfig(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" }],
     },
   },
-  // Layers point one way: core ← sync ← react ← devtools. The core stays free of React and of the
-  // connectors; the connectors never reach into React; nothing in the package reaches the panel.
+  // Layers point one way: core ← sync ← hocuspocus ← worker ← react ← devtools (the whole order is
+  // checked by test/layers.test.ts). The core stays free of React and of the connectors; the
+  // connectors never reach into React; nothing in the package reaches the panel or the entries.
   {
     files: ["src/core/**/*.ts"],
     rules: {
@@ -32,11 +33,30 @@ export default defineConfig(
         {
           patterns: [
             {
-              group: ["**/sync/**", "**/react/**", "**/devtools/**", "**/index.ts"],
-              message: "src/core imports nothing outside src/core (layers: core ← sync ← react ← devtools).",
+              group: [
+                "**/sync/**",
+                "**/hocuspocus/**",
+                "**/worker/**",
+                "**/react/**",
+                "**/devtools/**",
+                "**/index.ts",
+                "../internals.ts",
+                "../../internals.ts",
+              ],
+              message: "src/core imports nothing outside src/core (layers: core ← sync ← hocuspocus ← worker ← react ← devtools).",
             },
             {
-              group: ["react", "react-dom", "react/*", "@tanstack/*", "y-indexeddb", "y-websocket", "y-protocols/sync", "ws"],
+              group: [
+                "react",
+                "react-dom",
+                "react/*",
+                "@tanstack/*",
+                "@hocuspocus/*",
+                "y-indexeddb",
+                "y-websocket",
+                "y-protocols/sync",
+                "ws",
+              ],
               message: "src/core is framework- and transport-free.",
             },
           ],
@@ -52,8 +72,8 @@ export default defineConfig(
         {
           patterns: [
             {
-              group: ["**/react/**", "**/devtools/**", "react", "react-dom", "@tanstack/*"],
-              message: "src/sync does not depend on React or the devtools.",
+              group: ["**/react/**", "**/devtools/**", "../index.ts", "../internals.ts", "react", "react-dom", "@tanstack/*"],
+              message: "src/sync, src/hocuspocus and src/worker depend on neither React, the devtools nor the package entries.",
             },
           ],
         },
