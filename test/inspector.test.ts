@@ -65,6 +65,46 @@ describe("the inspector: the store's own verdicts, one staleness model (invarian
   });
 });
 
+describe("the inspector is read-only: what claims() and inspect() hand out cannot change the store's verdicts (invariant 3)", () => {
+  beforeEach(useFakeClock);
+  afterEach(() => vi.useRealTimers());
+
+  /** Tries to write into whatever a read handed out; a frozen object refuses (strict mode throws). */
+  const scribble = (target: object, fields: Record<string, unknown>) => {
+    for (const [field, value] of Object.entries(fields))
+      try {
+        (target as Record<string, unknown>)[field] = value;
+      } catch {
+        // refused: what the contract asks
+      }
+  };
+
+  it("a caller that writes into claims() or inspect() leaves the store's claim, verdict and waiting as they were", async () => {
+    const c = cluster(2);
+    const [a, b] = c.stores;
+    background(a!.ensure(req));
+    await tick(100);
+    const waiting = b!.ensure(req);
+    await tick(10);
+    const before = b!.inspect().keys[0]!.claim;
+    expect(before).toMatchObject({ replicaId: a!.replicaId, rev: 1, stale: false });
+
+    // An app or a panel that writes into what it read: a forged takeover, a foreign death.
+    const forged = { replicaId: "nobody", rev: 99, abandoned: true, leaseMs: 1 };
+    scribble(b!.claims()[0]![1], forged);
+    scribble(b!.inspect().keys[0]!.claim!, { ...forged, stale: true });
+
+    expect(b!.claims()[0]![1]).toMatchObject({ replicaId: a!.replicaId, rev: 1, leaseMs: LEASE });
+    expect(b!.claims()[0]![1].abandoned).toBeUndefined();
+    expect(b!.inspect().keys[0]!.claim).toEqual(before);
+    expect(b!.snapshot(req)).toMatchObject({ status: "pending", claim: { replicaId: a!.replicaId, stale: false } });
+    await tick(LEASE / 2);
+    expect(c.host.calls).toHaveLength(1); // b still waits on a's live claim: no takeover
+    c.host.calls[0]!.respond(200, "a");
+    await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "a" });
+  });
+});
+
 describe("forged claims and bounds (issue: hardening)", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());

@@ -135,7 +135,8 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (ik !== undefined) claim.ik = ik;
   if (at !== undefined) claim.at = at as number;
   if (takeover) claim.takeover = true;
-  return claim;
+  // Read by the engine and handed out as read (store.claims()): a caller cannot change its verdicts.
+  return Object.freeze(claim);
 }
 
 /** `validateData` checks the payload of one kind of work (JSON for fetches, a Program for programs). */
