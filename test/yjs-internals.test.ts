@@ -1,5 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
+import { Awareness } from "y-protocols/awareness";
+import { createAwareness, retireAwareness } from "../src/sync/awareness-clock.ts";
 import { creatorOf, deleteElement, forEachLive, hasUpdateListeners, indexOfElement, isDeletedType } from "../src/core/yjs-internals.ts";
 
 /** The Yjs fields the lanes read are not public API: this pins what they mean on the installed Yjs. */
@@ -46,5 +48,31 @@ describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => 
       doc.off(event, listener);
       expect(hasUpdateListeners(doc)).toBe(false);
     }
+  });
+
+  // Read outside this module, in two places a shared helper would cost the tabs' bundle more than
+  // its budget allows: src/sync/awareness-clock.ts unrefs the timer, the development crash
+  // simulation (dropPresence in src/core/store.ts) clears it. Pinned here all the same.
+  const checkInterval = (awareness: Awareness) =>
+    (awareness as unknown as { _checkInterval?: ReturnType<typeof setInterval> })._checkInterval;
+
+  it("y-protocols' Awareness keeps its renewal timer in _checkInterval: clearing it leaves none running", () => {
+    vi.useFakeTimers();
+    try {
+      const awareness = new Awareness(new Y.Doc());
+      expect(vi.getTimerCount()).toBe(1);
+      expect(checkInterval(awareness)).toBeDefined();
+      clearInterval(checkInterval(awareness));
+      expect(vi.getTimerCount()).toBe(0);
+      awareness.destroy();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("the awareness a connector makes does not keep a Node process alive: its renewal timer is unref'd", () => {
+    const awareness = createAwareness(new Y.Doc());
+    expect((checkInterval(awareness) as unknown as NodeJS.Timeout).hasRef()).toBe(false);
+    retireAwareness(awareness);
   });
 });
