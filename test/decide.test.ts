@@ -191,14 +191,20 @@ describe("decide: the decision table", () => {
   });
 });
 
+/**
+ * Every part of the view, the ones later features added included: the server's order of our claim
+ * (`order`, `ahead`, `reasserted`), a result recorded above our revision (`over`), an eager rival,
+ * another replica waiting on our attempt (`awaited`), and an error on top of an older result.
+ */
 const arbView: fc.Arbitrary<KeyView> = fc
   .record({
     lifecycle: fc.constantFrom("starting", "ready", "suspended", "destroyed"),
     recorded: fc.integer({ min: 0, max: 6 }),
+    resultBelow: fc.option(fc.integer({ min: 0, max: 6 }), { nil: undefined }),
     settled: fc.integer({ min: 0, max: 6 }),
     waiters: fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 3 }),
     listeners: fc.integer({ min: 0, max: 2 }),
-    errorOnTop: fc.boolean(),
+    awaited: fc.option(fc.boolean(), { nil: undefined }),
     claim: fc.option(
       fc.record({
         replicaId: fc.constantFrom("A", "B"),
@@ -207,6 +213,7 @@ const arbView: fc.Arbitrary<KeyView> = fc
         mine: fc.boolean(),
         stale: fc.boolean(),
         staleAt: fc.integer({ min: 1, max: 10_000 }),
+        eager: fc.option(fc.constant(true as const), { nil: undefined }),
       }),
       { nil: undefined },
     ),
@@ -216,6 +223,10 @@ const arbView: fc.Arbitrary<KeyView> = fc
         nonce: fc.constant("na"),
         phase: fc.constantFrom("locking", "settling", "settled", "running"),
         forListeners: fc.boolean(),
+        order: fc.option(fc.constantFrom("first", "behind"), { nil: undefined }),
+        ahead: fc.option(fc.constant("B"), { nil: undefined }),
+        reasserted: fc.option(fc.boolean(), { nil: undefined }),
+        over: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined }),
       }),
       { nil: undefined },
     ),
@@ -224,15 +235,22 @@ const arbView: fc.Arbitrary<KeyView> = fc
     const out: KeyView = {
       lifecycle: v.lifecycle,
       recorded: v.recorded,
-      resultRev: v.errorOnTop ? 0 : v.recorded,
+      // An error on top: the highest result is older than what is recorded.
+      resultRev: v.resultBelow === undefined ? v.recorded : Math.min(v.resultBelow, v.recorded),
       settled: v.settled,
       waiters: v.waiters,
       listeners: v.listeners,
     };
-    if (v.claim) out.claim = v.claim.mine ? { ...v.claim, stale: false, staleAt: Infinity } : v.claim;
-    if (v.attempt) out.attempt = v.attempt;
+    if (v.awaited !== undefined) out.awaited = v.awaited;
+    if (v.claim) out.claim = defined(v.claim.mine ? { ...v.claim, stale: false, staleAt: Infinity } : v.claim);
+    if (v.attempt) out.attempt = defined({ ...v.attempt, over: v.attempt.over && v.attempt.rev + v.attempt.over });
     return out;
   });
+
+/** The object without its undefined fields (the view's optional parts are absent, not undefined). */
+function defined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as T;
+}
 
 describe("decide: properties over every view", () => {
   it("invariant 2: with an attempt under way, the clock never decides (no wait, no claim)", () => {
@@ -292,6 +310,26 @@ describe("decide: properties over every view", () => {
     );
   });
 
+  it("ordered behind a rival at the sync server, our settling claim never sends its request", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        if (v.attempt?.order !== "behind" || v.attempt.phase === "running") return;
+        expect(["dispatch", "reassert"]).not.toContain(decide(v).type);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("invariant 11: work another replica waits on (awaited) is not aborted for want of waiters here", () => {
+    fc.assert(
+      fc.property(arbView, (v) => {
+        if (!v.awaited) return;
+        expect(decide(v)).not.toEqual({ type: "abort", reason: "no-waiters" });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("destroyed and suspended replicas decide nothing", () => {
     fc.assert(
       fc.property(arbView, (v) => {
@@ -329,6 +367,8 @@ function applyToView(v: KeyView, a: Action): KeyView {
     }
     case "dispatch":
       return { ...v, attempt: { ...v.attempt!, phase: "running" } };
+    case "reassert":
+      return { ...v, claim: mineClaim(v.attempt!.rev, v.attempt!.nonce), attempt: { ...v.attempt!, reasserted: true } };
     case "claim":
       return {
         ...v,
