@@ -8,9 +8,10 @@
  * "simultaneous" figures of bench/browser.ts; the settle window is shorter than what a booting
  * page's WebSocket takes to deliver a claim here.)
  */
+import { performance } from "node:perf_hooks";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { startSyncServer, type SyncServer } from "../sync/ws-server.ts";
-import { claimGaps, historyViolations, openTab, uniqueName, waitUntil } from "./harness.ts";
+import { claimGaps, historyViolations, openTab, uniqueName, waitUntil, type Tab } from "./harness.ts";
 import { startE2E } from "./setup.ts";
 
 let e2e: Awaited<ReturnType<typeof startE2E>>;
@@ -27,9 +28,19 @@ afterAll(async () => {
   await sync?.close();
 });
 
-const LEASE_MS = 1500;
+/**
+ * Long enough that only a failure event can bring the takeover inside TAKEOVER_BOUND_MS: by lease
+ * silence it would come 20 s after A went at the earliest (its last heartbeat, lease/3 before, plus
+ * the lease).
+ */
+const LEASE_MS = 30_000;
+const TAKEOVER_BOUND_MS = LEASE_MS / 3;
 
-it("two devices through y-websocket: one request; the claimant device closes mid-request and the other takes over", async () => {
+/**
+ * Device A claims and hangs at the host, device B joins it; `end` takes A away (returning when, in
+ * node's performance.now()) and B must take over within TAKEOVER_BOUND_MS, never through "no claim".
+ */
+async function takeoverWhenClaimantGoes(end: (a: Tab) => Promise<number>): Promise<void> {
   const { host } = e2e;
   const api = `/api/${uniqueName("devices")}`;
   host.plan(api, ["hang", { delayMs: 0 }]);
@@ -48,9 +59,9 @@ it("two devices through y-websocket: one request; the claimant device closes mid
   expect(host.count(api)).toBe(1);
   expect((await b.events()).filter((e) => e.type === "claimed")).toEqual([]);
 
-  await a.context.close();
-  a.crashed = true;
-  await host.waitForCall(api, 2, 20_000);
+  const goneAt = await end(a);
+  const second = await host.waitForCall(api, 2, TAKEOVER_BOUND_MS);
+  expect(second.at - goneAt).toBeLessThan(TAKEOVER_BOUND_MS);
   await b.waitForData();
   expect(JSON.parse((await b.state()).data)).toEqual({ path: api, n: 2 });
   expect(host.count(api)).toBe(2);
@@ -62,4 +73,19 @@ it("two devices through y-websocket: one request; the claimant device closes mid
   expect(log.some((e) => e.holder === bState.replica && e.mine)).toBe(true);
   expect(await b.errors()).toEqual([]);
   expect(b.consoleProblems).toEqual([]);
+}
+
+it("two devices through y-websocket: one request; the claimant device closes mid-request and the other takes over long before the lease", async () => {
+  await takeoverWhenClaimantGoes(async (a) => {
+    const closedAt = performance.now();
+    await a.context.close();
+    a.crashed = true;
+    return closedAt;
+  });
+});
+
+it("the claimant device crashes mid-request, with no goodbye: the other takes over on its presence removal by the server, long before the lease", async () => {
+  // Page.crash runs no pagehide: no claim is marked abandoned and no awareness "left" is sent. Only
+  // the server, seeing A's socket close, removes A's presence.
+  await takeoverWhenClaimantGoes((a) => a.crash());
 });

@@ -9,6 +9,13 @@ import { useE2E } from "./setup.ts";
 const env = useE2E();
 
 const LEASE_MS = 1500;
+/**
+ * The crash tests' lease: long enough that only the browser's release of the crashed tab's Web Lock
+ * can bring the takeover inside CRASH_BOUND_MS (by lease silence it would come 20 s after the crash
+ * at the earliest: the last heartbeat, lease/3 before, plus the lease).
+ */
+const CRASH_LEASE_MS = 30_000;
+const CRASH_BOUND_MS = CRASH_LEASE_MS / 3;
 
 async function expectCleanHistories(tabs: Tab[]): Promise<void> {
   for (const tab of tabs) {
@@ -36,22 +43,23 @@ describe("tabs of one browser", () => {
     await expectCleanHistories(tabs);
   });
 
-  it("the claimant crashes mid-request: another tab takes over, every survivor shows the data", async () => {
+  it("the claimant crashes mid-request: another tab takes over by its Web Lock, long before the lease; every survivor shows the data", async () => {
     const { host } = env.e2e();
     const api = `/api/${uniqueName("crash")}`;
     host.plan(api, ["hang", { delayMs: 0 }]);
     const context = await env.e2e().newContext();
-    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS }, 4);
+    const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: CRASH_LEASE_MS }, 4);
 
     await host.waitForCall(api, 1);
     const claimant = await findClaimant(tabs);
     const survivors = tabs.filter((t) => t !== claimant);
     // Everyone sees the work in flight before the crash.
     await Promise.all(survivors.map((t) => t.waitForStatus("pending")));
-    await claimant.crash();
+    const crashedAt = await claimant.crash();
 
-    const second = await host.waitForCall(api, 2, 20_000);
+    const second = await host.waitForCall(api, 2, CRASH_BOUND_MS);
     expect(second.n).toBe(2);
+    expect(second.at - crashedAt).toBeLessThan(CRASH_BOUND_MS);
     await Promise.all(survivors.map((t) => t.waitForData()));
     for (const tab of survivors) expect(JSON.parse((await tab.state()).data)).toEqual({ path: api, n: 2 });
     expect(host.count(api)).toBe(2);
@@ -60,23 +68,24 @@ describe("tabs of one browser", () => {
     await expectCleanHistories(survivors);
   });
 
-  it("crash, then a new tab opened at once as the only other page: it recovers with no other wake-up", async () => {
+  it("crash, then a new tab opened at once as the only other page: it recovers with no other wake-up, by the Web Lock, long before the lease", async () => {
     const { host } = env.e2e();
     const api = `/api/${uniqueName("reopen")}`;
     host.plan(api, ["hang", { delayMs: 0 }]);
-    const config = { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS };
+    const config = { api, tabs: uniqueName("tabs"), leaseMs: CRASH_LEASE_MS };
     const context = await env.e2e().newContext();
     const victim = await openTab(context, host, config, "victim");
     await victim.ready();
     await host.waitForCall(api, 1);
     await waitUntil("the victim dispatched", () => victim.dispatched());
-    await victim.crash();
+    const crashedAt = await victim.crash();
 
     const fresh = await openTab(context, host, config, "fresh");
     await fresh.ready();
     expect(context.pages().filter((p) => p !== victim.page)).toEqual([fresh.page]);
-    // The crashed tab's claim came from IndexedDB: the new tab waits for it, then takes it over.
-    await host.waitForCall(api, 2, 20_000);
+    // The crashed tab's claim came from IndexedDB: the new tab finds its browser's lock free and takes it over.
+    const second = await host.waitForCall(api, 2, CRASH_BOUND_MS);
+    expect(second.at - crashedAt).toBeLessThan(CRASH_BOUND_MS);
     await fresh.waitForData();
     expect(JSON.parse((await fresh.state()).data)).toEqual({ path: api, n: 2 });
     expect(host.count(api)).toBe(2);
