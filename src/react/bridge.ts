@@ -55,33 +55,35 @@ const readers = new WeakMap<QueryCache, Set<(query: AnyQuery) => void>>();
 /** How many bridges read a cache's queries as it hands them out (a test's count: none left once each bridge is gone). */
 export const readersOf = (cache: QueryCache): number => readers.get(cache)?.size ?? 0;
 
-/**
- * Above 0 while a lookup is TanStack's own step (find's getAll) or the bridge's (reconcile, and the
- * sets of a push, which hand the query out again): no read.
- */
+/** Above 0 while the bridge looks a query up for itself (reconcile, and the sets of a push, which hand the query out again): no read. */
 let quiet = 0;
 
 /**
  * Calls `read` with each query the cache hands out (`get`: getQueryData, getQueryState,
  * setQueryData's updater, a mount's or a fetch's build, hydrate; `find`, `findAll`: the client's
  * methods by filters; `getAll`: dehydrate), before the caller reads it: only those it hands out, so
- * a filter's read costs what it finds, not what the cache holds. Returns the release.
+ * a filter's read costs what it finds, not what the cache holds. TanStack's own walks of the cache
+ * (the getAll that find and findAll filter, and that a focus, a reconnect or clear() go through)
+ * read nothing: that getAll is the first call each makes, skipped once, so the app's lookups in a
+ * filter's predicate or a focus refetch's query function still read. Returns the release.
  */
 function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
   let all = readers.get(cache);
   if (!all) {
     const each = (all = new Set());
     readers.set(cache, all);
-    for (const name of ["get", "getAll", "find", "findAll"] as const) {
+    let walk = false;
+    for (const name of ["get", "getAll", "find", "findAll", "onFocus", "onOnline", "clear"] as const) {
       const lookup = cache[name].bind(cache) as (arg?: unknown) => AnyQuery | AnyQuery[] | undefined;
       cache[name] = ((arg?: unknown) => {
-        let found: AnyQuery | AnyQuery[] | undefined;
+        if (name === "getAll" && walk) return ((walk = false), lookup());
+        walk = name !== "get" && name !== "getAll";
         try {
-          quiet++;
-          return (found = lookup(arg));
+          const found = lookup(arg);
+          if (!quiet) each.forEach((r) => [found ?? []].flat().forEach(r));
+          return found;
         } finally {
-          // After TanStack's step, by the outermost lookup only (find's own getAll is no read).
-          if (!--quiet) each.forEach((r) => [found ?? []].flat().forEach(r));
+          walk = false;
         }
       }) as never;
     }

@@ -5,7 +5,7 @@
  * the newest recorded result, as TanStack with its broadcast plugin would, while the query stays no
  * demand (no claim, no request, no takeover of a crashed claimant's work for a key nobody shows).
  */
-import { dehydrate, QueryClient, useQuery } from "@tanstack/react-query";
+import { dehydrate, focusManager, onlineManager, QueryClient, useQuery } from "@tanstack/react-query";
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -177,5 +177,36 @@ describe("every TanStack read of an unobserved shared query is current, and only
     expect(reads).not.toHaveBeenCalled();
     clientB.getQueryData(key);
     expect(reads).toHaveBeenCalledTimes(1);
+  });
+
+  it("TanStack's own walks of the cache read nothing: a window focus, a reconnect and clear() read no unobserved query", async () => {
+    const { b, clientB } = await bShowedThenUnmounted();
+    const reads = vi.spyOn(b, "snapshot");
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    onlineManager.setOnline(false);
+    onlineManager.setOnline(true);
+    await advance(100);
+    clientB.clear();
+    expect(reads).not.toHaveBeenCalled();
+    focusManager.setFocused(undefined);
+  });
+
+  it("the app's lookups inside a filter's predicate read: invalidateQueries' predicate sees A's result in getQueryData, and a find of its own", async () => {
+    const { a, clientB, key } = await bShowedThenUnmounted();
+    await until(a.refetch({ url: URL_A }));
+    await advance(100);
+    const seen: unknown[] = [];
+    const other = new QueryClient();
+    other.setQueryData(["other"], 1);
+    await clientB.invalidateQueries({
+      predicate: () => {
+        seen.push(clientB.getQueryData(key), clientB.getQueryCache().find({ queryKey: key })?.state.data);
+        // Another client's filter asking this one (two clients in one tab).
+        other.getQueryCache().findAll({ predicate: () => (seen.push(clientB.getQueryData(key)), false) });
+        return false;
+      },
+    });
+    expect(seen).toEqual([{ n: 2 }, { n: 2 }, { n: 2 }]);
   });
 });

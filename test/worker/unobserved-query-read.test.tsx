@@ -7,7 +7,7 @@
  * one ask while it is unanswered, and a read after its answer asks again. Real ports, the worker's
  * real store and Yjs docs; the simulated host.
  */
-import { QueryClient, useQuery } from "@tanstack/react-query";
+import { focusManager, onlineManager, QueryClient, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import { Host } from "../../sim/host.ts";
@@ -118,4 +118,24 @@ it("B's unobserved query read by filter: ten getQueriesData and findAll calls in
   await pause();
   expect(client.getQueriesData({ queryKey: options.queryKey })).toEqual([[options.queryKey, { n: 1 }]]);
   expect(b.host.calls).toHaveLength(1);
+});
+
+it("B's unobserved queries are no part of TanStack's own walks of the cache: a window focus, a reconnect and clear() ask the worker nothing", async () => {
+  const { looks, tabA, tabB } = tabsWithLooks();
+  const client = new QueryClient();
+  render(app(tabB, <></>, client));
+  for (let i = 0; i < 3; i++) {
+    await tabA.ensure({ url: `${URL}/${i}` });
+    client.getQueryCache().build(client, sharedQueryOptions<N>(tabB, `${URL}/${i}`, { staleTime: 60_000 }) as never);
+  }
+  await pause();
+  focusManager.setFocused(false);
+  focusManager.setFocused(true);
+  onlineManager.setOnline(false);
+  onlineManager.setOnline(true);
+  await pause();
+  client.clear();
+  await pause();
+  expect(looks).toHaveLength(0);
+  focusManager.setFocused(undefined);
 });
