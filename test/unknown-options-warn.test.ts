@@ -131,7 +131,7 @@ describe("unknown options far from every known one: no suggestion, the known opt
   it("connectBrowser: `sharedWorker` names no option; `workerUrl` names `worker`", () => {
     connectBrowser({ name: "unknown-options-5", sharedWorker: true, workerUrl: "/w.js" } as never).destroy();
     expect(warnings()).toEqual([
-      "shared-fetch: connectBrowser ignores `sharedWorker`; known: name, identity, leaseMs, programLeaseMs, peers, worker, standby, fetch, locks, workerTimeoutMs",
+      "shared-fetch: connectBrowser ignores `sharedWorker`; known: name, identity, leaseMs, programLeaseMs, peers, connectPeers, worker, standby, fetch, locks, workerTimeoutMs",
       "shared-fetch: connectBrowser ignores `workerUrl`; did you mean `worker`?",
     ]);
   });

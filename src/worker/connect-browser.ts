@@ -5,6 +5,8 @@ import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
 import { numberOption, warnUnknownOptions } from "../core/options.ts";
 import type { Program, ProgramOptions, ProgramRequest, Snapshot } from "../core/types.ts";
+import type { Connection } from "../sync/connection.ts";
+import type { Doc } from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { peersProblem, type PeersServer } from "../sync/peers-options.ts";
 import { checkLocks, DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, leaseOption } from "../core/store-options.ts";
@@ -36,6 +38,12 @@ export type ConnectBrowserOptions = {
   programLeaseMs?: number | undefined;
   /** A y-websocket server for other devices (the worker connects to it; a worker file may connect its own). */
   peers?: PeersServer | undefined;
+  /**
+   * Connects this tab's own replica (mode "tab") to other devices, e.g.
+   * `(doc) => connectHocuspocus(doc, {...})`, as a worker file's `serveBrowserReplica({ connectPeers })`
+   * connects the worker's: instead of y-websocket to `peers`. The worker never calls it.
+   */
+  connectPeers?: ((doc: Doc) => Connection | undefined) | undefined;
   /**
    * Starts the browser's replica worker, e.g.
    * `(name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name })`.
@@ -73,6 +81,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
     leaseMs: 0,
     programLeaseMs: 0,
     peers: 0,
+    connectPeers: 0,
     worker: 0,
     standby: 0,
     fetch: 0,
@@ -112,8 +121,9 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   // chunk of its own), would find them bad too late to tell the caller.
   const leaseMs = leaseOption("leaseMs", options.leaseMs, DEFAULT_LEASE_MS);
   const programLeaseMs = leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
-  if (options.fetch !== undefined && typeof options.fetch !== "function")
-    throw new SharedFetchInputError(`shared-fetch: fetch must be a function when given, got ${kindOf(options.fetch)}`);
+  for (const fn of ["fetch", "connectPeers"] as const)
+    if (options[fn] !== undefined && typeof options[fn] !== "function")
+      throw new SharedFetchInputError(`shared-fetch: ${fn} must be a function when given, got ${kindOf(options[fn])}`);
   const peersBad = options.peers === undefined ? undefined : peersProblem(options.peers, "peers");
   if (peersBad !== undefined) throw new SharedFetchInputError(`shared-fetch: connectBrowser's ${peersBad}`);
   checkLocks(options.locks);

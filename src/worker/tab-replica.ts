@@ -24,7 +24,8 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
   };
   let store: SharedFetchStoreWithExtras;
   try {
-    peers = options.peers ? connectPeers(doc, options.peers) : undefined;
+    // The app's own connector (Hocuspocus, say) as its worker file has it; else y-websocket to `peers`.
+    peers = options.connectPeers ? options.connectPeers(doc) : options.peers ? connectPeers(doc, options.peers) : undefined;
     store = createSharedFetchStore({
       doc,
       identity,

@@ -1,0 +1,60 @@
+/**
+ * Issue 15, fallback: "each tab is a replica as today", with its connection to other devices as
+ * the app configured it (y-websocket or Hocuspocus). A worker file connects Hocuspocus with
+ * `serveBrowserReplica({ connectPeers })`; where the tab is its own replica (no SharedWorker, Web
+ * Locks or worker factory, or the worker failed), connectBrowser's `connectPeers` connects the
+ * tab's doc the same way. Before, the tab could only reach y-websocket (`peers`): a Hocuspocus app
+ * fell back to a replica alone, and sent again what another device had already fetched. Real
+ * Hocuspocus server and HTTP host on 127.0.0.1, fake-indexeddb.
+ */
+import "fake-indexeddb/auto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
+import { connectBrowser } from "../../src/worker/connect-browser.ts";
+import { CountingHost } from "../cluster/http-host.ts";
+import { startHocuspocus } from "../sync/ordered-devices.ts";
+
+let server: Awaited<ReturnType<typeof startHocuspocus>>;
+let host: CountingHost;
+beforeAll(async () => {
+  [host, server] = await Promise.all([CountingHost.start(), startHocuspocus()]);
+});
+afterAll(async () => {
+  await Promise.all([server.close(), host.close()]);
+});
+
+const hocuspocus = (room: string) => (doc: Y.Doc) =>
+  connectHocuspocus(doc, { url: server.url, room, token: "t", WebSocketPolyfill: WebSocket as never });
+
+it("a tab replica (no SharedWorker here) connects other devices through the app's connectPeers: another device's result answers it, no request", async () => {
+  const room = `fallback-own-peers-${process.pid}-${Date.now()}`;
+  const path = `/api/${room}`;
+  const doc = new Y.Doc();
+  const other = hocuspocus(room)(doc);
+  const device = createSharedFetchStore({ doc, awareness: other.awareness, locks: null });
+  const tab = connectBrowser({ name: room, worker: (name) => new SharedWorker(name), connectPeers: hocuspocus(room) });
+  try {
+    await other.whenSynced;
+    expect((await device.ensure({ url: host.url(path) })).data).toEqual({ path, n: 1 });
+    expect(tab.mode).toBe("tab");
+    expect(tab.modeReason).toBe("no SharedWorker here");
+    const seen = await tab.ensure({ url: host.url(path) });
+    expect(seen.status).toBe("success");
+    expect(seen.data).toEqual({ path, n: 1 });
+    expect(host.count(path)).toBe(1);
+  } finally {
+    tab.destroy();
+    device.destroy();
+    other.destroy();
+    doc.destroy();
+  }
+});
+
+it("connectPeers that is no function is refused at the call, naming what came", () => {
+  expect(() => connectBrowser({ name: "fallback-own-peers-bad", connectPeers: "wss://sync.example.com" as never })).toThrow(
+    "shared-fetch: connectPeers must be a function when given, got a string",
+  );
+});
