@@ -77,6 +77,14 @@ async function expectClean(tabs: Tab[]): Promise<void> {
 
 const dataOf = async (tab: Tab): Promise<unknown> => JSON.parse((await tab.state()).data);
 
+/** Invariant 8 in the tab's store: once pending, never idle (never "nobody works on it, nothing recorded"). */
+async function storeNeverIdle(tabs: Tab[]): Promise<void> {
+  for (const tab of tabs) {
+    const statuses = await tab.page.evaluate(() => (window as unknown as { __storeStatuses: string[] }).__storeStatuses);
+    expect(statuses.slice(statuses.indexOf("pending")), `${tab.name} store statuses`).not.toContain("idle");
+  }
+}
+
 describe("connectBrowser with a SharedWorker", () => {
   it("8 tabs: 1 host request, 1 WebSocket at the sync server, 1 IndexedDB connection (the worker's)", async () => {
     const api = `/api/${uniqueName("w8")}`;
@@ -132,6 +140,7 @@ describe("connectBrowser with a SharedWorker", () => {
     expect(call.closedAt).toBeDefined();
     expect(host.count(api)).toBe(2);
     await expectClean(rest);
+    await storeNeverIdle(rest);
   });
 
   it("the tab that started the standby crashes, then the worker's host tab mid-request: the next standby stands in time, every survivor stays served by a worker", async () => {
@@ -204,6 +213,31 @@ describe("connectBrowser with a SharedWorker", () => {
     await last.page.close();
     await waitUntil("the host saw the request's socket close", () => call.closedAt !== undefined, 10_000);
     expect(host.count(api)).toBe(1);
+  });
+
+  it("invariant 11: the only tab that waits for a request crashes: the worker aborts it (the host sees the socket close) and serves the others on", async () => {
+    const api = `/api/${uniqueName("wonly")}`;
+    const alone = `/api/${uniqueName("walone")}`;
+    host.plan(alone, ["hang"]);
+    const { first, rest } = await hostThenOthers({ api, tabs: uniqueName("app") }, 1);
+    const asker = rest[0]!;
+    await Promise.all([first, asker].map((t) => t.waitForData()));
+    await asker.page.evaluate((url) => {
+      const store = (window as unknown as { __store: { ensure(r: { url: string }): Promise<unknown> } }).__store;
+      void store.ensure({ url: new URL(url, location.href).href }).catch(() => {});
+    }, alone);
+    const call = await host.waitForCall(alone, 1);
+    await asker.crash();
+    await waitUntil("the host saw the request's socket close", () => call.closedAt !== undefined, 10_000);
+    expect(host.count(alone)).toBe(1);
+    // The worker lives on for the host tab: a refetch there is served by it.
+    await first.page.evaluate((url) => {
+      const store = (window as unknown as { __store: { refetch(r: { url: string }): Promise<unknown> } }).__store;
+      void store.refetch({ url: new URL(url, location.href).href });
+    }, api);
+    await host.waitForCall(api, 2);
+    expect(await mode(first)).toBe("shared-worker");
+    await expectClean([first]);
   });
 });
 

@@ -3,7 +3,7 @@
  * a replica of its own with `worker=absent` (SharedWorker deleted before connectBrowser: the
  * forced fallback). Query string: api (required), tabs (the app name), lease, ws + room (peers),
  * worker=absent, worker=missing (a worker script that 404s). Renders status/data/claim into data-testid elements; window.__history holds
- * every rendered state, __events the store's events, __mode the store's mode, __idbOpens the
+ * every rendered state, __storeStatuses the store's snapshot statuses, __events the store's events, __mode the store's mode, __idbOpens the
  * IndexedDB opens of this tab and of the workers (by worker name).
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -14,6 +14,7 @@ import type { HistoryEntry } from "../page/types.ts";
 
 type Win = {
   __history: HistoryEntry[];
+  __storeStatuses: string[];
   __events: { at: number; type: string }[];
   __errors: string[];
   __ready?: boolean;
@@ -104,6 +105,12 @@ const store = connectBrowser({
 // Read when asked: a worker that fails to load turns the store into a tab replica later.
 Object.defineProperty(win, "__mode", { get: () => store.mode });
 Object.defineProperty(win, "__modeReason", { get: () => store.modeReason });
+// The store's own statuses as the tab heard them (pending truthful below TanStack's status, which stays "pending" with no data whatever the store says).
+win.__storeStatuses = [store.snapshot({ url: api }).status];
+store.subscribe({ url: api }, () => {
+  const status = store.snapshot({ url: api }).status;
+  if (win.__storeStatuses.at(-1) !== status) win.__storeStatuses.push(status);
+});
 // Hidden tabs paint late (timers throttled); the store's own arrival time is what a visible tab would paint a frame later.
 const off = store.subscribe({ url: api }, () => {
   if (store.snapshot({ url: api }).data === undefined) return;
