@@ -241,6 +241,39 @@ describe("connectBrowser with a SharedWorker", () => {
   });
 });
 
+// tabs.test.ts's "crash, then a new tab opened at once as the only other page", in both modes: the
+// crashed replica's claim comes from IndexedDB alone, and its released lock is the only wake-up.
+describe.each([
+  ["worker", {}],
+  ["fallback (SharedWorker absent)", { worker: "absent", leaseMs: 1500 }],
+] as [string, Pick<WorkerPageConfig, "worker" | "leaseMs">][])(
+  "%s: the only tab crashes mid-request, then a new tab opens as the only page",
+  (_mode, extra) => {
+    it("the new tab's replica takes the claim over and shows the data, pending until then", async () => {
+      const api = `/api/${uniqueName("wreopen")}`;
+      host.plan(api, ["hang", { delayMs: 0 }]);
+      const config = { api, tabs: uniqueName("app"), ...extra };
+      const context = await newContext();
+      const [victim] = await openWorkerTabs(context, host, config, 1, "victim");
+      const first = await host.waitForCall(api, 1);
+      await victim!.waitForStatus("pending");
+      await victim!.crash();
+      const [fresh] = await openWorkerTabs(context, host, config, 1, "fresh");
+      expect(context.pages().filter((p) => p !== victim!.page)).toEqual([fresh!.page]);
+      await host.waitForCall(api, 2, 20_000);
+      await fresh!.waitForData(20_000);
+      expect(await dataOf(fresh!)).toEqual({ path: api, n: 2 });
+      expect(first.closedAt).toBeDefined();
+      expect(host.count(api)).toBe(2);
+      expect(await mode(fresh!)).toBe(extra.worker ? "tab" : "shared-worker");
+      const history = await fresh!.history();
+      expect(history[0]?.status, JSON.stringify(history)).toBe("pending");
+      await expectClean([fresh!]);
+      await storeNeverIdle([fresh!]);
+    });
+  },
+);
+
 describe("forced fallback: SharedWorker absent, each tab a replica as before", () => {
   it("8 tabs opened at once: mode 'tab' in each, one host request, every tab shows the data", async () => {
     const api = `/api/${uniqueName("f8")}`;
