@@ -2,7 +2,7 @@
  * The resolver against DESIGN's contract and real hosts: every import form is followed in a JSX
  * module too (Sucrase's token scan); a specifier with an extension is requested as written (only
  * one with none is probed); the entry is scanned whatever its name ends with; other origins are
- * never fetched, not even through a redirect; a host's HTML fallback page is not a module; a
+ * never fetched, not even through a redirect (one within the origin is followed); a host's HTML fallback page is not a module; a
  * per-call lease reaches the program's claim.
  */
 import { createServer } from "node:http";
@@ -97,6 +97,25 @@ describe("redirects: other origins are never fetched", () => {
     expect((error as Error).message).toBe(
       `module /app/x.js redirected to another origin (${other}) (imported by /app/main.ts as './x.js')`,
     );
+  });
+});
+
+describe("redirects within the origin are followed", () => {
+  it("a module redirected within its origin is the target's code under the name it was imported by, requested once", async () => {
+    const h = await serve({
+      "/app/main.ts": `import { x } from "./x.js";\nimport "./again.ts";\nexport default x;`,
+      "/app/again.ts": `export { x } from "./x.js";`,
+      "/app/x.js": { status: 302, headers: { location: "/app/v2/x.js" } },
+      "/app/v2/x.js": `export const x = 2;`,
+    });
+    const p = await resolveProgram(h.url("/app/main.ts"), { fetch });
+    expect(p.files).toEqual([
+      { name: "/app/main.ts", contents: `import { x } from "./x.js";\nimport "./again.ts";\nexport default x;` },
+      { name: "/app/again.ts", contents: `export { x } from "./x.js";` },
+      { name: "/app/x.js", contents: `export const x = 2;` },
+    ]);
+    expect(h.count("/app/x.js")).toBe(1);
+    expect(h.count("/app/v2/x.js")).toBe(1);
   });
 });
 
