@@ -54,3 +54,42 @@ it("missing under every name, the error lists what was tried", async () => {
   );
   expect((err as ProgramResolveError).status).toBe(404);
 });
+
+it("a JavaScript importer's './y.js' is never a .ts, even when a TypeScript importer of the same name was located first", async () => {
+  const h = await serve({
+    "/app/main.ts": `import "./plain.js";\nimport "./typed.ts";`,
+    "/app/plain.js": `import "./y.js";`,
+    "/app/typed.ts": `import "./y.js";`,
+    "/app/y.ts": `export {};`,
+  });
+  // typed.ts is read first: its './y.js' finds y.ts before plain.js asks for the same name.
+  h.hold("/app/plain.js");
+  const resolving = resolveProgram(h.url("/app/main.ts"), { fetch }).catch((e: unknown) => e);
+  await h.waitForRequest("/app/y.ts");
+  h.releaseAll();
+  const err = await resolving;
+  expect(err).toBeInstanceOf(ProgramResolveError);
+  expect((err as Error).message).toBe("module './y.js' imported by /app/plain.js not found (HTTP 404 for /app/y.js)");
+  // The name both importers wrote was still requested once.
+  expect(h.count("/app/y.js")).toBe(1);
+});
+
+it("a JavaScript importer's './schema' never finds schema.d.ts, whichever importer asked first", async () => {
+  const files = {
+    "/app/main.ts": `import "./plain.js";\nimport "./typed.ts";`,
+    "/app/plain.js": `import "./schema";`,
+    "/app/typed.ts": `import type { S } from "./schema";\nexport type T = S;`,
+    "/app/schema.d.ts": `export type S = string;`,
+  };
+  const expected = "module './schema' imported by /app/plain.js not found (tried ";
+  for (const first of ["/app/typed.ts", "/app/plain.js"]) {
+    const h = await serve({ ...files });
+    h.hold(first === "/app/typed.ts" ? "/app/plain.js" : "/app/typed.ts");
+    const resolving = resolveProgram(h.url("/app/main.ts"), { fetch }).catch((e: unknown) => e);
+    await h.waitForRequest(first === "/app/typed.ts" ? "/app/schema.d.ts" : "/app/schema/index.mjs");
+    h.releaseAll();
+    const err = await resolving;
+    expect(err, `${first} located first`).toBeInstanceOf(ProgramResolveError);
+    expect((err as Error).message.startsWith(expected), (err as Error).message).toBe(true);
+  }
+});

@@ -42,7 +42,10 @@ class ProgramWalk {
   private readonly externals = new Set<string>();
   /** URL → its one request: cycles, diamonds and overlapping probes share it. */
   private readonly outcomes = new Map<string, Promise<FetchOutcome>>();
-  /** Import targets already being located (the first follower reports its failure). */
+  /**
+   * Candidate lists already being located (the first follower reports its failure). Keyed by the
+   * list, not the target: a TypeScript importer's `./y.js` may be y.ts, a JavaScript one's never.
+   */
   private readonly located = new Set<string>();
   /** Chained to the caller's signal; also aborted by our own first failure to stop the rest. */
   private readonly controller = new AbortController();
@@ -163,24 +166,17 @@ class ProgramWalk {
     for (const [target, specifier] of targets) {
       // A cycle back to the entry names the file already fetched, even without an extension
       // (`/app/main` imported as `./main`): probing it would look for another file.
-      if (target.url === this.entry.moduleUrl || this.located.has(target.url)) continue;
-      this.located.add(target.url);
-      this.spawn(() => this.locate(target, specifier, path));
+      if (target.url === this.entry.moduleUrl) continue;
+      const urls = candidates(target, path);
+      const id = urls.join(" ");
+      if (this.located.has(id)) continue;
+      this.located.add(id);
+      this.spawn(() => this.locate(target, urls, specifier, path));
     }
   }
 
-  /**
-   * Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order, after the
-   * name as written when it has an extension we do not know (`./logo.svg`; `./button.styles` is
-   * then `button.styles.ts`). A TypeScript module's `./x.js` may name x.ts (typescriptSources).
-   */
-  private async locate(target: ModuleTarget, specifier: string, importer: string): Promise<void> {
-    const dotted = extensionOf(pathOf(target.url)) !== "";
-    const urls = target.explicit
-      ? [target.url, ...typescriptSources(target.url, importer)]
-      : dotted
-        ? [target.url, ...probeCandidates(target.url, importer)]
-        : probeCandidates(target.url, importer);
+  /** Requests `urls` in order (a candidate's request is shared with any other asking for it). */
+  private async locate(target: ModuleTarget, urls: string[], specifier: string, importer: string): Promise<void> {
     const details = { importer, specifier };
     const forbidden = new Set<string>();
     for (const [index, url] of urls.entries()) {
@@ -222,6 +218,17 @@ class ProgramWalk {
       if (found) return;
     }
   }
+}
+
+/**
+ * Explicit paths are requested as written; others are probed in PROBE_SUFFIXES order, after the
+ * name as written when it has an extension we do not know (`./logo.svg`; `./button.styles` is
+ * then `button.styles.ts`). A TypeScript module's `./x.js` may name x.ts (typescriptSources).
+ */
+function candidates(target: ModuleTarget, importer: string): string[] {
+  if (target.explicit) return [target.url, ...typescriptSources(target.url, importer)];
+  const probed = probeCandidates(target.url, importer);
+  return extensionOf(pathOf(target.url)) !== "" ? [target.url, ...probed] : probed;
 }
 
 function asResolveError(err: unknown): ProgramResolveError {
