@@ -94,4 +94,24 @@ describe("resolveProgram: JSX and TypeScript sources", () => {
     expect(program.compiled["/app/main.tsx"]).not.toContain("<p");
     expect(program.files.map((f) => f.name)).toEqual(["/app/main.tsx", "/app/j.js", "/app/n.ts", "/app/x.jsx"]);
   });
+
+  it("compile: true gives no JavaScript for declaration files, which have none (tsc emits nothing for them)", async () => {
+    const h = await serve({
+      "/app/main.ts": [
+        `import type { Api } from "./api";`,
+        `import type { Legacy } from "./legacy.js";`,
+        `import type { Mod } from "./mod.mjs";`,
+        `export const api: Api | Legacy | Mod = { ok: true };`,
+      ].join("\n"),
+      "/app/api.d.ts": `export interface Api { ok: boolean }\nexport as namespace ApiLib;`,
+      "/app/legacy.d.ts": `declare const legacy: { ok: boolean };\nexport = legacy;\nexport type Legacy = typeof legacy;`,
+      "/app/mod.d.mts": `export declare const mod: { ok: boolean };\nexport type Mod = typeof mod;`,
+    });
+    const program = await resolveProgram(h.url("/app/main.ts"), { fetch, compile: true });
+    // The declaration files are carried as files, as the program's sources.
+    expect(program.files.map((f) => f.name)).toEqual(["/app/main.ts", "/app/api.d.ts", "/app/legacy.d.ts", "/app/mod.d.mts"]);
+    // Sucrase turned them into `module.exports = legacy;` and a verbatim `export as namespace`.
+    expect(Object.keys(program.compiled)).toEqual(["/app/main.ts"]);
+    expect(program.externals).toEqual([]);
+  });
 });

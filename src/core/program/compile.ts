@@ -12,13 +12,19 @@ const TRANSFORMS: Record<string, Transform[]> = {
   ".jsx": ["jsx"],
 };
 
+/**
+ * Declaration files (`.d.ts`, `.d.mts`, `.d.cts`) hold no JavaScript and tsc emits nothing for
+ * them; Sucrase would turn `export = x` into CommonJS and keep `export as namespace` verbatim.
+ */
+const transformsOf = (name: string) => (/\.d\.[mc]?ts$/i.test(name) ? undefined : TRANSFORMS[extensionOf(name)]);
+
 /** JavaScript for each TS/JSX file, keyed by file name. Sucrase is loaded only when asked for. */
 export async function compileFiles(files: ProgramFile[]): Promise<Record<string, string>> {
-  if (!files.some((file) => TRANSFORMS[extensionOf(file.name)])) return {};
+  if (!files.some((file) => transformsOf(file.name))) return {};
   const { transform } = await import("#sucrase/index.js");
   const compiled: Record<string, string> = {};
   for (const file of files) {
-    const transforms = TRANSFORMS[extensionOf(file.name)];
+    const transforms = transformsOf(file.name);
     if (!transforms) continue;
     try {
       compiled[file.name] = transform(file.contents, {

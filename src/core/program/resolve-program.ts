@@ -24,7 +24,7 @@ export type ResolveProgramOptions = {
   cache?: RequestCache;
 };
 
-/** `compiled` maps a file name to its JavaScript, for the TS and JSX files only. */
+/** `compiled` maps a file name to its JavaScript, for the TS and JSX files only (declaration files have none). */
 export type CompiledProgram = Program & { compiled: Record<string, string> };
 export type MaybeCompiledProgram = Program & { compiled?: Record<string, string> };
 
