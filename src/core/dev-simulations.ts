@@ -1,3 +1,6 @@
+import type { Awareness } from "y-protocols/awareness";
+import type * as Y from "yjs";
+import { connectorsOf } from "./connectors.ts";
 import type { Lanes } from "./lanes.ts";
 import { TABLES } from "./doc-records.ts";
 import { abortError } from "./errors.ts";
@@ -102,4 +105,24 @@ export function createDevSimulations(opts: {
       return sent.then((response) => (crashed ? dead(signal) : response));
     },
   };
+}
+
+/**
+ * Ends this replica's presence as a real crash does: a sync server sees the socket close and
+ * removes the presence at once; the tabs hear nothing, and each tab's copy times out unrenewed
+ * (y-protocols' 30 s check).
+ */
+export function crashPresence(
+  doc: Y.Doc,
+  presence: { awareness(): Awareness | undefined; stop(crashed?: boolean): void } | undefined,
+): void {
+  const awareness = presence?.awareness();
+  presence?.stop(true);
+  let tabs = false;
+  for (const c of connectorsOf(doc)) {
+    if (c.crossDevice) continue;
+    tabs ||= c.awareness === awareness;
+    clearInterval((c.awareness as { _checkInterval?: ReturnType<typeof setInterval> } | undefined)?._checkInterval);
+  }
+  if (!tabs) awareness?.setLocalState(null);
 }

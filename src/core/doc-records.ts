@@ -70,3 +70,15 @@ export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => s
     destroy: () => lanes.destroy(),
   };
 }
+
+/**
+ * Every change of the doc is something the inspector may show: a record, or garbage that touches
+ * none (a root item that is no lane, a shapeless entry), listed as malformed (invariant 14). A
+ * transaction that changed nothing is not: a sync server's echo of our own write, a fence's or
+ * probe's answer; each would cost an open panel a whole inspection.
+ */
+export function watchDoc(records: DocRecords, changed: () => void): () => void {
+  const onTransaction = (tr: Y.Transaction) => tr.changed.size > 0 && changed();
+  records.doc.on("afterTransaction", onTransaction);
+  return () => records.doc.off("afterTransaction", onTransaction);
+}

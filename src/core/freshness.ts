@@ -165,3 +165,17 @@ function latestOutcome(result: ResultRecord | undefined, error: ErrorRecord | un
 export function pollWindow(intervalMs: number): number {
   return Math.max(0, intervalMs - Math.min(intervalMs / 20, 25));
 }
+
+/**
+ * With its `at` as this replica trusts it (trustedAt): TanStack's dataUpdatedAt agrees with the
+ * store's freshness. `ahead`: dated in our future when it arrived, so when its request was sent is
+ * unknown here, maybe before a set or an invalidation of the app's (react/push.ts).
+ */
+export function resultInfo(
+  trusted: TrustedAt,
+  result: { rev: number; at?: number } | undefined,
+): { rev: number; at?: number; ahead?: true } | undefined {
+  if (result?.at === undefined) return result && { rev: result.rev };
+  const at = trusted(result)!;
+  return at < result.at ? { rev: result.rev, at, ahead: true } : { rev: result.rev, at };
+}

@@ -220,3 +220,12 @@ function isSignal(value: unknown): value is AbortSignal {
   const v = value as AbortSignal | null;
   return typeof v === "object" && v !== null && typeof v.aborted === "boolean" && typeof v.addEventListener === "function";
 }
+
+/** Bad input rejects at once and writes nothing; the promise returned is the one `fn` created. */
+export function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

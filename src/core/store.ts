@@ -1,4 +1,4 @@
-import { openDocRecords, type DocRecords } from "./doc-records.ts";
+import { openDocRecords, watchDoc } from "./doc-records.ts";
 import { ClaimEngine } from "./engine.ts";
 import { ORIGIN, type Job } from "./job.ts";
 import { abortError } from "./errors.ts";
@@ -7,28 +7,28 @@ import { fetchKey } from "./key.ts";
 import { inspect } from "./inspector.ts";
 import type { PresenceSelf } from "./presence.ts";
 import { watchReplicaPresence } from "./replica-presence.ts";
+import { presenceWaits } from "./presence-waits.ts";
 import { fetchJob as createFetchJob } from "./fetch-job.ts";
 import { normalizeRequest, type NormalizedRequest } from "./request.ts";
 import { Retention } from "./retention.ts";
 import type { EnsureOptions, Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "./types.ts";
-import { ProgramWork, validateProgramData } from "./program-work.ts";
-import { ProgramLru } from "./program-lru.ts";
+import { validateProgramData } from "./program-work.ts";
+import { programAsks } from "./program-asks.ts";
 import { detectLocks, ReplicaLocks } from "./locks.ts";
 import { watchPageLifecycle } from "./page-lifecycle.ts";
 import { agreeBrowserId, getBrowserId } from "./browser-id.ts";
-import { checkedListener, ensureOptions, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
+import { checkedListener, ensureOptions, guard, resolveStoreOptions, retryOptions, type CreateStoreOptions } from "./store-options.ts";
 import { registerInternals } from "./internals.ts";
 import { createEmitter } from "./emitter.ts";
 import { afterFlush, connectorsOf, docScope, resyncWaits, whenConnectorsSynced, whenDocSynced } from "./connectors.ts";
-import { createDevSimulations } from "./dev-simulations.ts";
-import { invalidated, keepNewer, trustedAt, type TrustedAt } from "./freshness.ts";
+import { crashPresence, createDevSimulations } from "./dev-simulations.ts";
+import { keepNewer, resultInfo, trustedAt } from "./freshness.ts";
 import { settleFor, type Settle } from "./settle-window.ts";
 import { DEFAULT_SETTLE_MS } from "./store-options.ts";
 
 export { DEFAULT_LEASE_MS, DEFAULT_PROGRAM_LEASE_MS, DEFAULT_SETTLE_MS, type CreateStoreOptions } from "./store-options.ts";
 
 import type { SharedFetchStoreWithExtras } from "./store-extras.ts";
-import type * as Y from "yjs";
 export type { SharedFetchStoreExtras, SharedFetchStoreWithExtras } from "./store-extras.ts";
 
 export function createSharedFetchStore(options: CreateStoreOptions): SharedFetchStoreWithExtras {
@@ -58,9 +58,6 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       engine.recheckClaims();
     });
   }
-  // Per key, the unwanted request (its revision) that waits for the tabs' flush, or has waited
-  // (`done`: for the one decision the flush wakes, so a later request of the key gets its own).
-  const graced = new Map<string, { rev: number; done?: boolean }>();
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string) => {
     engine.liveness.markReleased(id);
@@ -115,29 +112,13 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     },
     revived: (id) => locks?.forget(id),
     // Who waits on whose claim travels in presence: it goes with a replica that leaves or dies.
-    ...(options.awareness && {
-      // Called once the store is made (a decision on a key), when presence is there.
-      awaited: (key: string, rev: number, sent: boolean) => {
-        if (presence!.awaited(key, rev)) return true;
-        if (!sent || presence!.alone()) return false;
-        // A wait may be on its way (a tab joined as this one's ask ended): the request goes on
-        // until the tabs have answered a flush, which comes behind what they sent before it.
-        let g = graced.get(key);
-        if (g?.rev !== rev) {
-          const mark: { rev: number; done?: boolean } = (g = { rev });
-          graced.set(key, mark);
-          afterFlush(options.doc, () => {
-            if (graced.get(key) !== mark) return;
-            mark.done = true;
-            engine.recheck([key]);
-            // Not taken by that decision (its ask came back): spent all the same.
-            queueMicrotask(() => graced.get(key) === mark && graced.delete(key));
-          });
-        }
-        return !g.done || !graced.delete(key);
-      },
-      waits: (key: string, rev: number | undefined) => presence!.wait(key, rev),
-    }),
+    // Called once the store is made (a decision on a key), when presence is there.
+    ...(options.awareness &&
+      presenceWaits(
+        options.doc,
+        () => presence!,
+        (keys) => engine.recheck(keys),
+      )),
   });
   const stopLifecycle = watchPageLifecycle({
     suspend: () => {
@@ -186,72 +167,15 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
       stopLifecycle();
       locks?.stop();
     },
-    // As a real crash: a sync server sees the socket close and removes the presence at once; the
-    // tabs hear nothing, and each tab's copy times out unrenewed (y-protocols' 30 s check).
-    dropPresence: () => {
-      const awareness = presence?.awareness();
-      presence?.stop(true);
-      let tabs = false;
-      for (const c of connectorsOf(options.doc)) {
-        if (c.crossDevice) continue;
-        tabs ||= c.awareness === awareness;
-        clearInterval((c.awareness as { _checkInterval?: ReturnType<typeof setInterval> } | undefined)?._checkInterval);
-      }
-      if (!tabs) awareness?.setLocalState(null);
-    },
+    dropPresence: () => crashPresence(options.doc, presence),
     changed: events.changed,
   });
   const fetchFn = dev.gate(o.fetch);
 
   const jobDeps = { identity, fetch: fetchFn, maxResultBytes: o.maxResultBytes, records };
   const fetchJob = (req: NormalizedRequest, lease: number, retry?: RetryPolicy): Job => createFetchJob(jobDeps, req, lease, retry);
-  const programs = new ProgramWork({ identity, fetch: fetchFn, leaseMs: o.programLeaseMs, records });
-  const lru = new ProgramLru({
-    records,
-    maxPrograms: o.maxPrograms,
-    maxBytes: o.maxProgramBytes,
-    isBusy: (key) => engine.isBusy(key),
-    write,
-    onEvicted: (keys) => events.emit({ type: "swept", keys }),
-  });
-  /** Resolves a program job; the bound is re-checked once this replica lets go of the key. */
-  const runProgram = (
-    job: Job,
-    signal: AbortSignal | undefined,
-    mode: "ensure" | "refetch",
-    skipInFlight = false,
-    maxAgeMs?: number,
-  ): Promise<Snapshot<Program>> => {
-    lru.touch(job.key);
-    retention.touch(job.key);
-    const running = engine.ensure(job, signal, mode, maxAgeMs, skipInFlight) as Promise<Snapshot<Program>>;
-    running.then(
-      () => lru.schedule(),
-      () => lru.schedule(),
-    );
-    return running;
-  };
-
-  // Bad input rejects at once and writes nothing; the promise returned is the one created here.
-  const guard = <T>(fn: () => Promise<T>): Promise<T> => {
-    try {
-      return fn();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+  const { programs, lru, askProgram } = programAsks(o, fetchFn, records, engine, retention, write, events.emit);
   const keyOf = (req: SharedRequest | string) => fetchKey(identity, normalizeRequest(req));
-  const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
-    guard(() => {
-      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs, `${mode}Program`);
-      const job = programs.job(req, leaseMs, retryOptions(opts));
-      if (signal?.aborted) return Promise.reject(abortError(signal.reason));
-      // Only a poll's maxAgeMs reads a program's `at`; but one the devtools invalidated is stale
-      // for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
-      const stale = mode === "ensure" && invalidated(records.programs.get(job.key), records.errors.get(job.key));
-      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight, maxAgeMs);
-    });
-
   let destroyed = false;
   const store: SharedFetchStoreWithExtras = {
     replicaId,
@@ -275,8 +199,8 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
         return engine.ensure(job, signal, "refetch", undefined, skipInFlight);
       });
     },
-    resultInfo: (req: SharedRequest | string) => infoOf(at, records.results.get(keyOf(req))),
-    programResultInfo: (req: ProgramRequest) => infoOf(at, records.programs.get(programs.keyOf(req))),
+    resultInfo: (req: SharedRequest | string) => resultInfo(at, records.results.get(keyOf(req))),
+    programResultInfo: (req: ProgramRequest) => resultInfo(at, records.programs.get(programs.keyOf(req))),
     snapshot(req: SharedRequest): Snapshot {
       return engine.snapshot(keyOf(req), "fetch", records.results);
     },
@@ -321,30 +245,4 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   };
   registerInternals(store, { records, engine, dev });
   return store;
-}
-
-/**
- * With its `at` as this replica trusts it (trustedAt): TanStack's dataUpdatedAt agrees with the
- * store's freshness. `ahead`: dated in our future when it arrived, so when its request was sent is
- * unknown here, maybe before a set or an invalidation of the app's (react/push.ts).
- */
-function infoOf(
-  trusted: TrustedAt,
-  result: { rev: number; at?: number } | undefined,
-): { rev: number; at?: number; ahead?: true } | undefined {
-  if (result?.at === undefined) return result && { rev: result.rev };
-  const at = trusted(result)!;
-  return at < result.at ? { rev: result.rev, at, ahead: true } : { rev: result.rev, at };
-}
-
-/**
- * Every change of the doc is something the inspector may show: a record, or garbage that touches
- * none (a root item that is no lane, a shapeless entry), listed as malformed (invariant 14). A
- * transaction that changed nothing is not: a sync server's echo of our own write, a fence's or
- * probe's answer; each would cost an open panel a whole inspection.
- */
-function watchDoc(records: DocRecords, changed: () => void): () => void {
-  const onTransaction = (tr: Y.Transaction) => tr.changed.size > 0 && changed();
-  records.doc.on("afterTransaction", onTransaction);
-  return () => records.doc.off("afterTransaction", onTransaction);
 }
