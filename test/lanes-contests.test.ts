@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { openDocRecords, type DocRecords } from "../src/core/doc-records.ts";
-import { CLEANUP_FALLBACK_MS } from "../src/core/lanes.ts";
+import { CLEANUP_FALLBACK_MS } from "../src/core/lane-deletes.ts";
 
 type Replica = { doc: Y.Doc; records: DocRecords; cleanups: () => number };
 

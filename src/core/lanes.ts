@@ -1,17 +1,15 @@
 import * as Y from "yjs";
 import { SharedFetchInputError } from "./errors.ts";
 import { messageOf } from "./fetcher.ts";
-import { LaneIndex, type MalformedRecord, type Rank, type Slot, type Validator } from "./lane-index.ts";
+import { CLEANUP, CLEANUP_FALLBACK_MS, cleanContests, deleteRecord, type Pushed } from "./lane-deletes.ts";
+import { LaneIndex, type MalformedRecord, type Rank, type Validator } from "./lane-index.ts";
 import { unrefTimer } from "./unref-timer.ts";
-import { deleteElement, isDeletedType } from "./yjs-internals.ts";
+import { isDeletedType } from "./yjs-internals.ts";
 
 export type { MalformedRecord, Rank } from "./lane-index.ts";
 // The typed view of one table lives beside the lanes it reads.
 export { RecordMap } from "./record-map.ts";
 type ChangeListener = (keys: Set<string>) => void;
-const CLEANUP = "shared-fetch:cleanup";
-/** How long a contest waits for its winner's writer to clean it before any replica does. */
-export const CLEANUP_FALLBACK_MS = 2_000;
 
 /**
  * Entries a replica appends to one lane before it starts the next. A write walks its lane (Yjs
@@ -54,7 +52,7 @@ export class Lanes {
   private fallback: ReturnType<typeof setTimeout> | undefined;
   private readonly winnerCleans = new Set<string>();
   /** Entries pushed in the transaction under way: not indexed until it ends, yet a rewrite must see them. */
-  private readonly pushed = new Map<string, { lane: Y.Array<unknown>; client: number; clock: number; seq: number }>();
+  private readonly pushed = new Map<string, Pushed>();
   private readonly onTransaction: (tr: Y.Transaction) => void;
   private frozen = false;
   /** Tables this replica writes nothing into (a development simulation: dev-simulations.ts). */
@@ -200,19 +198,10 @@ export class Lanes {
 
   /** Deletes every entry of (table, key) in every lane; returns the highest seq it saw. */
   private deleteEntries(table: string, key: string): number {
-    let seq = 0;
-    const slot = this.read().slot(table, key);
-    for (const e of slot ? [...slot.entries] : []) {
-      seq = Math.max(seq, e.seq);
-      deleteElement(e.lane.array, e.client, e.clock);
-    }
-    const pending = this.pushed.get(`${table}\u0000${key}`);
-    if (pending) {
-      seq = Math.max(seq, pending.seq);
-      deleteElement(pending.lane, pending.client, pending.clock);
-      this.pushed.delete(`${table}\u0000${key}`);
-    }
-    return Math.min(seq, Number.MAX_SAFE_INTEGER - 1);
+    const id = `${table}\u0000${key}`;
+    const seq = deleteRecord(this.read().slot(table, key), this.pushed.get(id));
+    this.pushed.delete(id);
+    return seq;
   }
 
   private read(): LaneIndex {
@@ -235,35 +224,12 @@ export class Lanes {
     });
   }
 
-  /**
-   * Deletes the losers of contested records and this replica's emptied lanes. Every replica sees
-   * the same contest; in a `winnerCleans` table only the replica that wrote its winner cleans it
-   * at once, since each deleting the same losers sent every other replica one update per contest
-   * (K tabs opening at once, each recording its ask of one key, exchanged K² of them). The others
-   * clean what is still contested there CLEANUP_FALLBACK_MS later (the winner's writer may be
-   * gone), or when `all`. Claims are cleaned by every replica at once: their election is what
-   * decides who fetches, and the sooner every replica shows one claim, the better.
-   */
+  /** Deferred contests and emptied lanes (see cleanContests); the fallback round cleans them `all`. */
   private cleanup(all: boolean): void {
     if (this.frozen) return;
     try {
-      const contested: Slot[] = [...this.read().contested];
-      const mine = (slot: Slot) =>
-        !this.winnerCleans.has(slot.table) || (slot.winner !== undefined && this.own.has(slot.winner.lane.array));
-      const slots = all ? contested : contested.filter(mine);
-      if (slots.length < contested.length) this.cleanLater();
-      const empty = [...this.own].filter((lane) => lane !== this.mine && !isDeletedType(lane) && this.index.lane(lane)?.ids.size === 0);
-      if (slots.length === 0 && empty.length === 0) return;
-      this.doc.transact(() => {
-        for (const slot of slots) {
-          for (const e of [...slot.entries]) if (e.valid && e !== slot.winner) deleteElement(e.lane.array, e.client, e.clock);
-        }
-        for (const lane of empty) {
-          this.own.delete(lane);
-          const at = this.root.toArray().indexOf(lane);
-          if (at >= 0) this.root.delete(at, 1);
-        }
-      }, CLEANUP);
+      // The index read first: rebuilt if dirty, as every read of the lanes is.
+      cleanContests(this.doc, this.root, this.read(), this.own, this.mine, this.winnerCleans, all, () => this.cleanLater());
     } catch (error) {
       report(error);
     }
