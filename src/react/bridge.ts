@@ -80,7 +80,8 @@ function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
         walk = name !== "get" && name !== "getAll";
         try {
           const found = lookup(arg);
-          if (!quiet) each.forEach((r) => [found ?? []].flat().forEach(r));
+          // No array made for a single query: `get` runs at every render's build.
+          if (!quiet) each.forEach((r) => (Array.isArray(found) ? found.forEach((q) => r(q)) : found && r(found)));
           return found;
         } finally {
           walk = false;
