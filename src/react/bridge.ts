@@ -55,8 +55,12 @@ const readers = new WeakMap<QueryCache, Set<(query: AnyQuery) => void>>();
 /** How many bridges read a cache's queries as it hands them out (a test's count: none left once each bridge is gone). */
 export const readersOf = (cache: QueryCache): number => readers.get(cache)?.size ?? 0;
 
-/** Above 0 while the bridge looks a query up for itself (reconcile, and the sets of a push, which hand the query out again): no read. */
-let quiet = 0;
+/**
+ * What the bridge looks up for itself, whose lookups are no reads: a cache while reconcile checks a
+ * query in it, the query a push sets (its sets hand it out again). Only that query: the app's cache
+ * listeners run inside the push's set, and their lookups of other queries, of any client, read.
+ */
+const quiet = new Set<object>();
 
 /**
  * Calls `read` with each query the cache hands out (`get`: getQueryData, getQueryState,
@@ -73,6 +77,7 @@ function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
     const each = (all = new Set());
     readers.set(cache, all);
     let walk = false;
+    const give = (q: AnyQuery) => quiet.has(q) || each.forEach((r) => r(q));
     for (const name of ["get", "getAll", "find", "findAll", "onFocus", "onOnline", "clear"] as const) {
       const lookup = cache[name].bind(cache) as (arg?: unknown) => AnyQuery | AnyQuery[] | undefined;
       cache[name] = ((arg?: unknown) => {
@@ -81,7 +86,9 @@ function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
         try {
           const found = lookup(arg);
           // No array made for a single query: `get` runs at every render's build.
-          if (!quiet) each.forEach((r) => (Array.isArray(found) ? found.forEach((q) => r(q)) : found && r(found)));
+          if (quiet.has(cache)) return found;
+          if (Array.isArray(found)) found.forEach(give);
+          else if (found) give(found);
           return found;
         } finally {
           walk = false;
@@ -213,9 +220,10 @@ class Bridge {
   private reconcile(query: AnyQuery): void {
     // A query already removed may still report (its fetch settling): it is no longer this cache's.
     // Looked up quietly: a cache event is no read (it would push, or ask a SharedWorker tab's worker).
-    quiet++;
-    const cached = this.client.getQueryCache().get(query.queryHash) === query;
-    quiet--;
+    const cache = this.client.getQueryCache();
+    quiet.add(cache);
+    const cached = cache.get(query.queryHash) === query;
+    quiet.delete(cache);
     const registration = cached ? registrationOf(query, this.store) : undefined;
     if (!registration) {
       this.unwatch(query);
@@ -282,14 +290,14 @@ class Bridge {
   private push(query: AnyQuery, registration: Registration): void {
     // Data the app set while a mutation of this tab runs (an optimistic update) waits for it.
     if (heldBack.has(query) && this.client.isMutating()) return;
-    quiet++;
+    quiet.add(query);
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);
     } catch (error) {
       // A listener must not throw into the store or TanStack; the next notice checks again.
       console.error("shared-fetch: could not put a recorded result into the query cache", error);
     } finally {
-      quiet--;
+      quiet.delete(query);
     }
   }
 }

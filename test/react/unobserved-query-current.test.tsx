@@ -192,6 +192,35 @@ describe("every TanStack read of an unobserved shared query is current, and only
     focusManager.setFocused(undefined);
   });
 
+  it("the app's cache listener reads during a push: getQueryData of another unobserved query, of this client or another one in the tab, as B's read of one query sets it, gives A's result", async () => {
+    const { a, b, clientB, rerender, key } = await bShowedThenUnmounted();
+    const urlB = `${URL_A}/other`;
+    const other = sharedQueryOptions(b, urlB).queryKey;
+    rerender(app(b, <Pane store={b} url={urlB} />, clientB));
+    await advance(100);
+    rerender(app(b, <></>, clientB));
+    // Another QueryClient of the tab on the same store, its query of urlB shown then unmounted too.
+    const clientC = new QueryClient();
+    const c2 = render(app(b, <Pane store={b} url={urlB} />, clientC));
+    await advance(100);
+    c2.rerender(app(b, <></>, clientC));
+    await advance(100);
+    expect([clientB.getQueryData(other), clientC.getQueryData(other)]).toEqual([{ n: 2 }, { n: 2 }]);
+    const query = clientB.getQueryCache().find({ queryKey: key, exact: true });
+    await until(a.refetch({ url: URL_A }));
+    await until(a.refetch({ url: urlB }));
+    await advance(100);
+
+    const seen: unknown[] = [];
+    clientB.getQueryCache().subscribe((event) => {
+      if (event.type === "updated" && event.query === query && !seen.length)
+        seen.push(clientB.getQueryData(other), clientC.getQueryData(other));
+    });
+    // Reading URL_A's query puts A's result in (a push): the listener hears that set.
+    expect(clientB.getQueryData(key)).toEqual({ n: 3 });
+    expect(seen).toEqual([{ n: 4 }, { n: 4 }]);
+  });
+
   it("the app's lookups inside a filter's predicate read: invalidateQueries' predicate sees A's result in getQueryData, and a find of its own", async () => {
     const { a, clientB, key } = await bShowedThenUnmounted();
     await until(a.refetch({ url: URL_A }));
