@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, SharedFetchInputError } from "../src/index.ts";
-import { internalsOf } from "../src/internals.ts";
+import { internalsOf, ROOT } from "../src/internals.ts";
 import { registerConnector } from "../src/core/connectors.ts";
 import { Liveness, MAX_OBSERVED_LEASE_MS } from "../src/core/liveness.ts";
 import { Host } from "../sim/host.ts";
@@ -102,6 +102,25 @@ describe("the inspector is read-only: what claims() and inspect() hand out canno
     expect(c.host.calls).toHaveLength(1); // b still waits on a's live claim: no takeover
     c.host.calls[0]!.respond(200, "a");
     await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "a" });
+  });
+
+  it("a caller that writes into malformed() or inspect().malformed leaves the store's list as the doc says (invariant 14)", () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, fetch: new Host().fetch, locks: null });
+    const lane = new Y.Array<unknown>();
+    lane.push([{ t: "results", k: "k1", v: { rev: "one" }, s: 1 }]);
+    doc.getArray<unknown>(ROOT).push([lane]);
+    const listed = () => store.malformed().map(({ map, key, reason }) => ({ map, key, reason }));
+    const before = listed();
+    expect(before).toEqual([{ map: "results", key: "k1", reason: expect.stringContaining("result.rev") }]);
+
+    // A panel or an app that writes into what it read: another key, another reason.
+    scribble(store.malformed()[0]!, { key: "k2", map: "lanes", reason: "forged" });
+    scribble(store.inspect().malformed[0]!, { key: "k3", reason: "forged too" });
+
+    expect(listed()).toEqual(before);
+    expect(store.inspect().malformed.map(({ map, key, reason }) => ({ map, key, reason }))).toEqual(before);
+    store.destroy();
   });
 });
 

@@ -66,7 +66,8 @@ export function openDocRecords(doc: Y.Doc, validateProgram: (data: unknown) => s
     beats: new RecordMap(lanes, TABLES.beats, validateBeat, (b) => b.n),
     // Each replica that asks for a key records it at once: K tabs opening together contest it.
     asks: new RecordMap(lanes, TABLES.asks, validateAsk, (at) => at, true),
-    malformed: () => [...lanes.malformed()],
+    // The lanes' own records, handed out (store.malformed(), inspect()): a caller cannot change what the panel lists.
+    malformed: () => lanes.malformed().map((m) => Object.freeze(m)),
     destroy: () => lanes.destroy(),
   };
 }
