@@ -7,6 +7,13 @@ import type { ClaimRecord } from "../core/records.ts";
 import { createDocMirror, type DocMirror } from "./doc-mirror.ts";
 import type { DevState, TabMessage, WorkerMessage } from "./protocol.ts";
 
+/** Frozen through, but for what a record carries (a result's data, a malformed value): not frozen in a replica of its own either. */
+const frozen = <T>(value: T): T => {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value))
+    for (const [field, inner] of Object.entries(Object.freeze(value))) if (field !== "data" && field !== "value") frozen(inner);
+  return value;
+};
+
 /**
  * What the devtools see of the worker's replica from a tab: its inspection and events while
  * someone listens (the worker sends them only then), and a mirror of its doc, made when first
@@ -54,9 +61,11 @@ export class RemoteInspector {
     switch (msg.t) {
       case "inspect":
         if (msg.dev) this.dev = msg.dev;
-        this.inspection = msg.inspection;
-        this.claimList = msg.claims;
-        this.malformedList = msg.malformed;
+        // Kept for every reader of this tab (its panel too) and handed out as is: frozen, as a
+        // replica's own claims are (a caller writing into one changed every later read).
+        this.inspection = frozen(msg.inspection);
+        this.claimList = frozen(msg.claims);
+        this.malformedList = frozen(msg.malformed);
         callAll(this.inspectListeners, [], "inspect");
         return;
       case "event":
