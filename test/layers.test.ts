@@ -23,7 +23,7 @@ const LAYERS = [
 type Layer = (typeof LAYERS)[number];
 /** Packages each layer may not import (the core is framework- and transport-free). */
 const FORBIDDEN: Partial<Record<Layer, RegExp>> = {
-  "src/core": /^(react|react-dom|@tanstack\/|y-indexeddb|y-websocket|@hocuspocus\/|ws$)/,
+  "src/core": /^(react|react-dom|@tanstack\/|y-indexeddb|y-websocket|y-protocols\/sync$|@hocuspocus\/|ws$)/,
   "src/sync": /^(react|react-dom|@tanstack\/|@hocuspocus\/)/,
   "src/hocuspocus": /^(react|react-dom|@tanstack\/)/,
   "src/worker": /^(react|react-dom|@tanstack\/|@hocuspocus\/)/,
