@@ -167,7 +167,7 @@ function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }
       )}
       {!claim.mine && !claim.finished && (
         <span style={styles.muted}>
-          silent {Math.round(frozen ? claim.silentMs : Math.max(claim.silentMs, now - (claim.silentSince ?? Infinity)))} ms
+          {aged && "· "}silent {Math.round(frozen ? claim.silentMs : Math.max(claim.silentMs, now - (claim.silentSince ?? Infinity)))} ms
           {counting && ` · stale in ${Math.max(0, (claim.staleAt - now) / 1000).toFixed(1)} s`}
           {!counting && !claim.stale && Number.isFinite(claim.staleAt) === false && " · watched by its Web Lock"}
         </span>

@@ -102,7 +102,7 @@ export function KeysView({
           </select>
         </label>
         <span style={styles.muted} data-testid="shown">
-          {rows.length} keys · rows {rows.length === 0 ? 0 : start + 1}–{end} rendered
+          {rows.length} key{rows.length === 1 ? "" : "s"} · rows {rows.length === 0 ? 0 : start + 1}–{end} rendered
         </span>
       </div>
       {/* Its own scroller, focusable: arrows and Page Up/Down scroll it from the keyboard and reveal later rows. */}

@@ -1,0 +1,81 @@
+// @vitest-environment jsdom
+/**
+ * What a reader sees at a glance in the Keys tab and the Timeline: the count under the filters is
+ * "1 key", not "1 keys"; a foreign claim's age and silence are two figures, not one run-on phrase
+ * ("claimed 0.8 s ago silent 271 ms"); an error entry names its HTTP status once, not twice
+ * ("(rev 1, HTTP 429): HTTP 429 Too Many Requests", the store's messages naming their status).
+ */
+import { act, cleanup, render, screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import * as Y from "yjs";
+import { describeEntry, type TimelineEntry } from "../../devtools/index.ts";
+import { SharedFetchDevtoolsPanel } from "../../devtools/production.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
+import { ROOT, TABLES } from "../../src/internals.ts";
+
+afterEach(cleanup);
+beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+afterEach(() => vi.useRealTimers());
+
+function storeWithPeerClaims(count: number) {
+  const doc = new Y.Doc();
+  doc.transact(() => {
+    const lane = new Y.Array<unknown>();
+    for (let i = 0; i < count; i++) {
+      const claim = { replicaId: "peer", nonce: `n${i}`, rev: 1, leaseMs: 60_000, at: 1, label: `GET https://x.test/${i}` };
+      lane.push([{ t: TABLES.claims, k: String(i).repeat(64).slice(0, 64), v: claim, s: 1 }]);
+    }
+    doc.getArray<unknown>(ROOT).push([lane]);
+  });
+  return createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("no request expected")) });
+}
+
+describe("Keys tab: the words of a row and of the list's count", () => {
+  it("one key reads '1 key', two read '2 keys'", async () => {
+    for (const [count, words] of [
+      [1, "1 key ·"],
+      [2, "2 keys ·"],
+    ] as const) {
+      const store = storeWithPeerClaims(count);
+      render(<SharedFetchDevtoolsPanel store={store} />);
+      await act(async () => vi.advanceTimersByTimeAsync(10));
+      expect(screen.getByTestId("shown").textContent).toMatch(new RegExp(`^${words} rows`));
+      cleanup();
+      store.destroy();
+    }
+  });
+
+  it("a foreign claim's age and silence are set apart: 'claimed ≥2.0 s ago · silent 2000 ms'", async () => {
+    const store = storeWithPeerClaims(1);
+    render(<SharedFetchDevtoolsPanel store={store} />);
+    await act(async () => vi.advanceTimersByTimeAsync(2_000));
+    expect(screen.getByTestId("claim-state").textContent).toContain("claimed ≥2.0 s ago · silent 2000 ms");
+    store.destroy();
+  });
+});
+
+describe("Timeline: an error entry names its HTTP status once", () => {
+  const error = (message: string, status?: number): TimelineEntry => ({
+    seq: 1,
+    at: 0,
+    key: "k",
+    label: "GET /api/report",
+    type: "error",
+    by: "b",
+    rev: 1,
+    message,
+    status,
+  });
+  const names = () => "B";
+
+  it("a store's message, which names the status: said once", () => {
+    const text = describeEntry(error("HTTP 429 Too Many Requests from GET /api/report", 429), names);
+    expect(text).toBe("B recorded an error for GET /api/report (rev 1): HTTP 429 Too Many Requests from GET /api/report");
+  });
+
+  it("a peer's message that does not name it: the status is still given", () => {
+    expect(describeEntry(error("rate limited", 429), names)).toBe(
+      "B recorded an error for GET /api/report (rev 1, HTTP 429): rate limited",
+    );
+  });
+});
