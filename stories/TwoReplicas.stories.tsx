@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
-import { expectNarrated, expectNoLies, findPanes, held, verdict, WAIT } from "./support/play.ts";
+import { expectNarrated, expectNoLies, expectTimesAColumn, findPanes, held, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
@@ -75,6 +75,7 @@ export const OneRequest: Story = {
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
     await expect(await verdict(canvasElement)).toMatch(/one request for two replicas/);
     await expectNoLies([paneA, paneB]);
+    expectTimesAColumn(canvasElement);
   },
 };
 

@@ -24,6 +24,20 @@ export function narration(canvasElement: HTMLElement): string[] {
   return [...list.querySelectorAll("li")].map((li) => li.textContent?.replace(/^\+\d+\.\d+ s/, "") ?? "");
 }
 
+/**
+ * Every line of the narrated timeline that wraps goes on right of its time, never under it: the
+ * times stay one column a reader scans (each line of an entry's text starts past its time's edge).
+ */
+export function expectTimesAColumn(canvasElement: HTMLElement): void {
+  for (const li of within(canvasElement).getByTestId("narration").querySelectorAll("li")) {
+    const at = li.firstElementChild!.getBoundingClientRect().right;
+    const text = document.createRange();
+    text.setStartAfter(li.firstElementChild!);
+    text.setEndAfter(li.lastChild!);
+    for (const line of text.getClientRects()) expect(line.left, li.textContent ?? "").toBeGreaterThanOrEqual(at - 1);
+  }
+}
+
 /** Waits for the scenario's verdict line and returns it. */
 export async function verdict(canvasElement: HTMLElement, timeout = 30_000): Promise<string> {
   try {

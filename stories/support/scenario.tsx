@@ -16,7 +16,9 @@ const styles = {
     margin: 0,
   },
   list: { listStyle: "none", padding: 0, margin: 0, display: "grid", gap: 2 },
-  at: { color: "#5a6470", fontVariantNumeric: "tabular-nums", marginRight: 6 },
+  // A wrapped line goes on under its text, not under the time: the times stay a column to scan.
+  entry: { display: "flex" },
+  at: { color: "#5a6470", fontVariantNumeric: "tabular-nums", marginRight: 6, flex: "none" },
   verdict: { margin: "0.5rem 0 0", padding: "0.4rem 0.5rem", background: "#e7f5ea", borderRadius: 4, fontWeight: 600 },
   controls: {
     fontFamily: "system-ui, sans-serif",
@@ -37,9 +39,9 @@ export function NarrationView({ narration }: { narration: Narration }) {
       <h2 style={{ fontSize: 15, margin: "0 0 0.4rem" }}>What happened</h2>
       <ol style={styles.list} data-testid="narration">
         {entries.map((e, i) => (
-          <li key={i} data-replica={e.replica}>
+          <li key={i} data-replica={e.replica} style={styles.entry}>
             <span style={styles.at}>+{((e.at - startedAt) / 1000).toFixed(2)} s</span>
-            {e.text}
+            <span>{e.text}</span>
           </li>
         ))}
       </ol>
