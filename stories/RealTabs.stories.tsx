@@ -89,6 +89,9 @@ export const CrashARealTab: Story = {
     await expect(workerScript(survivor)).toMatch(/\/mockServiceWorker\.js$/);
     await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
     await expect(survivor.__lied).toBe(false);
+    // Its answer reads whole in its tab: no line runs past the iframe's edge (a result's JSON is one long word).
+    const page = survivor.document.documentElement;
+    await expect(page.scrollWidth).toBeLessThanOrEqual(page.clientWidth);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
     // The crashed tab said nothing on its way out: no claim released, no request aborted by its page
     // ("is gone" is the browser's word on it, its lock released, told by the survivor).

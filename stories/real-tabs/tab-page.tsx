@@ -46,7 +46,8 @@ function Tab() {
     if (status !== "pending" && data === undefined && error === undefined) win.__lied = true;
   });
   return (
-    <main style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, margin: 8 }} data-status={status}>
+    // Wrapped anywhere: a tab is a narrow iframe, and a result's JSON is one long word.
+    <main style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, margin: 8, overflowWrap: "anywhere" }} data-status={status}>
       <strong>Tab {name}</strong> <span style={{ color: "#5a6470" }}>{win.__store?.replicaId}</span>
       <div>
         status: <span data-testid="status">{status}</span>
