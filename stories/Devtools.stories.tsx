@@ -139,7 +139,9 @@ function DevtoolsScenario({ delayMs, url }: ScenarioProps) {
   const world = useDisposable(() => createWorld(host));
   const [first] = world.replicas;
   return (
-    <div>
+    // Room below the page for the docked panel (320 px by default), as an app leaves it: without it the
+    // panes' last lines and the doc's contents sat under the panel, out of reach of any scroll.
+    <div style={{ paddingBottom: 340 }}>
       <HostCounter host={host} />
       <HostReceived host={host} />
       <BrokenWrite world={world} request={request} />
@@ -266,5 +268,11 @@ export const ClaimThenResult: Story = {
     await userEvent.click(canvas.getByRole("tab", { name: /^Keys/ }));
     await waitFor(() => expect(canvas.getByTestId("key-row")).toHaveAttribute("data-result-rev", "1"), { timeout: 15_000 });
     await expectNoLies([paneA, paneB]);
+
+    // Scrolled to its end, the page shows its last line above the docked panel, not under it.
+    const page = canvasElement.ownerDocument.documentElement;
+    page.scrollTop = page.scrollHeight;
+    const last = canvas.getByTestId("doc-contents").closest("details")!.getBoundingClientRect().bottom;
+    await expect(last).toBeLessThanOrEqual(canvas.getByRole("separator", { name: /^Resize/ }).getBoundingClientRect().top);
   },
 };
