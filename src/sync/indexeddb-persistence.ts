@@ -53,6 +53,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   let stored = 0; // updates in the store, as last counted
   let mergeTimer: ReturnType<typeof setTimeout> | undefined;
   let waiting: Uint8Array[] = [];
+  let waitingBytes = 0;
+  let foldedBytes = 0; // the doc's state at the last fold
   let writing = false;
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
@@ -107,8 +109,12 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   function onUpdate(update: Uint8Array, origin: unknown): void {
     if (db === null || stopped || origin === persistence) return;
     // Behind a write that does not end (a storage hang), every version of every record would
-    // wait here; the doc's state holds them all in the size of the latest.
-    if (waiting.push(update) > 99) waiting = [Y.encodeStateAsUpdate(doc)];
+    // wait here; the doc's state holds them all in the size of the latest. Only once what waits
+    // is twice that state's last size: a burst of new records (a dashboard's thousand results)
+    // folds nothing away, and folding it every hundred updates re-encoded the whole doc each time.
+    waitingBytes += update.byteLength;
+    if (waiting.push(update) > 99 && waitingBytes > 2 * foldedBytes)
+      waitingBytes = foldedBytes = (waiting = [Y.encodeStateAsUpdate(doc)])[0]!.byteLength;
     if (!writing) write();
   }
 
@@ -124,6 +130,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     if (db === null || stopped || waiting.length === 0) return;
     const updates = waiting;
     waiting = [];
+    waitingBytes = 0;
     writing = true;
     try {
       const [store] = idb.transact(db, [UPDATES]);

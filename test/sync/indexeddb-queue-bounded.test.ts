@@ -10,7 +10,7 @@
  * never lets go until released.
  */
 import "fake-indexeddb/auto";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
 
@@ -76,4 +76,45 @@ it("a hung write keeps no more than the doc and a hundred updates waiting: 2 000
   stored.updates.forEach((u) => Y.applyUpdate(back, u));
   expect(back.getMap("m").get("v")).toBe(`${1999}`.padEnd(VALUE, "x"));
   await persistence.destroy();
+});
+
+it("a burst of new results behind a write under way is not re-encoded every hundred: the doc's state costs about its own size", async () => {
+  // A dashboard's 3 000 results of 10 KB each arrive while one write is under way: none replaces
+  // another, so folding shrinks nothing. Folded at every hundred waiting updates, the whole doc
+  // was encoded 30 times as it grew (465 MB for a 30 MB doc, 6 times the burst's own work).
+  // Counted, not timed: the bytes persistence encodes with Y.encodeStateAsUpdate (its folds), on
+  // a copy of the module loaded with that counted.
+  let encoded = 0;
+  vi.resetModules();
+  vi.doMock("yjs", async (importOriginal) => {
+    const yjs = await importOriginal<typeof Y>();
+    const encodeStateAsUpdate: typeof Y.encodeStateAsUpdate = (...args) => {
+      const state = yjs.encodeStateAsUpdate(...args);
+      encoded += state.byteLength;
+      return state;
+    };
+    return { ...yjs, encodeStateAsUpdate };
+  });
+  const counted = await import("../../src/sync/indexeddb-persistence.ts");
+  vi.doUnmock("yjs");
+  const name = `burst-${Math.random().toString(36).slice(2)}`;
+  const doc = new Y.Doc();
+  const persistence = counted.persistDoc(name, doc);
+  expect(await persistence.whenLoaded).toBe(true);
+  const map = doc.getMap<string>("results");
+  const before = encoded;
+  for (let i = 0; i < 3000; i++) map.set(`k${i}`, `${i}`.padEnd(VALUE, "x"));
+  const size = Y.encodeStateAsUpdate(doc).byteLength;
+  expect(encoded - before).toBeGreaterThan(0); // it did fold (what waits stays bounded)
+  expect(encoded - before).toBeLessThan(2 * size);
+  await persistence.destroy();
+  // What waited still reads back as the doc.
+  let back = new Y.Doc();
+  for (let i = 0; i < 50 && back.getMap("results").size < 3000; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    back = new Y.Doc();
+    for (const u of (await storedBytes(name)).updates) Y.applyUpdate(back, u);
+  }
+  expect(back.getMap("results").size).toBe(3000);
+  expect(back.getMap("results").get("k2999")).toBe("2999".padEnd(VALUE, "x"));
 });
