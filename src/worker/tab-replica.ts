@@ -4,6 +4,7 @@
  * connectors — it only shows what the worker's replica knows.
  */
 import * as Y from "yjs";
+import { kindOf } from "../core/errors.ts";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
@@ -25,7 +26,12 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
   let store: SharedFetchStoreWithExtras;
   try {
     // The app's own connector (Hocuspocus, say) as its worker file has it; else y-websocket to `peers`.
-    peers = options.connectPeers ? options.connectPeers(doc) : options.peers ? connectPeers(doc, options.peers) : undefined;
+    const made = options.connectPeers ? options.connectPeers(doc) : options.peers ? connectPeers(doc, options.peers) : undefined;
+    // An async connector hands over a promise: taken for a connection, it threw at destroy (into
+    // React's cleanup) before the tabs' channel and the doc were closed.
+    if (made && typeof made.destroy !== "function")
+      throw new TypeError(`shared-fetch: connectPeers must return a connection (or nothing), got ${kindOf(made)}`);
+    peers = made || undefined;
     store = createSharedFetchStore({
       doc,
       identity,

@@ -8,7 +8,7 @@
  * Hocuspocus server and HTTP host on 127.0.0.1, fake-indexeddb.
  */
 import "fake-indexeddb/auto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
@@ -57,4 +57,28 @@ it("connectPeers that is no function is refused at the call, naming what came", 
   expect(() => connectBrowser({ name: "fallback-own-peers-bad", connectPeers: "wss://sync.example.com" as never })).toThrow(
     "shared-fetch: connectPeers must be a function when given, got a string",
   );
+});
+
+it("connectPeers that returns no connection (an async connector's promise) is refused naming what came; the tab's destroy throws nothing and closes its doc", async () => {
+  const room = `fallback-own-peers-odd-${process.pid}-${Date.now()}`;
+  const errors: unknown[][] = [];
+  const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+  let made: Y.Doc | undefined;
+  let connection: ReturnType<ReturnType<typeof hocuspocus>> | undefined;
+  // `async`: the connector is made (its socket opens) but the tab is handed a promise of it.
+  const connectPeers = async (doc: Y.Doc) => ((made = doc), (connection = hocuspocus(room)(doc)));
+  const tab = connectBrowser({ name: room, connectPeers: connectPeers as never });
+  try {
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(String(errors[0]![0])).toContain("its requests stay pending");
+    expect(String(errors[0]![1])).toContain("connectPeers must return a connection (or nothing), got a Promise");
+    expect(tab.snapshot({ url: host.url(`/api/${room}`) }).status).not.toBe("success");
+    // What it made is closed again: the connection the promise held was never handed over, the doc is.
+    expect(made?.isDestroyed).toBe(true);
+    expect(() => tab.destroy()).not.toThrow();
+  } finally {
+    spy.mockRestore();
+    tab.destroy();
+    (await connection)?.destroy?.();
+  }
 });
