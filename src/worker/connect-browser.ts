@@ -1,5 +1,5 @@
 import { agreeBrowserId, getBrowserId } from "../core/browser-id.ts";
-import { describe, kindOf, SharedFetchInputError, shownValue } from "../core/errors.ts";
+import { describe, SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks, type LockManagerLike } from "../core/locks.ts";
 import { internalsOf, registerInternals } from "../core/internals.ts";
@@ -123,7 +123,7 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   const programLeaseMs = leaseOption("programLeaseMs", options.programLeaseMs, DEFAULT_PROGRAM_LEASE_MS);
   for (const fn of ["fetch", "connectPeers"] as const)
     if (options[fn] !== undefined && typeof options[fn] !== "function")
-      throw new SharedFetchInputError(`shared-fetch: ${fn} must be a function when given, got ${kindOf(options[fn])}`);
+      throw new SharedFetchInputError(`shared-fetch: ${fn} must be a function when given, got ${shownValue(options[fn])}`);
   const peersBad = options.peers === undefined ? undefined : peersProblem(options.peers, "peers");
   if (peersBad !== undefined) throw new SharedFetchInputError(`shared-fetch: connectBrowser's ${peersBad}`);
   checkLocks(options.locks);

@@ -53,9 +53,9 @@ it("a tab replica (no SharedWorker here) connects other devices through the app'
   }
 });
 
-it("connectPeers that is no function is refused at the call, naming what came", () => {
-  expect(() => connectBrowser({ name: "fallback-own-peers-bad", connectPeers: "wss://sync.example.com" as never })).toThrow(
-    "shared-fetch: connectPeers must be a function when given, got a string",
+it("connectPeers that is no function is refused at the call, naming what came (a URL without its query)", () => {
+  expect(() => connectBrowser({ name: "fallback-own-peers-bad", connectPeers: "wss://sync.example.com?token=s3cret" as never })).toThrow(
+    'shared-fetch: connectPeers must be a function when given, got "wss://sync.example.com?…"',
   );
 });
 

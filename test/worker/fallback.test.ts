@@ -216,7 +216,7 @@ describe("the tab's own replica is a chunk loaded on demand (issue 10: a tab the
     expect(() => connectBrowser({ name, leaseMs: -1 })).toThrow(/leaseMs/);
     expect(() => connectBrowser({ name, programLeaseMs: Number.NaN })).toThrow(/programLeaseMs/);
     expect(() => connectBrowser({ name, fetch: "nope" as unknown as typeof fetch })).toThrow(
-      /fetch must be a function when given, got a string/, // by type: a fetch may close over a token
+      'fetch must be a function when given, got "nope"', // a string as a URL is shown (no query); a function or object by kind
     );
   });
 });
