@@ -68,7 +68,8 @@ const REASONS: Record<StaleReason, string> = {
 /** Plain words for the store's reasons to abort its own request (the rest read as they are: "superseded"). */
 const ABORTS: Record<string, string> = {
   "no-waiters": "nobody waits on it",
-  hidden: "its page was hidden",
+  // pagehide or freeze (page-lifecycle.ts), not visibilitychange: a tab merely hidden keeps its requests.
+  hidden: "its page was left or frozen",
   destroyed: "its store was closed",
 };
 

@@ -3,7 +3,9 @@ import { describeEntry, type TimelineEntry } from "../../devtools/index.ts";
 
 /**
  * A release after the store's own abort says why in plain words: "hidden" and "destroyed" are the
- * store's event codes, not sentences (a scenario's reload reads "its page was hidden").
+ * store's event codes, not sentences (a scenario's reload reads "its page was left or frozen").
+ * "hidden" is pagehide or freeze: "its page was hidden" read as a tab switched away from, which
+ * keeps its requests (visibilitychange; the README says so).
  */
 describe("released after an abort: the reason in words", () => {
   const released = (aborted: string): TimelineEntry => ({
@@ -19,7 +21,7 @@ describe("released after an abort: the reason in words", () => {
   const names = () => "A";
   it.each([
     ["no-waiters", "nobody waits on it"],
-    ["hidden", "its page was hidden"],
+    ["hidden", "its page was left or frozen"],
     ["destroyed", "its store was closed"],
     ["superseded", "superseded"],
   ])("%s reads as %s", (code, words) => {
