@@ -5,9 +5,10 @@
  * every tab and peer for as long as it lasted, each version of a result rewritten since included,
  * though the doc itself keeps only the latest: 2 000 rewrites of a 10 KB value queued 20 MB, and
  * then wrote them as one record. What waits is now folded into the doc's state once it passes a
- * hundred updates: it stays within the doc's size plus those, and what is stored after the hang
- * ends still reads back as the doc. Real fake-indexeddb; the hang is a real transaction that
- * never lets go until released.
+ * hundred updates and twice that state's last size: it stays within twice the doc's size or a
+ * hundred updates, a burst of new records is not re-encoded at every hundred, and what is stored
+ * after the hang ends still reads back as the doc. Real fake-indexeddb; the hang is a real
+ * transaction that never lets go until released.
  */
 import "fake-indexeddb/auto";
 import { expect, it, vi } from "vitest";
