@@ -54,7 +54,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   let mergeTimer: ReturnType<typeof setTimeout> | undefined;
   let waiting: Uint8Array[] = [];
   let waitingBytes = 0;
-  let foldedBytes = 0; // the doc's state at the last fold
+  let foldedBytes = 0; // the doc's state at the last fold (or as read at the load)
   let writing = false;
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
@@ -84,7 +84,10 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   const readNew = async (store: IDBObjectStore): Promise<void> => {
     const updates = (await idb.getAll(store, idb.createIDBKeyRangeLowerBound(nextKey, false))) as Uint8Array[];
     if (stopped) return;
-    Y.transact(doc, () => updates.forEach((update) => Y.applyUpdate(doc, update)), persistence, false);
+    // What is stored is about the doc's state: small updates behind a write never outgrow it.
+    let read = 0;
+    Y.transact(doc, () => updates.forEach((update) => ((read += update.byteLength), Y.applyUpdate(doc, update))), persistence, false);
+    foldedBytes = Math.max(foldedBytes, read);
     nextKey = ((await idb.getLastKey(store)) as number) + 1;
     stored = await idb.count(store);
   };

@@ -5,9 +5,10 @@
  * every tab and peer for as long as it lasted, each version of a result rewritten since included,
  * though the doc itself keeps only the latest: 2 000 rewrites of a 10 KB value queued 20 MB, and
  * then wrote them as one record. What waits is now folded into the doc's state once it passes a
- * hundred updates and twice that state's last size: it stays within twice the doc's size or a
- * hundred updates, a burst of new records is not re-encoded at every hundred, and what is stored
- * after the hang ends still reads back as the doc. Real fake-indexeddb; the hang is a real
+ * hundred updates and twice that state's last size (or what was read from storage): it stays
+ * within twice the doc's size or a hundred updates, a burst of new records or of small updates
+ * is not re-encoded at every hundred, and what is stored after the hang ends still reads back as
+ * the doc. Real fake-indexeddb; the hang is a real
  * transaction that never lets go until released.
  */
 import "fake-indexeddb/auto";
@@ -53,6 +54,27 @@ async function storedBytes(name: string): Promise<{ bytes: number; updates: Uint
   return { bytes: updates.reduce((n, u) => n + u.byteLength, 0), updates };
 }
 
+/**
+ * persistDoc from a copy of its module that counts the bytes it encodes with Y.encodeStateAsUpdate
+ * (its folds): counted, not timed.
+ */
+async function countingEncodes() {
+  let encoded = 0;
+  vi.resetModules();
+  vi.doMock("yjs", async (importOriginal) => {
+    const yjs = await importOriginal<typeof Y>();
+    const encodeStateAsUpdate: typeof Y.encodeStateAsUpdate = (...args) => {
+      const state = yjs.encodeStateAsUpdate(...args);
+      encoded += state.byteLength;
+      return state;
+    };
+    return { ...yjs, encodeStateAsUpdate };
+  });
+  const { persistDoc: counted } = await import("../../src/sync/indexeddb-persistence.ts");
+  vi.doUnmock("yjs");
+  return { persistDoc: counted, encoded: () => encoded };
+}
+
 it("a hung write keeps no more than the doc and a hundred updates waiting: 2 000 rewrites of 10 KB store about one", async () => {
   const name = `queue-${Math.random().toString(36).slice(2)}`;
   const doc = new Y.Doc();
@@ -83,31 +105,17 @@ it("a burst of new results behind a write under way is not re-encoded every hund
   // A dashboard's 3 000 results of 10 KB each arrive while one write is under way: none replaces
   // another, so folding shrinks nothing. Folded at every hundred waiting updates, the whole doc
   // was encoded 30 times as it grew (465 MB for a 30 MB doc, 6 times the burst's own work).
-  // Counted, not timed: the bytes persistence encodes with Y.encodeStateAsUpdate (its folds), on
-  // a copy of the module loaded with that counted.
-  let encoded = 0;
-  vi.resetModules();
-  vi.doMock("yjs", async (importOriginal) => {
-    const yjs = await importOriginal<typeof Y>();
-    const encodeStateAsUpdate: typeof Y.encodeStateAsUpdate = (...args) => {
-      const state = yjs.encodeStateAsUpdate(...args);
-      encoded += state.byteLength;
-      return state;
-    };
-    return { ...yjs, encodeStateAsUpdate };
-  });
-  const counted = await import("../../src/sync/indexeddb-persistence.ts");
-  vi.doUnmock("yjs");
+  const counted = await countingEncodes();
   const name = `burst-${Math.random().toString(36).slice(2)}`;
   const doc = new Y.Doc();
   const persistence = counted.persistDoc(name, doc);
   expect(await persistence.whenLoaded).toBe(true);
   const map = doc.getMap<string>("results");
-  const before = encoded;
+  const before = counted.encoded();
   for (let i = 0; i < 3000; i++) map.set(`k${i}`, `${i}`.padEnd(VALUE, "x"));
   const size = Y.encodeStateAsUpdate(doc).byteLength;
-  expect(encoded - before).toBeGreaterThan(0); // it did fold (what waits stays bounded)
-  expect(encoded - before).toBeLessThan(2 * size);
+  expect(counted.encoded() - before).toBeGreaterThan(0); // it did fold (what waits stays bounded)
+  expect(counted.encoded() - before).toBeLessThan(2 * size);
   await persistence.destroy();
   // What waited still reads back as the doc.
   let back = new Y.Doc();
@@ -118,4 +126,28 @@ it("a burst of new results behind a write under way is not re-encoded every hund
   }
   expect(back.getMap("results").size).toBe(3000);
   expect(back.getMap("results").get("k2999")).toBe("2999".padEnd(VALUE, "x"));
+});
+
+it("a doc read back from storage is not re-encoded for a burst of small updates: a fold needs what waits to outgrow it", async () => {
+  // A reload of a 10 MB doc, then a dashboard's 300 claims (small updates) while a write is under
+  // way. Folding them into the doc's state wrote the whole doc again in place of 300 small updates.
+  const name = `reload-${Math.random().toString(36).slice(2)}`;
+  const first = new Y.Doc();
+  const earlier = persistDoc(name, first);
+  await earlier.whenLoaded;
+  first.transact(() => {
+    for (let i = 0; i < 1000; i++) first.getMap<string>("results").set(`k${i}`, `${i}`.padEnd(VALUE, "x"));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await earlier.destroy();
+  first.destroy();
+  const counted = await countingEncodes();
+  const doc = new Y.Doc();
+  const persistence = counted.persistDoc(name, doc);
+  expect(await persistence.whenLoaded).toBe(true);
+  expect(doc.getMap("results").size).toBe(1000);
+  const before = counted.encoded();
+  for (let i = 0; i < 300; i++) doc.getMap<string>("claims").set(`k${i}`, `claim ${i}`);
+  expect(counted.encoded() - before).toBe(0);
+  await persistence.destroy();
 });
