@@ -36,7 +36,7 @@ function stop(code) {
 process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 
-run("sync server", process.execPath, ["scripts/server.mjs"], { optional: true });
+run("sync server", process.execPath, ["bin/sync-server.mjs"], { optional: true });
 run("storybook", bin("storybook"), [
   "dev",
   "-p",

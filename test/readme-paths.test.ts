@@ -11,7 +11,9 @@ const root = join(import.meta.dirname, "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const named = [
   ...new Set(
-    [...readme.matchAll(/`((?:test|src|stories|bench|sim|server|devtools|scripts)\/[\w./-]+\.(?:tsx?|mjs|js|mdx))`/g)].map((m) => m[1]!),
+    [...readme.matchAll(/`((?:test|src|stories|bench|sim|server|devtools|scripts|bin)\/[\w./-]+\.(?:tsx?|mjs|js|mdx))`/g)].map(
+      (m) => m[1]!,
+    ),
   ),
 ];
 

@@ -63,7 +63,7 @@ export function idbOpens(tab: Tab): Promise<{ tab: number; workers: Record<strin
   return tab.page.evaluate(() => (window as unknown as { __idbOpens: { tab: number; workers: Record<string, number> } }).__idbOpens);
 }
 
-/** Sockets at the sync server (scripts/server.mjs GET /stats): open now, and accepted in all. */
+/** Sockets at the sync server (bin/sync-server.mjs GET /stats): open now, and accepted in all. */
 export async function socketStats(wsUrl: string): Promise<{ open: number; total: number }> {
   const res = await fetch(`${wsUrl.replace(/^ws/, "http")}/stats`);
   return (await res.json()) as { open: number; total: number };

@@ -12,7 +12,7 @@ beforeAll(async () => {
   server = await startSyncServer();
 });
 afterAll(async () => {
-  // close() also asserts that scripts/server.mjs exits with code 0 on SIGTERM.
+  // close() also asserts that bin/sync-server.mjs exits with code 0 on SIGTERM.
   await server.close();
 });
 

@@ -13,9 +13,9 @@ import { freePort } from "../../server/cluster/ports.ts";
 import { Host } from "../../sim/host.ts";
 import { nextEvent, until } from "./wait.ts";
 
-const script = fileURLToPath(new URL("../../scripts/server.mjs", import.meta.url));
+const script = fileURLToPath(new URL("../../bin/sync-server.mjs", import.meta.url));
 
-/** scripts/server.mjs on a port chosen up front, so that a restart comes back where clients reconnect. */
+/** bin/sync-server.mjs on a port chosen up front, so that a restart comes back where clients reconnect. */
 function serverOn(port: number): Promise<{ stop(): Promise<void> }> {
   const child = spawn(process.execPath, [script], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: String(port) },

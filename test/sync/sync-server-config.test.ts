@@ -1,5 +1,5 @@
 /**
- * README, Scripts: `npm run server` is the sync server alone (scripts/server.mjs), on HOST/PORT.
+ * README, Scripts: `npm run server` is the sync server alone (bin/sync-server.mjs), on HOST/PORT.
  * Error messages: a bad value is refused with a clear message naming it. Pinned here: a PORT that
  * is not a port, or is taken, stops the script with one line naming PORT and the value, instead
  * of a stack trace (`PORT=abc`) or a server quietly on another port (`PORT=12abc` listened on 12).
@@ -9,14 +9,14 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { runToExit } from "../harness/run-to-exit.ts";
 
-const script = fileURLToPath(new URL("../../scripts/server.mjs", import.meta.url));
+const script = fileURLToPath(new URL("../../bin/sync-server.mjs", import.meta.url));
 
 /** Runs the script with PORT=`port` (see runToExit). */
 function run(port: string): Promise<{ code: number | null; output: string }> {
   return runToExit([script], { env: { ...process.env, HOST: "127.0.0.1", PORT: port } });
 }
 
-describe("scripts/server.mjs refuses a bad PORT at start, naming it", () => {
+describe("bin/sync-server.mjs refuses a bad PORT at start, naming it", () => {
   it.each(["abc", "12abc", "1.5", "-1", "70000"])(
     "PORT=%s",
     async (value) => {

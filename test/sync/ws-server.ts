@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 
 // Not `new URL(…, import.meta.url)`: under jsdom, Vite turns that into an http: URL.
-const script = join(import.meta.dirname, "../../scripts/server.mjs");
+const script = join(import.meta.dirname, "../../bin/sync-server.mjs");
 
 export type SyncServer = {
   /** e.g. "ws://127.0.0.1:40123" */
@@ -12,12 +12,12 @@ export type SyncServer = {
 };
 
 /**
- * Runs scripts/server.mjs on 127.0.0.1 with a free port, in a child process: the server module
+ * Runs bin/sync-server.mjs on 127.0.0.1 with a free port, in a child process: the server module
  * keeps its docs in a module-level map, and a process of its own also proves the script itself
- * starts, logs its address and exits cleanly.
+ * starts, logs its address and exits cleanly. `file`: another copy of it (the packed package's).
  */
-export function startSyncServer(): Promise<SyncServer> {
-  const child = spawn(process.execPath, [script], {
+export function startSyncServer(file = script): Promise<SyncServer> {
+  const child = spawn(process.execPath, [file], {
     env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });

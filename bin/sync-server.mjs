@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// A y-websocket sync server for development and tests: HOST/PORT env, default 127.0.0.1:1234
+// A y-websocket sync server for development and tests, shipped as the package's bin
+// (`npx shared-fetch-server`, `npm run server` here): HOST/PORT env, default 127.0.0.1:1234
 // (PORT=0 picks a free port; the log line names the real one). Rooms live in memory only.
 //
 // Our own few dozen lines on ws + y-protocols instead of @y/websocket-server: that package
