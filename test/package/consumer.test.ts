@@ -1,7 +1,8 @@
 /**
  * A consumer's first day, with no network: the packed tarball unpacked into a fresh Vite + React +
  * TypeScript app whose other dependencies are links into this project's node_modules, `tsc
- * --strict` on it (our .d.ts included), `vite build`, then two tabs of one chromium on it.
+ * --strict` on it (our .d.ts included), `vite build`, then two tabs of one chromium on it, on its
+ * per-tab page and on its page set up as the README's SharedWorker section says.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rename, rm, symlink } from "node:fs/promises";
@@ -10,7 +11,7 @@ import { dirname, join, relative, sep } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CHROMIUM_ARGS, findChromium } from "../browser/chromium.ts";
@@ -166,6 +167,35 @@ describe("a Vite + React + TypeScript app on the packed package", () => {
     timings["two tabs"] = Math.round(performance.now() - started);
     expect(host.count(api)).toBe(1);
     expect(mine).toEqual(["", ""]); // no claim stands once the result is recorded
+    expect(errors).toEqual([]);
+  });
+
+  it("runs the README's SharedWorker set-up as built: the packaged worker serves two tabs, one request; without SharedWorker, tab replicas", async () => {
+    expect(host && browser, "the build, host and browser of the test before").toBeTruthy();
+    const errors: string[] = [];
+    const twoTabs = async (context: BrowserContext, api: string) => {
+      host!.plan(api, ["hold"]);
+      const open = async () => {
+        const page = await context.newPage();
+        page.on("pageerror", (e) => errors.push(e.message));
+        await page.goto(`${host!.origin}/worker.html?api=${encodeURIComponent(api)}`);
+        await page.locator("#state[data-status=pending]").waitFor({ state: "attached" });
+        return page;
+      };
+      const pages = await Promise.all([open(), open()]);
+      (await host!.waitForCall(api, 1)).respond({ path: api, n: 7 });
+      for (const page of pages) await page.locator("#state[data-status=success]").waitFor({ state: "attached" });
+      const modes = await Promise.all(pages.map((p) => p.locator("#state").getAttribute("data-mode")));
+      await context.close();
+      return { modes, requests: host!.count(api) };
+    };
+    const served = await twoTabs(await browser!.newContext(), "/api/consumer-worker");
+    const without = await browser!.newContext();
+    await without.addInitScript(() => Reflect.deleteProperty(globalThis, "SharedWorker"));
+    const fallback = await twoTabs(without, "/api/consumer-no-worker");
+    // A worker URL Vite had not bundled would 404, and the tabs would fall back: mode "tab".
+    expect(served).toEqual({ modes: ["shared-worker", "shared-worker"], requests: 1 });
+    expect(fallback).toEqual({ modes: ["tab", "tab"], requests: 1 });
     expect(errors).toEqual([]);
   });
 });
