@@ -157,6 +157,15 @@ describe("a Vite + React + TypeScript app on the packed package", () => {
     };
     const [one, two] = await Promise.all([open(), open()]);
     const call = await host.waitForCall(api, 1);
+    // The panel, from the devtools/production subpath as the README's Devtools section mounts it,
+    // shows the app's claim while its request is out.
+    await one!.getByRole("button", { name: /shared-fetch/ }).click();
+    const row = one!.getByRole("region", { name: "shared-fetch devtools" }).getByTestId("key-row");
+    await row.waitFor();
+    expect(await row.getAttribute("data-status")).toBe("pending");
+    expect(await row.getAttribute("data-holder")).not.toBe("none");
+    expect(await row.getByRole("rowheader").innerText()).toBe(`GET ${host.origin}${api}`);
+    expect(await row.getByTestId("claim-state").innerText()).toMatch(/^rev 1 live/);
     call.respond({ path: api, n: 42 });
     for (const page of [one!, two!]) {
       await page.locator("#state[data-status=success]").waitFor({ state: "attached" });
