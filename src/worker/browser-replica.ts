@@ -1,4 +1,5 @@
 import * as Y from "yjs";
+import { kindOf } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
 import { internalsOf } from "../core/internals.ts";
@@ -89,8 +90,11 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     return made;
   };
 
+  /** Why this worker serves no tab: its connector returned no connection (see serve). */
+  let refusal: Error | undefined;
   const checkName = (config: BrowserConfig): void => {
     if (destroyed) throw new Error("shared-fetch worker: destroyed");
+    if (refusal) throw refusal;
     if (name !== undefined && config.name !== name)
       throw new Error(`shared-fetch worker: this worker serves ${JSON.stringify(name)}, a tab asked for ${JSON.stringify(config.name)}`);
   };
@@ -98,6 +102,13 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
   /** Connects the doc to other devices and holds this worker's lock: from here on it is the browser's replica. */
   const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection, loaded?: Promise<unknown>): void => {
     const peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
+    // An async connector hands over a promise: taken for a connection, destroy() and crash() threw
+    // at it before the doc was closed and the lock let go. Refused, every tab is told why (and
+    // falls back) rather than served from a doc that reaches no other device.
+    if (peers && typeof peers.destroy !== "function") {
+      refusal = new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${kindOf(peers)}`);
+      return closeDoc();
+    }
     if (peers) connections.push(peers);
     // The tabs' (the store follows the devices' from it): a tab replica of this browser on
     // connectTabs alone is heard only there, and hears this one's waits only there.
@@ -123,6 +134,8 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       connections.push(tabs);
       serve(doc, config, tabs);
     }
+    // Served, or refused (see serve), whichever way this worker became the browser's replica.
+    checkName(config);
     await held;
     const d = doc!;
     return { store: store(d, config), lock, doc: d, held: held! };
@@ -212,7 +225,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       let loaded: Promise<unknown> | undefined;
       if (hasIndexedDB()) {
         const persist = () => {
-          if (destroyed || crashed) return undefined;
+          if (destroyed || crashed || refusal) return undefined;
           const persistence = persistDoc(config.name, d);
           closers.push(() => void persistence.destroy());
           return persistence;
@@ -255,6 +268,13 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
    * and lets its lock go (dev.crash), the doc's connections close, and the worker's lock is
    * released, so the tabs start the next generation, which takes the claims over by those locks.
    */
+  /** Closes the doc and what connects it (once: a refused worker closes them, and retires later). */
+  const closeDoc = (): void => {
+    for (const c of connections.splice(0)) c.destroy();
+    for (const close of closers.splice(0)) close();
+    doc?.destroy();
+  };
+
   const crash = (): void => {
     if (destroyed || crashed) return;
     crashed = true;
@@ -326,9 +346,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       clearTimeout(retireTimer);
       for (const session of [...sessions]) session.close();
       for (const store of stores.values()) store.destroy();
-      for (const c of connections) c.destroy();
-      for (const close of closers) close();
-      doc?.destroy();
+      closeDoc();
       release?.();
     },
   };
