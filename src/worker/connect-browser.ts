@@ -41,9 +41,11 @@ export type ConnectBrowserOptions = {
   /**
    * Connects this tab's own replica (mode "tab") to other devices, e.g.
    * `(doc) => connectHocuspocus(doc, {...})`, as a worker file's `serveBrowserReplica({ connectPeers })`
-   * connects the worker's: instead of y-websocket to `peers`. The worker never calls it.
+   * connects the worker's, and called as that one is: with the doc and this tab's config (its name,
+   * identity, leases and `peers` as given here). Instead of y-websocket to `peers`. The worker never
+   * calls it (a function cannot reach it): give the worker file its own.
    */
-  connectPeers?: ((doc: Doc) => Connection | undefined) | undefined;
+  connectPeers?: ((doc: Doc, config: BrowserConfig) => Connection | undefined) | undefined;
   /**
    * Starts the browser's replica worker, e.g.
    * `(name) => new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name })`.

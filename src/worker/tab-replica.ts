@@ -12,6 +12,7 @@ import { connectTabs } from "../sync/connect-tabs.ts";
 import type { Connection } from "../sync/connection.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
+import type { BrowserConfig } from "./protocol.ts";
 
 /** connectTabs (+ connectPeers) and createSharedFetchStore, as the Usage section sets a tab up; destroy() disconnects too. */
 export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
@@ -25,8 +26,17 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
   };
   let store: SharedFetchStoreWithExtras;
   try {
-    // The app's own connector (Hocuspocus, say) as its worker file has it; else y-websocket to `peers`.
-    const made = options.connectPeers ? options.connectPeers(doc) : options.peers ? connectPeers(doc, options.peers) : undefined;
+    // The app's own connector (Hocuspocus, say) as its worker file has it, given what a worker's is
+    // given for this tab (one connector that reads it serves both); else y-websocket to `peers`.
+    const { name, leaseMs, programLeaseMs, peers: server } = options;
+    const config: BrowserConfig = {
+      name,
+      identity,
+      ...(leaseMs !== undefined && { leaseMs }),
+      ...(programLeaseMs !== undefined && { programLeaseMs }),
+      ...(server && { peers: server }),
+    };
+    const made = options.connectPeers ? options.connectPeers(doc, config) : server ? connectPeers(doc, server) : undefined;
     // An async connector hands over a promise: taken for a connection, it threw at destroy (into
     // React's cleanup) before the tabs' channel and the doc were closed.
     if (made && typeof made.destroy !== "function")

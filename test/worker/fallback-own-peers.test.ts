@@ -14,6 +14,7 @@ import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { createSharedFetchStore } from "../../src/index.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
+import type { BrowserConfig } from "../../src/worker/protocol.ts";
 import { CountingHost } from "../cluster/http-host.ts";
 import { startHocuspocus } from "../sync/ordered-devices.ts";
 
@@ -45,6 +46,33 @@ it("a tab replica (no SharedWorker here) connects other devices through the app'
     expect(seen.status).toBe("success");
     expect(seen.data).toEqual({ path, n: 1 });
     expect(host.count(path)).toBe(1);
+  } finally {
+    tab.destroy();
+    device.destroy();
+    other.destroy();
+    doc.destroy();
+  }
+});
+
+it("a tab replica calls connectPeers as the worker calls its own, (doc, config): one connector that reads the config serves both", async () => {
+  // A JavaScript app's one connector for its worker file and its tabs: the room from config.name.
+  // Called with the doc alone, it threw in the fallback and the tab's requests stayed pending.
+  const room = `fallback-own-peers-config-${process.pid}-${Date.now()}`;
+  const path = `/api/${room}`;
+  const doc = new Y.Doc();
+  const other = hocuspocus(room)(doc);
+  const device = createSharedFetchStore({ doc, identity: "ada", awareness: other.awareness, locks: null });
+  const configs: unknown[] = [];
+  const connectPeers = (tabDoc: Y.Doc, config: BrowserConfig) => (configs.push(config), hocuspocus(config.name)(tabDoc));
+  const peers = { url: "ws://127.0.0.1:9", room: "unused", params: { token: "t" } };
+  const tab = connectBrowser({ name: room, identity: "ada", leaseMs: 4000, peers, connectPeers });
+  try {
+    await other.whenSynced;
+    expect((await device.ensure({ url: host.url(path) })).data).toEqual({ path, n: 1 });
+    await expect(tab.ensure({ url: host.url(path) })).resolves.toMatchObject({ status: "success", data: { path, n: 1 } });
+    expect(host.count(path)).toBe(1);
+    // What a worker's connector is given for this tab: its name, identity, leases and peers.
+    expect(configs).toEqual([{ name: room, identity: "ada", leaseMs: 4000, peers }]);
   } finally {
     tab.destroy();
     device.destroy();
