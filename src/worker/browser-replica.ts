@@ -90,6 +90,8 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     return made;
   };
 
+  /** Whether the doc is connected to other devices (see serve). */
+  let reaches = false;
   /** Why this worker serves no tab: its connector returned no connection (see serve). */
   let refusal: Error | undefined;
   const checkName = (config: BrowserConfig): void => {
@@ -110,6 +112,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       return closeDoc();
     }
     if (peers) connections.push(peers);
+    reaches = !!peers;
     // The tabs' (the store follows the devices' from it): a tab replica of this browser on
     // connectTabs alone is heard only there, and hears this one's waits only there.
     awareness = tabs.awareness;
@@ -316,6 +319,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     crash,
     // The first port's page started this worker: a later store of that page says hello on a later port.
     host: (first: boolean, page?: string) => (first && (hostPage = page), first || (page !== undefined && page === hostPage)),
+    alone: () => !reaches,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
     onPresence,

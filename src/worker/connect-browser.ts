@@ -158,6 +158,8 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
       .catch(report("could not be made"));
   };
   let link: WorkerLink | undefined;
+  /** Once per store (see onAlone). */
+  let warn = options.connectPeers !== undefined;
   if (noWorker !== undefined || !locks || typeof options.worker !== "function") becomeReplica(noWorker ?? "no Web Locks here");
   else {
     const browserId = getBrowserId();
@@ -182,6 +184,15 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
       standby: options.standby !== false,
       // Never after destroy: link.stop() ends the link's failures too.
       onFail: becomeReplica,
+      // A function cannot be posted to the worker: with the stock worker file and no `peers`, this
+      // tab would reach no other device, silently.
+      onAlone: () => {
+        if (warn)
+          console.warn(
+            "shared-fetch: connectBrowser's connectPeers connects only a tab that is a replica of its own; this tab's SharedWorker reaches no other device: give the worker file its own (serveBrowserReplica({ connectPeers }))",
+          );
+        warn = false;
+      },
       ...(options.workerTimeoutMs !== undefined ? { timeoutMs: options.workerTimeoutMs } : {}),
     });
   }

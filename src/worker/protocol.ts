@@ -114,9 +114,9 @@ export type WorkerMessage =
    * `host`: this tab's page is the one whose port connected first, i.e. it started the worker, which
    * then lives in its renderer and dies with it (a later store of that page is told so too, and a
    * later worker of that name, once this one retired, has a host of its own). The other tabs start
-   * the next generation's worker in advance.
+   * the next generation's worker in advance. `alone`: the worker reaches no other device.
    */
-  | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean }
+  | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean; alone?: true }
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "settled"; id: number; key: string; snap: Snapshot; info?: ResultInfo }
   | { t: "rejected"; id: number; error: WireError }

@@ -20,6 +20,8 @@ export type SessionDeps = {
   crash(): void;
   /** Whether the hello of a session (`first`: its port connected first) comes from the page that started the worker. */
   host(first: boolean, page: string | undefined): boolean;
+  /** Whether the worker reaches no other device (no connector, no `peers`): a tab that has a connector of its own warns. */
+  alone?(): boolean;
   /** A message that failed validation: dropped (tests count these). */
   onMalformed?(data: unknown): void;
   onClosed(session: TabSession): void;

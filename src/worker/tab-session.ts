@@ -238,6 +238,7 @@ export class TabSession {
       identity: opened.store.identity,
       lock: opened.lock,
       host: this.deps.host(this.first, msg.page),
+      ...(this.deps.alone?.() && { alone: true }),
     });
   }
 

@@ -207,6 +207,7 @@ export class WorkerLink {
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
       this.o.store.served(msg.replicaId);
+      if (msg.alone) this.o.onAlone?.();
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
         const start = () => this.startStandby(generation, msg.lock, msg.replicaId);
         // After a takeover the next standby waits: its boot (a script, a doc synced from this

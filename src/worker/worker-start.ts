@@ -24,6 +24,8 @@ export type WorkerLinkOptions = {
   timeoutMs?: number;
   /** The worker failed (did not start or load, refused, or never answered): the tab falls back, saying why. */
   onFail?: (reason: string) => void;
+  /** A worker answered that it reaches no other device. */
+  onAlone?: () => void;
 };
 
 /**
