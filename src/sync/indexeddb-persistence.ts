@@ -84,7 +84,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   const readNew = async (store: IDBObjectStore): Promise<void> => {
     const updates = (await idb.getAll(store, idb.createIDBKeyRangeLowerBound(nextKey, false))) as Uint8Array[];
     if (stopped) return;
-    // What is stored is about the doc's state: small updates behind a write never outgrow it.
+    // Taken for the state's size until a fold or a merge measures it: more than the doc where the
+    // records are rewrites of one value, but held in memory at once here already, and exact only
+    // by encoding the whole doc at every load.
     let read = 0;
     Y.transact(doc, () => updates.forEach((update) => ((read += update.byteLength), Y.applyUpdate(doc, update))), persistence, false);
     foldedBytes = Math.max(foldedBytes, read);
@@ -104,7 +106,11 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     const [store] = idb.transact(db!, [UPDATES]);
     await readNew(store!);
     if (stopped) return;
-    await addUpdate(store!, Y.encodeStateAsUpdate(doc));
+    // Its state is the size a fold waits on: the records just read, rewrites of one value among
+    // them, may sum to many times the doc.
+    const state = Y.encodeStateAsUpdate(doc);
+    foldedBytes = state.byteLength;
+    await addUpdate(store!, state);
     await idb.del(store!, idb.createIDBKeyRangeUpperBound(nextKey, true));
     stored = await idb.count(store!);
   };

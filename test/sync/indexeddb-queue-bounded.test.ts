@@ -151,3 +151,40 @@ it("a doc read back from storage is not re-encoded for a burst of small updates:
   expect(counted.encoded() - before).toBe(0);
   await persistence.destroy();
 });
+
+it("a merge counts the doc's state it writes, not what it read: a hung write after it still folds at a hundred rewrites", async () => {
+  // A polled 10 KB result rewritten 600 times, each write its own record, is 6 MB of records for a
+  // 10 KB doc. The merge that follows read them all and took their sum for the state's size, so a
+  // hung write later kept 12 MB of rewrites waiting before it folded any.
+  const name = `merged-${Math.random().toString(36).slice(2)}`;
+  const doc = new Y.Doc();
+  const persistence = persistDoc(name, doc);
+  expect(await persistence.whenLoaded).toBe(true);
+  const map = doc.getMap<string>("m");
+  for (let i = 0; i < 600; i++) {
+    map.set("v", `${i}`.padEnd(VALUE, "r"));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  // The merge (a second after the 500th record) leaves the doc's state and what came after it.
+  let stored = await storedBytes(name);
+  for (let i = 0; i < 150 && stored.updates.length > 20; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stored = await storedBytes(name);
+  }
+  expect(stored.updates.length).toBeLessThanOrEqual(20);
+  const hang = await holdUpdates(name);
+  map.set("v", "a");
+  await new Promise((resolve) => setTimeout(resolve, 20)); // a write is now under way, held
+  for (let i = 0; i < 500; i++) map.set("v", `${i}`.padEnd(VALUE, "x"));
+  await hang.release();
+  let after = await storedBytes(name);
+  for (let i = 0; i < 50 && after.updates.length < stored.updates.length + 2; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    after = await storedBytes(name);
+  }
+  expect(after.bytes - stored.bytes).toBeLessThan(150 * VALUE);
+  const back = new Y.Doc();
+  after.updates.forEach((u) => Y.applyUpdate(back, u));
+  expect(back.getMap("m").get("v")).toBe(`${499}`.padEnd(VALUE, "x"));
+  await persistence.destroy();
+});
