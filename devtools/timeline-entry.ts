@@ -97,7 +97,7 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
     case "result":
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} wrote the result of ${what} (rev ${entry.rev}, ${formatBytes(entry.bytes)})`;
     case "error":
-      return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined && !entry.message.includes(`HTTP ${entry.status}`) ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
+      return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined && !entry.message.slice(0, 200).includes(`HTTP ${entry.status}`) ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
     case "joined":
       return `${name(entry.replicaId)} joined ${name(entry.to)}'s request for ${what} (rev ${entry.rev}): sent nothing`;
     case "revived":

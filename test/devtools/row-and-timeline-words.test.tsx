@@ -78,4 +78,10 @@ describe("Timeline: an error entry names its HTTP status once", () => {
       "B recorded an error for GET /api/report (rev 1, HTTP 429): rate limited",
     );
   });
+
+  it("a message that names the status only past what the entry shows (a program module's long importer): the status is still given", () => {
+    const importer = `https://cdn.example.com/${"deep/".repeat(40)}app.ts`;
+    const message = `module './chart.ts' imported by ${importer} failed: HTTP 503 for /chart.ts`;
+    expect(describeEntry(error(message, 503), names)).toContain("(rev 1, HTTP 503): module './chart.ts'");
+  });
 });
