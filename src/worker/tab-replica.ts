@@ -4,7 +4,7 @@
  * connectors — it only shows what the worker's replica knows.
  */
 import * as Y from "yjs";
-import { kindOf } from "../core/errors.ts";
+import { shownValue } from "../core/errors.ts";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
@@ -40,7 +40,7 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
     // An async connector hands over a promise: taken for a connection, it threw at destroy (into
     // React's cleanup) before the tabs' channel and the doc were closed.
     if (made && typeof made.destroy !== "function")
-      throw new TypeError(`shared-fetch: connectPeers must return a connection (or nothing), got ${kindOf(made)}`);
+      throw new TypeError(`shared-fetch: connectPeers must return a connection (or nothing), got ${shownValue(made)}`);
     peers = made || undefined;
     store = createSharedFetchStore({
       doc,

@@ -110,3 +110,17 @@ it("connectPeers that returns no connection (an async connector's promise) is re
     (await connection)?.destroy?.();
   }
 });
+
+it("connectPeers that returns a URL in place of a connection is refused naming it (without its query)", async () => {
+  const room = `fallback-own-peers-url-${process.pid}-${Date.now()}`;
+  const errors: unknown[][] = [];
+  const spy = vi.spyOn(console, "error").mockImplementation((...args) => void errors.push(args));
+  const tab = connectBrowser({ name: room, connectPeers: (() => "wss://sync.example.com?token=s3cret") as never });
+  try {
+    await vi.waitFor(() => expect(errors).toHaveLength(1));
+    expect(String(errors[0]![1])).toContain('connectPeers must return a connection (or nothing), got "wss://sync.example.com?…"');
+  } finally {
+    spy.mockRestore();
+    tab.destroy();
+  }
+});
