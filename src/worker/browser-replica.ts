@@ -1,5 +1,5 @@
 import * as Y from "yjs";
-import { kindOf } from "../core/errors.ts";
+import { shownValue } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
 import { internalsOf } from "../core/internals.ts";
@@ -108,7 +108,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     // at it before the doc was closed and the lock let go. Refused, every tab is told why (and
     // falls back) rather than served from a doc that reaches no other device.
     if (peers && typeof peers.destroy !== "function") {
-      refusal = new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${kindOf(peers)}`);
+      refusal = new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${shownValue(peers)}`);
       return closeDoc();
     }
     if (peers) connections.push(peers);

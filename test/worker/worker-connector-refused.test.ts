@@ -36,6 +36,7 @@ describe("a worker's connectPeers that returns no connection", () => {
   for (const [what, bad, kind] of [
     ["an async connector's promise", (doc: Y.Doc) => Promise.resolve(quiet(doc)), "a Promise"],
     ["a plain object", () => ({ url: "wss://sync.example.com" }), "an object"],
+    ["a URL in place of a connection", () => "wss://sync.example.com?token=s3cret", '"wss://sync.example.com?…"'],
   ] as const)
     it(`(${what}) refuses every tab naming it; the tabs fall back, the worker's doc is closed, and its destroy throws nothing`, async () => {
       const host = answering();
