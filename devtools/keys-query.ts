@@ -9,6 +9,8 @@ const ORDER: Record<DevtoolsKeyStatus, number> = { stale: 0, pending: 1, error: 
 // The later of its result and its error: a failed refetch writes an error beside an older result.
 const written = (r: DevtoolsKeyRow) => Math.max(r.result?.at ?? -1, r.error?.at ?? -1);
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
+// Numbers in URLs in their order (…/9, …/10, …/99, …/100), not as characters (…/10, …/100, …/9).
+const natural = new Intl.Collator(undefined, { numeric: true }).compare;
 
 /** Filter, search and sort, React-free: a thousand rows in well under a frame. */
 export function queryKeys(rows: readonly DevtoolsKeyRow[], q: KeysQuery): DevtoolsKeyRow[] {
@@ -20,7 +22,7 @@ export function queryKeys(rows: readonly DevtoolsKeyRow[], q: KeysQuery): Devtoo
       (needle === "" || r.label.toLowerCase().includes(needle) || r.key.startsWith(needle)),
   );
   const by: Record<KeySort, (a: DevtoolsKeyRow, b: DevtoolsKeyRow) => number> = {
-    request: (a, b) => cmp(a.label, b.label),
+    request: (a, b) => natural(a.label, b.label),
     status: (a, b) => ORDER[a.status] - ORDER[b.status],
     revision: (a, b) => b.recorded - a.recorded,
     size: (a, b) => (b.result?.bytes ?? -1) - (a.result?.bytes ?? -1),

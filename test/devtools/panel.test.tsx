@@ -207,7 +207,7 @@ describe("<SharedFetchDevtools>", () => {
     expect(Math.min(...indexes())).toBeGreaterThan(490);
     expect(Math.max(...indexes())).toBeLessThan(530);
     scrollTo(1000 * 40);
-    // Sorted by request as strings: items/999 is the last label.
+    // Sorted by request, numbers as numbers: items/999 is the last label.
     expect(labels()).toContain("GET https://api.example.test/items/999");
     expect(Math.max(...indexes())).toBe(1001);
     expect(keyRows().length).toBeLessThanOrEqual(30);
