@@ -102,7 +102,9 @@ export function KeysView({
           </select>
         </label>
         <span style={styles.muted} data-testid="shown">
-          {rows.length} key{rows.length === 1 ? "" : "s"} · rows {rows.length === 0 ? 0 : start + 1}–{end} rendered
+          {rows.length} key{rows.length === 1 ? "" : "s"}
+          {/* Only when the list is longer than what is rendered: "rows 1–1 rendered" told nothing. */}
+          {end - start < rows.length && ` · showing ${start + 1}–${end}`}
         </span>
       </div>
       {/* Its own scroller, focusable: arrows and Page Up/Down scroll it from the keyboard and reveal later rows. */}

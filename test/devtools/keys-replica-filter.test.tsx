@@ -56,7 +56,7 @@ describe("devtools Keys tab: filter by replica (holder or waiter of the key's cl
     await waitFor(() => expect([...select.options].map((o) => o.value).sort()).toEqual(["", a.replicaId, b.replicaId, c.replicaId].sort()));
     fireEvent.change(select, { target: { value: b.replicaId } });
     expect(labels()).toEqual([`GET ${URL_A}`]);
-    expect(screen.getByTestId("shown").textContent).toMatch(/^1 key · /);
+    expect(screen.getByTestId("shown").textContent).toBe("1 key");
     fireEvent.change(select, { target: { value: c.replicaId } });
     expect(labels()).toEqual([`GET ${URL_C}`]);
     fireEvent.change(select, { target: { value: "" } });

@@ -23,7 +23,7 @@ function storeWithPeerClaims(count: number) {
     const lane = new Y.Array<unknown>();
     for (let i = 0; i < count; i++) {
       const claim = { replicaId: "peer", nonce: `n${i}`, rev: 1, leaseMs: 60_000, at: 1, label: `GET https://x.test/${i}` };
-      lane.push([{ t: TABLES.claims, k: String(i).repeat(64).slice(0, 64), v: claim, s: 1 }]);
+      lane.push([{ t: TABLES.claims, k: String(i).padStart(64, "0"), v: claim, s: 1 }]);
     }
     doc.getArray<unknown>(ROOT).push([lane]);
   });
@@ -31,15 +31,17 @@ function storeWithPeerClaims(count: number) {
 }
 
 describe("Keys tab: the words of a row and of the list's count", () => {
-  it("one key reads '1 key', two read '2 keys'", async () => {
+  it("one key reads '1 key', two read '2 keys'; which rows are shown only when not all are ('rows 1–1 rendered' told nothing)", async () => {
+    // jsdom has no layout: a 480 px viewport of 40 px rows, 12 in view and 6 more rendered below.
     for (const [count, words] of [
-      [1, "1 key ·"],
-      [2, "2 keys ·"],
+      [1, "1 key"],
+      [2, "2 keys"],
+      [100, "100 keys · showing 1–18"],
     ] as const) {
       const store = storeWithPeerClaims(count);
       render(<SharedFetchDevtoolsPanel store={store} />);
       await act(async () => vi.advanceTimersByTimeAsync(10));
-      expect(screen.getByTestId("shown").textContent).toMatch(new RegExp(`^${words} rows`));
+      expect(screen.getByTestId("shown").textContent).toBe(words);
       cleanup();
       store.destroy();
     }
