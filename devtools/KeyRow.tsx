@@ -123,7 +123,9 @@ export function KeyRow({
 
 /** Who holds the key; for this store's own attempt, where it is on its way to the request. */
 function holder({ claim, attempt, waitsForSync }: DevtoolsKeyRow): string {
-  if (claim && !claim.mine) return `${shortId(claim.replicaId)} · ${HOLDER[claim.holder]}`;
+  // Disowned: under this tab's id, so on no other device, but not made by this store.
+  if (claim && !claim.mine)
+    return `${shortId(claim.replicaId)} · ${claim.reason === "disowned" ? "my id, not made by this tab (an earlier run's, or forged)" : HOLDER[claim.holder]}`;
   if (waitsForSync) return "me (this tab) · waiting for the sync";
   const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
   return claim || attempt ? `me (this tab)${phase}` : "none";
