@@ -59,7 +59,8 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
       {entries.length === 0 ? (
         <p style={styles.empty}>Nothing has happened since the panel started{key || replica ? " (for this filter)" : ""}.</p>
       ) : (
-        <ol style={styles.list} aria-label="Timeline, newest first">
+        // Numbered oldest first (1 = the oldest kept), as the scenarios narrate, though listed newest first.
+        <ol style={styles.list} aria-label="Timeline, newest first" reversed start={entries.length}>
           {entries.slice(0, SHOWN).map((e) => (
             <li
               key={e.seq}
