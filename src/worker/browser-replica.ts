@@ -319,7 +319,9 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     crash,
     // The first port's page started this worker: a later store of that page says hello on a later port.
     host: (first: boolean, page?: string) => (first && (hostPage = page), first || (page !== undefined && page === hostPage)),
-    alone: () => !reaches,
+    // Only where no connector could be: one in the worker file that connected nothing for this
+    // config chose so, and a tab's own (the same connector, likely) would connect nothing either.
+    alone: () => !reaches && !options.connectPeers,
     onMalformed: () => void (malformed += 1),
     onClosed: (session: TabSession) => sessions.delete(session),
     onPresence,

@@ -114,7 +114,7 @@ export type WorkerMessage =
    * `host`: this tab's page is the one whose port connected first, i.e. it started the worker, which
    * then lives in its renderer and dies with it (a later store of that page is told so too, and a
    * later worker of that name, once this one retired, has a host of its own). The other tabs start
-   * the next generation's worker in advance. `alone`: the worker reaches no other device.
+   * the next generation's worker in advance. `alone`: the worker reaches no other device, and its file has no connector of its own.
    */
   | { t: "ready"; v: number; replicaId: string; identity: string; lock: string; host?: boolean; alone?: true }
   | { t: "snap"; key: string; snap: Snapshot; info?: ResultInfo }

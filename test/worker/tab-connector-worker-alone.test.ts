@@ -60,4 +60,17 @@ describe("a tab given connectPeers, served by a SharedWorker", () => {
     expect(tab.mode).toBe("shared-worker");
     expect(seen()).toEqual([]);
   });
+
+  it("whose worker file's own connector connects nothing for this config (one connector for both, none for a signed-out user): no warning", async () => {
+    // "(or nothing)": the worker reaches no device by the file's own choice, as the tab's own
+    // replica would not with the same connector; the advice to give the worker file a connector
+    // would be wrong.
+    const seen = warnings();
+    const connector = (doc: Y.Doc, config: { identity: string }) => (config.identity === "anonymous" ? undefined : quiet(doc));
+    const b = browser(answering(), { connectPeers: connector });
+    const tab = b.tab({ connectPeers: connector });
+    await expect(tab.ensure({ url: API })).resolves.toMatchObject({ data: { ok: true } });
+    expect(tab.mode).toBe("shared-worker");
+    expect(seen()).toEqual([]);
+  });
 });
