@@ -266,11 +266,6 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     return standing;
   };
 
-  /**
-   * As if this worker's renderer died (the devtools' crash): each store stops reading and writing
-   * and lets its lock go (dev.crash), the doc's connections close, and the worker's lock is
-   * released, so the tabs start the next generation, which takes the claims over by those locks.
-   */
   /** Closes the doc and what connects it (once: a refused worker closes them, and retires later). */
   const closeDoc = (): void => {
     for (const c of connections.splice(0)) c.destroy();
@@ -278,6 +273,11 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     doc?.destroy();
   };
 
+  /**
+   * As if this worker's renderer died (the devtools' crash): each store stops reading and writing
+   * and lets its lock go (dev.crash), the doc's connections close, and the worker's lock is
+   * released, so the tabs start the next generation, which takes the claims over by those locks.
+   */
   const crash = (): void => {
     if (destroyed || crashed) return;
     crashed = true;
