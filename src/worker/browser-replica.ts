@@ -103,12 +103,18 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
 
   /** Connects the doc to other devices and holds this worker's lock: from here on it is the browser's replica. */
   const serve = (d: Y.Doc, config: BrowserConfig, tabs: Connection, loaded?: Promise<unknown>): void => {
-    const peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
+    let peers: Connection | undefined;
     // An async connector hands over a promise: taken for a connection, destroy() and crash() threw
     // at it before the doc was closed and the lock let go. Refused, every tab is told why (and
-    // falls back) rather than served from a doc that reaches no other device.
-    if (peers && typeof peers.destroy !== "function") {
-      refusal = new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${shownValue(peers)}`);
+    // falls back) rather than served from a doc that reaches no other device; so is a connector
+    // that throws, which left the doc open without the lock, for the next tab to start another
+    // generation that threw again.
+    try {
+      peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
+      if (peers && typeof peers.destroy !== "function")
+        throw new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${shownValue(peers)}`);
+    } catch (error) {
+      refusal = error instanceof Error ? error : new Error(String(error));
       return closeDoc();
     }
     if (peers) connections.push(peers);

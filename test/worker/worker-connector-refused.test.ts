@@ -58,6 +58,31 @@ describe("a worker's connectPeers that returns no connection", () => {
       expect(host.calls).toHaveLength(1);
     });
 
+  it("a connector that throws refuses every tab with its error, as one that returns no connection: no second generation", async () => {
+    const host = answering();
+    const docs: Y.Doc[] = [];
+    const connectPeers = (doc: Y.Doc): Connection => {
+      docs.push(doc);
+      throw new Error("no sync server configured");
+    };
+    const b = browser(host, { retireAfterMs: Infinity, connectPeers: connectPeers as never });
+    const t1 = b.tab({ fetch: host.fetch });
+    await expect(t1.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { n: 1 } });
+    const t2 = b.tab({ fetch: host.fetch });
+    await expect(t2.ensure({ url: API })).resolves.toMatchObject({ status: "success", data: { n: 1 } });
+    for (const t of [t1, t2]) {
+      expect(t.mode).toBe("tab");
+      expect(t.modeReason).toBe("the SharedWorker refused this tab: no sync server configured");
+    }
+    // Called once, its doc closed: the second tab was refused too, not served from that doc nor by
+    // a next generation started while no worker held the lock.
+    expect(docs).toHaveLength(1);
+    expect(docs[0]!.isDestroyed).toBe(true);
+    expect(b.workers.has(`shared-fetch:${b.name}:1`)).toBe(false);
+    expect(() => b.workers.get(`shared-fetch:${b.name}:0`)!.destroy()).not.toThrow();
+    expect(host.calls).toHaveLength(1);
+  });
+
   it("it retires once its refused tabs are gone (its destroy, in the retire timer, throws nothing)", async () => {
     const host = answering();
     const b = browser(host, { retireAfterMs: 20, connectPeers: ((doc: Y.Doc) => Promise.resolve(quiet(doc))) as never });
