@@ -25,7 +25,7 @@ import {
 } from "./tab-protocol.ts";
 import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } from "./local-snapshot.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
-import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
+import { createTabFlush, TAB_LOCK_PREFIX, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 
@@ -101,10 +101,12 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const complete = new Promise<void>((resolve) => (resolveComplete = resolve));
   // In sync once a tab whose state is complete answered (its state, IndexedDB included, has reached
   // us: no need to read the database ourselves), or once IndexedDB is read and no other tab lives
-  // (no other replica holds its Web Lock) or none answered soon.
-  const whenSynced = Promise.race([complete, Promise.all([whenLoaded, Promise.race([noOtherTabs(), delay(TAB_SYNC_WAIT_MS)])])]).then(
-    () => {},
-  );
+  // (no other tab of the name holds its Web Lock) or none answered soon.
+  const tabLocks = `${TAB_LOCK_PREFIX}${opts.name}#`;
+  const whenSynced = Promise.race([
+    complete,
+    Promise.all([whenLoaded, Promise.race([noOtherTabs(tabLocks, tabLocks + nonce), delay(TAB_SYNC_WAIT_MS)])]),
+  ]).then(() => {});
   const post = (frame: Uint8Array): void => {
     if (channel === null || destroyed) return;
     channel.postMessage(frame);
@@ -286,14 +288,23 @@ function pageLocks(): FlushLocks | undefined {
 }
 
 /**
- * Resolves at once when Web Locks show no other shared-fetch replica in this browser (a lone tab
- * pays no wait); never resolves when there is one (its answer, or the timeout, decides).
+ * Resolves at once when Web Locks show no other tab that could answer on this channel (a lone tab
+ * pays no wait); never resolves when one could (its answer, or the timeout, decides). Every tab of
+ * the name holds its tab lock; a replica lock where no tab lock is held at all may be a tab of a
+ * version before tab locks. Other names' tabs and their stores (another doc of the page, another
+ * app of the origin) never answer here: waiting for them cost a lone tab the whole timeout.
  */
-function noOtherTabs(): Promise<void> {
+function noOtherTabs(channelTabs: string, own: string): Promise<void> {
   const locks = navigatorLocks();
-  if (typeof locks?.query !== "function") return new Promise(() => {});
+  const never = new Promise<void>(() => {});
+  if (typeof locks?.query !== "function") return never;
   return locks.query().then(
-    (state) => ((state.held ?? []).some((lock) => lock.name?.startsWith(REPLICA_LOCK_PREFIX)) ? new Promise<void>(() => {}) : undefined),
-    () => new Promise<void>(() => {}),
+    (state) => {
+      const names = (state.held ?? []).map((lock) => lock.name ?? "");
+      const tabs = names.some((n) => n.startsWith(TAB_LOCK_PREFIX));
+      const peer = (n: string) => (n.startsWith(channelTabs) && n !== own) || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
+      return names.some(peer) ? never : undefined;
+    },
+    () => never,
   );
 }
