@@ -4,9 +4,9 @@
  * mid-request the other takes over.
  *
  * The second device opens once the first one's request is in flight: it learns of the claim only
- * through the sync server. (Two devices that *boot* at the same moment can both fetch: see the
- * "simultaneous" figures of bench/browser.ts; the settle window is shorter than what a booting
- * page's WebSocket takes to deliver a claim here.)
+ * through the sync server. (Two devices that *boot* at the same moment are ordered by the sync
+ * server, each claim fenced: test/sync/claim-fence.test.ts, and the "boots with 2+ requests across
+ * two devices" figure of bench/browser.ts.)
  */
 import { performance } from "node:perf_hooks";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
