@@ -17,8 +17,11 @@ export function KeyDetails({
   open,
   onToggle,
   frozen,
+  worker,
 }: {
   row: DevtoolsKeyRow;
+  /** The inspected replica is this browser's SharedWorker: its claim is not this tab's, and this tab knows only the requests it shows. */
+  worker?: true | undefined;
   /** Why the inspected replica writes nothing more (crashed, destroyed): its writing actions are off. */
   frozen?: string | undefined;
   store: SharedFetchStore;
@@ -45,7 +48,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          {...off(frozen ?? (!row.local && "Only a replica that asked for the key knows its request"))}
+          {...off(frozen ?? (!row.local && `Only a ${worker ? "tab that shows" : "replica that asked for"} the key knows its request`))}
           onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed now.")}
         >
           refetch
@@ -74,7 +77,7 @@ export function KeyDetails({
           )}
           onClick={() => report(releaseClaim(store, row.key), "Claim released.")}
         >
-          release my claim
+          release {worker ? "the SharedWorker's" : "my"} claim
         </button>
         <button
           type="button"

@@ -5,7 +5,7 @@ import { useId } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
-import { formatBytes, formatTime, shortId } from "./format.ts";
+import { formatBytes, formatTime, shortId, WORKER } from "./format.ts";
 import { splitLabel } from "./keys-query.ts";
 import { styles } from "./styles.ts";
 import { describeReason } from "./timeline-entry.ts";
@@ -32,8 +32,11 @@ export function KeyRow({
   json,
   onToggle,
   frozen,
+  worker,
 }: {
   row: DevtoolsKeyRow;
+  /** The inspected replica is this browser's SharedWorker (snapshot.worker): "me" is not this tab. */
+  worker?: true | undefined;
   frozen?: string | undefined;
   /** Its details are shown (kept by the list: the row unmounts when scrolled out of view). */
   open: boolean;
@@ -74,10 +77,10 @@ export function KeyRow({
           title={claim?.replicaId}
           data-phase={row.attempt?.phase ?? (row.waitsForSync ? "sync" : undefined)}
         >
-          {holder(row)}
+          {holder(row, worker)}
           {claim?.waiters && (
             <div style={styles.muted} data-testid="waiters">
-              waited on by {claim.waiters.map((id) => (id === me(replicas) ? "me" : shortId(id))).join(", ")}
+              waited on by {claim.waiters.map((id) => (id === me(replicas) ? (worker ? WORKER : "me") : shortId(id))).join(", ")}
             </div>
           )}
         </td>
@@ -87,7 +90,7 @@ export function KeyRow({
             <>
               rev {result.rev} · {formatBytes(result.bytes)}
               {result.invalidated && " · invalidated"}
-              <div style={styles.muted}>{writer(result, replicas)}</div>
+              <div style={styles.muted}>{writer(result, replicas, worker)}</div>
             </>
           ) : (
             (row.malformed && "malformed record") || "—"
@@ -113,7 +116,7 @@ export function KeyRow({
       {open && (
         <tr id={detailsId} data-details-of={row.key}>
           <td colSpan={8} style={styles.td}>
-            <KeyDetails row={row} store={store} queryClient={queryClient} open={json} onToggle={onToggle} frozen={frozen} />
+            <KeyDetails row={row} store={store} queryClient={queryClient} open={json} onToggle={onToggle} frozen={frozen} worker={worker} />
           </td>
         </tr>
       )}
@@ -121,20 +124,25 @@ export function KeyRow({
   );
 }
 
-/** Who holds the key; for this store's own attempt, where it is on its way to the request. */
-function holder({ claim, attempt, waitsForSync }: DevtoolsKeyRow): string {
-  // Disowned: under this tab's id, so on no other device, but not made by this store.
+/**
+ * Who holds the key; for this store's own attempt, where it is on its way to the request. In a
+ * SharedWorker tab the store's own claim is the worker's, made for whichever tabs asked: whether
+ * this tab waits on it is what its reader needs.
+ */
+function holder({ claim, attempt, waitsForSync, local }: DevtoolsKeyRow, worker?: true): string {
+  // Disowned: under this tab's id, so on no other device, but not made by this store (a worker's id is its own, random: never).
   if (claim && !claim.mine)
     return `${shortId(claim.replicaId)} · ${claim.reason === "disowned" ? "my id, not made by this tab (an earlier run's, or forged)" : HOLDER[claim.holder]}`;
-  if (waitsForSync) return "me (this tab) · waiting for the sync";
-  const phase = attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
-  return claim || attempt ? `me (this tab)${phase}` : "none";
+  if (!claim && !attempt && !waitsForSync) return "none";
+  const phase = waitsForSync ? " · waiting for the sync" : attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
+  return `${worker ? `${WORKER}${local && !claim?.finished ? " · this tab waits on it" : ""}` : "me (this tab)"}${phase}`;
 }
 
 const me = (replicas: readonly DevtoolsReplica[]) => replicas.find((r) => r.me)?.replicaId;
 
-function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsReplica[]): string {
-  const who = rec.by === undefined ? "writer not named" : rec.by === me(replicas) ? "by me" : `by ${shortId(rec.by)}`;
+function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsReplica[], worker?: true): string {
+  const who =
+    rec.by === undefined ? "writer not named" : rec.by === me(replicas) ? `by ${worker ? WORKER : "me"}` : `by ${shortId(rec.by)}`;
   return `${who} · ${rec.at === undefined ? "before this panel started" : formatTime(rec.at)}`;
 }
 

@@ -131,6 +131,7 @@ export function KeysView({
                 onToggle={toggle}
                 store={store}
                 replicas={snapshot.replicas}
+                worker={snapshot.worker}
                 queryClient={queryClient}
                 frozen={frozen}
               />

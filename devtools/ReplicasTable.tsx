@@ -45,7 +45,8 @@ export function ReplicasTable({
             >
               <th scope="row" style={styles.rowHeader} title={r.replicaId}>
                 {shortId(r.replicaId, 24)}
-                {r.me && <strong> (me)</strong>}
+                {/* A SharedWorker tab is no replica of its own: it views the worker's (its row says where). */}
+                {r.me && <strong>{snapshot.worker ? " (viewed by this tab)" : " (me)"}</strong>}
               </th>
               <td style={styles.td} title={r.browserId}>
                 {r.where}

@@ -103,7 +103,7 @@ function Panel({ store, awareness, initialTab = "keys", simulations = false, que
           {modeLabel(store)}
           {snapshot.storeDestroyed && " · store destroyed: its last view"}
         </span>
-        {simulations && <Simulations store={store} state={snapshot.simulations} />}
+        {simulations && <Simulations store={store} state={snapshot.simulations} worker={snapshot.worker} />}
         {onClose && (
           <button type="button" style={{ ...styles.button, marginLeft: "auto" }} onClick={onClose} aria-label="Close shared-fetch devtools">
             ✕

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useState } from "react";
-import { formatTime, shortId } from "./format.ts";
+import { formatTime, shortId, WORKER } from "./format.ts";
 import { styles } from "./styles.ts";
 import { describeEntry, matches, replicasOf, type TimelineFilter } from "./timeline-entry.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
@@ -14,7 +14,9 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
   const [replica, setReplica] = useState("");
   const filter: TimelineFilter = useMemo(() => ({ ...(key ? { key } : {}), ...(replica ? { replicaId: replica } : {}) }), [key, replica]);
   const entries = useMemo(() => snapshot.timeline.filter((e) => matches(e, filter)), [snapshot.timeline, filter]);
-  const name = (id: string) => (id === snapshot.replicaId ? "this tab" : shortId(id));
+  // In a SharedWorker tab the inspected replica is the worker, every tab's: not "this tab".
+  const self = snapshot.worker ? WORKER : "this tab";
+  const name = (id: string) => (id === snapshot.replicaId ? self : shortId(id));
   // Every replica the timeline names, not only those with a claim, beat or presence now: a
   // replica whose work is done stays a filter for what it did.
   const replicas = useMemo(() => {
@@ -49,7 +51,7 @@ export function TimelineView({ snapshot }: { snapshot: DevtoolsSnapshot }) {
             <option value="">all replicas</option>
             {replicas.map((id) => (
               <option key={id} value={id}>
-                {id === snapshot.replicaId ? `${shortId(id)} (this tab)` : shortId(id)}
+                {id === snapshot.replicaId ? `${shortId(id)} (${self})` : shortId(id)}
               </option>
             ))}
           </select>

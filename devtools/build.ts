@@ -1,5 +1,5 @@
 import type { InspectedClaim, InspectedReplica, Inspection } from "./core.ts";
-import { clip, unnamedKey } from "./format.ts";
+import { clip, unnamedKey, WORKER } from "./format.ts";
 import type { Presence } from "./presence.ts";
 import type { Timeline } from "./timeline.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsKeyStatus, DevtoolsKind, DevtoolsReplica } from "./types.ts";
@@ -19,6 +19,8 @@ export type BuildInputs = {
   /** When the panel saw a replica's presence change. */
   since: ReadonlyMap<string, number>;
   identityHash: string;
+  /** In a SharedWorker tab, the keys this tab shows: the inspected replica is the worker, which asks for every tab. */
+  shown?: ReadonlySet<string> | undefined;
 };
 
 /** The tables "evict record" empties. */
@@ -61,7 +63,7 @@ export function build(input: BuildInputs): Built {
         k.local?.attempt !== undefined || (k.local?.wantedRev ?? 0) > k.recorded,
       ),
       recorded: k.recorded,
-      local: k.local !== undefined,
+      local: input.shown ? input.shown.has(k.key) : k.local !== undefined,
     };
     if (k.local?.attempt) row.attempt = { ...k.local.attempt };
     else if (inspection.lifecycle === "starting" && k.local?.waiters && !k.claim) row.waitsForSync = true;
@@ -165,7 +167,9 @@ function replicas(input: BuildInputs, keys: DevtoolsKeyRow[]): DevtoolsReplica[]
     // Only a replica of this browser is watched by its Web Lock: one whose lock was released ran here,
     // its browser id gone with its claims and presence (a SharedWorker that died in a takeover).
     const where = r.me
-      ? "this tab"
+      ? input.shown
+        ? WORKER
+        : "this tab"
       : (seenBrowser !== undefined && seenBrowser === browserIdOfMe) || r.departed === "lock-released"
         ? "same browser"
         : "other device";

@@ -10,6 +10,9 @@ export function clip(text: string, max = 12): string {
 }
 export { clip as shortId };
 
+/** The inspected replica in a SharedWorker tab (connectBrowser): every tab of the browser shows it, so it is never "me (this tab)". */
+export const WORKER = "this browser's SharedWorker";
+
 /** A key with no label: its hash's first 12 digits. */
 export const unnamedKey = (key: string): string => `key ${key.slice(0, 12)}…`;
 

@@ -196,7 +196,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     const prev = snapshot;
     const i = inspection;
     // Read anew: a SharedWorker tab whose worker failed is a front for its own replica from then on.
-    const { dev } = inspectable(store).internals;
+    const { dev, engine } = inspectable(store).internals;
+    const worker = (store as { mode?: unknown }).mode === "shared-worker";
     const simulations = { crashed: dev.crashed, networkPaused: dev.networkPaused };
     // Nothing inspected yet, or a view that could not be built: the last one shown, else an empty one.
     const none = () =>
@@ -223,6 +224,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
         seen: timeline,
         since,
         identityHash,
+        shown: worker ? new Set([...engine.states()].map((st) => st.key)) : undefined,
       });
     } catch (error) {
       report("building the view failed", error);
@@ -244,7 +246,8 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       prev.malformed === malformed &&
       prev.events === events &&
       prev.timeline === tl &&
-      !!prev.storeDestroyed === storeDestroyed
+      !!prev.storeDestroyed === storeDestroyed &&
+      !!prev.worker === worker
     )
       return prev;
     return snapshotOf({
@@ -259,6 +262,7 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
       simulations: sameSims ? prev.simulations : simulations,
       ...(settle ? { settle } : {}),
       ...(storeDestroyed ? { storeDestroyed: true as const } : {}),
+      ...(worker ? { worker: true as const } : {}),
     });
   }
 

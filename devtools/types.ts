@@ -61,7 +61,10 @@ export type DevtoolsKeyRow = {
    */
   result?: { rev: number; bytes: number; by?: string; at?: number; invalidated?: true };
   error?: { rev: number; message: string; status?: number; by?: string; at?: number; invalidated?: true };
-  /** This store asked for the key (it can refetch it: it knows the request behind the hash). */
+  /**
+   * This store asked for the key (it can refetch it: it knows the request behind the hash). In a
+   * SharedWorker tab: this tab shows the key (the worker asked for it, but for whichever tabs).
+   */
   local: boolean;
   /**
    * This store's own attempt at the key, while it works on it: `locking` (waiting for the key's
@@ -93,7 +96,7 @@ export type DevtoolsReplica = {
   /** Claims it holds in the doc. */
   claims: number;
   /** Where it runs, as the inspected store can tell. */
-  where: "this tab" | "same browser" | "other device";
+  where: "this tab" | "this browser's SharedWorker" | "same browser" | "other device";
   /** When this panel saw `present` last change, on its clock (absent: unchanged since the panel started). */
   since?: number;
   /** Short hash of the store's identity (the inspected replica only: others' identities are hashed into keys). */
@@ -131,4 +134,6 @@ export type DevtoolsSnapshot = {
   settle?: InspectedSettle;
   /** The inspected store was destroyed: this is its last view, judged no further. */
   storeDestroyed?: true;
+  /** The inspected replica is this browser's SharedWorker, seen from one of its tabs (connectBrowser): not this tab's own. */
+  worker?: true;
 };
