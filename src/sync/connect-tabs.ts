@@ -1,6 +1,7 @@
 import { registerConnector } from "../core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
 import { shownValue } from "../core/errors.ts";
+import { startSettleTimer } from "../core/settle-timer.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
@@ -270,8 +271,14 @@ const MAX_REPLY_CHANNELS = 32;
 /** How long a new tab waits for the open tabs' answer before it decides on what it has. */
 const TAB_SYNC_WAIT_MS = 250;
 
+/**
+ * The bound counts time in which an answer could have been heard: a timer that fires late says the
+ * loop was busy (a booting tab on a loaded machine), often with the answer queued behind it, and
+ * deciding then sent a request the other tab had made. As the settle window, it ends only on a
+ * check that fires on time.
+ */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => startSettleTimer(ms, resolve));
 }
 
 type PageLocks = Partial<FlushLocks>;

@@ -1,4 +1,5 @@
 import { randomId } from "../core/job.ts";
+import { startSettleTimer } from "../core/settle-timer.ts";
 import { asBytes, encodeSyncQuery, inboxName, readSyncStatus } from "./tab-protocol.ts";
 
 /** The Web Locks a flush needs: a lock of its own to hold, and the lock state to count tabs by. */
@@ -65,12 +66,14 @@ export function createTabFlush(o: {
     const answered = new Set<string>();
     const finish = (): void => {
       if (!open.delete(finish)) return;
-      clearTimeout(timer);
+      timer.cancel();
       box.close();
       done();
     };
     open.add(finish);
-    const timer = setTimeout(finish, FLUSH_WAIT_MS);
+    // On time only, as the tabs' sync wait: a claimant whose loop was busy may have the answers
+    // queued behind its late timer, and letting go then hands the lock to a tab without the result.
+    const timer = startSettleTimer(FLUSH_WAIT_MS, finish);
     const check = (): void => {
       if (expected !== undefined && expected.every((nonce) => answered.has(nonce))) finish();
     };
