@@ -26,7 +26,7 @@ import {
 } from "./tab-protocol.ts";
 import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } from "./local-snapshot.ts";
 import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
-import { createTabFlush, TAB_LOCK_PREFIX, type FlushLocks } from "./tab-flush.ts";
+import { createTabFlush, TAB_LOCK_PREFIX, tabNonce, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 
@@ -103,10 +103,9 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // In sync once a tab whose state is complete answered (its state, IndexedDB included, has reached
   // us: no need to read the database ourselves), or once IndexedDB is read and no other tab lives
   // (no other tab of the name holds its Web Lock) or none answered soon.
-  const tabLocks = `${TAB_LOCK_PREFIX}${opts.name}#`;
   const whenSynced = Promise.race([
     complete,
-    Promise.all([whenLoaded, Promise.race([noOtherTabs(tabLocks, tabLocks + nonce), delay(TAB_SYNC_WAIT_MS)])]),
+    Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), delay(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
   const post = (frame: Uint8Array): void => {
     if (channel === null || destroyed) return;
@@ -301,7 +300,7 @@ function pageLocks(): FlushLocks | undefined {
  * version before tab locks. Other names' tabs and their stores (another doc of the page, another
  * app of the origin) never answer here: waiting for them cost a lone tab the whole timeout.
  */
-function noOtherTabs(channelTabs: string, own: string): Promise<void> {
+function noOtherTabs(name: string, own: string): Promise<void> {
   const locks = navigatorLocks();
   const never = new Promise<void>(() => {});
   if (typeof locks?.query !== "function") return never;
@@ -309,7 +308,7 @@ function noOtherTabs(channelTabs: string, own: string): Promise<void> {
     (state) => {
       const names = (state.held ?? []).map((lock) => lock.name ?? "");
       const tabs = names.some((n) => n.startsWith(TAB_LOCK_PREFIX));
-      const peer = (n: string) => (n.startsWith(channelTabs) && n !== own) || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
+      const peer = (n: string) => (tabNonce(n, name) ?? own) !== own || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
       return names.some(peer) ? never : undefined;
     },
     () => never,

@@ -14,6 +14,15 @@ export const FLUSH_WAIT_MS = 250;
 /** Every live connectTabs holds `<prefix><name>#<nonce>` for its life: the browser's lock state counts the tabs on a channel. */
 export const TAB_LOCK_PREFIX = "shared-fetch:tabs:";
 
+/**
+ * The nonce of a tab lock of the channel `name`, else undefined. A name may hold "#": by prefix
+ * alone "app#2"'s tabs read as "app"'s, and they never answer on its channel (a nonce has no "#").
+ */
+export function tabNonce(lock: string | undefined, name: string): string | undefined {
+  const prefix = `${TAB_LOCK_PREFIX}${name}#`;
+  return lock?.startsWith(prefix) && !lock.includes("#", prefix.length) ? lock.slice(prefix.length) : undefined;
+}
+
 export type TabFlush = {
   /**
    * Calls `done` once every other live tab on the channel has applied what this tab posted before
@@ -85,8 +94,7 @@ export function createTabFlush(o: {
       check();
     });
     locks.query().then(({ held = [] }) => {
-      const prefix = `${TAB_LOCK_PREFIX}${o.name}#`;
-      expected = held.flatMap((l) => (l.name !== own && l.name?.startsWith(prefix) ? [l.name.slice(prefix.length)] : []));
+      expected = held.flatMap((l) => (l.name === own ? [] : (tabNonce(l.name, o.name) ?? [])));
       check();
     }, finish);
     // Answered on the query's own inbox: this flush reads its own answers alone. Marked "not loaded":

@@ -57,6 +57,16 @@ describe("a lone tab on its channel pays no wait", () => {
     expect(lone.synced).toBe(true);
   });
 
+  it('a tab of a name that extends this one past a \'#\' ("app#2" beside "app") is another channel\'s: not waited for', async () => {
+    const name = uniqueName();
+    // Tab locks are `<prefix><name>#<nonce>`: "app#2"'s read as "app"'s by prefix alone.
+    vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#2#its-nonce`]) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const lone = openTab(name);
+    await turns();
+    expect(lone.synced).toBe(true);
+  });
+
   it("a live tab of the same name, or a replica holding no tab lock (an older version's tab), is waited for", async () => {
     const name = uniqueName();
     for (const held of [

@@ -82,6 +82,16 @@ describe("connectTabs flush: the other tabs have what this tab wrote", () => {
     expect(f.done).toBe(true);
   });
 
+  it('a tab of a name that extends this one past a \'#\' ("app#2" beside "app") is not waited for: it never answers here', async () => {
+    const name = uniqueName();
+    vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#2#its-nonce`]) });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const a = openTab(name);
+    const f = flushing(a);
+    await turns();
+    expect(f.done).toBe(true);
+  });
+
   it("an answer from a tab of an older version (no tab lock, no answerer named) does not stand in for a live tab's", async () => {
     const name = uniqueName();
     vi.stubGlobal("navigator", { locks: browserLocks([`${TAB_LOCK_PREFIX}${name}#a-frozen-tab`]) });
