@@ -88,6 +88,17 @@ export function sharedTrips(awareness: Awareness, own: TripSamples) {
   };
 }
 
+/**
+ * What an app's `connectPeers` returned, as a connection or nothing. An `async` connector hands over
+ * a promise: taken for a connection, a store's destroy (and a worker's retire) threw at it before
+ * the doc was closed.
+ */
+export function connectionOrNothing(who: string, made: unknown): Connection | undefined {
+  if (made && typeof (made as Connection).destroy !== "function")
+    throw new TypeError(`${who}: connectPeers must return a connection (or nothing), got ${shownValue(made)}`);
+  return (made as Connection | undefined) || undefined;
+}
+
 /** Throws a TypeError unless `value` looks like a Y.Doc (by shape: another copy of yjs is another class). */
 export function requireDoc(fn: string, value: unknown): asserts value is Doc {
   const doc = value as Doc | null;

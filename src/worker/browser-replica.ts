@@ -1,5 +1,4 @@
 import * as Y from "yjs";
-import { shownValue } from "../core/errors.ts";
 import { randomId } from "../core/job.ts";
 import { detectLocks } from "../core/locks.ts";
 import { internalsOf } from "../core/internals.ts";
@@ -8,7 +7,7 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
-import type { Connection } from "../sync/connection.ts";
+import { connectionOrNothing, type Connection } from "../sync/connection.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
@@ -110,9 +109,10 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     // that throws, which left the doc open without the lock, for the next tab to start another
     // generation that threw again.
     try {
-      peers = options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined;
-      if (peers && typeof peers.destroy !== "function")
-        throw new TypeError(`shared-fetch worker: connectPeers must return a connection (or nothing), got ${shownValue(peers)}`);
+      peers = connectionOrNothing(
+        "shared-fetch worker",
+        options.connectPeers ? options.connectPeers(d, config) : config.peers ? connectPeers(d, config.peers) : undefined,
+      );
     } catch (error) {
       refusal = error instanceof Error ? error : new Error(String(error));
       return closeDoc();

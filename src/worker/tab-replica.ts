@@ -4,12 +4,11 @@
  * connectors — it only shows what the worker's replica knows.
  */
 import * as Y from "yjs";
-import { shownValue } from "../core/errors.ts";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
-import type { Connection } from "../sync/connection.ts";
+import { connectionOrNothing, type Connection } from "../sync/connection.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
 import type { BrowserConfig } from "./protocol.ts";
@@ -36,12 +35,12 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
       ...(programLeaseMs !== undefined && { programLeaseMs }),
       ...(server && { peers: server }),
     };
-    const made = options.connectPeers ? options.connectPeers(doc, config) : server ? connectPeers(doc, server) : undefined;
-    // An async connector hands over a promise: taken for a connection, it threw at destroy (into
-    // React's cleanup) before the tabs' channel and the doc were closed.
-    if (made && typeof made.destroy !== "function")
-      throw new TypeError(`shared-fetch: connectPeers must return a connection (or nothing), got ${shownValue(made)}`);
-    peers = made || undefined;
+    // Refused unless a connection: a promise threw at destroy, into React's cleanup, before the
+    // tabs' channel and the doc were closed.
+    peers = connectionOrNothing(
+      "shared-fetch",
+      options.connectPeers ? options.connectPeers(doc, config) : server ? connectPeers(doc, server) : undefined,
+    );
     store = createSharedFetchStore({
       doc,
       identity,
