@@ -105,7 +105,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // (no other tab of the name holds its Web Lock) or none answered soon.
   const whenSynced = Promise.race([
     complete,
-    Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), delay(TAB_SYNC_WAIT_MS)])]),
+    Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
   const post = (frame: Uint8Array): void => {
     if (channel === null || destroyed) return;
@@ -268,7 +268,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
 const MAX_REPLY_CHANNELS = 32;
 
 /** How long a new tab waits for the open tabs' answer before it decides on what it has. */
-const TAB_SYNC_WAIT_MS = 250;
+export const TAB_SYNC_WAIT_MS = 250;
 
 /**
  * The bound counts time in which an answer could have been heard: a timer that fires late says the
@@ -276,7 +276,7 @@ const TAB_SYNC_WAIT_MS = 250;
  * deciding then sent a request the other tab had made. As the settle window, it ends only on a
  * check that fires on time.
  */
-function delay(ms: number): Promise<void> {
+function onTime(ms: number): Promise<void> {
   return new Promise((resolve) => startSettleTimer(ms, resolve));
 }
 

@@ -122,8 +122,11 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     // is twice that state's last size: a burst of new records (a dashboard's thousand results)
     // folds nothing away, and folding it every hundred updates re-encoded the whole doc each time.
     waitingBytes += update.byteLength;
-    if (waiting.push(update) > 99 && waitingBytes > 2 * foldedBytes)
-      waitingBytes = foldedBytes = (waiting = [Y.encodeStateAsUpdate(doc)])[0]!.byteLength;
+    if (waiting.push(update) > 99 && waitingBytes > 2 * foldedBytes) {
+      const state = Y.encodeStateAsUpdate(doc);
+      waiting = [state];
+      waitingBytes = foldedBytes = state.byteLength;
+    }
     if (!writing) write();
   }
 

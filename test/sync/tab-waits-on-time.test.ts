@@ -11,6 +11,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
+import { TAB_SYNC_WAIT_MS } from "../../src/sync/connect-tabs.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
 import { browserLocks } from "../harness/browser-locks.ts";
@@ -57,7 +58,7 @@ describe("the tabs' bounds end only on a timer that fires on time", () => {
 
   it("a claimant's flush: a late bound checks again a task later before it lets go", async () => {
     const { doc } = besideSilentTab(`on-time-flush-${Math.random().toString(36).slice(2)}`);
-    await vi.advanceTimersByTimeAsync(FLUSH_WAIT_MS); // in sync: the silent tab never answered
+    await vi.advanceTimersByTimeAsync(TAB_SYNC_WAIT_MS); // in sync: the silent tab never answered
     const flushed = { done: false };
     connectorsOf(doc)[0]!.flush!(() => (flushed.done = true));
     await turns();
@@ -74,7 +75,7 @@ describe("the tabs' bounds end only on a timer that fires on time", () => {
     const { doc, conn } = besideSilentTab(`on-time-due-${Math.random().toString(36).slice(2)}`);
     const state = { synced: false, flushed: false };
     void conn.whenSynced.then(() => (state.synced = true));
-    await vi.advanceTimersByTimeAsync(FLUSH_WAIT_MS - 1);
+    await vi.advanceTimersByTimeAsync(TAB_SYNC_WAIT_MS - 1);
     expect(state.synced).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(state.synced).toBe(true);
