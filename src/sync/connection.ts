@@ -99,6 +99,20 @@ export function connectionOrNothing(who: string, made: unknown): Connection | un
   return (made as Connection | undefined) || undefined;
 }
 
+/**
+ * Destroys each connection on its own: an app's connector whose destroy() throws (a provider it
+ * already tore down) kept the rest open — the doc, a worker's lock and its retirement.
+ */
+export function destroyEach(connections: (Connection | undefined)[]): void {
+  for (const c of connections) {
+    try {
+      c?.destroy();
+    } catch (error) {
+      console.error("shared-fetch: a connection's destroy() threw; the rest is closed anyway", error);
+    }
+  }
+}
+
 /** Throws a TypeError unless `value` looks like a Y.Doc (by shape: another copy of yjs is another class). */
 export function requireDoc(fn: string, value: unknown): asserts value is Doc {
   const doc = value as Doc | null;

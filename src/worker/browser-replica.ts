@@ -7,7 +7,7 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
-import { connectionOrNothing, type Connection } from "../sync/connection.ts";
+import { connectionOrNothing, destroyEach, type Connection } from "../sync/connection.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX, type BrowserConfig } from "./protocol.ts";
 import { KEY_LOCK_PREFIX, keyLockGate } from "./key-lock-gate.ts";
@@ -274,7 +274,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
 
   /** Closes the doc and what connects it (once: a refused worker closes them, and retires later). */
   const closeDoc = (): void => {
-    for (const c of connections.splice(0)) c.destroy();
+    destroyEach(connections.splice(0));
     for (const close of closers.splice(0)) close();
     doc?.destroy();
   };
@@ -288,7 +288,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     if (destroyed || crashed) return;
     crashed = true;
     for (const s of stores.values()) internalsOf(s).dev.crash();
-    for (const c of connections) c.destroy();
+    destroyEach(connections);
     for (const close of closers) close();
     for (const session of [...sessions]) session.close();
     release?.();

@@ -8,7 +8,7 @@ import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
-import { connectionOrNothing, type Connection } from "../sync/connection.ts";
+import { connectionOrNothing, destroyEach, type Connection } from "../sync/connection.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
 import type { BrowserConfig } from "./protocol.ts";
@@ -19,8 +19,7 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
   const tabs = connectTabs(doc, { name: options.name });
   let peers: Connection | undefined;
   const disconnect = () => {
-    peers?.destroy();
-    tabs.destroy();
+    destroyEach([peers, tabs]);
     doc.destroy();
   };
   let store: SharedFetchStoreWithExtras;
