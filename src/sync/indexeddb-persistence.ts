@@ -156,10 +156,15 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     } catch (error) {
       return fail("refused a write", error);
     }
-    if (++stored < MERGE_AT) return;
+    // Put off by each write, a merge never came while updates never paused for a second (the
+    // heartbeats of requests in flight in a few tabs): past twice the count, one due is kept.
+    if (++stored < MERGE_AT || (stored > 2 * MERGE_AT && mergeTimer !== undefined)) return;
     clearTimeout(mergeTimer);
     // An async function: whatever it throws, even at once, comes back as a rejection.
-    mergeTimer = setTimeout(() => void merge().catch((error: unknown) => fail("could not merge its updates", error)), MERGE_AFTER_MS);
+    mergeTimer = setTimeout(() => {
+      mergeTimer = undefined;
+      void merge().catch((error: unknown) => fail("could not merge its updates", error));
+    }, MERGE_AFTER_MS);
   }
 
   function destroy(): Promise<void> {
