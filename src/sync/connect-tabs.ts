@@ -100,6 +100,14 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (loaded) resolveLoaded();
   let resolveComplete!: () => void;
   const complete = new Promise<void>((resolve) => (resolveComplete = resolve));
+  const post = (frame: Uint8Array): void => {
+    if (channel === null || destroyed) return;
+    channel.postMessage(frame);
+  };
+  const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
+  // Asked for before the lock state is: of two tabs opened at once, whichever query comes second
+  // sees the first tab's lock (both queries served before both requests, each took itself for alone).
+  tabFlush.hold();
   // In sync once a tab whose state is complete answered (its state, IndexedDB included, has reached
   // us: no need to read the database ourselves), or once IndexedDB is read and no other tab lives
   // (no other tab of the name holds its Web Lock) or none answered soon.
@@ -107,12 +115,6 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     complete,
     Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
-  const post = (frame: Uint8Array): void => {
-    if (channel === null || destroyed) return;
-    channel.postMessage(frame);
-  };
-  const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
-  tabFlush.hold();
   const unregister = registerConnector(doc, {
     whenSynced,
     crossDevice: false,
@@ -306,9 +308,10 @@ function noOtherTabs(name: string, own: string): Promise<void> {
   if (typeof locks?.query !== "function") return never;
   return locks.query().then(
     (state) => {
-      const names = (state.held ?? []).map((lock) => lock.name ?? "");
+      // Its own tab lock, held by now, is not another's: an older version's tab is still waited for.
+      const names = (state.held ?? []).map((lock) => lock.name ?? "").filter((n) => tabNonce(n, name) !== own);
       const tabs = names.some((n) => n.startsWith(TAB_LOCK_PREFIX));
-      const peer = (n: string) => (tabNonce(n, name) ?? own) !== own || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
+      const peer = (n: string) => tabNonce(n, name) !== undefined || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
       return names.some(peer) ? never : undefined;
     },
     () => never,
