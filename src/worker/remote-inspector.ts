@@ -120,16 +120,19 @@ export class RemoteInspector {
     return this.mirror.records;
   }
 
+  // The lists kept are frozen; each read gets its own, as a replica of its own hands out: a caller
+  // that sorts one in place (its records stay frozen) was thrown at in this tab alone.
   inspect(): Inspection {
-    return this.inspection;
+    const i = this.inspection;
+    return { ...i, keys: [...i.keys], replicas: [...i.replicas], malformed: [...i.malformed] };
   }
 
   claims(): [string, ClaimRecord][] {
-    return this.claimList;
+    return [...this.claimList];
   }
 
   malformed(): MalformedRecord[] {
-    return this.malformedList;
+    return [...this.malformedList];
   }
 
   destroy(): void {

@@ -54,3 +54,34 @@ it("a caller that writes into a SharedWorker tab's claims(), inspect() or malfor
   host.calls[0]!.respond(200, { ok: true });
   await expect(asked).resolves.toMatchObject({ status: "success" });
 });
+
+it("a caller that sorts what a SharedWorker tab's claims(), inspect() or malformed() handed out is not thrown at, as in a replica of its own, and the next read is as the worker sent it", async () => {
+  const host = new Host();
+  const peer = new Y.Doc();
+  const store = browser(host, { connectPeers: (doc) => (linkDocs(doc, peer), undefined) }).tab();
+  store.onInspect(() => {});
+  const urls = [`${API}/b`, `${API}/a`];
+  const asked = urls.map((url) => store.ensure({ url }));
+  for (const a of asked) a.catch(() => {}); // awaited below
+  await until(() => host.calls.length === 2);
+  for (const k of ["k1", "k2"]) {
+    const bad = new Y.Array<unknown>();
+    bad.push([{ t: "results", k, v: { rev: "one" }, s: 1 }]);
+    peer.getArray<unknown>(ROOT).push([bad]);
+  }
+  await until(() => store.inspect().keys.filter((k) => k.claim).length === 2 && store.malformed().length === 2);
+  const before = structuredClone({ claims: store.claims(), inspection: store.inspect(), malformed: store.malformed() });
+
+  // In place, as `[...]` of a replica of its own allows: each read there is a new array.
+  const desc = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+  expect(() => store.claims().sort(([a], [b]) => desc(a, b))).not.toThrow();
+  expect(() => store.inspect().keys.sort((a, b) => desc(a.key, b.key))).not.toThrow();
+  expect(() => store.inspect().replicas.reverse()).not.toThrow();
+  expect(() => store.inspect().malformed.sort((a, b) => desc(a.key ?? "", b.key ?? ""))).not.toThrow();
+  expect(() => store.malformed().reverse()).not.toThrow();
+  expect(() => store.malformed().splice(0)).not.toThrow();
+
+  expect({ claims: store.claims(), inspection: store.inspect(), malformed: store.malformed() }).toEqual(before);
+  for (const call of host.calls) call.respond(200, { ok: true });
+  await Promise.all(asked);
+});
