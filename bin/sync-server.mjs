@@ -14,6 +14,18 @@ import * as awarenessProtocol from "y-protocols/awareness";
 import * as encoding from "lib0/encoding";
 import * as decoding from "lib0/decoding";
 
+// Configured by HOST and PORT alone: `--port 4000` served quietly on 1234, `--help` started a server.
+const [arg] = process.argv.slice(2);
+if (arg === "--help" || arg === "-h") {
+  console.log(`Usage: shared-fetch-server
+A y-websocket sync server for development: rooms in memory, no authentication, no TLS.
+Environment: HOST (default 127.0.0.1), PORT (default 1234; 0 picks a free port).`);
+  process.exit(0);
+}
+if (arg !== undefined)
+  stopAtStart(
+    `takes no arguments, got ${JSON.stringify(arg)}: set HOST and PORT in the environment (e.g. PORT=4000 shared-fetch-server); --help says more`,
+  );
 const host = process.env.HOST || "127.0.0.1";
 const portText = process.env.PORT || "1234";
 // Checked whole: parseInt read "12abc" as 12 and served there; "abc" died in a stack trace.

@@ -39,3 +39,33 @@ describe("bin/sync-server.mjs refuses a bad PORT at start, naming it", () => {
     );
   }, 15_000);
 });
+
+describe("bin/sync-server.mjs reads its configuration from HOST and PORT alone: --help says so, an argument is refused", () => {
+  const runWith = (args: string[]) =>
+    runToExit([script, ...args], { env: { ...process.env, HOST: "127.0.0.1", PORT: "0" }, killAfterMs: 5_000 });
+
+  it.each(["--help", "-h"])(
+    "%s prints the usage and exits 0, serving nothing",
+    async (flag) => {
+      const { code, output } = await runWith([flag]);
+      expect(code).toBe(0);
+      expect(output).toMatch(/^Usage: shared-fetch-server\n/);
+      expect(output).toContain("HOST");
+      expect(output).toContain("PORT");
+      expect(output).not.toContain("listening");
+    },
+    15_000,
+  );
+
+  it.each([["--port", "4000"], ["4000"], ["--host=0.0.0.0"]])(
+    "%s: refused, naming it, instead of a server quietly on 127.0.0.1:1234",
+    async (...args) => {
+      const { code, output } = await runWith(args);
+      expect(code).toBe(1);
+      expect(output.trim()).toBe(
+        `sync server: takes no arguments, got ${JSON.stringify(args[0])}: set HOST and PORT in the environment (e.g. PORT=4000 shared-fetch-server); --help says more`,
+      );
+    },
+    15_000,
+  );
+});
