@@ -104,6 +104,11 @@ export function build(input: BuildInputs): Built {
       local: false,
       malformed: true,
     });
+  // A row shows 200 characters of a label: rows alike up to there (twins named past the cut, or labels
+  // that differ only past it) read and are announced as one, unless their key's hash follows the cut.
+  const alike = new Map<string, number>();
+  for (const { label } of keys) alike.set(label, (alike.get(label) ?? 0) + 1);
+  for (const row of keys) if (alike.get(row.label)! > 1) row.label += ` · ${row.key.slice(0, 8)}`;
   keys.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { keys, replicas: replicas(input, keys) };
 }

@@ -62,4 +62,27 @@ describe("devtools: calls of one label (resumed mutations) are told apart by the
       expect(texts.join("\n")).not.toContain(SECRET);
     });
   });
+
+  it("labels longer than the Keys tab shows (200 characters) are told apart too: the key's hash survives the cut, in the row and in its buttons' names", async () => {
+    const c = cluster(1, { settleMs: 0 });
+    c.host.auto = () => ({ status: 200, body: { ok: true } });
+    const a = c.stores[0]!;
+    const long = `${URL_A}/${"segment/".repeat(30)}`;
+    const post = (callId: string) => a.ensure({ url: long, method: "POST", body: "{}", callId });
+    // Two calls of one POST (one label), and two GETs whose labels differ only past the cut.
+    await Promise.all([
+      post("m1@1700000000000#0"),
+      post("m1@1700000000000#1"),
+      a.ensure({ url: `${long}a` }),
+      a.ensure({ url: `${long}b` }),
+    ]);
+    render(<SharedFetchDevtools store={a} initialIsOpen />);
+    await waitFor(() => expect(screen.getAllByTestId("key-row")).toHaveLength(4));
+    const rows = screen.getAllByTestId("key-row");
+    const headers = rows.map((r) => within(r).getByRole("rowheader").textContent!);
+    expect(new Set(headers).size).toBe(4);
+    for (const [i, row] of rows.entries()) expect(headers[i]).toContain(row.dataset.key!.slice(0, 8));
+    const details = screen.getAllByRole("button", { name: /^Details of / }).map((b) => b.getAttribute("aria-label"));
+    expect(new Set(details).size).toBe(4);
+  });
 });
