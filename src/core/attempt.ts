@@ -1,7 +1,7 @@
 import { AttemptClaim } from "./attempt-claim.ts";
 import type { StopReason } from "./attempt-deps.ts";
 import { abortError, isAbortError } from "./errors.ts";
-import type { Outcome } from "./fetcher.ts";
+import type { Outcome, OutcomeError } from "./fetcher.ts";
 import { networkCause } from "./causes.ts";
 import { inNextPageTask } from "./page-lifecycle.ts";
 import { writeOutcome } from "./writeback.ts";
@@ -54,7 +54,12 @@ export class Attempt extends AttemptClaim {
     const signal = this.controller.signal;
     let run: Promise<Outcome>;
     try {
-      run = job.run({ signal, rev, idempotencyKey: `${job.key}.${rev}.${this.record?.ik ?? this.nonce}` });
+      run = job.run({
+        signal,
+        rev,
+        idempotencyKey: `${job.key}.${rev}.${this.record?.ik ?? this.nonce}`,
+        failed: (n, e) => this.failed(n, e),
+      });
     } catch (error) {
       run = Promise.reject(error);
     }
@@ -67,6 +72,19 @@ export class Attempt extends AttemptClaim {
         : // Never a dependency's error text in the doc: it may quote a URL or a header (invariant 13).
           judged({ ok: false, error: { message: `${job.label}: ${networkCause(error)}` } }),
     );
+  }
+
+  /**
+   * A failure the claim retries, told in our claim while it stands (never in another's: a
+   * takeover's count starts anew). A rewrite of the claim, once per failure: in a partition one
+   * may race a takeover and win (clientID); both requests still run and write back by revision
+   * (invariant 6), and the losing claimant's later failures are not told (the claim is not its own).
+   */
+  private failed(n: number, failure: OutcomeError): void {
+    const { job, deps, record } = this;
+    if (this.state.phase !== "running" || !record || deps.records.claims.get(job.key)?.nonce !== this.nonce) return;
+    this.record = { ...record, failed: { ...failure, n } };
+    deps.write(() => deps.records.claims.set(job.key, this.record!));
   }
 
   /**

@@ -15,7 +15,7 @@ export function fetchJob(deps: FetchJobDeps, req: NormalizedRequest, leaseMs: nu
     label: requestLabel(req),
     leaseMs,
     results: deps.records.results,
-    run: async ({ signal, idempotencyKey }) => {
+    run: async ({ signal, idempotencyKey, failed }) => {
       // When the attempt whose outcome is recorded was sent: the data was read from the host no
       // earlier (freshness.ts). Not when the job was made: a job a replica keeps for a key may run
       // long after, to take over a claim its claimant abandoned.
@@ -24,7 +24,7 @@ export function fetchJob(deps: FetchJobDeps, req: NormalizedRequest, leaseMs: nu
         at = Date.now();
         return performFetch(deps.fetch, req, { signal, idempotencyKey, maxResultBytes: deps.maxResultBytes });
       };
-      return { ...(await withRetries(once, retry, signal)), at };
+      return { ...(await withRetries(once, retry, signal, failed)), at };
     },
   };
 }

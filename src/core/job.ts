@@ -1,5 +1,5 @@
 import type { Attempt } from "./attempt.ts";
-import type { Outcome } from "./fetcher.ts";
+import type { Outcome, OutcomeError } from "./fetcher.ts";
 import type { WorkKind } from "./key.ts";
 import type { RecordMap } from "./lanes.ts";
 import type { ClaimRecord, ResultRecord } from "./records.ts";
@@ -12,7 +12,13 @@ export type Job = {
   label: string;
   leaseMs: number;
   results: RecordMap<ResultRecord>;
-  run(ctx: { signal: AbortSignal; rev: number; idempotencyKey: string }): Promise<Outcome>;
+  /** `failed`: each failure the claim retries (see withRetries), told in the claim for the replicas that joined it. */
+  run(ctx: {
+    signal: AbortSignal;
+    rev: number;
+    idempotencyKey: string;
+    failed?: (failures: number, error: OutcomeError) => void;
+  }): Promise<Outcome>;
 };
 
 export type Waiter = {

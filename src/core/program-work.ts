@@ -97,7 +97,7 @@ export class ProgramWork {
       label: `PROGRAM ${u.origin}${u.pathname}${u.search ? "?…" : ""}${compile ? " (compiled)" : ""}`,
       leaseMs,
       results: this.opts.records.programs,
-      run: ({ signal, rev }) => {
+      run: ({ signal, rev, failed }) => {
         let tries = 0;
         const again = rev > 1 || this.resolved.has(key);
         this.seen(key);
@@ -132,6 +132,7 @@ export class ProgramWork {
           },
           retry,
           signal,
+          failed,
         );
       },
     };

@@ -1,3 +1,4 @@
+import type { OutcomeError } from "./fetcher.ts";
 import { isId, isPlainObject, own } from "./request.ts";
 
 /** "Replica R works on this key at revision `rev`": a lease on the right to fetch, not a timeout. */
@@ -39,7 +40,15 @@ export type ClaimRecord = {
    * come home at this revision, first home counts (invariant 6), however old its request.
    */
   takeover?: true;
+  /**
+   * How many attempts of this claim failed and were retried (`n`; absent: none, or an older
+   * version), rewritten once per failure, with the last failure as its error record would say it
+   * (no secret, invariant 13): replicas that joined the claim show them as its claimant does.
+   */
+  failed?: ClaimFailures;
 };
+
+export type ClaimFailures = OutcomeError & { n: number };
 
 /**
  * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
@@ -135,6 +144,17 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (ik !== undefined) claim.ik = ik;
   if (at !== undefined) claim.at = at as number;
   if (takeover) claim.takeover = true;
+  // A malformed count is read as none, never as a malformed claim: that would hide a live
+  // claimant (a takeover, or "done, nothing here") for a field that only informs.
+  const failed = own(value, "failed");
+  const status = isPlainObject(failed) && own(failed, "status");
+  if (
+    isPlainObject(failed) &&
+    isRev(own(failed, "n")) &&
+    typeof own(failed, "message") == "string" &&
+    (status === undefined || Number.isInteger(status))
+  )
+    claim.failed = failed as ClaimFailures;
   // Read by the engine and handed out as read (store.claims()): a caller cannot change its verdicts.
   return Object.freeze(claim);
 }

@@ -196,14 +196,21 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * Runs `attempt` until it succeeds or the policy gives up; resolves with the last outcome only
  * (an error is recorded once, after the last attempt). Rejects with AbortError when `signal`
- * aborts, during an attempt or a pause.
+ * aborts, during an attempt or a pause. `failed` hears each failure that is retried (the count so
+ * far, as TanStack's `failureCount` reads after it), the last one not: its error is the outcome.
  */
-export async function withRetries(attempt: () => Promise<Outcome>, policy: RetryPolicy, signal: AbortSignal): Promise<Outcome> {
+export async function withRetries(
+  attempt: () => Promise<Outcome>,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+  failed?: (failures: number, error: OutcomeError) => void,
+): Promise<Outcome> {
   for (let failures = 0; ; failures++) {
     const outcome = await attempt();
     if (outcome.ok || signal.aborted) return outcome;
     const { error } = outcome;
     if ((await ask(() => policy.retry(failures, error), false)) !== true) return outcome;
+    failed?.(failures + 1, error);
     const delay = await ask(() => policy.delayMs(failures, error, signal), 0);
     await sleep(Number.isFinite(delay) && delay > 0 ? delay : 0, signal);
   }

@@ -32,6 +32,7 @@ export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   if (claim && claim.rev > recorded) {
     const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
     view = { replicaId: claim.replicaId, mine, stale: mine ? false : input.isStale(claim) };
+    if (claim.failed) view.failed = claim.failed;
   } else if (localRev !== undefined && localRev > recorded) {
     view = { replicaId, mine: true, stale: false };
   }
@@ -56,7 +57,8 @@ export function sameSnapshot(a: Snapshot | undefined, b: Snapshot): boolean {
     a.error?.status === b.error?.status &&
     a.claim?.replicaId === b.claim?.replicaId &&
     a.claim?.mine === b.claim?.mine &&
-    a.claim?.stale === b.claim?.stale
+    a.claim?.stale === b.claim?.stale &&
+    a.claim?.failed === b.claim?.failed
   );
 }
 

@@ -27,6 +27,8 @@ export type ClaimView = {
   mine: boolean;
   /** True when the claimant is believed gone (lease ran out, lock released or presence left). */
   stale: boolean;
+  /** How many attempts of this claim failed and were retried so far (`n`; absent: none), and the last failure. */
+  failed?: SnapshotError & { n: number };
 };
 
 export type SnapshotError = { message: string; status?: number | undefined };

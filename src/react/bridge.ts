@@ -1,5 +1,6 @@
 import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
+import { showClaimFailures } from "./claim-failures.ts";
 import { noteSubscribed } from "./demand.ts";
 import { notePaused } from "./paused-calls.ts";
 import { heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
@@ -293,6 +294,7 @@ class Bridge {
     quiet.add(query);
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);
+      showClaimFailures(query, registration.snapshot());
     } catch (error) {
       // A listener must not throw into the store or TanStack; the next notice checks again.
       console.error("shared-fetch: could not put a recorded result into the query cache", error);

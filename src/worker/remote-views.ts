@@ -280,7 +280,8 @@ function sameSnapshot(a: Snapshot, b: Snapshot): boolean {
     a.status !== b.status ||
     a.claim?.replicaId !== b.claim?.replicaId ||
     a.claim?.mine !== b.claim?.mine ||
-    a.claim?.stale !== b.claim?.stale
+    a.claim?.stale !== b.claim?.stale ||
+    a.claim?.failed?.n !== b.claim?.failed?.n
   )
     return false;
   if (a.error?.message !== b.error?.message || a.error?.status !== b.error?.status) return false;

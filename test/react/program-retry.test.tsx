@@ -4,7 +4,8 @@
  * does (README, "Coming from TanStack Query": retries run inside the claim): yours, else the
  * client's defaults, else TanStack's (3 in a browser); fetchQuery / prefetchQuery retry nothing
  * unless told. The claimant re-resolves while its claim stands: a pane of another replica stays
- * pending through the retries and never shows the failure that was retried.
+ * pending through the retries, shows the claim's failure count, and never shows the failure that
+ * was retried as an error.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
@@ -35,7 +36,7 @@ afterEach(cleanup);
 
 describe("useProgram's retry runs inside the claim (README: retries run inside the claim)", () => {
   it(
-    "retry: 2 re-resolves after a failed module; another replica's pane stays pending, neither pane ever shows an error (the claimant's shows failureCount 1 during its retry)",
+    "retry: 2 re-resolves after a failed module; another replica's pane stays pending, neither pane ever shows an error (both show failureCount 1 during the claimant's retry)",
     { timeout: 20_000 },
     async () => {
       const c = cluster(2, { settleMs: 0 });
@@ -51,7 +52,8 @@ describe("useProgram's retry runs inside the claim (README: retries run inside t
       expect(helperCalls()).toBe(2);
       expect([...a, ...b].every((s) => s.error === null)).toBe(true);
       expect(a.map((s) => s.failureCount).filter((n, i, all) => n !== all[i - 1])).toEqual([0, 1, 0]);
-      expect(b.every((s) => s.failureCount === 0)).toBe(true);
+      // B joined A's claim after its failure: it shows the claim's count (1) until the result.
+      expect(b.map((s) => s.failureCount).filter((n, i, all) => n !== all[i - 1])).toEqual([0, 1, 0]);
       expect(b.filter((s) => s.status === "pending").length).toBeGreaterThan(0);
     },
   );

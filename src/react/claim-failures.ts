@@ -1,0 +1,25 @@
+import type { Query } from "@tanstack/react-query";
+import type { Snapshot } from "../core/types.ts";
+import { SharedFetchError } from "./shared-error.ts";
+
+/** The claim's failure count last shown in each fetching query (0 before any). */
+const shown = new WeakMap<object, number>();
+
+/**
+ * A fetching query shows the failures of the claim it waits on, as the claimant's own query shows
+ * them (retryPolicy in demand.ts): a tab or a QueryClient that joined the claim, a SharedWorker tab
+ * whose worker retries by itself. Only a change of the claim's count is shown, so that a snapshot
+ * read before the claimant's rewrite never sets back a count its own policy just raised; a new
+ * claim (a takeover) starts again from its own count. No claim: the outcome is on its way through
+ * the query function, and TanStack's error action adds the last failure to the count shown.
+ */
+export function showClaimFailures(query: Query<unknown, Error, unknown, readonly unknown[]>, { claim }: Snapshot): void {
+  const { state } = query;
+  if (state.fetchStatus == "idle") return void shown.delete(query);
+  const failed = claim?.failed;
+  const n = failed?.n ?? 0;
+  if (!claim || n === (shown.get(query) ?? 0)) return;
+  shown.set(query, n);
+  if (n !== state.fetchFailureCount)
+    query.setState({ ...state, fetchFailureCount: n, fetchFailureReason: failed ? new SharedFetchError(failed) : null });
+}
