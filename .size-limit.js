@@ -141,7 +141,8 @@ export default [
   // cache; one cache listener for every request kept past cancelQueries): 44.16 → 44.60 kB.
   // Raised by 0.5 KiB with retries shown in failureCount as TanStack shows them and the bridge's
   // own lookups kept from counting as reads: 44.99 → 45.06 kB.
-  row("  + connectTabs", main, [...hook, "connectTabs"], "44.5 KiB"),
+  // Raised by 0.5 KiB with a claim's failed attempts told in the claim, so that every tab joined to it shows TanStack's failureCount and failureReason as the claimant does (records.ts, claim-failures.ts): 45.41 → 45.69 kB.
+  row("  + connectTabs", main, [...hook, "connectTabs"], "45 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
   // Raised by 1 KiB with the first row's changes and connectPeers' url and room checks and its
   // presence drop kept local: 41.18 → 41.87 kB.
@@ -167,7 +168,8 @@ export default [
   // look in a SharedWorker tab: 48.90 → 49.17 kB.
   // Raised by 0.5 KiB with the round that raised the rows above, the store's own deliveries told
   // from hydrated data, and IndexedDB written one transaction at a time: 49.17 → 49.67 kB.
-  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "49 KiB"),
+  // Raised by 0.5 KiB with the same, as the row above: 50.13 → 50.42 kB.
+  row("  + connectTabs + connectPeers", main, [...hook, "connectTabs", "connectPeers"], "49.5 KiB"),
   // The worker's tab side and the worker itself also carry retries across the port, the fallback
   // from a worker that fails, the standby's live doc and its asks and key locks queued in advance
   // (39.8 and 37.0 KiB measured with them; the claim fences add 0.4 KiB to every row; URLs parsed
@@ -205,7 +207,9 @@ export default [
     // result is recorded, and an unobserved query's read asking the worker: 21.29 → 21.60 kB.
     // Raised by 0.5 KiB with a tab's views of keys it let go bounded (remote-views.ts) and the
     // store's own deliveries told from hydrated data and the app's query function: 21.60 → 22.04 kB.
-    "22 KiB",
+    // Raised by 0.5 KiB with a claim's failed attempts shown in a tab the worker serves (remote-views.ts,
+    // claim-failures.ts) and each read of the worker's inspection its own array: 22.48 → 22.64 kB.
+    "22.5 KiB",
   ),
   // Raised by 0.5 KiB with the settle window bounded by the initial sync, the first claim freed by
   // a refused connection and no window while disconnected (settle-window.ts, sync-clock.ts): 41.37 →
@@ -239,7 +243,9 @@ export default [
   // 49.39 → 49.67 kB.
   // Raised by 0.5 KiB with the src/core split into modules of at most 250 lines (issue 7: engine.ts a loop over decide;
   // helpers taking the engine compress less well than `this.` in one class): 50.17 → 50.29 kB.
-  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "49.5 KiB"),
+  // Raised by 0.5 KiB with a claim's failed attempts told in the claim and each connection of a
+  // retiring worker destroyed on its own (connection.ts destroyEach): 50.58 → 50.83 kB.
+  row("SharedWorker replica (shared-fetch/worker)", "dist/src/worker/index.js", ["serveBrowserReplica"], "50 KiB"),
   // The gated entry renders nothing outside development and keeps none of the panel's code.
   row("devtools in a production build (shared-fetch/devtools)", "dist/devtools/index.js", ["SharedFetchDevtools"], "1 KiB"),
   // Raised by 4.5 KiB (16.52 → 21.20 kB) when the mirror of a SharedWorker's doc moved from every

@@ -146,15 +146,15 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (takeover) claim.takeover = true;
   // A malformed count is read as none, never as a malformed claim: that would hide a live
   // claimant (a takeover, or "done, nothing here") for a field that only informs.
+  // Copied field by field and frozen, as the claim: the doc's own object is never handed out.
   const failed = own(value, "failed");
-  const status = isPlainObject(failed) && own(failed, "status");
-  if (
-    isPlainObject(failed) &&
-    isRev(own(failed, "n")) &&
-    typeof own(failed, "message") == "string" &&
-    (status === undefined || Number.isInteger(status))
-  )
-    claim.failed = failed as ClaimFailures;
+  if (isPlainObject(failed)) {
+    const n = own(failed, "n");
+    const message = own(failed, "message");
+    const status = own(failed, "status");
+    if (isRev(n) && typeof message == "string" && (status === undefined || Number.isInteger(status)))
+      claim.failed = Object.freeze(status === undefined ? { n, message } : { n, message, status: status as number });
+  }
   // Read by the engine and handed out as read (store.claims()): a caller cannot change its verdicts.
   return Object.freeze(claim);
 }

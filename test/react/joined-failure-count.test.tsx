@@ -241,5 +241,10 @@ describe("a claim's failure count as peers write it (invariant 14)", () => {
     expect(validateClaim(claimOf({ failed: { n: 3.5, message: "boom" } }))).toEqual(claimOf({}));
     const failed = { n: 3, message: "boom", status: 503 };
     expect(validateClaim(claimOf({ failed }))).toEqual(claimOf({ failed }));
+    // Hardening (invariant 14): read as a copy of the fields it names, frozen, never the doc's own object.
+    const read = validateClaim(claimOf({ failed: { ...failed, secret: "x" } }));
+    if (typeof read === "string") throw new Error(read);
+    expect(read.failed).toEqual(failed);
+    expect(Object.isFrozen(read.failed)).toBe(true);
   });
 });
