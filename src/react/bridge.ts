@@ -3,7 +3,7 @@ import type { SharedFetchStore } from "../core/types.ts";
 import { showClaimFailures } from "./claim-failures.ts";
 import { noteSubscribed } from "./demand.ts";
 import { notePaused } from "./paused-calls.ts";
-import { heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
+import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
@@ -167,6 +167,7 @@ class Bridge {
     const query = event.query as AnyQuery;
     switch (event.type) {
       case "removed":
+        devtoolsHeld.delete(query);
         this.looked.get(query)?.off?.();
         this.reads.get(query)?.();
         this.mine.delete(query);
@@ -178,9 +179,10 @@ class Bridge {
         // Back to its initial state (resetQueries): what is recorded now, if newer, goes in at once,
         // watched or not, before the refetch that follows starts (it would keep it out meanwhile).
         const registration = registrationOf(query, this.store);
+        devtoolsHeld[byDevtools(query) ? "add" : "delete"](query);
         const reset = noteAction(query, event.action, registration, this.client.isMutating() > 0) && registration;
         this.reconcile(query);
-        if (reset) (reset.push ?? pushRecorded)(this.client, query, reset);
+        if (reset) this.push(query, reset);
         else if (this.watches.has(query)) this.schedule(query);
         return;
       }
@@ -290,7 +292,8 @@ class Bridge {
   /** What is recorded, into the query if newer; its own set hands the query out again (read), which it skips. */
   private push(query: AnyQuery, registration: Registration): void {
     // Data the app set while a mutation of this tab runs (an optimistic update) waits for it.
-    if (heldBack.has(query) && this.client.isMutating()) return;
+    // A state the Query devtools set stays until their Restore.
+    if ((heldBack.has(query) && this.client.isMutating()) || byDevtools(query)) return;
     quiet.add(query);
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);

@@ -62,6 +62,21 @@ export const setByApp = new WeakMap<object, number>();
  */
 export const heldBack = new WeakSet<object>();
 
+/**
+ * Whether TanStack's Query devtools put the query in a state of their own (Trigger Loading, Trigger
+ * Error), told by the options they keep in its fetchMeta to restore it: this tab's view alone, which
+ * no recorded result replaces until their Restore, or the query's next fetch, ends it.
+ */
+export const byDevtools = (query: AnyQuery): boolean =>
+  !!(query.state.fetchMeta as { __previousQueryOptions?: unknown } | null)?.__previousQueryOptions;
+
+/**
+ * The queries in such a state, as the bridge last saw them: their initialData must not give the
+ * recorded result back meanwhile (TanStack consults it whenever their observers render while they
+ * hold no data: Trigger Loading came undone at once, and its fetch, never ending, was left running).
+ */
+export const devtoolsHeld = new Set<AnyQuery>();
+
 /** Told of each action on a query's state, for what its fetch delivers in parts (an infinite query's pages). */
 export const onAction = new WeakMap<object, (action: { type: string; manual?: boolean }) => void>();
 

@@ -28,7 +28,7 @@ import {
   retryPolicy,
   takeFetch,
 } from "./demand.ts";
-import { markDelivered, setByApp, shownSince } from "./push.ts";
+import { devtoolsHeld, markDelivered, setByApp, shownSince } from "./push.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { absoluteUrl, toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
@@ -205,12 +205,18 @@ export function unwrap<T>(snap: Snapshot): T {
 
 /**
  * Whether a query may show what the store recorded for its work (`work`: the store's key, absent
- * for bad input) as its initialData: not while its own query function runs (that delivers), and
- * not a record the store no longer hears of (a SharedWorker tab's key it stopped showing: its age
- * would be taken as fresh where another tab has recorded newer data since).
+ * for bad input) as its initialData: not while its own query function runs (that delivers), nor
+ * while the Query devtools hold it in a state of theirs (push.ts, devtoolsHeld), and not a record
+ * the store no longer hears of (a SharedWorker tab's key it stopped showing: its age would be
+ * taken as fresh where another tab has recorded newer data since).
  */
 export function mayShowRecorded(store: SharedFetchStore, id: string, work: string | undefined): boolean {
-  return work !== undefined && !isRunning(store, id) && (store as Extras).hears?.call(store, work) !== false;
+  return (
+    work !== undefined &&
+    !isRunning(store, id) &&
+    ![...devtoolsHeld].some((query) => JSON.stringify(query.queryKey) == id) &&
+    (store as Extras).hears?.call(store, work) !== false
+  );
 }
 
 /**
