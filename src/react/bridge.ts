@@ -1,7 +1,7 @@
 import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
 import { showClaimFailures } from "./claim-failures.ts";
-import { noteSubscribed } from "./demand.ts";
+import { listenToQueryDevtools, noteSubscribed } from "./demand.ts";
 import { notePaused } from "./paused-calls.ts";
 import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
 
@@ -313,6 +313,7 @@ function bridgeOf(client: QueryClient, store: SharedFetchStore): Bridge {
   let byStore = bridges.get(client);
   if (!byStore) {
     bridges.set(client, (byStore = new Map()));
+    listenToQueryDevtools();
     // Once per client, for as long as it lives: a call must be seen pausing, before it runs.
     client.getMutationCache().subscribe(notePaused);
   }

@@ -49,6 +49,27 @@ export type FetchRecord = {
 };
 
 const fetches = new WeakMap<object, FetchRecord>();
+
+/**
+ * Queries whose fetch, about to start, is the Refetch button of TanStack's Query devtools: a bare
+ * `query.fetch()`, which tells nothing of why, told by the event the devtools dispatch on `window`
+ * right before it. An explicit refetch, as an observer's `refetch()`: a fresh shared query sent
+ * nothing on it, where a plain one always refetches.
+ */
+let devtoolsRefetch: Set<unknown> | undefined;
+
+/** Listens, once per page, for the Query devtools' events (see devtoolsRefetch). */
+export function listenToQueryDevtools(): void {
+  if (devtoolsRefetch || typeof addEventListener != "function") return;
+  const asked = (devtoolsRefetch = new Set());
+  addEventListener("@tanstack/query-devtools-event", (event) => {
+    const { type, queryHash } = ((event as CustomEvent).detail ?? {}) as { type?: unknown; queryHash?: unknown };
+    if (type != "REFETCH") return;
+    asked.add(queryHash);
+    // Its fetch starts at once, or not at all (one was running).
+    queueMicrotask(() => asked.delete(queryHash));
+  });
+}
 /** The query each fetch runs for, by its key: the very array TanStack then hands its query function. */
 const fetchedBy = new WeakMap<object, AnyQuery>();
 const mounted = new WeakSet<object>();
@@ -64,7 +85,7 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
       const { staleTime, _optimisticResults } = context.options as { staleTime?: unknown; _optimisticResults?: unknown };
       noteFetching(query);
       fetches.set(query, {
-        fetchOptions: context.fetchOptions,
+        fetchOptions: context.fetchOptions ?? (devtoolsRefetch?.delete(query.queryHash) ? { cancelRefetch: true } : undefined),
         retry: retry as RetryValue,
         retryDelay: retryDelay as RetryDelayValue,
         networkMode,

@@ -101,6 +101,14 @@ async function answered() {
 const fresh = { shared: "success idle 1", plain: "success idle 1", b: "success idle 1" };
 
 describe("the Query devtools' buttons on a shared query, beside a plain one", () => {
+  it("Refetch (a bare query.fetch()) on fresh data sends one request that every tab shows, as a plain query's Refetch sends one; before, a fresh shared query sent nothing", async () => {
+    const t = await tabs();
+    expect(t.last()).toEqual(fresh);
+    await press(t, (query) => queryDevtools.refetch(query));
+    expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
+    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
+  });
+
   it("Invalidate: one request for both tabs (invalidateQueries' shared path), as a plain query refetches once", async () => {
     const t = await tabs();
     expect(t.last()).toEqual(fresh);
