@@ -157,4 +157,35 @@ describe("devtools in chromium tabs", () => {
     expect(tab.consoleProblems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  it("TanStack's Query devtools (ReactQueryDevtoolsPanel) in the same shell: Trigger Error on the shared query shows the error in this tab only, writes nothing another tab shows, and Restore brings the recorded result back", async () => {
+    const api = `/api/${uniqueName("query-devtools")}`;
+    host.plan(api, [{ delayMs: 0 }]);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const tabsName = uniqueName("tabs");
+    const url = (shell: string) => `${host.origin}/?${new URLSearchParams({ api, tabs: tabsName, shell })}`;
+    const tab = await open(await context.newPage(), url("1"), "shell");
+    const other = await open(await context.newPage(), url("0"), "other");
+    for (const t of [tab, other]) await expect.poll(() => t.page.getByTestId("status").innerText(), { timeout: 30_000 }).toBe("success");
+    const page = tab.page;
+    await page.getByText("TanStack Query", { exact: true }).first().click();
+    const row = page.locator(".tsqd-query-row", { hasText: "shared-fetch" }).first();
+    await row.waitFor({ timeout: 30_000 });
+    await row.click();
+    const trigger = page.locator(".tsqd-query-details-action-error");
+    await expect.poll(() => trigger.innerText(), { timeout: 30_000 }).toMatch(/Trigger Error/);
+    await trigger.click();
+    await expect.poll(() => page.getByTestId("status").innerText(), { timeout: 30_000 }).toBe("error");
+    await expect.poll(() => trigger.innerText(), { timeout: 30_000 }).toMatch(/Restore Error/);
+    // Still so once rendered again, and nowhere else: the other tab keeps the recorded result.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.getByTestId("status").innerText()).toBe("error");
+    expect(await other.page.getByTestId("status").innerText()).toBe("success");
+    expect(await other.page.getByTestId("data").innerText()).not.toBe("");
+    await trigger.click();
+    await expect.poll(() => page.getByTestId("status").innerText(), { timeout: 30_000 }).toBe("success");
+    expect(await other.page.getByTestId("status").innerText()).toBe("success");
+    expect(tab.consoleProblems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

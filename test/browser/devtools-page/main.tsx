@@ -1,8 +1,8 @@
 /**
  * The devtools browser page: one tab = one replica showing one shared request and the floating
  * devtools, open. Query string: api (required), tabs (connectTabs name), lease, tab (the panel's
- * first view), shell=1 (the panel as a plugin of the TanStack Devtools shell instead, loaded on
- * demand). Built in production mode, so the panel comes from `devtools/production.ts`.
+ * first view), shell=1 (the panel as a plugin of the TanStack Devtools shell instead, beside
+ * TanStack's own Query devtools' panel, loaded on demand). Built in production mode, so the panel comes from `devtools/production.ts`.
  */
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createRoot } from "react-dom/client";
@@ -44,7 +44,10 @@ async function start(): Promise<void> {
   win.__replicaId = store.replicaId;
   document.body.dataset.replica = store.replicaId;
   const initialTab = (params.get("tab") ?? "keys") as DevtoolsTab;
-  const Shell = params.get("shell") === "1" ? (await import("@tanstack/react-devtools")).TanStackDevtools : undefined;
+  const shell = params.get("shell") === "1";
+  const Shell = shell ? (await import("@tanstack/react-devtools")).TanStackDevtools : undefined;
+  // TanStack's own Query devtools beside the panel, as the README's shell shows them (production: this page is a production build).
+  const QueryPanel = shell ? (await import("@tanstack/react-query-devtools/production")).ReactQueryDevtoolsPanel : undefined;
   createRoot(document.getElementById("root")!).render(
     <QueryClientProvider client={new QueryClient()}>
       <SharedFetchProvider store={store}>
@@ -52,7 +55,10 @@ async function start(): Promise<void> {
         {Shell ? (
           <Shell
             config={{ defaultOpen: true }}
-            plugins={[sharedFetchDevtoolsPlugin({ store, awareness: tabs.awareness, initialTab, defaultOpen: true })]}
+            plugins={[
+              ...(QueryPanel ? [{ name: "TanStack Query", render: <QueryPanel /> }] : []),
+              sharedFetchDevtoolsPlugin({ store, awareness: tabs.awareness, initialTab, defaultOpen: true }),
+            ]}
           />
         ) : (
           <SharedFetchDevtools store={store} awareness={tabs.awareness} initialIsOpen initialHeight={380} initialTab={initialTab} />
