@@ -13,9 +13,11 @@ const shown = new WeakMap<object, number>();
  * claim (a takeover) starts again from its own count. No claim: the outcome is on its way through
  * the query function, and TanStack's error action adds the last failure to the count shown.
  */
-export function showClaimFailures(query: Query<unknown, Error, unknown, readonly unknown[]>, { claim }: Snapshot): void {
+export function showClaimFailures(query: Query<unknown, Error, unknown, readonly unknown[]>, snapshot: () => Snapshot): void {
   const { state } = query;
+  // Read only for a fetching query: a push into an idle one is no read of the record (bridge.ts).
   if (state.fetchStatus == "idle") return void shown.delete(query);
+  const { claim } = snapshot();
   const failed = claim?.failed;
   const n = failed?.n ?? 0;
   if (!claim || n === (shown.get(query) ?? 0)) return;
