@@ -94,6 +94,10 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
   // the name (nothing there to wait for: a first visit claims without waiting for the database).
   let loaded = persistence === null || !(opts.persisted ?? mayHavePersisted(opts.name));
+  // Whether this tab may tell others it holds everything persisted. One that reads no IndexedDB
+  // where there is one (a SharedWorker's standby, an app's opt-out) holds it only once a tab that
+  // does sent its state: answering so before, its empty doc was taken for all there is.
+  let vouches = opts.indexeddb !== false || !hasIndexedDB();
   let marked = false;
   let resolveLoaded!: () => void;
   const whenLoaded = new Promise<void>((resolve) => (resolveLoaded = resolve));
@@ -166,8 +170,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // messages arrive in order): a "loaded" one means that tab's whole state is here.
   const onStatus = ({ kind, nonce: asked, loaded: theirs, inbox: toInbox }: SyncStatus): void => {
     // The query is the asker's last handshake frame: its reply channel has served.
-    if (kind === "query") send({ frame: encodeSyncAnswer(asked, loaded, nonce), inbox: toInbox ? asked : undefined }, true);
-    if (theirs && (kind === "query" || asked === nonce || asked === "")) resolveComplete();
+    if (kind === "query") send({ frame: encodeSyncAnswer(asked, loaded && vouches, nonce), inbox: toInbox ? asked : undefined }, true);
+    if (theirs && (kind === "query" || asked === nonce || asked === "")) {
+      vouches = true;
+      resolveComplete();
+    }
   };
 
   const onUpdate = (update: Uint8Array, origin: unknown): void => {
@@ -190,7 +197,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     post(encodeSyncStep2(doc));
     post(encodeQueryAwareness(nonce, toInbox));
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));
-    post(encodeSyncQuery(nonce, loaded, toInbox));
+    post(encodeSyncQuery(nonce, loaded && vouches, toInbox));
   };
 
   const onLoaded = (): void => {
