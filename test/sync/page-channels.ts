@@ -62,8 +62,9 @@ export function pageChannels() {
     opened: (page: string) => opened.filter((p) => p === page).length,
     busy: (page: string) => void busy.add(page),
     free: (page: string) => (busy.delete(page), held.splice(0).forEach((deliver) => deliver())),
-    /** Whether `page` has received a sync answer. */
-    answered: (page: string) => received.some((r) => r.page === page && readSyncStatus(r.data)?.kind === "answer"),
+    /** Whether `page` has received a sync answer (or, with "query", another tab's sync query). */
+    answered: (page: string, kind: "answer" | "query" = "answer") =>
+      received.some((r) => r.page === page && readSyncStatus(r.data)?.kind === kind),
   };
 }
 

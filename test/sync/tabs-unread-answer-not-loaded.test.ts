@@ -78,6 +78,22 @@ it("a standby that has not received the live worker's state yet answers a tab op
   expect(host.calls.map((c) => c.from)).toEqual(["worker"]);
 });
 
+it("a standby that starts while a tab waits for its sync, the live worker busy, does not tell that tab it is loaded in its own query", async () => {
+  const { name, host, locks, channels } = setUp();
+  const live = channels.as("worker", () => persisting(name, host, locks));
+  await live.fetched;
+  channels.busy("worker");
+  const tab = channels.as("tab", () => slowTab(name, host, locks, "tab", (f) => cleanups.push(f)));
+  const got = tab.store.ensure(REQ);
+  channels.as("standby", () => unread(name));
+  await poll(() => channels.answered("tab", "query")); // the standby's handshake ends with its query
+  await drain();
+  expect(tab.seen.synced).toBe(false);
+  channels.free("worker");
+  await expect(got).resolves.toMatchObject({ status: "success", data: { v: MARK } });
+  expect(host.calls.map((c) => c.from)).toEqual(["worker"]);
+});
+
 it("a standby that has the live worker's state answers loaded: a tab opening while the worker is busy is in sync from it alone", async () => {
   const { name, host, locks, channels } = setUp();
   const live = channels.as("worker", () => persisting(name, host, locks));
