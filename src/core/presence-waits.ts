@@ -27,13 +27,18 @@ export function presenceWaits(
       if (g?.rev !== rev) {
         const mark: { rev: number; done?: boolean } = (g = { rev });
         graced.set(key, mark);
+        let later = false;
         afterFlush(doc, () => {
           if (graced.get(key) !== mark) return;
           mark.done = true;
+          // Ended at once (no connection flushes): this decision is the one it wakes. A recheck
+          // would read the key again, start a new grace, and so on without end.
+          if (!later) return;
           recheck([key]);
           // Not taken by that decision (its ask came back): spent all the same.
           queueMicrotask(() => graced.get(key) === mark && graced.delete(key));
         });
+        later = true;
       }
       return !g.done || !graced.delete(key);
     },
