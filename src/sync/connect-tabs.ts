@@ -49,6 +49,13 @@ export type TabsOptions = {
   snapshotBytes?: number | undefined;
 };
 
+/**
+ * What the SharedWorker's standby reads of its connectTabs (`indexeddb: false`), beside the public
+ * Connection: whether the doc holds everything persisted, as it answers tabs (a tab that read
+ * IndexedDB sent its state), and a way to say so from now on once it read the database itself.
+ */
+export type TabsConnection = Connection & { vouched(): boolean; vouch(): void };
+
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] };
 type PageTarget = {
   addEventListener?: (type: string, listener: (event: Event) => void) => void;
@@ -149,7 +156,15 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
 
   // The connection object is the origin of everything applied from the channel: what carries it
   // came from the other tabs and must not be sent back to them.
-  const connection: Connection = { whenSynced, awareness, destroy };
+  const connection: TabsConnection = {
+    whenSynced,
+    awareness,
+    destroy,
+    vouched: () => loaded && vouches,
+    // Tabs that asked before, told "not loaded", read their own database meanwhile: none is told
+    // again (the worker's next standby, the one that matters, asks only once its tabs are served).
+    vouch: () => void (vouches = true),
+  };
   const snapshot = keepsSnapshot ? keepSnapshot(doc, opts.name, snapshotBytes, [connection, persistence]) : null;
 
   const onMessage = (event: MessageEvent): void => {

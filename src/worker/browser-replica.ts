@@ -5,7 +5,7 @@ import { internalsOf } from "../core/internals.ts";
 import { createSharedFetchStore } from "../core/store.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
-import { connectTabs } from "../sync/connect-tabs.ts";
+import { connectTabs, type TabsConnection } from "../sync/connect-tabs.ts";
 import { hasIndexedDB, persistDoc } from "../sync/indexeddb-persistence.ts";
 import { connectionOrNothing, destroyEach, type Connection } from "../sync/connection.ts";
 import { holdLock, watchLock, type LockManagerLike, type PortLike } from "./port.ts";
@@ -173,17 +173,10 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       });
     }
     const d = (doc = new Y.Doc());
-    const tabs = connectTabs(d, { name: config.name, indexeddb: false });
+    // Its connection tells whether it vouches for the doc (see promote): not in connectTabs' public type.
+    const tabs = connectTabs(d, { name: config.name, indexeddb: false }) as TabsConnection;
     connections.push(tabs);
-    // Warm once the current worker's state came over the channel (what connectTabs applies has
-    // the connection as its origin). A standby whose worker died before answering it is cold.
     let warm = false;
-    const onUpdate = (_update: Uint8Array, origin: unknown) => {
-      if (origin !== tabs) return;
-      warm = true;
-      d.off("update", onUpdate);
-    };
-    d.on("update", onUpdate);
     let stopJudging: (() => void) | undefined;
     // The idle store's key locks are held back until promotion: it may wait on the tabs' asks in
     // advance (their takeover then starts at the live worker's death) but never claims before.
@@ -216,7 +209,10 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       }
       // Promoted, the store judges claims as any live store does, when someone asks.
       stopJudging?.();
-      d.off("update", onUpdate);
+      // Warm once the current worker's state came over the channel: a tab that read IndexedDB (that
+      // worker, as a rule) answered that its state was sent. Any update heard is no sign of it:
+      // another tab's write, or the worker's own, may come first, the worker dying before it answers.
+      warm = tabs.vouched();
       if (!warm && !idle) {
         // Cold, and its first sync may still wait for an answer from the worker that just died
         // (up to the tabs' answer timeout): start over as a fresh worker does, IndexedDB included.
@@ -240,7 +236,9 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
           return persistence;
         };
         if (!warm) {
-          loaded = persist()!.whenLoaded; // read, or given up on: either way the replica serves
+          // Read, or given up on: either way the replica serves. Read, it holds what the database
+          // holds, and tells the tabs so (told "not loaded" for its life, the next standby stayed cold).
+          loaded = persist()?.whenLoaded.then((read) => read && tabs.vouch());
         } else if (gate) {
           let started = false;
           const once = () => void (started || ((started = true), persist()));
