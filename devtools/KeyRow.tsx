@@ -5,7 +5,7 @@ import { useId } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
-import { formatBytes, formatTime, shortId, WORKER } from "./format.ts";
+import { clip, formatBytes, formatTime, shortId, WORKER } from "./format.ts";
 import { splitLabel } from "./keys-query.ts";
 import { styles } from "./styles.ts";
 import { describeReason } from "./timeline-entry.ts";
@@ -81,6 +81,12 @@ export function KeyRow({
           {claim?.waiters && (
             <div style={styles.muted} data-testid="waiters">
               waited on by {claim.waiters.map((id) => (id === me(replicas) ? (worker ? WORKER : "me") : shortId(id))).join(", ")}
+            </div>
+          )}
+          {claim?.failed && !claim.finished && (
+            // The failure without its request (the row names it), whole in the title: a peer's string, cut.
+            <div style={styles.muted} data-testid="retries" title={claim.failed.message}>
+              retry {claim.failed.n} · {clip(claim.failed.message.split(" from ")[0]!, 80)}
             </div>
           )}
         </td>

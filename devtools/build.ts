@@ -152,6 +152,7 @@ function claimView(c: InspectedClaim, presence: Presence | undefined, at: number
   if (!c.mine) claim.silentSince = at - c.silentMs;
   if (c.browserId !== undefined) claim.browserId = c.browserId;
   if (c.waiters) claim.waiters = c.waiters;
+  if (c.failed) claim.failed = c.failed;
   if (presence) claim.holderPresent = c.mine || (presence.has(c.replicaId) && c.reason !== "presence-left" && c.reason !== "lock-released");
   return claim;
 }

@@ -44,6 +44,8 @@ export type DevtoolsClaim = {
   seenAtStart?: true;
   /** Replicas (the inspected one included) waiting on its request, as their presence says: it goes on for them. */
   waiters?: readonly string[];
+  /** Its attempts that failed and were retried (`n`), and the last failure: the claimant is retrying. */
+  failed?: { n: number; message: string; status?: number };
 };
 
 export type DevtoolsKeyRow = {

@@ -1,4 +1,5 @@
 import type { MalformedRecord } from "./lanes.ts";
+import type { ClaimFailures } from "./records.ts";
 import type { StaleReason } from "./liveness.ts";
 import type { SettleWhy } from "./settle-window.ts";
 
@@ -31,6 +32,8 @@ export type InspectedClaim = {
   exact: boolean;
   /** Replicas (this one included) that wait on its request, as their presence says: it goes on for them. Absent: none. */
   waiters?: string[];
+  /** How many of its attempts failed and were retried, and the last failure, as the claim records them (records.ts). Absent: none. */
+  failed?: ClaimFailures;
 };
 
 export type InspectedKey = {

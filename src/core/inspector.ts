@@ -154,6 +154,7 @@ function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded
   const waiters = deps.waiters?.(key, c.rev, true).filter((id) => id !== c.replicaId);
   if (waiters?.length) out.waiters = waiters;
   if (c.browserId !== undefined) out.browserId = c.browserId;
+  if (c.failed) out.failed = c.failed;
   return out;
 }
 
