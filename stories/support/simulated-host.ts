@@ -14,6 +14,8 @@ export type HostBehavior =
   | "fail"
   /** Answer HTTP 429 (rate-limited, as a duplicate plausibly is) after `delayMs`. */
   | "rate-limit"
+  /** Answer HTTP 503 (down for a while: worth a retry) after `delayMs`. */
+  | "unavailable"
   /** Never answer (until the request is aborted). */
   | "hang";
 
@@ -51,6 +53,7 @@ export function createSimulatedHost(options: SimulatedHostOptions = {}): Simulat
     if (behavior === "hang") return undefined;
     if (behavior === "fail") return { status: 500, body: { error: "simulated failure" }, delayMs };
     if (behavior === "rate-limit") return { status: 429, body: { error: "too many requests" }, delayMs };
+    if (behavior === "unavailable") return { status: 503, body: { error: "try again later" }, delayMs };
     return { status: 200, body: respond(call), delayMs };
   };
   return host;
