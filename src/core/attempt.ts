@@ -79,11 +79,13 @@ export class Attempt extends AttemptClaim {
    * takeover's count starts anew). A rewrite of the claim, once per failure: in a partition one
    * may race a takeover and win (clientID); both requests still run and write back by revision
    * (invariant 6), and the losing claimant's later failures are not told (the claim is not its own).
+   * Rewritten from the claim as it stands, not as we wrote it: the browser id agreed since (store.ts) stays.
    */
   private failed(n: number, failure: OutcomeError): void {
-    const { job, deps, record } = this;
-    if (this.state.phase !== "running" || !record || deps.records.claims.get(job.key)?.nonce !== this.nonce) return;
-    this.record = { ...record, failed: { ...failure, n } };
+    const { job, deps } = this;
+    const claim = deps.records.claims.get(job.key);
+    if (this.state.phase !== "running" || claim?.nonce !== this.nonce) return;
+    this.record = { ...claim, failed: { ...failure, n } };
     deps.write(() => deps.records.claims.set(job.key, this.record!));
   }
 
