@@ -179,7 +179,8 @@ class Bridge {
         // Back to its initial state (resetQueries): what is recorded now, if newer, goes in at once,
         // watched or not, before the refetch that follows starts (it would keep it out meanwhile).
         const registration = registrationOf(query, this.store);
-        devtoolsHeld[byDevtools(query) ? "add" : "delete"](query);
+        // Only by the bridge of the query's store, which hears of its removal (a plain query's bridge may be gone by then).
+        if (registration) devtoolsHeld[byDevtools(query) ? "add" : "delete"](query);
         const reset = noteAction(query, event.action, registration, this.client.isMutating() > 0) && registration;
         this.reconcile(query);
         if (reset) this.push(query, reset);
