@@ -100,11 +100,13 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   let destroyed = false;
   // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
   // the name (nothing there to wait for: a first visit claims without waiting for the database).
-  let loaded = persistence === null || !(opts.persisted ?? mayHavePersisted(opts.name));
+  const unpersisted = !(opts.persisted ?? mayHavePersisted(opts.name));
+  let loaded = persistence === null || unpersisted;
   // Whether this tab may tell others it holds everything persisted. One that reads no IndexedDB
   // where there is one (a SharedWorker's standby, an app's opt-out) holds it only once a tab that
-  // does sent its state: answering so before, its empty doc was taken for all there is.
-  let vouches = opts.indexeddb !== false || !hasIndexedDB();
+  // does sent its state (answering so before, its empty doc was taken for all there is), or where
+  // nothing was persisted: what is persisted later was written by tabs it hears.
+  let vouches = useIndexeddb || !hasIndexedDB() || unpersisted;
   let marked = false;
   let resolveLoaded!: () => void;
   const whenLoaded = new Promise<void>((resolve) => (resolveLoaded = resolve));

@@ -124,3 +124,19 @@ it("an app's tab with indexeddb: false, open alone, does not answer a tab that p
   await expect(got).resolves.toMatchObject({ status: "success", data: { v: MARK } });
   expect(host.calls.map((c) => c.from)).toEqual(["worker"]);
 });
+
+it("in a browser where nothing was persisted under the name, a tab with indexeddb: false vouches for its doc: a second such tab is in sync on its answer, not after the tabs' wait", async () => {
+  vi.stubGlobal("localStorage", fakeStorage()); // no mark: IndexedDB holds nothing of the name
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] }); // the wait's bound never ends by itself
+  try {
+    const name = `unread-${Math.random().toString(36).slice(2)}`;
+    unread(name);
+    const second = unread(name);
+    let synced = false;
+    void second.tabs.whenSynced.then(() => (synced = true));
+    for (let i = 0; i < 200 && !synced; i++) await drain();
+    expect(synced).toBe(true);
+  } finally {
+    vi.useRealTimers();
+  }
+});
