@@ -10,7 +10,7 @@ export type { Inspection, InspectedClaim, InspectedKey, InspectedReplica, Inspec
 export type { SettleWhy } from "./core/settle-window.ts";
 export type { StaleReason } from "./core/liveness.ts";
 export type { MalformedRecord } from "./core/lanes.ts";
-export type { ClaimRecord } from "./core/records.ts";
+export type { ClaimFailures, ClaimRecord } from "./core/records.ts";
 export type { LockManagerLike } from "./core/locks.ts";
 export type { WorkKind } from "./core/key.ts";
 export type {
