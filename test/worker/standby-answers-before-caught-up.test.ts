@@ -12,54 +12,21 @@ import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
-import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
-import { parseWorkerMessage, PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
 import { indexedDbText } from "../harness/indexeddb-text.ts";
 import { fakeStorage } from "../sync/boot-fakes.ts";
 import { pageChannels, slowTab } from "../sync/page-channels.ts";
+import { drain, poll, portTo as portOf, replica as replicaOf } from "./standby-harness.ts";
 
 const API = "https://api.example.test/standby-caught-up";
 const MARK = "result-the-worker-holds";
 const cleanups: (() => void)[] = [];
+const replica = (locks: FakeLocks, workerName: string, host: Host) => replicaOf(cleanups, locks, workerName, host);
+const portTo = (r: ReturnType<typeof replicaOf>) => portOf(cleanups, r);
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
   vi.unstubAllGlobals();
 });
-
-const poll = async (check: () => boolean): Promise<void> => {
-  while (!check()) await new Promise((r) => setTimeout(r, 2));
-};
-/** Lets every promise reaction queued by a delivered message run. */
-const drain = () => new Promise((r) => setImmediate(r));
-
-function replica(locks: FakeLocks, workerName: string, host: Host): BrowserReplica {
-  const r = createBrowserReplica({
-    locks: locks.forTab(workerName),
-    lockName: workerName,
-    fetch: host.fetchAs(workerName),
-    store: { settleMs: 0 },
-  });
-  cleanups.push(() => r.destroy());
-  return r;
-}
-
-/** A tab's port to `r`: what it posts, and the next worker message of a kind. */
-function portTo(r: BrowserReplica) {
-  const channel = new MessageChannel();
-  r.accept(channel.port2 as unknown as MessagePort);
-  const waiting: { t: string; resolve: (m: WorkerMessage) => void }[] = [];
-  channel.port1.addEventListener("message", (event: MessageEvent) => {
-    const msg = parseWorkerMessage(event.data);
-    const i = waiting.findIndex((w) => w.t === msg?.t);
-    if (msg && i >= 0) waiting.splice(i, 1)[0]!.resolve(msg);
-  });
-  channel.port1.start();
-  cleanups.push(() => channel.port1.close());
-  return {
-    post: (m: unknown) => channel.port1.postMessage(m),
-    next: (t: string) => new Promise<WorkerMessage>((resolve) => waiting.push({ t, resolve })),
-  };
-}
 
 it("a tab replica opening as the standby starts, the live worker busy, is not in sync on the standby's empty doc: no second request", async () => {
   vi.stubGlobal("localStorage", fakeStorage());

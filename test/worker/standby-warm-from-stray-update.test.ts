@@ -14,58 +14,22 @@ import { afterEach, expect, it, vi } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
-import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
-import { parseWorkerMessage, PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
 import { indexedDbText } from "../harness/indexeddb-text.ts";
 import { fakeStorage } from "../sync/boot-fakes.ts";
 import { pageChannels, slowTab } from "../sync/page-channels.ts";
+import { drain, poll, portTo as portOf, replica as replicaOf } from "./standby-harness.ts";
 
 const API = "https://api.example.test/standby-warm";
 const OTHER = "https://api.example.test/standby-warm-other";
 const MARK = "result-the-worker-holds";
 const cleanups: (() => void)[] = [];
+const replica = (locks: FakeLocks, workerName: string, host: Host) => replicaOf(cleanups, locks, workerName, host);
+const portTo = (r: ReturnType<typeof replicaOf>) => portOf(cleanups, r);
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
   vi.unstubAllGlobals();
 });
-
-const poll = async (check: () => boolean): Promise<void> => {
-  while (!check()) await new Promise((r) => setTimeout(r, 2));
-};
-/** Lets every promise reaction queued by a delivered message run. */
-const drain = () => new Promise((r) => setImmediate(r));
-
-function replica(locks: FakeLocks, workerName: string, host: Host): BrowserReplica {
-  const r = createBrowserReplica({
-    locks: locks.forTab(workerName),
-    lockName: workerName,
-    fetch: host.fetchAs(workerName),
-    store: { settleMs: 0 },
-  });
-  cleanups.push(() => r.destroy());
-  return r;
-}
-
-/** A tab's port to `r`: what it posts, and the next worker message of a kind (batches read through). */
-function portTo(r: BrowserReplica) {
-  const channel = new MessageChannel();
-  r.accept(channel.port2 as unknown as MessagePort);
-  const waiting: { t: string; resolve: (m: WorkerMessage) => void }[] = [];
-  channel.port1.addEventListener("message", (event: MessageEvent) => {
-    const msg = parseWorkerMessage(event.data);
-    const all = msg?.t === "batch" ? (msg.messages.map(parseWorkerMessage).filter(Boolean) as WorkerMessage[]) : msg ? [msg] : [];
-    for (const m of all) {
-      const i = waiting.findIndex((w) => w.t === m.t);
-      if (i >= 0) waiting.splice(i, 1)[0]!.resolve(m);
-    }
-  });
-  channel.port1.start();
-  cleanups.push(() => channel.port1.close());
-  return {
-    post: (m: unknown) => channel.port1.postMessage(m),
-    next: (t: string) => new Promise<WorkerMessage>((resolve) => waiting.push({ t, resolve })),
-  };
-}
 
 /**
  * Generation 0 records a result; generation 1 stands by while generation 0 is busy, hears a tab
