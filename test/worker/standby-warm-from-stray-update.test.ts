@@ -11,21 +11,17 @@
 import "fake-indexeddb/auto";
 import * as Y from "yjs";
 import { afterEach, expect, it, vi } from "vitest";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { Host } from "../../sim/host.ts";
 import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
-import { PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
-import { indexedDbText } from "../harness/indexeddb-text.ts";
-import { fakeStorage } from "../sync/boot-fakes.ts";
-import { pageChannels, slowTab } from "../sync/page-channels.ts";
-import { drain, poll, portTo as portOf, replica as replicaOf } from "./standby-harness.ts";
+import type { BrowserReplica } from "../../src/worker/browser-replica.ts";
+import { PROTOCOL } from "../../src/worker/protocol.ts";
+import { slowTab } from "../sync/page-channels.ts";
+import { drain, liveWorkerThenStandby, poll, portTo as portOf } from "./standby-harness.ts";
 
 const API = "https://api.example.test/standby-warm";
 const OTHER = "https://api.example.test/standby-warm-other";
 const MARK = "result-the-worker-holds";
 const cleanups: (() => void)[] = [];
-const replica = (locks: FakeLocks, workerName: string, host: Host) => replicaOf(cleanups, locks, workerName, host);
-const portTo = (r: ReturnType<typeof replicaOf>) => portOf(cleanups, r);
+const portTo = (r: BrowserReplica) => portOf(cleanups, r);
 afterEach(() => {
   for (const c of cleanups.splice(0).reverse()) c();
   vi.unstubAllGlobals();
@@ -37,33 +33,8 @@ afterEach(() => {
  * before answering it; a tab then asks for generation 0's result.
  */
 async function promotedAfterStrayWrite() {
-  vi.stubGlobal("localStorage", fakeStorage());
-  const channels = pageChannels();
-  const host = new Host();
-  host.auto = (call) => ({ status: 200, body: { v: call.url === API ? MARK : "other" } });
-  const locks = new FakeLocks();
-  const name = `stray-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const config = { name, identity: "anonymous", browserId: "b1" };
-
-  // Generation 0 records the result (and persists it); a tab of its holds its lock.
-  channels.tag("worker");
-  const live = replica(locks, `${name}:0`, host);
-  const tab = portTo(live);
-  await new Promise<void>((granted) => void locks.forTab("tab").request("tab-lock", {}, () => new Promise(() => granted())));
-  tab.post({ t: "hello", v: PROTOCOL, tab: "t1", lock: "tab-lock", config });
-  tab.post({ t: "ensure", id: 1, kind: "fetch", mode: "ensure", req: { url: API } });
-  const ready = (await tab.next("ready")) as Extract<WorkerMessage, { t: "ready" }>;
-  expect(await tab.next("settled")).toMatchObject({ snap: { status: "success", data: { v: MARK } } });
-  channels.tag(undefined);
-  await vi.waitFor(async () => expect(await indexedDbText(name)).toContain(MARK), { timeout: 3000, interval: 10 });
-
-  // The live worker is busy (its channel messages wait) as generation 1 starts to stand by.
-  channels.busy("worker");
-  channels.tag("standby");
-  const standby = replica(locks, `${name}:1`, host);
-  portTo(standby).post({ t: "standby", v: PROTOCOL, config, watch: ready.lock });
-  await poll(() => channels.opened("standby") >= 2); // its connectTabs' channel and inbox
-  channels.tag(undefined);
+  // Generation 0 records the result for a tab of its; busy, generation 1 starts to stand by.
+  const { channels, host, locks, name, config, standby } = await liveWorkerThenStandby(cleanups, "stray", API, MARK);
 
   // A tab of the app that keeps no IndexedDB copy records a result of its own: the standby hears it.
   const doc = new Y.Doc();
