@@ -13,6 +13,24 @@ type Result = { name: string; passed: boolean; size: number; sizeLimit: number }
 const config = new URL("../../.size-limit.js", import.meta.url).href;
 const checks = ((await import(config)) as { default: { name: string; path: string }[] }).default;
 
+/** The README's "Bundle size" table: each row's min+gz figure and budget, in bytes. */
+function readmeRows(): [number, number][] {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Bundle size"), readme.indexOf("\n## ", readme.indexOf("## Bundle size") + 3));
+  const bytes = (cell: string): number => {
+    const m = /^([\d.]+) (KiB|B)$/.exec(cell.trim());
+    if (!m) throw new Error(`README Bundle size table: "${cell}" is not a size in KiB or B`);
+    return Number(m[1]) * (m[2] === "KiB" ? 1024 : 1);
+  };
+  return section
+    .split("\n")
+    .filter((line) => line.startsWith("| `") || line.startsWith("| + ") || line.startsWith("| the program"))
+    .map((line) => {
+      const cells = line.split("|").slice(1, -1);
+      return [bytes(cells.at(-2)!), bytes(cells.at(-1)!)];
+    });
+}
+
 describe("size budgets (.size-limit.js)", () => {
   it("measures the files the tarball ships", () => {
     // global-setup's `npm pack` rebuilt dist/: the budgets below read it in place.
@@ -32,6 +50,13 @@ describe("size budgets (.size-limit.js)", () => {
         .map((r) => `${r.name.padEnd(50)} ${(r.size / 1024).toFixed(1)} KiB of ${(r.sizeLimit / 1024).toFixed(1)} KiB (min+gz)`)
         .join("\n"),
     );
+    expect(readmeRows(), "README's Bundle size table: one row per budget, in order").toHaveLength(results.length);
+    readmeRows().forEach(([shown, budget], i) => {
+      const r = results[i]!;
+      // The README quotes each row's figure and budget: a figure that drifted by more than 0.15 KiB is a wrong claim.
+      expect(Math.abs(shown - r.size), `${r.name}: README says ${shown} B, measured ${r.size} B`).toBeLessThanOrEqual(0.15 * 1024);
+      expect(budget, `${r.name}: README's budget`).toBeCloseTo(r.sizeLimit, -2);
+    });
     for (const r of results) {
       // A real bundle, not an empty entry — except the gated devtools row, whose point is to be empty.
       if (!r.name.startsWith("devtools in a production build")) expect(r.size, r.name).toBeGreaterThan(1024);
