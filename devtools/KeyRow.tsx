@@ -115,7 +115,8 @@ export function KeyRow({
             aria-label={`Details of ${row.label}`}
             onClick={() => onToggle(row.key)}
           >
-            {open ? "hide" : "details"}
+            {/* Not "hide" once open: a speech-input user says the name it shows ("details"); aria-expanded tells the state, the arrow shows it. */}
+            <span aria-hidden="true">{open ? "▾" : "▸"}</span> details
           </button>
         </td>
       </tr>
