@@ -216,7 +216,10 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // An "always" mount (see below) before an invalidation: both ask for a newer revision, and a
   // shown error is not looked past for it (pastShownError).
   if (fetch?.mountAlways) return { mode: "refetch", always: true };
-  if (state.isInvalidated && state.status !== "error") return { mode: "refetch" };
+  // TanStack marks a failed query invalidated, and a fetch of one with no data shows it "pending":
+  // that mark is the error's, not an invalidation's (a poll keeps its window after it).
+  const erred = state.status === "error" || (state.status === "pending" && state.errorUpdateCount > 0);
+  if (state.isInvalidated && !erred) return { mode: "refetch" };
   if (fetch && !fetch.observer)
     return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };
   let interval = Infinity;
@@ -243,7 +246,7 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // interval); its poll ticks stay freshness demands. A focus or reconnect comes with `cancelRefetch: false`.
   if (interval !== Infinity) return { mode: "ensure", maxAgeMs: pollWindow(interval), poll: true };
   if (fetch?.fetchOptions?.cancelRefetch === false && focusOrReconnectAlways) return { mode: "refetch", always: true };
-  if (state.status === "error") return { mode: "refetch" };
+  if (erred) return { mode: "refetch" };
   // A mount with nothing shown though `refetchOnMount: false`: the hydration render left out the
   // recorded result (hydration.ts), which a client render shows as initialData and never refetches
   // on mount. Any recorded outcome is the answer (none: a request, as TanStack fetches then).

@@ -76,3 +76,23 @@ it("tab B's request failed and B's retry is in flight; tab A mounts with useShar
   expect(screen.getByTestId("a").textContent).toBe("2");
   expect(c.host.calls).toHaveLength(2);
 });
+
+it("a poll keeps its window whatever the last outcome: tabs A and B polling every 10 s against a failing host send one request per interval between them, not one each", async () => {
+  useFakeClock();
+  const c = cluster(2, { settleMs: 0 });
+  c.host.auto = () => ({ status: 500, body: "down" });
+  const options = { refetchInterval: 10_000, retry: false } as const;
+  function Pane({ name }: { name: string }) {
+    const q = useSharedFetch<Item>(URL_A, options);
+    return <span data-testid={name}>{q.status}</span>;
+  }
+  render(app(c.stores[0]!, <Pane name="a" />));
+  await advance(3_000);
+  render(app(c.stores[1]!, <Pane name="b" />));
+  await advance(100);
+  expect(screen.getByTestId("a").textContent).toBe("error");
+  const before = c.host.calls.length;
+  // Five intervals: each tab's tick finds the other's failure of less than an interval ago.
+  await advance(50_000);
+  expect(c.host.calls.length - before).toBe(5);
+});
