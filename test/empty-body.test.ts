@@ -1,8 +1,9 @@
 /**
  * An empty body with `parse: "json"` (the default): a mutation's 200 or 201 with no body
  * succeeded, and records null as a 204 does (before, `sharedMutationFn`'s POST the server accepted
- * showed as failed: "not valid JSON"); a GET's empty 200 stays an error, which never replaces a
- * recorded result with null (invariant 7).
+ * showed as failed: "not valid JSON"), and `""` with `parse: "text"` (README, Identical mutations
+ * in flight join: "with `parse: "text"` each is `""`"); a GET's empty 200 stays an error, which
+ * never replaces a recorded result with null (invariant 7).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,6 +33,14 @@ describe("an empty response body", () => {
     const s = store();
     const snap = await s.ensure({ url: `${base}/orders`, method, ...(method === "DELETE" ? {} : { body: "{}" }) });
     expect(snap).toMatchObject({ status: "success", data: null });
+    s.destroy();
+  });
+
+  it.each(["POST", "DELETE"])('%s answered with no body, parse "text": success, data ""', async (method) => {
+    empty = true;
+    const s = store();
+    const snap = await s.ensure({ url: `${base}/orders`, method, parse: "text", ...(method === "DELETE" ? {} : { body: "{}" }) });
+    expect(snap).toMatchObject({ status: "success", data: "" });
     s.destroy();
   });
 
