@@ -4,7 +4,8 @@
  * 127.0.0.1 that counts what it is sent: the client's defaults disable it as they disable plain
  * useInfiniteQuery, a cache restored in this tab (setQueryData, hydrate) is refetched page by page
  * on refetch() though another tab recorded those pages within the staleTime, a page's retries
- * run in its claim, the pages before it kept, as TanStack's retryer resumes at the failed page, and
+ * (given to the options or as the client's defaults) run in its claim (one revision of the page),
+ * the pages before it kept, as TanStack's retryer resumes at the failed page, and
  * `refetchOnMount: "always"` refetches at every mount, not only the first.
  */
 import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
@@ -12,7 +13,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, type SharedFetchStore } from "../../src/index.ts";
+import { createSharedFetchStore, type SharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause as wait, text } from "../harness/side-by-side.tsx";
@@ -123,5 +124,25 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     const sent = seen.slice(before);
     expect(sent.filter((url) => url.startsWith("/feed"))).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=1"]);
     expect(sent.filter((url) => url.startsWith("/plain"))).toEqual(["/plain?cursor=0", "/plain?cursor=1", "/plain?cursor=1"]);
+    expect((store as SharedFetchStoreWithExtras).resultInfo(server.page(1))?.rev).toBe(2);
+  });
+
+  it("retry: 1 as the client's defaults (README: given as the client's defaults, run in each page's claim): the failed page is asked again inside its claim, one revision, as plain resumes at it", async () => {
+    const store = newStore();
+    const client = new QueryClient({ defaultOptions: { queries: { retry: 1, retryDelay: 0 } } });
+    render(app(store as never, <Panes store={store} />, client));
+    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await click("more");
+    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
+    server.version = 2;
+    server.failOnce.add("/feed?cursor=1").add("/plain?cursor=1");
+    const before = seen.length;
+    await click("refresh");
+    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
+    const sent = seen.slice(before);
+    expect(sent.filter((url) => url.startsWith("/feed"))).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=1"]);
+    expect(sent.filter((url) => url.startsWith("/plain"))).toEqual(["/plain?cursor=0", "/plain?cursor=1", "/plain?cursor=1"]);
+    // Retried in the claim: the refresh's one revision of the page, not a second query-function run's.
+    expect((store as SharedFetchStoreWithExtras).resultInfo(server.page(1))?.rev).toBe(2);
   });
 });
