@@ -83,6 +83,8 @@ export const styles = {
   stale: { background: "#ffebe9", color: "#a40e26" },
   ok: { background: "#dafbe1", color: "#116329" },
   info: { background: "#ddf4ff", color: "#0969da" },
-  error: { color: "#a40e26" },
+  // An error names its URL ("HTTP 503 … from GET https://…"): unbroken, it widened the keys table
+  // past the panel, cutting the message and pushing the details button out of view.
+  error: { color: "#a40e26", overflowWrap: "anywhere" },
   button: { font: "inherit", fontSize: 11, padding: "0 0.4rem", cursor: "pointer" },
 } satisfies Record<string, CSSProperties>;
