@@ -1,6 +1,7 @@
 import type { Preview } from "@storybook/react-vite";
 import { setupWorker, type SetupWorker } from "msw/browser";
 import { createPreviewAnnotations } from "msw-storybook-addon/preview";
+import { withDescription } from "../stories/support/story-description.tsx";
 
 /**
  * Mock Service Worker, started once per page and given to every story as `msw` (handlers reset
@@ -20,6 +21,7 @@ const msw = createPreviewAnnotations(
 
 const preview: Preview = {
   beforeEach: msw.beforeEach,
+  decorators: [withDescription],
   // A docs page per scenario file: each story's description (the invariant it shows) and the controls' descriptions.
   tags: ["autodocs"],
   parameters: {

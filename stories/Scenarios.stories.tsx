@@ -73,6 +73,8 @@ export const HungHost: Story = {
   },
   play: async ({ canvasElement, args, userEvent }) => {
     const { canvas, paneA, paneB } = await findPanes(canvasElement);
+    // Opened alone, the story says first what it shows and what to watch.
+    await expect(canvas.getByTestId("story-description")).toHaveTextContent(/^Invariants 1, 8, 10, 11\. The host never answers\./);
     await waitFor(() => expect(paneB).toHaveAttribute("data-claim", "replica-a"), WAIT);
     await expectRequests(canvasElement, 1);
     // The one waiting that is inherent here: let several leases pass while the claimant lives.
