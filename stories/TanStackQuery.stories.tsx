@@ -7,7 +7,7 @@ import { ListTab, listResponder } from "./support/list-pane.tsx";
 import { A_STAYS_OPEN, EVERY_TAB_RELOADS, ResumeScenario } from "./support/offline-resume.tsx";
 import { playOfflineResume } from "./support/offline-resume-play.ts";
 import { OptimisticScenario } from "./support/optimistic-tabs.tsx";
-import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
+import { expectNarrated, expectNarrationInside, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -115,6 +115,9 @@ export const MutationInvalidatesEveryTab: Story = {
     await expectNoLies(panes);
     await expectNarrated(canvasElement, /^A claimed POST \/api\/items \(rev 1\)$/);
     await expectNarrated(canvasElement, /^A claimed \/api\/items \(rev 2\)$/);
+    // The line quoting the invalidated query key, one long word, wraps inside the timeline.
+    await expectNarrated(canvasElement, /^A's mutation succeeded: invalidateQueries on \["shared-fetch","GET",/);
+    expectNarrationInside(canvasElement);
     const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
     // The panel inspects A's store: A is "this tab" there.
     for (const told of [`this tab claimed POST ${args.url} (rev 1)`, `this tab claimed GET ${args.url} (rev 2)`])

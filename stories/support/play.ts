@@ -38,6 +38,21 @@ export function expectTimesAColumn(canvasElement: HTMLElement): void {
   }
 }
 
+/**
+ * No line of the narrated timeline runs out of its box (a quoted query key is one long word), even
+ * with the timeline at its narrowest (16rem, its column's floor).
+ */
+export function expectNarrationInside(canvasElement: HTMLElement): void {
+  const list = within(canvasElement).getByTestId("narration");
+  list.closest("aside")!.style.width = "16rem";
+  const right = list.getBoundingClientRect().right;
+  for (const li of list.querySelectorAll("li")) {
+    const text = document.createRange();
+    text.selectNodeContents(li.lastElementChild!);
+    for (const line of text.getClientRects()) expect(line.right, li.textContent ?? "").toBeLessThanOrEqual(right + 1);
+  }
+}
+
 /** Waits for the scenario's verdict line and returns it. */
 export async function verdict(canvasElement: HTMLElement, timeout = 30_000): Promise<string> {
   try {

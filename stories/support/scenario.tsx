@@ -19,6 +19,8 @@ const styles = {
   // A wrapped line goes on under its text, not under the time: the times stay a column to scan.
   entry: { display: "flex" },
   at: { color: "#5a6470", fontVariantNumeric: "tabular-nums", marginRight: 6, flex: "none" },
+  // A line may quote a query key or a URL, one long word: it wraps rather than run out of the box.
+  text: { minWidth: 0, overflowWrap: "anywhere" },
   verdict: { margin: "0.5rem 0 0", padding: "0.4rem 0.5rem", background: "#e7f5ea", borderRadius: 4, fontWeight: 600 },
   controls: {
     fontFamily: "system-ui, sans-serif",
@@ -41,7 +43,7 @@ export function NarrationView({ narration }: { narration: Narration }) {
         {entries.map((e, i) => (
           <li key={i} data-replica={e.replica} style={styles.entry}>
             <span style={styles.at}>+{((e.at - startedAt) / 1000).toFixed(2)} s</span>
-            <span>{e.text}</span>
+            <span style={styles.text}>{e.text}</span>
           </li>
         ))}
       </ol>
