@@ -44,12 +44,18 @@ export function expectTimesAColumn(canvasElement: HTMLElement): void {
  */
 export function expectNarrationInside(canvasElement: HTMLElement): void {
   const list = within(canvasElement).getByTestId("narration");
-  list.closest("aside")!.style.width = "16rem";
-  const right = list.getBoundingClientRect().right;
-  for (const li of list.querySelectorAll("li")) {
-    const text = document.createRange();
-    text.selectNodeContents(li.lastElementChild!);
-    for (const line of text.getClientRects()) expect(line.right, li.textContent ?? "").toBeLessThanOrEqual(right + 1);
+  // Narrowed for the measure only: whoever watches the story keeps the layout it had.
+  const aside = list.closest("aside")!;
+  aside.style.width = "16rem";
+  try {
+    const right = list.getBoundingClientRect().right;
+    for (const li of list.querySelectorAll("li")) {
+      const text = document.createRange();
+      text.selectNodeContents(li.lastElementChild!);
+      for (const line of text.getClientRects()) expect(line.right, li.textContent ?? "").toBeLessThanOrEqual(right + 1);
+    }
+  } finally {
+    aside.style.width = "";
   }
 }
 
