@@ -35,6 +35,22 @@ function presenceMesh() {
   return { join, leave, destroy: () => [...all].forEach((a) => a.destroy()) };
 }
 
+/**
+ * The retention of each store, by replica id, reached through its first ask (closures hold it
+ * otherwise). Restore `spy` when done.
+ */
+export function captureRetentions(stores: () => Iterable<SharedFetchStoreWithExtras>) {
+  const retentions = new Map<string, Retention>();
+  const touch = Retention.prototype.touch;
+  const spy = vi.spyOn(Retention.prototype, "touch").mockImplementation(function (this: Retention, key: string) {
+    for (const s of stores())
+      if (!retentions.has(s.replicaId) && internalsOf(s).records === (this as unknown as { records: unknown }).records)
+        retentions.set(s.replicaId, this);
+    return touch.call(this, key);
+  });
+  return { retentions, spy };
+}
+
 export type Measure = {
   hour: number;
   docBytes: number;
@@ -62,15 +78,7 @@ export async function dashboardDay(hours: number[], options: { retentionMs?: num
   const c = cluster(0, options);
   c.host.auto = () => ({ status: 200, body: { v: Math.random() }, delayMs: 50 });
   const mesh = presenceMesh();
-  const retentions = new Map<string, Retention>();
-  const touch = Retention.prototype.touch;
-  const spy = vi.spyOn(Retention.prototype, "touch").mockImplementation(function (this: Retention, key: string) {
-    // The retention of each store, reached through its first ask (closures hold it otherwise).
-    for (const s of c.stores)
-      if (!retentions.has(s.replicaId) && internalsOf(s).records === (this as unknown as { records: unknown }).records)
-        retentions.set(s.replicaId, this);
-    return touch.call(this, key);
-  });
+  const { retentions, spy } = captureRetentions(() => c.stores);
   type Tab = { store: SharedFetchStoreWithExtras; awareness: Awareness; page: number; offs: (() => void)[] };
   const open = (page: number): Tab => {
     const awareness = mesh.join();
