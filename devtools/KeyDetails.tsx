@@ -40,7 +40,13 @@ export function KeyDetails({
   }, [open, store, row.key, resultAt]); // eslint-disable-line react-hooks/exhaustive-deps
   const report = (result: ActionResult, done: string) => setMessage(result.ok ? done : result.message);
   // A greyed button says why in its title (its accessible description): what it lacks, or that nothing is written any more.
-  const off = (why: string | false | undefined, title?: string) => ({ disabled: !!why, title: why || title });
+  // A title shows only to a mouse, and a disabled button takes no focus: the reasons are also written out under the
+  // actions, one line per reason, so a keyboard or touch user reads them too.
+  const refused = new Map<string, string[]>();
+  const off = (label: string, why: string | false | undefined, title?: string) => {
+    if (why) refused.set(why, [...(refused.get(why) ?? []), label]);
+    return { disabled: !!why, title: why || title };
+  };
   const noResult = !row.result && "No result recorded";
   return (
     <div data-testid="key-details">
@@ -48,7 +54,10 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          {...off(frozen ?? (!row.local && `Only a ${worker ? "tab that shows" : "replica that asked for"} the key knows its request`))}
+          {...off(
+            "refetch",
+            frozen ?? (!row.local && `Only a ${worker ? "tab that shows" : "replica that asked for"} the key knows its request`),
+          )}
           onClick={() => report(refetchKey(store, row.key), "Refetch asked: a new revision is claimed now.")}
         >
           refetch
@@ -57,6 +66,7 @@ export function KeyDetails({
           type="button"
           style={styles.button}
           {...off(
+            "invalidate",
             frozen ?? (!row.result && !row.error && !queryClient && "Nothing recorded to mark stale, and no QueryClient given"),
             `Mark it stale for every replica: the next mount, focus or poll anywhere fetches again${queryClient ? "; this tab's active queries refetch now" : ""}`,
           )}
@@ -72,6 +82,7 @@ export function KeyDetails({
           type="button"
           style={styles.button}
           {...off(
+            `release ${worker ? "the SharedWorker's" : "my"} claim`,
             frozen ??
               (!row.claim ? "No claim stands on this key" : !row.claim.mine && `The claim is another replica's (${row.claim.replicaId})`),
           )}
@@ -82,7 +93,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          {...off(frozen ?? (!row.result && !row.error && !row.malformed && "No record to evict"))}
+          {...off("evict record", frozen ?? (!row.result && !row.error && !row.malformed && "No record to evict"))}
           onClick={() => report(evictRecord(store, row.key), "Record evicted from the doc.")}
         >
           evict record
@@ -93,7 +104,7 @@ export function KeyDetails({
         <button
           type="button"
           style={styles.button}
-          {...off(noResult)}
+          {...off("copy JSON", noResult)}
           // The whole JSON, not the preview's first MiB: a cut copy would not parse.
           onClick={() =>
             void copyText(jsonPreview(recordedData(store, row.key).data, Infinity).text).then((r) => report(r, "JSON copied."))
@@ -101,13 +112,24 @@ export function KeyDetails({
         >
           copy JSON
         </button>
-        <button type="button" style={styles.button} aria-expanded={open} {...off(noResult)} onClick={() => onToggle(` ${row.key}`)}>
+        <button
+          type="button"
+          style={styles.button}
+          aria-expanded={open}
+          {...off("show JSON", noResult)}
+          onClick={() => onToggle(` ${row.key}`)}
+        >
           {preview ? "hide JSON" : `show JSON${row.result ? ` (${formatBytes(row.result.bytes)})` : ""}`}
         </button>
         <span role="status" style={styles.muted}>
           {message}
         </span>
       </div>
+      {[...refused].map(([why, labels]) => (
+        <div key={why} style={styles.muted} data-testid="refused">
+          {labels.join(", ")} unavailable: {why}
+        </div>
+      ))}
       <div style={styles.muted}>key {row.key}</div>
       {row.claim?.waiters && (
         <div style={styles.muted}>its request goes on for the replicas waiting on it: {row.claim.waiters.join(", ")}</div>
