@@ -46,7 +46,11 @@ export type FetchRecord = {
   mountAlways: boolean;
   /** The error the query showed as the fetch began (one without data reads pending once it starts). */
   error?: unknown;
+  /** Its observers' options as the fetch began (demandOf). */
+  observed?: AnyQuery["observers"][number]["options"][];
 };
+
+const optionsOf = (query: AnyQuery) => query.observers.map((observer) => observer.options);
 
 const fetches = new WeakMap<object, FetchRecord>();
 
@@ -93,6 +97,7 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
         observer: _optimisticResults !== undefined,
         mountAlways: mountsAlways(query, context.fetchOptions),
         error: query.state.error,
+        observed: optionsOf(query as AnyQuery),
       });
       // This fetch's retryer only (the query's options stay as given): a retryDelay function
       // would otherwise still be called on each failure, with retry false.
@@ -227,8 +232,9 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   let any = false;
   let mountNever = true;
   let focusOrReconnectAlways = false;
-  for (const observer of query.observers) {
-    const options = observer.options;
+  // The observers' options as the fetch began: one paused offline runs its function only once back
+  // online, and options changed meanwhile (a staleTime raised) do not call off what TanStack decided.
+  for (const options of fetch?.observed ?? optionsOf(query)) {
     if (resolve(options.enabled ?? true, query) === false) continue;
     const every = resolve(options.refetchInterval as number | false | undefined, query);
     if (typeof every === "number" && every > 0) interval = Math.min(interval, every);

@@ -39,6 +39,10 @@ export type Op =
   | { t: "setQueryData"; n: number }
   | { t: "option"; name: "refetchOnWindowFocus" | "refetchOnMount" | "refetchOnReconnect"; value: boolean | "always" }
   | { t: "gcTime"; ms: number }
+  | { t: "retry"; times: number }
+  | { t: "interval"; ms: number | false }
+  | { t: "select"; on: boolean }
+  | { t: "second"; on: boolean }
   | { t: "offline"; on: boolean }
   | { t: "cancel" }
   | { t: "reset" }
@@ -68,6 +72,10 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     value: fc.constantFrom(true, false, "always" as const),
   }),
   fc.constantFrom(0, 1_000, 300_000).map((ms) => ({ t: "gcTime" as const, ms })),
+  fc.constantFrom(0, 1, 2).map((times) => ({ t: "retry" as const, times })),
+  fc.constantFrom(false as const, 3_000).map((ms) => ({ t: "interval" as const, ms })),
+  fc.boolean().map((on) => ({ t: "select" as const, on })),
+  fc.boolean().map((on) => ({ t: "second" as const, on })),
   fc.boolean().map((on) => ({ t: "offline" as const, on })),
   fc.constant({ t: "cancel" as const }),
   fc.constant({ t: "reset" as const }),
@@ -132,6 +140,7 @@ async function runSequence(ops: Op[]): Promise<string | null> {
   }
   let mounted = false;
   let generation = 0;
+  let second = false;
   const tree = () =>
     app(
       store,
@@ -139,6 +148,8 @@ async function runSequence(ops: Op[]): Promise<string | null> {
         <Fragment key={generation}>
           <Shared />
           <Plain />
+          {second && <Shared />}
+          {second && <Plain />}
         </Fragment>
       ) : null,
       client,
@@ -154,6 +165,10 @@ async function runSequence(ops: Op[]): Promise<string | null> {
   try {
     for (let i = 0; i < ops.length; i++) {
       const o = ops[i]!;
+      // README, "Freshness is judged on the recorded result's age": for a polled query the poll
+      // window also covers its mounts and focuses, where TanStack refetches stale data at once.
+      const demand = o.t === "mount" || (o.t === "second" && o.on) || o.t === "focus" || o.t === "reconnect";
+      if (demand && options.refetchInterval) diverged = true;
       if (o.t === "mount" || o.t === "unmount") {
         // README, invariant 11: a pane remounted in one commit (a route change) while its request
         // is in flight joins that request, where TanStack aborts it and sends another.
@@ -170,6 +185,14 @@ async function runSequence(ops: Op[]): Promise<string | null> {
         rerender();
       } else if (o.t === "option" || o.t === "gcTime") {
         options = o.t === "option" ? { ...options, [o.name]: o.value } : { ...options, gcTime: o.ms };
+        rerender();
+      } else if (o.t === "retry" || o.t === "interval" || o.t === "select") {
+        if (o.t === "retry") options = { ...options, retry: o.times, retryDelay: 1_000 };
+        else if (o.t === "interval") options = { ...options, refetchInterval: o.ms };
+        else options = { ...options, select: o.on ? (d: Body) => ({ n: d.n * 2 }) : undefined };
+        rerender();
+      } else if (o.t === "second") {
+        second = o.on;
         rerender();
       } else if (o.t === "offline") act(() => onlineManager.setOnline(!o.on));
       else if (o.t === "cancel") {
