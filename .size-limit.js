@@ -145,7 +145,10 @@ export default [
   // Raised by 0.5 KiB with retries shown in failureCount as TanStack shows them and the bridge's
   // own lookups kept from counting as reads: 44.99 → 45.06 kB.
   // Raised by 0.5 KiB with a claim's failed attempts told in the claim, so that every tab joined to it shows TanStack's failureCount and failureReason as the claimant does (records.ts, claim-failures.ts): 45.41 → 45.69 kB.
-  row("  + connectTabs", main, [...hook, "connectTabs"], "45 KiB"),
+  // Raised by 0.5 KiB with a key loaded by a tab dated by its records' times where only tabs sync
+  // the doc (retention.ts) and a paused fetch judged by its observers' options as it began
+  // (demand.ts): 45.95 → 46.08 kB.
+  row("  + connectTabs", main, [...hook, "connectTabs"], "45.5 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
   // Raised by 1 KiB with the first row's changes and connectPeers' url and room checks and its
   // presence drop kept local: 41.18 → 41.87 kB.
