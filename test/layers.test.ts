@@ -81,6 +81,13 @@ describe("layers point one way: core ← sync ← hocuspocus ← worker ← reac
     },
   );
 
+  it('README, Package: "`ws` is a dependency for it [the sync server] alone, no bundle imports it"', () => {
+    const ws = /^ws(\/|$)/;
+    const importers = [...files("src"), ...files("devtools")].filter((file) => imports(file).some((s) => ws.test(s)));
+    expect(importers).toEqual([]);
+    expect(imports("bin/sync-server.mjs").filter((s) => ws.test(s))).toEqual(["ws"]);
+  });
+
   it("every import is read, type syntax and re-exports included", () => {
     const read = (source: string) => ts.preProcessFile(source, true, true).importedFiles.map((f) => f.fileName);
     const typed = "export class E extends Error {\n  constructor(readonly url: string) { super(`<${url}>`); }\n}\n";
