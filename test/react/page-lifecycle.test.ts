@@ -61,6 +61,26 @@ describe("page lifecycle: a page hidden for good or frozen releases its claims (
     c.destroy();
   });
 
+  it("a tab merely hidden (visibilitychange) keeps its claims (README, Design notes: Web Locks, not timers): its request runs on, the other tab waits on it", async () => {
+    const { c, a, b } = await twoTabs();
+    const asked = background(a.ensure(req));
+    await tick(100);
+    const waiting = background(b.ensure(req)); // same browser: b waits on a's claim and queues on its lock
+    await tick(10);
+    const visibility = vi.spyOn(document, "visibilityState", "get").mockReturnValue("hidden");
+    document.dispatchEvent(new Event("visibilitychange"));
+    await tick(30_000); // far past the 5 s lease: only the lock says whether a lives
+    expect(c.host.calls).toHaveLength(1);
+    expect(c.host.calls[0]!.aborted).toBe(false);
+    expect(b.snapshot(req).claim).toMatchObject({ replicaId: a.replicaId, stale: false });
+    expect(b.claims().map(([, claim]) => claim.abandoned ?? false)).toEqual([false]);
+    c.host.calls[0]!.respond(200, "by hidden a");
+    await expect(until(asked)).resolves.toMatchObject({ data: "by hidden a" });
+    await expect(until(waiting)).resolves.toMatchObject({ data: "by hidden a" });
+    visibility.mockRestore();
+    c.destroy();
+  });
+
   it("a frozen page (Page Lifecycle 'freeze') lets another replica take over at once", async () => {
     const c = cluster(1);
     const [a] = c.stores;
