@@ -182,6 +182,34 @@ describe("growth: records nobody asked for within the retention window are remov
     c.destroy();
   });
 
+  // README, Design notes ("Storage that does not grow with history"): a doc synced by connectTabs
+  // alone dates a loaded key by the newest time its records carry; "a doc with no connector, or
+  // with one that reaches other devices (connectPeers, Hocuspocus), dates them at the load": their
+  // times may come from another device's clock.
+  it.each([
+    { connector: "tabs alone", crossDevice: false, sweptAtOnce: true },
+    { connector: "one reaching other devices", crossDevice: true, sweptAtOnce: false },
+  ])("a result recorded 25 h ago, loaded by a doc with $connector: swept at once: $sweptAtOnce", async ({ crossDevice, sweptAtOnce }) => {
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "old" });
+    const old = { url: `${URL_A}/old` };
+    await until(a!.ensure(old));
+    await tick(25 * HOUR);
+    const doc = new Y.Doc();
+    const unregister = registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice });
+    const x = createSharedFetchStore({ doc, fetch: c.host.fetch, settleMs: 0 });
+    const swept: string[][] = [];
+    x.onEvent((e) => e.type === "swept" && swept.push(e.keys));
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(c.docOf(a!))); // the load: IndexedDB, the tabs or a device
+    await until(x.ensure({ url: `${URL_A}/new` })); // active: x sweeps what it has dated past 24 h
+    expect(swept).toEqual(sweptAtOnce ? [[x.keyOf(old)]] : []);
+    expect(x.snapshot(old)).toEqual(sweptAtOnce ? { status: "idle" } : { status: "success", data: "old" });
+    x.destroy();
+    unregister();
+    c.destroy();
+  });
+
   it("a destroyed store sweeps nothing, not even a sweep it queued just before destroy()", async () => {
     const c = cluster(2);
     const [a, b] = c.stores;
