@@ -7,6 +7,11 @@ export type ConnectorInfo = {
   whenSynced: Promise<void>;
   /** True when replicas on other devices can reach this doc through it (a sync server). */
   crossDevice: boolean;
+  /**
+   * True when what it loads may hold records other devices wrote, on their clocks: this browser
+   * synced a doc of its name with them (another tab's connectPeers, an earlier visit's, one made later).
+   */
+  othersWrote?: () => boolean;
   /** A high percentile of its measured round trips to the server, once it has samples (ms). */
   tripMs?: () => number | undefined;
   /**

@@ -55,7 +55,8 @@ export class Retention {
     // Inside the writer's transaction: only note the time (observers must not write or throw).
     const firstSeen = (keys: Set<string>) => {
       const now = Date.now();
-      for (const key of keys) if (!this.since.has(key)) this.since.set(key, this.dated(key, now));
+      let own: boolean | undefined;
+      for (const key of keys) if (!this.since.has(key)) this.since.set(key, this.dated(key, now, (own ??= this.ownClock())));
     };
     // Someone asked for the key now, and every replica sees it: its clock restarts everywhere, and
     // an ask of ours still pending would say nothing more.
@@ -134,21 +135,26 @@ export class Retention {
   /**
    * When a key that this replica first sees in what was written before (the doc it was made on,
    * the initial sync) was last asked for: the newest time its ask, result, error or program
-   * carries where the doc syncs with this device's tabs alone (their times are on our clock);
-   * `otherwise` where they may come from another device's. A new tab
+   * carries where they are all on this device's clock (`own`, see ownClock); `otherwise` where
+   * they may be on another device's (one running behind would have its keys swept here). A new tab
    * started every loaded key's clock again: where no tab lived for `retentionMs` (a page reloaded
    * every few hours, a browser closed each evening) nothing was ever swept.
    */
-  private dated(key: string, otherwise: number): number {
-    const { results, programs, errors, asks, doc } = this.records;
-    const by = connectorsOf(doc);
-    // Tabs only: no connector may be the app's own provider, reaching other devices.
-    const last =
-      by.length && !by.some((c) => c.crossDevice)
-        ? Math.max(asks.get(key) ?? 0, ...[results, programs, errors].map((m) => m.get(key)?.at ?? 0))
-        : 0;
+  private dated(key: string, otherwise: number, own: boolean): number {
+    const { results, programs, errors, asks } = this.records;
+    const last = own ? Math.max(asks.get(key) ?? 0, ...[results, programs, errors].map((m) => m.get(key)?.at ?? 0)) : 0;
     // NaN (a malformed time) compares false: dated by `otherwise`.
     return last > 0 && last < otherwise ? last : otherwise;
+  }
+
+  /**
+   * Whether every record the doc holds was written on this device's clock: tabs alone sync it (no
+   * connector may be the app's own provider), and this browser never synced a doc of their name
+   * with other devices. Read once per batch of keys, not per key.
+   */
+  private ownClock(): boolean {
+    const by = connectorsOf(this.records.doc);
+    return by.length > 0 && !by.some((c) => c.crossDevice || c.othersWrote?.());
   }
 
   /** The store is destroyed: write nothing more, not even a sweep already queued. */
@@ -194,10 +200,15 @@ export class Retention {
     const keys = new Set([...claims.keys(), ...results.keys(), ...programs.keys(), ...errors.keys(), ...asks.keys()]);
     for (const map of [this.since, this.askSeen]) for (const key of map.keys()) if (!keys.has(key)) map.delete(key);
     const expired: string[] = [];
+    let own: boolean | undefined;
     for (const key of keys) {
       if (this.isBusy(key)) continue;
       // The age first: the in-flight check reads records and scans a beat's nonces.
-      if (now - (this.since.get(key) ?? this.dated(key, this.born)) > this.retentionMs && !this.inFlight(key, now)) expired.push(key);
+      if (
+        now - (this.since.get(key) ?? this.dated(key, this.born, (own ??= this.ownClock()))) > this.retentionMs &&
+        !this.inFlight(key, now)
+      )
+        expired.push(key);
     }
     const oldBeats = beats.keys().filter((id) => id !== this.replicaId && now - (this.beatSince.get(id) ?? this.born) > this.retentionMs);
     if (expired.length === 0 && oldBeats.length === 0) return expired;

@@ -1,4 +1,4 @@
-import { registerConnector } from "../core/connectors.ts";
+import { connectorsOf, onConnector, registerConnector, type ConnectorInfo } from "../core/connectors.ts";
 import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
 import { shownValue } from "../core/errors.ts";
 import { startSettleTimer } from "../core/settle-timer.ts";
@@ -25,7 +25,7 @@ import {
   type TabReply,
 } from "./tab-protocol.ts";
 import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } from "./local-snapshot.ts";
-import { markPersisted, mayHavePersisted } from "./persisted-mark.ts";
+import { markOthersWrite, markPersisted, mayHavePersisted, othersMayHaveWritten } from "./persisted-mark.ts";
 import { createTabFlush, TAB_LOCK_PREFIX, tabNonce, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 import { warnUnknownOptions } from "../core/options.ts";
@@ -128,9 +128,15 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     complete,
     Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
+  // Kept beside the doc for every later tab of the name: the records other devices write reach
+  // them through this tab's database and channel, though their own doc connects no device.
+  const marks = (c: ConnectorInfo) => c.crossDevice && markOthersWrite(opts.name);
+  connectorsOf(doc).forEach(marks);
+  const unwatch = onConnector(doc, marks);
   const unregister = registerConnector(doc, {
     whenSynced,
     crossDevice: false,
+    othersWrote: () => othersMayHaveWritten(opts.name),
     flush: tabFlush.flush,
     scope: `tabs:${opts.name}`,
     awareness,
@@ -270,6 +276,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     tabFlush.destroy();
     retireAwareness(awareness);
     unregister();
+    unwatch();
     resolveLoaded();
     resolveComplete();
   }

@@ -20,7 +20,24 @@ export function markPersisted(name: string): void {
   writeStored(markKey(name), "1");
 }
 
-/** Forgets the mark, with the database it stood for (clearTabsStorage). */
+/** Forgets the marks, with the database they stood for (clearTabsStorage). */
 export function forgetPersisted(name: string): void {
   removeStored(markKey(name));
+  removeStored(devicesKey(name));
+}
+
+/**
+ * Whether a doc of this name ever synced with other devices in this browser (connectPeers or
+ * connectHocuspocus beside connectTabs, in any tab, before or after it): its database and its tabs
+ * may then hold records written on other devices' clocks. Unknown (no localStorage) reads as no:
+ * the doc's own connectors tell then.
+ */
+const devicesKey = (name: string) => `shared-fetch:devices:${name}`;
+
+export function othersMayHaveWritten(name: string): boolean {
+  return !!readStored(devicesKey(name));
+}
+
+export function markOthersWrite(name: string): void {
+  writeStored(devicesKey(name), "1");
 }
