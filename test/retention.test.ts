@@ -4,7 +4,7 @@ import { cluster, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts
 import { ASK_WRITE_DELAY_MS } from "../src/core/retention.ts";
 import { internalsOf } from "../src/internals.ts";
 import { registerConnector } from "../src/core/connectors.ts";
-import { createSharedFetchStore } from "../src/index.ts";
+import { connectTabs, createSharedFetchStore } from "../src/index.ts";
 
 const HOUR = 3600_000;
 
@@ -207,6 +207,31 @@ describe("growth: records nobody asked for within the retention window are remov
     expect(x.snapshot(old)).toEqual(sweptAtOnce ? { status: "idle" } : { status: "success", data: "old" });
     x.destroy();
     unregister();
+    c.destroy();
+  });
+
+  // Where no localStorage says whether this browser ever synced the name with other devices (a
+  // SharedWorker, whose tabs' databases may hold what their peers wrote, each on its own clock),
+  // connectTabs alone does not vouch for the records' times: dated at the load.
+  it("a result recorded 25 h ago, loaded by a doc on connectTabs with no localStorage (a SharedWorker): not swept at once", async () => {
+    expect(typeof (globalThis as { localStorage?: unknown }).localStorage).toBe("undefined");
+    const c = cluster(1, { settleMs: 0 });
+    const [a] = c.stores;
+    c.host.auto = () => ({ status: 200, body: "old" });
+    const old = { url: `${URL_A}/old` };
+    await until(a!.ensure(old));
+    await tick(25 * HOUR);
+    const doc = new Y.Doc();
+    const tabs = connectTabs(doc, { name: `no-storage-${Math.random().toString(36).slice(2)}`, indexeddb: false });
+    const x = createSharedFetchStore({ doc, fetch: c.host.fetch, settleMs: 0 });
+    const swept: string[][] = [];
+    x.onEvent((e) => e.type === "swept" && swept.push(e.keys));
+    Y.applyUpdate(doc, Y.encodeStateAsUpdate(c.docOf(a!)));
+    await until(x.ensure({ url: `${URL_A}/new` }));
+    expect(swept).toEqual([]);
+    expect(x.snapshot(old)).toEqual({ status: "success", data: "old" });
+    x.destroy();
+    tabs.destroy();
     c.destroy();
   });
 

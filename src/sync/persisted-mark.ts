@@ -29,13 +29,14 @@ export function forgetPersisted(name: string): void {
 /**
  * Whether a doc of this name ever synced with other devices in this browser (connectPeers or
  * connectHocuspocus beside connectTabs, in any tab, before or after it): its database and its tabs
- * may then hold records written on other devices' clocks. Unknown (no localStorage) reads as no:
- * the doc's own connectors tell then.
+ * may then hold records written on other devices' clocks. Unknown (no localStorage: a SharedWorker,
+ * whose tabs' databases may hold what their peers wrote) reads as yes: keys are then dated by their
+ * load, as before records were read for it.
  */
 const devicesKey = (name: string) => `shared-fetch:devices:${name}`;
 
 export function othersMayHaveWritten(name: string): boolean {
-  return !!readStored(devicesKey(name));
+  return readStored(devicesKey(name)) !== null;
 }
 
 export function markOthersWrite(name: string): void {
