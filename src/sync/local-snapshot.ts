@@ -20,6 +20,12 @@ const snapshotKey = (name: string) => `shared-fetch:snapshot:${name}`;
 export const DEFAULT_SNAPSHOT_BYTES = 64 * 1024;
 /** At most one write a second while the doc changes (as TanStack's persister's throttleTime). */
 const WRITE_EVERY_MS = 1000;
+/**
+ * While the state is over the limit, a change looks again at most this often: only encoding tells
+ * the size (a deletion's update is small whatever it frees), and a 1–1.5 MiB state took 6–60 ms to
+ * encode in Node, too much once a second all day but not once a minute.
+ */
+const OVER_LOOK_EVERY_MS = 60_000;
 
 // The platform's base64 (btoa, atob: every browser, Node 16+): lib0's adds a kilobyte of its
 // environment detection to the bundle for the same two calls.
@@ -67,8 +73,12 @@ export type SnapshotKeeper = {
 
 /**
  * Keeps the copy up to date: written a second after a change at most once a second, and at
- * `flush`. A state larger than `maxBytes`, or one storage refuses, ends the copy for this
- * connection and removes it, so no old copy outlives the one that could not be written. Changes
+ * `flush`. A state larger than `maxBytes` removes the copy, so no old copy outlives the one that
+ * could not be written; a change then looks again a minute later, and once retention's sweeps
+ * have shrunk the state to fit the copy is written again (a tab open all day keeps its return
+ * visits fast). One storage refuses ends the copy for this connection and removes it: refused is
+ * also what no usable storage looks like (a worker, storage denied), where a retry would only
+ * spend an encode, and a full origin is the app's own data to free. Changes
  * applied with an origin in `notOurs` start no write: another tab's changes are its to keep (each
  * write reaches every tab of the origin's storage), and what IndexedDB loads is kept already.
  */
@@ -76,15 +86,22 @@ export function keepSnapshot(doc: Doc, name: string, maxBytes: number, notOurs: 
   const key = snapshotKey(name);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
+  let over = false;
   const write = (): void => {
     clearTimeout(timer);
     timer = undefined;
     if (stopped) return;
     const state = encodeStateAsUpdate(doc);
-    if (state.length > maxBytes || !writeStored(key, toBase64(state))) stop(true);
+    // Removed as the state passes the limit; a copy another tab writes after that is its own.
+    if (state.length > maxBytes) {
+      if (!over) removeStored(key);
+      over = true;
+    } else if (writeStored(key, toBase64(state))) over = false;
+    else stop(true);
   };
   const onUpdate = (_update: Uint8Array, origin: unknown): void => {
-    if (timer === undefined && !stopped && !notOurs.includes(origin)) timer = unrefTimer(setTimeout(write, WRITE_EVERY_MS));
+    if (timer === undefined && !stopped && !notOurs.includes(origin))
+      timer = unrefTimer(setTimeout(write, over ? OVER_LOOK_EVERY_MS : WRITE_EVERY_MS));
   };
   const stop = (remove: boolean): void => {
     stopped = true;
