@@ -25,6 +25,12 @@ export type DocPersistence = {
 const UPDATES = "updates";
 /** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
 const MERGE_AT = 500;
+/**
+ * Or once this tab has stored more bytes than the doc's state since its last merge (and more than
+ * this floor): 500 rewrites of a result are 500 copies of it, and every tab stores every update
+ * it hears, so three tabs polling 1 KiB results reached 57 times the state between merges.
+ */
+const MERGE_FLOOR_BYTES = 64 * 1024;
 const MERGE_AFTER_MS = 1000;
 /** An open that answers neither way is waited for this long (the store's own cap on a sync). */
 export const IDB_OPEN_WAIT_MS = 2000;
@@ -51,6 +57,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   let stopped = false;
   let nextKey = 0; // the first key not yet read into the doc
   let stored = 0; // updates in the store, as last counted
+  let written = 0; // bytes this tab stored since its last merge
   let mergeTimer: ReturnType<typeof setTimeout> | undefined;
   let waiting: Uint8Array[] = [];
   let waitingBytes = 0;
@@ -110,6 +117,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     // them, may sum to many times the doc.
     const state = Y.encodeStateAsUpdate(doc);
     foldedBytes = state.byteLength;
+    written = 0;
     await addUpdate(store!, state);
     await idb.del(store!, idb.createIDBKeyRangeUpperBound(nextKey, true));
     stored = await idb.count(store!);
@@ -146,7 +154,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     writing = true;
     try {
       const [store] = idb.transact(db, [UPDATES]);
-      addUpdate(store!, updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates)).then(
+      const update = updates.length === 1 ? updates[0]! : Y.mergeUpdates(updates);
+      written += update.byteLength;
+      addUpdate(store!, update).then(
         () => {
           writing = false;
           write();
@@ -158,7 +168,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     }
     // Put off by each write, a merge never came while updates never paused for a second (the
     // heartbeats of requests in flight in a few tabs): past twice the count, one due is kept.
-    if (++stored < MERGE_AT || (stored > 2 * MERGE_AT && mergeTimer !== undefined)) return;
+    const due = Math.max(++stored / MERGE_AT, written / Math.max(foldedBytes, MERGE_FLOOR_BYTES));
+    if (due < 1 || (due > 2 && mergeTimer !== undefined)) return;
     clearTimeout(mergeTimer);
     // An async function: whatever it throws, even at once, comes back as a rejection.
     mergeTimer = setTimeout(() => {
