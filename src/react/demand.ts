@@ -50,7 +50,8 @@ export type FetchRecord = {
   observed?: AnyQuery["observers"][number]["options"][];
 };
 
-const optionsOf = (query: AnyQuery) => query.observers.map((observer) => observer.options);
+/** Its observers' options now: a fetch keeps them as it begins (FetchRecord.observed). */
+export const optionsOf = (query: AnyQuery) => query.observers.map((observer) => observer.options);
 
 const fetches = new WeakMap<object, FetchRecord>();
 

@@ -19,6 +19,7 @@ import {
   mountsAlways,
   noteFetching,
   notingDisabled,
+  optionsOf,
   pastRecordedError,
   pastShownError,
   queryOf,
@@ -53,7 +54,7 @@ export type SharedInfiniteQueryOptions<TPage, TPageParam, TData = InfiniteData<T
 };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"]; mountAlways: boolean };
+type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"]; mountAlways: boolean; observed?: FetchRecord["observed"] };
 
 /**
  * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
@@ -68,7 +69,8 @@ function watchFetches(query: AnyQuery): void {
   calls.set(query, { options: undefined, fetchOptions: undefined, mountAlways: false });
   const fetch = query.fetch;
   query.fetch = function (options, fetchOptions) {
-    calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions) });
+    // Its observers' options as it begins: one paused offline runs its pages only once back online.
+    calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions), observed: optionsOf(query) });
     noteFetching(query);
     return fetch.call(this, options, fetchOptions);
   };
@@ -132,6 +134,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       staleTime: merged.staleTime,
       observer,
       mountAlways: call?.mountAlways === true,
+      observed: call?.observed,
     };
     const more = (query?.state.fetchMeta as { fetchMore?: unknown } | null | undefined)?.fetchMore !== undefined;
     // A next or previous page is new to this tab, asked as a mount asks: within the staleTime.
