@@ -3,7 +3,10 @@
  * does to a pane (mount, options), to the page (time, focus, network) and through the client's
  * methods, and what the host does (hold, answer, fail).
  */
+import { focusManager, onlineManager } from "@tanstack/react-query";
+import { act } from "@testing-library/react";
 import fc from "fast-check";
+import { vi } from "vitest";
 
 export type Op =
   | { t: "mount" }
@@ -63,3 +66,21 @@ export const op: fc.Arbitrary<Op> = fc.oneof(
   fc.boolean().map((on) => ({ t: "hold" as const, on })),
   fc.boolean().map((ok) => ({ t: "answer" as const, ok })),
 );
+
+/** Does a step on the page, not a pane — time, focus, the network: every pane's, in every tab. False for any other. */
+export async function pageStep(o: Op): Promise<boolean> {
+  if (o.t === "advance") await act(() => vi.advanceTimersByTimeAsync(o.ms));
+  else if (o.t === "offline") act(() => onlineManager.setOnline(!o.on));
+  else if (o.t === "focus")
+    act(() => {
+      focusManager.setFocused(false);
+      focusManager.setFocused(true);
+    });
+  else if (o.t === "reconnect")
+    act(() => {
+      onlineManager.setOnline(false);
+      onlineManager.setOnline(true);
+    });
+  else return false;
+  return true;
+}

@@ -30,7 +30,7 @@ import { Fragment } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryKey, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
-import { op, type Op } from "../harness/parity-steps.ts";
+import { op, pageStep, type Op } from "../harness/parity-steps.ts";
 import { app } from "../harness/render-app.tsx";
 import { cluster, useFakeClock } from "../harness/replicas.ts";
 
@@ -134,7 +134,9 @@ async function runSequence(steps: Step[]): Promise<string | null> {
       // not by T's panes alone, the one plain query by both panes'.
       const active = (t: number) => mounted[t] && options[t]!.enabled !== false;
       if ((o.t === "invalidate" || o.t === "refetchQueries") && active(tab) !== (active(0) || active(1))) diverged = true;
-      if (o.t === "mount" || o.t === "unmount") {
+      if (await pageStep(o)) {
+        // Done: the page's, not a pane's.
+      } else if (o.t === "mount" || o.t === "unmount") {
         // README, invariant 11: a remount in one commit while the request is in flight joins it.
         if (o.t === "mount" && mounted[tab] && c.host.open.some((call) => call.url === SHARED_URL)) diverged = true;
         mounted[tab] = o.t === "mount";
@@ -151,7 +153,6 @@ async function runSequence(steps: Step[]): Promise<string | null> {
       else if (o.t === "retry") options[tab] = { ...options[tab], retry: o.times, retryDelay: 1_000 };
       else if (o.t === "interval") options[tab] = { ...options[tab], refetchInterval: o.ms };
       else if (o.t === "select") options[tab] = { ...options[tab], select: o.on ? (d: Body) => ({ n: d.n * 2 }) : undefined };
-      else if (o.t === "offline") act(() => onlineManager.setOnline(!o.on));
       else if (o.t === "cancel") {
         // README, "What differs": cancelQueries keeps an observed query's request.
         if (mounted.some(Boolean) && c.host.open.length) diverged = true;
@@ -163,18 +164,7 @@ async function runSequence(steps: Step[]): Promise<string | null> {
         // README: after resetQueries or removeQueries the recorded result shows again.
         if (plainClient.getQueryData(plainKey) !== undefined) diverged = true;
         onTab(tab, (client, key) => (o.t === "reset" ? client.resetQueries({ queryKey: key }) : client.removeQueries({ queryKey: key })));
-      } else if (o.t === "advance") await act(() => vi.advanceTimersByTimeAsync(o.ms));
-      else if (o.t === "focus")
-        act(() => {
-          focusManager.setFocused(false);
-          focusManager.setFocused(true);
-        });
-      else if (o.t === "reconnect")
-        act(() => {
-          onlineManager.setOnline(false);
-          onlineManager.setOnline(true);
-        });
-      else if (o.t === "invalidate") {
+      } else if (o.t === "invalidate") {
         if (o.how === "all") onTab(tab, (client) => client.invalidateQueries({ refetchType: o.refetchType }));
         else if (o.how === "exact")
           onTab(tab, (client, key) => client.invalidateQueries({ queryKey: key, exact: true, refetchType: o.refetchType }));

@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryKey, useSharedFetch } from "../../src/index.ts";
 import type { HostCall } from "../../sim/host.ts";
 import { app } from "../harness/render-app.tsx";
-import { op, type Op } from "../harness/parity-steps.ts";
+import { op, pageStep, type Op } from "../harness/parity-steps.ts";
 import { cluster, useFakeClock } from "../harness/replicas.ts";
 
 const BASE = "https://api.example.test";
@@ -111,7 +111,9 @@ async function runSequence(ops: Op[]): Promise<string | null> {
       // window also covers its mounts and focuses, where TanStack refetches stale data at once.
       const demand = o.t === "mount" || (o.t === "second" && o.on) || o.t === "focus" || o.t === "reconnect";
       if (demand && options.refetchInterval) diverged = true;
-      if (o.t === "mount" || o.t === "unmount") {
+      if (await pageStep(o)) {
+        // Done: the page's, not a pane's.
+      } else if (o.t === "mount" || o.t === "unmount") {
         // README, invariant 11: a pane remounted in one commit (a route change) while its request
         // is in flight joins that request, where TanStack aborts it and sends another.
         if (o.t === "mount" && mounted && c.host.open.some((call) => call.url === SHARED_URL)) diverged = true;
@@ -136,8 +138,7 @@ async function runSequence(ops: Op[]): Promise<string | null> {
       } else if (o.t === "second") {
         second = o.on;
         rerender();
-      } else if (o.t === "offline") act(() => onlineManager.setOnline(!o.on));
-      else if (o.t === "cancel") {
+      } else if (o.t === "cancel") {
         // README, "What differs": cancelQueries keeps an observed query's request, whose answer
         // then shows; plain TanStack aborts it. From here the two may differ by design.
         if (mounted && c.host.open.length) diverged = true;
@@ -151,18 +152,7 @@ async function runSequence(ops: Op[]): Promise<string | null> {
         // README: after removeQueries the recorded result shows again; plain useQuery loads anew.
         if (client.getQueryData(plainKey) !== undefined) diverged = true;
         both((key) => client.removeQueries({ queryKey: key }));
-      } else if (o.t === "advance") await act(() => vi.advanceTimersByTimeAsync(o.ms));
-      else if (o.t === "focus")
-        act(() => {
-          focusManager.setFocused(false);
-          focusManager.setFocused(true);
-        });
-      else if (o.t === "reconnect")
-        act(() => {
-          onlineManager.setOnline(false);
-          onlineManager.setOnline(true);
-        });
-      else if (o.t === "invalidate") {
+      } else if (o.t === "invalidate") {
         // No filter: one call reaches both queries.
         if (o.how === "all") act(() => fire(client.invalidateQueries({ refetchType: o.refetchType })));
         else if (o.how === "exact") both((key) => client.invalidateQueries({ queryKey: key, exact: true, refetchType: o.refetchType }));
