@@ -1,7 +1,7 @@
 /**
  * Retention dates a key a tab loads by the newest time its records carry only where they were all
  * written on this device's clock. A browser whose doc of that name ever synced with other devices
- * (connectPeers in an earlier session, in another tab, or made after the store) holds their
+ * (connectPeers on an earlier visit, in another tab, or made after the store) holds their
  * records: a device whose clock runs hours behind wrote times hours old, and a reloaded tab on
  * connectTabs alone swept what that device asked for a moment ago, a deletion that reaches every
  * device once the doc syncs with them again (DESIGN.md invariant 2: never compare another
