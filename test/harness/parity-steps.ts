@@ -84,3 +84,36 @@ export async function pageStep(o: Op): Promise<boolean> {
   else return false;
   return true;
 }
+
+/** What a user sees of a pane, compared step by step. */
+export type Seen = { status: string; fetchStatus: string; n: number | undefined; isStale: boolean; error: boolean; updatedAt: number };
+
+type Shown = {
+  status: string;
+  fetchStatus: string;
+  data?: { n: number } | undefined;
+  isStale: boolean;
+  error: unknown;
+  dataUpdatedAt: number;
+};
+
+export const seenOf = (q: Shown): Seen => ({
+  status: q.status,
+  fetchStatus: q.fetchStatus,
+  n: q.data?.n,
+  isStale: q.isStale,
+  error: !!q.error,
+  updatedAt: q.dataUpdatedAt,
+});
+
+/** The page as the next sequence finds it: focus and the network TanStack's own, online. */
+export function restorePage(): void {
+  focusManager.setFocused(undefined);
+  onlineManager.setOnline(true);
+}
+
+/** How many sequences and from which seed: PARITY_RUNS and PARITY_SEED raise and replay them. */
+export const parityRuns = () => ({
+  runs: Number(process.env.PARITY_RUNS ?? 40),
+  seed: process.env.PARITY_SEED === undefined ? 20261207 : Number(process.env.PARITY_SEED),
+});

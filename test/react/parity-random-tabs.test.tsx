@@ -23,14 +23,14 @@
  * Where one of these may change what follows, the run stops comparing.
  * Seeded; PARITY_RUNS, PARITY_SEED and PARITY_TRACE raise, replay and print the runs.
  */
-import { focusManager, onlineManager, QueryClient, useQuery, type QueryKey } from "@tanstack/react-query";
+import { QueryClient, useQuery, type QueryKey } from "@tanstack/react-query";
 import { act, cleanup, render } from "@testing-library/react";
 import fc from "fast-check";
 import { Fragment } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryKey, useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
-import { op, pageStep, type Op } from "../harness/parity-steps.ts";
+import { op, pageStep, parityRuns, restorePage, seenOf, type Op, type Seen } from "../harness/parity-steps.ts";
 import { app } from "../harness/render-app.tsx";
 import { cluster, useFakeClock } from "../harness/replicas.ts";
 
@@ -39,8 +39,6 @@ const SHARED_URL = `${BASE}/s/item`;
 const PLAIN_URL = `${BASE}/u/item`;
 type Body = { n: number };
 type Step = { tab: 0 | 1; op: Op };
-type Seen = { status: string; fetchStatus: string; n: number | undefined; isStale: boolean; error: boolean; updatedAt: number };
-
 async function runSequence(steps: Step[]): Promise<string | null> {
   const locks = new FakeLocks();
   const c = cluster(0, { settleMs: 0 });
@@ -71,20 +69,12 @@ async function runSequence(steps: Step[]): Promise<string | null> {
   const mounted = [false, false];
   const generation = [0, 0];
   const second = [false, false];
-  const shown = (q: ReturnType<typeof useQuery<Body>>): Seen => ({
-    status: q.status,
-    fetchStatus: q.fetchStatus,
-    n: q.data?.n,
-    isStale: q.isStale,
-    error: !!q.error,
-    updatedAt: q.dataUpdatedAt,
-  });
   function Shared({ tab }: { tab: number }) {
-    seen[tab]![0] = shown(useSharedFetch<Body>(SHARED_URL, options[tab]) as never);
+    seen[tab]![0] = seenOf(useSharedFetch<Body>(SHARED_URL, options[tab]));
     return null;
   }
   function Plain({ tab }: { tab: number }) {
-    seen[tab]![1] = shown(useQuery({ queryKey: plainKey, queryFn: plainFn, ...options[tab] }));
+    seen[tab]![1] = seenOf(useQuery({ queryKey: plainKey, queryFn: plainFn, ...options[tab] }));
     return null;
   }
   const panes = (tab: number, Pane: typeof Shared) =>
@@ -240,8 +230,7 @@ async function runSequence(steps: Step[]): Promise<string | null> {
     cleanup();
     [...clients, plainClient].forEach((client) => client.clear());
     c.destroy();
-    focusManager.setFocused(undefined);
-    onlineManager.setOnline(true);
+    restorePage();
     vi.useRealTimers();
   }
 }
@@ -249,8 +238,7 @@ async function runSequence(steps: Step[]): Promise<string | null> {
 afterEach(() => vi.useRealTimers());
 
 describe("random sequences of what a user does in two tabs: each shows what one plain TanStack tab with a pane per tab shows", () => {
-  const runs = Number(process.env.PARITY_RUNS ?? 40);
-  const seed = process.env.PARITY_SEED === undefined ? 20261207 : Number(process.env.PARITY_SEED);
+  const { runs, seed } = parityRuns();
   const step = fc.record({ tab: fc.constantFrom(0 as const, 1 as const), op });
   it(`${runs} sequences (seed ${seed})`, async () => {
     await fc.assert(

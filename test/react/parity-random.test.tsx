@@ -10,7 +10,7 @@
  * property allows it below, naming the sentence. Seeded; a failure prints the shrunk sequence.
  * PARITY_RUNS raises the number of sequences (e.g. 2000 for a soak), PARITY_SEED replays one.
  */
-import { focusManager, onlineManager, QueryClient, useQuery, type QueryKey } from "@tanstack/react-query";
+import { QueryClient, useQuery, type QueryKey } from "@tanstack/react-query";
 import { act, cleanup, render } from "@testing-library/react";
 import fc from "fast-check";
 import { Fragment } from "react";
@@ -18,7 +18,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryKey, useSharedFetch } from "../../src/index.ts";
 import type { HostCall } from "../../sim/host.ts";
 import { app } from "../harness/render-app.tsx";
-import { op, pageStep, type Op } from "../harness/parity-steps.ts";
+import { op, pageStep, parityRuns, restorePage, seenOf, type Op, type Seen } from "../harness/parity-steps.ts";
 import { cluster, useFakeClock } from "../harness/replicas.ts";
 
 const BASE = "https://api.example.test";
@@ -27,8 +27,6 @@ const PLAIN_URL = `${BASE}/p/item`;
 type Body = { n: number };
 
 /** What a user sees of one pane, and what it changed since the last step. */
-type Seen = { status: string; fetchStatus: string; n: number | undefined; isStale: boolean; error: boolean; updatedAt: number };
-
 /** Runs one sequence on both sides; returns the first step where they differ, or null. */
 async function runSequence(ops: Op[]): Promise<string | null> {
   const c = cluster(1, { settleMs: 0 });
@@ -57,27 +55,11 @@ async function runSequence(ops: Op[]): Promise<string | null> {
   const seen: (Seen | undefined)[] = [undefined, undefined];
   let options: Record<string, unknown> = { enabled: true, staleTime: 0 };
   function Shared() {
-    const q = useSharedFetch<Body>(SHARED_URL, options);
-    seen[0] = {
-      status: q.status,
-      fetchStatus: q.fetchStatus,
-      n: q.data?.n,
-      isStale: q.isStale,
-      error: !!q.error,
-      updatedAt: q.dataUpdatedAt,
-    };
+    seen[0] = seenOf(useSharedFetch<Body>(SHARED_URL, options));
     return null;
   }
   function Plain() {
-    const q = useQuery({ queryKey: plainKey, queryFn: plainFn, ...options });
-    seen[1] = {
-      status: q.status,
-      fetchStatus: q.fetchStatus,
-      n: q.data?.n,
-      isStale: q.isStale,
-      error: !!q.error,
-      updatedAt: q.dataUpdatedAt,
-    };
+    seen[1] = seenOf(useQuery({ queryKey: plainKey, queryFn: plainFn, ...options }));
     return null;
   }
   let mounted = false;
@@ -186,8 +168,7 @@ async function runSequence(ops: Op[]): Promise<string | null> {
     cleanup();
     client.clear();
     c.destroy();
-    focusManager.setFocused(undefined);
-    onlineManager.setOnline(true);
+    restorePage();
     vi.useRealTimers();
   }
 }
@@ -195,8 +176,7 @@ async function runSequence(ops: Op[]): Promise<string | null> {
 afterEach(() => vi.useRealTimers());
 
 describe("random sequences of what a user does: useSharedFetch in one tab shows what useQuery shows", () => {
-  const runs = Number(process.env.PARITY_RUNS ?? 40);
-  const seed = process.env.PARITY_SEED === undefined ? 20261207 : Number(process.env.PARITY_SEED);
+  const { runs, seed } = parityRuns();
   it(`${runs} sequences (seed ${seed})`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
