@@ -2,70 +2,118 @@
 /**
  * A fetch TanStack starts while offline waits, paused, and runs its query function once back
  * online. TanStack decided to fetch when it started (the data was stale by the staleTime then):
- * a staleTime raised meanwhile does not call it off, and a plain useQuery sends its request. The
- * shared query judged the recorded result by the staleTime of the moment its function ran, took
- * it for fresh and sent nothing. Found by test/react/parity-random.test.tsx.
+ * a staleTime raised meanwhile does not call it off, and a plain useQuery or useInfiniteQuery
+ * sends its request. The shared query, and sharedInfiniteQueryOptions, judged the recorded result
+ * by the observers' options of the moment its function ran, took it for fresh and sent nothing.
+ * Found by test/react/parity-random.test.tsx.
  */
-import { onlineManager, QueryClient, useQuery } from "@tanstack/react-query";
+import { onlineManager, QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
-import { Fragment, useState } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { useSharedFetch } from "../../src/index.ts";
+import { Fragment, useState, type FC } from "react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { sharedInfiniteQueryOptions, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import type { Host } from "../../sim/host.ts";
 import { advance, app } from "../harness/render-app.tsx";
 import { cluster, useFakeClock } from "../harness/replicas.ts";
 
+const BASE = "https://api.example.test";
+type Body = { n: number };
+type Pane = FC<{ staleTime: number }>;
+type Shown = Record<"shared" | "plain", number | undefined>;
+
+beforeEach(useFakeClock);
 afterEach(() => {
   cleanup();
   onlineManager.setOnline(true);
   vi.useRealTimers();
 });
 
+/**
+ * Both panes shown, then remounted while offline on stale data (a fetch starts, paused), their
+ * staleTime raised to Infinity, and back online. `panes` makes the shared and the plain pane on
+ * the store and host given, writing what each shows into `shown`. Returns it and the requests per URL.
+ */
+async function remountOfflineThenRaiseStaleTime(
+  panes: (store: SharedFetchStore, host: Host, shown: Shown) => { Shared: Pane; Plain: Pane },
+): Promise<{ before: Shown; after: Shown; counts: Map<string, number> }> {
+  const c = cluster(1, { settleMs: 0 });
+  const store = c.stores[0]!;
+  const counts = new Map<string, number>();
+  c.host.auto = (call) => {
+    counts.set(call.url, (counts.get(call.url) ?? 0) + 1);
+    return { status: 200, body: { n: counts.get(call.url) } };
+  };
+  const shown: Shown = { shared: undefined, plain: undefined };
+  const { Shared, Plain } = panes(store, c.host, shown);
+  let set: (v: { gen: number; staleTime: number }) => void = () => {};
+  function Panes() {
+    const [state, setState] = useState({ gen: 0, staleTime: 0 });
+    set = setState;
+    return (
+      <Fragment key={state.gen}>
+        <Shared staleTime={state.staleTime} />
+        <Plain staleTime={state.staleTime} />
+      </Fragment>
+    );
+  }
+  render(app(store, <Panes />, new QueryClient()));
+  await advance(100);
+  const before = { ...shown };
+  onlineManager.setOnline(false);
+  await advance(0);
+  set({ gen: 1, staleTime: 0 });
+  await advance(100);
+  set({ gen: 1, staleTime: Infinity });
+  await advance(100);
+  onlineManager.setOnline(true);
+  await advance(100);
+  return { before, after: { ...shown }, counts };
+}
+
 describe("a fetch paused offline runs as TanStack decided it when it started (TanStack's staleTime at the fetch)", () => {
   it("a remount while offline, the staleTime then raised: back online, the shared query sends its request as plain useQuery does", async () => {
-    useFakeClock();
-    const c = cluster(1, { settleMs: 0 });
-    const counts = new Map<string, number>();
-    c.host.auto = (call) => {
-      counts.set(call.url, (counts.get(call.url) ?? 0) + 1);
-      return { status: 200, body: { n: counts.get(call.url) } };
-    };
-    const shown: Record<string, number | undefined> = {};
-    let set: (v: { gen: number; staleTime: number }) => void = () => {};
-    function Panes() {
-      const [state, setState] = useState({ gen: 0, staleTime: 0 });
-      set = setState;
-      return (
-        <Fragment key={state.gen}>
-          <Shared staleTime={state.staleTime} />
-          <Plain staleTime={state.staleTime} />
-        </Fragment>
-      );
-    }
-    function Shared({ staleTime }: { staleTime: number }) {
-      shown.shared = useSharedFetch<{ n: number }>("https://api.example.test/s", { staleTime, retry: false }).data?.n;
-      return null;
-    }
-    function Plain({ staleTime }: { staleTime: number }) {
-      const queryFn = async () => (await (await c.host.fetch("https://api.example.test/p")).json()) as { n: number };
-      shown.plain = useQuery({ queryKey: ["plain"], queryFn, staleTime, retry: false }).data?.n;
-      return null;
-    }
-    render(app(c.stores[0]!, <Panes />, new QueryClient()));
-    await advance(100);
-    expect(shown).toEqual({ shared: 1, plain: 1 });
-    onlineManager.setOnline(false);
-    await advance(0);
-    set({ gen: 1, staleTime: 0 });
-    await advance(100);
-    set({ gen: 1, staleTime: Infinity });
-    await advance(100);
-    onlineManager.setOnline(true);
-    await advance(100);
-    expect(shown).toEqual({ shared: 2, plain: 2 });
+    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((_store, host, shown) => ({
+      Shared: ({ staleTime }) => {
+        shown.shared = useSharedFetch<Body>(`${BASE}/s`, { staleTime, retry: false }).data?.n;
+        return null;
+      },
+      Plain: ({ staleTime }) => {
+        const queryFn = async () => (await (await host.fetch(`${BASE}/p`)).json()) as Body;
+        shown.plain = useQuery({ queryKey: ["plain"], queryFn, staleTime, retry: false }).data?.n;
+        return null;
+      },
+    }));
+    expect(before).toEqual({ shared: 1, plain: 1 });
+    expect(after).toEqual({ shared: 2, plain: 2 });
     expect(counts).toEqual(
       new Map([
-        ["https://api.example.test/s", 2],
-        ["https://api.example.test/p", 2],
+        [`${BASE}/s`, 2],
+        [`${BASE}/p`, 2],
+      ]),
+    );
+  });
+
+  it("the same for an infinite query: back online, the shared feed sends its page's request as plain useInfiniteQuery does", async () => {
+    const pages = { initialPageParam: 0, getNextPageParam: () => null, retry: false as const };
+    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
+      Shared: ({ staleTime }) => {
+        const options = sharedInfiniteQueryOptions<Body, number>(store, (p) => `${BASE}/s?cursor=${p}`, { ...pages, staleTime });
+        shown.shared = useInfiniteQuery(options).data?.pages[0]?.n;
+        return null;
+      },
+      Plain: ({ staleTime }) => {
+        const queryFn = async ({ pageParam }: { pageParam: number }) =>
+          (await (await host.fetch(`${BASE}/p?cursor=${pageParam}`)).json()) as Body;
+        shown.plain = useInfiniteQuery({ queryKey: ["plain"], queryFn, ...pages, staleTime }).data?.pages[0]?.n;
+        return null;
+      },
+    }));
+    expect(before).toEqual({ shared: 1, plain: 1 });
+    expect(after).toEqual({ shared: 2, plain: 2 });
+    expect(counts).toEqual(
+      new Map([
+        [`${BASE}/s?cursor=0`, 2],
+        [`${BASE}/p?cursor=0`, 2],
       ]),
     );
   });
