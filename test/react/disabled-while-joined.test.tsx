@@ -8,14 +8,12 @@
  * request): the request goes on and answers B; once B unmounts nobody waits and it is aborted.
  */
 import { useQuery } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { linkedPresence } from "../harness/linked-presence.ts";
-import { app } from "../harness/render-app.tsx";
-import { cluster, URL_A } from "../harness/replicas.ts";
+import { bJoinedA } from "../harness/joined-tabs.tsx";
+import { URL_A } from "../harness/replicas.ts";
 import { pause, text } from "../harness/two-panes.tsx";
 
 afterEach(cleanup);
@@ -42,20 +40,9 @@ function Routes({ store, name }: { store: SharedFetchStoreWithExtras; name: stri
   );
 }
 
-/** Tabs A and B of one browser, with presence; A's request in flight, B's pane waiting on it, then disabled. */
+/** bJoinedA, then B's pane disabled and A's route left. */
 async function bJoinedAThenDisabled() {
-  const locks = new FakeLocks();
-  const presence = linkedPresence(2);
-  const c = cluster(0, { settleMs: 0 });
-  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", awareness: presence.all[0] });
-  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", awareness: presence.all[1] });
-  c.host.auto = () => undefined;
-  render(app(a, <Routes store={a} name="a" />));
-  await waitFor(() => expect(c.host.calls).toHaveLength(1));
-  render(app(b, <Routes store={b} name="b" />));
-  const [seenByA, bId] = [presence.all[0]!, presence.all[1]!.clientID];
-  const waitsOfB = () => Object.keys(seenByA.getStates().get(bId)?.sharedFetch?.waits ?? {});
-  await waitFor(() => expect(waitsOfB()).toHaveLength(1));
+  const { c, waitsOfB } = await bJoinedA((store, name) => <Routes store={store} name={name} />);
   fireEvent.click(screen.getByText("disable b"));
   // TanStack cancels nothing on enabled: false: B's query function still runs.
   expect(text("b")).toBe("pending/fetching");

@@ -7,14 +7,12 @@
  * the key's Web Lock, sent it again. Once B stops waiting too, it is aborted (README, "What differs").
  */
 import { useQuery } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { FakeLocks } from "../../sim/fake-locks.ts";
-import { linkedPresence } from "../harness/linked-presence.ts";
-import { app } from "../harness/render-app.tsx";
-import { cluster, URL_A } from "../harness/replicas.ts";
+import { bJoinedA } from "../harness/joined-tabs.tsx";
+import { URL_A } from "../harness/replicas.ts";
 import { pause, text } from "../harness/two-panes.tsx";
 
 afterEach(cleanup);
@@ -35,25 +33,11 @@ function Routes({ store, name }: { store: SharedFetchStoreWithExtras; name: stri
   );
 }
 
-/** Tabs A and B of one browser, with presence; A's request for URL_A in flight, B's pane waiting on it. */
-async function bJoinedA() {
-  const locks = new FakeLocks();
-  const presence = linkedPresence(2);
-  const c = cluster(0, { settleMs: 0 });
-  const a = c.join({ locks: locks.forTab("a"), browserId: "browser-1", awareness: presence.all[0] });
-  const b = c.join({ locks: locks.forTab("b"), browserId: "browser-1", awareness: presence.all[1] });
-  c.host.auto = () => undefined;
-  render(app(a, <Routes store={a} name="a" />));
-  await waitFor(() => expect(c.host.calls).toHaveLength(1));
-  render(app(b, <Routes store={b} name="b" />));
-  const [seenByA, bId] = [presence.all[0]!, presence.all[1]!.clientID];
-  await waitFor(() => expect(Object.keys(seenByA.getStates().get(bId)?.sharedFetch?.waits ?? {})).toHaveLength(1));
-  return { c, a, b };
-}
+const bJoinedAOnRoutes = () => bJoinedA((store, name) => <Routes store={store} name={name} />);
 
 describe("a route change in the claimant's tab while another tab waits on its request (invariant 11, invariant 1)", () => {
   it("A leaves the route: its request goes on and answers B; one request, none aborted", async () => {
-    const { c } = await bJoinedA();
+    const { c } = await bJoinedAOnRoutes();
     fireEvent.click(screen.getByText("settings in a"));
     expect(text("a")).toBe("settings");
     await pause(100);
@@ -64,7 +48,7 @@ describe("a route change in the claimant's tab while another tab waits on its re
   });
 
   it("A leaves the route, then B does too: nobody waits, the request is aborted and sent by nobody", async () => {
-    const { c } = await bJoinedA();
+    const { c } = await bJoinedAOnRoutes();
     fireEvent.click(screen.getByText("settings in a"));
     await pause(100);
     expect(c.host.calls[0]!.aborted).toBe(false);
