@@ -185,11 +185,20 @@ describe("growth: records nobody asked for within the retention window are remov
   // README, Design notes ("Storage that does not grow with history"): a doc synced by connectTabs
   // alone dates a loaded key by the newest time its records carry; "a doc with no connector, or
   // with one that reaches other devices (connectPeers, Hocuspocus), dates them at the load": their
-  // times may come from another device's clock.
+  // times may come from another device's clock. Nor does connectTabs vouch for them where no
+  // localStorage says whether this browser ever synced the name with other devices (a SharedWorker,
+  // whose tabs' databases may hold what their peers wrote, each on its own clock).
+  const connector = (crossDevice: boolean) => (doc: Y.Doc) => registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice });
+  const tabsWithoutStorage = (doc: Y.Doc) => {
+    expect(typeof (globalThis as { localStorage?: unknown }).localStorage).toBe("undefined");
+    const tabs = connectTabs(doc, { name: `no-storage-${Math.random().toString(36).slice(2)}`, indexeddb: false });
+    return () => tabs.destroy();
+  };
   it.each([
-    { connector: "tabs alone", crossDevice: false, sweptAtOnce: true },
-    { connector: "one reaching other devices", crossDevice: true, sweptAtOnce: false },
-  ])("a result recorded 25 h ago, loaded by a doc with $connector: swept at once: $sweptAtOnce", async ({ crossDevice, sweptAtOnce }) => {
+    { connector: "tabs alone", connect: connector(false), sweptAtOnce: true },
+    { connector: "one reaching other devices", connect: connector(true), sweptAtOnce: false },
+    { connector: "connectTabs and no localStorage (a SharedWorker)", connect: tabsWithoutStorage, sweptAtOnce: false },
+  ])("a result recorded 25 h ago, loaded by a doc with $connector: swept at once: $sweptAtOnce", async ({ connect, sweptAtOnce }) => {
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;
     c.host.auto = () => ({ status: 200, body: "old" });
@@ -197,7 +206,7 @@ describe("growth: records nobody asked for within the retention window are remov
     await until(a!.ensure(old));
     await tick(25 * HOUR);
     const doc = new Y.Doc();
-    const unregister = registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice });
+    const disconnect = connect(doc);
     const x = createSharedFetchStore({ doc, fetch: c.host.fetch, settleMs: 0 });
     const swept: string[][] = [];
     x.onEvent((e) => e.type === "swept" && swept.push(e.keys));
@@ -206,32 +215,7 @@ describe("growth: records nobody asked for within the retention window are remov
     expect(swept).toEqual(sweptAtOnce ? [[x.keyOf(old)]] : []);
     expect(x.snapshot(old)).toEqual(sweptAtOnce ? { status: "idle" } : { status: "success", data: "old" });
     x.destroy();
-    unregister();
-    c.destroy();
-  });
-
-  // Where no localStorage says whether this browser ever synced the name with other devices (a
-  // SharedWorker, whose tabs' databases may hold what their peers wrote, each on its own clock),
-  // connectTabs alone does not vouch for the records' times: dated at the load.
-  it("a result recorded 25 h ago, loaded by a doc on connectTabs with no localStorage (a SharedWorker): not swept at once", async () => {
-    expect(typeof (globalThis as { localStorage?: unknown }).localStorage).toBe("undefined");
-    const c = cluster(1, { settleMs: 0 });
-    const [a] = c.stores;
-    c.host.auto = () => ({ status: 200, body: "old" });
-    const old = { url: `${URL_A}/old` };
-    await until(a!.ensure(old));
-    await tick(25 * HOUR);
-    const doc = new Y.Doc();
-    const tabs = connectTabs(doc, { name: `no-storage-${Math.random().toString(36).slice(2)}`, indexeddb: false });
-    const x = createSharedFetchStore({ doc, fetch: c.host.fetch, settleMs: 0 });
-    const swept: string[][] = [];
-    x.onEvent((e) => e.type === "swept" && swept.push(e.keys));
-    Y.applyUpdate(doc, Y.encodeStateAsUpdate(c.docOf(a!)));
-    await until(x.ensure({ url: `${URL_A}/new` }));
-    expect(swept).toEqual([]);
-    expect(x.snapshot(old)).toEqual({ status: "success", data: "old" });
-    x.destroy();
-    tabs.destroy();
+    disconnect();
     c.destroy();
   });
 
