@@ -4,6 +4,9 @@ import type { MalformedRecord, SharedFetchStore } from "./core.ts";
 import { preview, shortId } from "./format.ts";
 import { styles } from "./styles.ts";
 
+/** An outcome record is removable (as the key's "evict record" does): no replica reads it, it stays until removed. */
+const evictable = (record: MalformedRecord) => record.key !== undefined && OUTCOMES.includes(record.map);
+
 /** Records peers wrote that failed validation: ignored by the store (invariant 14), shown here. */
 export function MalformedList({
   records,
@@ -17,16 +20,15 @@ export function MalformedList({
   if (records.length === 0) return <p style={styles.empty}>Every record in the doc is well-formed.</p>;
   return (
     <>
-      {/* The disabled evict's title shows only to a mouse: the reason is written out for everyone. */}
-      {frozen && <p style={styles.muted}>evict unavailable: {frozen}</p>}
+      {/* The disabled evict's title shows only to a mouse: the reason is written out for everyone (where one is shown). */}
+      {frozen && records.some(evictable) && <p style={styles.muted}>evict unavailable: {frozen}</p>}
       <ul style={styles.list} aria-label="Malformed records">
         {records.map((record, i) => (
           // Malformed entries have no identity of their own; their position is all there is.
           <li key={i} data-testid="malformed-row" data-map={record.map} style={{ marginBottom: "0.3rem" }}>
             <strong>{record.map}</strong>
             {record.key !== undefined && <span title={record.key.slice(0, 200)}> {shortId(record.key)}</span>}: {record.reason}
-            {/* An outcome record is removable (as the key's "evict record" does): no replica reads it, it stays until removed. */}
-            {record.key !== undefined && OUTCOMES.includes(record.map) && (
+            {evictable(record) && (
               <button
                 type="button"
                 style={styles.button}

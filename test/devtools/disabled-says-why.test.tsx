@@ -94,4 +94,25 @@ describe("devtools: a disabled action says why", () => {
       "evict unavailable: This replica's store is destroyed: it writes nothing more",
     );
   });
+
+  it("a destroyed store whose malformed records offer no evict (a claim) says nothing of an evict it does not show", async () => {
+    const doc = new Y.Doc();
+    const store = createSharedFetchStore({ doc, fetch: () => Promise.reject(new Error("no request expected")) });
+    doc.transact(() => {
+      const lane = new Y.Array<unknown>();
+      lane.push([{ t: TABLES.claims, k: KEY, v: { replicaId: 42 }, s: 1 }]);
+      doc.getArray<unknown>(ROOT).push([lane]);
+    });
+    render(<SharedFetchDevtoolsPanel store={store} />);
+    fireEvent.click(screen.getByRole("tab", { name: /Malformed/ }));
+    await act(async () => store.destroy());
+    const list = screen.getByRole("list", { name: "Malformed records" });
+    expect(
+      within(list)
+        .getAllByTestId("malformed-row")
+        .map((row) => row.dataset.map),
+    ).toEqual(["claims"]);
+    expect(within(list).queryByRole("button", { name: "evict" })).toBeNull();
+    expect(screen.queryByText(/evict unavailable/)).toBeNull();
+  });
 });
