@@ -1,4 +1,5 @@
 import { readStored, removeStored, writeStored } from "../core/local-storage.ts";
+import { removeSnapshot } from "./local-snapshot.ts";
 
 /**
  * Whether this browser ever wrote a doc of this name into IndexedDB, kept beside it in
@@ -39,6 +40,13 @@ export function othersMayHaveWritten(name: string): boolean {
   return readStored(devicesKey(name)) !== null;
 }
 
+/**
+ * Storage that refuses it (full of the app's data) gets room by the doc's copy, a cache the
+ * database stands behind: unmarked, a later tab on connectTabs alone takes other devices' times
+ * for ours and sweeps what they asked for a moment ago, on every device.
+ */
 export function markOthersWrite(name: string): void {
+  if (writeStored(devicesKey(name), "1")) return;
+  removeSnapshot(name);
   writeStored(devicesKey(name), "1");
 }
