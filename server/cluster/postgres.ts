@@ -8,11 +8,11 @@ import { freePort } from "./ports.ts";
 /**
  * Where the server's tools are: Debian and Ubuntu install each major version under
  * /usr/lib/postgresql/<major>/bin (the newest found is used, so any supported release works);
- * other systems put pg_ctl on /usr/bin. `POSTGRES_BIN` overrides both.
+ * other systems put pg_ctl on /usr/bin. `POSTGRES_BIN` overrides both. The folders are parameters
+ * for the lookup's test alone.
  */
-export function postgresBin(): string {
-  if (process.env.POSTGRES_BIN) return process.env.POSTGRES_BIN;
-  const debian = "/usr/lib/postgresql";
+export function postgresBin(env: NodeJS.ProcessEnv = process.env, debian = "/usr/lib/postgresql", usrBin = "/usr/bin"): string {
+  if (env.POSTGRES_BIN) return env.POSTGRES_BIN;
   const majors = existsSync(debian)
     ? readdirSync(debian)
         .filter((name) => /^\d+$/.test(name))
@@ -20,7 +20,7 @@ export function postgresBin(): string {
     : [];
   const found = majors.find((major) => existsSync(join(debian, major, "bin", "pg_ctl")));
   if (found !== undefined) return join(debian, found, "bin");
-  return existsSync("/usr/bin/pg_ctl") ? "/usr/bin" : join(debian, "<version>", "bin");
+  return existsSync(join(usrBin, "pg_ctl")) ? usrBin : join(debian, "<version>", "bin");
 }
 
 const BIN = postgresBin();
