@@ -113,8 +113,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (loaded) resolveLoaded();
   let resolveComplete!: () => void;
   const complete = new Promise<void>((resolve) => (resolveComplete = resolve));
-  const post = (frame: Uint8Array): void => {
-    if (channel === null || destroyed) return;
+  const post = (frame: Uint8Array | null): void => {
+    if (frame === null || channel === null || destroyed) return;
     channel.postMessage(frame);
   };
   const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
@@ -216,7 +216,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const handshake = (): void => {
     const toInbox = inbox !== null;
     post(encodeSyncStep1(doc, nonce, toInbox));
-    // Push our state unasked too: a tab that is already up to date then answers nothing.
+    // Our state unasked too, as tabs already open ask nothing of us; none while we hold nothing.
     post(encodeSyncStep2(doc));
     post(encodeQueryAwareness(nonce, toInbox));
     if (awareness.getLocalState() !== null) post(encodeAwareness(awareness, [awareness.clientID]));

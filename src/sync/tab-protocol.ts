@@ -69,7 +69,16 @@ export const encodeSyncStep1 = (doc: Doc, asker?: string, inbox = false): Uint8A
     if (asker !== undefined) writeAsker(e, asker, inbox);
   });
 
-export const encodeSyncStep2 = (doc: Doc): Uint8Array => frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc));
+/**
+ * A step 2 of what `doc` holds beyond `stateVector` (all of it without one), or null when that is
+ * nothing (5 bytes: the two types, the length, an update of no structs and no deletions), which
+ * y-protocols sends still and each receiver applied in a transaction of its own: K tabs opening at
+ * once on empty docs applied K² of them.
+ */
+export const encodeSyncStep2 = (doc: Doc, stateVector?: Uint8Array): Uint8Array | null => {
+  const step2 = frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc, stateVector));
+  return step2.length > 5 ? step2 : null;
+};
 
 export const encodeUpdate = (update: Uint8Array): Uint8Array => frame(messageSync, (e) => syncProtocol.writeUpdate(e, update));
 
@@ -139,11 +148,9 @@ export function readFrame(data: Uint8Array, doc: Doc, awareness: Awareness, orig
     case messageSync: {
       const start = decoder.pos;
       if (decoding.readVarUint(decoder) === syncProtocol.messageYjsSyncStep1) {
-        const stateVector = decoding.readVarUint8Array(decoder);
-        return addressed(
-          readAsker(decoder),
-          frame(messageSync, (e) => syncProtocol.writeSyncStep2(e, doc, stateVector)),
-        );
+        const reply = encodeSyncStep2(doc, decoding.readVarUint8Array(decoder));
+        // The asker holds all we do: nothing to send (the sync answer after it still vouches).
+        return reply && addressed(readAsker(decoder), reply);
       }
       decoder.pos = start;
       const encoder = encoding.createEncoder();

@@ -58,6 +58,8 @@ export function pageChannels() {
         tag(undefined);
       }
     },
+    /** How many frames `page` has received that `which` picks. */
+    received: (page: string, which: (data: Uint8Array) => boolean) => received.filter((r) => r.page === page && which(r.data)).length,
     /** How many channels `page` has opened. */
     opened: (page: string) => opened.filter((p) => p === page).length,
     busy: (page: string) => void busy.add(page),
