@@ -160,5 +160,14 @@ export const RefetchTriggerErrorRestore: Story = {
     ]);
     await expect(shows("B")).toEqual(["B shows answer #1", "B shows answer #2", "B shows answer #3"]);
     await expectNoLies(panes);
+
+    // Readable as written: the description's *emphasis* rendered, not shown as asterisks.
+    const description = canvas.getByTestId("story-description");
+    await expect([...description.querySelectorAll("em")].map((em) => em.textContent)).toEqual([
+      "Refetch",
+      "Trigger Error",
+      "Restore Error",
+    ]);
+    await expect(description.textContent).not.toContain("*");
   },
 };

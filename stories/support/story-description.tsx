@@ -1,3 +1,4 @@
+import { Markdown } from "@storybook/addon-docs/blocks";
 import type { Decorator } from "@storybook/react-vite";
 import type { CSSProperties } from "react";
 
@@ -8,16 +9,34 @@ const style: CSSProperties = {
   color: "#37404a",
   maxWidth: "72rem",
   margin: "0 0 1rem",
-  paddingBottom: "0.75rem",
+  paddingBottom: "0.25rem",
   borderBottom: "1px solid #e3e6ea",
 };
 
-/** The description's `code` spans (its only markdown) as code; everything else as plain text. */
+const block: CSSProperties = { margin: "0 0 0.5em" };
+
+/**
+ * Plain elements: the docs page's own (code blocks, in-page anchors, headings) are styled from
+ * Storybook's docs theme and route links through the docs context, neither of which a story's
+ * canvas has.
+ */
+const overrides = {
+  code: "code",
+  a: "a",
+  p: { component: "p", props: { style: block } },
+  ul: { component: "ul", props: { style: { ...block, paddingLeft: "1.5em" } } },
+  ol: { component: "ol", props: { style: { ...block, paddingLeft: "1.5em" } } },
+} as const;
+
+/**
+ * The description as the docs page renders it, markdown and all (Storybook's own renderer): as
+ * plain text, its emphasis, lists and links read as asterisks, dashes and brackets.
+ */
 function Described({ text }: { text: string }) {
   return (
-    <p style={style} data-testid="story-description">
-      {text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part))}
-    </p>
+    <Markdown style={style} data-testid="story-description" options={{ forceWrapper: true, wrapper: "div", overrides }}>
+      {text}
+    </Markdown>
   );
 }
 

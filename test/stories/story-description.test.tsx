@@ -2,7 +2,8 @@
 /**
  * A story opened on its own says what it shows: its description (the invariant, what happens,
  * what to watch) stands above the scenario. Before, only the docs pages printed it, and a story
- * clicked in the sidebar opened on panes and buttons with nothing saying what they were for.
+ * clicked in the sidebar opened on panes and buttons with nothing saying what they were for. Its
+ * markdown is rendered as the docs page renders it: shown as text, *Refetch* kept its asterisks.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -28,6 +29,18 @@ describe("a story's description above its canvas", () => {
     expect(description.textContent).toBe(text.replaceAll("`", ""));
     expect(description.querySelector("code")?.textContent).toBe("pending");
     expect(description.compareDocumentPosition(screen.getByText("the scenario"))).toBe(Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+
+  it("its other markdown reads as on the docs page: emphasis, strong, lists and links are rendered, not shown as marks", () => {
+    const marked =
+      "Invariant 7. In A's devtools: *Refetch* sends **one** request.\n\n- A shows it\n- B shows it\n\nSee [the README](https://example.test/readme).";
+    shown("story", { docs: { description: { story: marked } } });
+    const description = screen.getByTestId("story-description");
+    expect(description.querySelector("em")?.textContent).toBe("Refetch");
+    expect(description.querySelector("strong")?.textContent).toBe("one");
+    expect([...description.querySelectorAll("li")].map((li) => li.textContent)).toEqual(["A shows it", "B shows it"]);
+    expect(description.querySelector("a")?.getAttribute("href")).toBe("https://example.test/readme");
+    expect(description.textContent).not.toMatch(/[*[\]]|^- /m);
   });
 
   it("a docs page, which prints the description itself, and a story without one show the scenario alone", () => {
