@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
+import { atWindowWidth, expectWordsWhole } from "./support/layout.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
 import { DevtoolsSwitch, watchQueries } from "./support/query-devtools.tsx";
 import { createReplicas, shortOf, useDisposable } from "./support/replicas.ts";
@@ -169,5 +170,12 @@ export const RefetchTriggerErrorRestore: Story = {
       "Restore Error",
     ]);
     await expect(description.textContent).not.toContain("*");
+    // Readable at any width, without a sideways scroll: each pane's JSON wraps between words and
+    // after a path's "/", never inside a key or a value that fits on a line.
+    for (const width of [800, 1024, 1280, 1440, 1920]) {
+      await atWindowWidth(canvasElement, width, () => {
+        for (const pane of panes) expectWordsWhole(within(pane).getByTestId("data"));
+      });
+    }
   },
 };

@@ -16,7 +16,9 @@ const styles = {
   heading: { margin: "0 0 0.5rem", fontSize: 16 },
   fields: { display: "grid", gridTemplateColumns: "max-content 1fr", gap: "0.25rem 0.75rem", margin: 0 },
   term: { color: "#5a6470" },
-  data: { margin: 0, whiteSpace: "pre-wrap", wordBreak: "break-all", fontSize: 12 },
+  // Wrapped between words; a word longer than the line (a URL, a hash) breaks where it must. With
+  // word-break: break-all every line ran to the edge and cut keys and values mid-word ("hos / t").
+  data: { margin: 0, whiteSpace: "pre-wrap", overflowWrap: "anywhere", fontSize: 12 },
   host: { fontFamily: "system-ui, sans-serif", fontSize: 14, margin: "0 0 1rem" },
   // A crashed pane is its last screen, greyed out: nothing in it can be used any more.
   crashed: { opacity: 0.45, filter: "grayscale(1)", background: "#eef0f2" },
@@ -99,6 +101,14 @@ function requestNumber(data: unknown): number | undefined {
   return typeof n === "number" ? n : undefined;
 }
 
+/** Where a line of the JSON may break besides spaces: after a "/" of a path, not in "://". */
+export const PATH_BREAK = /(?<=[^/:]\/)/;
+
+/** A URL longer than the pane's line breaks between its segments, not at whichever letter meets the edge. */
+function wrappable(json: string): ReactNode[] {
+  return json.split(PATH_BREAK).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+}
+
 function PaneBody({ replica, request, crashed, options }: PaneProps) {
   const result = useSharedFetch(request, options);
   // Every claim this pane has shown, in order: play functions check the history after the fact
@@ -146,7 +156,7 @@ function PaneBody({ replica, request, crashed, options }: PaneProps) {
         <dt style={styles.term}>data</dt>
         <dd style={{ margin: 0 }}>
           <pre style={styles.data} data-testid="data">
-            {result.data === undefined ? "—" : JSON.stringify(result.data, null, 2)}
+            {result.data === undefined ? "—" : wrappable(JSON.stringify(result.data, null, 2))}
           </pre>
         </dd>
         <dt style={styles.term}>error</dt>
