@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
-import { atWindowWidth, expectWordsWhole } from "./support/layout.ts";
+import { atWindowWidth, expectWithin, expectWordsWhole } from "./support/layout.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
 import { DevtoolsSwitch, watchQueries } from "./support/query-devtools.tsx";
 import { createReplicas, shortOf, useDisposable } from "./support/replicas.ts";
@@ -171,10 +171,18 @@ export const RefetchTriggerErrorRestore: Story = {
     ]);
     await expect(description.textContent).not.toContain("*");
     // Readable at any width, without a sideways scroll: each pane's JSON wraps between words and
-    // after a path's "/", never inside a key or a value that fits on a line.
+    // after a path's "/", never inside a key or a value that fits on a line; both devtools show their
+    // actions whole, the shared-fetch panel's Actions column too (past its Keys table's edge at
+    // 1024 and 1280 px while the two tools were halves of the row).
     for (const width of [800, 1024, 1280, 1440, 1920]) {
       await atWindowWidth(canvasElement, width, () => {
         for (const pane of panes) expectWordsWhole(within(pane).getByTestId("data"));
+        const scroller = within(a.shared).getByTestId("keys-scroller");
+        expect(scroller.scrollWidth, `${width} px: the Keys table scrolls sideways`).toBeLessThanOrEqual(scroller.clientWidth);
+        expectWithin(within(scroller).getByRole("columnheader", { name: "Actions" }), scroller, `${width} px: the Actions column`);
+        for (const button of a.query.querySelectorAll(".tsqd-query-details-actions-btn")) {
+          expectWithin(button, a.query, `${width} px: the Query devtools' ${button.textContent} button`);
+        }
       });
     }
   },

@@ -64,3 +64,8 @@ export function expectWordsWhole(el: HTMLElement): void {
     }
   }
 }
+
+/** Nothing in `el` reaches past the right edge of `box` (1 px of rounding allowed). */
+export function expectWithin(el: Element, box: Element, what: string): void {
+  expect(el.getBoundingClientRect().right, what).toBeLessThanOrEqual(box.getBoundingClientRect().right + 1);
+}

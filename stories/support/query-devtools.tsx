@@ -107,9 +107,15 @@ const styles = {
   bar: { fontFamily: "system-ui, sans-serif", fontSize: 14, display: "flex", gap: 8, alignItems: "center", margin: "1rem 0 0.5rem" },
   tab: { font: "inherit", padding: "0.2rem 0.6rem", borderRadius: 6, border: "1px solid #8a939d", background: "white", cursor: "pointer" },
   selected: { background: "#1f2933", color: "white", border: "1px solid #1f2933" },
-  pair: { display: "grid", gridTemplateColumns: "repeat(auto-fit, minmax(30rem, 1fr))", gap: "0.75rem" },
+  // Side by side only where each holds its own table and buttons whole: the Query devtools need
+  // 30rem, the shared-fetch panel's Keys table about 45rem (its request column at its 12rem floor,
+  // the other seven at their narrowest). In two equal halves it got 38rem at 1280 px, and its Actions
+  // column was past the table's edge, behind a sideways scroll. Narrower than both, one goes above the other.
+  pair: { display: "flex", flexWrap: "wrap", gap: "0.75rem" },
   // Their own height: the Query devtools fill their parent's (height 100%), the shared-fetch panel scrolls inside.
-  tool: { height: 340, border: "1px solid #c8cdd3", borderRadius: 8, overflow: "hidden" },
+  tool: { height: 340, border: "1px solid #c8cdd3", borderRadius: 8, overflow: "hidden", minWidth: 0 },
+  query: { flex: "1 1 30rem" },
+  shared: { flex: "1 1 50rem" },
 } satisfies Record<string, CSSProperties>;
 
 /**
@@ -125,10 +131,10 @@ function DevtoolsPair({ replica, hidden, onPress }: { replica: Replica; hidden: 
   };
   return (
     <div role="tabpanel" aria-label={`${replica.name}'s devtools`} hidden={hidden} style={hidden ? undefined : styles.pair}>
-      <section aria-label={`TanStack Query devtools of ${replica.name}`} style={styles.tool} onClick={told}>
+      <section aria-label={`TanStack Query devtools of ${replica.name}`} style={{ ...styles.tool, ...styles.query }} onClick={told}>
         <ReactQueryDevtoolsPanel client={replica.queryClient} />
       </section>
-      <SharedFetchDevtoolsPanel store={replica.store} queryClient={replica.queryClient} style={styles.tool} />
+      <SharedFetchDevtoolsPanel store={replica.store} queryClient={replica.queryClient} style={{ ...styles.tool, ...styles.shared }} />
     </div>
   );
 }
