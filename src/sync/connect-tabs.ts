@@ -94,7 +94,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   if (keepsSnapshot && mayHavePersisted(opts.name)) loadSnapshot(doc, opts.name);
   // An app that turned the copy off (snapshotBytes: 0) keeps none: not even an earlier visit's.
   else if (!keepsSnapshot) removeSnapshot(opts.name);
-  const persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone) : null;
+  // One tab of the browser stores what all of them hear, where Web Locks tell which.
+  const persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks()) : null;
   const page = globalThis as PageTarget;
 
   let destroyed = false;
@@ -236,7 +237,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   let hiddenState: Record<string, unknown> | null = null;
   const onPageHide = (): void => {
     tabFlush.letGo();
-    persistence?.flush();
+    persistence?.letGo();
     snapshot?.flush();
     hiddenState = awareness.getLocalState();
     if (hiddenState !== null) removeAwarenessStates(awareness, [awareness.clientID], "pagehide");
@@ -244,6 +245,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   const onPageShow = (event: Event): void => {
     if (!(event as PageTransitionEvent).persisted) return;
     tabFlush.hold();
+    persistence?.hold();
     if (hiddenState !== null && awareness.getLocalState() === null) awareness.setLocalState(hiddenState);
     hiddenState = null;
     handshake();

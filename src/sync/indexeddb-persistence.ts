@@ -19,16 +19,26 @@ export type DocPersistence = {
   readonly whenLoaded: Promise<boolean>;
   /** Writes what waits for the write under way now, beside it (a page that goes away may not see that one end). */
   flush(): void;
+  /** Flushes, and leaves the storing to another tab (a page going into the back/forward cache). */
+  letGo(): void;
+  /** Asks to store again after letGo (the page came back). */
+  hold(): void;
   destroy(): Promise<void>;
 };
+
+/** The Web Lock one tab of the browser holds while it stores the doc of `<prefix><name>`. */
+export const WRITER_LOCK_PREFIX = "shared-fetch:idb:";
+
+/** What persistDoc asks of Web Locks (a page's navigator.locks). */
+export type WriterLocks = { request(name: string, options: { mode: "exclusive" }, callback: () => Promise<unknown>): Promise<unknown> };
 
 const UPDATES = "updates";
 /** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
 const MERGE_AT = 500;
 /**
  * Or once this tab has stored more bytes than the doc's state since its last merge (and more than
- * this floor): 500 rewrites of a result are 500 copies of it, and every tab stores every update
- * it hears, so three tabs polling 1 KiB results reached 57 times the state between merges.
+ * this floor): 500 rewrites of a result are 500 copies of it, so three tabs polling 1 KiB results
+ * reached 57 times the state between merges (each tab then storing every update it heard).
  */
 const MERGE_FLOOR_BYTES = 64 * 1024;
 const MERGE_AFTER_MS = 1000;
@@ -51,8 +61,16 @@ const addUpdate = (store: IDBObjectStore, update: Uint8Array): Promise<unknown> 
  * `onGone` is called when the database goes away under this doc (another page deletes or upgrades
  * it, e.g. clearTabsStorage at logout; the browser closes it, e.g. site data cleared): what the
  * caller keeps of the doc elsewhere must go with it, or the next login reads it back.
+ *
+ * With `locks`, only the tab that holds the name's writer lock stores updates: every tab's doc
+ * hears every update (its own, the channel's, each tab's devices'), so K tabs storing what they
+ * hear wrote K copies of each. The others read the database at their load and store nothing, and
+ * one granted the lock after missing updates merges at once: its whole state goes in, so what
+ * the writer before it never got to store (it crashed, closed before its write committed, or its
+ * storage failed, which lets the lock go) reaches the database from any tab that holds it. Without
+ * Web Locks each tab stores everything, as before.
  */
-export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPersistence {
+export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?: WriterLocks): DocPersistence {
   let db: IDBDatabase | null = null;
   let stopped = false;
   let nextKey = 0; // the first key not yet read into the doc
@@ -63,11 +81,17 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
   let waitingBytes = 0;
   let foldedBytes = 0; // the doc's state at the last fold (or as read at the load)
   let writing = false;
+  let loaded = false;
+  let writer = locks === undefined;
+  let missed = false; // an update heard while another tab stored them
+  let away = false; // let go until hold()
+  let holding: (() => void) | undefined; // lets go of the writer lock, granted or still asked for
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
 
   const stop = (): void => {
     stopped = true;
+    release();
     clearTimeout(mergeTimer);
     clearTimeout(openTimer);
     doc.off("update", onUpdate);
@@ -106,8 +130,36 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     // What the doc holds already (made before the open answered) goes in first, as y-indexeddb does.
     void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {}); // its failure fails the reads below
     await readNew(store!);
-    if (!stopped) settle(true);
+    if (stopped) return;
+    loaded = true;
+    settle(true);
+    take();
   };
+
+  // Asked for once the database is read (a tab granted it stores from then on), unless let go.
+  function take(): void {
+    if (!locks || holding || away || !loaded || stopped) return;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const mine = holding;
+    locks
+      // Granted after it was let go of, it is let go of at once.
+      .request(WRITER_LOCK_PREFIX + name, { mode: "exclusive" }, async () => holding === mine && (storeFromNow(), held))
+      // Web Locks refused (an opaque origin): this tab stores, as without them.
+      .catch(() => holding === mine && !stopped && storeFromNow());
+  }
+
+  function storeFromNow(): void {
+    writer = true;
+    if (!missed) return;
+    missed = false;
+    void merge().catch((error: unknown) => fail("could not merge its updates", error));
+  }
+
+  function release(): void {
+    writer = !locks;
+    holding?.();
+    holding = undefined;
+  }
 
   const merge = async (): Promise<void> => {
     const [store] = idb.transact(db!, [UPDATES]);
@@ -125,6 +177,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
 
   function onUpdate(update: Uint8Array, origin: unknown): void {
     if (db === null || stopped || origin === persistence) return;
+    if (!writer) return void (missed = true);
     // Behind a write that does not end (a storage hang), every version of every record would
     // wait here; the doc's state holds them all in the size of the latest. Only once what waits
     // is twice that state's last size: a burst of new records (a dashboard's thousand results)
@@ -185,7 +238,16 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void): DocPe
     return Promise.resolve();
   }
 
-  const persistence: DocPersistence = { whenLoaded, flush: write, destroy };
+  const letGo = (): void => {
+    write();
+    away = true;
+    release();
+  };
+  const hold = (): void => {
+    away = false;
+    take();
+  };
+  const persistence: DocPersistence = { whenLoaded, flush: write, letGo, hold, destroy };
   // Not given up on: a slow open (many tabs booting on few cores) still reads and persists later.
   const openTimer = setTimeout(() => {
     if (stopped) return;

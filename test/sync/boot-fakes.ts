@@ -49,8 +49,13 @@ export function slowIndexedDB() {
   };
 }
 
-/** Web Locks that show no other replica: a tab alone does not wait out the answer timeout. */
-export const noOtherReplica = { locks: { query: async () => ({ held: [] }), request: () => new Promise(() => {}) } };
+/**
+ * Web Locks that show no other replica: a tab alone does not wait out the answer timeout, and
+ * each lock it asks for is granted at once (held by no one else), IndexedDB's writer lock too.
+ */
+export const noOtherReplica = {
+  locks: { query: async () => ({ held: [] }), request: (_name: string, _options: unknown, callback: () => unknown) => callback() },
+};
 
 /** Whether `p` settles within 400 ms. */
 export const settled = (p: Promise<unknown>) =>
