@@ -108,9 +108,23 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
   };
 }
 
-/** Remembers the query a fetch starts for, by its key array, for queryOf. */
+/**
+ * The error count of each query invalidated while its error had marked it so: TanStack's
+ * `invalidate()` then dispatches nothing, and the query's state cannot tell the app's invalidation
+ * from the error's mark.
+ */
+const invalidatedAfter = new WeakMap<object, number>();
+
+/** Remembers the query a fetch starts for, by its key array, for queryOf; watches its invalidations (invalidatedAfter). */
 export function noteFetching(query: AnyQuery): void {
   fetchedBy.set(query.queryKey, query);
+  if (invalidatedAfter.has(query)) return;
+  invalidatedAfter.set(query, -1);
+  const invalidate = query.invalidate;
+  query.invalidate = function () {
+    if (this.state.isInvalidated) invalidatedAfter.set(this, this.state.errorUpdateCount);
+    invalidate.call(this);
+  };
 }
 
 /**
@@ -225,7 +239,8 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // TanStack marks a failed query invalidated, and a fetch of one with no data shows it "pending":
   // that mark is the error's, not an invalidation's (a poll keeps its window after it).
   const erred = state.status === "error" || (state.status === "pending" && state.errorUpdateCount > 0);
-  if (state.isInvalidated && !erred) return { mode: "refetch" };
+  // An invalidation since the last error (refetchType "none") asks past it, a poll's tick too.
+  if (state.isInvalidated && (!erred || invalidatedAfter.get(query) === state.errorUpdateCount)) return { mode: "refetch" };
   if (fetch && !fetch.observer)
     return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };
   let interval = Infinity;
