@@ -54,7 +54,15 @@ export type SharedInfiniteQueryOptions<TPage, TPageParam, TData = InfiniteData<T
 };
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-type Call = { options: unknown; fetchOptions: FetchRecord["fetchOptions"]; mountAlways: boolean; observed?: FetchRecord["observed"] };
+type Merged = { staleTime?: unknown; networkMode?: FetchRecord["networkMode"]; retry?: unknown };
+type Call = {
+  options: unknown;
+  fetchOptions: FetchRecord["fetchOptions"];
+  mountAlways: boolean;
+  observed?: FetchRecord["observed"];
+  /** The query's options as the fetch began, which TanStack runs it with (its function may run later: paused offline). */
+  merged?: Merged;
+};
 
 /**
  * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
@@ -69,8 +77,9 @@ function watchFetches(query: AnyQuery): void {
   calls.set(query, { options: undefined, fetchOptions: undefined, mountAlways: false });
   const fetch = query.fetch;
   query.fetch = function (options, fetchOptions) {
-    // Its observers' options as it begins: one paused offline runs its pages only once back online.
-    calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions), observed: optionsOf(query) });
+    // Its observers' options and its own as it begins: one paused offline runs its pages only once back online.
+    const merged = (options ?? query.options) as Merged;
+    calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions), observed: optionsOf(query), merged });
     noteFetching(query);
     return fetch.call(this, options, fetchOptions);
   };
@@ -119,7 +128,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     if (known) return known;
     if (query) watchFetches(query);
     const call = query && calls.get(query);
-    const merged = (query?.options ?? {}) as { staleTime?: unknown; networkMode?: FetchRecord["networkMode"]; retry?: unknown };
+    const merged = (call?.merged ?? query?.options ?? {}) as Merged;
     const observer = (call?.options as { _optimisticResults?: unknown } | undefined)?._optimisticResults !== undefined;
     const defaults = { ...ctx.client.getDefaultOptions().queries, ...ctx.client.getQueryDefaults(ctx.queryKey) };
     const fetch: FetchRecord = {

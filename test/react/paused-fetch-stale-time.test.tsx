@@ -4,12 +4,14 @@
  * online. TanStack decided to fetch when it started (the data was stale by the staleTime then):
  * a staleTime raised meanwhile does not call it off, and a plain useQuery or useInfiniteQuery
  * sends its request. The shared query, and sharedInfiniteQueryOptions, judged the recorded result
- * by the observers' options of the moment its function ran, took it for fresh and sent nothing.
+ * by the observers' options of the moment its function ran, took it for fresh and sent nothing; a
+ * feed's prefetchInfiniteQuery, by the query's options of that moment (an observer's since), where
+ * TanStack runs the fetch with the options it began with.
  * Found by test/react/parity-random.test.tsx.
  */
-import { onlineManager, QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { onlineManager, QueryClient, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
 import { cleanup, render } from "@testing-library/react";
-import { Fragment, useState, type FC } from "react";
+import { Fragment, useEffect, useState, type FC } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sharedInfiniteQueryOptions, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
 import type { Host } from "../../sim/host.ts";
@@ -107,6 +109,44 @@ describe("a fetch paused offline runs as TanStack decided it when it started (Ta
         shown.plain = useInfiniteQuery({ queryKey: ["plain"], queryFn, ...pages, staleTime }).data?.pages[0]?.n;
         return null;
       },
+    }));
+    expect(before).toEqual({ shared: 1, plain: 1 });
+    expect(after).toEqual({ shared: 2, plain: 2 });
+    expect(counts).toEqual(
+      new Map([
+        [`${BASE}/s?cursor=0`, 2],
+        [`${BASE}/p?cursor=0`, 2],
+      ]),
+    );
+  });
+
+  it("the same for a feed's prefetchInfiniteQuery, an observer's staleTime raised meanwhile: back online, the shared prefetch sends its page's request as plain TanStack's does", async () => {
+    const pages = { initialPageParam: 0, getNextPageParam: () => null, retry: false as const };
+    // Each mount prefetches with staleTime 0; a disabled observer shows the cache and carries the staleTime given.
+    const pane =
+      (options: (staleTime: number) => object, show: (n: number | undefined) => void): Pane =>
+      ({ staleTime }) => {
+        const client = useQueryClient();
+        const q = useInfiniteQuery({ ...options(staleTime), enabled: false } as never);
+        show((q.data?.pages[0] as Body | undefined)?.n);
+        useEffect(() => void client.prefetchInfiniteQuery(options(0) as never), [client]);
+        return null;
+      };
+    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
+      Shared: pane(
+        (staleTime) => sharedInfiniteQueryOptions<Body, number>(store, (p) => `${BASE}/s?cursor=${p}`, { ...pages, staleTime }),
+        (n) => (shown.shared = n),
+      ),
+      Plain: pane(
+        (staleTime) => ({
+          queryKey: ["plain"],
+          queryFn: async ({ pageParam }: { pageParam: number }) =>
+            (await (await host.fetch(`${BASE}/p?cursor=${pageParam}`)).json()) as Body,
+          ...pages,
+          staleTime,
+        }),
+        (n) => (shown.plain = n),
+      ),
     }));
     expect(before).toEqual({ shared: 1, plain: 1 });
     expect(after).toEqual({ shared: 2, plain: 2 });
