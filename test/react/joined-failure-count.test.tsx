@@ -237,6 +237,21 @@ describe("a claim's failure count as peers write it (invariant 14)", () => {
     expect(logs["b"]).toEqual(["pending fetching 0 -", "pending fetching 2 boom", "pending fetching 0 -"]);
   });
 
+  it("a new claim with the same count shows its own failure as the reason (TanStack's failureReason is the last failure)", async () => {
+    const { c, b } = setup();
+    const { logs, Pane, last } = panes();
+    const key = b.keyOf(`${host.base}/peer`);
+    peerWrites(c.docOf(b), [{ t: "claims", k: key, v: claimOf({ failed: { n: 2, message: "boom", status: 503 } }), s: 1 }]);
+    render(app(b, <Pane store={b} name="b" path="/peer" />));
+    await settle(() => last("b") === "pending fetching 2 boom");
+    // The peer's next claim (a refetch past the first) fails twice too, for another reason.
+    peerWrites(c.docOf(b), [
+      { t: "claims", k: key, v: claimOf({ nonce: "n-2", rev: 2, failed: { n: 2, message: "bust", status: 500 } }), s: 2 },
+    ]);
+    await settle(() => last("b") === "pending fetching 2 bust");
+    expect(logs["b"]).toEqual(["pending fetching 0 -", "pending fetching 2 boom", "pending fetching 2 bust"]);
+  });
+
   it("validateClaim keeps a claim whose count is malformed, without it", () => {
     expect(validateClaim(claimOf({ failed: { n: 3.5, message: "boom" } }))).toEqual(claimOf({}));
     const failed = { n: 3, message: "boom", status: 503 };
