@@ -30,7 +30,9 @@ export type DocPersistence = {
 export const WRITER_LOCK_PREFIX = "shared-fetch:idb:";
 
 /** What persistDoc asks of Web Locks (a page's navigator.locks). */
-export type WriterLocks = { request(name: string, options: { mode: "exclusive" }, callback: () => Promise<unknown>): Promise<unknown> };
+export type WriterLocks = {
+  request(name: string, options: { mode: "exclusive"; signal: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown>;
+};
 
 const UPDATES = "updates";
 /** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
@@ -85,7 +87,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   let writer = locks === undefined;
   let missed = false; // an update heard while another tab stored them
   let away = false; // let go until hold()
-  let holding: (() => void) | undefined; // lets go of the writer lock, granted or still asked for
+  let holding: (() => void) | undefined; // lets go of the writer lock, or withdraws the request for it
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
 
@@ -137,13 +139,22 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   };
 
   // Asked for once the database is read (a tab granted it stores from then on), unless let go.
+  // Let go of before the grant, the request is withdrawn: left in the queue, it was granted to a
+  // page frozen in the back/forward cache (or to a destroyed doc's page gone there), whose callback
+  // runs only when it is shown again, and every tab behind it stored nothing meanwhile.
   function take(): void {
     if (!locks || holding || away || !loaded || stopped) return;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    const mine = holding;
+    const ask = new AbortController();
+    const mine = (holding = () => ask.abort());
     locks
-      // Granted after it was let go of, it is let go of at once.
-      .request(WRITER_LOCK_PREFIX + name, { mode: "exclusive" }, async () => holding === mine && (storeFromNow(), held))
+      .request(
+        WRITER_LOCK_PREFIX + name,
+        { mode: "exclusive", signal: ask.signal },
+        async () =>
+          // Held until let go of (an abort after the grant withdraws nothing); granted after it
+          // was let go of (locks that ignore the signal), let go of at once.
+          holding === mine && (storeFromNow(), new Promise((resolve) => (ask.signal.onabort = resolve))),
+      )
       // Web Locks refused (an opaque origin): this tab stores, as without them.
       .catch(() => holding === mine && !stopped && storeFromNow());
   }

@@ -34,8 +34,8 @@ const uniqueName = (): string => `one-writer-${Math.random().toString(36).slice(
 type Tab = { tag: string; doc: Y.Doc; map: Y.Map<unknown>; page: EventTarget; db: () => IDBDatabase | undefined; close: () => void };
 
 /** A tab on `locks.forTab(tag)`; `db` is its own IndexedDB connection, to tell its writes apart. */
-function openTab(name: string, locks: FakeLocks, tag: string, peers?: string): Tab {
-  vi.stubGlobal("navigator", { locks: locks.forTab(tag) });
+function openTab(name: string, locks: FakeLocks, tag: string, peers?: string, own: object = locks.forTab(tag)): Tab {
+  vi.stubGlobal("navigator", { locks: own });
   // Each tab's own page events (pagehide, pageshow).
   const page = new EventTarget();
   vi.stubGlobal("addEventListener", page.addEventListener.bind(page));
@@ -92,8 +92,8 @@ async function loadedMap(name: string): Promise<Record<string, unknown>> {
 }
 
 /** Three tabs, read their database and settled on a writer: the tab that holds the lock. */
-async function threeTabs(name: string, locks: FakeLocks, peers?: string) {
-  const tabs = ["a", "b", "c"].map((tag) => openTab(name, locks, tag, peers));
+async function threeTabs(name: string, locks: FakeLocks, peers?: string, own?: (tag: string) => object) {
+  const tabs = ["a", "b", "c"].map((tag) => openTab(name, locks, tag, peers, own?.(tag)));
   await vi.waitFor(() => expect(tabs.every((t) => t.db())).toBe(true));
   const writerLock = WRITER_LOCK_PREFIX + name;
   await vi.waitFor(() => expect(tabs.some((t) => locks.heldBy(t.tag).includes(writerLock))).toBe(true));
@@ -233,3 +233,50 @@ it("Web Locks that refuse every request (an opaque origin): a tab stores what it
   conn.destroy();
   expect(await loadedMap(name)).toEqual({ kept: "without locks" });
 });
+
+/**
+ * A page's locks as the browser runs them for a frozen page (the back/forward cache): a lock is
+ * granted to its request still, but the callback, a task of the page, runs only once it is shown.
+ * `asked` lists the tabs in the order they asked for the writer lock.
+ */
+function freezableLocks(locks: FakeLocks, asked: string[]) {
+  const frozen = new Set<string>();
+  const own = (tag: string) => {
+    const page = locks.forTab(tag);
+    return {
+      ...page,
+      request: (name: string, options: LockOptions, callback: (lock: unknown) => Promise<unknown>) => {
+        if (name.startsWith(WRITER_LOCK_PREFIX)) asked.push(tag);
+        // Frozen, the page is not shown again here: its callback never runs, the lock stays granted.
+        return page.request(name, options, (lock) => (frozen.has(tag) ? new Promise(() => {}) : callback(lock)));
+      },
+    };
+  };
+  return { own, freeze: (tag: string) => void frozen.add(tag) };
+}
+
+it.each(["goes into the back/forward cache", "destroys its doc, its page then frozen"])(
+  "a tab queued for the lock that %s withdraws its request: the writer's lock passes to a live tab",
+  async (how) => {
+    const name = uniqueName();
+    const locks = new FakeLocks();
+    const asked: string[] = [];
+    const pages = freezableLocks(locks, asked);
+    const { tabs, writer, others } = await threeTabs(name, locks, undefined, pages.own);
+    const writerLock = WRITER_LOCK_PREFIX + name;
+    // The first in the queue behind the writer leaves; the other stays live.
+    const leaving = others.find((t) => t.tag === asked.find((tag) => tag !== writer.tag))!;
+    const live = others.find((t) => t !== leaving)!;
+    if (how.startsWith("goes")) leaving.page.dispatchEvent(Object.assign(new Event("pagehide"), { persisted: true }));
+    else leaving.close();
+    pages.freeze(leaving.tag);
+    writer.close();
+    await vi.waitFor(() => expect(locks.heldBy(live.tag)).toContain(writerLock));
+    expect(locks.heldBy(leaving.tag)).toEqual([]);
+    // The live tab stores what it hears from now on.
+    live.map.set("stored by", "the live tab");
+    await idbTurns();
+    expect(await loadedMap(name)).toEqual({ "stored by": "the live tab" });
+    for (const tab of tabs) tab.close();
+  },
+);
