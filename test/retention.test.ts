@@ -185,9 +185,10 @@ describe("growth: records nobody asked for within the retention window are remov
   // README, Design notes ("Storage that does not grow with history"): a doc synced by connectTabs
   // alone dates a loaded key by the newest time its records carry; "a doc with no connector, or
   // with one that reaches other devices (connectPeers, Hocuspocus), dates them at the load": their
-  // times may come from another device's clock. Nor does connectTabs vouch for them where no
-  // localStorage says whether this browser ever synced the name with other devices (a SharedWorker,
-  // whose tabs' databases may hold what their peers wrote, each on its own clock).
+  // times may come from another device's clock. Nor does connectTabs vouch for them where neither
+  // its database nor localStorage says whether this browser ever synced the name with other
+  // devices (a worker's standby, which reads no IndexedDB: its tabs' databases may hold what their
+  // peers wrote, each on its own clock).
   const connector = (crossDevice: boolean) => (doc: Y.Doc) => registerConnector(doc, { whenSynced: Promise.resolve(), crossDevice });
   const tabsWithoutStorage = (doc: Y.Doc) => {
     expect(typeof (globalThis as { localStorage?: unknown }).localStorage).toBe("undefined");
@@ -197,7 +198,11 @@ describe("growth: records nobody asked for within the retention window are remov
   it.each([
     { connector: "tabs alone", connect: connector(false), sweptAtOnce: true },
     { connector: "one reaching other devices", connect: connector(true), sweptAtOnce: false },
-    { connector: "connectTabs and no localStorage (a SharedWorker)", connect: tabsWithoutStorage, sweptAtOnce: false },
+    {
+      connector: "connectTabs with neither IndexedDB nor localStorage (a worker's standby)",
+      connect: tabsWithoutStorage,
+      sweptAtOnce: false,
+    },
   ])("a result recorded 25 h ago, loaded by a doc with $connector: swept at once: $sweptAtOnce", async ({ connect, sweptAtOnce }) => {
     const c = cluster(1, { settleMs: 0 });
     const [a] = c.stores;

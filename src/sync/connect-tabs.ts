@@ -130,14 +130,19 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
   // Kept beside the doc for every later tab of the name: the records other devices write reach
-  // them through this tab's database and channel, though their own doc connects no device.
-  const marks = (c: ConnectorInfo) => c.crossDevice && markOthersWrite(opts.name);
+  // them through this tab's database and channel, though their own doc connects no device. In the
+  // database too, where a worker (no localStorage) reads it, and a refused localStorage loses nothing.
+  const marks = (c: ConnectorInfo) => c.crossDevice && (markOthersWrite(opts.name), persistence?.markOthersWrote());
   connectorsOf(doc).forEach(marks);
   const unwatch = onConnector(doc, marks);
   const unregister = registerConnector(doc, {
     whenSynced,
     crossDevice: false,
-    othersWrote: () => othersMayHaveWritten(opts.name),
+    // Either mark says yes; the database's, once read, where localStorage has none or says no.
+    othersWrote: () => {
+      const stored = othersMayHaveWritten(opts.name);
+      return stored || (persistence?.othersWrote() ?? stored ?? true);
+    },
     flush: tabFlush.flush,
     scope: `tabs:${opts.name}`,
     awareness,

@@ -23,6 +23,13 @@ export type DocPersistence = {
   letGo(): void;
   /** Asks to store again after letGo (the page came back). */
   hold(): void;
+  /**
+   * Whether the doc of this name ever synced with other devices in this browser, as its database
+   * says: true until it is read, or where it never is (maybe), and once this tab marked it.
+   */
+  othersWrote(): boolean;
+  /** Marks it in the database (a cross-device connector joined the doc), for every later tab and worker. */
+  markOthersWrote(): void;
   destroy(): Promise<void>;
 };
 
@@ -35,6 +42,13 @@ export type WriterLocks = {
 };
 
 const UPDATES = "updates";
+/** y-indexeddb's store for metadata beside the updates; deleted with them (clearTabsStorage). */
+const CUSTOM = "custom";
+/**
+ * The database holds records other devices wrote, on their clocks (see Retention.ownClock). Kept
+ * here rather than only in localStorage: a SharedWorker has none, and a browser's may refuse it.
+ */
+const DEVICES_MARK = "shared-fetch:devices";
 /** As y-indexeddb: past this many stored updates, a second after the last one they are merged. */
 const MERGE_AT = 500;
 /**
@@ -88,6 +102,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   let missed = false; // an update heard while another tab stored them
   let away = false; // let go until hold()
   let holding: (() => void) | undefined; // lets go of the writer lock, or withdraws the request for it
+  let others = true; // the database's mark, maybe until it is read
+  let marking = false; // this tab met other devices: the mark goes in
   let settle!: (loaded: boolean) => void;
   const whenLoaded = new Promise<boolean>((resolve) => (settle = resolve));
 
@@ -128,12 +144,15 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   };
 
   const load = async (): Promise<void> => {
-    const [store] = idb.transact(db!, [UPDATES]);
+    const [store, custom] = idb.transact(db!, [UPDATES, CUSTOM]);
     // What the doc holds already (made before the open answered) goes in first, as y-indexeddb does.
     void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {}); // its failure fails the reads below
+    // Read before the records it speaks for are applied: retention dates keys as they arrive.
+    others = marking || (await idb.get(custom!, DEVICES_MARK)) !== undefined;
     await readNew(store!);
     if (stopped) return;
     loaded = true;
+    writeMark();
     settle(true);
     take();
   };
@@ -242,6 +261,20 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     }, MERGE_AFTER_MS);
   }
 
+  function writeMark(): void {
+    if (!marking || !loaded || stopped) return;
+    // A transaction on a closing database throws at once: a rejection too, here.
+    Promise.resolve()
+      .then(() => idb.put(idb.transact(db!, [CUSTOM])[0]!, 1, DEVICES_MARK))
+      .catch((error: unknown) => fail("refused a write", error));
+  }
+
+  const markOthersWrote = (): void => {
+    if (marking) return;
+    marking = others = true;
+    writeMark();
+  };
+
   function destroy(): Promise<void> {
     // What waits goes in before the database closes (a close lets the writes made before it finish).
     write();
@@ -258,7 +291,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     away = false;
     take();
   };
-  const persistence: DocPersistence = { whenLoaded, flush: write, letGo, hold, destroy };
+  const persistence: DocPersistence = { whenLoaded, flush: write, letGo, hold, othersWrote: () => others, markOthersWrote, destroy };
   // Not given up on: a slow open (many tabs booting on few cores) still reads and persists later.
   const openTimer = setTimeout(() => {
     if (stopped) return;
@@ -270,7 +303,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   doc.on("update", onUpdate);
   doc.on("destroy", destroy);
   idb
-    .openDB(name, (created) => idb.createStores(created, [[UPDATES, { autoIncrement: true }], ["custom"]]))
+    .openDB(name, (created) => idb.createStores(created, [[UPDATES, { autoIncrement: true }], [CUSTOM]]))
     .then(
       (opened) => {
         if (stopped) return opened.close(); // destroyed before it answered

@@ -30,14 +30,15 @@ export function forgetPersisted(name: string): void {
 /**
  * Whether a doc of this name ever synced with other devices in this browser (connectPeers or
  * connectHocuspocus beside connectTabs, in any tab, before or after it): its database and its tabs
- * may then hold records written on other devices' clocks. Unknown (no localStorage: a SharedWorker,
- * whose tabs' databases may hold what their peers wrote) reads as yes: keys are then dated by their
- * load, as before records were read for it.
+ * may then hold records written on other devices' clocks. Undefined where there is no localStorage
+ * (a SharedWorker, storage denied): the database's own mark tells then (see persistDoc), and
+ * without one it reads as yes. Kept here for the tabs that persist nothing (`indexeddb: false`).
  */
 const devicesKey = (name: string) => `shared-fetch:devices:${name}`;
 
-export function othersMayHaveWritten(name: string): boolean {
-  return readStored(devicesKey(name)) !== null;
+export function othersMayHaveWritten(name: string): boolean | undefined {
+  const stored = readStored(devicesKey(name));
+  return stored === undefined ? stored : stored !== null;
 }
 
 /**
