@@ -298,7 +298,7 @@ class Bridge {
     quiet.add(query);
     try {
       (registration.push ?? pushRecorded)(this.client, query, registration);
-      showClaimFailures(query, () => registration.snapshot());
+      showClaimFailures(query, () => registration.snapshot(query));
     } catch (error) {
       // A listener must not throw into the store or TanStack; the next notice checks again.
       console.error("shared-fetch: could not put a recorded result into the query cache", error);

@@ -237,11 +237,36 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
 /** Per watched query: subscribes to the requests of the pages it shows now. */
 const syncs = new WeakMap<object, () => void>();
 
+/** A page a feed's fetch asks for, and its request key. */
+export type AskedPage = { req: SharedRequest; key?: string | undefined };
+
+/**
+ * The page each feed's fetch asks for now: watched with the pages the feed shows, so that the
+ * failures of a claim it waits on (another replica's retries) show in it (claim-failures.ts).
+ */
+export const askedPages = new WeakMap<object, AskedPage>();
+
+/** Notes the page a feed's fetch asks for (none: its ask ended) and watches it. */
+export function askPage(query: AnyQuery, asked?: AskedPage): void {
+  if (asked) askedPages.set(query, asked);
+  else askedPages.delete(query);
+  syncs.get(query)?.();
+}
+
 /** The bridge's watch of an infinite query: the store's notices of each page it shows, followed as pages come and go. */
 export function watchPages(store: SharedFetchStore, request: PageRequest, listener: () => void, query: AnyQuery): () => void {
   const subs = new Map<string, () => void>();
   let params: unknown;
+  let asked: AskedPage | undefined;
+  let askedOff: (() => void) | undefined;
   const sync = () => {
+    const asking = askedPages.get(query);
+    if (asking !== asked) {
+      askedOff?.();
+      asked = asking;
+      // Apart from the pages shown: a page asked for anew is often shown too, and a fetch asks for each page in turn.
+      askedOff = asking && store.subscribe(asking.req, () => listener());
+    }
     const pageParams = (query.state.data as Pages | undefined)?.pageParams;
     if (pageParams === params) return;
     params = pageParams;
@@ -262,5 +287,6 @@ export function watchPages(store: SharedFetchStore, request: PageRequest, listen
   return () => {
     if (syncs.get(query) === sync) syncs.delete(query);
     subs.forEach((off) => off());
+    askedOff?.();
   };
 }

@@ -155,7 +155,8 @@ export const shownSince = (query: AnyQuery): number | undefined =>
 
 /** Where a query's record is read: the store's snapshot and the recorded result's revision and writer's `at`. */
 export type Recorded = {
-  snapshot(): Snapshot;
+  /** `query`: given where the bridge reads the claim a fetching query waits on (a feed's: the page it asks for). */
+  snapshot(query?: AnyQuery): Snapshot;
   info(): { rev: number; at?: number; ahead?: true } | undefined;
 };
 

@@ -28,7 +28,18 @@ import {
   type FetchRecord,
 } from "./demand.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
-import { chainAfter, delivering, pushPages, recordedChain, watchPages, type Tail } from "./infinite-push.ts";
+import {
+  askedPages,
+  askPage,
+  chainAfter,
+  delivering,
+  pushPages,
+  recordedChain,
+  watchPages,
+  type AskedPage,
+  type Tail,
+} from "./infinite-push.ts";
+import { followJoins, joinedKey } from "./joined-keys.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -171,27 +182,41 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     }
     asking.set(ctx.signal, req);
     const extras = store as Partial<SharedFetchStoreExtras>;
-    const past = pastShownError(extras, "fetch", extras.keyOf?.call(store, req), req, () => store.snapshot(req), ask.signal, asked);
-    const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
-    const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
-    const snap =
-      demand.mode === "refetch"
-        ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
-        : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
-    const info = extras.resultInfo?.call(store, req);
-    if (info && !snap.error) out?.revs.set(sharedQueryKey(store, req)[3], info.rev);
-    const page = unwrap<TPage>(snap);
-    // The query's own options: a maxPages spread over these ones bounds the chain too.
-    if (first && out && demand.mode === "ensure")
-      out.tail = await chainAfter(
-        store,
-        request,
-        { pages: [page], pageParams: [param] },
-        query!.options as typeof rest,
-        demand.maxAgeMs,
-        ask.signal,
-      );
-    return page;
+    const key = extras.keyOf?.call(store, req);
+    // Watched while asked: the claim it waits on shows its failures in the query (claim-failures.ts),
+    // read only while the store's asks of the page wait on another replica's claim: retryPolicy
+    // shows this replica's own failures, and a read at each notice of its own fetch would cost
+    // reads per page (infinite-query-refresh-reads.test.tsx).
+    const askedPage: AskedPage = { req, key };
+    // A SharedWorker tab (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
+    const off = query && !extras.hears ? followJoins(extras) : undefined;
+    if (query) askPage(query, askedPage);
+    try {
+      const past = pastShownError(extras, "fetch", key, req, () => store.snapshot(req), ask.signal, asked);
+      const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
+      const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
+      const snap =
+        demand.mode === "refetch"
+          ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
+          : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
+      const info = extras.resultInfo?.call(store, req);
+      if (info && !snap.error) out?.revs.set(sharedQueryKey(store, req)[3], info.rev);
+      const page = unwrap<TPage>(snap);
+      // The query's own options: a maxPages spread over these ones bounds the chain too.
+      if (first && out && demand.mode === "ensure")
+        out.tail = await chainAfter(
+          store,
+          request,
+          { pages: [page], pageParams: [param] },
+          query!.options as typeof rest,
+          demand.maxAgeMs,
+          ask.signal,
+        );
+      return page;
+    } finally {
+      off?.();
+      if (query && askedPages.get(query) === askedPage) askPage(query);
+    }
   };
   // Other replicas' newer pages reach the query as they are recorded (infinite-push.ts).
   const queryFn = sharedQueryFn(
@@ -202,7 +227,13 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     inputError === undefined
       ? {
           id,
-          snapshot: () => ({ status: "idle" }),
+          // The page a fetch asks for, whose claim's failures the bridge shows.
+          snapshot: (query) => {
+            const page = query && askedPages.get(query);
+            // A SharedWorker tab (`hears`) reads throughout: its worker may retry without asking the tab.
+            const read = page && ((store as Partial<SharedFetchStoreExtras>).hears || joinedKey(store, page.key));
+            return read ? store.snapshot(page.req) : { status: "idle" };
+          },
           info: () => undefined,
           // Watched from its first observer on (the bridge calls this then, before the mount's
           // fetch): a cache restored here (a persister) has its first fetch told apart too.

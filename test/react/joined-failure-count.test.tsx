@@ -9,13 +9,13 @@
  * claim of an older version (no count) reads 0. Two tabs of one browser (linked real Yjs docs), a
  * real HTTP server on 127.0.0.1, fake timers for the retry delays.
  */
-import { QueryClient, useQuery } from "@tanstack/react-query";
+import { QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateClaim } from "../../src/core/records.ts";
-import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { sharedInfiniteQueryOptions, sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { peerWrites } from "../harness/doc-records.ts";
@@ -70,7 +70,15 @@ function panes() {
     if (log.at(-1) !== line(q)) log.push(line(q));
     return null;
   }
-  return { logs, Pane, last: (name: string) => logs[name]?.at(-1) };
+  /** A shared feed of one page. */
+  function Feed({ store, name, path }: { store: SharedFetchStoreWithExtras; name: string; path: string }) {
+    const pages = { initialPageParam: 0, getNextPageParam: () => null, retry: 2, retryDelay: DELAY };
+    const q = useInfiniteQuery(sharedInfiniteQueryOptions(store, (c: number) => `${host.base}${path}?cursor=${c}`, pages));
+    const log = (logs[name] ??= []);
+    if (log.at(-1) !== line(q)) log.push(line(q));
+    return null;
+  }
+  return { logs, Pane, Feed, last: (name: string) => logs[name]?.at(-1) };
 }
 
 /** Real I/O turns and due zero-delay timers (TanStack's notifications), until `done` holds; no time passes on the fake clock. */
@@ -155,6 +163,32 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     host.held.pop()!();
     host.held = null;
     await settle(() => last("a")?.startsWith("pending fetching 1") === true && last("b") === last("a"));
+  });
+
+  // The claimant's feed shows them as plain useInfiniteQuery does (test/react/failure-count-during-retries.test.tsx).
+  // The store tells a join once per key and revision: the second QueryClient's feed of tab B,
+  // joined to the same claim, is told by the first's.
+  it("useInfiniteQuery: the feeds that joined the claim of the page being fetched (tab B, two QueryClients) show 0, 1, 2, then the error with 3, as the claimant does", async () => {
+    const { a, b } = setup();
+    host.failures = Infinity;
+    const { logs, Feed, last } = panes();
+    render(app(a, <Feed store={a} name="a" path="/feed" />));
+    await settle(() => b.claims().length === 1);
+    render(app(b, <Feed store={b} name="b" path="/feed" />));
+    render(app(b, <Feed store={b} name="b2" path="/feed" />, new QueryClient()));
+    const joined = () => ["b", "b2"].every((name) => last(name) === last("a"));
+    for (const n of [1, 2]) {
+      await settle(() => last("a")?.startsWith(`pending fetching ${n}`) === true && joined());
+      await advance(DELAY);
+    }
+    await settle(() => last("a")?.startsWith("error") === true && joined());
+    const r = logs["a"]![1]!.replace("pending fetching 1 ", "");
+    expect(r).toMatch(/^HTTP 503 Service Unavailable from GET /);
+    const expected = ["pending fetching 0 -", `pending fetching 1 ${r}`, `pending fetching 2 ${r}`, `error idle 3 ${r}`];
+    expect(logs["a"]).toEqual(expected);
+    expect(logs["b"]).toEqual(expected);
+    expect(logs["b2"]).toEqual(expected);
+    expect(host.sent).toBe(3);
   });
 
   it("takeover: the claimant crashes after 2 failures; the tab that takes over counts from its own claim (0, 1, 2, then 3 with the error)", async () => {
