@@ -90,9 +90,15 @@ function watchFetches(query: AnyQuery): void {
   query.fetch = function (options, fetchOptions) {
     // Its observers' options and its own as it begins: one paused offline runs its pages only once back online.
     const merged = (options ?? query.options) as Merged;
+    const was = calls.get(query);
+    const running = query.promise;
     calls.set(query, { options, fetchOptions, mountAlways: mountsAlways(query, fetchOptions), observed: optionsOf(query), merged });
     noteFetching(query);
-    return fetch.call(this, options, fetchOptions);
+    const fetched = fetch.call(this, options, fetchOptions);
+    // A call that joins the fetch running (TanStack hands back its promise, same retryer) leaves it
+    // the record it began with: an observer mounted on a paused prefetch would make it retry as its own.
+    if (was && running && query.promise === running) calls.set(query, was);
+    return fetched;
   };
 }
 
