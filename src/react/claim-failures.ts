@@ -24,6 +24,8 @@ export function showClaimFailures(query: Query<unknown, Error, unknown, readonly
   const seen = failed ? `${n} ${failed.status} ${failed.message}` : "0";
   if (!claim || seen === (shown.get(query) ?? "0")) return;
   shown.set(query, seen);
-  if (n !== state.fetchFailureCount || failed?.message !== state.fetchFailureReason?.message)
+  // The reason as the joined tab reads it (its status too): one the query shows already is kept.
+  const reason = state.fetchFailureReason as SharedFetchError | null;
+  if (seen !== (reason ? `${state.fetchFailureCount} ${reason.status} ${reason.message}` : "0"))
     query.setState({ ...state, fetchFailureCount: n, fetchFailureReason: failed ? new SharedFetchError(failed) : null });
 }
