@@ -109,9 +109,9 @@ export function recordingBehavior<T, E>(own: Behavior<T, E> | undefined): Behavi
 }
 
 /**
- * The error count of each query invalidated while its error had marked it so: TanStack's
- * `invalidate()` then dispatches nothing, and the query's state cannot tell the app's invalidation
- * from the error's mark.
+ * When the last error was recorded in each query invalidated while that error had marked it so:
+ * TanStack's `invalidate()` then dispatches nothing, and the query's state cannot tell the app's
+ * invalidation from the error's mark. Not the error count, which resetQueries starts again from 0.
  */
 const invalidatedAfter = new WeakMap<object, number>();
 
@@ -122,7 +122,7 @@ export function noteFetching(query: AnyQuery): void {
   invalidatedAfter.set(query, -1);
   const invalidate = query.invalidate;
   query.invalidate = function () {
-    if (this.state.isInvalidated) invalidatedAfter.set(this, this.state.errorUpdateCount);
+    if (this.state.isInvalidated) invalidatedAfter.set(this, this.state.errorUpdatedAt);
     invalidate.call(this);
   };
 }
@@ -240,7 +240,7 @@ export function demandOf(query: AnyQuery | undefined, fetch: FetchRecord | undef
   // that mark is the error's, not an invalidation's (a poll keeps its window after it).
   const erred = state.status === "error" || (state.status === "pending" && state.errorUpdateCount > 0);
   // An invalidation since the last error (refetchType "none") asks past it, a poll's tick too.
-  if (state.isInvalidated && (!erred || invalidatedAfter.get(query) === state.errorUpdateCount)) return { mode: "refetch" };
+  if (state.isInvalidated && (!erred || invalidatedAfter.get(query) === state.errorUpdatedAt)) return { mode: "refetch" };
   if (fetch && !fetch.observer)
     return state.status === "error" ? { mode: "refetch" } : { mode: "ensure", maxAgeMs: staleMs(fetch.staleTime, query) ?? 0 };
   let interval = Infinity;
