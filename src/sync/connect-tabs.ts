@@ -6,7 +6,7 @@ import { unrefTimer } from "../core/unref-timer.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { hasIndexedDB, persistDoc } from "./indexeddb-persistence.ts";
+import { hasIndexedDB, persistDoc, type DocPersistence } from "./indexeddb-persistence.ts";
 import { requireDoc, requireNonEmptyString, requireOptionalBoolean, requireOptions, type Connection } from "./connection.ts";
 import {
   asBytes,
@@ -53,8 +53,10 @@ export type TabsOptions = {
  * What the SharedWorker's standby reads of its connectTabs (`indexeddb: false`), beside the public
  * Connection: whether the doc holds everything persisted, as it answers tabs (a tab that read
  * IndexedDB sent its state), and a way to say so from now on once it read the database itself.
+ * `persistedBy`: the database it persists to once promoted, whose devices' mark retention reads
+ * (without it the promoted worker dated every key it loaded at the load, for its whole life).
  */
-export type TabsConnection = Connection & { vouched(): boolean; vouch(): void };
+export type TabsConnection = Connection & { vouched(): boolean; vouch(): void; persistedBy(persistence: DocPersistence): void };
 
 type AwarenessChange = { added: number[]; updated: number[]; removed: number[] };
 type PageTarget = {
@@ -95,7 +97,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // An app that turned the copy off (snapshotBytes: 0) keeps none: not even an earlier visit's.
   else if (!keepsSnapshot) removeSnapshot(opts.name);
   // One tab of the browser stores what all of them hear, where Web Locks tell which.
-  const persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks()) : null;
+  let persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks()) : null;
   const page = globalThis as PageTarget;
 
   let destroyed = false;
@@ -178,6 +180,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     // Tabs that asked before, told "not loaded", read their own database meanwhile: none is told
     // again (the worker's next standby, the one that matters, asks only once its tabs are served).
     vouch: () => void (vouches = true),
+    // A device that joined before it is marked there now.
+    persistedBy: (p) => void ((persistence = p), connectorsOf(doc).forEach(marks)),
   };
   const snapshot = keepsSnapshot ? keepSnapshot(doc, opts.name, snapshotBytes, [connection, persistence]) : null;
 

@@ -231,7 +231,9 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       if (hasIndexedDB()) {
         const persist = () => {
           if (destroyed || crashed || refusal) return undefined;
-          const persistence = persistDoc(config.name, d);
+          // Stores beside the tabs only while it holds the name's writer lock, as a tab does.
+          const persistence = persistDoc(config.name, d, undefined, locks);
+          tabs.persistedBy(persistence);
           closers.push(() => void persistence.destroy());
           return persistence;
         };
