@@ -145,8 +145,13 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
 
   const load = async (): Promise<void> => {
     const [store, custom] = idb.transact(db!, [UPDATES, CUSTOM]);
-    // What the doc holds already (made before the open answered) goes in first, as y-indexeddb does.
-    void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {}); // its failure fails the reads below
+    // What the doc holds already (made before the open answered) goes in first, as y-indexeddb
+    // does, where each tab stores (its failure fails the reads below). Behind the writer lock that
+    // was a state-sized record per tab opened: the merge at its grant writes it instead (the first
+    // tab of a first visit is granted at once), and a tab never granted sent it over the channel
+    // (its handshake's state, its updates) to the writer, which stores what it hears.
+    if (writer) void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {});
+    else missed ||= doc.store.clients.size > 0;
     // Read before the records it speaks for are applied: retention dates keys as they arrive.
     others = marking || (await idb.get(custom!, DEVICES_MARK)) !== undefined;
     await readNew(store!);
