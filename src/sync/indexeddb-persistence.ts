@@ -144,7 +144,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   };
 
   const load = async (): Promise<void> => {
-    const [store, custom] = idb.transact(db!, [UPDATES, CUSTOM]);
+    // A database y-indexeddb made before its `custom` store (its versions before 9) has none, and
+    // an open without a version adds none: its updates load as ever, its mark unknown (yes).
+    const [store, custom] = idb.transact(db!, hasCustom() ? [UPDATES, CUSTOM] : [UPDATES]);
     // What the doc holds already (made before the open answered) goes in first, as y-indexeddb
     // does, where each tab stores (its failure fails the reads below). Behind the writer lock that
     // was a state-sized record per tab opened: the merge at its grant writes it instead (the first
@@ -153,7 +155,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     if (writer) void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {});
     else missed ||= doc.store.clients.size > 0;
     // Read before the records it speaks for are applied: retention dates keys as they arrive.
-    others = marking || (await idb.get(custom!, DEVICES_MARK)) !== undefined;
+    others = marking || !custom || (await idb.get(custom, DEVICES_MARK)) !== undefined;
     await readNew(store!);
     if (stopped) return;
     loaded = true;
@@ -266,8 +268,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     }, MERGE_AFTER_MS);
   }
 
+  const hasCustom = () => db!.objectStoreNames.contains(CUSTOM);
   function writeMark(): void {
-    if (!marking || !loaded || stopped) return;
+    if (!marking || !loaded || stopped || !hasCustom()) return;
     // A transaction on a closing database throws at once: a rejection too, here.
     Promise.resolve()
       .then(() => idb.put(idb.transact(db!, [CUSTOM])[0]!, 1, DEVICES_MARK))
