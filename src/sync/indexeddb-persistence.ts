@@ -154,8 +154,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     // (its handshake's state, its updates) to the writer, which stores what it hears.
     if (writer) void addUpdate(store!, Y.encodeStateAsUpdate(doc)).catch(() => {});
     else missed ||= doc.store.clients.size > 0;
-    // Read before the records it speaks for are applied: retention dates keys as they arrive.
-    others = marking || !custom || (await idb.get(custom, DEVICES_MARK)) !== undefined;
+    // Read before the records it speaks for are applied: retention dates keys as they arrive. A
+    // device met while it is read marks it too (`marking` looked at once the read answers).
+    others = !custom || (await idb.get(custom, DEVICES_MARK)) !== undefined || marking;
     await readNew(store!);
     if (stopped) return;
     loaded = true;

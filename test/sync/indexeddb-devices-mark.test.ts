@@ -1,10 +1,12 @@
 /**
  * The database's mark that this browser synced a doc of a name with other devices (the `custom`
  * store's "shared-fetch:devices", see persistDoc), read at the load and written once a
- * cross-device connector joins the doc. A database y-indexeddb made before it had a `custom`
- * store (its versions before 9 created `updates` alone, and an open without a version never adds
- * one) failed the whole load, its records never read and nothing persisted after. Real
- * fake-indexeddb.
+ * cross-device connector joins the doc. Two ways it went wrong: a database y-indexeddb made
+ * before it had a `custom` store (its versions before 9 created `updates` alone, and an open
+ * without a version never adds one) failed the whole load, its records never read and nothing
+ * persisted after; and a mark made while the load's read of it was pending was overwritten by
+ * that read's "no mark", so retention took the records for this device's own clock (DESIGN.md
+ * invariant 2). Real fake-indexeddb.
  */
 import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
@@ -57,5 +59,36 @@ it("a database with no `custom` store (y-indexeddb before v9) loads its records 
   });
   expect(warn).not.toHaveBeenCalled();
   expect(persistence.othersWrote()).toBe(true);
+  await persistence.destroy();
+});
+
+it("a device joining while the load reads the mark: the tab and every later load say others wrote (invariant 2)", async () => {
+  const name = unique("mark-race");
+  // A database that exists with no mark in it.
+  const first = persistDoc(name, new Y.Doc());
+  expect(await first.whenLoaded).toBe(true);
+  expect(first.othersWrote()).toBe(false);
+  await first.destroy();
+
+  const doc = new Y.Doc();
+  const persistence = persistDoc(name, doc);
+  // The connector joins just after the load asked the database for the mark, before it answers.
+  const get = IDBObjectStore.prototype.get;
+  vi.spyOn(IDBObjectStore.prototype, "get").mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+    const req = get.call(this, key);
+    if (this.name === "custom") persistence.markOthersWrote();
+    return req;
+  });
+  expect(await persistence.whenLoaded).toBe(true);
+  vi.restoreAllMocks();
+  expect(persistence.othersWrote()).toBe(true);
+
+  await vi.waitFor(async () => {
+    const later = persistDoc(name, new Y.Doc());
+    expect(await later.whenLoaded).toBe(true);
+    const wrote = later.othersWrote();
+    await later.destroy();
+    expect(wrote).toBe(true);
+  });
   await persistence.destroy();
 });
