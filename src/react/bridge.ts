@@ -2,6 +2,7 @@ import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tan
 import type { SharedFetchStore } from "../core/types.ts";
 import { showClaimFailures } from "./claim-failures.ts";
 import { listenToQueryDevtools, noteSubscribed } from "./demand.ts";
+import { followJoins } from "./joined-keys.ts";
 import { notePaused } from "./paused-calls.ts";
 import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
 
@@ -132,6 +133,8 @@ class Bridge {
     private readonly gone: () => void,
   ) {
     const cache = client.getQueryCache();
+    // Which keys the store's asks wait on another replica's claim of (a feed shows those claims' failures).
+    followJoins(store);
     this.stopCache = cache.subscribe((event) => this.onEvent(event));
     this.stopReads = onGet(cache, (query) => this.read(query));
     // The last pending mutation settling ends each hold (heldBack), once: kept, it held results back

@@ -195,7 +195,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     // reads per page (infinite-query-refresh-reads.test.tsx).
     const askedPage: AskedPage = { req, key };
     // A SharedWorker tab (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
-    const off = query && !extras.hears ? followJoins(extras) : undefined;
+    if (query) followJoins(extras);
     if (query) askPage(query, askedPage);
     try {
       const past = pastShownError(extras, "fetch", key, req, () => store.snapshot(req), ask.signal, asked);
@@ -220,7 +220,6 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
         );
       return page;
     } finally {
-      off?.();
       if (query && askedPages.get(query) === askedPage) askPage(query);
     }
   };

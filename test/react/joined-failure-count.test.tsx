@@ -191,6 +191,25 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     expect(host.sent).toBe(3);
   });
 
+  it("useInfiniteQuery: a feed whose page the tab already waits on (a useQuery of the same request joined the claim first) shows the claimant's count too", async () => {
+    const { a, b } = setup();
+    host.failures = Infinity;
+    const { logs, Pane, Feed, last } = panes();
+    render(app(a, <Feed store={a} name="a" path="/feed" />));
+    await settle(() => b.claims().length === 1);
+    // B's store joins the claim of the first page for a useQuery before any feed of it asks.
+    render(app(b, <Pane store={b} name="pane" path="/feed?cursor=0" />));
+    await settle(() => last("pane") === "pending fetching 0 -");
+    render(app(b, <Feed store={b} name="b" path="/feed" />, new QueryClient()));
+    for (const n of [1, 2]) {
+      await settle(() => last("a")?.startsWith(`pending fetching ${n}`) === true && last("pane") === last("a"));
+      await advance(DELAY);
+    }
+    await settle(() => last("a")?.startsWith("error") === true && last("b")?.startsWith("error") === true);
+    expect(logs["b"]).toEqual(logs["a"]);
+    expect(host.sent).toBe(3);
+  });
+
   it("takeover: the claimant crashes after 2 failures; the tab that takes over counts from its own claim (0, 1, 2, then 3 with the error)", async () => {
     const { a, b } = setup();
     host.failures = Infinity;
