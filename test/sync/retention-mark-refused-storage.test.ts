@@ -9,15 +9,10 @@
  */
 import "fake-indexeddb/auto";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
-import WebSocket from "ws";
-import * as Y from "yjs";
-import { connectPeers, connectTabs, createSharedFetchStore } from "../../src/index.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { Host } from "../../sim/host.ts";
+import { deviceBehind, peersOn, reloadedTab, tabMeets, unique } from "./device-behind.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
-
-const HOUR = 3600_000;
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
 /** A localStorage that reads (nothing) and refuses every write, as a browser's may. */
 function refusingStorage() {
@@ -59,37 +54,20 @@ it("localStorage refusing every write as a tab meets a device 25 h behind: a rel
   host.auto = () => ({ status: 200, body: "v" });
   const other = { url: "https://api.example.test/items?on=device-b" };
   const ours = { url: "https://api.example.test/items?on=this-tab" };
-  const peersOf = (doc: Y.Doc) => connectPeers(doc, { url: server.url, room, WebSocketPolyfill: WebSocket });
+  const peersOf = peersOn(server, room);
 
   // Device B, whose wall clock runs 25 h behind: its result says it was fetched 25 h ago.
-  const real = Date.now.bind(Date);
-  const skew = vi.spyOn(Date, "now").mockImplementation(() => real() - 25 * HOUR);
-  const docB = new Y.Doc();
-  const peersB = peersOf(docB);
-  const storeB = createSharedFetchStore({ doc: docB, awareness: peersB.awareness, fetch: host.fetchAs("b"), locks: null });
-  await peersB.whenSynced;
-  await storeB.ensure(other);
-  skew.mockRestore();
+  const b = await deviceBehind(host, 25, other, peersOf);
 
   // This browser's tab, on connectTabs and connectPeers, gets B's result and persists it; its
   // localStorage takes nothing (the mark's write was tried and refused).
-  const docA = new Y.Doc();
-  const tabsA = connectTabs(docA, { name });
-  const peersA = peersOf(docA);
-  const storeA = createSharedFetchStore({ doc: docA, awareness: tabsA.awareness, fetch: host.fetchAs("a"), locks: null });
-  await vi.waitFor(() => expect(storeA.snapshot(other)).toMatchObject({ status: "success", data: "v" }), { timeout: 5000, interval: 20 });
-  await new Promise((resolve) => setTimeout(resolve, 100)); // IndexedDB's write
+  await tabMeets(name, host, peersOf, other, "v");
   expect(storage.refused).toBeGreaterThan(0);
-  storeA.destroy();
-  peersA.destroy();
-  tabsA.destroy();
-  docA.destroy();
 
   // Reloaded, a tab on connectTabs alone loads B's result and asks for something else: its sweep
   // looks at what it loaded.
-  const doc = new Y.Doc();
-  const tabs = connectTabs(doc, { name });
-  const store = createSharedFetchStore({ doc, awareness: tabs.awareness, fetch: host.fetchAs("a2"), locks: null, retentionMs: HOUR });
+  const reloaded = reloadedTab(name, host, "a2");
+  const { store } = reloaded;
   try {
     // No mark in localStorage says the database holds anything: the tab does not wait for its read.
     await vi.waitFor(() => expect(store.snapshot(other)).toMatchObject({ status: "success", data: "v" }), { timeout: 5000, interval: 20 });
@@ -99,11 +77,7 @@ it("localStorage refusing every write as a tab meets a device 25 h behind: a rel
     expect(internalsOf(store).records.results.keys()).toHaveLength(2);
     expect(store.snapshot(other)).toMatchObject({ status: "success", data: "v" });
   } finally {
-    store.destroy();
-    tabs.destroy();
-    doc.destroy();
-    storeB.destroy();
-    peersB.destroy();
-    docB.destroy();
+    reloaded.destroy();
+    b.destroy();
   }
 }, 20_000);

@@ -12,12 +12,10 @@ import "fake-indexeddb/auto";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { registerConnector } from "../../src/core/connectors.ts";
-import { connectTabs, createSharedFetchStore } from "../../src/index.ts";
+import { connectTabs } from "../../src/index.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { Host } from "../../sim/host.ts";
-
-const HOUR = 3600_000;
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
+import { deviceBehind, reloadedTab, unique } from "./device-behind.ts";
 
 /** localStorage holding at most `quota` characters of keys and values: setItem past it throws, as a browser's does. */
 function fullStorage(quota: number, initial: Record<string, string>) {
@@ -53,12 +51,7 @@ it("storage full as a tab meets another device: the doc's copy makes room for th
   const ours = { url: "https://api.example.test/items?on=this-tab" };
 
   // Device B, whose clock runs 25 h behind: its result says it was fetched 25 h ago.
-  const real = Date.now.bind(Date);
-  const skew = vi.spyOn(Date, "now").mockImplementation(() => real() - 25 * HOUR);
-  const docB = new Y.Doc();
-  const storeB = createSharedFetchStore({ doc: docB, fetch: host.fetchAs("b"), locks: null });
-  await storeB.ensure(other);
-  skew.mockRestore();
+  const b = await deviceBehind(host, 25, other);
 
   // An earlier visit left the doc's copy and its mark; the app filled the rest of the origin's storage.
   const earlier = new Y.Doc();
@@ -78,7 +71,7 @@ it("storage full as a tab meets another device: the doc's copy makes room for th
   const docA = new Y.Doc();
   const tabsA = connectTabs(docA, { name });
   const unregister = registerConnector(docA, { whenSynced: Promise.resolve(), crossDevice: true });
-  Y.applyUpdate(docA, Y.encodeStateAsUpdate(docB), "device b");
+  Y.applyUpdate(docA, Y.encodeStateAsUpdate(b.doc), "device b");
   await new Promise((resolve) => setTimeout(resolve, 100)); // IndexedDB's write
   expect(storage.items.get(`shared-fetch:devices:${name}`)).toBe("1");
   unregister();
@@ -87,9 +80,8 @@ it("storage full as a tab meets another device: the doc's copy makes room for th
 
   // Reloaded, a tab on connectTabs alone loads B's result and asks for something else: its sweep
   // looks at what it loaded.
-  const doc = new Y.Doc();
-  const tabs = connectTabs(doc, { name });
-  const store = createSharedFetchStore({ doc, awareness: tabs.awareness, fetch: host.fetchAs("a"), locks: null, retentionMs: HOUR });
+  const reloaded = reloadedTab(name, host, "a");
+  const { tabs, store } = reloaded;
   try {
     await tabs.whenSynced;
     expect(store.snapshot(other)).toMatchObject({ status: "success", data: "v" });
@@ -99,10 +91,7 @@ it("storage full as a tab meets another device: the doc's copy makes room for th
     expect(internalsOf(store).records.results.keys()).toHaveLength(2);
     expect(store.snapshot(other)).toMatchObject({ status: "success", data: "v" });
   } finally {
-    store.destroy();
-    tabs.destroy();
-    doc.destroy();
-    storeB.destroy();
-    docB.destroy();
+    reloaded.destroy();
+    b.destroy();
   }
 });

@@ -10,18 +10,13 @@
  */
 import "fake-indexeddb/auto";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
-import WebSocket from "ws";
-import * as Y from "yjs";
 import { Host } from "../../sim/host.ts";
-import { connectPeers, createSharedFetchStore } from "../../src/index.ts";
 import { internalsOf } from "../../src/internals.ts";
 import type { BrowserReplicaOptions } from "../../src/worker/replica-options.ts";
 import { indexedDbText } from "../harness/indexeddb-text.ts";
+import { deviceBehind, HOUR, peersOn, unique } from "../sync/device-behind.ts";
 import { startSyncServer, type SyncServer } from "../sync/ws-server.ts";
 import { browser } from "./browser-sim.ts";
-
-const HOUR = 3600_000;
-const unique = (what: string) => `${what}-${Math.random().toString(36).slice(2)}`;
 
 let server: SyncServer;
 beforeAll(async () => {
@@ -88,17 +83,10 @@ it("a worker-mode doc that once synced with a device whose clock runs 25 h behin
   host.auto = () => ({ status: 200, body: "b-answer" });
   const other = { url: "https://api.example.test/items?on=device-b" };
   const ours = { url: "https://api.example.test/items?on=this-browser" };
-  const peersOf = (doc: Y.Doc) => connectPeers(doc, { url: server.url, room, WebSocketPolyfill: WebSocket });
+  const peersOf = peersOn(server, room);
 
   // Device B, whose wall clock runs 25 h behind: its result says it was fetched 25 h ago.
-  const real = Date.now.bind(Date);
-  const skew = vi.spyOn(Date, "now").mockImplementation(() => real() - 25 * HOUR);
-  const docB = new Y.Doc();
-  const peersB = peersOf(docB);
-  const storeB = createSharedFetchStore({ doc: docB, awareness: peersB.awareness, fetch: host.fetchAs("b"), locks: null });
-  await peersB.whenSynced;
-  await storeB.ensure(other);
-  skew.mockRestore();
+  const b = await deviceBehind(host, 25, other, peersOf);
 
   // This browser's worker syncs with B and persists its result.
   const first = visit(host, name, { connectPeers: (doc) => peersOf(doc) });
@@ -121,8 +109,6 @@ it("a worker-mode doc that once synced with a device whose clock runs 25 h behin
     expect(host.calls.filter((c) => c.url === other.url).map((c) => c.from)).toEqual(["b"]);
   } finally {
     next.close();
-    storeB.destroy();
-    peersB.destroy();
-    docB.destroy();
+    b.destroy();
   }
 }, 20_000);
