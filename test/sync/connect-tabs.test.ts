@@ -1,17 +1,12 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import type { Awareness } from "y-protocols/awareness";
 import { connectTabs } from "../../src/sync/index.ts";
 import { tabChannelName } from "../../src/sync/tab-protocol.ts";
+import { cleanupsAfterEach } from "../harness/indexeddb-records.ts";
 import { nextEvent, until } from "./wait.ts";
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup();
-  cleanups = [];
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const onCleanup = cleanupsAfterEach();
 
 const uniqueName = (): string => `tabs-${Math.random().toString(36).slice(2)}`;
 
@@ -19,7 +14,7 @@ function openTab(name: string, before?: (doc: Y.Doc) => void) {
   const doc = new Y.Doc();
   before?.(doc);
   const conn = connectTabs(doc, { name, indexeddb: false });
-  cleanups.push(() => {
+  onCleanup(() => {
     conn.destroy();
     doc.destroy();
   });
@@ -90,7 +85,7 @@ describe("connectTabs over BroadcastChannel", () => {
     const name = uniqueName();
     const b = openTab(name);
     const doc = new Y.Doc();
-    cleanups.push(() => doc.destroy());
+    onCleanup(() => doc.destroy());
     const first = connectTabs(doc, { name, indexeddb: false });
     first.awareness.setLocalStateField("sharedFetch", { replicaId: "r1", browserId: "br" });
     await until(b.conn.awareness, "change", () => sharedFetchOf(b.conn.awareness, doc.clientID) !== undefined);
@@ -99,7 +94,7 @@ describe("connectTabs over BroadcastChannel", () => {
     await left;
 
     const second = connectTabs(doc, { name, indexeddb: false });
-    cleanups.push(() => second.destroy());
+    onCleanup(() => second.destroy());
     second.awareness.setLocalStateField("sharedFetch", { replicaId: "r2", browserId: "br" });
     await until(b.conn.awareness, "change", () => sharedFetchOf(b.conn.awareness, doc.clientID) !== undefined);
     expect(sharedFetchOf(b.conn.awareness, doc.clientID)).toEqual({ replicaId: "r2", browserId: "br" });
@@ -139,7 +134,7 @@ describe("connectTabs over BroadcastChannel", () => {
     const a = openTab(name);
     const b = openTab(name);
     const rogue = new BroadcastChannel(tabChannelName(name));
-    cleanups.push(() => rogue.close());
+    onCleanup(() => rogue.close());
     rogue.postMessage(new Uint8Array([0, 2, 200, 1, 2])); // a truncated update
     rogue.postMessage("not bytes");
     rogue.postMessage(new Uint8Array([42])); // an unknown frame kind

@@ -10,26 +10,9 @@ import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
+import { idbTurns, storedDoc, storedUpdates } from "../harness/indexeddb-records.ts";
 
 afterEach(() => vi.useRealTimers());
-
-/** IndexedDB (fake-indexeddb) runs on setImmediate: a write commits within these turns. */
-const idbTurns = async (n = 8) => {
-  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-};
-
-async function storedUpdates(name: string): Promise<Uint8Array[]> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const all = await new Promise<Uint8Array[]>((resolve) => {
-    const req = db.transaction(["updates"]).objectStore("updates").getAll();
-    req.onsuccess = () => resolve(req.result as Uint8Array[]);
-  });
-  db.close();
-  return all;
-}
 
 it("a 20 KiB result polled twice a second: the database stays within a few times the doc's state, and reads back as the doc", async () => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -54,7 +37,6 @@ it("a 20 KiB result polled twice a second: the database stays within a few times
   // Twice the 64 KiB floor written before a merge due is kept, the write under way, the merged state.
   expect(largest).toBeLessThanOrEqual(2 * 64 * 1024 + 2 * state + 2 * 20 * 1024);
   await persistence.destroy();
-  const back = new Y.Doc();
-  (await storedUpdates(name)).forEach((u) => Y.applyUpdate(back, u));
+  const back = await storedDoc(name);
   expect(back.getMap("results").get("polled")).toEqual({ v: 149, body: "x".repeat(20 * 1024) });
 });

@@ -11,26 +11,9 @@ import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
+import { idbTurns, storedDoc, storedUpdates } from "../harness/indexeddb-records.ts";
 
 afterEach(() => vi.useRealTimers());
-
-/** IndexedDB (fake-indexeddb) runs on setImmediate: a write commits within these turns. */
-const idbTurns = async (n = 8) => {
-  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-};
-
-async function storedCount(name: string): Promise<number> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const count = await new Promise<number>((resolve) => {
-    const req = db.transaction(["updates"]).objectStore("updates").count();
-    req.onsuccess = () => resolve(req.result);
-  });
-  db.close();
-  return count;
-}
 
 it("updates twice a second for ten minutes are merged while they go on: the stored records stay bounded", async () => {
   vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"] });
@@ -46,19 +29,9 @@ it("updates twice a second for ten minutes are merged while they go on: the stor
     await vi.advanceTimersByTimeAsync(500);
   }
   await idbTurns(20);
-  expect(await storedCount(name)).toBeLessThanOrEqual(1001);
+  expect((await storedUpdates(name)).length).toBeLessThanOrEqual(1001);
   await persistence.destroy();
   // Nothing merged away is lost: the database reads back as the doc.
-  const back = new Y.Doc();
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const all = await new Promise<Uint8Array[]>((resolve) => {
-    const req = db.transaction(["updates"]).objectStore("updates").getAll();
-    req.onsuccess = () => resolve(req.result as Uint8Array[]);
-  });
-  db.close();
-  all.forEach((u) => Y.applyUpdate(back, u));
+  const back = await storedDoc(name);
   expect(back.getMap("heartbeats").get("replica-a")).toBe(1199);
 });

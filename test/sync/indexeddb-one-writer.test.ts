@@ -10,25 +10,20 @@
  * server on 127.0.0.1. A crash is a tab whose IndexedDB writes never commit, its locks freed.
  */
 import "fake-indexeddb/auto";
-import { afterAll, afterEach, beforeAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { connectPeers, connectTabs } from "../../src/sync/index.ts";
 import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { cleanupsAfterEach, idbTurns, storedDoc } from "../harness/indexeddb-records.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 
 let server: SyncServer;
 beforeAll(async () => void (server = await startSyncServer()));
 afterAll(() => server.close());
 
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup();
-  cleanups = [];
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const onCleanup = cleanupsAfterEach();
 
 const uniqueName = (): string => `one-writer-${Math.random().toString(36).slice(2)}`;
 type Tab = { tag: string; doc: Y.Doc; map: Y.Map<unknown>; page: EventTarget; db: () => IDBDatabase | undefined; close: () => void };
@@ -54,7 +49,7 @@ function openTab(name: string, locks: FakeLocks, tag: string, peers?: string, ow
     conn.destroy();
     doc.destroy();
   };
-  cleanups.push(close);
+  onCleanup(close);
   return { tag, doc, map: doc.getMap("m"), page, db: () => (request.readyState === "done" ? request.result : undefined), close };
 }
 
@@ -71,24 +66,9 @@ function watchAdds(lost: Set<IDBDatabase | undefined>) {
   return added;
 }
 
-async function stored(name: string): Promise<Uint8Array[]> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const all = await new Promise<Uint8Array[]>((resolve) => {
-    const req = db.transaction(["updates"]).objectStore("updates").getAll();
-    req.onsuccess = () => resolve(req.result as Uint8Array[]);
-  });
-  db.close();
-  return all;
-}
-
 /** What a tab opened now would load: the database's updates applied to a fresh doc. */
 async function loadedMap(name: string): Promise<Record<string, unknown>> {
-  const doc = new Y.Doc();
-  (await stored(name)).forEach((update) => Y.applyUpdate(doc, update));
-  return doc.getMap("m").toJSON();
+  return (await storedDoc(name)).getMap("m").toJSON();
 }
 
 /** Three tabs, read their database and settled on a writer: the tab that holds the lock. */
@@ -103,10 +83,6 @@ async function threeTabs(name: string, locks: FakeLocks, peers?: string, own?: (
 
 const everywhere = (tabs: Tab[], key: string, value: unknown) =>
   vi.waitFor(() => tabs.forEach((t) => expect(t.map.get(key)).toEqual(value)));
-/** IndexedDB (fake-indexeddb) runs on setImmediate: a write commits within these turns. */
-const idbTurns = async (n = 8) => {
-  for (let i = 0; i < n; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-};
 
 it("three tabs and a device: each update is stored once, not once per tab, and a tab opened later loads all of it", async () => {
   const name = uniqueName();
@@ -115,7 +91,7 @@ it("three tabs and a device: each update is stored once, not once per tab, and a
   const { tabs } = await threeTabs(name, locks, room);
   const device = new Y.Doc();
   const link = connectPeers(device, { url: server.url, room, WebSocketPolyfill: WebSocket });
-  cleanups.push(() => (link.destroy(), device.destroy()));
+  onCleanup(() => (link.destroy(), device.destroy()));
   await link.whenSynced;
   await idbTurns();
   const added = watchAdds(new Set());
@@ -225,7 +201,7 @@ it("Web Locks that refuse every request (an opaque origin): a tab stores what it
   vi.stubGlobal("navigator", { locks: { request: refused, query: async () => ({ held: [] }) } });
   const doc = new Y.Doc();
   const conn = connectTabs(doc, { name });
-  cleanups.push(() => (conn.destroy(), doc.destroy()));
+  onCleanup(() => (conn.destroy(), doc.destroy()));
   await conn.whenSynced;
   await idbTurns();
   doc.getMap("m").set("kept", "without locks");

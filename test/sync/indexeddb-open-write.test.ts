@@ -7,20 +7,15 @@
  * Node's BroadcastChannel, one in-memory lock manager (FakeLocks), each tab on its own handle.
  */
 import "fake-indexeddb/auto";
-import { afterEach, expect, it, vi } from "vitest";
+import { expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { cleanupsAfterEach, storedDoc } from "../harness/indexeddb-records.ts";
 
 const STATE = 20_000; // the doc's one value, in bytes: a record at least this size holds the state
-let cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.reverse()) cleanup();
-  cleanups = [];
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const onCleanup = cleanupsAfterEach();
 
 /** Every update added to IndexedDB, by connection, and every read of the updates store. */
 function watchDatabase() {
@@ -50,24 +45,13 @@ function openTab(name: string, locks: FakeLocks, tag: string, write?: (doc: Y.Do
   write?.(doc);
   let closed = false;
   const close = () => void (closed || ((closed = true), conn.destroy(), doc.destroy()));
-  cleanups.push(close);
+  onCleanup(close);
   return { doc, db: () => (request.readyState === "done" ? request.result : undefined), close };
 }
 
 /** The map a tab opened now would load: the database's updates applied to a fresh doc. */
 async function storedMap(name: string): Promise<Y.Map<unknown>> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const all = await new Promise<Uint8Array[]>((resolve) => {
-    const req = db.transaction(["updates"]).objectStore("updates").getAll();
-    req.onsuccess = () => resolve(req.result as Uint8Array[]);
-  });
-  db.close();
-  const doc = new Y.Doc();
-  for (const update of all) Y.applyUpdate(doc, update);
-  return doc.getMap("m");
+  return (await storedDoc(name)).getMap("m");
 }
 
 const until = (check: () => boolean) => vi.waitFor(() => expect(check()).toBe(true), { timeout: 3000, interval: 5 });

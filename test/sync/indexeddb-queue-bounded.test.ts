@@ -15,16 +15,13 @@ import "fake-indexeddb/auto";
 import { expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
+import { openDatabase, storedUpdates } from "../harness/indexeddb-records.ts";
 
 const VALUE = 10_000;
 
 /** Holds a readwrite transaction on the database's `updates` store until `release()`. */
 async function holdUpdates(name: string): Promise<{ release: () => Promise<void> }> {
-  const db = await new Promise<IDBDatabase>((resolve, reject) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-    open.onerror = () => reject(open.error);
-  });
+  const db = await openDatabase(name);
   const tx = db.transaction(["updates"], "readwrite");
   let held = true;
   const spin = (): void => {
@@ -42,15 +39,7 @@ async function holdUpdates(name: string): Promise<{ release: () => Promise<void>
 }
 
 async function storedBytes(name: string): Promise<{ bytes: number; updates: Uint8Array[] }> {
-  const db = await new Promise<IDBDatabase>((resolve) => {
-    const open = indexedDB.open(name);
-    open.onsuccess = () => resolve(open.result);
-  });
-  const updates = await new Promise<Uint8Array[]>((resolve) => {
-    const all = db.transaction(["updates"]).objectStore("updates").getAll();
-    all.onsuccess = () => resolve(all.result as Uint8Array[]);
-  });
-  db.close();
+  const updates = await storedUpdates(name);
   return { bytes: updates.reduce((n, u) => n + u.byteLength, 0), updates };
 }
 
