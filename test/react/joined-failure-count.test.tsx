@@ -13,6 +13,7 @@ import { QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ReactElement } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { validateClaim } from "../../src/core/records.ts";
 import { sharedInfiniteQueryOptions, sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
@@ -92,6 +93,21 @@ async function settle(done: () => boolean): Promise<void> {
 }
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
+/** Through the claimant's two retry delays: each failure (1, then 2) shown by pane `claimant` with `joined()` holding, then its delay passed. */
+async function throughRetries(last: (name: string) => string | undefined, claimant: string, joined: () => boolean): Promise<void> {
+  for (const n of [1, 2]) {
+    await settle(() => last(claimant)?.startsWith(`pending fetching ${n}`) === true && joined());
+    await advance(DELAY);
+  }
+}
+
+/** Tab A's pane claims the request, and once tab B sees the claim, B's pane joins it. */
+async function claimThenJoin(a: SharedFetchStoreWithExtras, b: SharedFetchStoreWithExtras, claimant: ReactElement, joiner: ReactElement) {
+  render(app(a, claimant));
+  await settle(() => b.claims().length === 1);
+  render(app(b, joiner));
+}
+
 const reason = (path: string) => `HTTP 503 Service Unavailable from GET ${host.base}${path}`;
 
 describe("a joined tab's failureCount and failureReason through the claimant's retries", () => {
@@ -99,13 +115,8 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     const { a, b } = setup();
     host.failures = Infinity;
     const { logs, Pane, last } = panes();
-    render(app(a, <Pane store={a} name="a" path="/one" />));
-    await settle(() => b.claims().length === 1);
-    render(app(b, <Pane store={b} name="b" path="/one" />));
-    for (const n of [1, 2]) {
-      await settle(() => last("a")?.startsWith(`pending fetching ${n}`) === true && last("b") === last("a"));
-      await advance(DELAY);
-    }
+    await claimThenJoin(a, b, <Pane store={a} name="a" path="/one" />, <Pane store={b} name="b" path="/one" />);
+    await throughRetries(last, "a", () => last("b") === last("a"));
     await settle(() => last("a")?.startsWith("error") === true && last("b")?.startsWith("error") === true);
     const r = reason("/one");
     const expected = ["pending fetching 0 -", `pending fetching 1 ${r}`, `pending fetching 2 ${r}`, `error idle 3 ${r}`];
@@ -118,9 +129,7 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     const { a, b } = setup();
     host.failures = 1;
     const { logs, Pane, last } = panes();
-    render(app(a, <Pane store={a} name="a" path="/ok" />));
-    await settle(() => b.claims().length === 1);
-    render(app(b, <Pane store={b} name="b" path="/ok" />));
+    await claimThenJoin(a, b, <Pane store={a} name="a" path="/ok" />, <Pane store={b} name="b" path="/ok" />);
     await settle(() => last("a")?.startsWith("pending fetching 1") === true && last("b") === last("a"));
     await advance(DELAY);
     await settle(() => last("a") === "success idle 0 -" && last("b") === "success idle 0 -");
@@ -135,10 +144,7 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     render(app(a, <Pane store={a} name="first" path="/two" />));
     await settle(() => a.claims().length === 1);
     render(app(a, <Pane store={a} name="second" path="/two" />, new QueryClient()));
-    for (const n of [1, 2]) {
-      await settle(() => last("first")?.startsWith(`pending fetching ${n}`) === true && last("second") === last("first"));
-      await advance(DELAY);
-    }
+    await throughRetries(last, "first", () => last("second") === last("first"));
     await settle(() => last("second")?.startsWith("error idle 3") === true);
     expect(logs["second"]).toEqual(logs["first"]);
   });
@@ -147,9 +153,7 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     const { a, b } = setup();
     host.failures = Infinity;
     const { Pane, last } = panes();
-    render(app(a, <Pane store={a} name="a" path="/again" retry={5} />));
-    await settle(() => b.claims().length === 1);
-    render(app(b, <Pane store={b} name="b" path="/again" retry={5} />));
+    await claimThenJoin(a, b, <Pane store={a} name="a" path="/again" retry={5} />, <Pane store={b} name="b" path="/again" retry={5} />);
     await settle(() => last("b")?.startsWith("pending fetching 1") === true);
     const first = b.claims()[0]![1];
     // The new claim's request waits at the host: its count shows before any failure of its own.
@@ -172,15 +176,10 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     const { a, b } = setup();
     host.failures = Infinity;
     const { logs, Feed, last } = panes();
-    render(app(a, <Feed store={a} name="a" path="/feed" />));
-    await settle(() => b.claims().length === 1);
-    render(app(b, <Feed store={b} name="b" path="/feed" />));
+    await claimThenJoin(a, b, <Feed store={a} name="a" path="/feed" />, <Feed store={b} name="b" path="/feed" />);
     render(app(b, <Feed store={b} name="b2" path="/feed" />, new QueryClient()));
     const joined = () => ["b", "b2"].every((name) => last(name) === last("a"));
-    for (const n of [1, 2]) {
-      await settle(() => last("a")?.startsWith(`pending fetching ${n}`) === true && joined());
-      await advance(DELAY);
-    }
+    await throughRetries(last, "a", joined);
     await settle(() => last("a")?.startsWith("error") === true && joined());
     const r = logs["a"]![1]!.replace("pending fetching 1 ", "");
     expect(r).toMatch(/^HTTP 503 Service Unavailable from GET /);
@@ -201,10 +200,7 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     render(app(b, <Pane store={b} name="pane" path="/feed?cursor=0" />));
     await settle(() => last("pane") === "pending fetching 0 -");
     render(app(b, <Feed store={b} name="b" path="/feed" />, new QueryClient()));
-    for (const n of [1, 2]) {
-      await settle(() => last("a")?.startsWith(`pending fetching ${n}`) === true && last("pane") === last("a"));
-      await advance(DELAY);
-    }
+    await throughRetries(last, "a", () => last("pane") === last("a"));
     await settle(() => last("a")?.startsWith("error") === true && last("b")?.startsWith("error") === true);
     expect(logs["b"]).toEqual(logs["a"]);
     expect(host.sent).toBe(3);
@@ -214,9 +210,7 @@ describe("a joined tab's failureCount and failureReason through the claimant's r
     const { a, b } = setup();
     host.failures = Infinity;
     const { logs, Pane, last } = panes();
-    render(app(a, <Pane store={a} name="a" path="/crash" />));
-    await settle(() => b.claims().length === 1);
-    render(app(b, <Pane store={b} name="b" path="/crash" />));
+    await claimThenJoin(a, b, <Pane store={a} name="a" path="/crash" />, <Pane store={b} name="b" path="/crash" />);
     await settle(() => last("b")?.startsWith("pending fetching 1") === true);
     await advance(DELAY);
     await settle(() => last("b")?.startsWith("pending fetching 2") === true);
