@@ -22,6 +22,7 @@ const BASE = "https://api.example.test";
 type Body = { n: number };
 type Pane = FC<{ staleTime: number }>;
 type Shown = Record<"shared" | "plain", number | undefined>;
+type Sent = { before: Shown; after: Shown; counts: Map<string, number> };
 
 beforeEach(useFakeClock);
 afterEach(() => {
@@ -37,7 +38,7 @@ afterEach(() => {
  */
 async function remountOfflineThenRaiseStaleTime(
   panes: (store: SharedFetchStore, host: Host, shown: Shown) => { Shared: Pane; Plain: Pane },
-): Promise<{ before: Shown; after: Shown; counts: Map<string, number> }> {
+): Promise<Sent> {
   const c = cluster(1, { settleMs: 0 });
   const store = c.stores[0]!;
   const counts = new Map<string, number>();
@@ -72,9 +73,21 @@ async function remountOfflineThenRaiseStaleTime(
   return { before, after: { ...shown }, counts };
 }
 
+/** Each pane showed the first answer, then the second: the shared and the plain request each sent twice. */
+function expectSentAgain({ before, after, counts }: Sent, shared: string, plain: string): void {
+  expect(before).toEqual({ shared: 1, plain: 1 });
+  expect(after).toEqual({ shared: 2, plain: 2 });
+  expect(counts).toEqual(
+    new Map([
+      [shared, 2],
+      [plain, 2],
+    ]),
+  );
+}
+
 describe("a fetch paused offline runs as TanStack decided it when it started (TanStack's staleTime at the fetch)", () => {
   it("a remount while offline, the staleTime then raised: back online, the shared query sends its request as plain useQuery does", async () => {
-    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((_store, host, shown) => ({
+    const sent = await remountOfflineThenRaiseStaleTime((_store, host, shown) => ({
       Shared: ({ staleTime }) => {
         shown.shared = useSharedFetch<Body>(`${BASE}/s`, { staleTime, retry: false }).data?.n;
         return null;
@@ -85,19 +98,12 @@ describe("a fetch paused offline runs as TanStack decided it when it started (Ta
         return null;
       },
     }));
-    expect(before).toEqual({ shared: 1, plain: 1 });
-    expect(after).toEqual({ shared: 2, plain: 2 });
-    expect(counts).toEqual(
-      new Map([
-        [`${BASE}/s`, 2],
-        [`${BASE}/p`, 2],
-      ]),
-    );
+    expectSentAgain(sent, `${BASE}/s`, `${BASE}/p`);
   });
 
   it("the same for an infinite query: back online, the shared feed sends its page's request as plain useInfiniteQuery does", async () => {
     const pages = { initialPageParam: 0, getNextPageParam: () => null, retry: false as const };
-    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
+    const sent = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
       Shared: ({ staleTime }) => {
         const options = sharedInfiniteQueryOptions<Body, number>(store, (p) => `${BASE}/s?cursor=${p}`, { ...pages, staleTime });
         shown.shared = useInfiniteQuery(options).data?.pages[0]?.n;
@@ -110,14 +116,7 @@ describe("a fetch paused offline runs as TanStack decided it when it started (Ta
         return null;
       },
     }));
-    expect(before).toEqual({ shared: 1, plain: 1 });
-    expect(after).toEqual({ shared: 2, plain: 2 });
-    expect(counts).toEqual(
-      new Map([
-        [`${BASE}/s?cursor=0`, 2],
-        [`${BASE}/p?cursor=0`, 2],
-      ]),
-    );
+    expectSentAgain(sent, `${BASE}/s?cursor=0`, `${BASE}/p?cursor=0`);
   });
 
   it("the same for a feed's prefetchInfiniteQuery, an observer's staleTime raised meanwhile: back online, the shared prefetch sends its page's request as plain TanStack's does", async () => {
@@ -132,7 +131,7 @@ describe("a fetch paused offline runs as TanStack decided it when it started (Ta
         useEffect(() => void client.prefetchInfiniteQuery(options(0) as never), [client]);
         return null;
       };
-    const { before, after, counts } = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
+    const sent = await remountOfflineThenRaiseStaleTime((store, host, shown) => ({
       Shared: pane(
         (staleTime) => sharedInfiniteQueryOptions<Body, number>(store, (p) => `${BASE}/s?cursor=${p}`, { ...pages, staleTime }),
         (n) => (shown.shared = n),
@@ -148,13 +147,6 @@ describe("a fetch paused offline runs as TanStack decided it when it started (Ta
         (n) => (shown.plain = n),
       ),
     }));
-    expect(before).toEqual({ shared: 1, plain: 1 });
-    expect(after).toEqual({ shared: 2, plain: 2 });
-    expect(counts).toEqual(
-      new Map([
-        [`${BASE}/s?cursor=0`, 2],
-        [`${BASE}/p?cursor=0`, 2],
-      ]),
-    );
+    expectSentAgain(sent, `${BASE}/s?cursor=0`, `${BASE}/p?cursor=0`);
   });
 });
