@@ -1,8 +1,7 @@
 import { deleteDB } from "lib0/indexeddb";
 import { requireNonEmptyString } from "./connection.ts";
 import { hasIndexedDB } from "./indexeddb-persistence.ts";
-import { removeSnapshot } from "./local-snapshot.ts";
-import { forgetPersisted } from "./persisted-mark.ts";
+import { forgetPersisted, removeSnapshot } from "./persisted-mark.ts";
 
 /**
  * Removes what `connectTabs(doc, { name })` keeps in this browser: the doc's IndexedDB database,

@@ -24,8 +24,8 @@ import {
   type SyncStatus,
   type TabReply,
 } from "./tab-protocol.ts";
-import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot, removeSnapshot } from "./local-snapshot.ts";
-import { markOthersWrite, markPersisted, mayHavePersisted, othersMayHaveWritten } from "./persisted-mark.ts";
+import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot } from "./local-snapshot.ts";
+import { markOthersWrite, markPersisted, mayHavePersisted, othersMayHaveWritten, removeSnapshot } from "./persisted-mark.ts";
 import { createTabFlush, TAB_LOCK_PREFIX, tabNonce, type FlushLocks } from "./tab-flush.ts";
 import { randomId } from "../core/job.ts";
 import { warnUnknownOptions } from "../core/options.ts";

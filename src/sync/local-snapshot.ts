@@ -1,6 +1,7 @@
 import { applyUpdate, encodeStateAsUpdate, type Doc } from "yjs";
 import { readStored, removeStored, writeStored } from "../core/local-storage.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
+import { snapshotKey } from "./persisted-mark.ts";
 
 /**
  * A copy of the doc's state in localStorage, read synchronously when the tabs connect: a return
@@ -10,7 +11,6 @@ import { unrefTimer } from "../core/unref-timer.ts";
  * never counts as the database read (claims still wait for that), it only shows sooner what the
  * doc held. TanStack's persister keeps its cache in localStorage for the same reason.
  */
-const snapshotKey = (name: string) => `shared-fetch:snapshot:${name}`;
 
 /**
  * Largest state (encoded bytes) kept by default. localStorage is small (about 5 MB an origin, the
@@ -56,11 +56,6 @@ export function loadSnapshot(doc: Doc, name: string): void {
     removeStored(key);
     console.warn(`shared-fetch: dropped the doc copy in localStorage "${key}" (not a Yjs update)`, error);
   }
-}
-
-/** Removes the stored copy (clearTabsStorage). */
-export function removeSnapshot(name: string): void {
-  removeStored(snapshotKey(name));
 }
 
 export type SnapshotKeeper = {

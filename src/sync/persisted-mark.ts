@@ -1,5 +1,4 @@
 import { readStored, removeStored, writeStored } from "../core/local-storage.ts";
-import { removeSnapshot } from "./local-snapshot.ts";
 
 /**
  * Whether this browser ever wrote a doc of this name into IndexedDB, kept beside it in
@@ -50,4 +49,15 @@ export function markOthersWrite(name: string): void {
   if (writeStored(devicesKey(name), "1")) return;
   removeSnapshot(name);
   writeStored(devicesKey(name), "1");
+}
+
+/**
+ * The key of the doc's copy in localStorage (local-snapshot.ts), kept here, apart from Yjs: a
+ * SharedWorker tab imports these marks on its page load, and its bundle loads Yjs only on demand.
+ */
+export const snapshotKey = (name: string) => `shared-fetch:snapshot:${name}`;
+
+/** Removes the stored copy (clearTabsStorage; a mark that needs its room). */
+export function removeSnapshot(name: string): void {
+  removeStored(snapshotKey(name));
 }
