@@ -39,7 +39,7 @@ import {
   type AskedPage,
   type Tail,
 } from "./infinite-push.ts";
-import { joinedKey } from "./joined-keys.ts";
+import { followJoins, joinedKey } from "./joined-keys.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -193,9 +193,9 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     // read only while the store's asks of the page wait on another replica's claim: retryPolicy
     // shows this replica's own failures, and a read at each notice of its own fetch would cost
     // reads per page (infinite-query-refresh-reads.test.tsx).
-    // The joins are followed by the bridge, the one reader of it (followJoins); a SharedWorker tab
-    // (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
     const askedPage: AskedPage = { req, key };
+    // A SharedWorker tab (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
+    if (query) followJoins(extras);
     if (query) askPage(query, askedPage);
     try {
       const past = pastShownError(extras, "fetch", key, req, () => store.snapshot(req), ask.signal, asked);
