@@ -3,7 +3,7 @@
  * QueryClient methods a TanStack Query user calls every day, on sharedQueryOptions beside a plain
  * query function over fetch, against a real HTTP server on 127.0.0.1. Where they differ by design
  * (README, "Coming from TanStack Query": cancelQueries keeps an observed query's request; the
- * shared record outlives removeQueries and clear()), the test pins what the README says.
+ * shared record outlives removeQueries, clear() and the gcTime), the test pins what the README says.
  */
 import { QueryClient, useIsFetching, useQuery } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
@@ -121,16 +121,19 @@ describe("where the shared query differs by design (README)", () => {
     expect(logs[1]).toEqual(["pending fetching -", "success idle 1", "success fetching 1", "success idle 1"]);
   });
 
-  for (const how of ["removeQueries", "clear"] as const)
-    it(`${how}() then a remount: the recorded result shows at once and, fresh by the staleTime, is not fetched again (plain useQuery loads anew)`, async () => {
+  // gcTime: TanStack's garbage collection removes the query once no pane has shown it for that long.
+  for (const how of ["removeQueries", "clear", "gcTime"] as const)
+    it(`${how === "gcTime" ? "gcTime run out" : `${how}()`} then a remount: the recorded result shows at once and, fresh by the staleTime, is not fetched again (plain useQuery loads anew)`, async () => {
       const [a] = twoTabs();
       const client = new QueryClient();
-      const first = panes(a, client, `/${how}`, { staleTime: 60_000 });
+      const options = how === "gcTime" ? { staleTime: 60_000, gcTime: 0 } : { staleTime: 60_000 };
+      const first = panes(a, client, `/${how}`, options);
       await waitFor(() => expect(first.last()).toEqual(["success idle 1", "success idle 1"]));
       first.unmount();
       if (how === "clear") client.clear();
-      else client.removeQueries();
-      const again = panes(a, client, `/${how}`, { staleTime: 60_000 });
+      else if (how === "removeQueries") client.removeQueries();
+      else await waitFor(() => expect(client.getQueryCache().getAll()).toHaveLength(0));
+      const again = panes(a, client, `/${how}`, options);
       await waitFor(() => expect(again.last()).toEqual(["success idle 1", "success idle 2"]));
       await pause(50);
       expect(again.logs).toEqual([["success idle 1"], ["pending fetching -", "success idle 2"]]);
