@@ -9,6 +9,7 @@ import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
 import { pausedFirst, pausedRetry } from "./paused-calls.ts";
+import { followMutationObservers, showClaimFailures } from "./mutation-failures.ts";
 
 /**
  * A `mutationFn` for TanStack's useMutation that sends the request through the store: each call is
@@ -51,6 +52,7 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   // "request is not a function".
   if (typeof request !== "function")
     throw new TypeError(`sharedMutationFn: the second argument must be a function (variables) => request, got ${shownValue(request)}`);
+  followMutationObservers();
   const made = Date.now();
   const fn = async (variables: TVariables, context?: MutationFunctionContext): Promise<TData> => {
     // TanStack passes one context to every attempt of a call: a retry is told by it, not guessed
@@ -64,17 +66,21 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     const naming = again ? repaused : !!mutation && (mutation.state.submittedAt < made || pausedFirst.has(mutation));
     if (naming) names.set(mutation!, callIdOf(mutation!, context!));
     const opts = { retry: count, retryDelay: delay, leaseMs };
+    let stop: (() => void) | undefined;
     try {
       const req = toRequest(request(variables));
       const callId = mutation && names.get(mutation);
-      if (!callId) return unwrap<TData>(await store.refetch(req, opts));
       // The first ask after a pause joins the tab that sent it or takes its recorded outcome;
       // useMutation's own retry of it, after that outcome, is sent again (a new revision). Told by
       // the call, not the store's replicaId, which a worker's tab learns only once connected.
-      const call = isPlainObject(req) ? { ...req, callId } : req;
-      return unwrap<TData>(await (naming ? store.ensure(call, opts) : store.refetch(call, opts)));
+      const call = callId && isPlainObject(req) ? { ...req, callId } : req;
+      const asked = callId && naming ? store.ensure(call, opts) : store.refetch(call, opts);
+      if (mutation && context) stop = showClaimFailures(store, call, mutation, context.client);
+      return unwrap<TData>(await asked);
     } catch (error) {
       throw asQueryError(error);
+    } finally {
+      stop?.();
     }
   };
   return fn;
