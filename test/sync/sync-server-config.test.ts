@@ -38,6 +38,20 @@ describe("bin/sync-server.mjs refuses a bad PORT at start, naming it", () => {
       `sync server: PORT=${port}: 127.0.0.1:${port} is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)`,
     );
   }, 15_000);
+
+  it("with neither HOST nor PORT set, 127.0.0.1:1234: the server `npm start` runs beside Storybook (README, Scripts)", async () => {
+    // 1234 held here (or by another process already), so the default is read from the refusal and
+    // nothing is served on a port other runs may use.
+    const held = createServer();
+    await new Promise<void>((resolve) => held.once("error", () => resolve()).listen(1234, "127.0.0.1", resolve));
+    onTestFinished(() => void held.close());
+    const { HOST: _host, PORT: _port, ...env } = process.env;
+    const { code, output } = await runToExit([script], { env, killAfterMs: 5_000 });
+    expect(output.trim()).toBe(
+      "sync server: PORT=1234: 127.0.0.1:1234 is already in use (another sync server?); set PORT to another port (PORT=0 picks a free one)",
+    );
+    expect(code).toBe(1);
+  }, 15_000);
 });
 
 describe("bin/sync-server.mjs reads its configuration from HOST and PORT alone: --help says so, an argument is refused", () => {
