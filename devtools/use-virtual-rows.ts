@@ -4,7 +4,7 @@ import { useLayoutEffect, useRef, useState, type UIEvent } from "react";
 
 /**
  * Windowing of the keys table, written here rather than taken from a library: the panel needs
- * one vertical list of table rows whose heights are measured after render, which is ~60 lines,
+ * one vertical list of table rows whose heights are measured after render, which is ~80 lines,
  * while a virtualiser would add kilobytes to a bundle that ships the panel on purpose.
  */
 export const ROW_ESTIMATE_PX = 40;
