@@ -1,8 +1,12 @@
 import type { ReactElement } from "react";
 import { SharedFetchDevtoolsPanel, type SharedFetchDevtoolsPanelProps } from "./SharedFetchDevtoolsPanel.tsx";
 
-/** The shape `<TanStackDevtools plugins={[…]} />` (@tanstack/react-devtools) takes for one plugin. */
-export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactElement; defaultOpen?: boolean | undefined };
+/**
+ * The shape `<TanStackDevtools plugins={[…]} />` (@tanstack/react-devtools) takes for one plugin.
+ * `defaultOpen` is left out rather than undefined: the shell's type refuses undefined there under
+ * `exactOptionalPropertyTypes`.
+ */
+export type SharedFetchDevtoolsPlugin = { id: string; name: string; render: ReactElement; defaultOpen?: boolean };
 
 /**
  * A TanStack Devtools plugin: the panel sits beside the Query devtools in one shell.

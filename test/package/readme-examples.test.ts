@@ -1,8 +1,8 @@
 /**
  * The README's ```tsx and ```ts examples compile as a reader's app would compile them: against
  * the packed package (its .d.ts, its `exports`), under `moduleResolution` "bundler" and "node16",
- * with `strict`, `exactOptionalPropertyTypes` and `verbatimModuleSyntax` on. An example a reader
- * copies must not fail to type.
+ * with `strict`, `exactOptionalPropertyTypes` and `verbatimModuleSyntax` on; so do the calls and
+ * elements its prose gives whole (INLINE). An example a reader copies must not fail to type.
  */
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
@@ -19,9 +19,58 @@ function blocks(markdown: string): string[] {
   return [...markdown.matchAll(/^```tsx?\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 }
 
+/**
+ * The calls and elements the README's prose gives whole, for a reader to copy (not the fragments
+ * with `…` in them). Each is looked up verbatim in the README, then compiled beside the fenced
+ * blocks in a file that declares what the prose takes as given: a store, a doc, the tabs'
+ * connection, a request.
+ */
+const INLINE_HEAD = `import type * as Y from "yjs";
+import { TanStackDevtools } from "@tanstack/react-devtools";
+import { ReactQueryDevtoolsPanel } from "@tanstack/react-query-devtools";
+import { connectPeers, connectTabs, sharedMutationFn, sharedProgramOptions, sharedQueryOptions, useProgram, useSharedFetchSuspense } from "shared-fetch";
+import type { Connection, SharedFetchStoreWithExtras, SharedRequest } from "shared-fetch";
+import { SharedFetchDevtoolsPanel, sharedFetchDevtoolsPlugin } from "shared-fetch/devtools";
+import { SharedFetchDevtools } from "shared-fetch/devtools/production";
+
+declare const store: SharedFetchStoreWithExtras;
+declare const tabs: Connection;
+declare const doc: Y.Doc;
+declare const name: string;
+declare const room: string;
+declare const url: string;
+declare const req: { url: string };
+declare const request: SharedRequest;
+declare const signal: AbortSignal;
+declare const maxAgeMs: number;
+declare const retry: number;
+declare const retryDelay: number;
+const awareness = tabs.awareness;
+`;
+const INLINE = [
+  "connectTabs(doc, { name })",
+  'connectPeers(doc, { url: "wss://sync.example.com", room })',
+  "useSharedFetchSuspense(url)",
+  "useProgram(url, { compile: true })",
+  "store.ensure(req, { signal, maxAgeMs, retry, retryDelay })",
+  "store.ensureProgram(req, { maxAgeMs })",
+  "store.refetch(req, { skipInFlight: true })",
+  "store.refetchProgram(req, { skipInFlight: true })",
+  "sharedQueryOptions(store, null)",
+  "sharedProgramOptions(store, null)",
+  "sharedMutationFn(store, (variables) => request, { retry: 2 })",
+  "<SharedFetchDevtoolsPanel store={store} awareness={tabs.awareness} />",
+  "<SharedFetchDevtools store={store} simulations />",
+  "sharedFetchDevtoolsPlugin({ store, simulations: true })",
+  '<TanStackDevtools plugins={[{ name: "TanStack Query", render: <ReactQueryDevtoolsPanel /> }, sharedFetchDevtoolsPlugin({ store, awareness })]} />',
+  "store.inspect()",
+  "store.malformed()",
+];
+
 let app: string;
 let files: string[];
 let examples: string[];
+let readme: string;
 
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), "shared-fetch-readme-"));
@@ -36,12 +85,16 @@ beforeAll(async () => {
     "@types/react",
     "@types/react-dom",
     "react-dom",
+    // The inline TanStack Devtools example's shell and Query panel.
+    "@tanstack/react-devtools",
+    "@tanstack/react-query-devtools",
   ];
   for (const name of links) {
     await mkdir(dirname(join(modules, name)), { recursive: true });
     await symlink(join(root, "node_modules", name), join(modules, name), "junction");
   }
-  examples = blocks(await readFile(join(root, "README.md"), "utf8"));
+  readme = await readFile(join(root, "README.md"), "utf8");
+  examples = blocks(readme);
   await mkdir(join(app, "src"));
   files = await Promise.all(
     examples.map(async (code, i) => {
@@ -50,6 +103,9 @@ beforeAll(async () => {
       return file;
     }),
   );
+  const inline = join(app, "src", "inline-examples.tsx");
+  await writeFile(inline, INLINE_HEAD + INLINE.map((code, i) => `export const inline${i + 1} = ${code};\n`).join(""));
+  files.push(inline);
 });
 
 afterAll(async () => {
@@ -85,8 +141,13 @@ describe("README examples on the packed package", () => {
     for (const entry of ['"shared-fetch"', '"shared-fetch/devtools"', '"shared-fetch/hocuspocus"']) expect(code).toContain(entry);
   });
 
+  it("the inline calls and elements compiled here are the README's, word for word", () => {
+    const prose = readme.replace(/^```[\s\S]*?^```$/gm, "").replace(/\s+/g, " ");
+    expect(INLINE.filter((code) => !prose.includes(`\`${code}\``))).toEqual([]);
+  });
+
   it.each(["bundler", "node16"] as const)(
-    "every ```tsx and ```ts block compiles under moduleResolution %s, strict, exactOptionalPropertyTypes, verbatimModuleSyntax",
+    "every ```tsx and ```ts block, and the inline examples, compile under moduleResolution %s, strict, exactOptionalPropertyTypes, verbatimModuleSyntax",
     (resolution) => {
       expect(problems(resolution)).toEqual([]);
     },
