@@ -207,4 +207,58 @@ describe("README, Coming from TanStack Query: the examples run as shown", () => 
     await act(() => new Promise((r) => setTimeout(r, 200)));
     expect(c.host.calls).toHaveLength(1);
   });
+
+  // Views' onSuccess comment: where the list is cached but not mounted in the mutating tab, pass
+  // refetchType: "all" (TanStack's default refetches active queries only, and nothing is then sent
+  // for the others to see); where this tab never showed the list, nothing of it is cached to
+  // refetch: `store.refetch({ url })` sends it.
+  it.each([
+    ["the list cached, not mounted; default refetchType", "cached", "active", ["GET", "POST"], "1 items"],
+    ['the list cached, not mounted; refetchType "all"', "cached", "all", ["GET", "POST", "GET"], "2 items"],
+    ['the list never shown in the mutating tab; refetchType "all" has nothing to refetch', "never", "all", ["GET", "POST"], "1 items"],
+    ["the list never shown in the mutating tab; store.refetch", "never", "store", ["GET", "POST", "GET"], "2 items"],
+  ] as const)("Views' add where the mutating tab shows no list: %s", async (_, listInA, then, sent, shownInB) => {
+    const c = cluster(2, { settleMs: 0 });
+    const list: Item[] = [{ id: 1, name: "first" }];
+    c.host.auto = (call) => {
+      if (call.method === "POST") list.push({ id: list.length + 1, ...(JSON.parse(call.body!) as { name: string }) });
+      return { status: call.method === "POST" ? 201 : 200, body: call.method === "POST" ? list.at(-1) : list };
+    };
+    const [a, b] = c.stores;
+    const url = "https://api.example.com/items";
+    function List({ store }: { store: SharedFetchStore }) {
+      const q = useQuery(sharedQueryOptions<Item[]>(store, url, { staleTime: 10_000 }));
+      return <p>{q.data ? `${q.data.length} items` : "loading"}</p>;
+    }
+    function Add() {
+      const client = useQueryClient();
+      const store = useSharedFetchStore();
+      const add = useMutation({
+        mutationFn: sharedMutationFn(store, (name: string) => ({ url, method: "POST", body: JSON.stringify({ name }) })),
+        // Returned, so the mutation settles (the button reads "added") once this has run.
+        onSuccess: () =>
+          then === "store"
+            ? store.refetch({ url })
+            : client.invalidateQueries({ queryKey: ["shared-fetch", "GET", url], refetchType: then }),
+      });
+      return <button onClick={() => add.mutate("new")}>{add.isSuccess ? "added" : "add"}</button>;
+    }
+    const clientA = new QueryClient();
+    const page = (inA: "list" | "add") => (
+      <>
+        <div data-testid="a">{app(a!, inA === "list" ? <List store={a!} /> : <Add />, clientA)}</div>
+        <div data-testid="b">{app(b!, <List store={b!} />)}</div>
+      </>
+    );
+    const view = render(page(listInA === "cached" ? "list" : "add"));
+    await waitFor(() => expect(tab("b").getByRole("paragraph").textContent).toBe("1 items"));
+    if (listInA === "cached") {
+      await waitFor(() => expect(tab("a").getByRole("paragraph").textContent).toBe("1 items"));
+      view.rerender(page("add")); // A's route changes: its list unmounts, its query stays cached, inactive
+    }
+    fireEvent.click(tab("a").getByRole("button"));
+    await waitFor(() => expect(tab("a").getByRole("button").textContent).toBe("added"));
+    expect(c.host.calls.map((call) => call.method)).toEqual(sent);
+    await waitFor(() => expect(tab("b").getByRole("paragraph").textContent).toBe(shownInB));
+  });
 });
