@@ -53,8 +53,14 @@ async function start(env: Record<string, string> = {}) {
   child.stderr!.on("data", (d: Buffer) => (output += String(d)));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   cleanups.push(async () => {
-    if (child.exitCode === null) child.kill("SIGKILL");
+    // Ctrl-C's path stops the stand-ins too; any still running after a failed test are ended here,
+    // each only if its command line is still this scratch folder's (a pid may have been reused).
+    if (child.exitCode === null) child.kill("SIGINT");
     await exited;
+    for (const { pid } of await lines()) {
+      const command = pid ? await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "") : "";
+      if (command.includes(dir)) process.kill(pid!, "SIGKILL");
+    }
     await rm(dir, { recursive: true, force: true });
   });
   const lines = async (): Promise<Line[]> =>
