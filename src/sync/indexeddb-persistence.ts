@@ -197,6 +197,12 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     writer = !locks;
     holding?.();
     holding = undefined;
+    // A merge due is left to the next writer, which merges at its grant: run here, it wrote the
+    // whole doc a second time, beside that one (a page back from the back/forward cache).
+    if (locks) {
+      clearTimeout(mergeTimer);
+      mergeTimer = undefined;
+    }
   }
 
   const merge = async (): Promise<void> => {
