@@ -1,6 +1,7 @@
+import { IDLE_STATES } from "../core/job.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 
-/** Per store: the keys its asks wait on another replica's claim of. */
+/** Per store: the keys its asks wait on another replica's claim of, the last told last. */
 const joinsOf = new WeakMap<object, Set<string>>();
 
 /**
@@ -19,8 +20,14 @@ export function followJoins(store: object): void {
   const keys = new Set<string>();
   joinsOf.set(store, keys);
   s.onEvent?.((e) => {
-    if (e.type == "joined" || e.type == "yielded") keys.add(e.key);
-    else if (e.type == "claimed") keys.delete(e.key);
+    if (e.type == "joined" || e.type == "yielded") {
+      keys.delete(e.key);
+      keys.add(e.key);
+      // Bounded as the engine's idle key states are: a key another replica swept, or never asked
+      // again, tells no event here, and a page open for days met a new key per page of a feed. A
+      // key whose state the engine dropped has its join told again at its next ask.
+      if (keys.size > 2 * IDLE_STATES) keys.delete(keys.values().next().value!);
+    }    else if (e.type == "claimed") keys.delete(e.key);
     else if (e.type == "swept") e.keys.forEach((key) => keys.delete(key));
   });
 }
