@@ -99,6 +99,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // One tab of the browser stores what all of them hear, where Web Locks tell which.
   let persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks()) : null;
   const page = globalThis as PageTarget;
+  const pageDocument = (globalThis as { document?: PageTarget }).document;
 
   let destroyed = false;
   // This doc holds everything persisted: IndexedDB was read, or this browser never wrote through
@@ -259,6 +260,10 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     hiddenState = null;
     handshake();
   };
+  // A page the browser freezes (a background tab) runs nothing until resumed, as in the back/forward
+  // cache: holding the writer lock, or granted it meanwhile, it left every other tab storing nothing.
+  const onFreeze = (): void => persistence?.letGo();
+  const onResume = (): void => persistence?.hold();
 
   // The database went away under this tab (a logout in another tab, site data cleared): neither
   // the copy nor the mark may go on, or the next login on this browser reads this doc back.
@@ -277,6 +282,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     awareness.off("update", onAwareness);
     page.removeEventListener?.("pagehide", onPageHide);
     page.removeEventListener?.("pageshow", onPageShow);
+    pageDocument?.removeEventListener?.("freeze", onFreeze);
+    pageDocument?.removeEventListener?.("resume", onResume);
     for (const open of [channel, inbox]) {
       open?.removeEventListener("message", onMessage);
       open?.close();
@@ -297,6 +304,8 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   awareness.on("update", onAwareness);
   page.addEventListener?.("pagehide", onPageHide);
   page.addEventListener?.("pageshow", onPageShow);
+  pageDocument?.addEventListener?.("freeze", onFreeze);
+  pageDocument?.addEventListener?.("resume", onResume);
   channel?.addEventListener("message", onMessage);
   inbox?.addEventListener("message", onMessage);
   handshake();
