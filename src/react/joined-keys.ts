@@ -27,7 +27,7 @@ export function followJoins(store: object): void {
       // again, tells no event here, and a page open for days met a new key per page of a feed. A
       // key whose state the engine dropped has its join told again at its next ask.
       if (keys.size > 2 * IDLE_STATES) keys.delete(keys.values().next().value!);
-    }    else if (e.type == "claimed") keys.delete(e.key);
+    } else if (e.type == "claimed") keys.delete(e.key);
     else if (e.type == "swept") e.keys.forEach((key) => keys.delete(key));
   });
 }

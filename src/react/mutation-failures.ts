@@ -1,4 +1,10 @@
-import { notifyManager, type Mutation, type MutationCacheNotifyEvent, type MutationObserver, type QueryClient } from "@tanstack/react-query";
+import {
+  notifyManager,
+  type Mutation,
+  type MutationCacheNotifyEvent,
+  type MutationObserver,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { ClaimView, SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { mutationEvents } from "./paused-calls.ts";
@@ -34,7 +40,12 @@ export function followMutationObservers(): void {
  * abandoned there, and would send again a dead tab's POST. Not in a SharedWorker tab (`hears`),
  * whose notices would have the worker send its whole inspection while the call waits. Returns the stop.
  */
-export function showClaimFailures(store: SharedFetchStore, req: SharedRequest, mutation: Mutation, client: QueryClient): (() => void) | undefined {
+export function showClaimFailures(
+  store: SharedFetchStore,
+  req: SharedRequest,
+  mutation: Mutation,
+  client: QueryClient,
+): (() => void) | undefined {
   const extras = store as Partial<SharedFetchStoreExtras>;
   if (extras.hears || !extras.onInspect) return undefined;
   let shown = "";
