@@ -27,7 +27,7 @@ describe("invariant 13 (bad input is named): connectors whose options are not an
       const doc = new Y.Doc();
       const before = observerCount(doc);
       expect(() => connectTabs(doc, given as never)).toThrow(
-        new TypeError(`connectTabs: the options must be { name, indexeddb?, persisted?, snapshotBytes? }, ${got}`),
+        new TypeError(`connectTabs: the options must be { name, indexeddb?, persisted?, snapshotBytes?, locks? }, ${got}`),
       );
       expect(() => connectHocuspocus(doc, given as never)).toThrow(
         new TypeError(`connectHocuspocus: the options must be an object, ${got}`),
@@ -36,4 +36,17 @@ describe("invariant 13 (bad input is named): connectors whose options are not an
       expect(observerCount(doc)).toBe(before);
     });
   }
+});
+
+describe("invariant 13 (bad input is named): connectTabs' `locks`", () => {
+  it("a `locks` that is no LockManager is named and attaches nothing to the doc; null (no Web Locks) is taken", () => {
+    const doc = new Y.Doc();
+    const before = observerCount(doc);
+    expect(() => connectTabs(doc, { name: "app", locks: 5 as never })).toThrow(
+      "shared-fetch: locks must be a LockManager (navigator.locks) or null when given, got a number",
+    );
+    expect(() => connectTabs(doc, { name: "app", locks: {} as never })).toThrow("got an object without request()");
+    expect(observerCount(doc)).toBe(before);
+    connectTabs(doc, { name: "app", indexeddb: false, locks: null }).destroy();
+  });
 });

@@ -125,7 +125,7 @@ describe("unknown options far from every known one: no suggestion, the known opt
 
   it("connectTabs: `channel` names no option", () => {
     connectTabs(new Y.Doc(), { name: "unknown-options-4", channel: "x" } as never).destroy();
-    expect(warnings()).toEqual(["shared-fetch: connectTabs ignores `channel`; known: name, indexeddb, persisted, snapshotBytes"]);
+    expect(warnings()).toEqual(["shared-fetch: connectTabs ignores `channel`; known: name, indexeddb, persisted, snapshotBytes, locks"]);
   });
 
   it("connectBrowser: `sharedWorker` names no option; `workerUrl` names `worker`", () => {

@@ -1,5 +1,6 @@
 import { connectorsOf, onConnector, registerConnector, type ConnectorInfo } from "../core/connectors.ts";
-import { REPLICA_LOCK_PREFIX } from "../core/locks.ts";
+import { REPLICA_LOCK_PREFIX, type LockManagerLike } from "../core/locks.ts";
+import { checkLocks } from "../core/store-options.ts";
 import { shownValue } from "../core/errors.ts";
 import { startSettleTimer } from "../core/settle-timer.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
@@ -47,6 +48,12 @@ export type TabsOptions = {
    * IndexedDB persistence.
    */
   snapshotBytes?: number | undefined;
+  /**
+   * Web Locks for the tab's own lock, the IndexedDB writer's and the count of other tabs (default
+   * `navigator.locks`; null: none). Pass the LockManager given to the store, so that every lock of
+   * the replica is taken from one place.
+   */
+  locks?: LockManagerLike | null | undefined;
 };
 
 /**
@@ -70,11 +77,14 @@ type PageTarget = {
  */
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireDoc("connectTabs", doc);
-  requireOptions("connectTabs", opts, "{ name, indexeddb?, persisted?, snapshotBytes? }");
-  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0 } satisfies Record<keyof TabsOptions, 0>);
+  requireOptions("connectTabs", opts, "{ name, indexeddb?, persisted?, snapshotBytes?, locks? }");
+  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0, locks: 0 } satisfies Record<keyof TabsOptions, 0>);
   requireNonEmptyString("connectTabs", "name", opts.name);
   requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
   requireOptionalBoolean("connectTabs", "persisted", opts.persisted);
+  checkLocks(opts.locks);
+  const locks = opts.locks === null ? undefined : ((opts.locks ?? navigatorLocks()) as PageLocks | undefined);
+  const pageLocks = typeof locks?.request === "function" ? (locks as FlushLocks) : undefined;
   const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;
   if (!Number.isSafeInteger(snapshotBytes) || snapshotBytes < 0) {
     throw new TypeError(
@@ -97,7 +107,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // An app that turned the copy off (snapshotBytes: 0) keeps none: not even an earlier visit's.
   else if (!keepsSnapshot) removeSnapshot(opts.name);
   // One tab of the browser stores what all of them hear, where Web Locks tell which.
-  let persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks()) : null;
+  let persistence = useIndexeddb ? persistDoc(opts.name, doc, onGone, pageLocks) : null;
   const page = globalThis as PageTarget;
   const pageDocument = (globalThis as { document?: PageTarget }).document;
 
@@ -121,7 +131,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     if (frame === null || channel === null || destroyed) return;
     channel.postMessage(frame);
   };
-  const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks(), post });
+  const tabFlush = createTabFlush({ name: opts.name, nonce, locks: pageLocks, post });
   // Asked for before the lock state is: of two tabs opened at once, whichever query comes second
   // sees the first tab's lock (both queries served before both requests, each took itself for alone).
   tabFlush.hold();
@@ -130,7 +140,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   // (no other tab of the name holds its Web Lock) or none answered soon.
   const whenSynced = Promise.race([
     complete,
-    Promise.all([whenLoaded, Promise.race([noOtherTabs(opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
+    Promise.all([whenLoaded, Promise.race([noOtherTabs(pageLocks, opts.name, nonce), onTime(TAB_SYNC_WAIT_MS)])]),
   ]).then(() => {});
   // Kept beside the doc for every later tab of the name: the records other devices write reach
   // them through this tab's database and channel, though their own doc connects no device. In the
@@ -340,12 +350,6 @@ function navigatorLocks(): PageLocks | undefined {
   return (globalThis as { navigator?: { locks?: PageLocks } }).navigator?.locks;
 }
 
-/** Web Locks a flush can count tabs with: a lock of its own to hold, and the lock state. */
-function pageLocks(): FlushLocks | undefined {
-  const locks = navigatorLocks();
-  return typeof locks?.request === "function" ? (locks as FlushLocks) : undefined;
-}
-
 /**
  * Resolves at once when Web Locks show no other tab that could answer on this channel (a lone tab
  * pays no wait); never resolves when one could (its answer, or the timeout, decides). Every tab of
@@ -353,8 +357,7 @@ function pageLocks(): FlushLocks | undefined {
  * version before tab locks. Other names' tabs and their stores (another doc of the page, another
  * app of the origin) never answer here: waiting for them cost a lone tab the whole timeout.
  */
-function noOtherTabs(name: string, own: string): Promise<void> {
-  const locks = navigatorLocks();
+function noOtherTabs(locks: PageLocks | undefined, name: string, own: string): Promise<void> {
   const never = new Promise<void>(() => {});
   if (typeof locks?.query !== "function") return never;
   return locks.query().then(

@@ -139,7 +139,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
       name = config.name;
       doc = new Y.Doc();
       // The tab's mark: on a first visit (false) the first claims need not wait for the database to be read.
-      const tabs = connectTabs(doc, { name: config.name, persisted: config.persisted });
+      const tabs = connectTabs(doc, { name: config.name, persisted: config.persisted, locks: locks ?? null });
       connections.push(tabs);
       serve(doc, config, tabs);
     }
@@ -174,7 +174,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     }
     const d = (doc = new Y.Doc());
     // Its connection tells whether it vouches for the doc (see promote): not in connectTabs' public type.
-    const tabs = connectTabs(d, { name: config.name, indexeddb: false }) as TabsConnection;
+    const tabs = connectTabs(d, { name: config.name, indexeddb: false, locks: locks ?? null }) as TabsConnection;
     connections.push(tabs);
     let warm = false;
     let stopJudging: (() => void) | undefined;
@@ -218,7 +218,7 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
         // (up to the tabs' answer timeout): start over as a fresh worker does, IndexedDB included.
         tabs.destroy();
         connections.splice(connections.indexOf(tabs), 1);
-        const fresh = connectTabs(d, { name: config.name });
+        const fresh = connectTabs(d, { name: config.name, locks: locks ?? null });
         connections.push(fresh);
         return serve(d, config, fresh);
       }

@@ -16,7 +16,7 @@ import type { BrowserConfig } from "./protocol.ts";
 /** connectTabs (+ connectPeers) and createSharedFetchStore, as the Usage section sets a tab up; destroy() disconnects too. */
 export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
   const doc = new Y.Doc();
-  const tabs = connectTabs(doc, { name: options.name });
+  const tabs = connectTabs(doc, { name: options.name, locks: options.locks });
   let peers: Connection | undefined;
   const disconnect = () => {
     destroyEach([peers, tabs]);

@@ -65,7 +65,8 @@ describe("tabs as views of the worker's replica", () => {
     viewer.subscribe({ url: API }, () => seen.push(viewer.snapshot({ url: API }).status));
     void asker.ensure({ url: API }).catch(() => {});
     const [call] = await host.whenCalls(1);
-    await until(viewer, () => viewer.snapshot({ url: API }).status === "pending");
+    // The worker's push (its claim): the tab's own pending, shown before any answer, is none.
+    await until(viewer, () => viewer.snapshot({ url: API }).claim !== undefined);
     call!.respond(200, { ok: true });
     await until(viewer, () => viewer.snapshot({ url: API }).status === "success");
     const a = viewer.snapshot({ url: API });
@@ -161,6 +162,9 @@ describe("who leaves, and what it costs", () => {
     const p1 = t1.ensure({ url: API });
     const p2 = t2.ensure({ url: API });
     await host.whenCalls(1);
+    // Both tabs served by that worker: one whose hello it never answered waits out the answer
+    // bound (WORKER_READY_MS) instead, as it has no lock of the worker's to watch yet.
+    await poll(() => t1.replicaId === t2.replicaId);
     const [first] = [...b.workers.keys()];
     // The worker's realm is gone: its locks are released and its store stops.
     b.locks.crash(first!);

@@ -89,14 +89,17 @@ async function warmStandby(prefix: string, offsets: { live: number }) {
 
 it("a promoted worker stores nothing while a tab holds the writer lock, and its whole state once granted the lock", async () => {
   const { locks, name, standby, promote } = await warmStandby("promoted-writer", { live: 0 });
-  // A tab replica of this browser (connectBrowser's fallback) holds the writer lock: it stores.
+  // A tab replica of this browser (connectBrowser's fallback) asks for the writer lock, which the
+  // live worker holds (it stores): granted at that worker's death, before the promoted worker's ask.
   let letGo!: () => void;
-  await new Promise<void>(
+  const fallbackHolds = new Promise<void>(
     (granted) =>
       void locks.forTab("fallback").request(WRITER_LOCK_PREFIX + name, {}, () => new Promise<void>((r) => ((letGo = r), granted()))),
   );
+  expect(locks.heldBy(`${name}:0`)).toContain(WRITER_LOCK_PREFIX + name);
 
   const next = await promote(0);
+  await fallbackHolds;
   next.post({ t: "ensure", id: 2, kind: "fetch", mode: "ensure", req: { url: OTHER } });
   expect(await next.next("settled")).toMatchObject({ snap: { status: "success", data: { v: "answer-of-the-promoted" } } });
   await drain();

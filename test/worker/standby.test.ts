@@ -16,6 +16,7 @@ import { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
 
 const API = "http://127.0.0.1:9/api/standby";
 let seq = 0;
@@ -183,8 +184,11 @@ describe("the standby worker", () => {
 
   it("a standby promoted before its first sync ended (the worker died before answering it) starts over as a fresh worker: it reads IndexedDB and takes the dead claim over", async () => {
     const { host, locks, name, config, deadId } = await liveWorkerCrashedMidRequest("sbf");
+    // The worker it watches holds its lock and, as any connectTabs, its tab lock: the standby's
+    // first sync waits for that worker's answer, which never comes.
     const holder = locks.forTab("holder");
-    await new Promise<void>((granted) => void holder.request("watched", {}, () => new Promise(() => granted())));
+    for (const held of ["watched", `${TAB_LOCK_PREFIX}${name}#live`])
+      await new Promise<void>((granted) => void holder.request(held, {}, () => new Promise(() => granted())));
     const standby = replica(locks, `${name}:1`, host);
     const other = portTo(standby);
     other.post({ t: "standby", v: PROTOCOL, config, watch: "watched" });
