@@ -1,8 +1,8 @@
 import { IDLE_STATES } from "../core/job.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 
-/** Per store: the keys its asks wait on another replica's claim of, the last told last. */
-const joinsOf = new WeakMap<object, Set<string>>();
+/** Per store: the keys its asks wait on another replica's claim of, the last told last (feed-joins.ts adds those standing before). */
+export const joinsOf = new WeakMap<object, Set<string>>();
 
 /**
  * Follows which keys the store's asks wait on another replica's claim of: the store tells a join

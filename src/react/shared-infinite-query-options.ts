@@ -39,7 +39,7 @@ import {
   type AskedPage,
   type Tail,
 } from "./infinite-push.ts";
-import { followJoins, joinedKey } from "./joined-keys.ts";
+import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
@@ -190,13 +190,16 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     const extras = store as Partial<SharedFetchStoreExtras>;
     const key = extras.keyOf?.call(store, req);
     // Watched while asked: the claim it waits on shows its failures in the query (claim-failures.ts),
-    // read only while the store's asks of the page wait on another replica's claim: retryPolicy
-    // shows this replica's own failures, and a read at each notice of its own fetch would cost
-    // reads per page (infinite-query-refresh-reads.test.tsx).
+    // read only while the store's asks of the page wait on another replica's claim or another feed
+    // asks it too (feed-joins.ts): retryPolicy shows the failures of this feed's own request, and a
+    // read at each notice of it would cost reads per page (infinite-query-refresh-reads.test.tsx).
     const askedPage: AskedPage = { req, key };
     // A SharedWorker tab (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
-    if (query) followJoins(extras);
-    if (query) askPage(query, askedPage);
+    if (query) {
+      followFeedJoins(extras);
+      askPage(query, askedPage);
+      countAsk(store, key, 1);
+    }
     try {
       const past = pastShownError(extras, "fetch", key, req, () => store.snapshot(req), ask.signal, asked);
       const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
@@ -220,6 +223,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
         );
       return page;
     } finally {
+      if (query) countAsk(store, key, -1);
       if (query && askedPages.get(query) === askedPage) askPage(query);
     }
   };
@@ -236,7 +240,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           snapshot: (query) => {
             const page = query && askedPages.get(query);
             // A SharedWorker tab (`hears`) reads throughout: its worker may retry without asking the tab.
-            const read = page && ((store as Partial<SharedFetchStoreExtras>).hears || joinedKey(store, page.key));
+            const read = page && ((store as Partial<SharedFetchStoreExtras>).hears || readsClaim(store, page.key));
             return read ? store.snapshot(page.req) : { status: "idle" };
           },
           info: () => undefined,
