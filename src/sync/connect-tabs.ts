@@ -252,29 +252,34 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     post(encodeSyncAnswer("", true));
   };
 
+  // A page the browser freezes (a background tab) runs nothing until resumed, as in the back/forward
+  // cache: holding the writer lock, or granted it meanwhile, it left every other tab storing nothing;
+  // holding its tab lock, it was counted as a tab that answers, and every tab opened beside it, or
+  // flushing before it let a key go, waited out the bound for an answer that could not come.
+  const onFreeze = (): void => {
+    tabFlush.letGo();
+    persistence?.letGo();
+  };
+  const onResume = (): void => {
+    tabFlush.hold();
+    persistence?.hold();
+  };
   // pagehide is the last event a closing tab reliably gets; a tab that returns from the
   // back/forward cache gets its presence back and catches up on what it missed.
   let hiddenState: Record<string, unknown> | null = null;
   const onPageHide = (): void => {
-    tabFlush.letGo();
-    persistence?.letGo();
+    onFreeze();
     snapshot?.flush();
     hiddenState = awareness.getLocalState();
     if (hiddenState !== null) removeAwarenessStates(awareness, [awareness.clientID], "pagehide");
   };
   const onPageShow = (event: Event): void => {
     if (!(event as PageTransitionEvent).persisted) return;
-    tabFlush.hold();
-    persistence?.hold();
+    onResume();
     if (hiddenState !== null && awareness.getLocalState() === null) awareness.setLocalState(hiddenState);
     hiddenState = null;
     handshake();
   };
-  // A page the browser freezes (a background tab) runs nothing until resumed, as in the back/forward
-  // cache: holding the writer lock, or granted it meanwhile, it left every other tab storing nothing.
-  const onFreeze = (): void => persistence?.letGo();
-  const onResume = (): void => persistence?.hold();
-
   // The database went away under this tab (a logout in another tab, site data cleared): neither
   // the copy nor the mark may go on, or the next login on this browser reads this doc back.
   function onGone(): void {

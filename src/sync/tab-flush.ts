@@ -30,7 +30,7 @@ export type TabFlush = {
    * a sync query posted after an update has applied that update.
    */
   flush(done: () => void): void;
-  /** This tab's lock: held again after the back/forward cache, let go on pagehide and destroy. */
+  /** This tab's lock: let go on pagehide, freeze and destroy, held again once shown or resumed. */
   hold(): void;
   letGo(): void;
   destroy(): void;
