@@ -208,7 +208,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   const merge = async (): Promise<void> => {
     const [store] = idb.transact(db!, [UPDATES]);
     await readNew(store!);
-    if (stopped) return;
+    // Not given up when the doc was destroyed meanwhile (the page closed at the grant): what only
+    // this tab holds goes in all the same, in the read's transaction, which the close lets finish.
     // Its state is the size a fold waits on: the records just read, rewrites of one value among
     // them, may sum to many times the doc.
     const state = Y.encodeStateAsUpdate(doc);
