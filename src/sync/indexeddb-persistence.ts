@@ -100,6 +100,11 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   let loaded = false;
   let writer = locks === undefined;
   let missed = false; // an update heard while another tab stored them
+  // The doc's state vector before this tab's first own update (not one it heard) since it last
+  // stored them, while another tab stores: the writer hears them over the channel, and one that
+  // closed or crashed first (a window closing all its tabs) stored them nowhere. The next write
+  // takes what the doc holds past it: the one this tab makes as it leaves (letGo, destroy).
+  let owed: Uint8Array | undefined;
   let away = false; // let go until hold()
   let holding: (() => void) | undefined; // lets go of the writer lock, or withdraws the request for it
   let others = true; // the database's mark, maybe until it is read
@@ -220,9 +225,9 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     stored = await idb.count(store!);
   };
 
-  function onUpdate(update: Uint8Array, origin: unknown): void {
+  function onUpdate(update: Uint8Array, origin: unknown, _: Y.Doc, tr: Y.Transaction): void {
     if (db === null || stopped || origin === persistence) return;
-    if (!writer) return void (missed = true);
+    if (!writer) return void ((missed = true), tr.local && (owed ??= Y.encodeStateVector(tr.beforeState)));
     // Behind a write that does not end (a storage hang), every version of every record would
     // wait here; the doc's state holds them all in the size of the latest. Only once what waits
     // is twice that state's last size: a burst of new records (a dashboard's thousand results)
@@ -245,6 +250,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
    * transaction.
    */
   function write(): void {
+    if (owed) waiting.push(Y.encodeStateAsUpdate(doc, owed));
+    owed = undefined;
     if (db === null || stopped || waiting.length === 0) return;
     const updates = waiting;
     waiting = [];
