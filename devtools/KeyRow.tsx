@@ -102,14 +102,15 @@ export function KeyRow({
             (row.malformed && "malformed record") || "—"
           )}
         </td>
-        <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error">
-          {/* The message, not its status again: every message a store writes names its status ("HTTP 503 … from GET …"). */}
-          {error ? `rev ${error.rev}: ${error.message}${error.invalidated ? " · invalidated" : ""}` : "—"}
+        <td style={{ ...styles.td, ...(error ? styles.error : {}) }} data-testid="error" title={error?.message}>
+          {/* The message, not its status again: every message a store writes names its status ("HTTP 503 … from GET …"),
+              and not the request the row names already: beside it, the other columns squeezed the cell to a few letters a line. */}
+          {error ? `rev ${error.rev}: ${withoutRequest(error.message, row.label)}${error.invalidated ? " · invalidated" : ""}` : "—"}
         </td>
         <td style={styles.td}>
           <button
             type="button"
-            style={styles.button}
+            style={{ ...styles.button, whiteSpace: "nowrap" }}
             aria-expanded={open}
             aria-controls={open ? detailsId : undefined}
             aria-label={`Details of ${row.label}`}
@@ -144,6 +145,10 @@ function holder({ claim, attempt, waitsForSync, local }: DevtoolsKeyRow, worker?
   const phase = waitsForSync ? " · waiting for the sync" : attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
   return `${worker ? `${WORKER}${local && !claim?.finished ? " · this tab waits on it" : ""}` : "me (this tab)"}${phase}`;
 }
+
+/** "HTTP 503 … from GET https://…" without " from GET https://…" when that is the row's own request (the whole message stays in the title). */
+const withoutRequest = (message: string, label: string) =>
+  message.endsWith(` from ${label}`) ? message.slice(0, -label.length - 6) : message;
 
 const me = (replicas: readonly DevtoolsReplica[]) => replicas.find((r) => r.me)?.replicaId;
 

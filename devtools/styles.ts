@@ -50,7 +50,7 @@ export const styles = {
   input: { font: "inherit", fontSize: 12, padding: "0.1rem 0.3rem" },
   pressed: { background: "#0969da", color: "#fff", borderColor: "#0969da" },
   rowHeader: {
-    padding: "0.2rem 0.5rem",
+    padding: "0.2rem 0.4rem",
     borderBottom: "1px solid #eaeef2",
     verticalAlign: "top",
     fontWeight: "normal",
@@ -75,16 +75,17 @@ export const styles = {
   table: { borderCollapse: "collapse", width: "100%" },
   // The keys list scrolls on its own, so that only the rows in view are rendered.
   scroller: { height: "min(60vh, 30rem)", overflow: "auto", position: "relative" },
-  th: { textAlign: "left", padding: "0.2rem 0.5rem", borderBottom: "1px solid #d0d7de", color: "#57606a", fontWeight: 600 },
-  td: { padding: "0.2rem 0.5rem", borderBottom: "1px solid #eaeef2", verticalAlign: "top" },
+  th: { textAlign: "left", padding: "0.2rem 0.4rem", borderBottom: "1px solid #d0d7de", color: "#57606a", fontWeight: 600 },
+  td: { padding: "0.2rem 0.4rem", borderBottom: "1px solid #eaeef2", verticalAlign: "top" },
   empty: { color: "#57606a", margin: "0.4rem 0" },
   muted: { color: "#57606a" },
   badge: { display: "inline-block", padding: "0 0.35rem", borderRadius: 4, marginRight: 4, fontSize: 11 },
   stale: { background: "#ffebe9", color: "#a40e26" },
   ok: { background: "#dafbe1", color: "#116329" },
   info: { background: "#ddf4ff", color: "#0969da" },
-  // An error names its URL ("HTTP 503 … from GET https://…"): unbroken, it widened the keys table
-  // past the panel, cutting the message and pushing the details button out of view.
-  error: { color: "#a40e26", overflowWrap: "anywhere" },
+  // An error may name a URL (a peer's message, a module's importer): unbroken, it widened the keys
+  // table past the panel, cutting the message and pushing the details button out of view. Wrapping
+  // anywhere also let the other columns squeeze it to a few letters a line: 10rem keeps words whole.
+  error: { color: "#a40e26", overflowWrap: "anywhere", minWidth: "12ch" },
   button: { font: "inherit", fontSize: 11, padding: "0 0.4rem", cursor: "pointer" },
 } satisfies Record<string, CSSProperties>;

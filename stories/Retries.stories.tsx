@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
 import { sharedQueryKey } from "../src/index.ts";
+import { expectOneLine, expectWithin, expectWordsWhole } from "./support/layout.ts";
 import { listResponder } from "./support/list-pane.tsx";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
 import { PaneRow, useHostState } from "./support/panes.tsx";
@@ -267,9 +268,19 @@ export const HostKeepsFailing: Story = {
     // (Set for the measure only: whoever watches the story keeps the layout it had.)
     panel.style.width = "740px";
     const keys = within(panel).getByRole("table", { name: "Keys" });
-    const [tableRight, panelRight] = [keys.getBoundingClientRect().right, panel.getBoundingClientRect().right];
-    panel.style.width = "";
-    await expect(within(keys).getByTestId("error")).toHaveTextContent(/^rev 2: HTTP 503 /);
-    await expect(tableRight).toBeLessThanOrEqual(panelRight);
+    const scroller = within(panel).getByTestId("keys-scroller");
+    const error = within(keys).getByTestId("error");
+    try {
+      // Inside the list's own box, not the panel's (whose padding hid a cut "details" by 13 px).
+      expectWithin(keys, scroller, "the keys table");
+      // The cell says what failed, not the request again (the row names it): beside the URL it was
+      // squeezed to a few letters a line ("Unavailab / le", "https://h / ost.examp / le/…").
+      expectWordsWhole(error);
+      expectOneLine(within(keys).getByRole("button", { name: /^Details of / }), "the details button");
+    } finally {
+      panel.style.width = "";
+    }
+    await expect(error).toHaveTextContent(/^rev 2: HTTP 503 Service Unavailable$/);
+    await expect(error).toHaveAttribute("title", "HTTP 503 Service Unavailable from GET https://host.example/api/items");
   },
 };

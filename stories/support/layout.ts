@@ -69,3 +69,11 @@ export function expectWordsWhole(el: HTMLElement): void {
 export function expectWithin(el: Element, box: Element, what: string): void {
   expect(el.getBoundingClientRect().right, what).toBeLessThanOrEqual(box.getBoundingClientRect().right + 1);
 }
+
+/** All of the element's text is on one line (a button's words do not wrap apart). */
+export function expectOneLine(el: Element, what: string): void {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
+  expect(lines.size, `${what} wraps: ${el.textContent}`).toBe(1);
+}
