@@ -75,7 +75,17 @@ export const styles = {
   table: { borderCollapse: "collapse", width: "100%" },
   // The keys list scrolls on its own, so that only the rows in view are rendered.
   scroller: { height: "min(60vh, 30rem)", overflow: "auto", position: "relative" },
-  th: { textAlign: "left", padding: "0.2rem 0.4rem", borderBottom: "1px solid #d0d7de", color: "#57606a", fontWeight: 600 },
+  // Stuck to the top of what scrolls: scrolled down a long list, the columns are still named.
+  th: {
+    textAlign: "left",
+    padding: "0.2rem 0.4rem",
+    borderBottom: "1px solid #d0d7de",
+    color: "#57606a",
+    fontWeight: 600,
+    position: "sticky",
+    top: 0,
+    background: "#fff",
+  },
   td: { padding: "0.2rem 0.4rem", borderBottom: "1px solid #eaeef2", verticalAlign: "top" },
   empty: { color: "#57606a", margin: "0.4rem 0" },
   muted: { color: "#57606a" },
