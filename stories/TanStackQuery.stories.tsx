@@ -111,6 +111,8 @@ export const MutationInvalidatesEveryTab: Story = {
       await expect(answers(pane)).toBe("1 3");
       await expect(within(pane).getByTestId("items")).toHaveTextContent(/item 1\s*item 2/);
       await expect(within(pane).getByTestId("error")).toHaveTextContent(/^—$/);
+      // Named where it shows: a bare "—" under the list did not say it was the error.
+      await expect(within(pane).getByTestId("error").parentElement).toHaveTextContent(/^error: —$/);
     }
     await expectNoLies(panes);
     await expectNarrated(canvasElement, /^A claimed POST \/api\/items \(rev 1\)$/);

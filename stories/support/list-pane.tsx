@@ -82,10 +82,13 @@ export function ListPane<E extends Error>({ world, replica, options, children, s
           <li key={item}>{item}</li>
         ))}
       </ul>
+      {/* Each value named: a bare "—" under the list said nothing of what was missing. */}
       <div style={{ color: "#5a6470" }} data-testid="answer">
-        {answer === undefined ? "—" : `host answer #${answer}`}
+        {answer === undefined ? "host answer —" : `host answer #${answer}`}
       </div>
-      <div data-testid="error">{q.error ? q.error.message : "—"}</div>
+      <div>
+        error: <span data-testid="error">{q.error ? q.error.message : "—"}</span>
+      </div>
       {children}
       {shown && (
         <ol
