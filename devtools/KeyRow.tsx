@@ -158,6 +158,12 @@ function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsRe
   return `${who} · ${rec.at === undefined ? "before this panel started" : formatTime(rec.at)}`;
 }
 
+/**
+ * "3.0 s", never split across lines: in seconds as the age and the countdown beside it are (the
+ * silence read "silent 3016 ms", its unit wrapped alone onto the next line).
+ */
+const seconds = (ms: number) => <span style={{ whiteSpace: "nowrap" }}>{(Math.max(0, ms) / 1000).toFixed(1)} s</span>;
+
 /** Revision, the store's verdict and why, how long it has been silent, and a live countdown to stale. */
 function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }) {
   // A frozen view (a crashed or destroyed replica: its last one) is judged no further: no countdown, no age or silence growing.
@@ -184,13 +190,16 @@ function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }
               : "measured from when this panel first saw the claim, on its own clock"
           }
         >
-          {` claimed ${claim.seenAtStart ? "≥" : ""}${(Math.max(0, now - claim.seenAt!) / 1000).toFixed(1)} s ago `}
+          {` claimed ${claim.seenAtStart ? "≥" : ""}`}
+          {seconds(now - claim.seenAt!)}
+          {" ago "}
         </span>
       )}
       {!claim.mine && !claim.finished && (
         <span style={styles.muted}>
-          {aged && "· "}silent {Math.round(frozen ? claim.silentMs : Math.max(claim.silentMs, now - (claim.silentSince ?? Infinity)))} ms
-          {counting && ` · stale in ${Math.max(0, (claim.staleAt - now) / 1000).toFixed(1)} s`}
+          {aged && "· "}silent {seconds(frozen ? claim.silentMs : Math.max(claim.silentMs, now - (claim.silentSince ?? Infinity)))}
+          {counting && " · stale in "}
+          {counting && seconds(claim.staleAt - now)}
           {!counting && !claim.stale && Number.isFinite(claim.staleAt) === false && " · watched by its Web Lock"}
         </span>
       )}

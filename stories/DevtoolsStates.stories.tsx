@@ -7,6 +7,7 @@ import { createSharedFetchStore, type SharedFetchStoreWithExtras, type StaleReas
 import { registerConnector } from "../src/core/connectors.ts";
 import { internalsOf, PRESENCE_FIELD, ROOT, TABLES } from "../src/internals.ts";
 import { seedKeys } from "../test/devtools/seed.ts";
+import { expectPhrasesWhole } from "./support/layout.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
 import { scenarioLocks } from "./support/page-locks.ts";
 import { useDisposable } from "./support/replicas.ts";
@@ -200,6 +201,19 @@ function staleStory(reason: StaleReason, words: RegExp, why: string): Story {
     play: async ({ canvasElement }) => {
       const canvas = within(canvasElement);
       await waitFor(() => expect(canvas.getByTestId("narration")).toHaveTextContent(words), slow);
+      // The claim's age and silence in seconds, each number with its unit on one line at any width
+      // (the silence read "silent 3016 ms", and at 1280 px its "ms" wrapped alone).
+      const state = canvas.getByTestId("claim-state");
+      await expect(state).toHaveTextContent(/claimed ≥?\d+\.\d s ago · silent \d+\.\d s/);
+      const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+      try {
+        for (let width = 600; width <= 1400; width += 8) {
+          panel.style.width = `${width}px`;
+          expectPhrasesWhole(state, /\d+\.\d s/, `in a ${width} px panel`);
+        }
+      } finally {
+        panel.style.width = "";
+      }
     },
   };
 }

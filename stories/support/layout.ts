@@ -77,3 +77,11 @@ export function expectOneLine(el: Element, what: string): void {
   const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom)));
   expect(lines.size, `${what} wraps: ${el.textContent}`).toBe(1);
 }
+
+/** Every match of `phrase` in the element's text (a number and its unit: "3.0 s") is on one line. */
+export function expectPhrasesWhole(el: Element, phrase: RegExp, where: string): void {
+  for (const match of (el.textContent ?? "").matchAll(new RegExp(phrase, "g"))) {
+    const rects = [...rangeOf(el, match.index, match.index + match[0].length).getClientRects()].filter((r) => r.width > 0);
+    expect(new Set(rects.map((r) => Math.round(r.bottom))).size, `"${match[0]}" split across lines ${where}`).toBe(1);
+  }
+}

@@ -34,7 +34,7 @@ it("a silent claimant's row reads its silence growing as its countdown runs, wit
   await act(async () => vi.advanceTimersByTimeAsync(2_000));
   const state = screen.getByTestId("claim-state").textContent ?? "";
   expect(state).toContain("stale in 58.0 s");
-  expect(state).toContain("silent 2000 ms");
+  expect(state).toContain("silent 2.0 s");
   store.destroy();
 });
 

@@ -47,11 +47,11 @@ describe("Keys tab: the words of a row and of the list's count", () => {
     }
   });
 
-  it("a foreign claim's age and silence are set apart: 'claimed ≥2.0 s ago · silent 2000 ms'", async () => {
+  it("a foreign claim's age and silence are set apart, both in seconds: 'claimed ≥2.0 s ago · silent 2.0 s'", async () => {
     const store = storeWithPeerClaims(1);
     render(<SharedFetchDevtoolsPanel store={store} />);
     await act(async () => vi.advanceTimersByTimeAsync(2_000));
-    expect(screen.getByTestId("claim-state").textContent).toContain("claimed ≥2.0 s ago · silent 2000 ms");
+    expect(screen.getByTestId("claim-state").textContent).toContain("claimed ≥2.0 s ago · silent 2.0 s");
     store.destroy();
   });
 });
