@@ -7,6 +7,7 @@ import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
 import { clip, formatBytes, formatTime, shortId, WORKER } from "./format.ts";
 import { splitLabel } from "./keys-query.ts";
+import { seconds } from "./seconds.tsx";
 import { styles } from "./styles.ts";
 import { describeReason } from "./timeline-entry.ts";
 import type { DevtoolsClaim, DevtoolsKeyRow, DevtoolsReplica } from "./types.ts";
@@ -157,12 +158,6 @@ function writer(rec: { by?: string; at?: number }, replicas: readonly DevtoolsRe
     rec.by === undefined ? "writer not named" : rec.by === me(replicas) ? `by ${worker ? WORKER : "me"}` : `by ${shortId(rec.by)}`;
   return `${who} · ${rec.at === undefined ? "before this panel started" : formatTime(rec.at)}`;
 }
-
-/**
- * "3.0 s", never split across lines: in seconds as the age and the countdown beside it are (the
- * silence read "silent 3016 ms", its unit wrapped alone onto the next line).
- */
-const seconds = (ms: number) => <span style={{ whiteSpace: "nowrap" }}>{(Math.max(0, ms) / 1000).toFixed(1)} s</span>;
 
 /** Revision, the store's verdict and why, how long it has been silent, and a live countdown to stale. */
 function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }) {

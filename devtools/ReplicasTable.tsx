@@ -1,5 +1,6 @@
 import { HeaderRow } from "./HeaderRow.tsx";
 import { describeSettle, formatTime, shortId } from "./format.ts";
+import { seconds } from "./seconds.tsx";
 import { styles } from "./styles.ts";
 import type { DevtoolsReplica, DevtoolsSnapshot } from "./types.ts";
 import { useNow } from "./use-now.ts";
@@ -55,9 +56,9 @@ export function ReplicasTable({
                 {presence(r)}
               </td>
               <td style={styles.td} data-testid="heartbeat">
-                {r.heartbeat === undefined
-                  ? "—"
-                  : `#${r.heartbeat}${r.heartbeatAgeMs === undefined ? "" : ` · ${Math.round(r.heartbeatAgeMs + ran)} ms ago`}`}
+                {r.heartbeat === undefined ? "—" : `#${r.heartbeat}`}
+                {/* In seconds, as the Keys tab's silence of the same replica's claims. */}
+                {r.heartbeat !== undefined && r.heartbeatAgeMs !== undefined && <> · {seconds(r.heartbeatAgeMs + ran)} ago</>}
               </td>
               <td style={styles.td}>
                 {r.claims}{" "}

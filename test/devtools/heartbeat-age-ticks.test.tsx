@@ -18,8 +18,9 @@ afterEach(() => vi.useRealTimers());
 const advance = (ms: number) => act(async () => vi.advanceTimersByTimeAsync(ms));
 const ageOf = (replicaId: string) => {
   const row = screen.getAllByTestId("replica-row").find((r) => r.dataset.replicaId === replicaId)!;
-  const age = /#\d+ · (\d+) ms ago/.exec(row.querySelector('[data-testid="heartbeat"]')?.textContent ?? "");
-  return age ? Number(age[1]) : undefined;
+  // In seconds, as the Keys tab's silence ("#2 · 16.0 s ago"), read back in ms.
+  const age = /^#\d+ · (\d+\.\d) s ago$/.exec(row.querySelector('[data-testid="heartbeat"]')?.textContent ?? "");
+  return age ? Math.round(Number(age[1]) * 1000) : undefined;
 };
 
 it("a silent claimant's heartbeat age grows with no doc change, as its claim's silence does", async () => {
