@@ -91,7 +91,9 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         ? `${name(entry.replicaId)}'s heartbeat lapsed on ${what}: silent for ${Math.round(entry.silentMs)} ms`
         : `${name(entry.replicaId)}'s claim on ${what} went stale: ${describeReason(entry.reason)}`;
     case "takeover":
-      return `${name(entry.to)} took over ${what} from ${name(entry.from)} after ${Math.round(entry.afterMs)} ms: ${describeReason(entry.reason)}`;
+      // The claimant's silence is what the takeover waited for only when the lease ran out: after a
+      // released lock or a goodbye it came at once, and "after 2523 ms: lock released" read as a wait.
+      return `${name(entry.to)} took over ${what} from ${name(entry.from)}${entry.reason === "lease-silence" ? ` after ${Math.round(entry.afterMs)} ms` : ""}: ${describeReason(entry.reason)}`;
     case "replaced":
       return `${name(entry.to)}'s claim replaced ${name(entry.from)}'s on ${what} (rev ${entry.rev}) while this store still judged it live: the reason is not known here (both claimed at once, or ${name(entry.to)} judged it stale first)`;
     case "result":

@@ -82,7 +82,7 @@ export const CrashARealTab: Story = {
     await expectNarrated(
       canvasElement,
       // A crash says no goodbye: no pagehide marks the claim abandoned nor withdraws presence.
-      new RegExp(`^${other} took over /api/report from ${claimant} after \\d+ ms: lock released$`),
+      new RegExp(`^${other} took over /api/report from ${claimant}: lock released$`),
     );
     const survivor = tabWindow(canvasElement, other)!;
     // The survivor's requests were its own real fetches, through the service worker.
@@ -153,7 +153,7 @@ export const ReloadARealTab: Story = {
     await expectNarrated(canvasElement, new RegExp(`^${claimant}'s request was aborted at the host$`));
     await expectNarrated(
       canvasElement,
-      new RegExp(`^${other} took over /api/report from ${claimant} after \\d+ ms: abandoned by its page$`),
+      new RegExp(`^${other} took over /api/report from ${claimant}: abandoned by its page$`),
     );
     await expectNarrated(canvasElement, /^2 host requests: 1 aborted by \w, 1 by \w$/);
     await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");

@@ -70,6 +70,9 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
       ["takeover", "lock-released"],
     ]);
     expect(model.timeline.entries()[0]).toMatchObject({ type: "takeover", from: a.replicaId, to: b.replicaId });
+    // At once on the lock's release: no "after N ms", which was A's silence, read as a wait.
+    const names = (id: string) => (id === a.replicaId ? "A" : "B");
+    expect(describeEntry(model.timeline.entries()[0]!, names)).toBe(`B took over ${LABEL} from A: lock released`);
     expect(model.timeline.entries({ replicaId: a.replicaId })).toHaveLength(4);
     expect(model.timeline.entries({ key: "other" })).toEqual([]);
     model.destroy();
