@@ -60,7 +60,8 @@ export function ReplicasTable({
                 {/* In seconds, as the Keys tab's silence of the same replica's claims. */}
                 {r.heartbeat !== undefined && r.heartbeatAgeMs !== undefined && <> · {seconds(r.heartbeatAgeMs + ran)} ago</>}
               </td>
-              <td style={styles.td}>
+              {/* The count and its button as one: squeezed, the button wrapped under the count. */}
+              <td style={{ ...styles.td, whiteSpace: "nowrap" }}>
                 {r.claims}{" "}
                 <button type="button" style={styles.button} onClick={() => onShowKeys(r.replicaId)} aria-label={`Keys of ${r.replicaId}`}>
                   keys

@@ -6,6 +6,7 @@ import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
 import { FakeLocks } from "../sim/fake-locks.ts";
 import { internalsOf } from "../src/internals.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, narration, verdict, WAIT } from "./support/play.ts";
+import { expectOneLine } from "./support/layout.ts";
 import { PaneRow, ReplicaPane } from "./support/panes.tsx";
 import { linkedAwareness } from "../test/devtools/awareness.ts";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
@@ -262,5 +263,7 @@ export const AbortedWhenTheWaiterCrashes: Story = {
     await userEvent.click(canvas.getByRole("tab", { name: /^Replicas/ }));
     const rowB = canvasElement.querySelector<HTMLElement>('[data-testid="replica-row"][data-replica-id="replica-b"]');
     await expect(rowB && within(rowB).getByTestId("present")).toHaveTextContent(/^absent: lock released/);
+    // Each replica's claim count and its "keys" button read as one (the button wrapped under its count).
+    for (const button of canvas.getAllByRole("button", { name: /^Keys of / })) expectOneLine(button.closest("td")!, "a replica's claims");
   },
 };
