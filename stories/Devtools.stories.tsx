@@ -97,7 +97,11 @@ function HolderHistory({ store, awareness }: { store: SharedFetchStore; awarenes
     <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 13 }} data-testid="holders-seen" data-value={history}>
       {/* In words and with arrows: "no key > none > replica-a > none" read as comparisons of unnamed values. */}
       Holders of the key seen by Replica A&apos;s panel, in order:{" "}
-      {seen.current.map((h) => (h === "no key" ? "no key yet" : h === "none" ? "nobody" : h)).join(" → ") /* eslint-disable-line react-hooks/refs */}
+      {
+        seen.current
+          .map((h) => (h === "no key" ? "no key yet" : h === "none" ? "nobody" : h))
+          .join(" → ") /* eslint-disable-line react-hooks/refs */
+      }
     </p>
   );
 }
@@ -210,7 +214,9 @@ export const ClaimThenResult: Story = {
     const holders = history.filter((h) => h !== "no key" && h !== "none");
     expect([["replica-a"], ["replica-b"]]).toContainEqual(holders);
     await expect(history.at(-1)).toBe("none");
-    await expect(canvas.getByTestId("holders-seen")).toHaveTextContent(/^Holders of the key seen by Replica A's panel, in order: (no key yet → )?(nobody → )?replica-[ab] → nobody$/);
+    await expect(canvas.getByTestId("holders-seen")).toHaveTextContent(
+      /^Holders of the key seen by Replica A's panel, in order: (no key yet → )?(nobody → )?replica-[ab] → nobody$/,
+    );
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
     const { paneA, paneB } = await findPanes(canvasElement);
     const shown = within(paneA).getByTestId("data").textContent;

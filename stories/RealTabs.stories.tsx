@@ -151,10 +151,7 @@ export const ReloadARealTab: Story = {
     // The reload let go of its request: aborted at the host by its own page, not lost as in a crash.
     // (its page marked the claim abandoned at pagehide: the survivor's store took it over for that)
     await expectNarrated(canvasElement, new RegExp(`^${claimant}'s request was aborted at the host$`));
-    await expectNarrated(
-      canvasElement,
-      new RegExp(`^${other} took over /api/report from ${claimant}: abandoned by its page$`),
-    );
+    await expectNarrated(canvasElement, new RegExp(`^${other} took over /api/report from ${claimant}: abandoned by its page$`));
     await expectNarrated(canvasElement, /^2 host requests: 1 aborted by \w, 1 by \w$/);
     await expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1");
     // The reloaded tab is a new replica, which joined the survivor's request rather than sending its own.

@@ -78,7 +78,10 @@ type PageTarget = {
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   requireDoc("connectTabs", doc);
   requireOptions("connectTabs", opts, "{ name, indexeddb?, persisted?, snapshotBytes?, locks? }");
-  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0, locks: 0 } satisfies Record<keyof TabsOptions, 0>);
+  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0, locks: 0 } satisfies Record<
+    keyof TabsOptions,
+    0
+  >);
   requireNonEmptyString("connectTabs", "name", opts.name);
   requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
   requireOptionalBoolean("connectTabs", "persisted", opts.persisted);

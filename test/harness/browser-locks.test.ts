@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 import { browserLocks } from "./browser-locks.ts";
 
 /** A lock held until the returned `release` is called; `granted` resolves with what the callback got. */
-function hold(locks: ReturnType<typeof browserLocks>, name: string, options: Parameters<ReturnType<typeof browserLocks>["request"]>[1] = {}) {
+function hold(
+  locks: ReturnType<typeof browserLocks>,
+  name: string,
+  options: Parameters<ReturnType<typeof browserLocks>["request"]>[1] = {},
+) {
   let release!: () => void;
   let granted!: (lock: unknown) => void;
   const grant = new Promise<unknown>((resolve) => (granted = resolve));
@@ -41,7 +45,13 @@ describe("browserLocks: Web Locks as the spec grants them", () => {
     const ex = hold(locks, "x");
     const s3 = hold(locks, "x", { mode: "shared" });
     const got: string[] = [];
-    for (const [tag, h] of [["s1", s1], ["s2", s2], ["ex", ex], ["s3", s3]] as const) void h.grant.then(() => got.push(tag));
+    for (const [tag, h] of [
+      ["s1", s1],
+      ["s2", s2],
+      ["ex", ex],
+      ["s3", s3],
+    ] as const)
+      void h.grant.then(() => got.push(tag));
     await flush();
     expect(got).toEqual(["s1", "s2"]);
     s1.release();

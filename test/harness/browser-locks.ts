@@ -23,11 +23,12 @@ export function browserLocks(extra: string[] = []) {
   const queue: Request[] = [];
 
   const grantable = (r: Pick<Request, "name" | "mode">, ahead: Request[]): boolean =>
-    !ahead.some((q) => q.name === r.name) && ![...held].some((h) => h.name === r.name && (r.mode === "exclusive" || h.mode === "exclusive"));
+    !ahead.some((q) => q.name === r.name) &&
+    ![...held].some((h) => h.name === r.name && (r.mode === "exclusive" || h.mode === "exclusive"));
 
   /** Grants, per name, the requests at the head of the queue that can be granted now. */
   const process = (): void => {
-    for (let i = 0; i < queue.length; ) {
+    for (let i = 0; i < queue.length;) {
       const r = queue[i]!;
       if (!grantable(r, queue.slice(0, i))) i += 1;
       else {

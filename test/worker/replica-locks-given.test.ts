@@ -93,7 +93,10 @@ it("a standby promoted cold starts its tabs' sync over on the LockManager its op
   const config = { name, identity: "anonymous", browserId: "b1" };
   // The lock the standby watches, held by a realm that dies before the standby's first sync ends;
   // and a frozen tab of the name that never answers, so that the sync waits its whole bound.
-  for (const [realm, held] of [["holder", "watched"], ["frozen", `${TAB_LOCK_PREFIX}${name}#frozen`]] as const)
+  for (const [realm, held] of [
+    ["holder", "watched"],
+    ["frozen", `${TAB_LOCK_PREFIX}${name}#frozen`],
+  ] as const)
     await new Promise<void>((granted) => void locks.forTab(realm).request(held, {}, () => new Promise(() => granted())));
   const given = recording(locks.forTab(`${name}:1`));
   const standby = replicaWith(given.locks, `${name}:1`, host);
