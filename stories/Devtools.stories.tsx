@@ -93,15 +93,11 @@ function HolderHistory({ store, awareness }: { store: SharedFetchStore; awarenes
   const holder = row ? (row.claim?.replicaId ?? "none") : "no key";
   if (seen.current.at(-1) !== holder) seen.current.push(holder); // eslint-disable-line react-hooks/refs
   const history = seen.current.join(" > "); // eslint-disable-line react-hooks/refs
+  const words = seen.current.map((h) => (h === "no key" ? "no key yet" : h === "none" ? "nobody" : h)).join(" → "); // eslint-disable-line react-hooks/refs
   return (
     <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 13 }} data-testid="holders-seen" data-value={history}>
       {/* In words and with arrows: "no key > none > replica-a > none" read as comparisons of unnamed values. */}
-      Holders of the key seen by Replica A&apos;s panel, in order:{" "}
-      {
-        seen.current
-          .map((h) => (h === "no key" ? "no key yet" : h === "none" ? "nobody" : h))
-          .join(" → ") /* eslint-disable-line react-hooks/refs */
-      }
+      Holders of the key seen by Replica A&apos;s panel, in order: {words}
     </p>
   );
 }
