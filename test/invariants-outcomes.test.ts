@@ -358,8 +358,9 @@ describe("invariant 7, the other order: a failing duplicate's error home first d
     await tick();
     c.net.heal();
     await tick();
-    await expect(until(pa)).resolves.toMatchObject({ status: "error" });
-    await expect(until(pb)).resolves.toMatchObject({ status: "error" });
+    // The duplicate's error answers both waits; a's snapshot stays pending: its own request runs on.
+    await expect(until(pa)).resolves.toMatchObject({ status: "pending", error: { status: 429 }, claim: { mine: true } });
+    await expect(until(pb)).resolves.toMatchObject({ status: "error", error: { status: 429 } });
     expect(fromA.aborted).toBe(false); // still running for a's pane
     fromA.respond(200, { good: true });
     await tick();

@@ -33,7 +33,9 @@ export function deriveSnapshot(input: SnapshotInputs): Snapshot {
     const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
     view = { replicaId: claim.replicaId, mine, stale: mine ? false : input.isStale(claim) };
     if (claim.failed) view.failed = claim.failed;
-  } else if (localRev !== undefined && localRev > recorded) {
+  } else if (localRev !== undefined && localRev >= recorded && localRev > (result?.rev ?? 0)) {
+    // At the recorded revision too when what is recorded there is an error (a partition's
+    // duplicate that failed first): it does not end our request, whose result replaces it.
     view = { replicaId, mine: true, stale: false };
   }
   const latestIsError = error !== undefined && error.rev > (result?.rev ?? 0);
