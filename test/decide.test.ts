@@ -83,6 +83,17 @@ const table: [string, KeyView, Action][] = [
     { type: "claim", rev: 3 },
   ],
   [
+    "invariants 4, 8: showing a key waits on a live claim at the revision of a duplicate's error (its result replaces it)",
+    view({ listeners: 1, recorded: 1, resultRev: 0, claim: foreign(1, false, 9000) }),
+    { type: "wait", until: 9000 },
+  ],
+  [
+    "the same claim once stale is finished work: nothing to wait on",
+    view({ listeners: 1, recorded: 1, resultRev: 0, claim: foreign(1, true) }),
+    { type: "none" },
+  ],
+  ["a claim at a result's revision is finished work", view({ listeners: 1, recorded: 1, claim: foreign(1, false) }), { type: "none" }],
+  [
     "invariant 8: our own claim left without an attempt (pagehide, then back) is finished",
     view({ listeners: 1, claim: mineClaim(1) }),
     { type: "claim", rev: 1 },

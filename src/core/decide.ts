@@ -136,7 +136,12 @@ export function decide(view: KeyView): Action {
   }
   // Showing a key never starts new work, but our own claim left without an attempt (released
   // on pagehide, then the page came back) is finished like an abandoned one.
-  else if (waiters.length === 0 && !active) return { type: "none" };
+  // A live foreign claim at the revision of the latest error, though, still works (deriveSnapshot):
+  // re-check once it would go stale, and tell the panes that show it pending.
+  else if (waiters.length === 0 && !active)
+    return claim && !claim.mine && !claim.stale && claim.rev === recorded && recorded > view.resultRev
+      ? { type: "wait", until: claim.staleAt }
+      : { type: "none" };
   // Never send a revision this replica already settled again: its outcome was written or lost.
   if (target.rev <= view.settled) target = { type: "claim", rev: view.settled + 1 };
   if (target.rev > MAX_REV) return { type: "resolve", all: true };

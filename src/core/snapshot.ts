@@ -23,22 +23,24 @@ export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord
  * Invariant 8: pending while a claim on unrecorded work stands, a local request runs (a stale
  * claim too: nobody has finished that work) or a caller here waits for unrecorded work; idle only
  * when nothing is claimed, asked for or recorded.
- * A claim at or below the recorded revision is finished work, not pending.
+ * A claim at or below the recorded revision is finished work, not pending — but for a live one at
+ * the revision of the latest outcome when that is an error: a claimant deletes its claim as it
+ * records, so that error is a partition's duplicate's, and the claimant's result will replace it
+ * (invariant 7). So is our own request at that revision.
  */
 export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const { result, error, claim, localRev, replicaId } = input;
   const recorded = recordedRev(result, error);
-  let view: ClaimView | undefined;
-  if (claim && claim.rev > recorded) {
-    const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
-    view = { replicaId: claim.replicaId, mine, stale: mine ? false : input.isStale(claim) };
-    if (claim.failed) view.failed = claim.failed;
-  } else if (localRev !== undefined && localRev >= recorded && localRev > (result?.rev ?? 0)) {
-    // At the recorded revision too when what is recorded there is an error (a partition's
-    // duplicate that failed first): it does not end our request, whose result replaces it.
-    view = { replicaId, mine: true, stale: false };
-  }
   const latestIsError = error !== undefined && error.rev > (result?.rev ?? 0);
+  let view: ClaimView | undefined;
+  if (claim && (claim.rev > recorded || (latestIsError && claim.rev === recorded))) {
+    const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
+    const stale = mine ? false : input.isStale(claim);
+    if (claim.rev > recorded || !(mine || stale)) view = { replicaId: claim.replicaId, mine, stale };
+    if (view && claim.failed) view.failed = claim.failed;
+  }
+  if (!view && localRev !== undefined && localRev >= recorded && localRev > (result?.rev ?? 0))
+    view = { replicaId, mine: true, stale: false };
   const wanted = input.wantedRev !== undefined && input.wantedRev > recorded;
   const status = view || wanted ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
   const snapshot: Snapshot = { status };
