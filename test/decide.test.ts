@@ -107,6 +107,11 @@ const table: [string, KeyView, Action][] = [
   ["still settling: wait for the window", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settling") }), { type: "none" }],
   ["settled and still ours: dispatch", view({ waiters: [1], claim: mineClaim(1), attempt: attempt(1, "settled") }), { type: "dispatch" }],
   [
+    "invariant 4: settled with no claim standing at all (the contest's winner let it go): step back, never send unseen",
+    view({ waiters: [1], attempt: attempt(1, "settled") }),
+    { type: "yield", to: "" },
+  ],
+  [
     "settled but another claim won the race: yield",
     view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }),
     { type: "yield", to: "B" },

@@ -113,6 +113,9 @@ export function decide(view: KeyView): Action {
     }
     // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.
     if (attempt.phase !== "settled") return { type: "none" };
+    // No claim stands at all (a rival's won the contest, then was let go): sent now, our request
+    // would be unseen (invariant 4). Step back; the waiters here claim again.
+    if (!claim) return { type: "yield", to: "" };
     // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won. First at
     // the server, a rival of our revision came later and yields to ours: only a newer revision, or
     // an eager claim (dispatched before either was ordered), outranks it.
