@@ -55,7 +55,8 @@ export class KeyReader {
       result,
       error,
       claim,
-      localRev: gone ? undefined : st.attempt?.rev,
+      // At the revision its outcome will be recorded at: above older outcomes it outran (over).
+      localRev: gone || !st.attempt ? undefined : Math.max(st.attempt.rev, this.over(st) ?? 0),
       // Asked for and not yet claimed by anyone (the store is starting): work is due here, so
       // the key is pending, never "idle" (invariant 8) — with no claimant named, as none exists.
       wantedRev: gone ? undefined : wantedRev(st),
