@@ -61,7 +61,8 @@ for (const [kind, make] of kinds) {
         [1, 503],
         [2, 500],
       ]);
-      expect(delays).toEqual([0, 1]);
+      // Asked first on every failure, the last one too, as TanStack's retryer asks it.
+      expect(delays).toEqual([0, 1, 2]);
       host.auto = () => ({ status: 502, body: "bad gateway" });
       await expect(store.refetch({ url: API }, { retry: false })).resolves.toMatchObject({ status: "error", error: { status: 502 } });
       expect(host.calls).toHaveLength(4);
@@ -126,7 +127,8 @@ describe("resolveRetry: TanStack's values as a policy that crosses a port as dat
     expect(resolveRetry(policy, undefined)).toBe(policy);
     const one = resolveRetry(1, undefined)!;
     const error = { message: "HTTP 503", status: 503 };
-    expect([one.retry(0, error), one.retry(1, error), one.delayMs(0, error), one.delayMs(3, error)]).toEqual([true, false, 1000, 8000]);
+    // The delay is asked with the verdict (TanStack's retryer asks both on every failure), read after it.
+    expect([one.retry(0, error), one.delayMs(0, error), one.retry(3, error), one.delayMs(3, error)]).toEqual([true, 1000, false, 8000]);
   });
 });
 

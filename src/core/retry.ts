@@ -101,10 +101,16 @@ export function tanstackRetry<E>(
     ...(typeof retry === "boolean" ? { retry } : typeof retry === "number" ? { retry: retry === Infinity ? true : retry } : {}),
     ...(delay === exponentialDelay ? { delayMs: "exponential" as const } : typeof delay === "number" ? { delayMs: delay } : {}),
   };
+  // As TanStack's retryer: retryDelay first, on every failure (the last one too), given the error
+  // retry then gets. The pause after it (every caller asks retry first) uses what it said.
+  let ms: number;
   return {
-    retry: (count, error) =>
-      retry === true || (typeof retry === "number" && count < retry) || (typeof retry === "function" && !!retry(count, asError(error))),
-    delayMs: (count, error) => (typeof delay === "function" ? delay(count, asError(error)) : delay),
+    retry: (count, error) => {
+      const e = asError(error);
+      ms = typeof delay === "function" ? delay(count, e) : delay;
+      return retry === true || (typeof retry === "number" && count < retry) || (typeof retry === "function" && !!retry(count, e));
+    },
+    delayMs: () => ms,
     data,
   };
 }

@@ -2,9 +2,10 @@ import { hashKey, type Mutation, type MutationFunctionContext } from "@tanstack/
 import { shownValue } from "../core/errors.ts";
 import { isPlainObject } from "../core/request.ts";
 import { warnUnknownOptions } from "../core/options.ts";
+import type { OutcomeError } from "../core/fetcher.ts";
 import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { asQueryError } from "./shared-error.ts";
+import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
@@ -28,7 +29,11 @@ import { followMutationObservers, showClaimFailures } from "./mutation-failures.
 export function sharedMutationFn<TVariables = void, TData = unknown>(
   store: SharedFetchStore,
   request: (variables: TVariables) => string | SharedRequest,
-  options?: { retry?: RetryOption | undefined; retryDelay?: RetryDelayOption | undefined; leaseMs?: number | undefined },
+  options?: {
+    retry?: RetryOption<SharedFetchError> | undefined;
+    retryDelay?: RetryDelayOption<SharedFetchError> | undefined;
+    leaseMs?: number | undefined;
+  },
 ): (variables: TVariables, context?: MutationFunctionContext) => Promise<TData> {
   requireStore("sharedMutationFn", store);
   if (options != null && typeof options !== "object")
@@ -48,6 +53,13 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       : typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay < Infinity)
         ? 0
         : retryDelay;
+  // The store hands a function its recorded failure, `{ message, status }`: a query's functions get
+  // it as a SharedFetchError, which TanStack's retryer would give useMutation's own too. One per
+  // failure: retryDelay and retry are told of it alike (the store asks both with one object).
+  let last: [OutcomeError, SharedFetchError] | undefined;
+  const asError = (e: OutcomeError) => (last?.[0] === e ? last : (last = [e, new SharedFetchError(e)]))[1];
+  const given = (f: unknown) =>
+    typeof f === "function" ? (n: number, e: OutcomeError) => (f as (n: number, e: SharedFetchError) => unknown)(n, asError(e)) : f;
   // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
   // "request is not a function".
   if (typeof request !== "function")
@@ -65,7 +77,7 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     const repaused = !!mutation && pausedRetry.delete(mutation);
     const naming = again ? repaused : !!mutation && (mutation.state.submittedAt < made || pausedFirst.has(mutation));
     if (naming) names.set(mutation!, callIdOf(mutation!, context!));
-    const opts = { retry: count, retryDelay: delay, leaseMs };
+    const opts = { retry: given(count) as RetryOption | undefined, retryDelay: given(delay) as RetryDelayOption | undefined, leaseMs };
     let stop: (() => void) | undefined;
     try {
       const req = toRequest(request(variables));

@@ -93,7 +93,7 @@ describe("per-key retry defaults (README: `retry` and `retryDelay` … else the 
     expect(error).toBeInstanceOf(SharedFetchError);
     expect((error as SharedFetchError).status).toBe(503);
     expect(c.host.calls).toHaveLength(2); // 1 attempt + 1 retry (not the global 3)
-    expect(delays).toEqual([0]);
+    expect(delays).toEqual([0, 1]); // on each failure, the last one too, as TanStack's retryer asks it
     // Another key keeps the global defaults: 1 + 3 attempts.
     const other = `${URL_A}/other`;
     await client.fetchQuery(sharedQueryOptions(store, other)).catch(() => {});
@@ -106,7 +106,7 @@ describe("per-key retry defaults (README: `retry` and `retryDelay` … else the 
 });
 
 describe("a retry spread over sharedQueryOptions (`{ ...items, retry }`) runs in the claim too (README: TanStack itself is passed `retry: false`)", () => {
-  it("useQuery({ ...items, retry: 1 }): one attempt and one retry at the host, failureCount 1 during the retry and 2 with the error (as TanStack counts), the client's retryDelay function called once, by the claim only", async () => {
+  it("useQuery({ ...items, retry: 1 }): one attempt and one retry at the host, failureCount 1 during the retry and 2 with the error (as TanStack counts), the client's retryDelay function called on each failure (the last too, as TanStack's retryer calls it), by the claim only", async () => {
     const c = cluster(1, { settleMs: 0 });
     const store = c.stores[0]!;
     c.host.auto = () => ({ status: 503, body: "busy" });
@@ -125,7 +125,7 @@ describe("a retry spread over sharedQueryOptions (`{ ...items, retry }`) runs in
     );
     await waitFor(() => expect(seen.at(-1)!.error).toBeInstanceOf(SharedFetchError));
     expect(c.host.calls).toHaveLength(2);
-    expect(delays).toEqual([0]);
+    expect(delays).toEqual([0, 1]); // on each failure, the last one too, as TanStack's retryer asks it
     expect([...new Set(seen.map((s) => s.failureCount))]).toEqual([0, 1, 2]);
   });
 });
