@@ -109,7 +109,7 @@ const inClaim = () => false;
  * `useInfiniteQuery` options (the v5 `infiniteQueryOptions` idiom) whose pages are each a request
  * shared by every tab and device: `request(pageParam)` gives a page's request, asked through the
  * store as `sharedQueryOptions` asks its one, so K tabs loading the same page send one request.
- * A mount, focus, poll or `fetchNextPage` takes a page any replica recorded within the staleTime
+ * A mount, focus, poll, `fetchNextPage` or `fetchPreviousPage` takes a page any replica recorded within the staleTime
  * (the poll's interval for a polled query); `refetch()`, `refetchQueries` and `invalidateQueries`
  * ask every page anew, past a request already in flight, as TanStack refetches every page. `retry`
  * and `retryDelay` run in each page's claim. Bad input (an invalid URL for a page) becomes the
