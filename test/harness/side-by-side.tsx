@@ -23,6 +23,10 @@ export type SideBySideServer = {
   failing: boolean;
   /** While an array, answers wait in it until the test calls them. */
   held: (() => void)[] | null;
+  /** While set, a path it gives a status (not 0) for is answered with that status. */
+  statusOf: ((path: string) => number) | null;
+  /** While true, the body leaves out the count: every answer to a path is the same. */
+  same: boolean;
   reset(): void;
   close(): Promise<void>;
 };
@@ -35,11 +39,15 @@ function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
     seen: [] as string[],
     failing: false,
     held: null as (() => void)[] | null,
+    statusOf: null as ((path: string) => number) | null,
+    same: false,
     reset: () => {
       s.seen.length = 0;
       counts.clear();
       s.failing = false;
       s.held = null;
+      s.statusOf = null;
+      s.same = false;
     },
     listen: async () => {
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -52,8 +60,10 @@ function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
     s.seen.push(path);
     const n = (counts.get(path) ?? 0) + 1;
     counts.set(path, n);
-    if (s.failing) return void res.writeHead(500).end("down");
-    const answer = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ path, n }));
+    const status = s.failing ? 500 : (s.statusOf?.(path) ?? 0);
+    if (status) return void res.writeHead(status).end("down");
+    const body = s.same ? { path } : { path, n };
+    const answer = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     if (s.held) s.held.push(answer);
     else answer();
   });
