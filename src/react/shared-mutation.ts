@@ -1,9 +1,9 @@
-import { hashKey, type Mutation, type MutationFunctionContext } from "@tanstack/react-query";
+import { hashKey, onlineManager, type Mutation, type MutationFunctionContext } from "@tanstack/react-query";
 import { shownValue } from "../core/errors.ts";
 import { isPlainObject } from "../core/request.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import type { OutcomeError } from "../core/fetcher.ts";
-import type { RetryDelayOption, RetryOption } from "../core/retry.ts";
+import { pausingWhileOffline, resolveRetry, type OnlineSource, type RetryDelayOption, type RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
 import { unwrap } from "./shared-query-options.ts";
@@ -77,9 +77,16 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
     const repaused = !!mutation && pausedRetry.delete(mutation);
     const naming = again ? repaused : !!mutation && (mutation.state.submittedAt < made || pausedFirst.has(mutation));
     if (naming) names.set(mutation!, callIdOf(mutation!, context!));
-    const opts = { retry: given(count) as RetryOption | undefined, retryDelay: given(delay) as RetryDelayOption | undefined, leaseMs };
     let stop: (() => void) | undefined;
     try {
+      // Refused here as the store refuses it (a SharedFetchError naming it); outside networkMode
+      // "always", a retry waits while onlineManager says offline, as useMutation's own retryer
+      // waits: an offline browser's failures neither use up the retries nor end in an error.
+      const policy = resolveRetry(given(count), given(delay));
+      const opts = {
+        retry: policy && mutation?.options.networkMode !== "always" ? pausingWhileOffline(policy, online) : policy,
+        leaseMs,
+      };
       const req = toRequest(request(variables));
       const callId = mutation && names.get(mutation);
       // The first ask after a pause joins the tab that sent it or takes its recorded outcome;
@@ -97,6 +104,8 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
   };
   return fn;
 }
+
+const online: OnlineSource = { isOnline: () => onlineManager.isOnline(), subscribe: (listener) => onlineManager.subscribe(listener) };
 
 /** The mutation each of TanStack's contexts was found to be, the mutations found, and each named one's name. */
 const calls = new WeakMap<MutationFunctionContext, Mutation | undefined>();
