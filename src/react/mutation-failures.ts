@@ -35,10 +35,12 @@ export function followMutationObservers(): void {
  * While a call waits on its request, each failure the claim retries (sharedMutationFn's `retry`, in
  * this tab's claim or in another's that the call joined) shows in the call's `failureCount` and
  * `failureReason`, as TanStack's retryer shows useMutation's own retries; the error then counts
- * every attempt. Before, both read 0 until the error, which counted 1. Read on the store's
- * inspection notices, never by subscribing: a subscriber of a key takes over work another replica
- * abandoned there, and would send again a dead tab's POST. Not in a SharedWorker tab (`hears`),
- * whose notices would have the worker send its whole inspection while the call waits. Returns the stop.
+ * every attempt. Before, both read 0 until the error, which counted 1. A tab with a replica of its
+ * own reads on the store's inspection notices, not by subscribing: a subscriber of a key takes over
+ * work another replica abandoned there, and would send again a dead tab's POST. A SharedWorker tab
+ * (`hears`) subscribes, only while the call waits: its notices would have the worker send its whole
+ * inspection, and the worker's store, where the call's own ask waits, takes over nothing more for
+ * the subscription while that ask stands. Returns the stop.
  */
 export function showClaimFailures(
   store: SharedFetchStore,
@@ -47,9 +49,9 @@ export function showClaimFailures(
   client: QueryClient,
 ): (() => void) | undefined {
   const extras = store as Partial<SharedFetchStoreExtras>;
-  if (extras.hears || !extras.onInspect) return undefined;
+  if (!extras.onInspect) return undefined;
   let shown = "";
-  return extras.onInspect.call(store, () => {
+  return (extras.hears ? store.subscribe.bind(store, req) : extras.onInspect.bind(store))(() => {
     let failed: ClaimView["failed"];
     try {
       failed = store.snapshot(req).claim?.failed;
