@@ -4,16 +4,17 @@
  * beside a plain query or mutation function over fetch, against a real HTTP server on 127.0.0.1
  * that answers a path's status (`/…/404` a 404, `/…/500` a 500): each renders the same states.
  */
-import { MutationCache, QueryCache, QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { focusManager, MutationCache, QueryCache, QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useState } from "react";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SharedFetchError, sharedMutationFn, sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { Boundary } from "../harness/boundary.tsx";
 import { app } from "../harness/render-app.tsx";
 import { sideBySideServerForFile, text, twoTabs } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
+afterEach(() => void focusManager.setFocused(undefined));
 
 /** The status a path asks for (its last segment, when a number), else 200 from the harness's server. */
 const statusOf = (path: string) => Number(path.split("/").at(-1)) || 0;
@@ -228,5 +229,36 @@ describe("cancelQueries, removeQueries, structuralSharing", () => {
     await waitFor(() => expect(seen.map((s) => s.length)).toEqual([1, 1, 1, 1]));
     await act(() => client.refetchQueries());
     await waitFor(() => expect(seen.map((s) => s.length)).toEqual([2, 2, 1, 1]));
+  });
+});
+
+// README ("Retries run inside the claim"): by design, the claimant's retries go on in a hidden tab,
+// which still serves the tabs and devices waiting on its claim; TanStack's retryer pauses its own.
+describe("retries in a tab that loses focus", () => {
+  it("a query's retries go on in the claim where plain useQuery's pause until the tab is focused again", async () => {
+    const [a] = twoTabs();
+    server.statusOf = statusOf;
+    const blurAtFirstRetry = (n: number) => (n === 0 && focusManager.setFocused(false), 5);
+    const shown: string[] = ["", ""];
+    function Pane({ which }: { which: 0 | 1 }) {
+      const q = useQuery(both(a, "/focus/503", { retry: 2, retryDelay: blurAtFirstRetry, refetchOnWindowFocus: false })[which] as never);
+      shown[which] = `${q.status} ${q.fetchStatus}`;
+      return null;
+    }
+    render(
+      app(
+        a,
+        <>
+          <Pane which={0} />
+          <Pane which={1} />
+        </>,
+      ),
+    );
+    const sent = () => ["/s/focus/503", "/p/focus/503"].map((p) => server.seen.filter((s) => s === p).length);
+    await waitFor(() => expect(shown).toEqual(["error idle", "pending paused"]));
+    expect(sent()).toEqual([3, 1]);
+    act(() => focusManager.setFocused(true));
+    await waitFor(() => expect(shown).toEqual(["error idle", "error idle"]));
+    expect(sent()).toEqual([3, 3]);
   });
 });
