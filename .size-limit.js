@@ -115,7 +115,11 @@ export default [
   // Raised by 0.5 KiB with a claim's failed attempts told to every tab joined to it (records.ts,
   // claim-failures.ts) and TanStack's Query devtools' Refetch, Trigger Loading and Trigger Error
   // on a shared query doing what they do on a plain one (demand.ts, push.ts): 38.48 → 38.91 kB.
-  row("store + useSharedFetch", main, hook, "38.5 KiB"),
+  // Raised by 0.5 KiB with pending shown truthfully over an error recorded at or above the revision
+  // a request in flight will record at (snapshot.ts, key-reader.ts), a dispatch that steps back when
+  // no claim stands (decide.ts) and retry functions called as TanStack's retryer calls them
+  // (retry.ts): 39.29 → 39.40 kB.
+  row("store + useSharedFetch", main, hook, "39 KiB"),
   // Raised by 0.5 KiB with the freshness judgment of asks made while the store starts (waiters.ts,
   // 33.37 kB; the connectPeers, connectBrowser and worker rows 37.38, 43.18 and 39.98 kB, raised
   // likewise).
