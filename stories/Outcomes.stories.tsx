@@ -232,7 +232,7 @@ function IdempotentPostScenario({ leaseMs }: Args) {
   const asked = useAsked(world.host, "A");
   const done = (ctx: VerdictContext) =>
     settledWithData(ctx, ORDER, 2)
-      ? "The POST was sent twice (a takeover), with one Idempotency-Key: the host placed one order and replayed its answer."
+      ? "The POST was sent twice (a takeover), with one Idempotency-Key: the host placed one order and replayed its answer; the first answer home was recorded, the other dropped."
       : undefined;
   return (
     <ScenarioFrame world={world} request={(i) => (i === 0 || asked ? ORDER : null)} verdict={done}>
@@ -251,7 +251,7 @@ export const IdempotentPost: Story = {
     docs: {
       description: {
         story:
-          "Invariant 12. A non-idempotent request carries an Idempotency-Key stable per key and revision. A takeover keeps the revision, so B's duplicate POST carries A's key, and a host that honours the header (IETF httpapi draft) drops the duplicate's side effect. The POSTs are real fetches to /api/orders, answered through Mock Service Worker: the header is read from the request as sent.",
+          "Invariant 12. A non-idempotent request carries an Idempotency-Key stable per key and revision. A takeover keeps the revision, so B's duplicate POST carries A's key, and a host that honours the header (IETF httpapi draft) drops the duplicate's side effect. Here the host holds B's duplicate until A's POST is answered and gives it the same answer (order #1), so both answers arrive together. Writebacks are gated on key and revision (invariant 6): the first answer home is written, and the other replica, seeing that result at its own revision, stops its request and drops its answer unread (or, had the answer already come home, writes nothing); the timeline says which replica did which. The POSTs are real fetches to /api/orders, answered through Mock Service Worker: the header is read from the request as sent.",
       },
     },
   },
@@ -264,6 +264,17 @@ export const IdempotentPost: Story = {
     await expect(keys[0]).not.toBe("none");
     await expect(keys[1]).toBe(keys[0]);
     await expect(narration(canvasElement).filter((l) => /^host placed order/.test(l))).toEqual(["host placed order #1"]);
+    // Both answers arrive at once: the timeline says which was written and what became of the other (invariant 6).
+    await waitFor(() => {
+      const lines = narration(canvasElement);
+      const writer = lines.map((l) => /^(A|B) wrote the result of POST \/api\/orders \(rev 1/.exec(l)?.[1]).find(Boolean);
+      const other = writer === "A" ? "B" : "A";
+      const dropped = new RegExp(
+        `^(${other} stopped its own request for POST /api/orders \\(rev 1\\), its answer unread|${other}'s answer for POST /api/orders \\(rev 1\\) came home second and was not written): ${writer}'s result for rev 1 was recorded first`,
+      );
+      expect(writer).toBeDefined();
+      expect(lines.some((l) => dropped.test(l))).toBe(true);
+    }, WAIT);
     await waitFor(() => {
       for (const pane of [paneA, paneB]) expect(within(pane).getByTestId("data")).toHaveTextContent('"order": 1');
     }, WAIT);

@@ -64,7 +64,7 @@ export function createWorldTimeline(n: Narration): WorldTimeline {
         if (fresh.length) seen = fresh[0]!.seq;
         for (const e of fresh.reverse()) tell(store.replicaId, e);
       };
-      const offs = [model.subscribe(read), narrateOwnRequestGoesOn(n, name, store)];
+      const offs = [model.subscribe(read), narrateOwnRequestGoesOn(n, name, store), narrateSecondHome(n, name, store)];
       read();
       live.set(store.replicaId, () => {
         for (const off of offs) off();
@@ -105,4 +105,26 @@ function narrateOwnRequestGoesOn(n: Narration, name: string, store: SharedFetchS
     }
   };
   return store.onInspect(() => look(store.inspect()));
+}
+
+/**
+ * "A stopped its own request for POST /api/orders (rev 1), its answer unread: B's result for rev 1
+ * was recorded first": after a takeover both copies run, the first one home is written and the other
+ * is dropped (invariant 6). The doc shows only the written one, and the dropped copy releases no
+ * claim (the claim is the other's): without this line a reader of "host answered A" never learns
+ * what became of A's answer. A store-side line, from the store's own events.
+ */
+function narrateSecondHome(n: Narration, name: string, store: SharedFetchStoreWithExtras): () => void {
+  return store.onEvent((e) => {
+    const dropped = e.type === "aborted" && e.reason === "superseded";
+    if (!dropped && !(e.type === "settled" && !e.written)) return;
+    const row = store.inspect().keys.find((k) => k.key === e.key);
+    const first = row?.result ?? row?.error;
+    const what = `${first === row?.result ? "result" : "error"} for rev ${first?.rev ?? e.rev}`;
+    const whose = first?.by !== undefined ? `${n.nameOf(first.by)}'s ${what}` : `a ${what}`;
+    const text = dropped
+      ? `${name} stopped its own request for ${pathOf(row?.label)} (rev ${e.rev}), its answer unread: ${whose} was recorded first (the first one home counts)`
+      : `${name}'s answer for ${pathOf(row?.label)} (rev ${e.rev}) came home second and was not written: ${whose} was recorded first (the first one home counts)`;
+    n.add({ text, replica: name, key: e.key });
+  });
 }
