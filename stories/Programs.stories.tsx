@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { QueryClientProvider } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useId, useRef, useState, useSyncExternalStore } from "react";
 import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchProvider, useProgram } from "../src/index.ts";
 import { Host } from "../sim/host.ts";
@@ -94,6 +94,15 @@ function ProgramScenario({ delayMs, depth }: Args) {
     });
   };
   const url = choice === null ? null : entry(choice);
+  const store = world.replicas[0]!.store;
+  const whyId = useId();
+  const status = useSyncExternalStore(
+    (listener) => (url === null ? () => {} : store.subscribeProgram({ url }, listener)),
+    () => (url === null ? null : store.programSnapshot({ url }).status),
+  );
+  // Cancel aborts a resolution in flight: with nothing running it would only hide a loaded program.
+  const cancelWhy =
+    choice === null ? "cancelled: no program is shown" : status === "pending" ? undefined : `nothing to cancel: ${choice} is not resolving`;
   const done = ({ world: w, host }: VerdictContext) => {
     if (path.map(String).join(" ") !== "v1 v2 null v1") return undefined;
     const snap = w.replicas[0]!.store.programSnapshot({ url: entry("v1") });
@@ -115,9 +124,14 @@ function ProgramScenario({ delayMs, depth }: Args) {
           <button type="button" onClick={() => choose("v2")} disabled={choice === "v2"}>
             Show v2 (hung dependency)
           </button>
-          <button type="button" onClick={() => choose(null)} disabled={choice === null}>
+          <button type="button" onClick={() => choose(null)} disabled={!!cancelWhy} title={cancelWhy} aria-describedby={cancelWhy ? whyId : undefined}>
             Cancel
           </button>
+          {cancelWhy ? (
+            <span id={whyId} data-testid="cancel-why" style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, color: "#555" }}>
+              {cancelWhy}
+            </span>
+          ) : null}
         </>
       }
     />
@@ -143,7 +157,7 @@ export const HungDependencyCancelled: Story = {
     docs: {
       description: {
         story:
-          "Invariants 8 and 11 for useProgram. v1, a deep chain of modules, resolves. v2's deepest module imports from a dependency host that never answers: v2 stays pending (truthfully), not 'done, nothing here'. Cancel aborts the hung request at the host — cancellation reaches every request of a resolution, which the seed's resolver never did — and returning to v1 shows its stored program without fetching again.",
+          "Invariants 8 and 11 for useProgram. v1, a deep chain of modules, resolves. v2's deepest module imports from a dependency host that never answers: v2 stays pending (truthfully), not 'done, nothing here'. Cancel (offered only while a program resolves; greyed otherwise, saying why) aborts the hung request at the host — cancellation reaches every request of a resolution, which the seed's resolver never did — and returning to v1 shows its stored program without fetching again.",
       },
     },
   },
@@ -154,18 +168,25 @@ export const HungDependencyCancelled: Story = {
     await waitFor(() => expect(pane).toHaveAttribute("data-status", "success"), WAIT);
     await expect(within(pane).getByTestId("files").textContent?.split(", ")).toHaveLength(modules);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(`host requests: ${modules}`);
+    // Cancel aborts a resolution in flight; v1 resolved, there is nothing to cancel, and the button says so.
+    const cancel = canvas.getByRole("button", { name: "Cancel" });
+    await expect(cancel).toBeDisabled();
+    await expect(cancel).toHaveAccessibleDescription("nothing to cancel: v1 is not resolving");
     await userEvent.click(canvas.getByRole("button", { name: "Show v2 (hung dependency)" }));
     // v2 walks its chain down to the hung dependency: every module of v2, then /deps/left-pad.ts.
     await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(`host requests: ${2 * modules + 1}`), WAIT);
     await waitFor(() => expect(canvas.getByTestId("host-in-flight")).toHaveTextContent("in flight: 1"), WAIT);
     await expect(pane).toHaveAttribute("data-status", "pending");
-    await userEvent.click(canvas.getByRole("button", { name: "Cancel" }));
+    await expect(cancel).toBeEnabled();
+    await userEvent.click(cancel);
+    await expect(cancel).toHaveAccessibleDescription("cancelled: no program is shown");
     await waitFor(() => expect(canvas.getByTestId("host-aborted")).toHaveTextContent("aborted: 1"), WAIT);
     await userEvent.click(canvas.getByRole("button", { name: "Show v1" }));
     await expect(await verdict(canvasElement)).toMatch(/no new request/);
     await expect(pane).toHaveAttribute("data-status", "success");
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(`host requests: ${2 * modules + 1}`);
     await expectNarrated(canvasElement, /^A's request was aborted at the host$/);
+    await expect(cancel).toBeDisabled();
     await expect(pane).toHaveAttribute("data-lied", "false");
   },
 };
