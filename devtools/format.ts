@@ -22,6 +22,9 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** "1.5 s": a wait or an age a reader compares across the panel (clock times keep their ms: formatTime). */
+export const inSeconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
 export function formatTime(at: number): string {
   const d = new Date(at);
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");

@@ -1,4 +1,4 @@
-import { formatBytes, shortId, unnamedKey } from "./format.ts";
+import { formatBytes, inSeconds, shortId, unnamedKey } from "./format.ts";
 import type { StaleReason } from "./core.ts";
 
 /**
@@ -78,7 +78,7 @@ export function describeReason(reason: StaleReason): string {
   return REASONS[reason];
 }
 
-/** One sentence per entry, e.g. "B took over GET /api/report from A after 812 ms: lease silence". */
+/** One sentence per entry, e.g. "B took over GET /api/report from A after 0.8 s: lease silence". */
 export function describeEntry(entry: TimelineEntry, name: (replicaId: string) => string = shortId): string {
   const what = entry.label ?? (entry.key !== undefined ? unnamedKey(entry.key) : "the doc");
   switch (entry.type) {
@@ -88,12 +88,13 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
         : `${name(entry.replicaId)} claimed ${what} (rev ${entry.rev})`;
     case "stale":
       return entry.reason === "lease-silence"
-        ? `${name(entry.replicaId)}'s heartbeat lapsed on ${what}: silent for ${Math.round(entry.silentMs)} ms`
+        ? `${name(entry.replicaId)}'s heartbeat lapsed on ${what}: silent for ${inSeconds(entry.silentMs)}`
         : `${name(entry.replicaId)}'s claim on ${what} went stale: ${describeReason(entry.reason)}`;
     case "takeover":
       // The claimant's silence is what the takeover waited for only when the lease ran out: after a
       // released lock or a goodbye it came at once, and "after 2523 ms: lock released" read as a wait.
-      return `${name(entry.to)} took over ${what} from ${name(entry.from)}${entry.reason === "lease-silence" ? ` after ${Math.round(entry.afterMs)} ms` : ""}: ${describeReason(entry.reason)}`;
+      // In seconds, as the Keys and Replicas tabs give silences and ages ("silent 1.5 s").
+      return `${name(entry.to)} took over ${what} from ${name(entry.from)}${entry.reason === "lease-silence" ? ` after ${inSeconds(entry.afterMs)}` : ""}: ${describeReason(entry.reason)}`;
     case "replaced":
       return `${name(entry.to)}'s claim replaced ${name(entry.from)}'s on ${what} (rev ${entry.rev}) while this store still judged it live: the reason is not known here (both claimed at once, or ${name(entry.to)} judged it stale first)`;
     case "result":

@@ -220,7 +220,7 @@ function staleStory(reason: StaleReason, words: RegExp, why: string): Story {
 
 export const StaleLeaseSilence = staleStory(
   "lease-silence",
-  /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+ ms/,
+  /R's heartbeat lapsed on GET https:\/\/host\.example\/api\/report: silent for \d+\.\d s/,
   "R, on another device, never sends a heartbeat: one lease after the observer first saw the claim, it is stale (silence).",
 );
 export const StaleAbandoned = staleStory(

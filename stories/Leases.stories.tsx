@@ -102,7 +102,7 @@ export const SlowRequestWithoutHeartbeats: Story = {
     const { paneA, paneB } = await findPanes(canvasElement);
     await expect(await verdict(canvasElement, 40_000)).toMatch(/Without heartbeats/);
     await expectRequests(canvasElement, 2);
-    await expectNarrated(canvasElement, /^B took over \/api\/slow from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^B took over \/api\/slow from A after \d+\.\d s: lease silence$/);
     // Taken over mid-request, A does not wait: its own request goes on (invariant 2).
     await expectNarrated(canvasElement, /^A sees B's claim on \/api\/slow; its own request \(rev 1\) goes on$/);
     await expect(narration(canvasElement).filter((line) => /^A sees .* and waits$/.test(line))).toEqual([]);

@@ -166,7 +166,7 @@ export const TeardownAfterTakeover: Story = {
   },
   play: async ({ canvasElement, userEvent }) => {
     const { canvas, paneB } = await findPanes(canvasElement);
-    await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+\.\d s: lease silence$/);
     await userEvent.click(canvas.getByRole("button", { name: "Close Replica A" }));
     await expect(await verdict(canvasElement, 40_000)).toMatch(/B's claim stood/);
     const lines = narration(canvasElement);

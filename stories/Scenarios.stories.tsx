@@ -156,7 +156,7 @@ export const CrashedTab: Story = {
     await expectNarrated(canvasElement, /^A claimed \/api\/report \(rev 1\)$/);
     await expectNarrated(canvasElement, /^A crashed$/);
     await expectNarrated(canvasElement, /^host answered B$/);
-    await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^B took over \/api\/report from A after \d+\.\d s: lease silence$/);
     await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by B$/);
     await expectNoLies([paneB]);
   },
@@ -219,7 +219,7 @@ export const CrashAndReload: Story = {
     ).toEqual(["replica-a", "mine"]);
     // The lease told because nothing else could: the narration says where that is, not a reload in any browser.
     await expectNarrated(canvasElement, /^A2 opened \(a reload of A: .*in a browser without Web Locks.*only A's lease tells it is gone\)$/);
-    await expectNarrated(canvasElement, /^A2 took over \/api\/report from A after \d+ ms: lease silence$/);
+    await expectNarrated(canvasElement, /^A2 took over \/api\/report from A after \d+\.\d s: lease silence$/);
     await expectNarrated(canvasElement, /^2 host requests: 1 lost with A, 1 by A2$/);
     await expectNoLies([paneA2]);
   },

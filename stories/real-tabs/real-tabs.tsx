@@ -230,7 +230,7 @@ function useTakeoverVerdict(world: TabsWorld, leaseMs: number): void {
         const { entries, verdict } = world.narration.getSnapshot();
         if (verdict !== undefined) return;
         for (const e of entries) {
-          const m = /^(\w+) took over .* from (\w+)(?: after \d+ ms)?: (.*)$/.exec(e.text);
+          const m = /^(\w+) took over .* from (\w+)(?: after \d+\.\d s)?: (.*)$/.exec(e.text);
           const crashedAt = m ? world.crashedAt.get(m[2]!) : undefined;
           const reloadedAt = m ? world.reloadedAt.get(m[2]!) : undefined;
           const goneAt = crashedAt ?? reloadedAt;

@@ -1,6 +1,6 @@
 /**
  * A scenario's timeline in words a newcomer reads ("A claimed /api/report (rev 1)", "B took over
- * /api/report from A after 812 ms: lease silence"): the replicas' lines come from the devtools
+ * /api/report from A after 0.8 s: lease silence"): the replicas' lines come from the devtools
  * timeline (world-timeline.ts), the host's from its calls (narrateHost: what the devtools cannot
  * know), the story's own (a crash, a reload), and a verdict when the scenario ends. No React here.
  */

@@ -87,3 +87,19 @@ describe("Timeline: an error entry names its HTTP status once", () => {
     expect(describeEntry(error(message, 503), names)).toContain("(rev 1, HTTP 503): module './chart.ts'");
   });
 });
+
+describe("Timeline: a wait reads in seconds, as the Keys and Replicas tabs give it", () => {
+  const names = (id: string) => id.toUpperCase();
+  const base = { seq: 1, at: 0, key: "k", label: "GET /api/report" } as const;
+
+  // Invariant 3b: the silence a lease measures. The Keys row reads "silent 1.5 s"; the Timeline read "silent for 1501 ms".
+  it("a heartbeat lapse: 'silent for 1.5 s'", () => {
+    const lapse: TimelineEntry = { ...base, type: "stale", replicaId: "a", rev: 1, reason: "lease-silence", silentMs: 1501 };
+    expect(describeEntry(lapse, names)).toBe("A's heartbeat lapsed on GET /api/report: silent for 1.5 s");
+  });
+
+  it("a takeover after lease silence: 'after 0.8 s'", () => {
+    const takeover: TimelineEntry = { ...base, type: "takeover", from: "a", to: "b", rev: 1, reason: "lease-silence", afterMs: 805 };
+    expect(describeEntry(takeover, names)).toBe("B took over GET /api/report from A after 0.8 s: lease silence");
+  });
+});

@@ -49,7 +49,7 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     const takeover = models[1]!.timeline.entries().find((e) => e.type === "takeover")!;
     expect(takeover.type === "takeover" && takeover.afterMs).toBeGreaterThanOrEqual(LEASE);
     const names = (id: string) => (id === a!.replicaId ? "A" : id === b!.replicaId ? "B" : "C");
-    expect(describeEntry(takeover, names)).toMatch(new RegExp(`^B took over ${LABEL} from A after \\d+ ms: lease silence$`));
+    expect(describeEntry(takeover, names)).toMatch(new RegExp(`^B took over ${LABEL} from A after \\d+\\.\\d s: lease silence$`));
     models.forEach((m) => m.destroy());
   });
 
@@ -239,8 +239,8 @@ describe("devtools timeline: the doc's transitions as each panel saw them (no ex
     expect(told(early)).toEqual([
       `A claimed ${LABEL} (rev 1)`,
       `B joined A's request for ${LABEL} (rev 1): sent nothing`,
-      expect.stringMatching(/^A's heartbeat lapsed on .*: silent for \d+ ms$/),
-      expect.stringMatching(new RegExp(`^B took over ${LABEL} from A after \\d+ ms: lease silence$`)),
+      expect.stringMatching(/^A's heartbeat lapsed on .*: silent for \d+\.\d s$/),
+      expect.stringMatching(new RegExp(`^B took over ${LABEL} from A after \\d+\\.\\d s: lease silence$`)),
       `B wrote the result of ${LABEL} (rev 1, 7 B)`,
     ]);
     [early, late].forEach((m) => m.destroy());
