@@ -28,8 +28,8 @@ export function ReplicasTable({
     <>
       {settle && (
         <p style={styles.muted} data-testid="settle-window" data-why={settle.why} data-ms={settle.ms}>
-          {/* Read at the last inspection, not ticking: "now" alone read as the current time. */}
-          A claim made now, as of the last inspection ({formatTime(at)}): {describeSettle(settle.ms, settle.why, settle.tripMs)}
+          {/* Read at the last inspection, not ticking: "now" alone read as the current time. */}A claim made now, as of the last inspection
+          ({formatTime(at)}): {describeSettle(settle.ms, settle.why, settle.tripMs)}
           {settle.fenced && settle.ms > 0 ? ", then the sync server's order" : ""}
           {settle.eager ? " (eager: a racing claim of its revision yields to it)" : ""}
         </p>

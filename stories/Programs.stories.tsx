@@ -124,7 +124,13 @@ function ProgramScenario({ delayMs, depth }: Args) {
           <button type="button" onClick={() => choose("v2")} disabled={choice === "v2"}>
             Show v2 (hung dependency)
           </button>
-          <button type="button" onClick={() => choose(null)} disabled={!!cancelWhy} title={cancelWhy} aria-describedby={cancelWhy ? whyId : undefined}>
+          <button
+            type="button"
+            onClick={() => choose(null)}
+            disabled={!!cancelWhy}
+            title={cancelWhy}
+            aria-describedby={cancelWhy ? whyId : undefined}
+          >
             Cancel
           </button>
           {cancelWhy ? (

@@ -98,7 +98,9 @@ describe("<SharedFetchDevtools>", () => {
     const settle = screen.getByTestId("settle-window");
     expect([settle.dataset.why, settle.dataset.ms]).toEqual(["settle-ms", "0"]);
     // Its time is the last inspection's, not the current one: the text says so.
-    expect(settle.textContent).toMatch(/^A claim made now, as of the last inspection \(\d\d:\d\d:\d\d\.\d{3}\): no window: the settleMs option$/);
+    expect(settle.textContent).toMatch(
+      /^A claim made now, as of the last inspection \(\d\d:\d\d:\d\d\.\d{3}\): no window: the settleMs option$/,
+    );
   });
 
   it("issue 10: a key asked for before the store is in sync says so in its holder cell", async () => {
