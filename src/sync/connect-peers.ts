@@ -110,11 +110,14 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   };
 
   // Every closed socket, failed attempts included. y-websocket drops every remote presence when
-  // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync.
+  // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync. But
+  // for a socket the server accepted that dropped mid-sync (a flaky link, not a server down): the
+  // next attempt, after the provider's back-off, likely syncs, and a claim made before it sent a
+  // request another device had in flight. The claims wait on, within the stores' bound.
   const onConnectionClose = (): void => {
-    clock.closed();
+    const cut = clock.closed(true);
     dropRemotePresence(awareness);
-    clock.giveUp();
+    if (!cut) clock.giveUp();
   };
   // y-websocket re-announces us at the clock we were removed at: bump it as we connect.
   const onStatus = ({ status }: { status: string }): void => {

@@ -14,8 +14,11 @@ export type SyncClock = {
   synced(): void;
   /** Out of sync, the socket maybe still open. */
   lost(): void;
-  /** The socket closed (failed attempts included). */
-  closed(): void;
+  /**
+   * The socket closed (failed attempts included). With `keepWaiting`, one that opened and closed
+   * before its sync leaves the waits for the next attempt, and says so (returns true).
+   */
+  closed(keepWaiting?: boolean): boolean;
   giveUp(): void;
   /**
    * While out of sync: a promise that ends at this connection's next sync or close (see
@@ -61,10 +64,12 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
       end(true);
     },
     lost,
-    closed: () => {
+    closed: (keepWaiting) => {
+      const cut = keepWaiting === true && openedAt !== undefined;
       lost();
       disconnectedSince ??= Date.now();
-      end(false);
+      if (!cut) end(false);
+      return cut;
     },
     giveUp,
     resync: () => (syncedSince === undefined && !failed ? (attempt ??= new Promise<void>((resolve) => (endAttempt = resolve))) : undefined),
