@@ -53,6 +53,7 @@ export async function frameRelay(target: string): Promise<FrameRelay> {
   };
   server.on("upgrade", (request, socket: net.Socket, head) => {
     relay.attempts += 1;
+    socket.on("error", () => {});
     if (relay.refuse !== undefined) {
       socket.end(`HTTP/1.1 ${relay.refuse} Refused\r\nConnection: close\r\n\r\n`);
       return;
