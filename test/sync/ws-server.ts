@@ -14,11 +14,12 @@ export type SyncServer = {
 /**
  * Runs bin/sync-server.mjs on 127.0.0.1 with a free port, in a child process: the server module
  * keeps its docs in a module-level map, and a process of its own also proves the script itself
- * starts, logs its address and exits cleanly. `file`: another copy of it (the packed package's).
+ * starts, logs its address and exits cleanly. `file`: another copy of it (the packed package's);
+ * `port`: a port chosen up front, so that a restart comes back where the clients reconnect.
  */
-export function startSyncServer(file = script): Promise<SyncServer> {
+export function startSyncServer(file = script, port = 0): Promise<SyncServer> {
   const child = spawn(process.execPath, [file], {
-    env: { ...process.env, HOST: "127.0.0.1", PORT: "0" },
+    env: { ...process.env, HOST: "127.0.0.1", PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";
