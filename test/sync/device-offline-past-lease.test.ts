@@ -89,13 +89,19 @@ describe("a device offline past the lease while it holds a claim", () => {
 
           a.store.subscribe(req, () => shownOnA.push(a.store.snapshot(req).data));
           link.back();
-          await vi.waitFor(() => expect(a.store.snapshot(req)).toMatchObject({ status: "success", data: { by: "b" } }), { timeout: 10_000, interval: 20 });
+          await vi.waitFor(() => expect(a.store.snapshot(req)).toMatchObject({ status: "success", data: { by: "b" } }), {
+            timeout: 10_000,
+            interval: 20,
+          });
           // Both in sync again (A's own writes reached B), both on B's result.
           await until(b.conn.awareness, "change", () => b.conn.awareness.getStates().has(a.doc.clientID));
           const probe = b.store.refetch({ url: "https://api.example.test/probe" });
           (await host.whenCalls(3))[2]!.respond(200, { probe: true });
           await probe;
-          await vi.waitFor(() => expect(a.store.snapshot({ url: "https://api.example.test/probe" }).status).toBe("success"), { timeout: 10_000, interval: 20 });
+          await vi.waitFor(() => expect(a.store.snapshot({ url: "https://api.example.test/probe" }).status).toBe("success"), {
+            timeout: 10_000,
+            interval: 20,
+          });
           expect(b.store.snapshot(req)).toMatchObject({ status: "success", data: { by: "b" } });
           expect(a.store.snapshot(req)).toMatchObject({ status: "success", data: { by: "b" } });
           // Once on B's result, A never went back to its own.

@@ -58,9 +58,12 @@ describe("the sync server restarts with none of its rooms", () => {
       server = await startSyncServer(undefined, port);
       const synced = (d: ReturnType<typeof device>) => nextEvent(d.conn.provider, "sync", (s: boolean) => s);
       await Promise.all([synced(a), synced(b)]);
-      await vi.waitFor(() => expect(b.store.snapshot(key("while-down"))).toMatchObject({ status: "success", data: { name: "while-down" } }), {
-        timeout: 5000,
-      });
+      await vi.waitFor(
+        () => expect(b.store.snapshot(key("while-down"))).toMatchObject({ status: "success", data: { name: "while-down" } }),
+        {
+          timeout: 5000,
+        },
+      );
 
       // A device that never met A or B: everything reaches it through the new server.
       c = device(port, room, host, "c");

@@ -32,36 +32,40 @@ function device(doc: Y.Doc, url: string, room: string, host: Host, name: string)
 describe("a device's socket dropped mid-sync", () => {
   // Failed with one cut before the fix: the close ended the first claim's wait for the sync as if
   // the server were down, and B sent the request A had in flight.
-  it.each([1, 2, 3])("the server's step 2 lost %i time(s): B, asking at once, waits on A's claim and gets A's result; one request", async (cuts) => {
-    const relay = await frameRelay(server.url);
-    const room = `cut-${Math.random().toString(36).slice(2)}`;
-    const host = new Host();
-    const a = device(new Y.Doc(), server.url, room, host, "a");
-    await a.conn.whenSynced;
-    const asked = a.store.ensure(req);
-    await host.whenCalls(1);
-    // The server's answer to B's step 1 (the doc, A's claim in it) is where the link drops.
-    relay.toClient = (frame) => {
-      if (relay.attempts > cuts || !isStep2(frame)) return true;
-      relay.cut();
-      return false;
-    };
-    const b = device(new Y.Doc(), relay.url, room, host, "b");
-    const waiting = b.store.ensure(req);
-    try {
-      await b.conn.whenSynced;
-      expect(relay.attempts).toBe(cuts + 1);
-      expect(b.store.snapshot(req)).toMatchObject({ status: "pending", claim: { replicaId: a.store.replicaId, mine: false } });
-      host.calls[0]!.respond(200, { by: "a" });
-      await asked;
-      await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
-      expect(host.calls.map((call) => call.from)).toEqual(["a"]);
-    } finally {
-      a.stop();
-      b.stop();
-      await relay.close();
-    }
-  }, 15_000);
+  it.each([1, 2, 3])(
+    "the server's step 2 lost %i time(s): B, asking at once, waits on A's claim and gets A's result; one request",
+    async (cuts) => {
+      const relay = await frameRelay(server.url);
+      const room = `cut-${Math.random().toString(36).slice(2)}`;
+      const host = new Host();
+      const a = device(new Y.Doc(), server.url, room, host, "a");
+      await a.conn.whenSynced;
+      const asked = a.store.ensure(req);
+      await host.whenCalls(1);
+      // The server's answer to B's step 1 (the doc, A's claim in it) is where the link drops.
+      relay.toClient = (frame) => {
+        if (relay.attempts > cuts || !isStep2(frame)) return true;
+        relay.cut();
+        return false;
+      };
+      const b = device(new Y.Doc(), relay.url, room, host, "b");
+      const waiting = b.store.ensure(req);
+      try {
+        await b.conn.whenSynced;
+        expect(relay.attempts).toBe(cuts + 1);
+        expect(b.store.snapshot(req)).toMatchObject({ status: "pending", claim: { replicaId: a.store.replicaId, mine: false } });
+        host.calls[0]!.respond(200, { by: "a" });
+        await asked;
+        await expect(waiting).resolves.toMatchObject({ status: "success", data: { by: "a" } });
+        expect(host.calls.map((call) => call.from)).toEqual(["a"]);
+      } finally {
+        a.stop();
+        b.stop();
+        await relay.close();
+      }
+    },
+    15_000,
+  );
 
   it("B's own step 2 (its records) lost twice: once B syncs, A has B's result and sends nothing", async () => {
     const relay = await frameRelay(server.url);
