@@ -52,10 +52,7 @@ function guardedSocket(WS: typeof WebSocket, url: string): typeof WebSocket {
           try {
             handle(event);
           } catch (error) {
-            const bytes = new Uint8Array(event.data as ArrayBuffer);
-            console.warn(
-              `shared-fetch: connectPeers dropped a malformed message from ${shownUrl(url)} (type ${bytes[0]}, ${bytes.length} bytes): ${String(error)}`,
-            );
+            console.warn(`shared-fetch: connectPeers dropped a malformed message from ${shownUrl(url)}:`, error);
           }
         });
     }
@@ -92,7 +89,7 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     ...clock.info,
     crossDevice: true,
     tripMs: sharedTrips(awareness, trips.samples),
-    fence: (answered) => trips.fence(answered),
+    fence: trips.fence,
     awareness,
     // A claim while the socket is down or waits out its back-off (a device back online): connect
     // now, and let the claim wait for that sync. None after a deliberate disconnect(), nor after
@@ -128,9 +125,31 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     } else clock.lost();
   };
 
+  // Back online (a laptop woken, Wi-Fi back), the socket of before may be half-open: the
+  // server dropped it, and no close reaches us before y-websocket's 30 s silence check. Until then
+  // the device "in sync" heard nobody, and a claim fenced through it went out after the fence's
+  // bound, duplicating a request another device had in flight. So sync again over it: claims wait
+  // for that (resync); unanswered, the socket is replaced at once (and they wait for the new one).
+  const onOnline = (): void => {
+    // Sent only while in sync: otherwise y-websocket is reconnecting anyway.
+    const sent = trips.fence((answered) => {
+      if (answered) return clock.synced();
+      if (destroyed) return;
+      provider.disconnect();
+      provider.connect();
+    });
+    if (!sent) return;
+    // Out of sync until its answer, as a socket just opened.
+    clock.lost();
+    clock.opened();
+  };
+  const scope = globalThis as Partial<EventTarget>;
+  scope.addEventListener?.("online", onOnline);
+
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
+    scope.removeEventListener?.("online", onOnline);
     unregister();
     doc.off("destroy", destroy);
     provider.off("sync", onSync);

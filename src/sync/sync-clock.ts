@@ -18,7 +18,7 @@ export type SyncClock = {
    * The socket closed (failed attempts included). With `keepWaiting`, one that opened and closed
    * before its sync leaves the waits for the next attempt, and says so (returns true).
    */
-  closed(keepWaiting?: boolean): boolean;
+  closed(keepWaiting?: boolean): boolean | undefined;
   giveUp(): void;
   /**
    * While out of sync: a promise that ends at this connection's next sync or close (see
@@ -65,7 +65,7 @@ export function syncClock(whenSynced: Promise<void>): SyncClock {
     },
     lost,
     closed: (keepWaiting) => {
-      const cut = keepWaiting === true && openedAt !== undefined;
+      const cut = keepWaiting && openedAt !== undefined;
       lost();
       disconnectedSince ??= Date.now();
       if (!cut) end(false);

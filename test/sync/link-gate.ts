@@ -7,6 +7,12 @@ export type LinkGate = {
   up(): void;
   /** New sockets are accepted and never answered (a connect that hangs); those open stay. */
   hang(): void;
+  /**
+   * The sockets open now lose their server end, and their device is never told (a laptop that
+   * slept past the server's ping: the server closed the connection, the device's socket stays
+   * half-open and silent). New sockets go through.
+   */
+  halfOpen(): void;
   close(): void;
 };
 
@@ -14,15 +20,18 @@ export type LinkGate = {
 export async function linkGate(target: string): Promise<LinkGate> {
   const { port } = new URL(target);
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
   let mode: "up" | "down" | "hang" = "up";
   const proxy = net.createServer((client) => {
     if (mode === "down") return void client.destroy();
     if (mode === "hang") return void (sockets.add(client), client.on("error", () => {}));
     const upstream = net.connect(Number(port), "127.0.0.1");
-    for (const s of [client, upstream]) {
+    const pair: [net.Socket, net.Socket] = [client, upstream];
+    pairs.add(pair);
+    for (const s of pair) {
       sockets.add(s);
       s.on("error", () => {});
-      s.on("close", () => (sockets.delete(s), client.destroy(), upstream.destroy()));
+      s.on("close", () => (sockets.delete(s), pairs.has(pair) && (pairs.delete(pair), client.destroy(), upstream.destroy())));
     }
     client.pipe(upstream).pipe(client);
   });
@@ -32,6 +41,15 @@ export async function linkGate(target: string): Promise<LinkGate> {
     down: () => ((mode = "down"), sockets.forEach((s) => s.destroy())),
     up: () => void (mode = "up"),
     hang: () => void (mode = "hang"),
+    halfOpen: () =>
+      pairs.forEach((pair) => {
+        const [client, upstream] = pair;
+        pairs.delete(pair);
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.on("data", () => {}); // read and dropped: nothing answers
+        upstream.destroy();
+      }),
     close: () => (proxy.close(), sockets.forEach((s) => s.destroy())),
   };
 }
