@@ -134,7 +134,9 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     // Sent only while in sync: otherwise y-websocket is reconnecting anyway.
     const sent = trips.fence((answered) => {
       if (answered) return clock.synced();
-      if (destroyed) return;
+      // Only the socket that did not answer: one that closed (a deliberate disconnect(), a
+      // destroy) stays closed, and y-websocket reconnects a lost one by itself.
+      if (!provider.ws) return;
       provider.disconnect();
       provider.connect();
     });
@@ -153,9 +155,10 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     unregister();
     doc.off("destroy", destroy);
     provider.off("sync", onSync);
-    trips.stop();
-    // The provider sends our "left" awareness frame before closing the socket.
+    // The provider sends our "left" awareness frame before closing the socket. The probes stop
+    // after it: a check of the socket still unanswered then finds no socket to replace.
     provider.destroy();
+    trips.stop();
     provider.off("connection-close", onConnectionClose);
     provider.off("status", onStatus);
     // The provider leaves the awareness (and its 3 s timer) alive; Node would not exit.

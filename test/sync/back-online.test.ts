@@ -85,6 +85,28 @@ describe("back online while the socket looks in sync", () => {
     }
   }, 15_000);
 
+  it.each(["disconnect()", "destroy()"])(
+    "a half-open socket, `online`, then the app's %s before the check is answered: no socket is made again",
+    async (call) => {
+      gate = await linkGate(server.url);
+      const room = `woken-${Math.random().toString(36).slice(2)}`;
+      const a = device(gate.url, room, new Host(), "a");
+      try {
+        await a.conn.whenSynced;
+        gate.halfOpen();
+        network.dispatchEvent(new Event("online"));
+        // The unanswered check ends with the socket's close, inside the call.
+        if (call === "destroy()") a.conn.destroy();
+        else a.conn.provider.disconnect();
+        expect(a.conn.provider.ws).toBeNull();
+        expect(a.conn.provider.shouldConnect).toBe(false);
+        expect(a.sockets()).toBe(1);
+      } finally {
+        a.stop();
+      }
+    },
+  );
+
   it("a socket that still works, then `online`: kept; B does not take over the request A has in flight", async () => {
     gate = await linkGate(server.url);
     const room = `woken-${Math.random().toString(36).slice(2)}`;
