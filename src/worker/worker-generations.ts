@@ -45,3 +45,12 @@ export async function liveGeneration(locks: QueryableLocks, name: string): Promi
     return -1;
   }
 }
+
+/**
+ * The lock that generation's worker holds now, as a tab can watch it before the worker names it:
+ * its lifetime lock, or a promoted standby's (held from before its promotion to its death).
+ */
+export async function heldLock(locks: QueryableLocks, name: string, generation: number): Promise<string | undefined> {
+  const { held = [] } = (await locks.query?.().catch(() => undefined)) ?? {};
+  return [WORKER_LOCK_PREFIX, STANDBY_LOCK_PREFIX].map((p) => p + workerName(name, generation)).find((n) => held.some((l) => l.name === n));
+}

@@ -3,7 +3,7 @@ import { holdLock, watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, type Standby } from "./standby.ts";
 import { STANDBY_AFTER_TAKEOVER_MS, WORKER_PROBE_MS, WORKER_READY_MS } from "./worker-bounds.ts";
-import { liveGeneration, readGeneration, workerName, writeGeneration } from "./worker-generations.ts";
+import { heldLock, liveGeneration, readGeneration, workerName, writeGeneration } from "./worker-generations.ts";
 import { errorText, pages, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
 
@@ -160,10 +160,27 @@ export class WorkerLink {
     if (ms !== Infinity) this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
     clearTimeout(this.probeTimer);
     if (WORKER_PROBE_MS < ms) this.probeTimer = setTimeout(() => this.startProbe(port), WORKER_PROBE_MS);
+    // A standby turned to is watched already (standbyWatch).
+    if (!this.standbyWatch) void this.watchBeforeReady(port);
+  }
+
+  /**
+   * `ready` names the worker's lock, but a worker may die before it answers (its host tab
+   * crashed as this one opened): if the generation's worker holds its lock now, its release is
+   * that death, heard at once instead of at the answer bound. A worker that holds none yet (still
+   * loading) cannot be told from a dead one here: the probe looks again.
+   */
+  private async watchBeforeReady(port: PortLike): Promise<void> {
+    const generation = this.generation;
+    const lock = await heldLock(this.o.locks, this.o.config.name, generation);
+    if (lock && !this.stopped && !this.hidden && this.worker?.port === port && !this.stopWatch && generation === this.generation)
+      this.stopWatch = watchLock(this.o.locks, lock, () => this.dead(generation));
   }
 
   private startProbe(port: PortLike): void {
     if (this.stopped || this.hidden || this.worker?.port !== port || this.probe) return;
+    // A worker that took its lock since the hello is watched from now on.
+    if (!this.standbyWatch) void this.watchBeforeReady(port);
     const probe = this.spawn(this.generation);
     if (!probe) return;
     this.probe = probe;

@@ -51,7 +51,11 @@ function workers() {
 
 function link(options: { name: string; start: (name: string) => SharedWorkerLike; before?: Promise<unknown>; liveGeneration?: number }) {
   const tabId = `tab-${++seq}`;
-  const locks = new FakeLocks().forTab(tabId);
+  const fake = new FakeLocks();
+  const locks = fake.forTab(tabId);
+  // The live generation's worker holds its lock, as query says: the tab watches it from its hello.
+  const live = options.liveGeneration === undefined ? undefined : WORKER_LOCK_PREFIX + workerName(options.name, options.liveGeneration);
+  if (live) void fake.forTab("worker").request(live, { mode: "exclusive" }, () => new Promise(() => {}));
   const query = async () => ({
     held: options.liveGeneration === undefined ? [] : [{ name: WORKER_LOCK_PREFIX + workerName(options.name, options.liveGeneration) }],
   });
