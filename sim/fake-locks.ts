@@ -1,6 +1,7 @@
 import type { LockManagerLike } from "../src/core/locks.ts";
 
 type Holder = { tag: string; token: object };
+type Mode = "exclusive" | "shared";
 
 /**
  * An in-memory exclusive lock manager with the Web Locks semantics the store relies on: requests
@@ -10,11 +11,19 @@ type Holder = { tag: string; token: object };
 export class FakeLocks {
   private readonly held = new Map<string, Holder>();
   private readonly queue = new Map<string, (() => void)[]>();
+  /** The mode each queued request asked for (granted as exclusive all the same), for query's `pending`. */
+  private readonly modes = new WeakMap<() => void, Mode>();
 
-  forTab(tag: string): LockManagerLike & { query(): Promise<{ held: { name: string; mode: "exclusive" }[] }> } {
+  forTab(
+    tag: string,
+  ): LockManagerLike & { query(): Promise<{ held: { name: string; mode: "exclusive" }[]; pending: { name: string; mode: Mode }[] }> } {
     return {
-      // What a new tab asks to learn which replica worker lives (Web Locks' query: the held locks).
-      query: async () => ({ held: [...this.held.keys()].map((name) => ({ name, mode: "exclusive" as const })) }),
+      // What a new tab asks to learn which replica worker lives (Web Locks' query: the held locks,
+      // and the requests waiting, in the mode asked).
+      query: async () => ({
+        held: [...this.held.keys()].map((name) => ({ name, mode: "exclusive" as const })),
+        pending: [...this.queue].flatMap(([name, list]) => list.map((grant) => ({ name, mode: this.modes.get(grant) ?? "exclusive" }))),
+      }),
       request: (name, options, callback) =>
         new Promise((resolve, reject) => {
           const grant = () => {
@@ -31,6 +40,7 @@ export class FakeLocks {
           const list = this.queue.get(name) ?? [];
           this.queue.set(name, list);
           list.push(grant);
+          this.modes.set(grant, options.mode ?? "exclusive");
           options.signal?.addEventListener("abort", () => {
             const i = list.indexOf(grant);
             if (i >= 0) list.splice(i, 1);

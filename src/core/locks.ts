@@ -6,7 +6,7 @@ export type LockManagerLike = {
     callback: (lock: unknown) => unknown,
   ): Promise<unknown>;
   /** The browser's lock state (optional: in-memory lock managers may not have it). */
-  query?(): Promise<{ held?: { name?: string }[] }>;
+  query?(): Promise<{ held?: { name?: string }[]; pending?: { name?: string; mode?: string }[] }>;
 };
 
 /** Every replica's lifetime lock is named with this prefix (a tab can see whether others live). */

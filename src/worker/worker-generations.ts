@@ -3,7 +3,9 @@ import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX } from "./protocol.ts";
 import { readStored, writeStored } from "../core/local-storage.ts";
 
 /** Web Locks as a tab has them: `query` tells which worker generations hold their locks. */
-export type QueryableLocks = LockManagerLike & { query?: () => Promise<{ held?: { name?: string }[] }> };
+export type QueryableLocks = LockManagerLike & {
+  query?: () => Promise<{ held?: { name?: string }[]; pending?: { name?: string; mode?: string }[] }>;
+};
 
 /** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
 export function workerName(name: string, generation: number): string {
@@ -49,8 +51,12 @@ export async function liveGeneration(locks: QueryableLocks, name: string): Promi
 /**
  * The lock that generation's worker holds now, as a tab can watch it before the worker names it:
  * its lifetime lock, or a promoted standby's (held from before its promotion to its death).
+ * `behind`: another worker of that name waits for the lifetime lock (an exclusive request). Two
+ * live workers share a name only if their scripts' URLs differ: another build's, after a deploy.
  */
-export async function heldLock(locks: QueryableLocks, name: string, generation: number): Promise<string | undefined> {
-  const { held = [] } = (await locks.query?.().catch(() => undefined)) ?? {};
-  return [WORKER_LOCK_PREFIX, STANDBY_LOCK_PREFIX].map((p) => p + workerName(name, generation)).find((n) => held.some((l) => l.name === n));
+export async function workerLocks(locks: QueryableLocks, name: string, generation: number): Promise<{ lock?: string; behind?: boolean }> {
+  const { held = [], pending = [] } = (await locks.query?.().catch(() => undefined)) ?? {};
+  const worker = workerName(name, generation);
+  const lock = [WORKER_LOCK_PREFIX + worker, STANDBY_LOCK_PREFIX + worker].find((n) => held.some((l) => l.name === n));
+  return { lock, behind: lock === WORKER_LOCK_PREFIX + worker && pending.some((l) => l.name === lock && l.mode === "exclusive") };
 }

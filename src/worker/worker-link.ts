@@ -3,7 +3,7 @@ import { holdLock, watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, type Standby } from "./standby.ts";
 import { STANDBY_AFTER_TAKEOVER_MS, WORKER_PROBE_MS, WORKER_READY_MS } from "./worker-bounds.ts";
-import { heldLock, liveGeneration, readGeneration, workerName, writeGeneration } from "./worker-generations.ts";
+import { liveGeneration, readGeneration, workerLocks, workerName, writeGeneration } from "./worker-generations.ts";
 import { errorText, pages, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
 
@@ -168,25 +168,31 @@ export class WorkerLink {
    * `ready` names the worker's lock, but a worker may die before it answers (its host tab
    * crashed as this one opened): if the generation's worker holds its lock now, its release is
    * that death, heard at once instead of at the answer bound. A worker that holds none yet (still
-   * loading) cannot be told from a dead one here: the probe looks again.
+   * loading) cannot be told from a dead one here: the probe looks again. `probe`: that look, at
+   * which a worker of that name still waiting for the lock held by another is another build's.
    */
-  private async watchBeforeReady(port: PortLike): Promise<void> {
+  private async watchBeforeReady(port: PortLike, probe?: SharedWorkerLike): Promise<void> {
     const generation = this.generation;
-    const lock = await heldLock(this.o.locks, this.o.config.name, generation);
-    if (lock && !this.stopped && !this.hidden && this.worker?.port === port && !this.stopWatch && generation === this.generation)
-      this.stopWatch = watchLock(this.o.locks, lock, () => this.dead(generation));
+    const { lock, behind } = await workerLocks(this.o.locks, this.o.config.name, generation);
+    if (this.stopped || this.hidden || this.worker?.port !== port || generation !== this.generation) return;
+    // The tab's script is of a new deploy (or an old one) at another URL: its worker waits for
+    // the lock of the other build's, held for as long as that build's tabs live. A crashed
+    // holder's lock is let go within tens of ms, well before the probe.
+    if (behind && probe && this.probe === probe)
+      return this.fail("another SharedWorker of this name (another build's script, at another URL) serves this browser's tabs");
+    if (lock && !this.stopWatch) this.stopWatch = watchLock(this.o.locks, lock, () => this.dead(generation));
   }
 
   private startProbe(port: PortLike): void {
     if (this.stopped || this.hidden || this.worker?.port !== port || this.probe) return;
-    // A worker that took its lock since the hello is watched from now on.
-    if (!this.standbyWatch) void this.watchBeforeReady(port);
     const probe = this.spawn(this.generation);
     if (!probe) return;
     this.probe = probe;
     probe.addEventListener?.("error", (event) => {
       if (this.probe === probe && this.worker?.port === port) this.fail(errorText(event));
     });
+    // A worker that took its lock since the hello is watched from now on.
+    if (!this.standbyWatch) void this.watchBeforeReady(port, probe);
   }
 
   /** The worker answered, failed or is left: the probe has nothing more to learn. */
