@@ -136,7 +136,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     const msg = parse(data);
     if (!msg) {
       this.malformedMessages += 1;
-      return;
+      // Dropped (invariant 14), and said: an ask it answered would otherwise stay pending unexplained.
+      // Named by its type: the fields of another build's message are no business of the console.
+      return console.warn("shared-fetch: a message from the worker failed validation, t:", (data as { t?: unknown } | null)?.t);
     }
     switch (msg.t) {
       case "snap":

@@ -85,6 +85,9 @@ export class TabSession {
     const msg = parseTabMessage(event.data);
     if (!msg) {
       this.deps.onMalformed?.(event.data);
+      // Dropped (invariant 14), and said: a tab of another build, or a broken one, is found here.
+      // Named by its type: an ask's fields carry the request's headers and body.
+      console.warn("shared-fetch worker: a tab message failed validation, t:", (event.data as { t?: unknown } | null)?.t);
       // A hello this worker cannot serve (a bad config, another build's): the tab learns why now,
       // and falls back, rather than after its timeout with nothing to say.
       const refusal = helloProblem(event.data);
