@@ -294,6 +294,10 @@ export class WorkerLink {
     this.endProbe();
     this.standbyWatch?.();
     this.standbyWatch = undefined;
+    // Its port may reach a worker that lives: a fresh one of the dead one's name, started for this
+    // port before the browser let go of the dead one's lock. It drops what this tab asked there
+    // (it would run it beside the next worker) and may retire (the tab's lock keeps it otherwise).
+    this.worker?.port.postMessage({ t: "bye", gone: true } satisfies TabMessage);
     this.worker?.port.close();
     this.worker = undefined;
   }

@@ -5,13 +5,16 @@
  * replica of its own. The tab now watches, from its hello, the lock that the generation it
  * turned to holds (Web Locks' query, as it found that generation): its release is the death, and
  * the tab turns to the next generation at once (invariant 3a: a real event, no timer). A worker
- * that lives but is busy is waited for: no second worker, one request. Real ports, docs and
+ * that lives but is busy is waited for: no second worker, one request. A port the tab leaves may
+ * reach a fresh worker of the dead one's name that read its hello: the tab says bye there, or that
+ * worker ran the tab's asks beside the next one (a second request) and never retired. Real ports, docs and
  * stores; FakeLocks (crash = the browser releasing a dead realm's locks); the answer bound set to
  * Infinity so that only the death can move the tab.
  */
 import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
+import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import type { PortLike } from "../../src/worker/port.ts";
 import { WORKER_LOCK_PREFIX } from "../../src/worker/protocol.ts";
 import { WORKER_PROBE_MS } from "../../src/worker/worker-bounds.ts";
@@ -116,4 +119,50 @@ it(`a fresh worker takes its lock only after the tab's hello, then dies before i
   await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 1 } });
   expect(tab.mode).toBe("shared-worker");
   expect(started).toEqual([gen0, gen0, `shared-fetch:${b.name}:1`]);
+});
+
+it("the hello reached a fresh worker of the dead one's name (the browser had not let go of its lock yet): the tab turns to the next generation, says bye there, and that worker retires", async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: host.calls.length } });
+  const b = browser(host);
+  const first = b.tab();
+  await expect(first.ensure({ url: API })).resolves.toMatchObject({ data: { v: 1 } });
+  const gen0 = `shared-fetch:${b.name}:0`;
+  // The browser starts a fresh worker for the name: the live one is dead, its lock not yet let go.
+  let retired!: () => void;
+  const retiredNow = new Promise<void>((resolve) => (retired = resolve));
+  const fresh = createBrowserReplica({
+    locks: b.locks.forTab("fresh"),
+    lockName: gen0,
+    fetch: host.fetch,
+    store: { settleMs: 0 },
+    retireAfterMs: 10,
+    onRetire: () => retired(),
+  });
+  cleanup(() => fresh.destroy());
+  let deliver!: () => void;
+  const delivered = new Promise<void>((resolve) => (deliver = resolve));
+  const tab = b.tab({
+    workerTimeoutMs: Infinity,
+    standby: false,
+    worker: (name) => {
+      if (name !== gen0) return b.start(name);
+      const channel = new MessageChannel();
+      cleanup(() => (channel.port1.close(), channel.port2.close()));
+      fresh.accept(channel.port2 as unknown as MessagePort);
+      return { port: holdingHello(channel.port1 as unknown as PortLike, delivered) };
+    },
+  });
+  const asked = tab.refetch({ url: API });
+  // The tab watches the dead worker's lock; then the fresh worker reads the hello and queues for it.
+  const pending = async (mode: string) =>
+    ((await b.locks.forTab("look").query()).pending ?? []).some((l) => l.name?.endsWith(gen0) && l.mode === mode);
+  while (!(await pending("shared"))) await new Promise((r) => setTimeout(r, 1));
+  deliver();
+  while (!(await pending("exclusive"))) await new Promise((r) => setTimeout(r, 1));
+  b.kill(0);
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 2 } });
+  expect(b.workerStore(1)).toBeTruthy();
+  await retiredNow;
+  expect(host.calls).toHaveLength(2);
 });
