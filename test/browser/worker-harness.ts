@@ -21,7 +21,8 @@ export type WorkerPageConfig = {
   leaseMs?: number;
   ws?: string;
   room?: string;
-  worker?: "absent" | "missing";
+  /** `next-build`: the worker script of a later deploy (another bundle, at another URL). */
+  worker?: "absent" | "missing" | "next-build";
   standby?: "off";
 };
 
