@@ -54,7 +54,7 @@ export class KeyReader {
     const next = deriveSnapshot({
       result,
       error,
-      claim,
+      claim: claim && { ...claim, rev: this.claimRev(st, claim) },
       // At the revision its outcome will be recorded at: above older outcomes it outran (over).
       localRev: gone || !st.attempt ? undefined : Math.max(st.attempt.rev, this.over(st) ?? 0),
       // Asked for and not yet claimed by anyone (the store is starting): work is due here, so
@@ -90,6 +90,18 @@ export class KeyReader {
       return outran(result, error, { ...claim, sentAt: this.deps.at(claim) }, claim);
   }
 
+  /**
+   * A foreign claim's revision as its outcome will be recorded at: over the older outcomes its
+   * request outran (as our own request's, over), so that every replica, not only the claimant and
+   * those that wait on it, counts it as work still running (invariant 8).
+   */
+  claimRev(st: KeyState, claim: ClaimRecord): number {
+    const { result, error } = this.read(st);
+    return this.isMine(st, claim)
+      ? claim.rev
+      : Math.max(claim.rev, outran(result, error, { ...claim, sentAt: this.deps.at(claim) }, claim) ?? 0);
+  }
+
   view(st: KeyState): KeyView {
     const { error: recorded, claim } = this.read(st);
     // Older outcomes than our request's: not what its waiters wait for, nor what supersedes it.
@@ -111,7 +123,10 @@ export class KeyReader {
     if (claim) {
       const mine = this.isMine(st, claim);
       const verdict = mine ? { stale: false, staleAt: Infinity } : this.deps.verdict(st.key, claim, Date.now());
-      view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev: claim.rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
+      // A pane that only shows the key waits on a claim that outran the latest error as on one at
+      // its revision (decide): pending until the claimant goes silent.
+      const rev = over || waiters.length || st.attempt ? claim.rev : this.claimRev(st, claim);
+      view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
       if (claim.eager) view.claim.eager = true;
     }
     const a = st.attempt;
