@@ -112,6 +112,11 @@ const table: [string, KeyView, Action][] = [
     { type: "yield", to: "" },
   ],
   [
+    "a crashed replica (dev.crash: its claim never reaches the doc) settled with no claim: dispatched into its dead gate, not stepping back to claim again for ever",
+    view({ waiters: [1], attempt: attempt(1, "settled"), crashed: true }),
+    { type: "dispatch" },
+  ],
+  [
     "settled but another claim won the race: yield",
     view({ waiters: [1], claim: foreign(1, false), attempt: attempt(1, "settled") }),
     { type: "yield", to: "B" },

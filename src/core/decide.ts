@@ -56,6 +56,8 @@ export type KeyView = {
   waiters: readonly number[];
   /** How many subscribers show the key. */
   listeners: number;
+  /** This replica crashed (a development simulation): it writes nothing, so no claim of its own ever stands. */
+  crashed?: boolean;
   /** Another replica waits on this replica's attempt (it joined the claim: presence.ts, PresenceSelf.waits). */
   awaited?: boolean;
 };
@@ -115,7 +117,8 @@ export function decide(view: KeyView): Action {
     if (attempt.phase !== "settled") return { type: "none" };
     // No claim stands at all (a rival's won the contest, then was let go): sent now, our request
     // would be unseen (invariant 4). Step back; the waiters here claim again.
-    if (!claim) return { type: "yield", to: "" };
+    // A crashed replica's claim never reaches the doc: stepping back would claim again for ever.
+    if (!claim && !view.crashed) return { type: "yield", to: "" };
     // Yjs has no compare-and-set: after the sync round-trip, yield if another claim won. First at
     // the server, a rival of our revision came later and yields to ours: only a newer revision, or
     // an eager claim (dispatched before either was ordered), outranks it.

@@ -119,6 +119,7 @@ export class KeyReader {
       settled: st.settled,
       waiters,
       listeners: st.listeners.size,
+      crashed: this.deps.records.lanes.frozen,
     };
     if (claim) {
       const mine = this.isMine(st, claim);
