@@ -54,8 +54,7 @@ export class Lanes {
   /** Entries pushed in the transaction under way: not indexed until it ends, yet a rewrite must see them. */
   private readonly pushed = new Map<string, Pushed>();
   private readonly onTransaction: (tr: Y.Transaction) => void;
-  /** Development simulation of a crash (see freeze). */
-  frozen = false;
+  frozen = false; // dev.crash (see freeze)
   /** Tables this replica writes nothing into (a development simulation: dev-simulations.ts). */
   private readonly muted = new Set<string>();
 
