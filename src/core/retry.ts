@@ -123,7 +123,11 @@ const EXPECTED_RETRY =
  * TanStack's values (what a TanStack user types). A shape that fits neither is bad input, thrown
  * before anything is written, never a fetch that silently skips its retries.
  */
-export function resolveRetry(retry: unknown, retryDelay: unknown): RetryPolicy | undefined {
+export function resolveRetry(
+  retry: unknown,
+  retryDelay: unknown,
+  asError: (error: OutcomeError) => unknown = (error) => error,
+): RetryPolicy | undefined {
   if (retryDelay !== undefined && !(typeof retryDelay === "function" || isCount(retryDelay, false)))
     throw new SharedFetchInputError(
       `shared-fetch: retryDelay must be a number of milliseconds (>= 0) or a function (failureCount, error) => number, got ${describe(retryDelay)}`,
@@ -137,7 +141,7 @@ export function resolveRetry(retry: unknown, retryDelay: unknown): RetryPolicy |
     return undefined;
   }
   if (typeof retry === "boolean" || typeof retry === "function" || isCount(retry, true))
-    return tanstackRetry(retry as RetryOption, retryDelay as RetryDelayOption | undefined, (error) => error);
+    return tanstackRetry(retry as RetryOption<unknown>, retryDelay as RetryDelayOption<unknown> | undefined, asError);
   if (isPolicy(retry)) {
     if (retry.data !== undefined && !isRetryData(retry.data))
       throw new SharedFetchInputError(

@@ -2,7 +2,6 @@ import { hashKey, onlineManager, type Mutation, type MutationFunctionContext } f
 import { shownValue } from "../core/errors.ts";
 import { isPlainObject } from "../core/request.ts";
 import { warnUnknownOptions } from "../core/options.ts";
-import type { OutcomeError } from "../core/fetcher.ts";
 import { pausingWhileOffline, resolveRetry, type OnlineSource, type RetryDelayOption, type RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
@@ -53,13 +52,6 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       : typeof retryDelay === "number" && !(retryDelay >= 0 && retryDelay < Infinity)
         ? 0
         : retryDelay;
-  // The store hands a function its recorded failure, `{ message, status }`: a query's functions get
-  // it as a SharedFetchError, which TanStack's retryer would give useMutation's own too. One per
-  // failure: retryDelay and retry are told of it alike (the store asks both with one object).
-  let last: [OutcomeError, SharedFetchError] | undefined;
-  const asError = (e: OutcomeError) => (last?.[0] === e ? last : (last = [e, new SharedFetchError(e)]))[1];
-  const given = (f: unknown) =>
-    typeof f === "function" ? (n: number, e: OutcomeError) => (f as (n: number, e: SharedFetchError) => unknown)(n, asError(e)) : f;
   // A request given as it is (a URL, `{ url, method }`) failed only when the mutation ran, as
   // "request is not a function".
   if (typeof request !== "function")
@@ -82,7 +74,9 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       // Refused here as the store refuses it (a SharedFetchError naming it); outside networkMode
       // "always", a retry waits while onlineManager says offline, as useMutation's own retryer
       // waits: an offline browser's failures neither use up the retries nor end in an error.
-      const policy = resolveRetry(given(count), given(delay));
+      // Its functions get the recorded failure as a SharedFetchError, as a query's do and as
+      // TanStack's retryer gives useMutation's own: one per failure, to retryDelay and retry alike.
+      const policy = resolveRetry(count, delay, (e) => new SharedFetchError(e));
       const opts = {
         retry: policy && mutation?.options.networkMode !== "always" ? pausingWhileOffline(policy, online) : policy,
         leaseMs,
