@@ -110,12 +110,13 @@ export class ClaimEngine {
     mode: "ensure" | "refetch",
     maxAgeMs?: number,
     skipInFlight = false,
+    askedAt?: number,
   ): Promise<Snapshot> {
     if (this.lifecycle === "destroyed") return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     if (signal?.aborted) return Promise.reject(abortError(signal.reason));
     const st = this.keys.get(job.key, job.kind, job.results);
     st.job = job;
-    return ensureDemand(this, st, signal, mode, maxAgeMs, skipInFlight);
+    return ensureDemand(this, st, signal, mode, maxAgeMs, skipInFlight, askedAt);
   }
 
   /** Orderly stop: abort local work, release only claims that carry this replica's id (invariant 5). */

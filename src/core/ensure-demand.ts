@@ -11,6 +11,7 @@ import { addWaiter, demandedRev } from "./waiters.ts";
  * `refetch`: wait for a revision newer than what is recorded now (joining one already claimed,
  * unless `skipInFlight`: then newer than that one too).
  * `maxAgeMs`: an ensure whose recorded outcome is older than that is treated like a refetch.
+ * `askedAt`: when the app asked, if before this call (store-options.ts, ASKED_AT): judged as of then.
  */
 export function ensureDemand(
   e: ClaimEngine,
@@ -19,6 +20,7 @@ export function ensureDemand(
   mode: "ensure" | "refetch",
   maxAgeMs: number | undefined,
   skipInFlight: boolean,
+  askedAt = Date.now(),
 ): Promise<Snapshot> {
   const { result, error, claim } = e.reader.read(st);
   // Older outcomes above a claim made after them answer no one: the ask joins that claim, whose
@@ -26,7 +28,7 @@ export function ensureDemand(
   const over = e.reader.over(st, true);
   const recorded = over ? 0 : recordedRev(result, error);
   // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
-  const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, Date.now(), maxAgeMs, e.opts.at);
+  const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, askedAt, maxAgeMs, e.opts.at);
   const skip = mode === "refetch" && skipInFlight;
   const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, over ?? claim?.rev, st.attempt?.rev, skip);
   if (minRev === 0) return Promise.resolve(e.reader.compute(st));
@@ -42,6 +44,6 @@ export function ensureDemand(
     minRev,
     signal,
     () => (e.opts.changed?.(), e.refresh(st)),
-    judge ? { askedAt: Date.now(), maxAgeMs: demand ?? 0, skip } : undefined,
+    judge ? { askedAt, maxAgeMs: demand ?? 0, skip } : undefined,
   );
 }

@@ -39,10 +39,11 @@ export function programAsks(
     mode: "ensure" | "refetch",
     skipInFlight = false,
     maxAgeMs?: number,
+    askedAt?: number,
   ): Promise<Snapshot<Program>> => {
     lru.touch(job.key);
     retention.touch(job.key);
-    const running = engine.ensure(job, signal, mode, maxAgeMs, skipInFlight) as Promise<Snapshot<Program>>;
+    const running = engine.ensure(job, signal, mode, maxAgeMs, skipInFlight, askedAt) as Promise<Snapshot<Program>>;
     running.then(
       () => lru.schedule(),
       () => lru.schedule(),
@@ -51,13 +52,13 @@ export function programAsks(
   };
   const askProgram = (req: ProgramRequest, opts: unknown, mode: "ensure" | "refetch"): Promise<Snapshot<Program>> =>
     guard(() => {
-      const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, o.programLeaseMs, `${mode}Program`);
+      const { signal, leaseMs, skipInFlight, maxAgeMs, askedAt } = ensureOptions(opts, o.programLeaseMs, `${mode}Program`);
       const job = programs.job(req, leaseMs, retryOptions(opts));
       if (signal?.aborted) return Promise.reject(abortError(signal.reason));
       // Only a poll's maxAgeMs reads a program's `at`; but one the devtools invalidated is stale
       // for everyone: an ensure re-resolves it, as a refetch does (joining one claimed).
       const stale = mode === "ensure" && invalidated(records.programs.get(job.key), records.errors.get(job.key));
-      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight, maxAgeMs);
+      return runProgram(job, signal, stale ? "refetch" : mode, mode === "refetch" && skipInFlight, maxAgeMs, askedAt);
     });
   return { programs, lru, askProgram };
 }

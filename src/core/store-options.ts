@@ -148,6 +148,14 @@ export function resolveStoreOptions(options: CreateStoreOptions): ResolvedStoreO
   };
 }
 
+/**
+ * When the app made an ask that reaches a store later (a tab's ask handed to its own replica once
+ * that loaded, or heard by the SharedWorker after its hello): ms on this machine's clock. Its
+ * freshness demand is judged as of then, so a request sent after the ask, by any replica, answers
+ * it as TanStack's mount joins a fetch in flight. Internal: a symbol, never one of the app's options.
+ */
+export const ASKED_AT: unique symbol = Symbol.for("shared-fetch.askedAt") as never;
+
 const ENSURE_OPTIONS: Record<keyof EnsureOptions, 0> = { signal: 0, leaseMs: 0, maxAgeMs: 0, retry: 0, retryDelay: 0, skipInFlight: 0 };
 
 /**
@@ -159,7 +167,7 @@ export function ensureOptions(
   opts: unknown,
   fallbackLease: number,
   fn: "ensure" | "refetch" | "ensureProgram" | "refetchProgram",
-): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined; skipInFlight: boolean } {
+): { signal: AbortSignal | undefined; leaseMs: number; maxAgeMs: number | undefined; skipInFlight: boolean; askedAt?: number } {
   if (opts === undefined || opts === null) return { signal: undefined, leaseMs: fallbackLease, maxAgeMs: undefined, skipInFlight: false };
   if (typeof opts !== "object") throw new SharedFetchInputError(`shared-fetch: ensure options must be an object, got ${describe(opts)}`);
   // `{ staleTime: 30_000 }` (TanStack's name for maxAgeMs) took any recorded result, whatever its age.
@@ -171,6 +179,7 @@ export function ensureOptions(
     maxAgeMs?: unknown;
     skipInFlight?: unknown;
   };
+  const asked = (opts as { [ASKED_AT]?: unknown })[ASKED_AT];
   if (signal !== undefined && !isSignal(signal))
     throw new SharedFetchInputError(`shared-fetch: signal must be an AbortSignal, got ${shownValue(signal)}`);
   if (skipInFlight !== undefined && typeof skipInFlight !== "boolean")
@@ -180,6 +189,8 @@ export function ensureOptions(
     leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease),
     maxAgeMs: maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", maxAgeMs, 0, { min: "non-negative" }),
     skipInFlight: skipInFlight === true,
+    // Never later than now: a demand judged in the future would take any outcome for fresh.
+    ...(typeof asked === "number" && asked < Date.now() ? { askedAt: asked } : {}),
   };
 }
 

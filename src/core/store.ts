@@ -183,20 +183,20 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     keyOf,
     ensure(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs, maxAgeMs } = ensureOptions(opts, o.leaseMs, "ensure");
+        const { signal, leaseMs, maxAgeMs, askedAt } = ensureOptions(opts, o.leaseMs, "ensure");
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, signal, "ensure", maxAgeMs);
+        return engine.ensure(job, signal, "ensure", maxAgeMs, false, askedAt);
       });
     },
     refetch(req: SharedRequest, opts?: EnsureOptions): Promise<Snapshot> {
       return guard(() => {
-        const { signal, leaseMs, skipInFlight } = ensureOptions(opts, o.leaseMs, "refetch");
+        const { signal, leaseMs, skipInFlight, askedAt } = ensureOptions(opts, o.leaseMs, "refetch");
         const job = fetchJob(normalizeRequest(req), leaseMs, retryOptions(opts));
         if (signal?.aborted) return Promise.reject(abortError(signal.reason));
         retention.touch(job.key);
-        return engine.ensure(job, signal, "refetch", undefined, skipInFlight);
+        return engine.ensure(job, signal, "refetch", undefined, skipInFlight, askedAt);
       });
     },
     resultInfo: (req: SharedRequest | string) => resultInfo(at, records.results.get(keyOf(req))),

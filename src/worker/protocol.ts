@@ -75,6 +75,8 @@ export type TabMessage =
       req: unknown;
       leaseMs?: number;
       maxAgeMs?: number;
+      /** When the app asked, on this machine's clock (see ASKED_AT): judged as of then. */
+      at?: number;
       retry?: WireRetry;
       /** A refetch's (see EnsureOptions.skipInFlight), on every send: a standby keeps the twin it waits on instead. */
       skipInFlight?: true;
@@ -220,6 +222,7 @@ export function parseTabMessage(data: unknown): TabMessage | undefined {
         optNum(data.leaseMs) &&
         // Infinity: any recorded outcome will do (TanStack's staleTime: Infinity or "static").
         (optNum(data.maxAgeMs) || data.maxAgeMs === Infinity) &&
+        optNum(data.at) &&
         (data.skipInFlight === undefined || data.skipInFlight === true) &&
         (data.retry === undefined || isWireRetry(data.retry))
         ? (data as TabMessage)

@@ -1,5 +1,6 @@
 import { abortError, SharedFetchInputError } from "../core/errors.ts";
 import type { RetryPolicy } from "../core/retry.ts";
+import { ASKED_AT } from "../core/store-options.ts";
 import type { Snapshot } from "../core/types.ts";
 import type { Mode, TabMessage, WireError, WorkerMessage, WorkKind } from "./protocol.ts";
 import type { Wants } from "./remote-views.ts";
@@ -14,6 +15,8 @@ type Waiter = {
   req: unknown;
   leaseMs?: number;
   maxAgeMs?: number;
+  /** When the app asked (see ASKED_AT): sent with every message of the ask, handed over with it. */
+  askedAt?: number;
   retry?: RetryPolicy;
   /**
    * Sent with every message of the ask: a re-send to the next worker must still skip the request
@@ -26,7 +29,15 @@ type Waiter = {
   cleanup(): void;
 };
 
-export type WaitOptions = { signal?: AbortSignal; leaseMs?: number; maxAgeMs?: number; retry?: RetryPolicy; skipInFlight?: boolean };
+export type WaitOptions = {
+  signal?: AbortSignal;
+  leaseMs?: number;
+  maxAgeMs?: number;
+  askedAt?: number;
+  retry?: RetryPolicy;
+  skipInFlight?: boolean;
+  [ASKED_AT]?: number;
+};
 
 /**
  * A tab's open asks in SharedWorker mode (ensure, refetch, programs): each has an id the worker
@@ -124,8 +135,9 @@ export class RemoteWaiters {
     for (const [id, w] of [...this.waiters]) {
       this.waiters.delete(id);
       w.cleanup();
-      const { signal, leaseMs, maxAgeMs, retry, skipInFlight } = w;
+      const { signal, leaseMs, maxAgeMs, retry, skipInFlight, askedAt } = w;
       const opts: WaitOptions = {
+        ...(askedAt !== undefined ? { [ASKED_AT]: askedAt } : {}),
         ...(signal ? { signal } : {}),
         ...(skipInFlight ? { skipInFlight } : {}),
         ...(leaseMs !== undefined ? { leaseMs } : {}),
@@ -156,6 +168,7 @@ function message(id: number, w: Waiter): TabMessage {
     req: w.req,
     ...(w.leaseMs !== undefined ? { leaseMs: w.leaseMs } : {}),
     ...(w.maxAgeMs !== undefined ? { maxAgeMs: w.maxAgeMs } : {}),
+    ...(w.askedAt !== undefined ? { at: w.askedAt } : {}),
     ...(retry ? { retry } : {}),
     ...(w.skipInFlight ? { skipInFlight: true as const } : {}),
   };

@@ -7,6 +7,7 @@ import { RetryAsks } from "./retry-asks.ts";
 import { answerRetry, retryFromWire } from "./retry-wire.ts";
 import type { Opened, SessionDeps } from "./session-deps.ts";
 import { internalsOf } from "../core/internals.ts";
+import { ASKED_AT } from "../core/store-options.ts";
 import { actOutDev, askStore, resultInfoOf, snapshotOf } from "./store-asks.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
@@ -265,7 +266,12 @@ export class TabSession {
         // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
         (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
       );
-      const opts = { signal, ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}), ...(retry ? { retry } : {}) };
+      const opts = {
+        signal,
+        ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}),
+        ...(msg.at !== undefined ? { [ASKED_AT]: msg.at } : {}),
+        ...(retry ? { retry } : {}),
+      };
       key = msg.kind === "fetch" ? store.keyOf(msg.req as never) : store.programKeyOf(msg.req as never);
       running = askStore(store, msg, opts);
       if (retry) this.deps.ask?.(key, { policy: retry, asking }, signal, running);

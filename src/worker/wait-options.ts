@@ -10,10 +10,12 @@ export function waitOptions(
   fallbackLease: number,
   fn: "ensure" | "refetch" | "ensureProgram" | "refetchProgram",
 ): WaitOptions {
-  const { signal, leaseMs, skipInFlight, maxAgeMs } = ensureOptions(opts, fallbackLease, fn);
+  const { signal, leaseMs, skipInFlight, maxAgeMs, askedAt } = ensureOptions(opts, fallbackLease, fn);
   const retry = retryOptions(opts);
   return {
     leaseMs,
+    // When the app asked (the hooks say; else now): the worker, or the tab's own replica, judges it as of then.
+    askedAt: askedAt ?? Date.now(),
     ...(signal ? { signal } : {}),
     ...(retry ? { retry } : {}),
     ...(fn !== "ensure" && fn !== "ensureProgram" && skipInFlight ? { skipInFlight } : {}),
