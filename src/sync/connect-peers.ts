@@ -110,9 +110,13 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync. But
   // for a socket the server accepted that dropped mid-sync (a flaky link, not a server down): the
   // next attempt, after the provider's back-off, likely syncs, and a claim made before it sent a
-  // request another device had in flight. The claims wait on, within the stores' bound.
-  const onConnectionClose = (): void => {
-    const cut = clock.closed(true);
+  // request another device had in flight. The claims wait on, within the stores' bound. Only for a
+  // link that dropped (no close frame: 1006), or a socket we replace: one the server closed on
+  // purpose (a token refused once connected) or the app did (disconnect()) has no next attempt
+  // that syncs, and its claims waited out the whole bound.
+  let replacing = false;
+  const onConnectionClose = (event: { code?: number } | null): void => {
+    const cut = clock.closed(replacing || event?.code === 1006);
     dropRemotePresence(awareness);
     if (!cut) clock.giveUp();
   };
@@ -137,7 +141,9 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
       // Only the socket that did not answer: one that closed (a deliberate disconnect(), a
       // destroy) stays closed, and y-websocket reconnects a lost one by itself.
       if (!provider.ws) return;
+      replacing = true;
       provider.disconnect();
+      replacing = false;
       provider.connect();
     });
     if (!sent) return;
