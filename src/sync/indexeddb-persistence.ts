@@ -226,8 +226,10 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   };
 
   function onUpdate(update: Uint8Array, origin: unknown, _: Y.Doc, tr: Y.Transaction): void {
-    if (db === null || stopped || origin === persistence) return;
+    if (stopped || origin === persistence) return;
+    // Before the open answered too: what this tab writes then (its first claims) is owed as well.
     if (!writer) return void ((missed = true), tr.local && (owed ??= Y.encodeStateVector(tr.beforeState)));
+    if (db === null) return;
     // Behind a write that does not end (a storage hang), every version of every record would
     // wait here; the doc's state holds them all in the size of the latest. Only once what waits
     // is twice that state's last size: a burst of new records (a dashboard's thousand results)

@@ -60,11 +60,13 @@ function setUp() {
     const back = () => page.dispatchEvent(Object.assign(new Event("pageshow"), { persisted: true }));
     return { tag, map: doc.getMap("m"), close, leave, back };
   };
-  /** A writer A and a tab B queued behind it, both having read the database. */
-  const twoTabs = async () => {
+  /** A writer A and a tab B queued behind it, both having read the database; `early` runs as B opens. */
+  const twoTabs = async (early?: (b: ReturnType<typeof open>) => void) => {
     const a = open("A");
     await vi.waitFor(() => expect(locks.heldBy("A")).toContain(WRITER_LOCK_PREFIX + name));
+    if (early) channels.busy("A");
     const b = open("B");
+    early?.(b);
     await idbTurns();
     return { a, b };
   };
@@ -85,6 +87,21 @@ it.each<Leave>(["pagehide", "freeze", "destroy"])(
     await idbTurns();
     // Stored by nobody without the change: A never heard it, and B left it to A.
     expect((await storedDoc(name)).getMap("m").toJSON()).toEqual({ written: "by B" });
+  },
+);
+
+it.each<Leave>(["pagehide", "freeze", "destroy"])(
+  "a tab not the writer wrote an update before its database had opened, then on %s the writer crashed: the update is stored",
+  async (how) => {
+    const { name, locks, twoTabs } = setUp();
+    // Written as B opens (a first claim made at once), before the open answered: its own update too.
+    const { a, b } = await twoTabs((opening) => opening.map.set("written", "by B, opening"));
+    b.leave(how);
+    await idbTurns();
+    locks.crash("A");
+    a.close();
+    await idbTurns();
+    expect((await storedDoc(name)).getMap("m").toJSON()).toEqual({ written: "by B, opening" });
   },
 );
 
