@@ -15,7 +15,8 @@
  *     leader page loading shared-fetch's replica by import() beside its request, or after its data; only when named)
  *
  * Settings (env): REPS 3 × SAMPLES 3 per figure, HOST_MS 300, TABS 1,2,4,8 (1: a lone tab, opened once), STAGGER_MS 100,
- * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000.
+ * CRASH_TABS 3, BOOT_TABS 4, BOOT_RUNS 10, DEVICE_BOOTS 20, RUNS 5, LEASE_MS 1500, INTERVAL_MS 1000,
+ * COMPILE_HINTS 0 (1: every chunk of every contender's page starts with V8's `//# allFunctionsCalledOnLoad`).
  */
 import { cpus, loadavg } from "node:os";
 import { launchBrowser } from "../test/browser/harness.ts";
@@ -58,6 +59,7 @@ async function main(): Promise<void> {
       `env: chromium ${browser.version()} (headless, ${findChromium().path}), node ${process.version}, ${cpus().length} cpus, ` +
         `load average ${load()} (1/5/15 min); reps ${settings.reps} × samples ${settings.samples}, host delay ${settings.hostMs} ms, ` +
         `tabs ${settings.tabCounts.join("/")}, stagger ${settings.staggerMs} ms; host + y-websocket server on 127.0.0.1; figures ${[...want].join(",")}` +
+        (settings.compileHints ? "; every page's chunks start with //# allFunctionsCalledOnLoad (COMPILE_HINTS=1)" : "") +
         (process.env.LIBS ? `; time to data of ${TTD_LIBS.map((lib) => CONTENDERS[lib]).join(", ")} (LIBS=${process.env.LIBS})` : ""),
     );
     // The time-to-data targets are ratios of shared-fetch to the leader: without both there is nothing to judge.

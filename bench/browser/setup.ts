@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
-import { build } from "vite";
+import { build, type Plugin } from "vite";
 import { buildTestPage, Tab } from "../../test/browser/harness.ts";
 import type { CountingHost } from "../../test/browser/host.ts";
 import type { BenchWindow } from "./page/probe.ts";
@@ -18,6 +18,13 @@ function intEnv(name: string, fallback: number, min = 1): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < min) throw new Error(`${name}=${JSON.stringify(raw)}: expected an integer ≥ ${min}`);
   return n;
+}
+
+function flagEnv(name: string): boolean {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "" || raw === "0") return false;
+  if (raw === "1") return true;
+  throw new Error(`${name}=${JSON.stringify(raw)}: expected 1 (on) or 0 (off)`);
 }
 
 const ALL_FIGURES = ["ttd", "crash", "startup", "boot", "devices", "takeover", "follower", "interval", "return", "worker"] as const;
@@ -54,6 +61,8 @@ export const settings = {
   runs: intEnv("RUNS", 5),
   leaseMs: intEnv("LEASE_MS", 1500),
   intervalMs: intEnv("INTERVAL_MS", 1000),
+  /** COMPILE_HINTS=1: every contender's chunks start with V8's explicit compile hint (`compileHint`). */
+  compileHints: flagEnv("COMPILE_HINTS"),
 };
 
 /** The contenders' pages (bench/browser/page/*.html) and the names they print under. */
@@ -73,6 +82,28 @@ export const CONTENDERS = {
 } as const;
 export type Lib = keyof typeof CONTENDERS;
 
+/**
+ * V8 (Chrome 136+) compiles every function of a script that starts with this comment eagerly, on
+ * the streaming thread, instead of on the main thread at its first call.
+ */
+export const compileHint = "//# allFunctionsCalledOnLoad";
+
+/**
+ * Prepends `compileHint` to every chunk, last: minification would drop it as a banner, and Vite
+ * puts its preload map (`const __vite__mapDeps=`) on top of chunks that import lazily, after the
+ * minifier and `output.postBanner`.
+ */
+const compileHintPlugin = (): Plugin => ({
+  name: "bench-compile-hint",
+  generateBundle: {
+    order: "post",
+    handler(_options, bundle) {
+      for (const chunk of Object.values(bundle)) if (chunk.type === "chunk") chunk.code = `${compileHint}\n${chunk.code}`;
+    },
+  },
+});
+const hintPlugins = () => (settings.compileHints ? [compileHintPlugin()] : []);
+
 const benchRoot = fileURLToPath(new URL("./page/", import.meta.url));
 
 /**
@@ -86,9 +117,9 @@ export async function buildBenchPages(base: string, outDir: string, pages: strin
     base,
     logLevel: "warn",
     mode: "production",
-    plugins: [react()],
+    plugins: [react(), ...hintPlugins()],
     // The SharedWorker contender's worker file is a module worker, as the README says to build it.
-    worker: { format: "es" },
+    worker: { format: "es", plugins: hintPlugins },
     build: {
       outDir,
       emptyOutDir: true,
