@@ -32,6 +32,12 @@ describe("freshness rules (pure)", () => {
     expect(validate({ rev: 1, data: 1, at: 5 })).toEqual({ rev: 1, data: 1, at: 5 });
     expect(validateError({ rev: 1, message: "m", at: NaN })).toBe("error.at is not a finite number");
   });
+  it("invariant 14: a peer's `done` (when it wrote the outcome) must be a finite number too", () => {
+    const validate = resultValidator(validateJson);
+    expect(validate({ rev: 1, data: 1, at: 5, done: "later" })).toBe("result.done is not a finite number");
+    expect(validateError({ rev: 1, message: "m", done: -Infinity })).toBe("error.done is not a finite number");
+    expect(validate({ rev: 1, data: 1, at: 5, done: 9 })).toEqual({ rev: 1, data: 1, at: 5, done: 9 });
+  });
 });
 
 describe("store.ensure with maxAgeMs: a freshness demand met by any replica's recent result", () => {

@@ -1,5 +1,5 @@
 import type { ClaimEngine } from "./engine.ts";
-import { meetsDemand } from "./freshness.ts";
+import { joinedWhenAsked, meetsDemand } from "./freshness.ts";
 import type { KeyState } from "./job.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
@@ -28,7 +28,11 @@ export function ensureDemand(
   const over = e.reader.over(st, true);
   const recorded = over ? 0 : recordedRev(result, error);
   // A freshness demand an older outcome cannot meet: wait for a newer revision, as a refetch does.
-  const tooOld = recorded > 0 && maxAgeMs !== undefined && !meetsDemand(result, error, askedAt, maxAgeMs, e.opts.at);
+  const tooOld =
+    recorded > 0 &&
+    maxAgeMs !== undefined &&
+    !meetsDemand(result, error, askedAt, maxAgeMs, e.opts.at) &&
+    !(mode === "ensure" && joinedWhenAsked(result, error, askedAt, e.opts.at));
   const skip = mode === "refetch" && skipInFlight;
   const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, over ?? claim?.rev, st.attempt?.rev, skip);
   if (minRev === 0) return Promise.resolve(e.reader.compute(st));
@@ -44,6 +48,6 @@ export function ensureDemand(
     minRev,
     signal,
     () => (e.opts.changed?.(), e.refresh(st)),
-    judge ? { askedAt, maxAgeMs: demand ?? 0, skip } : undefined,
+    judge ? { askedAt, maxAgeMs: demand ?? 0, skip, joins: mode === "ensure" } : undefined,
   );
 }

@@ -12,7 +12,7 @@ import type { ErrorRecord, ResultRecord } from "./records.ts";
  * work is alive (invariant 3 stays clock-safe).
  */
 /** An outcome's `at` as this replica trusts it (see trustedAt). */
-export type TrustedAt = (record: { at?: number }) => number | undefined;
+export type TrustedAt = (record: { at?: number; done?: number }, field?: "at" | "done") => number | undefined;
 
 /**
  * An outcome's `at`, no later than when this replica first saw the record, on its own clock (kept
@@ -23,9 +23,9 @@ export type TrustedAt = (record: { at?: number }) => number | undefined;
  */
 export function trustedAt(maps: readonly RecordMap<{ at?: number }>[]): TrustedAt {
   const seen = new WeakMap<object, number>();
-  const trust: TrustedAt = (record) => {
+  const trust: TrustedAt = (record, field = "at") => {
     if (!seen.has(record)) seen.set(record, Date.now());
-    return record.at && Math.min(record.at, seen.get(record)!);
+    return record[field] && Math.min(record[field], seen.get(record)!);
   };
   for (const map of maps) {
     for (const [, record] of map.entries()) trust(record);
@@ -138,10 +138,34 @@ export function meetsDemand(
  * Whether the latest outcome met a demand for one at most `maxAgeMs` old made at `askedAt`: it was
  * written no earlier than that window before the ask (so one written since the ask always does).
  * For a demand made before the replica could see what was recorded (its store still starting).
+ * `joins` (an ensure's, not a refetch's): its request, in flight at the ask, meets it too.
  */
-export function metWhenAsked(result: ResultRecord | undefined, error: ErrorRecord | undefined, askedAt: number, maxAgeMs: number): boolean {
+export function metWhenAsked(
+  result: ResultRecord | undefined,
+  error: ErrorRecord | undefined,
+  askedAt: number,
+  maxAgeMs: number,
+  joins?: TrustedAt,
+): boolean {
   const at = latestOutcome(result, error)?.at;
-  return at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs);
+  return (
+    (at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs)) || (!!joins && joinedWhenAsked(result, error, askedAt, joins))
+  );
+}
+
+/**
+ * Whether an ensure made at `askedAt` joined the request of the latest outcome: written since the
+ * ask (its `done`, no later than this replica first saw it, as `at` is trusted), however long
+ * before the ask it was sent, as TanStack's mount joins a fetch in flight. Never an invalidated one.
+ */
+export function joinedWhenAsked(
+  result: ResultRecord | undefined,
+  error: ErrorRecord | undefined,
+  askedAt: number,
+  trust: TrustedAt,
+): boolean {
+  const latest = latestOutcome(result, error);
+  return !!latest?.at && (trust(latest, "done") ?? 0) >= askedAt;
 }
 
 /**

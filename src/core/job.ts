@@ -32,7 +32,7 @@ export type Waiter = {
    * refetch's demand is an outcome written since its ask (maxAgeMs 0), the one claimed since
    * too with `skip` (skipInFlight: a claim the store sees once ready was made before the ask).
    */
-  judge?: { askedAt: number; maxAgeMs: number; skip?: boolean };
+  judge?: { askedAt: number; maxAgeMs: number; skip?: boolean; joins?: boolean };
 };
 
 /** Everything one replica keeps about one key. */

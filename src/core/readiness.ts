@@ -34,5 +34,5 @@ export function judge(e: ClaimEngine, st: KeyState, final: boolean): void {
   const recorded = recordedRev(result, error);
   const next = (skip?: boolean) => demandedRev("refetch", recorded, claim?.rev, st.attempt?.rev, skip);
   // Its subscribers were told of the outcome as if it were taken: pending again.
-  if (judgeWaiters(st, { result, error, recorded }, next, final)) notifyListeners(st, e.reader.compute(st));
+  if (judgeWaiters(st, { result, error, recorded }, next, final, e.opts.at)) notifyListeners(st, e.reader.compute(st));
 }

@@ -53,11 +53,12 @@ export type ClaimFailures = OutcomeError & { n: number };
 /**
  * `at` (optional; absent in records written before it existed): the writer's clock, ms since the
  * epoch, when the writing replica sent the request that got it. Ages are judged on it (see freshness.ts).
+ * `done`: the writer's clock as it wrote it (absent in older versions; freshness.ts, joinedWhenAsked).
  * `by`: the replica whose attempt wrote it (absent in records of older versions); for the devtools.
  * `inv`: when it was invalidated (`at` is then 0), on the invalidating replica's clock (absent in
  * marks of older versions): a partition's other side may bring a result sent before it (keepNewer).
  */
-export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; by?: string; inv?: number };
+export type ResultRecord = { rev: number; data: unknown; label?: string; at?: number; done?: number; by?: string; inv?: number };
 /**
  * `label` and `kind` (absent in records of older versions): what the claim said, kept once it is
  * gone, so that a replica that never asked can still name a key whose only outcome is an error (a
@@ -68,6 +69,7 @@ export type ErrorRecord = {
   message: string;
   status?: number;
   at?: number;
+  done?: number;
   by?: string;
   label?: string;
   kind?: "fetch" | "program";
@@ -102,8 +104,11 @@ function isRev(value: unknown): value is number {
 
 const REV_PROBLEM = (what: string) => `${what}.rev is not an integer from 1 to ${MAX_REV}`;
 
-function isAt(value: unknown): boolean {
-  return value === undefined || (typeof value === "number" && Number.isFinite(value));
+const isAt = (value: unknown): boolean => value === undefined || (typeof value === "number" && Number.isFinite(value));
+
+/** An outcome's dates, each absent or a finite number: the first that is not, named. */
+function badDate(value: Record<string, unknown>, what: string): string | undefined {
+  for (const field of ["at", "done", "inv"]) if (!isAt(own(value, field))) return `${what}.${field} is not a finite number`;
 }
 
 /** A higher revision wins; at one revision an eager claim (already dispatched) beats one still settling. */
@@ -170,12 +175,10 @@ export function resultValidator(validateData: (data: unknown) => string | null):
     if (problem) return `result.data ${problem}`;
     const label = own(value, "label");
     if (label !== undefined && typeof label !== "string") return "result.label is not a string";
-    if (!isAt(own(value, "at"))) return "result.at is not a finite number";
-    if (!isAt(own(value, "inv"))) return "result.inv is not a finite number";
     const by = own(value, "by");
     if (by !== undefined && !isId(by)) return "result.by is not a replica id";
     // The record object itself is returned so that data keeps its identity across reads.
-    return value as ResultRecord;
+    return badDate(value, "result") ?? (value as ResultRecord);
   };
 }
 
@@ -187,15 +190,13 @@ export function validateError(value: unknown): ErrorRecord | string {
   if (!isRev(rev)) return REV_PROBLEM("error");
   if (typeof message !== "string") return "error.message is not a string";
   if (status !== undefined && !(typeof status === "number" && Number.isInteger(status))) return "error.status is not an integer";
-  if (!isAt(own(value, "at"))) return "error.at is not a finite number";
-  if (!isAt(own(value, "inv"))) return "error.inv is not a finite number";
   const by = own(value, "by");
   if (by !== undefined && !isId(by)) return "error.by is not a replica id";
   const label = own(value, "label");
   if (label !== undefined && typeof label !== "string") return "error.label is not a string";
   const kind = own(value, "kind");
   if (kind !== undefined && kind !== "fetch" && kind !== "program") return "error.kind is not fetch or program";
-  return value as ErrorRecord;
+  return badDate(value, "error") ?? (value as ErrorRecord);
 }
 
 export function validateBeat(value: unknown): BeatRecord | string {

@@ -1,6 +1,6 @@
 import { callAll } from "./emitter.ts";
 import { abortError } from "./errors.ts";
-import { metWhenAsked } from "./freshness.ts";
+import { metWhenAsked, type TrustedAt } from "./freshness.ts";
 import type { KeyState, Waiter } from "./job.ts";
 import { MAX_REV, type ErrorRecord, type ResultRecord } from "./records.ts";
 import type { Snapshot } from "./types.ts";
@@ -66,12 +66,13 @@ export function judgeWaiters(
   outcome: { result: ResultRecord | undefined; error: ErrorRecord | undefined; recorded: number },
   next: (skip?: boolean) => number,
   final: boolean,
+  trust: TrustedAt,
 ): boolean {
   let raised = false;
   for (const w of st.waiters) {
     if (!w.judge) continue;
     if (w.minRev <= outcome.recorded) {
-      if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs)) {
+      if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs, w.judge.joins ? trust : undefined)) {
         // skipInFlight: the claim the same sync brought in was made before the ask, as at `final`.
         w.minRev = next(w.judge.skip);
         raised = true;

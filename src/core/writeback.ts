@@ -30,7 +30,8 @@ export function writeOutcome(
 ): boolean {
   const { key, label, kind, by } = attempt;
   const { at: t, inv } = attempt.outcome;
-  const at = t === undefined ? {} : inv === undefined ? { at: t } : { at: t, inv };
+  // `done`: an ask made while the request ran joined it (freshness.ts, joinedWhenAsked).
+  const at = t === undefined ? {} : inv === undefined ? { at: t, done: Date.now() } : { at: t, done: Date.now(), inv };
   const writer = by === undefined ? {} : { by };
   const { errors } = records;
   const result = results.get(key);

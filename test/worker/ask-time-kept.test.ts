@@ -20,14 +20,17 @@ import { browser, holdingHello } from "./browser-sim.ts";
 const req = { url: "https://api.example.test/ask-time" };
 afterEach(() => void vi.useRealTimers());
 
-/** Another tab records { n: 1 } for `req`, its request sent at `sentAt`; its doc's state. */
-async function otherTab(sentAt: number): Promise<Uint8Array> {
+/** Another tab records { n: 1 } for `req`, its request sent at `sentAt`, answered at `answeredAt`; its doc's state. */
+async function otherTab(sentAt: number, answeredAt = sentAt): Promise<Uint8Array> {
   vi.setSystemTime(sentAt);
   const doc = new Y.Doc();
   const host = new Host();
-  host.auto = () => ({ status: 200, body: { n: 1 } });
   const store = createSharedFetchStore({ doc, fetch: host.fetch, locks: null });
-  await expect(store.ensure(req)).resolves.toMatchObject({ status: "success" });
+  const asked = store.ensure(req);
+  const [call] = await host.whenCalls(1);
+  vi.setSystemTime(answeredAt);
+  call!.respond(200, { n: 1 });
+  await expect(asked).resolves.toMatchObject({ status: "success" });
   store.destroy();
   return Y.encodeStateAsUpdate(doc);
 }
@@ -74,7 +77,18 @@ describe("a tab's own replica, loaded after the tab asked (connectBrowser's tab 
     local.destroy();
   });
 
-  it("a result whose request was sent before the ask is revalidated, as a mount on stale data is: one request", async () => {
+  it("the other tab's request in flight at the ask (sent before it, recorded after it): joined, its result answers, no request", async () => {
+    for (const starting of [false, true]) {
+      const t = tabAsking(1_000);
+      const state = await otherTab(990, 1_010);
+      const local = t.handOver(state, 1_020, starting);
+      await expect(t.asked).resolves.toMatchObject({ status: "success", data: { n: 1 } });
+      expect(t.host.calls).toHaveLength(0);
+      local.destroy();
+    }
+  });
+
+  it("a result whose request was sent and recorded before the ask is revalidated, as a mount on stale data is: one request", async () => {
     const state = await otherTab(990);
     const t = tabAsking(1_000);
     const local = t.handOver(state, 1_020, false);
@@ -85,7 +99,10 @@ describe("a tab's own replica, loaded after the tab asked (connectBrowser's tab 
 });
 
 describe("a tab of the SharedWorker replica whose hello is still under way", () => {
-  it("another tab's request, sent after this tab asked, answers it: one request for both", async () => {
+  it.each([
+    ["sent after this tab asked", 2_010],
+    ["in flight when this tab asked", 1_990],
+  ])("another tab's request, %s, answers it: one request for both", async (_, sentAt) => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(1_000);
     const host = new Host();
@@ -93,19 +110,25 @@ describe("a tab of the SharedWorker replica whose hello is still under way", () 
     const b = browser(host);
     const first = b.tab();
     await expect(first.ensure({ url: "https://api.example.test/warm" })).resolves.toMatchObject({ status: "success" });
+    host.auto = undefined;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const second = b.tab({ worker: (name) => ({ port: holdingHello(b.start(name).port, gate) }) });
+    vi.setSystemTime(sentAt);
+    const done = first.ensure(req);
+    await host.whenCalls(2);
     vi.setSystemTime(2_000);
     const asked = second.ensure(req, { maxAgeMs: 0 });
-    vi.setSystemTime(2_010);
-    await expect(first.ensure(req)).resolves.toMatchObject({ status: "success", data: { n: 1 } });
     vi.setSystemTime(2_020);
+    host.calls[1]!.respond(200, { n: 1 });
+    host.auto = () => ({ status: 200, body: { n: 2 } });
+    await expect(done).resolves.toMatchObject({ status: "success", data: { n: 1 } });
+    vi.setSystemTime(2_030);
     open();
     await expect(asked).resolves.toMatchObject({ status: "success", data: { n: 1 } });
     expect(host.calls.filter((c) => c.url === req.url)).toHaveLength(1);
     // A mount after that result revalidates it (staleTime 0), as plain TanStack does.
-    vi.setSystemTime(2_030);
+    vi.setSystemTime(2_040);
     await expect(second.ensure(req, { maxAgeMs: 0 })).resolves.toMatchObject({ status: "success" });
     expect(host.calls.filter((c) => c.url === req.url)).toHaveLength(2);
   });
