@@ -9,6 +9,7 @@ import type { WebSocketConstructor } from "../sync/connect-peers.ts";
 import {
   announceAgain,
   dropRemotePresence,
+  droppingMalformed,
   sharedTrips,
   TRIP_FIELD,
   requireDoc,
@@ -62,19 +63,38 @@ export type HocuspocusConnection = Connection & {
   readonly error: HocuspocusAuthError | undefined;
 };
 
-type Listening = { addEventListener(type: "error", listener: () => void): void };
+type Listener = (event: unknown) => void;
+type Listening = {
+  addEventListener(type: string, listener: Listener): void;
+  removeEventListener(type: string, listener: Listener): void;
+};
+
+/** Each message listener of a socket, as guarded() registered it. */
+const guardedListeners = new WeakMap<Listener, Listener>();
 
 /**
  * Every socket gets an error listener of its own that stays. The provider removes its listeners
  * before it closes a socket; `ws` then reports a socket closed while still connecting (destroy()
  * during a connection attempt) as an "error" event with no listener left: an uncaught exception
- * that would end a Node process. The provider's own listener still sees every error.
+ * that would end a Node process. The provider's own listener still sees every error. Its message
+ * listeners never throw (droppingMalformed).
  */
 function guarded(Base: WebSocketConstructor): WebSocketConstructor {
   return class extends (Base as new (url: string, protocols?: string | string[]) => Listening) {
+    readonly #url: string;
     constructor(url: string, protocols?: string | string[]) {
       super(url, protocols);
-      this.addEventListener("error", () => {});
+      this.#url = url;
+      super.addEventListener("error", () => {});
+    }
+    override addEventListener(type: string, listener: Listener): void {
+      if (type !== "message") return super.addEventListener(type, listener);
+      const safe = droppingMalformed("connectHocuspocus", this.#url, listener);
+      guardedListeners.set(listener, safe);
+      super.addEventListener(type, safe);
+    }
+    override removeEventListener(type: string, listener: Listener): void {
+      super.removeEventListener(type, (type === "message" && guardedListeners.get(listener)) || listener);
     }
   };
 }
@@ -288,8 +308,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // (RELAYED_REMOVAL_GRACE_MS): such a removal counts only if our own connection outlives it.
   const receive = provider.onMessage.bind(provider);
   // Fences are answered right after the provider applied the message that brought their claims back.
+  // A held removal is applied from a timer, out of the socket's guard: guarded as the socket is.
   provider.onMessage = (event) =>
-    relaysRemoval(event.data, doc.clientID) ? held.hold(() => receive(event)) : (receive(event), fence?.received(event.data));
+    relaysRemoval(event.data, doc.clientID)
+      ? held.hold(droppingMalformed("connectHocuspocus", websocket.url, () => receive(event)))
+      : (receive(event), fence?.received(event.data));
   const observer = observeUpdateTrips(provider, trips);
   // Our p95 for the other devices' windows (sharedTrips), after each ack: to 10 ms, sent only when
   // that changes (an awareness message per ack would double the traffic of every write).

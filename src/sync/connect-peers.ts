@@ -2,11 +2,18 @@ import { registerConnector } from "../core/connectors.ts";
 import { WebsocketProvider } from "y-websocket";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { announceAgain, dropRemotePresence, sharedTrips, requireDoc, requireWebSocket, type Connection } from "./connection.ts";
+import {
+  announceAgain,
+  dropRemotePresence,
+  droppingMalformed,
+  sharedTrips,
+  requireDoc,
+  requireWebSocket,
+  type Connection,
+} from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
 import { syncClock } from "./sync-clock.ts";
 import { warnUnknownOptions } from "../core/options.ts";
-import { shownUrl } from "../core/errors.ts";
 import { probeTrips } from "./trip-probe.ts";
 
 /** Any WebSocket-compatible constructor, e.g. the default export of `ws` in Node. */
@@ -35,26 +42,12 @@ export type PeerConnection = Connection & {
 
 const PEERS_OPTIONS = { url: 0, room: 0, params: 0, WebSocketPolyfill: 0, broadcastChannel: 0 } satisfies Record<keyof PeersOptions, 0>;
 
-/**
- * A socket class whose message handler never throws. y-websocket reads each frame inside it: a
- * malformed one from the server (garbage, a sync step it does not know, a truncated awareness) threw
- * out of the handler, uncaught, naming nothing; in Node it also stalled the socket's reader, so the
- * device stayed "in sync" and heard nothing more. The frame is dropped with a warning naming it;
- * what it should have carried comes with the next sync round (the trip probes', or a reconnect).
- */
+/** A socket class whose message handler never throws (droppingMalformed). */
 function guardedSocket(WS: typeof WebSocket, url: string): typeof WebSocket {
   return class extends WS {
     // @ts-expect-error a setter alone: y-websocket only ever assigns it
     set onmessage(handle: ((event: MessageEvent) => void) | null) {
-      super.onmessage =
-        handle &&
-        ((event) => {
-          try {
-            handle(event);
-          } catch (error) {
-            console.warn(`shared-fetch: connectPeers dropped a malformed message from ${shownUrl(url)}:`, error);
-          }
-        });
+      super.onmessage = handle && droppingMalformed("connectPeers", url, handle);
     }
   };
 }

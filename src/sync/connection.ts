@@ -1,6 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import type { Doc } from "yjs";
-import { kindOf, shownValue } from "../core/errors.ts";
+import { kindOf, shownUrl, shownValue } from "../core/errors.ts";
 import { CONNECTION_LOST_ORIGIN } from "../core/presence.ts";
 import { DEFAULT_SETTLE_MS } from "../core/store-options.ts";
 import type { TripSamples } from "../core/trips.ts";
@@ -48,6 +48,23 @@ export function dropRemotePresence(awareness: Awareness): void {
     awareness.meta.delete(id);
   }
   awareness.emit("change", [{ added: [], updated: [], removed: others }, CONNECTION_LOST_ORIGIN]);
+}
+
+/**
+ * `handle`, a socket's message listener, made never to throw. Providers read each frame inside it:
+ * a malformed one from the server (garbage, a message or sync step they do not know, a truncated
+ * awareness) threw out of the handler, uncaught, naming nothing; in Node it also stalled the
+ * socket's reader, so the device stayed "in sync" and heard nothing more. The frame is dropped with
+ * a warning naming the server; what it should have carried comes with the next sync round.
+ */
+export function droppingMalformed<A extends unknown[]>(who: string, url: string, handle: (...args: A) => void) {
+  return (...args: A): void => {
+    try {
+      handle(...args);
+    } catch (error) {
+      console.warn(`shared-fetch: ${who} dropped a malformed message from ${shownUrl(url)}:`, error);
+    }
+  };
 }
 
 /**
