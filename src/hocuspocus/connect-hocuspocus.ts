@@ -229,12 +229,14 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   });
   // Registered before the provider attaches: the socket's own close handler emits "disconnect"
   // before the provider's handler runs, which removes every remote presence as if they had left.
-  // It fires on every closed socket, failed attempts included.
+  // It fires on every closed socket, failed attempts included. As connectPeers': a socket the
+  // server accepted that dropped mid-sync (a flaky link, not a server down) leaves the claims
+  // waiting for the next attempt, within the stores' bound; a claim made before it sent a request
+  // another device had in flight.
   const held = heldRemovals();
   const onDisconnect = (): void => {
     fence?.lost();
-    clock.closed();
-    if (++closedSockets >= urls.length) clock.giveUp();
+    if (!clock.closed(true) && ++closedSockets >= urls.length) clock.giveUp();
     held.drop();
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
@@ -266,7 +268,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
       // Two failures that pass are reported as refusals too, and are asked again after a back-off:
       // the provider's own failure to get a token (the app's token function threw: an auth
       // backend's blip), and a server that cannot open the room for now (its database down).
-      if (reason.startsWith(TOKEN_FETCH_FAILED) || reason.startsWith(UNAVAILABLE_REASON)) return retryLater();
+      // The server answered (not a link cut mid-sync): its close counts as a failed attempt.
+      if (reason.startsWith(TOKEN_FETCH_FAILED) || reason.startsWith(UNAVAILABLE_REASON)) return (clock.lost(), retryLater());
       error = new HocuspocusAuthError(opts.room, reason);
       websocket.disconnect(); // stop: the server keeps the socket open and would never sync us
       rejectSynced(error);
