@@ -19,11 +19,13 @@ import {
   type Connection,
 } from "../sync/connection.ts";
 import { heldRemovals, removesOther } from "../sync/held-removals.ts";
+import { resyncWhenOnline } from "../sync/back-online.ts";
 import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
 import { echoFence } from "./echo-fence.ts";
+import { syncCheck } from "./sync-check.ts";
 
 export type HocuspocusOptions = {
   /** One Hocuspocus URL, e.g. "wss://sync.example.com". Give `url` or `urls`. */
@@ -236,6 +238,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const held = heldRemovals();
   const onDisconnect = (): void => {
     fence?.lost();
+    check.lost();
     if (!clock.closed(true) && ++closedSockets >= urls.length) clock.giveUp();
     held.drop();
     dropRemotePresence(awareness);
@@ -315,7 +318,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   provider.onMessage = (event) =>
     relaysRemoval(event.data, doc.clientID)
       ? held.hold(droppingMalformed("connectHocuspocus", websocket.url, () => receive(event)))
-      : (receive(event), fence?.received(event.data));
+      : (receive(event), fence?.received(event.data), check.received(event.data));
   const observer = observeUpdateTrips(provider, trips);
   // Our p95 for the other devices' windows (sharedTrips), after each ack: to 10 ms, sent only when
   // that changes (an awareness message per ack would double the traffic of every write).
@@ -325,10 +328,29 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   });
   provider.attach();
 
+  const check = syncCheck(
+    doc,
+    opts.room,
+    () => websocket.webSocket,
+    () => clock.info.syncedSince() !== undefined,
+  );
+  const stopOnline = resyncWhenOnline(clock, check.check, () => {
+    // Only the socket that did not answer, and only while the app wants one (not after its
+    // disconnect() or a destroy(): a close on a half-open socket takes its handshake's 30 s).
+    if (destroyed || !websocket.shouldConnect || !websocket.webSocket) return;
+    // The provider's own forced close (its silence check's), with no reconnect of its own armed:
+    // that one, `delay` later, would restart the attempt made here at once.
+    websocket.cancelWebsocketRetry = () => {};
+    websocket.onClose({ event: { code: 4408, reason: "forced" } } as Parameters<typeof websocket.onClose>[0]);
+    websocket.connect().catch(() => {});
+  });
+
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
     clearTimeout(retryTimer);
+    stopOnline();
+    check.lost();
     held.drop();
     unregister();
     observer.stop();

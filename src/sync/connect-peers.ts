@@ -12,6 +12,7 @@ import {
   type Connection,
 } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
+import { resyncWhenOnline } from "./back-online.ts";
 import { syncClock } from "./sync-clock.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import { probeTrips } from "./trip-probe.ts";
@@ -122,35 +123,21 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     } else clock.lost();
   };
 
-  // Back online (a laptop woken, Wi-Fi back), the socket of before may be half-open: the
-  // server dropped it, and no close reaches us before y-websocket's 30 s silence check. Until then
-  // the device "in sync" heard nobody, and a claim fenced through it went out after the fence's
-  // bound, duplicating a request another device had in flight. So sync again over it: claims wait
-  // for that (resync); unanswered, the socket is replaced at once (and they wait for the new one).
-  const onOnline = (): void => {
-    // Sent only while in sync: otherwise y-websocket is reconnecting anyway.
-    const sent = trips.fence((answered) => {
-      if (answered) return clock.synced();
-      // Only the socket that did not answer: one that closed (a deliberate disconnect(), a
-      // destroy) stays closed, and y-websocket reconnects a lost one by itself.
-      if (!provider.ws) return;
-      replacing = true;
-      provider.disconnect();
-      replacing = false;
-      provider.connect();
-    });
-    if (!sent) return;
-    // Out of sync until its answer, as a socket just opened.
-    clock.lost();
-    clock.opened();
-  };
-  const scope = globalThis as Partial<EventTarget>;
-  scope.addEventListener?.("online", onOnline);
+  const stopOnline = resyncWhenOnline(clock, trips.fence, () => {
+    // Only the socket that did not answer: one that closed (a deliberate disconnect(), a
+    // destroy) stays closed, and y-websocket reconnects a lost one by itself.
+    if (!provider.ws) return;
+    // Ours, not the app's: the claims wait for the socket that replaces it.
+    replacing = true;
+    provider.disconnect();
+    replacing = false;
+    provider.connect();
+  });
 
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
-    scope.removeEventListener?.("online", onOnline);
+    stopOnline();
     unregister();
     doc.off("destroy", destroy);
     provider.off("sync", onSync);
