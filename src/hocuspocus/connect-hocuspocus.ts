@@ -248,6 +248,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     }
   };
   websocket.on("disconnect", onDisconnect);
+  // The provider reconnects a lost connection from a timer it never clears, whose connect() wants
+  // a connection again: after a destroy() within its delay, a socket was made and kept open for
+  // good, reconnecting on its own, seen by nobody. The timer still runs out; it then does nothing.
+  const connect = websocket.connect.bind(websocket);
+  websocket.connect = () => (destroyed ? Promise.resolve() : connect());
 
   const provider = new HocuspocusProvider({
     websocketProvider: websocket,
