@@ -223,8 +223,16 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     },
   });
 
+  // The provider's retry loop ends at a socket's first message ("connect"). A socket closed before
+  // it (accepted, then dropped: a proxy in front of an instance that is down) leaves that loop
+  // retrying with its growing delay, yet the provider started another loop on every such close,
+  // each one's first attempt at once: 188 sockets in 6 s at a 200 ms delay. The loop's cancel,
+  // which the provider forgets as the socket opens, is handed back to it on such a close instead.
+  let loop: (() => void) | undefined;
   const websocket = new HocuspocusProviderWebsocket({
     url: urls[0]!,
+    // Called before the provider's own open handler forgets it.
+    onOpen: () => (loop = websocket.cancelWebsocketRetry),
     delay,
     minDelay: Math.min(delay, 1000),
     WebSocketPolyfill: guarded(opts.WebSocketPolyfill ?? (WebSocket as unknown as WebSocketConstructor)),
@@ -237,6 +245,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // another device had in flight.
   const held = heldRemovals();
   const onDisconnect = (): void => {
+    // Heard before the provider decides to reconnect: see `loop`.
+    websocket.cancelWebsocketRetry ??= loop;
     fence?.lost();
     check.lost();
     if (!clock.closed(true) && ++closedSockets >= urls.length) clock.giveUp();
@@ -248,6 +258,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     }
   };
   websocket.on("disconnect", onDisconnect);
+  websocket.on("connect", () => (loop = undefined));
   // The provider reconnects a lost connection from a timer it never clears, whose connect() wants
   // a connection again: after a destroy() within its delay, a socket was made and kept open for
   // good, reconnecting on its own, seen by nobody. The timer still runs out; it then does nothing.

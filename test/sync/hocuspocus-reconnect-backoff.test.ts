@@ -1,6 +1,7 @@
 /**
- * A Hocuspocus server that refuses a device, as reconnect-backoff.test.ts for connectPeers: nothing
- * listening, or an HTTP error at the upgrade. The device reconnects in no tight loop while a store
+ * A Hocuspocus server that refuses a device, however it refuses, as reconnect-backoff.test.ts for
+ * connectPeers: nothing listening, an HTTP error at the upgrade, or a socket accepted and dropped
+ * before its first message (a proxy in front of an instance that is down). The device reconnects in no tight loop while a store
  * on the doc waits for a key; destroy() stops the attempts and leaves no socket and, once the
  * back-off timers armed before it have run out, no timer. Nor does a destroy() made while the
  * provider waits to reconnect a connection it lost. Fake timers: attempts are counted on the fake
@@ -65,10 +66,10 @@ async function refusedDevice(url: string) {
   return { doc, conn, store, host, asked, attempts: () => began.length };
 }
 
-/** No tight loop: a socket per reconnectDelayMs at most, and one more of the provider's own retry loop. */
+/** No tight loop: a socket per reconnectDelayMs at most (the retry loop's delays then grow). */
 function expectNoTightLoop(attempts: number): void {
   expect(attempts).toBeGreaterThan(1);
-  expect(attempts).toBeLessThanOrEqual((2 * WATCHED_MS) / DELAY_MS + 2);
+  expect(attempts).toBeLessThanOrEqual(WATCHED_MS / DELAY_MS + 1);
 }
 
 async function destroyedLeavesNothing(device: Awaited<ReturnType<typeof refusedDevice>>, open: () => number): Promise<void> {
@@ -99,6 +100,15 @@ describe("connectHocuspocus reconnecting to a server that refuses", () => {
     const device = await refusedDevice(relay.url);
     expectNoTightLoop(relay.attempts);
     await destroyedLeavesNothing(device, () => relay!.open);
+  }, 30_000);
+
+  it("each socket is accepted and dropped before its first message: the same, one retry loop (no storm)", async () => {
+    relay = await frameRelay(server.url);
+    const r = relay;
+    r.toClient = () => (r.cut(), false);
+    const device = await refusedDevice(r.url);
+    expectNoTightLoop(r.attempts);
+    await destroyedLeavesNothing(device, () => r.open);
   }, 30_000);
 
   it("a synced connection lost, then destroy() while the provider waits to reconnect: no socket is made again, no timer is left", async () => {
