@@ -1,8 +1,6 @@
 import { registerConnector } from "../core/connectors.ts";
 import { HocuspocusProvider, HocuspocusProviderWebsocket, WebSocketStatus } from "@hocuspocus/provider";
-import * as decoding from "lib0/decoding";
 import type { Doc } from "yjs";
-import { describe, shownUrl, shownValue } from "../core/errors.ts";
 import { TripSamples } from "../core/trips.ts";
 import { createAwareness, retireAwareness } from "../sync/awareness-clock.ts";
 import type { WebSocketConstructor } from "../sync/connect-peers.ts";
@@ -13,47 +11,19 @@ import {
   sharedTrips,
   TRIP_FIELD,
   requireDoc,
-  requireNonEmptyString,
-  requireOptions,
-  requireWebSocket,
   type Connection,
 } from "../sync/connection.ts";
-import { heldRemovals, removesOther } from "../sync/held-removals.ts";
+import { heldRemovals } from "../sync/held-removals.ts";
 import { resyncWhenOnline } from "../sync/back-online.ts";
 import { syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
-import { warnUnknownOptions } from "../core/options.ts";
+import { checkedOptions, type HocuspocusOptions } from "./options.ts";
+import { guarded, relaysRemoval } from "./socket.ts";
 import { observeUpdateTrips } from "./update-trips.ts";
 import { echoFence } from "./echo-fence.ts";
 import { syncCheck } from "./sync-check.ts";
 
-export type HocuspocusOptions = {
-  /** One Hocuspocus URL, e.g. "wss://sync.example.com". Give `url` or `urls`. */
-  url?: string | undefined;
-  /** Several instances of one cluster: on every lost connection or failed attempt, the next one. */
-  urls?: string[] | undefined;
-  /** Document name on the server: one per doc and trust boundary. */
-  room: string;
-  /** Sent to the server's `onAuthenticate` (a function is asked again at every connection). */
-  token: string | (() => string | Promise<string>);
-  /** Needed where there is no global WebSocket (Node 20). */
-  WebSocketPolyfill?: WebSocketConstructor | undefined;
-  /** First reconnect delay in ms (default 1000, Hocuspocus' own); later attempts back off. */
-  reconnectDelayMs?: number | undefined;
-  /**
-   * Called once when the server refuses the token, whenever that happens: at the first connection
-   * (`whenSynced` rejects too) or at a reconnect after a secret was rotated, when `whenSynced` has
-   * long resolved. The connection has stopped and is released as by destroy(); show a sign-in and
-   * connect again with a new token: the stores on the doc follow the new connection.
-   */
-  onRefused?: ((error: HocuspocusAuthError) => void) | undefined;
-  /**
-   * Every device of the room reaches this one instance (`url`, no cluster behind it): its order
-   * decides races between devices' claims exactly, as y-websocket's does (a fence), instead of a
-   * timed window. Default false: instances on Redis each order their own clients first.
-   */
-  oneInstance?: boolean | undefined;
-};
+export type { HocuspocusOptions };
 
 export type HocuspocusConnection = Connection & {
   /** The underlying provider and its socket, for status events and partitions in tests. */
@@ -65,79 +35,8 @@ export type HocuspocusConnection = Connection & {
   readonly error: HocuspocusAuthError | undefined;
 };
 
-type Listener = (event: unknown) => void;
-type Listening = {
-  addEventListener(type: string, listener: Listener): void;
-  removeEventListener(type: string, listener: Listener): void;
-};
-
-/** Each message listener of a socket, as guarded() registered it. */
-const guardedListeners = new WeakMap<Listener, Listener>();
-
-/**
- * Every socket gets an error listener of its own that stays. The provider removes its listeners
- * before it closes a socket; `ws` then reports a socket closed while still connecting (destroy()
- * during a connection attempt) as an "error" event with no listener left: an uncaught exception
- * that would end a Node process. The provider's own listener still sees every error. Its message
- * listeners never throw (droppingMalformed).
- */
-function guarded(Base: WebSocketConstructor): WebSocketConstructor {
-  return class extends (Base as new (url: string, protocols?: string | string[]) => Listening) {
-    readonly #url: string;
-    constructor(url: string, protocols?: string | string[]) {
-      super(url, protocols);
-      this.#url = url;
-      super.addEventListener("error", () => {});
-    }
-    override addEventListener(type: string, listener: Listener): void {
-      if (type !== "message") return super.addEventListener(type, listener);
-      const safe = droppingMalformed("connectHocuspocus", this.#url, listener);
-      guardedListeners.set(listener, safe);
-      super.addEventListener(type, safe);
-    }
-    override removeEventListener(type: string, listener: Listener): void {
-      super.removeEventListener(type, (type === "message" && guardedListeners.get(listener)) || listener);
-    }
-  };
-}
-
-/** Hocuspocus' awareness message (its MessageType.Awareness), after the room's name. */
-const AWARENESS_MESSAGE = 1;
-
-/** Whether a message from the server relays the removal of a peer's presence (see heldRemovals). */
-function relaysRemoval(data: unknown, self: number): boolean {
-  try {
-    const decoder = decoding.createDecoder(new Uint8Array(data as ArrayBuffer));
-    decoding.readVarString(decoder);
-    return decoding.readVarUint(decoder) === AWARENESS_MESSAGE && removesOther(decoding.readVarUint8Array(decoder), self);
-  } catch {
-    return false; // the provider's own handler reports it
-  }
-}
-
 /** How @hocuspocus/provider words a token function's failure, which it reports as a refusal. */
 const TOKEN_FETCH_FAILED = "Failed to get token";
-
-function checkedUrls(opts: HocuspocusOptions): string[] {
-  if (opts.url !== undefined && opts.urls !== undefined) throw new TypeError("connectHocuspocus: give `url` or `urls`, not both");
-  const urls = opts.urls ?? (opts.url === undefined ? [] : [opts.url]);
-  if (!Array.isArray(urls) || urls.length === 0)
-    throw new TypeError(
-      `connectHocuspocus: \`url\` or \`urls\` is required, got ${Array.isArray(opts.urls) ? "[]" : shownValue(opts.urls ?? opts.url)}`,
-    );
-  for (const url of urls) {
-    requireNonEmptyString("connectHocuspocus", "url", url);
-    let protocol = "";
-    try {
-      protocol = new URL(url).protocol;
-    } catch {
-      // reported below
-    }
-    if (protocol !== "ws:" && protocol !== "wss:")
-      throw new TypeError(`connectHocuspocus: \`url\` must be a ws:// or wss:// URL, got ${shownUrl(url)}`);
-  }
-  return urls;
-}
 
 /**
  * Syncs `doc` with other devices through Hocuspocus (one instance or a cluster on Redis), with the
@@ -146,40 +45,7 @@ function checkedUrls(opts: HocuspocusOptions): string[] {
  */
 export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): HocuspocusConnection {
   requireDoc("connectHocuspocus", doc);
-  requireOptions("connectHocuspocus", opts);
-  warnUnknownOptions("connectHocuspocus", opts, {
-    url: 0,
-    urls: 0,
-    room: 0,
-    token: 0,
-    WebSocketPolyfill: 0,
-    reconnectDelayMs: 0,
-    onRefused: 0,
-    oneInstance: 0,
-  } satisfies Record<keyof HocuspocusOptions, 0>);
-  const urls = checkedUrls(opts);
-  requireNonEmptyString("connectHocuspocus", "room", opts.room);
-  requireWebSocket("connectHocuspocus", opts.WebSocketPolyfill);
-  if (typeof opts.token !== "string" && typeof opts.token !== "function") {
-    // A token is a secret: the refusal says what it is, never what it holds.
-    const got = opts.token === null || opts.token === undefined ? String(opts.token) : `a value of type ${typeof opts.token}`;
-    throw new TypeError(`connectHocuspocus: \`token\` must be a string or a function returning one, got ${got}`);
-  }
-  if (opts.WebSocketPolyfill === undefined && typeof WebSocket === "undefined") {
-    throw new TypeError("connectHocuspocus: no global WebSocket here; pass `WebSocketPolyfill` (e.g. from 'ws')");
-  }
-  const token = opts.token;
-  const delay = opts.reconnectDelayMs ?? 1000;
-  if (!Number.isFinite(delay) || delay < 0)
-    throw new TypeError(`connectHocuspocus: \`reconnectDelayMs\` must be a number ≥ 0, got ${describe(delay)}`);
-  const oneInstance = opts.oneInstance ?? false;
-  if (typeof oneInstance !== "boolean")
-    throw new TypeError(`connectHocuspocus: \`oneInstance\` must be a boolean, got ${describe(oneInstance)}`);
-  if (oneInstance && urls.length > 1)
-    throw new TypeError(`connectHocuspocus: \`oneInstance\` means one instance, got ${urls.length} \`urls\`; give \`url\``);
-  const onRefused = opts.onRefused;
-  if (onRefused !== undefined && typeof onRefused !== "function")
-    throw new TypeError(`connectHocuspocus: \`onRefused\` must be a function, got ${describe(onRefused)}`);
+  const { urls, token, delay, oneInstance, onRefused } = checkedOptions(opts);
 
   let index = 0;
   let destroyed = false;
