@@ -1,24 +1,22 @@
 /**
- * The sync server restarts empty (a deploy that lost its rooms: they live in memory) while the
+ * The sync server (y-websocket's, or Hocuspocus) restarts empty (a deploy that lost its rooms: they live in memory) while the
  * devices keep running. Nothing a device recorded is lost: their states merge back into the
  * server at the reconnect, a device that joins only afterwards gets every result from it, what one
  * device recorded while the server was down reaches the others, and no key that had a result is
  * fetched again.
  */
 import { describe, expect, it, vi } from "vitest";
-import WebSocket from "ws";
 import * as Y from "yjs";
-import { connectPeers, createSharedFetchStore } from "../../src/index.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { Host } from "../../sim/host.ts";
-import { nextEvent } from "./wait.ts";
-import { startSyncServer } from "./ws-server.ts";
+import { kits, type Kit } from "./connector-kits.ts";
 
 const key = (name: string) => ({ url: `https://api.example.test/${name}` });
 
-function device(port: number, room: string, host: Host, name: string) {
+function device(kit: Kit, port: number, room: string, host: Host, name: string) {
   const doc = new Y.Doc();
-  const conn = connectPeers(doc, { url: `ws://127.0.0.1:${port}`, room, WebSocketPolyfill: WebSocket });
+  const conn = kit.connect(doc, `ws://127.0.0.1:${port}`, room);
   const store = createSharedFetchStore({ doc, awareness: conn.awareness, fetch: host.fetchAs(name), locks: null });
   return { doc, conn, store, stop: () => (store.destroy(), conn.destroy(), doc.destroy()) };
 }
@@ -30,14 +28,14 @@ async function record(d: ReturnType<typeof device>, host: Host, name: string): P
   await expect(asked).resolves.toMatchObject({ status: "success", data: { name } });
 }
 
-describe("the sync server restarts with none of its rooms", () => {
+describe.each(kits)("$name: the sync server restarts with none of its rooms", (kit) => {
   it("the devices' records merge back into it: a device joining after sees them all; nothing is fetched again", async () => {
     const port = await freePort();
-    let server = await startSyncServer(undefined, port);
+    let server = await kit.start(port);
     const room = `empty-${Math.random().toString(36).slice(2)}`;
     const host = new Host();
-    const a = device(port, room, host, "a");
-    const b = device(port, room, host, "b");
+    const a = device(kit, port, room, host, "a");
+    const b = device(kit, port, room, host, "b");
     let c: ReturnType<typeof device> | undefined;
     try {
       await Promise.all([a.conn.whenSynced, b.conn.whenSynced]);
@@ -48,16 +46,15 @@ describe("the sync server restarts with none of its rooms", () => {
         expect(b.store.snapshot(key("from-a")).status).toBe("success");
       });
 
-      const closed = [nextEvent(a.conn.provider, "connection-close"), nextEvent(b.conn.provider, "connection-close")];
+      const closed = [kit.closed(a.conn), kit.closed(b.conn)];
       await server.close();
       await Promise.all(closed);
       // Recorded while the server is down: the other device cannot have it yet.
       await record(a, host, "while-down");
       expect(b.store.snapshot(key("while-down")).status).toBe("idle");
 
-      server = await startSyncServer(undefined, port);
-      const synced = (d: ReturnType<typeof device>) => nextEvent(d.conn.provider, "sync", (s: boolean) => s);
-      await Promise.all([synced(a), synced(b)]);
+      server = await kit.start(port);
+      await Promise.all([kit.synced(a.conn), kit.synced(b.conn)]);
       await vi.waitFor(
         () => expect(b.store.snapshot(key("while-down"))).toMatchObject({ status: "success", data: { name: "while-down" } }),
         {
@@ -66,7 +63,7 @@ describe("the sync server restarts with none of its rooms", () => {
       );
 
       // A device that never met A or B: everything reaches it through the new server.
-      c = device(port, room, host, "c");
+      c = device(kit, port, room, host, "c");
       await c.conn.whenSynced;
       for (const name of ["from-a", "from-b", "while-down"]) {
         await expect(c.store.ensure(key(name))).resolves.toMatchObject({ status: "success", data: { name } });

@@ -1,35 +1,40 @@
 /**
  * A link that drops a device's socket in the middle of its sync with the server (the server is up:
- * it accepted the socket): the frames of one half of the sync never arrive. No request is sent
+ * it accepted the socket), through connectPeers and connectHocuspocus alike: the frames of one half
+ * of the sync never arrive. No request is sent
  * twice because of it (invariant 8: the joining device shows the claimant's work as pending, never
  * starts its own), and nothing either side recorded is lost once the next attempt syncs.
  */
+import { Server } from "@hocuspocus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
-import { connectPeers, createSharedFetchStore } from "../../src/index.ts";
+import { connectorsOf } from "../../src/core/connectors.ts";
+import { connectHocuspocus, UNAVAILABLE_REASON } from "../../src/hocuspocus/index.ts";
+import { createSharedFetchStore } from "../../src/index.ts";
+import { freePort } from "../../server/cluster/ports.ts";
 import { Host } from "../../sim/host.ts";
+import { kits } from "./connector-kits.ts";
 import { frameRelay } from "./frame-relay.ts";
 import { until } from "./wait.ts";
-import { startSyncServer, type SyncServer } from "./ws-server.ts";
-
-let server: SyncServer;
-beforeAll(async () => {
-  server = await startSyncServer();
-});
-afterAll(() => server.close());
 
 const req = { url: "https://api.example.test/cut" };
 const LEASE = 60_000; // far longer than the test: only the sync can explain what B learns
-const isStep2 = (frame: Uint8Array) => frame[0] === 0 && frame[1] === 1;
 
-function device(doc: Y.Doc, url: string, room: string, host: Host, name: string) {
-  const conn = connectPeers(doc, { url, room, WebSocketPolyfill: WebSocket });
-  const store = createSharedFetchStore({ doc, awareness: conn.awareness, fetch: host.fetchAs(name), locks: null, leaseMs: LEASE });
-  return { doc, conn, store, stop: () => (store.destroy(), conn.destroy(), doc.destroy()) };
-}
+describe.each(kits)("$name: a device's socket dropped mid-sync", (kit) => {
+  let server: Awaited<ReturnType<typeof kit.start>>;
+  beforeAll(async () => {
+    server = await kit.start();
+  });
+  afterAll(() => server.close());
+  const isStep2 = kit.isStep2;
 
-describe("a device's socket dropped mid-sync", () => {
+  function device(doc: Y.Doc, url: string, room: string, host: Host, name: string) {
+    const conn = kit.connect(doc, url, room);
+    const store = createSharedFetchStore({ doc, awareness: conn.awareness, fetch: host.fetchAs(name), locks: null, leaseMs: LEASE });
+    return { doc, conn, store, stop: () => (store.destroy(), conn.destroy(), doc.destroy()) };
+  }
+
   // Failed with one cut before the fix: the close ended the first claim's wait for the sync as if
   // the server were down, and B sent the request A had in flight.
   it.each([1, 2, 3])(
@@ -50,6 +55,8 @@ describe("a device's socket dropped mid-sync", () => {
       };
       const b = device(new Y.Doc(), relay.url, room, host, "b");
       const waiting = b.store.ensure(req);
+      // Awaited below; a failing run's stop aborts them.
+      for (const pending of [asked, waiting]) pending.catch(() => {});
       try {
         await b.conn.whenSynced;
         expect(relay.attempts).toBe(cuts + 1);
@@ -100,4 +107,36 @@ describe("a device's socket dropped mid-sync", () => {
       await relay.close();
     }
   }, 15_000);
+});
+
+describe("connectHocuspocus: a close the server explains is not a cut", () => {
+  it("a server that answers `unavailable` (a room it cannot open for now) is a failed attempt, not a cut: the first claims stop waiting", async () => {
+    const port = await freePort();
+    const unavailable = new Server({
+      port,
+      address: "127.0.0.1",
+      quiet: true,
+      stopOnSignals: false,
+      async onAuthenticate() {
+        throw Object.assign(new Error("room could not be loaded"), { reason: `${UNAVAILABLE_REASON}: storage` });
+      },
+    });
+    await unavailable.listen();
+    const doc = new Y.Doc();
+    const conn = connectHocuspocus(doc, {
+      url: `ws://127.0.0.1:${port}`,
+      room: "hp-unavailable",
+      token: "t",
+      WebSocketPolyfill: WebSocket,
+    });
+    try {
+      // The socket opened and closed unsynced, as a cut one does; the server said why.
+      await connectorsOf(doc)[0]!.whenSynced;
+      expect(conn.error).toBeUndefined();
+    } finally {
+      conn.destroy();
+      doc.destroy();
+      await unavailable.destroy();
+    }
+  });
 });
