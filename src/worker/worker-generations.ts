@@ -60,3 +60,21 @@ export async function workerLocks(locks: QueryableLocks, name: string, generatio
   const lock = [WORKER_LOCK_PREFIX + worker, STANDBY_LOCK_PREFIX + worker].find((n) => held.some((l) => l.name === n));
   return { lock, behind: lock === WORKER_LOCK_PREFIX + worker && pending.some((l) => l.name === lock && l.mode === "exclusive") };
 }
+
+/**
+ * The generation a tab back from the back/forward cache turns to; `lock`: the one its worker
+ * named in `ready`, if that worker answered before the page was hidden.
+ */
+export async function resumedGeneration(locks: QueryableLocks, name: string, generation: number, lock?: string): Promise<number> {
+  // The worker may have died while the page was frozen: a free lock says so at once. Held: a
+  // worker of that name lives, maybe not the one the page knew (it retired meanwhile, and another
+  // tab started that name again): a new port reaches whichever lives.
+  if (lock && (await locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null))) return generation;
+  // Takeovers may have followed each other while the page was in the cache: the live generation
+  // may be later than the next one, whose worker is dead too.
+  const held = await liveGeneration(locks, name);
+  // A worker that had not answered yet is not known dead: while it (or a later one) holds its
+  // lock, the tab turns to that one. The next generation would be a second live worker (or the
+  // other tabs' standby, promoted while the live worker lives).
+  return lock === undefined && held >= generation ? held : Math.max(generation + 1, readGeneration(name) ?? 0, held);
+}

@@ -1,11 +1,11 @@
+import { answerWait } from "./answer-wait.ts";
 import { onPageTransitions } from "./page-transitions.ts";
 import { holdLock, watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, type Standby } from "./standby.ts";
-import { STANDBY_AFTER_TAKEOVER_MS, WORKER_PROBE_MS, WORKER_READY_MS } from "./worker-bounds.ts";
-import { liveGeneration, readGeneration, workerLocks, workerName, writeGeneration } from "./worker-generations.ts";
-import { errorText, pages, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
-import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
+import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
+import { liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
+import { errorText, helloOf, pages, spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 
 export type { SharedWorkerLike, WorkerLinkOptions };
 
@@ -34,6 +34,7 @@ export class WorkerLink {
    * error, should one come before `connect` listens.
    */
   private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
+  /** The live worker's lock, watched once its `ready` named it. */
   private stopWatch: (() => void) | undefined;
   /**
    * The tab's lock, asked for or held. One request for every hello: a second request of this
@@ -43,10 +44,8 @@ export class WorkerLink {
   private tabLockHeld: Promise<() => void> | undefined;
   private hidden = false;
   private stopped = false;
-  private readyTimer: ReturnType<typeof setTimeout> | undefined;
-  private probeTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The worker started again to learn whether its script loads (see WORKER_PROBE_MS). */
-  private probe: SharedWorkerLike | undefined;
+  /** Ends the wait from the hello to the worker's answer (see answerWait). */
+  private endWait: (() => void) | undefined;
   private standbyTimer: ReturnType<typeof setTimeout> | undefined;
   /** The generation this tab first connected to: a later one follows a takeover. */
   private firstGeneration = 0;
@@ -79,20 +78,11 @@ export class WorkerLink {
   }
 
   private startEarly(generation: number): void {
-    const worker = this.spawn(generation);
+    const worker = spawn(this.o, generation);
     if (!worker) return;
     const early: NonNullable<WorkerLink["early"]> = { generation, worker };
     worker.addEventListener?.("error", (event) => void (early.error ??= errorText(event)));
     this.early = early;
-  }
-
-  private spawn(generation: number): SharedWorkerLike | undefined {
-    try {
-      return this.o.start(workerName(this.o.config.name, generation));
-    } catch (error) {
-      console.error("shared-fetch: could not start the replica worker", error);
-      return undefined;
-    }
   }
 
   private connect(): void {
@@ -114,7 +104,7 @@ export class WorkerLink {
       early.worker.port.close();
       early = undefined;
     }
-    const worker = early?.worker ?? ready ?? this.spawn(this.generation);
+    const worker = early?.worker ?? ready ?? spawn(this.o, this.generation);
     if (!worker) return this.fail("the SharedWorker could not be started");
     this.worker = worker;
     worker.addEventListener?.("error", (event) => {
@@ -136,72 +126,22 @@ export class WorkerLink {
     // Let go while it waited (destroyed, or hidden: pagehide), and asked for again by a later
     // hello if the page was shown again: that hello speaks.
     if (this.stopped || this.hidden || this.tabLockHeld !== held) return;
-    // A worker has no localStorage: the tab reads the mark for it, at every hello (a later worker
-    // may find what an earlier one persisted), and sets it, since the worker persists from now on.
-    const { name } = this.o.config;
-    const persisted = mayHavePersisted(name);
-    if (!persisted) markPersisted(name);
-    const hello: TabMessage = {
-      t: "hello",
-      v: PROTOCOL,
-      tab: this.o.tabId,
-      lock: this.tabLock,
-      config: { ...this.o.config, persisted },
-      resend: this.o.store.openAsks(),
-      page: pages.get(this.o.locks),
-    };
-    port.postMessage(hello);
+    port.postMessage(helloOf(this.o, this.tabLock));
     // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
     // order, and the worker holds these until its doc is open (a takeover saves a round trip).
     if (this.worker?.port !== port) return;
     this.o.store.attach((m) => port.postMessage(m));
-    const ms = this.o.timeoutMs ?? WORKER_READY_MS;
-    clearTimeout(this.readyTimer);
-    if (ms !== Infinity) this.readyTimer = setTimeout(() => this.fail(`the SharedWorker did not answer within ${ms} ms`), ms);
-    clearTimeout(this.probeTimer);
-    if (WORKER_PROBE_MS < ms) this.probeTimer = setTimeout(() => this.startProbe(port), WORKER_PROBE_MS);
-    // A standby turned to is watched already (standbyWatch).
-    if (!this.standbyWatch) void this.watchBeforeReady(port);
-  }
-
-  /**
-   * `ready` names the worker's lock, but a worker may die before it answers (its host tab
-   * crashed as this one opened): if the generation's worker holds its lock now, its release is
-   * that death, heard at once instead of at the answer bound. A worker that holds none yet (still
-   * loading) cannot be told from a dead one here: the probe looks again. `probe`: that look, at
-   * which a worker of that name still waiting for the lock held by another is another build's.
-   */
-  private async watchBeforeReady(port: PortLike, probe?: SharedWorkerLike): Promise<void> {
     const generation = this.generation;
-    const { lock, behind } = await workerLocks(this.o.locks, this.o.config.name, generation);
-    if (this.stopped || this.hidden || this.worker?.port !== port || generation !== this.generation) return;
-    // The tab's script is of a new deploy (or an old one) at another URL: its worker waits for
-    // the lock of the other build's, held for as long as that build's tabs live. A crashed
-    // holder's lock is let go within tens of ms, well before the probe.
-    if (behind && probe && this.probe === probe)
-      return this.fail("another SharedWorker of this name (another build's script, at another URL) serves this browser's tabs");
-    if (lock && !this.stopWatch) this.stopWatch = watchLock(this.o.locks, lock, () => this.dead(generation));
-  }
-
-  private startProbe(port: PortLike): void {
-    if (this.stopped || this.hidden || this.worker?.port !== port || this.probe) return;
-    const probe = this.spawn(this.generation);
-    if (!probe) return;
-    this.probe = probe;
-    probe.addEventListener?.("error", (event) => {
-      if (this.probe === probe && this.worker?.port === port) this.fail(errorText(event));
-    });
-    // A worker that took its lock since the hello is watched from now on.
-    if (!this.standbyWatch) void this.watchBeforeReady(port, probe);
-  }
-
-  /** The worker answered, failed or is left: the probe has nothing more to learn. */
-  private endProbe(): void {
-    clearTimeout(this.probeTimer);
-    const probe = this.probe;
-    this.probe = undefined;
-    // A factory may hand the same worker back (tests do); its port is then the tab's own.
-    if (probe && probe.port !== this.worker?.port) probe.port.close();
+    this.endWait?.();
+    // A standby turned to is watched already (standbyWatch).
+    this.endWait = answerWait(
+      this.o,
+      port,
+      generation,
+      !this.standbyWatch,
+      (reason) => this.fail(reason),
+      () => this.dead(generation),
+    );
   }
 
   /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
@@ -221,8 +161,7 @@ export class WorkerLink {
       return;
     }
     if (msg?.t === "ready") {
-      clearTimeout(this.readyTimer);
-      this.endProbe();
+      this.endWait?.();
       this.standbyWatch?.();
       this.standbyWatch = undefined;
       const generation = this.generation;
@@ -253,7 +192,7 @@ export class WorkerLink {
   /** Starts the next generation's worker for the live one of `generation` and sends it this tab's asks. */
   private startStandby(generation: number, lock: string, replica: string): void {
     if (this.stopped || this.hidden || generation !== this.generation || this.standby?.generation === generation + 1) return;
-    const next = this.spawn(generation + 1);
+    const next = spawn(this.o, generation + 1);
     if (!next) return;
     next.port.start?.();
     // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
@@ -289,9 +228,8 @@ export class WorkerLink {
 
   /** Lets go of the worker this tab turned to: it died, or died before it answered. */
   private dropWorker(): void {
-    clearTimeout(this.readyTimer);
+    this.endWait?.();
     this.o.store.detach();
-    this.endProbe();
     this.standbyWatch?.();
     this.standbyWatch = undefined;
     // Its port may reach a worker that lives: a fresh one of the dead one's name, started for this
@@ -317,8 +255,7 @@ export class WorkerLink {
   private hide(event: PageTransitionEvent): void {
     if (this.hidden) return;
     this.hidden = true;
-    clearTimeout(this.readyTimer);
-    this.endProbe();
+    this.endWait?.();
     this.o.store.leave(event.persisted === false);
     this.stopWatch?.();
     this.stopWatch = undefined;
@@ -337,29 +274,14 @@ export class WorkerLink {
   private async resume(): Promise<void> {
     // The lock of this generation's worker, if it answered before the page was hidden.
     const lock = this.live?.generation === this.generation ? this.live.lock : undefined;
-    // The worker may have died while this page was frozen: a free lock says so at once.
-    const alive = lock ? await this.o.locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null) : false;
-    if (this.stopped || this.hidden) return;
-    // A worker of that name lives, maybe not the one this page knew (it retired meanwhile, and
-    // another tab started that name again): a new port reaches whichever lives.
-    if (alive) return this.dead(this.generation, this.generation);
-    // Takeovers may have followed each other while this page was in the cache: the live
-    // generation may be later than the next one, whose worker is dead too.
-    const { name } = this.o.config;
-    const held = await liveGeneration(this.o.locks, name);
-    if (this.stopped || this.hidden) return;
-    // A worker that had not answered yet is not known dead: while it (or a later one) holds its
-    // lock, the tab turns to that one. The next generation would be a second live worker (or the
-    // other tabs' standby, promoted while the live worker lives).
-    const next = lock === undefined && held >= this.generation ? held : Math.max(this.generation + 1, readGeneration(name) ?? 0, held);
-    this.dead(this.generation, next);
+    const next = await resumedGeneration(this.o.locks, this.o.config.name, this.generation, lock);
+    if (!this.stopped && !this.hidden) this.dead(this.generation, next);
   }
 
   stop(): void {
     if (this.stopped) return;
     this.stopped = true;
-    clearTimeout(this.readyTimer);
-    this.endProbe();
+    this.endWait?.();
     clearTimeout(this.standbyTimer);
     this.offPage();
     this.stopWatch?.();

@@ -1,7 +1,8 @@
 import type { PortLike } from "./port.ts";
-import type { BrowserConfig } from "./protocol.ts";
+import { PROTOCOL, type BrowserConfig, type TabMessage } from "./protocol.ts";
 import type { RemoteStore } from "./remote-store.ts";
-import type { QueryableLocks } from "./worker-generations.ts";
+import { workerName, type QueryableLocks } from "./worker-generations.ts";
+import { markPersisted, mayHavePersisted } from "../sync/persisted-mark.ts";
 
 /** What `new SharedWorker(...)` gives: its port (and error events). */
 export type SharedWorkerLike = {
@@ -40,4 +41,32 @@ export const pages = new WeakMap<object, string>();
 export function errorText(event: Event): string {
   const message = (event as ErrorEvent).message;
   return `the SharedWorker failed to load${message ? `: ${message}` : " (its script did not load or threw)"}`;
+}
+
+/** Starts the worker of `generation` (undefined: it could not be, said on the console). */
+export function spawn(o: WorkerLinkOptions, generation: number): SharedWorkerLike | undefined {
+  try {
+    return o.start(workerName(o.config.name, generation));
+  } catch (error) {
+    console.error("shared-fetch: could not start the replica worker", error);
+    return undefined;
+  }
+}
+
+/** The tab's hello; `lock`: the tab's own, held for its life. */
+export function helloOf(o: WorkerLinkOptions, lock: string): TabMessage {
+  // A worker has no localStorage: the tab reads the mark for it, at every hello (a later worker
+  // may find what an earlier one persisted), and sets it, since the worker persists from now on.
+  const { name } = o.config;
+  const persisted = mayHavePersisted(name);
+  if (!persisted) markPersisted(name);
+  return {
+    t: "hello",
+    v: PROTOCOL,
+    tab: o.tabId,
+    lock,
+    config: { ...o.config, persisted },
+    resend: o.store.openAsks(),
+    page: pages.get(o.locks),
+  };
 }
