@@ -11,18 +11,23 @@ type Mode = "exclusive" | "shared";
 export class FakeLocks {
   private readonly held = new Map<string, Holder>();
   private readonly queue = new Map<string, (() => void)[]>();
-  /** The mode each queued request asked for (granted as exclusive all the same), for query's `pending`. */
-  private readonly modes = new WeakMap<() => void, Mode>();
+  /** The mode each queued request asked for (granted as exclusive all the same) and its "tab", for query's `pending`. */
+  private readonly modes = new WeakMap<() => void, { mode: Mode; clientId: string }>();
 
-  forTab(
-    tag: string,
-  ): LockManagerLike & { query(): Promise<{ held: { name: string; mode: "exclusive" }[]; pending: { name: string; mode: Mode }[] }> } {
+  forTab(tag: string): LockManagerLike & {
+    query(): Promise<{
+      held: { name: string; mode: "exclusive"; clientId: string }[];
+      pending: { name: string; mode: Mode; clientId?: string }[];
+    }>;
+  } {
     return {
       // What a new tab asks to learn which replica worker lives (Web Locks' query: the held locks,
-      // and the requests waiting, in the mode asked).
+      // and the requests waiting, in the mode asked; each with its "tab" as the client's id).
       query: async () => ({
-        held: [...this.held.keys()].map((name) => ({ name, mode: "exclusive" as const })),
-        pending: [...this.queue].flatMap(([name, list]) => list.map((grant) => ({ name, mode: this.modes.get(grant) ?? "exclusive" }))),
+        held: [...this.held].map(([name, h]) => ({ name, mode: "exclusive" as const, clientId: h.tag })),
+        pending: [...this.queue].flatMap(([name, list]) =>
+          list.map((grant) => ({ name, mode: this.modes.get(grant)?.mode ?? "exclusive", clientId: this.modes.get(grant)?.clientId })),
+        ),
       }),
       request: (name, options, callback) =>
         new Promise((resolve, reject) => {
@@ -40,7 +45,7 @@ export class FakeLocks {
           const list = this.queue.get(name) ?? [];
           this.queue.set(name, list);
           list.push(grant);
-          this.modes.set(grant, options.mode ?? "exclusive");
+          this.modes.set(grant, { mode: options.mode ?? "exclusive", clientId: tag });
           options.signal?.addEventListener("abort", () => {
             const i = list.indexOf(grant);
             if (i >= 0) list.splice(i, 1);

@@ -4,7 +4,7 @@ import { workerLocks } from "./worker-generations.ts";
 import { errorText, spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 
 /**
- * A tab's wait, from its hello on `port` to the `ready` of the worker of `generation`: the answer
+ * A tab's wait, from its hello on `port` (the tab holding `tabLock`) to the `ready` of the worker of `generation`: the answer
  * bound, the probe, and (`watch`: unless a standby turned to is watched already) the generation's
  * lock watched before `ready` names it, whose release calls `dead`. `fail`: the tab gives up on
  * workers, saying why. Returns the end of the wait: the worker answered, failed or is left (the
@@ -13,6 +13,7 @@ import { errorText, spawn, type SharedWorkerLike, type WorkerLinkOptions } from 
 export function answerWait(
   o: WorkerLinkOptions,
   port: PortLike,
+  tabLock: string,
   generation: number,
   watch: boolean,
   fail: (reason: string) => void,
@@ -31,7 +32,7 @@ export function answerWait(
    * which a worker of that name still waiting for the lock held by another is another build's.
    */
   const watchBeforeReady = async (atProbe?: SharedWorkerLike): Promise<void> => {
-    const { lock, behind } = await workerLocks(o.locks, o.config.name, generation);
+    const { lock, behind } = await workerLocks(o.locks, o.config.name, generation, tabLock);
     if (ended) return;
     // The tab's script is of a new deploy (or an old one) at another URL: its worker waits for
     // the lock of the other build's, held for as long as that build's tabs live. A crashed

@@ -211,6 +211,9 @@ export class TabSession {
       if (kept.has(id)) this.post(answer);
       else this.unheard.delete(id);
     }
+    // Watched as the hello is read, and again once the store is open (below): a tab that waits
+    // for this worker's answer learns by this request that its hello was read, by which worker.
+    this.watchTab(msg.lock);
     // The tab sends what it wants right behind its hello: held until the store is there.
     const queued: TabMessage[] = [];
     this.opening = queued;

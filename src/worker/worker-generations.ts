@@ -2,9 +2,11 @@ import type { LockManagerLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX } from "./protocol.ts";
 import { readStored, writeStored } from "../core/local-storage.ts";
 
+type LockInfo = { name?: string; mode?: string; clientId?: string };
+
 /** Web Locks as a tab has them: `query` tells which worker generations hold their locks. */
-export type QueryableLocks = LockManagerLike & {
-  query?: () => Promise<{ held?: { name?: string }[]; pending?: { name?: string; mode?: string }[] }>;
+export type QueryableLocks = Omit<LockManagerLike, "query"> & {
+  query?: () => Promise<{ held?: LockInfo[]; pending?: LockInfo[] }>;
 };
 
 /** SharedWorker names: one worker per app name and generation; a dead worker's successor is the next generation. */
@@ -51,14 +53,31 @@ export async function liveGeneration(locks: QueryableLocks, name: string): Promi
 /**
  * The lock that generation's worker holds now, as a tab can watch it before the worker names it:
  * its lifetime lock, or a promoted standby's (held from before its promotion to its death).
- * `behind`: another worker of that name waits for the lifetime lock (an exclusive request). Two
- * live workers share a name only if their scripts' URLs differ: another build's, after a deploy.
+ * `heard`: a worker read the hello of the tab whose lock is `tabLock` (it queues on that lock as
+ * it reads it, to hear the tab's death). `behind`: that worker waits for the lifetime lock another
+ * holds. Two live workers share a name only if their scripts' URLs differ: another build's, after
+ * a deploy. Told apart by client: the holder of the lock may be the tab's own worker, only slow to
+ * answer, with another build's waiting behind it.
  */
-export async function workerLocks(locks: QueryableLocks, name: string, generation: number): Promise<{ lock?: string; behind?: boolean }> {
+export async function workerLocks(
+  locks: QueryableLocks,
+  name: string,
+  generation: number,
+  tabLock: string,
+): Promise<{ lock?: string; heard: boolean; behind: boolean }> {
   const { held = [], pending = [] } = (await locks.query?.().catch(() => undefined)) ?? {};
   const worker = workerName(name, generation);
-  const lock = [WORKER_LOCK_PREFIX + worker, STANDBY_LOCK_PREFIX + worker].find((n) => held.some((l) => l.name === n));
-  return { lock, behind: lock === WORKER_LOCK_PREFIX + worker && pending.some((l) => l.name === lock && l.mode === "exclusive") };
+  const life = WORKER_LOCK_PREFIX + worker;
+  const holder = held.find((l) => l.name === life || l.name === STANDBY_LOCK_PREFIX + worker);
+  const readers = pending.filter((l) => l.name === tabLock).map((l) => l.clientId);
+  return {
+    lock: holder?.name,
+    heard: readers.length > 0,
+    behind:
+      holder?.name === life &&
+      !readers.includes(holder.clientId) &&
+      pending.some((l) => l.name === life && l.mode === "exclusive" && readers.includes(l.clientId)),
+  };
 }
 
 /**

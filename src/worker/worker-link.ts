@@ -137,6 +137,7 @@ export class WorkerLink {
     this.endWait = answerWait(
       this.o,
       port,
+      this.tabLock,
       generation,
       !this.standbyWatch,
       (reason) => this.fail(reason),

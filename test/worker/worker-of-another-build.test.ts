@@ -14,7 +14,7 @@ import { afterEach, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
 import { WORKER_PROBE_MS, WORKER_READY_MS } from "../../src/worker/worker-bounds.ts";
-import { browser, cleanup } from "./browser-sim.ts";
+import { browser, cleanup, holdingHello } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/another-build";
 
@@ -72,4 +72,39 @@ it(`a tab of a new deploy, whose worker waits behind the old build's worker of t
   // And the fallen-back tab's replica hears their results as any tab replica does.
   await untilTrue(() => (tab.snapshot({ url: API }).data as { v?: number } | undefined)?.v === 2);
   expect(host.calls).toHaveLength(2);
+});
+
+it(`a tab whose own worker holds the lock, only slow to answer, while another build's worker waits behind it: the tab keeps waiting past WORKER_PROBE_MS (${WORKER_PROBE_MS} ms) and is served by its worker, one request`, async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: host.calls.length } });
+  const b = browser(host);
+  const first = b.tab();
+  await expect(first.ensure({ url: API })).resolves.toMatchObject({ data: { v: 1 } });
+  // Another build's worker of that name read its own tab's hello: it watches that tab's lock and
+  // waits for the lifetime lock this build's worker holds.
+  const gen0 = `shared-fetch:${b.name}:0`;
+  const other = b.locks.forTab(`new:${gen0}`);
+  void other.request("shared-fetch:tab:of-the-new-build", { mode: "shared" }, () => {});
+  void other.request(`shared-fetch:worker:${gen0}`, { mode: "exclusive" }, () => new Promise(() => {}));
+  // This build's worker is busy: it reads the tab's hello only once `open` settles.
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const started: string[] = [];
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const tab = b.tab({
+    standby: false,
+    worker: (name) => (started.push(name), { port: holdingHello(b.start(name).port, opened) }),
+  });
+  const asked = tab.ensure({ url: API });
+  await untilTrue(() => started.length === 1);
+  await vi.advanceTimersByTimeAsync(WORKER_PROBE_MS);
+  // The probe started it again by its name, looked, and left it: the tab's own worker holds the lock.
+  expect(started).toEqual([gen0, gen0]);
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  expect(tab.mode).toBe("shared-worker");
+  vi.useRealTimers();
+  open();
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 1 } });
+  expect(tab.mode).toBe("shared-worker");
+  expect(host.calls).toHaveLength(1);
 });
