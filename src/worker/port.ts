@@ -4,7 +4,7 @@ import type { WorkerMessage } from "./protocol.ts";
 /** The part of a MessagePort both sides use (browser MessagePort, Node's global MessageChannel ports). */
 export type PortLike = {
   postMessage(message: unknown): void;
-  addEventListener(type: "message", listener: (event: MessageEvent) => void): void;
+  addEventListener(type: "message" | "messageerror", listener: (event: MessageEvent) => void): void;
   removeEventListener(type: "message", listener: (event: MessageEvent) => void): void;
   start?(): void;
   close(): void;

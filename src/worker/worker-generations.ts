@@ -16,6 +16,13 @@ export function workerName(name: string, generation: number): string {
 
 const generationKey = (name: string) => `shared-fetch:worker-generation:${name}`;
 
+/**
+ * Set by a tab that heard its worker of that generation fail to load (its script threw or did not
+ * load), cleared by a `ready`: a browser fires a worker's `error` once, at the tabs connected as
+ * it fails; a tab that connects later to that worker, alive but broken, hears nothing.
+ */
+export const failedKey = (name: string, generation: number) => `shared-fetch:worker-failed:${workerName(name, generation)}`;
+
 /** The generation this browser last wrote (0 before any), or undefined without storage to read. */
 export function readGeneration(name: string): number | undefined {
   const stored = readStored(generationKey(name));

@@ -4,7 +4,8 @@ import { holdLock, watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, type Standby } from "./standby.ts";
 import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
-import { liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
+import { failedKey, liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
+import { removeStored, writeStored } from "../core/local-storage.ts";
 import { errorText, helloOf, pages, spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 
 export type { SharedWorkerLike, WorkerLinkOptions };
@@ -108,12 +109,16 @@ export class WorkerLink {
     if (!worker) return this.fail("the SharedWorker could not be started");
     this.worker = worker;
     worker.addEventListener?.("error", (event) => {
-      if (this.worker === worker) this.fail(errorText(event));
+      if (this.worker === worker) this.fail(errorText(event), true);
     });
-    if (early?.error !== undefined) return this.fail(early.error);
+    if (early?.error !== undefined) return this.fail(early.error, true);
     const port = worker.port;
     port.addEventListener("message", (event: MessageEvent) => {
       if (this.worker === worker) this.onMessage(event.data);
+    });
+    // An answer that cannot be read is lost: the tab would wait for it for good.
+    port.addEventListener("messageerror", () => {
+      if (this.worker === worker) this.fail("a message from the SharedWorker could not be read");
     });
     port.start?.();
     void this.hello(port);
@@ -140,14 +145,15 @@ export class WorkerLink {
       this.tabLock,
       generation,
       !this.standbyWatch,
-      (reason) => this.fail(reason),
+      (reason, load) => this.fail(reason, load),
       () => this.dead(generation),
     );
   }
 
   /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
-  private fail(reason: string): void {
+  private fail(reason: string, load?: boolean): void {
     if (this.stopped) return;
+    if (load) writeStored(failedKey(this.o.config.name, this.generation), "1");
     console.error(`shared-fetch: ${reason}; this tab is a replica of its own now`);
     // Whatever the worker got from this tab is withdrawn, should it ever start.
     this.o.store.leave();
@@ -166,6 +172,7 @@ export class WorkerLink {
       this.standbyWatch?.();
       this.standbyWatch = undefined;
       const generation = this.generation;
+      removeStored(failedKey(this.o.config.name, generation));
       this.live = { generation, lock: msg.lock, replica: msg.replicaId };
       this.stopWatch?.();
       this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));

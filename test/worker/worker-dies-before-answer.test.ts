@@ -18,11 +18,17 @@ import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import type { PortLike } from "../../src/worker/port.ts";
 import { WORKER_LOCK_PREFIX } from "../../src/worker/protocol.ts";
 import { WORKER_PROBE_MS } from "../../src/worker/worker-bounds.ts";
+import { fakeStorage } from "../sync/boot-fakes.ts";
 import { browser, cleanup, holdingHello } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/dies-before-answer";
 
-afterEach(() => void vi.useRealTimers());
+afterEach(() => (vi.useRealTimers(), vi.unstubAllGlobals()));
+
+/** Resolves once `check` holds, looked at after each turn of the event loop (no timer: they may be faked). */
+async function untilTurned(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((r) => setImmediate(r));
+}
 
 /** `port`, calling `onHello` as the tab's hello goes out on it. */
 function telling(port: PortLike, onHello: () => void): PortLike {
@@ -165,4 +171,116 @@ it("the hello reached a fresh worker of the dead one's name (the browser had not
   expect(b.workerStore(1)).toBeTruthy();
   await retiredNow;
   expect(host.calls).toHaveLength(2);
+});
+
+/** A port whose other end nothing reads: a worker that died, or whose script threw before it listened. */
+function silentPort(): PortLike {
+  const channel = new MessageChannel();
+  cleanup(() => (channel.port1.close(), channel.port2.close()));
+  return channel.port1 as unknown as PortLike;
+}
+
+it(`a worker whose script threw as it started, heard by the tab connected then: a tab that connects to it later hears no \`error\`, nor does its probe; it falls back at WORKER_PROBE_MS (${WORKER_PROBE_MS} ms), not at the answer bound, naming why; its own replica sends the one request`, async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: host.calls.length } });
+  const b = browser(host);
+  vi.stubGlobal("localStorage", fakeStorage());
+  const error = vi.spyOn(console, "error").mockImplementation(() => {});
+  cleanup(() => error.mockRestore());
+  // The broken worker: alive, nothing reads its ports; its `error` goes to the first tab only.
+  const threw = new EventTarget();
+  let listening = false;
+  const first = b.tab({
+    standby: false,
+    fetch: host.fetch,
+    worker: () => ({ port: silentPort(), addEventListener: (t, f) => ((listening = true), threw.addEventListener(t, f)) }),
+  });
+  await untilTurned(() => listening);
+  threw.dispatchEvent(Object.assign(new Event("error"), { message: "Uncaught Error: boom at start" }));
+  await untilTurned(() => first.mode === "tab");
+  expect(first.modeReason).toBe("the SharedWorker failed to load: Uncaught Error: boom at start");
+  const started: string[] = [];
+  let hello!: () => void;
+  const helloSent = new Promise<void>((resolve) => (hello = resolve));
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const tab = b.tab({
+    standby: false,
+    fetch: host.fetch,
+    worker: (name) => (started.push(name), { port: started.length > 1 ? silentPort() : telling(silentPort(), hello) }),
+  });
+  const asked = tab.ensure({ url: API });
+  await helloSent;
+  await vi.advanceTimersByTimeAsync(WORKER_PROBE_MS - 1);
+  expect(tab.mode).toBe("shared-worker");
+  await vi.advanceTimersByTimeAsync(1);
+  await untilTurned(() => tab.mode === "tab");
+  expect(tab.modeReason).toBe("the SharedWorker failed to load (told to another tab)");
+  expect(started).toEqual([`shared-fetch:${b.name}:0`, `shared-fetch:${b.name}:0`]);
+  vi.useRealTimers();
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 1 } });
+  expect(host.calls).toHaveLength(1);
+});
+
+it(`the live worker is busy past WORKER_PROBE_MS (${WORKER_PROBE_MS} ms), the tab's hello unread: it holds its lock, so the tab keeps waiting and is served by it, one request`, async () => {
+  vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+  const { b, host, tab, open, started, helloSent } = await busyWorker();
+  const asked = tab.refetch({ url: API });
+  await helloSent;
+  await vi.advanceTimersByTimeAsync(WORKER_PROBE_MS);
+  expect(started).toEqual([`shared-fetch:${b.name}:0`, `shared-fetch:${b.name}:0`]);
+  for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+  expect(tab.mode).toBe("shared-worker");
+  vi.useRealTimers();
+  open();
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 2 } });
+  expect(tab.mode).toBe("shared-worker");
+  expect([...b.workers.keys()]).toEqual([`shared-fetch:${b.name}:0`]);
+  expect(host.calls).toHaveLength(2);
+});
+
+it("a message from the worker cannot be read (the port's messageerror): the tab falls back at once, naming why", async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: host.calls.length } });
+  const b = browser(host);
+  const unreadable = new EventTarget();
+  let hello!: () => void;
+  const helloSent = new Promise<void>((resolve) => (hello = resolve));
+  const error = vi.spyOn(console, "error").mockImplementation(() => {});
+  cleanup(() => error.mockRestore());
+  const tab = b.tab({
+    workerTimeoutMs: Infinity,
+    standby: false,
+    fetch: host.fetch,
+    worker: () => {
+      const port = telling(silentPort(), hello);
+      return {
+        port: {
+          ...port,
+          addEventListener: (t, f) =>
+            t === "messageerror" ? unreadable.addEventListener(t, f as EventListener) : port.addEventListener(t, f),
+        },
+      };
+    },
+  });
+  const asked = tab.ensure({ url: API });
+  await helloSent;
+  expect(tab.mode).toBe("shared-worker");
+  unreadable.dispatchEvent(new Event("messageerror"));
+  expect(tab.mode).toBe("tab");
+  expect(tab.modeReason).toBe("a message from the SharedWorker could not be read");
+  await expect(asked).resolves.toMatchObject({ status: "success", data: { v: 1 } });
+  expect(host.calls).toHaveLength(1);
+});
+
+it("a worker of that generation that answers clears the failed-to-load mark: a later slow worker is waited for, not taken for the broken one", async () => {
+  const host = new Host();
+  host.auto = () => ({ status: 200, body: { v: host.calls.length } });
+  const b = browser(host);
+  const key = `shared-fetch:worker-failed:shared-fetch:${b.name}:0`;
+  const storage = fakeStorage({ [key]: "1" });
+  vi.stubGlobal("localStorage", storage);
+  const tab = b.tab({ standby: false });
+  await expect(tab.ensure({ url: API })).resolves.toMatchObject({ data: { v: 1 } });
+  expect(tab.mode).toBe("shared-worker");
+  expect(storage.items.has(key)).toBe(false);
 });
