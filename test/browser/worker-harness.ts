@@ -21,8 +21,8 @@ export type WorkerPageConfig = {
   leaseMs?: number;
   ws?: string;
   room?: string;
-  /** `next-build`: the worker script of a later deploy (another bundle, at another URL). */
-  worker?: "absent" | "missing" | "next-build";
+  /** `next-build`: the worker script of a later deploy (another bundle, at another URL); `throws`: one that throws as it starts. */
+  worker?: "absent" | "missing" | "next-build" | "throws";
   standby?: "off";
 };
 

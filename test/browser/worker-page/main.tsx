@@ -102,7 +102,9 @@ const store = connectBrowser({
       ? new SharedWorker(new URL("/no-such-worker.js", location.href), { type: "module", name })
       : params.get("worker") === "next-build"
         ? new SharedWorker(new URL("./next-build.worker.ts", import.meta.url), { type: "module", name })
-        : new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
+        : params.get("worker") === "throws"
+          ? new SharedWorker(new URL("./throws.worker.ts", import.meta.url), { type: "module", name })
+          : new SharedWorker(new URL("./replica.worker.ts", import.meta.url), { type: "module", name }),
 });
 // Read when asked: a worker that fails to load turns the store into a tab replica later.
 Object.defineProperty(win, "__mode", { get: () => store.mode });
