@@ -63,9 +63,13 @@ export function retryFromWire(
     return a;
   };
   const { retry, delayMs } = wire;
+  const counted = (count: number) => retry === true || (typeof retry === "number" && count < retry);
   const policy: RetryPolicy = {
+    // As TanStack's retryer: the tab's retryDelay is asked on every failure, the last one too.
     retry: (count, error) =>
-      retry === "ask" ? answer(count, error).then((a) => a.retry) : retry === true || (typeof retry === "number" && count < retry),
+      retry === "ask" || delayMs === "ask"
+        ? answer(count, error).then((a) => (retry === "ask" ? a.retry : counted(count)))
+        : counted(count),
     delayMs: (count, error) =>
       delayMs === "ask" ? answer(count, error).then((a) => a.delayMs) : delayMs === "exponential" ? exponentialDelay(count) : delayMs,
   };
