@@ -326,6 +326,13 @@ export function pastRecordedError(demand: Demand, latest: () => { error?: unknow
 }
 
 /**
+ * Where a fetch's retry policy keeps the error it last gave `retry` / `retryDelay` (one object per
+ * failure): TanStack's retryer shows that object as `failureReason`, and the last one as `error`,
+ * so an effect keyed on either runs once per failure, as with a plain useQuery.
+ */
+export type Given = { error?: SharedFetchError };
+
+/**
  * TanStack's `retry` / `retryDelay` / `networkMode` as TanStack merged them for this fetch (the
  * record: yours spread over the options, the key's defaults, the client's; `retry: false` from the
  * client's methods when none was given), run by the store inside its claim; TanStack's own defaults
@@ -335,12 +342,12 @@ export function pastRecordedError(demand: Demand, latest: () => { error?: unknow
  * Outside `networkMode: "always"` a retry waits while onlineManager says offline, as TanStack's
  * retryer pauses: an offline browser's failures do not use up the retries and end in an error.
  */
-export function retryPolicy(fetch: FetchRecord | undefined, query?: AnyQuery): RetryPolicy {
+export function retryPolicy(fetch: FetchRecord | undefined, query: AnyQuery | undefined, given: Given): RetryPolicy {
   if (!fetch) return NO_RETRY;
   const policy = tanstackRetry<SharedFetchError>(
     fetch.retry ?? (isServer ? 0 : 3),
     fetch.retryDelay,
-    (error) => new SharedFetchError(error),
+    (error) => (given.error = new SharedFetchError(error)),
   );
   const { retry } = policy;
   // Each failure the claim retries shows as TanStack's retryer shows it; the last one adds itself.
@@ -348,7 +355,7 @@ export function retryPolicy(fetch: FetchRecord | undefined, query?: AnyQuery): R
     policy.retry = (count, error) => {
       const again = retry(count, error) as boolean;
       if (again && query.state.fetchStatus != "idle")
-        query.setState({ ...query.state, fetchFailureCount: count + 1, fetchFailureReason: new SharedFetchError(error) });
+        query.setState({ ...query.state, fetchFailureCount: count + 1, fetchFailureReason: given.error });
       return again;
     };
   if ((fetch.networkMode ?? "online") === "always") return policy;

@@ -8,7 +8,7 @@ import {
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { ClaimView, SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { mutationEvents } from "./paused-calls.ts";
-import { SharedFetchError } from "./shared-error.ts";
+import { errorOf, type SharedFetchError } from "./shared-error.ts";
 
 /**
  * The useMutation observers of each call, as the mutation cache tells them (heard through the
@@ -40,13 +40,15 @@ export function followMutationObservers(): void {
  * work another replica abandoned there, and would send again a dead tab's POST. A SharedWorker tab
  * (`hears`) subscribes, only while the call waits: its notices would have the worker send its whole
  * inspection, and the worker's store, where the call's own ask waits, takes over nothing more for
- * the subscription while that ask stands. Returns the stop.
+ * the subscription while that ask stands. `given`: the error this call's retry functions were last
+ * given, shown as that failure's reason when it says the same (as TanStack's retryer). Returns the stop.
  */
 export function showClaimFailures(
   store: SharedFetchStore,
   req: SharedRequest,
   mutation: Mutation,
   client: QueryClient,
+  given: () => SharedFetchError | undefined,
 ): (() => void) | undefined {
   const extras = store as Partial<SharedFetchStoreExtras>;
   if (!extras.onInspect) return undefined;
@@ -61,7 +63,7 @@ export function showClaimFailures(
     const seen = failed && `${failed.n} ${failed.status} ${failed.message}`;
     if (!failed || seen === shown || mutation.state.status != "pending") return;
     shown = seen!;
-    const error = new SharedFetchError(failed);
+    const error = errorOf(failed, given());
     const action = { type: "failed", failureCount: failed.n, error } as const;
     // TanStack's error action adds the last failure to this count.
     mutation.state = { ...mutation.state, failureCount: failed.n, failureReason: error };

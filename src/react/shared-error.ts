@@ -18,6 +18,14 @@ export class SharedFetchError extends Error {
 }
 
 /**
+ * `given` (what the retry functions were given for this failure) when its message is `error`'s (an
+ * HTTP failure's message names its status): TanStack shows that object. Else a new one.
+ */
+export function errorOf(error: SnapshotError, given?: SharedFetchError): SharedFetchError {
+  return given?.message === error.message ? given : new SharedFetchError(error);
+}
+
+/**
  * The query's error for something thrown before any host was asked: bad input (the store's
  * SharedFetchInputError, which names the value and what was expected) becomes a SharedFetchError
  * with the same message and the input error as its `cause`, so `error` is always the type the

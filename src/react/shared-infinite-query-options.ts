@@ -25,6 +25,7 @@ import {
   queryOf,
   retryPolicy,
   type Demand,
+  type Given,
   type FetchRecord,
 } from "./demand.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
@@ -203,14 +204,15 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     try {
       const past = pastShownError(extras, "fetch", key, req, () => store.snapshot(req), ask.signal, asked);
       const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
-      const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
+      const given: Given = {};
+      const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query, given) });
       const snap =
         demand.mode === "refetch"
           ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
           : await store.ensure(req, { ...opts, maxAgeMs: demand.maxAgeMs });
       const info = extras.resultInfo?.call(store, req);
       if (info && !snap.error) out?.revs.set(sharedQueryKey(store, req)[3], info.rev);
-      const page = unwrap<TPage>(snap);
+      const page = unwrap<TPage>(snap, given.error);
       // The query's own options: a maxPages spread over these ones bounds the chain too.
       if (first && out && demand.mode === "ensure")
         out.tail = await chainAfter(

@@ -76,7 +76,8 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       // waits: an offline browser's failures neither use up the retries nor end in an error.
       // Its functions get the recorded failure as a SharedFetchError, as a query's do and as
       // TanStack's retryer gives useMutation's own: one per failure, to retryDelay and retry alike.
-      const policy = resolveRetry(count, delay, (e) => new SharedFetchError(e));
+      let given: SharedFetchError | undefined;
+      const policy = resolveRetry(count, delay, (e) => (given = new SharedFetchError(e)));
       const opts = {
         retry: policy && mutation?.options.networkMode !== "always" ? pausingWhileOffline(policy, online) : policy,
         leaseMs,
@@ -88,8 +89,8 @@ export function sharedMutationFn<TVariables = void, TData = unknown>(
       // the call, not the store's replicaId, which a worker's tab learns only once connected.
       const call = callId && isPlainObject(req) ? { ...req, callId } : req;
       const asked = callId && naming ? store.ensure(call, opts) : store.refetch(call, opts);
-      if (mutation && context) stop = showClaimFailures(store, call, mutation, context.client);
-      return unwrap<TData>(await asked);
+      if (mutation && context) stop = showClaimFailures(store, call, mutation, context.client, () => given);
+      return unwrap<TData>(await asked, given);
     } catch (error) {
       throw asQueryError(error);
     } finally {

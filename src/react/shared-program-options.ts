@@ -16,6 +16,7 @@ import {
   recordingBehavior,
   retryPolicy,
   takeFetch,
+  type Given,
 } from "./demand.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
@@ -102,7 +103,8 @@ export function programOptionsOf<TData>(
     const past = pastShownError(store as Extras, "program", work, req, () => store.programSnapshot(req), ask.signal, asked, fetch?.error);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.programSnapshot(req));
     // Retries run inside the claim, as a fetch's: other replicas show pending through them.
-    Object.assign(ask, { retry: retryPolicy(fetch, query), leaseMs });
+    const given: Given = {};
+    Object.assign(ask, { retry: retryPolicy(fetch, query, given), leaseMs });
     // A poll (refetchInterval) re-resolves once per interval for all replicas, as a polled fetch does.
     // Any demand re-resolves a program older than data the app set (or hydrated) since: else a focus
     // would put the older resolution back over it, with no request. Not one that is that data: a
@@ -122,7 +124,7 @@ export function programOptionsOf<TData>(
     // A resolution sent before this ask (any replica's, however old) keeps its `at` as dataUpdatedAt.
     if (query && record && !snap.error)
       markDelivered(query, record, snap.data, (record.at ?? askedAt) < askedAt ? record.at : undefined, ctx.signal);
-    return unwrap<ProgramData>(snap);
+    return unwrap<ProgramData>(snap, given.error);
   };
   const r = req;
   const queryFn = sharedQueryFn(

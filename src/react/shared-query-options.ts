@@ -27,9 +27,10 @@ import {
   recordingBehavior,
   retryPolicy,
   takeFetch,
+  type Given,
 } from "./demand.ts";
 import { devtoolsHeld, markDelivered, setByApp, shownSince } from "./push.ts";
-import { asQueryError, SharedFetchError } from "./shared-error.ts";
+import { asQueryError, errorOf, SharedFetchError } from "./shared-error.ts";
 import { absoluteUrl, toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
 
@@ -197,9 +198,12 @@ function onHeldQuery(cache: Cache, query: object, end: () => void): () => void {
  */
 export type Keeps = { hold(ask: Ask, signal: AbortSignal): Promise<unknown> | undefined };
 
-/** The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError. */
-export function unwrap<T>(snap: Snapshot): T {
-  if (snap.error) throw new SharedFetchError(snap.error);
+/**
+ * The latest recorded outcome as TanStack wants it: the data, or a thrown SharedFetchError; `given`
+ * (the one this fetch's retry functions were last given) when it says the same.
+ */
+export function unwrap<T>(snap: Snapshot, given?: SharedFetchError): T {
+  if (snap.error) throw errorOf(snap.error, given);
   return snap.data as T;
 }
 
@@ -341,7 +345,8 @@ export function queryOptionsOf<T, TData>(
     const asked = demandOf(query, fetch);
     const past = pastShownError(store as Extras, "fetch", work, req, () => store.snapshot(req), ask.signal, asked, fetch?.error);
     const demand = (past && (await past)) ?? pastRecordedError(asked, () => store.snapshot(req));
-    const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query) });
+    const given: Given = {};
+    const opts = Object.assign(ask, { leaseMs, retry: retryPolicy(fetch, query, given) });
     let snap =
       demand.mode === "refetch"
         ? await store.refetch(req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
@@ -359,7 +364,7 @@ export function queryOptionsOf<T, TData>(
     // A result sent before this ask (another replica's) keeps its writer's `at` as dataUpdatedAt.
     if (query && info && !snap.error)
       markDelivered(query, info, snap.data, (info.at ?? askedAt) < askedAt ? info.at : undefined, ctx.signal);
-    return unwrap<T>(snap);
+    return unwrap<T>(snap, given.error);
   };
   const r = req;
   const queryFn = sharedQueryFn(
