@@ -237,8 +237,8 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
 /** Per watched query: subscribes to the requests of the pages it shows now. */
 const syncs = new WeakMap<object, () => void>();
 
-/** A page a feed's fetch asks for, and its request key. */
-export type AskedPage = { req: SharedRequest; key?: string | undefined };
+/** A page a feed's fetch asks for, its request key, and the id of a useQuery of that request (its default key). */
+export type AskedPage = { req: SharedRequest; key?: string | undefined; id?: string };
 
 /**
  * The page each feed's fetch asks for now: watched with the pages the feed shows, so that the

@@ -43,7 +43,7 @@ import {
 import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
-import { inputErrorOf, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
+import { inputErrorOf, isRunning, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
 /** Options of a shared infinite query: every `useInfiniteQuery` option, plus the store's lease and your own key. */
@@ -191,10 +191,11 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
     const extras = store as Partial<SharedFetchStoreExtras>;
     const key = extras.keyOf?.call(store, req);
     // Watched while asked: the claim it waits on shows its failures in the query (claim-failures.ts),
-    // read only while the store's asks of the page wait on another replica's claim or another feed
-    // asks it too (feed-joins.ts): retryPolicy shows the failures of this feed's own request, and a
-    // read at each notice of it would cost reads per page (infinite-query-refresh-reads.test.tsx).
-    const askedPage: AskedPage = { req, key };
+    // read only while the store's asks of the page wait on another replica's claim, another feed
+    // asks it too (feed-joins.ts) or a useQuery of its request runs in this tab (a second
+    // QueryClient's, whose request it joins): retryPolicy shows the failures of this feed's own
+    // request, and a read at each notice of it would cost reads per page (infinite-query-refresh-reads.test.tsx).
+    const askedPage: AskedPage = { req, key, id: JSON.stringify(sharedQueryKey(store, req)) };
     // A SharedWorker tab (`hears`) reads throughout (see `snapshot` below), its worker's events unasked.
     if (query) {
       followFeedJoins(extras);
@@ -242,7 +243,8 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           snapshot: (query) => {
             const page = query && askedPages.get(query);
             // A SharedWorker tab (`hears`) reads throughout: its worker may retry without asking the tab.
-            const read = page && ((store as Partial<SharedFetchStoreExtras>).hears || readsClaim(store, page.key));
+            const read =
+              page && ((store as Partial<SharedFetchStoreExtras>).hears || readsClaim(store, page.key) || isRunning(store, page.id!));
             return read ? store.snapshot(page.req) : { status: "idle" };
           },
           info: () => undefined,

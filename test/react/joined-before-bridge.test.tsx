@@ -4,7 +4,8 @@
  * as a plain useQuery and useInfiniteQuery show their own (0, 1, 2, then the error with 3): when
  * the store already waited on another tab's claim before any QueryClient was bridged to it (an
  * ensure outside React: a prefetch, a loader), and in the claimant's own tab, in a second
- * QueryClient whose ask joined the request the first one's runs. Two tabs of one browser (linked
+ * QueryClient whose ask joined the request the first one's runs, a feed's joining a useQuery's
+ * too (before, that feed showed 0 until the error). Two tabs of one browser (linked
  * real Yjs docs), a real HTTP server on 127.0.0.1, fake timers for the retry delays.
  */
 import { QueryClient, useInfiniteQuery, useQuery } from "@tanstack/react-query";
@@ -119,3 +120,14 @@ for (const kind of ["Pane", "Feed"] as const) {
     });
   });
 }
+
+it("a feed of a second QueryClient of the claimant's tab, whose page's ask joined a useQuery's request, shows its retries", async () => {
+  const { a } = setup();
+  const v = views();
+  render(app(a, <v.Pane store={a} name="pane" path="/pane-then-feed?cursor=0" />));
+  await settle(() => a.claims().length === 1);
+  render(app(a, <v.Feed store={a} name="feed" path="/pane-then-feed" />, new QueryClient()));
+  await throughRetries(v.last, "pane", "feed");
+  expect(v.logs["feed"]).toEqual(v.logs["pane"]);
+  expect(host.sent).toBe(3);
+});
