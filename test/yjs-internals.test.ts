@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { Awareness } from "y-protocols/awareness";
 import { createAwareness, retireAwareness } from "../src/sync/awareness-clock.ts";
-import { creatorOf, deleteElement, forEachLive, hasUpdateListeners, indexOfElement, isDeletedType } from "../src/core/yjs-internals.ts";
+import {
+  creatorOf,
+  deleteElement,
+  forEachLive,
+  hasUpdateListeners,
+  indexOfElement,
+  isDeletedType,
+  pendingHas,
+} from "../src/core/yjs-internals.ts";
 
 /** The Yjs fields the lanes read are not public API: this pins what they mean on the installed Yjs. */
 describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => {
@@ -48,6 +56,22 @@ describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => 
       doc.off(event, listener);
       expect(hasUpdateListeners(doc)).toBe(false);
     }
+  });
+
+  it("an entry whose writer's earlier update is missing is held back, found in Yjs's pending structs until it arrives", () => {
+    const writer = new Y.Doc();
+    const updates: Uint8Array[] = [];
+    writer.on("update", (u: Uint8Array) => updates.push(u));
+    writer.getArray("a").push([{ t: "x", k: "1" }]);
+    writer.getArray("a").push([{ t: "x", k: "2" }, null, 3]);
+    const reader = new Y.Doc();
+    Y.applyUpdate(reader, updates[1]!);
+    expect(reader.getArray("a").length).toBe(0);
+    expect(pendingHas(reader, { table: "x", key: "2" })).toBe(true);
+    expect(pendingHas(reader, { table: "x", key: "1" })).toBe(false);
+    Y.applyUpdate(reader, updates[0]!);
+    expect(reader.getArray("a").length).toBe(4);
+    expect(pendingHas(reader, { table: "x", key: "2" })).toBe(false);
   });
 
   // Read outside this module, in two places a shared helper would cost the tabs' bundle more than

@@ -1,6 +1,6 @@
 import * as Y from "yjs";
 import { isPlainObject } from "./request.ts";
-import { creatorOf, eachElement, forEachLive } from "./yjs-internals.ts";
+import { creatorOf, eachElement, forEachLive, pendingHas } from "./yjs-internals.ts";
 
 /** A record read from the doc that failed validation: ignored, kept for devtools. */
 export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
@@ -51,6 +51,8 @@ export class LaneIndex {
   private readonly entries = new Map<string, Entry>();
   /** Lane elements that belong to no (table, key): malformed, or of a table this store lacks. */
   private readonly loose = new Map<string, Lane>();
+  /** Entries deleted while an insert of their record waits: they stand until it arrives (see remove). */
+  private readonly kept = new Set<Entry>();
 
   constructor(
     private readonly root: Y.Array<unknown>,
@@ -88,8 +90,9 @@ export class LaneIndex {
     }
     // Exact: Yjs lists there the items this transaction deleted (a delete of what is not here yet waits apart).
     tr.deleteSet.clients.forEach((ranges, client) => {
-      for (const { clock, len } of ranges) for (let c = clock; c < clock + len; c++) this.remove(`${client}:${c}`, changed);
+      for (const { clock, len } of ranges) for (let c = clock; c < clock + len; c++) this.remove(`${client}:${c}`, changed, !tr.local);
     });
+    for (const e of this.kept) if (!pendingHas(tr.doc, e) && this.kept.delete(e)) this.remove(e.id, changed);
   }
 
   lane(array: Y.Array<unknown>): Lane | undefined {
@@ -163,7 +166,7 @@ export class LaneIndex {
     note(changed, table, key);
   }
 
-  private remove(id: string, changed: Map<string, Set<string>>): void {
+  private remove(id: string, changed: Map<string, Set<string>>, held?: boolean): void {
     this.bad.delete(id);
     const lane = this.laneById.get(id);
     if (lane) {
@@ -179,6 +182,10 @@ export class LaneIndex {
     }
     const entry = this.entries.get(id);
     if (!entry) return;
+    // A peer's rewrite is one delete and one insert, yet Yjs applies the delete at once and holds
+    // back the insert while an earlier update of its writer is missing: read in between, a claim
+    // taken over would be "no claim" (4, 8). What this replica deletes itself is gone at once.
+    if (held && pendingHas(this.root.doc!, entry)) return void this.kept.add(entry);
     this.entries.delete(id);
     this.leave(entry.lane, id);
     const inTable = this.slots.get(entry.table)!;

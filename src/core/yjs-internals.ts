@@ -1,4 +1,4 @@
-import type * as Y from "yjs";
+import * as Y from "yjs";
 
 /*
  * Every use of a Yjs field that is not public API (`_start`, `_item`, item ids) lives here, so a
@@ -60,3 +60,17 @@ export function hasUpdateListeners(doc: Y.Doc): boolean {
 }
 
 const UPDATE_EVENTS = ["update", "updateV2"];
+
+/**
+ * Whether Yjs holds back (`store.pendingStructs`, until the updates it builds on arrive) an entry of
+ * the record. Read from values Yjs decoded: plain data; a GC or Skip struct has no content.
+ */
+export function pendingHas(doc: Y.Doc, record: { table: string; key: string }): boolean {
+  const update = doc.store.pendingStructs?.update;
+  return (
+    !!update &&
+    Y.decodeUpdateV2(update).structs.some((s) =>
+      (s as Y.Item).content?.getContent().some((v) => v?.t === record.table && v.k === record.key),
+    )
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * Yjs applies an update's deletes at once but holds back its inserts (pending structs) while an
+ * earlier update of their writer is missing. A record's rewrite is one delete and one insert, so
+ * read in between the record would be gone: the lanes keep reading it as it was while an entry of
+ * the same record waits, and only then (invariants 4, 8). Real Y.Docs, updates carried by hand.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { openDocRecords, type DocRecords } from "../src/core/doc-records.ts";
+
+type Replica = { doc: Y.Doc; records: DocRecords; updates: Uint8Array[] };
+
+let open: Replica[] = [];
+afterEach(() => {
+  for (const r of open) r.records.destroy();
+  open = [];
+});
+
+/** A replica whose own updates are kept, in order, for the test to carry. */
+function replica(clientID: number): Replica {
+  const doc = new Y.Doc();
+  doc.clientID = clientID;
+  const r: Replica = { doc, records: openDocRecords(doc, () => null), updates: [] };
+  doc.on("update", (update: Uint8Array, origin: unknown) => origin !== "carried" && r.updates.push(update));
+  open.push(r);
+  return r;
+}
+
+const carry = (to: Replica, update: Uint8Array) => Y.applyUpdate(to.doc, update, "carried");
+const claim = (replicaId: string, rev = 1) => ({ replicaId, nonce: `n-${replicaId}`, rev, leaseMs: 5000 });
+
+/** b's claim of "k" everywhere; a opens its lane (update 0, not carried) and takes the claim over (update 1). */
+function takeover() {
+  const [a, b, c] = [replica(1), replica(2), replica(3)];
+  b.records.claims.set("k", claim("b"));
+  for (const to of [a, c]) carry(to, b.updates[0]!);
+  a.records.asks.set("other", 1);
+  a.records.claims.set("k", claim("a"));
+  expect(a.updates).toHaveLength(2);
+  return { a, b, c };
+}
+
+describe("a record whose rewrite arrives before its writer's earlier updates", () => {
+  it("reads as the record it replaces while the rewrite's insert waits, then as the new one", () => {
+    const { a, c } = takeover();
+    carry(c, a.updates[1]!);
+    expect(c.doc.store.pendingStructs).not.toBeNull();
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "b" });
+    expect(c.records.claims.entries().map(([k]) => k)).toEqual(["k"]);
+    carry(c, a.updates[0]!);
+    expect(c.doc.store.pendingStructs).toBeNull();
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "a" });
+    expect(c.records.asks.get("other")).toBe(1);
+  });
+
+  it("a record deleted while only other records' entries wait is gone at once", () => {
+    const { a, b, c } = takeover();
+    carry(c, a.updates[1]!); // c holds back a's claim of "k"
+    b.records.claims.set("j", claim("b"));
+    carry(c, b.updates[1]!);
+    b.records.claims.delete("j");
+    carry(c, b.updates[2]!);
+    expect(c.doc.store.pendingStructs).not.toBeNull();
+    expect(c.records.claims.get("j")).toBeUndefined();
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "b" });
+  });
+
+  it("what a replica deletes itself is gone at once, even while a peer's entry of the record waits", () => {
+    const { a, c } = takeover();
+    carry(c, a.updates[1]!); // c holds back a's claim of "k"
+    c.records.claims.set("k", claim("c", 2)); // c refetches, then lets its claim go
+    c.records.claims.delete("k");
+    expect(c.doc.store.pendingStructs).not.toBeNull();
+    expect(c.records.claims.get("k")).not.toMatchObject({ replicaId: "c" });
+  });
+
+  it("a kept record goes once nothing of it waits: its successor was deleted before it arrived", () => {
+    const { a, b, c } = takeover();
+    carry(c, a.updates[1]!);
+    a.records.claims.delete("k"); // a releases its claim; c gets the release with the rest
+    carry(c, a.updates[2]!);
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "b" });
+    carry(c, a.updates[0]!);
+    expect(c.doc.store.pendingStructs).toBeNull();
+    expect(c.records.claims.get("k")).toBeUndefined();
+    expect(c.records.claims.entries()).toEqual([]);
+    expect(b.records.claims.get("k")).toMatchObject({ replicaId: "b" }); // b heard nothing of a
+  });
+});
