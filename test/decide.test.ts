@@ -133,13 +133,13 @@ const table: [string, KeyView, Action][] = [
   ],
   [
     "invariant 7: a failing duplicate's error recorded first does not cost our healthy attempt",
-    view({ recorded: 1, resultRev: 0, waiters: [], listeners: 1, attempt: attempt(1, "running", true) }),
+    view({ recorded: 1, resultRev: 0, waiters: [], listeners: 1, claim: mineClaim(1), attempt: attempt(1, "running", true) }),
     { type: "none" },
   ],
   ["invariant 11: the last waiter left: abort", view({ attempt: attempt(1, "running") }), { type: "abort", reason: "no-waiters" }],
   [
     "invariant 8: work taken over for listeners lives while someone shows the key",
-    view({ listeners: 1, attempt: attempt(1, "running", true) }),
+    view({ listeners: 1, claim: mineClaim(1), attempt: attempt(1, "running", true) }),
     { type: "none" },
   ],
   [
@@ -186,6 +186,21 @@ const table: [string, KeyView, Action][] = [
     "invariant 8: first and running with no claim left (a rival released it): write ours again",
     view({ waiters: [1], attempt: { ...attempt(1, "running"), order: "first" } }),
     { type: "reassert" },
+  ],
+  [
+    "invariant 8: running, no server order, and no claim left (a takeover made across a partition, let go as it recorded an error ours replaces): write ours again",
+    view({ recorded: 1, resultRev: 0, listeners: 1, attempt: attempt(1, "running", true) }),
+    { type: "reassert" },
+  ],
+  [
+    "a crashed replica running with no claim left (its writes never land): nothing to write again",
+    view({ waiters: [1], attempt: attempt(1, "running"), crashed: true }),
+    { type: "none" },
+  ],
+  [
+    "reasserted once, no claim left again: no second write",
+    view({ waiters: [1], attempt: { ...attempt(1, "running"), reasserted: true } }),
+    { type: "none" },
   ],
   [
     "reasserted once: no second write (two mistaken dispatches stop there)",

@@ -15,7 +15,7 @@ export type AttemptState =
   | { phase: "stopped"; reason: StopReason };
 
 /** The server's order of a claim (see Settle.fence): asked, then answered; the strongest rival seen meanwhile. */
-type Fence = { pending: boolean; order?: ClaimOrder; ahead?: ClaimRecord; reasserted: boolean; unwatch?: () => void };
+type Fence = { pending: boolean; order?: ClaimOrder; ahead?: ClaimRecord; unwatch?: () => void };
 
 /**
  * The claim half of an Attempt (attempt.ts): the key's lock, the claim record and its write, the
@@ -54,9 +54,9 @@ export abstract class AttemptClaim {
   }
 
   /** The server's order of this claim among its rivals', once its fence was answered. */
-  get order(): { order?: ClaimOrder; ahead?: string; reasserted: boolean } | undefined {
+  get order(): { order?: ClaimOrder; ahead?: string } | undefined {
     const f = this.fence;
-    return f && { order: f.order, ahead: f.ahead?.replicaId, reasserted: f.reasserted };
+    return f && { order: f.order, ahead: f.ahead?.replicaId };
   }
 
   /** Takes the key's lock first where there is one, then writes the claim (see `write`). */
@@ -113,7 +113,7 @@ export abstract class AttemptClaim {
     const fence = deps.settle.fence;
     let ask: (() => void) | undefined;
     if (fence) {
-      const pending: Fence = { pending: true, reasserted: false };
+      const pending: Fence = { pending: true };
       this.fence = pending;
       ask = () => {
         if (this.state.phase === "stopped" || this.fence !== pending) return;

@@ -20,15 +20,19 @@ export class Attempt extends AttemptClaim {
   /** Whether the recorded outcome was invalidated (dated at the epoch) when the request was sent. */
   private sentInvalidated = false;
 
+  /** Our claim was written again while the request runs (see `reassert`). */
+  reasserted = false;
+
   /**
    * First at the server, yet another claim of our revision stands in the doc (a rival's, written
-   * before it learnt it came second, or none after a rival's release): ours, again, marked as
-   * dispatched, so that it outranks theirs. Once: two claims dispatched by mistake stop there.
+   * before it learnt it came second), or no claim stands while our request runs (a rival's
+   * released, e.g. a takeover made across a partition): ours, again, marked as dispatched, so that
+   * it outranks theirs and nobody sees the key idle. Once: two claims dispatched by mistake stop there.
    */
   reassert(): void {
-    const { fence, record, deps, job } = this;
-    if (!fence || fence.reasserted || !record) return;
-    fence.reasserted = true;
+    const { record, deps, job } = this;
+    if (this.reasserted || !record) return;
+    this.reasserted = true;
     if (deps.records.claims.get(job.key)?.nonce === this.nonce) return;
     this.record = { ...record, eager: true };
     deps.write(() => deps.records.claims.set(job.key, this.record!));

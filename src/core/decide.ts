@@ -47,7 +47,7 @@ export type KeyView = {
     order?: "first" | "behind";
     /** With `behind`: the replica whose claim reached the server first. */
     ahead?: string;
-    /** With `first`: the claim was already written again to stand (see `reassert`). */
+    /** The claim was already written again to stand (see `reassert`). */
     reasserted?: boolean;
     /** The revision above ours its result is recorded at (freshness.ts, outran): it answers waiters for it. */
     over?: number;
@@ -110,8 +110,11 @@ export function decide(view: KeyView): Action {
     if (attempt.order === "behind" && (attempt.phase === "settling" || attempt.phase === "settled"))
       return { type: "yield", to: attempt.ahead ?? "" };
     const rival = claim && claim.nonce !== attempt.nonce && !claim.mine ? claim : undefined;
-    if (attempt.phase === "running" && attempt.order === "first" && !attempt.reasserted) {
-      if (!claim || (rival && rival.rev <= attempt.rev && !rival.eager)) return { type: "reassert" };
+    // Running with no claim standing (a rival's released it: a takeover made across a partition,
+    // let go as it recorded an error ours replaces), our request is unseen work (invariants 4, 8).
+    if (attempt.phase === "running" && !attempt.reasserted) {
+      if ((!claim && !view.crashed) || (attempt.order === "first" && (!claim || (rival && rival.rev <= attempt.rev && !rival.eager))))
+        return { type: "reassert" };
     }
     // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.
     if (attempt.phase !== "settled") return { type: "none" };

@@ -138,7 +138,7 @@ export class KeyReader {
       const order = a.order;
       if (order?.order) view.attempt.order = order.order;
       if (order?.ahead !== undefined) view.attempt.ahead = order.ahead;
-      if (order?.reasserted) view.attempt.reasserted = true;
+      if (a.reasserted) view.attempt.reasserted = true;
       // Asked only once nothing here waits: the lone replica's requests pay nothing for it.
       // Waits name a revision, not a claimant: another's claim of it standing (a duplicate sent
       // during a partition, ours lost in the doc), the replicas that wait on it wait on that one.
