@@ -90,9 +90,17 @@ export class LaneIndex {
     }
     // Exact: Yjs lists there the items this transaction deleted (a delete of what is not here yet waits apart).
     tr.deleteSet.clients.forEach((ranges, client) => {
-      for (const { clock, len } of ranges) for (let c = clock; c < clock + len; c++) this.remove(`${client}:${c}`, changed, !tr.local);
+      for (const { clock, len } of ranges) for (const id of this.within(client, clock, len)) this.remove(id, changed, !tr.local);
     });
     for (const e of this.kept) if (!pendingHas(tr.doc, e) && this.kept.delete(e)) this.remove(e.id, changed);
+  }
+
+  /** The ids of a deleted range it may hold (a peer's 12-byte update deletes 2^31 clocks: one lookup each froze the page). */
+  private within(client: number, clock: number, len: number): Iterable<string> {
+    if (len < 256) return Array.from({ length: len }, (_, i) => `${client}:${clock + i}`);
+    const inRange = ([who, at]: number[]) => who === client && at! >= clock && at! < clock + len;
+    const held = [this.bad, this.laneById, this.loose, this.entries].flatMap((map) => [...map.keys()]);
+    return new Set(held.filter((id) => inRange(id.split(":").map(Number))));
   }
 
   lane(array: Y.Array<unknown>): Lane | undefined {
