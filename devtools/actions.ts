@@ -44,6 +44,10 @@ export function releaseClaim(store: SharedFetchStore, key: string): ActionResult
   if (refused) return refused;
   const claim = records.claims.get(key);
   if (!claim || claim.replicaId !== s.replicaId) return fail("No claim of this replica stands on this key.");
+  // Let go on purpose: the request runs on, but its claim is not written again to stand (the
+  // engine does so once for a claim a partition's takeover dropped, Attempt.reasserted).
+  const attempt = internals.engine.keys.peek(key)?.attempt;
+  if (attempt) attempt.reasserted = true;
   records.doc.transact(() => records.claims.delete(key));
   return ok;
 }
