@@ -2,7 +2,8 @@
  * Yjs applies an update's deletes at once but holds back its inserts (pending structs) while an
  * earlier update of their writer is missing. A record's rewrite is one delete and one insert, so
  * read in between the record would be gone: the lanes keep reading it as it was while an entry of
- * the same record waits, and only then (invariants 4, 8). Real Y.Docs, updates carried by hand.
+ * the same record came to wait with the delete, and only then (invariants 4, 8); not while one that
+ * waited already waits on, which may never arrive (invariant 14). Real Y.Docs, updates carried by hand.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import * as Y from "yjs";
@@ -85,5 +86,22 @@ describe("a record whose rewrite arrives before its writer's earlier updates", (
     expect(c.records.claims.get("k")).toBeUndefined();
     expect(c.records.claims.entries()).toEqual([]);
     expect(b.records.claims.get("k")).toMatchObject({ replicaId: "b" }); // b heard nothing of a
+  });
+
+  it("invariant 14: an entry whose writer's earlier update never comes holds no later release of its record", () => {
+    const [b, c, h] = [replica(2), replica(3), replica(99)];
+    h.records.asks.set("other", 1);
+    h.records.claims.set("k", claim("h"));
+    carry(c, h.updates[1]!); // h's first update never comes: its claim of "k" waits for good
+    expect(c.doc.store.pendingStructs).not.toBeNull();
+    for (const rev of [2, 3]) {
+      b.records.claims.set("k", claim("b", rev));
+      carry(c, b.updates.at(-1)!);
+      expect(c.records.claims.get("k")).toMatchObject({ replicaId: "b", rev });
+      b.records.claims.delete("k"); // b lets its claim go: on c, the key is claimed no more
+      carry(c, b.updates.at(-1)!);
+      expect(c.records.claims.get("k")).toBeUndefined();
+    }
+    expect(c.records.claims.entries()).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import {
   hasUpdateListeners,
   indexOfElement,
   isDeletedType,
-  pendingHas,
+  pendingIds,
+  pendingUpdate,
 } from "../src/core/yjs-internals.ts";
 
 /** The Yjs fields the lanes read are not public API: this pins what they mean on the installed Yjs. */
@@ -65,13 +66,17 @@ describe("fenced uses of Yjs private fields (src/core/yjs-internals.ts)", () => 
     writer.getArray("a").push([{ t: "x", k: "1" }]);
     writer.getArray("a").push([{ t: "x", k: "2" }, null, 3]);
     const reader = new Y.Doc();
+    expect(pendingUpdate(reader)).toBeUndefined();
     Y.applyUpdate(reader, updates[1]!);
     expect(reader.getArray("a").length).toBe(0);
-    expect(pendingHas(reader, { table: "x", key: "2" })).toBe(true);
-    expect(pendingHas(reader, { table: "x", key: "1" })).toBe(false);
+    const held = pendingUpdate(reader);
+    const at = (clock: number) => `${writer.clientID}:${clock}`;
+    expect(pendingIds(held)).toEqual([at(1), at(2), at(3)]);
+    expect(pendingIds(held, { table: "x", key: "2" })).toEqual([at(1)]);
+    expect(pendingIds(held, { table: "x", key: "1" })).toEqual([]);
     Y.applyUpdate(reader, updates[0]!);
     expect(reader.getArray("a").length).toBe(4);
-    expect(pendingHas(reader, { table: "x", key: "2" })).toBe(false);
+    expect(pendingUpdate(reader)).toBeUndefined();
   });
 
   // Read outside this module, in two places a shared helper would cost the tabs' bundle more than

@@ -1,6 +1,6 @@
 import * as Y from "yjs";
 import { isPlainObject } from "./request.ts";
-import { creatorOf, eachElement, forEachLive, pendingHas } from "./yjs-internals.ts";
+import { creatorOf, eachElement, forEachLive, pendingIds, pendingUpdate } from "./yjs-internals.ts";
 
 /** A record read from the doc that failed validation: ignored, kept for devtools. */
 export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
@@ -51,8 +51,9 @@ export class LaneIndex {
   private readonly entries = new Map<string, Entry>();
   /** Lane elements that belong to no (table, key): malformed, or of a table this store lacks. */
   private readonly loose = new Map<string, Lane>();
-  /** Entries deleted while an insert of their record waits: they stand until it arrives (see remove). */
-  private readonly kept = new Set<Entry>();
+  /** Entries deleted as an insert of their record came to wait, each until those ids arrive (see remove); `waited`: what waited before. */
+  private readonly kept = new Map<Entry, string[]>();
+  private waited: Uint8Array | undefined;
 
   constructor(
     private readonly root: Y.Array<unknown>,
@@ -92,7 +93,9 @@ export class LaneIndex {
     tr.deleteSet.clients.forEach((ranges, client) => {
       for (const { clock, len } of ranges) for (const id of this.within(client, clock, len)) this.remove(id, changed, !tr.local);
     });
-    for (const e of this.kept) if (!pendingHas(tr.doc, e) && this.kept.delete(e)) this.remove(e.id, changed);
+    this.waited = pendingUpdate(tr.doc);
+    for (const [e, ids] of this.kept)
+      if (!ids.some((id) => pendingIds(this.waited).includes(id)) && this.kept.delete(e)) this.remove(e.id, changed);
   }
 
   /** The ids of a deleted range it may hold (a peer's 12-byte update deletes 2^31 clocks: one lookup each froze the page). */
@@ -184,16 +187,15 @@ export class LaneIndex {
       return;
     }
     const loose = this.loose.get(id);
-    if (loose) {
-      this.loose.delete(id);
-      this.leave(loose, id);
-    }
+    if (loose && this.loose.delete(id)) this.leave(loose, id);
     const entry = this.entries.get(id);
     if (!entry) return;
     // A peer's rewrite is one delete and one insert, yet Yjs applies the delete at once and holds
     // back the insert while an earlier update of its writer is missing: read in between, a claim
-    // taken over would be "no claim" (4, 8). What this replica deletes itself is gone at once.
-    if (held && pendingHas(this.root.doc!, entry)) return void this.kept.add(entry);
+    // taken over would be "no claim" (4, 8). What this replica deletes itself is gone at once; and
+    // an entry that waited already holds nothing: its writer's earlier update may never come.
+    const ids = held ? pendingIds(pendingUpdate(this.root.doc!), entry).filter((id) => !pendingIds(this.waited).includes(id)) : [];
+    if (ids.length) return void this.kept.set(entry, ids);
     this.entries.delete(id);
     this.leave(entry.lane, id);
     const inTable = this.slots.get(entry.table)!;

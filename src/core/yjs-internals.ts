@@ -61,16 +61,18 @@ export function hasUpdateListeners(doc: Y.Doc): boolean {
 
 const UPDATE_EVENTS = ["update", "updateV2"];
 
+/** What Yjs holds back now (`store.pendingStructs`, until the updates it builds on arrive), as one update. */
+export const pendingUpdate = (doc: Y.Doc): Uint8Array | undefined => doc.store.pendingStructs?.update;
+
 /**
- * Whether Yjs holds back (`store.pendingStructs`, until the updates it builds on arrive) an entry of
- * the record. Read from values Yjs decoded: plain data; a GC or Skip struct has no content.
+ * The ids of the elements a pending update holds: the entries of `record` only, if given. Read
+ * from values Yjs decoded: plain data; a GC or Skip struct has no content.
  */
-export function pendingHas(doc: Y.Doc, record: { table: string; key: string }): boolean {
-  const update = doc.store.pendingStructs?.update;
-  return (
-    !!update &&
-    Y.decodeUpdateV2(update).structs.some((s) =>
-      (s as Y.Item).content?.getContent().some((v) => v?.t === record.table && v.k === record.key),
-    )
-  );
+export function pendingIds(update: Uint8Array | undefined, record?: { table: string; key: string }): string[] {
+  const ids: string[] = [];
+  for (const s of update ? Y.decodeUpdateV2(update).structs : [])
+    (s as Y.Item).content?.getContent().forEach((v, i) => {
+      if (!record || (v?.t === record.table && v.k === record.key)) ids.push(`${s.id.client}:${s.id.clock + i}`);
+    });
+  return ids;
 }
