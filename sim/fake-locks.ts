@@ -1,7 +1,7 @@
 import type { LockManagerLike } from "../src/core/locks.ts";
 
-type Holder = { tag: string; token: object };
 type Mode = "exclusive" | "shared";
+type Holder = { tag: string; token: object; mode: Mode };
 
 /**
  * An in-memory exclusive lock manager with the Web Locks semantics the store relies on: requests
@@ -11,20 +11,20 @@ type Mode = "exclusive" | "shared";
 export class FakeLocks {
   private readonly held = new Map<string, Holder>();
   private readonly queue = new Map<string, (() => void)[]>();
-  /** The mode each queued request asked for (granted as exclusive all the same) and its "tab", for query's `pending`. */
+  /** The mode each queued request asked for (granted as exclusive all the same, reported as asked) and its "tab", for query's `pending`. */
   private readonly modes = new WeakMap<() => void, { mode: Mode; clientId: string }>();
 
   forTab(tag: string): LockManagerLike & {
     query(): Promise<{
-      held: { name: string; mode: "exclusive"; clientId: string }[];
+      held: { name: string; mode: Mode; clientId: string }[];
       pending: { name: string; mode: Mode; clientId?: string }[];
     }>;
   } {
     return {
       // What a new tab asks to learn which replica worker lives (Web Locks' query: the held locks,
-      // and the requests waiting, in the mode asked; each with its "tab" as the client's id).
+      // and the requests waiting, each in the mode asked, with its "tab" as the client's id).
       query: async () => ({
-        held: [...this.held].map(([name, h]) => ({ name, mode: "exclusive" as const, clientId: h.tag })),
+        held: [...this.held].map(([name, h]) => ({ name, mode: h.mode, clientId: h.tag })),
         pending: [...this.queue].flatMap(([name, list]) =>
           list.map((grant) => ({ name, mode: this.modes.get(grant)?.mode ?? "exclusive", clientId: this.modes.get(grant)?.clientId })),
         ),
@@ -33,7 +33,7 @@ export class FakeLocks {
         new Promise((resolve, reject) => {
           const grant = () => {
             const token = {};
-            this.held.set(name, { tag, token });
+            this.held.set(name, { tag, token, mode: options.mode ?? "exclusive" });
             Promise.resolve()
               .then(() => callback({ name }))
               .then(resolve, reject)

@@ -1,15 +1,40 @@
-import type { TabMessage } from "./protocol.ts";
-import type { SharedWorkerLike } from "./worker-start.ts";
+import { watchLock } from "./port.ts";
+import { parseWorkerMessage, STANDBY_LOCK_PREFIX, type TabMessage } from "./protocol.ts";
+import { workerName } from "./worker-generations.ts";
+import type { SharedWorkerLike, WorkerLinkOptions } from "./worker-start.ts";
 
 /**
  * The next generation's worker, started in advance (see WorkerLink's `standby`); `stopWatch` once
- * it said it stands and its lock is watched.
+ * its lock is watched (a no-op once let go).
  */
 export type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?: () => void };
+
+/**
+ * Watches the standby's lock (`gone`: it died) until let go: the lock its `standing` names, or at
+ * once the one of its generation if held already. A standby another tab started lives in that
+ * tab's renderer, which may crash before the answer to this tab's `standby` comes.
+ */
+export function watchStandby(standby: Standby, { locks, config }: Pick<WorkerLinkOptions, "locks" | "config">, gone: () => void): void {
+  const watch = (lock: string) => {
+    standby.stopWatch ??= watchLock(locks, lock, gone);
+  };
+  standby.worker.port.addEventListener("message", (event: MessageEvent) => {
+    const msg = parseWorkerMessage(event.data);
+    if (msg?.t === "standing") watch(msg.lock);
+  });
+  const lock = STANDBY_LOCK_PREFIX + workerName(config.name, standby.generation);
+  void locks.query?.().then(
+    // Exclusive: the standby's own hold, not a watcher's (this tab's own, granted at a death).
+    ({ held = [] }) => held.some((l) => l.name === lock && l.mode === "exclusive") && watch(lock),
+    () => {},
+  );
+}
 
 /** Stops watching a standby and closes this tab's port to it; `bye` withdraws what the tab asked it in advance. */
 export function letGo(standby: Standby, bye: boolean): void {
   standby.stopWatch?.();
+  // An answer that comes later watches nothing.
+  standby.stopWatch = () => {};
   if (bye) standby.worker.port.postMessage({ t: "bye" } satisfies TabMessage);
   standby.worker.port.close();
 }

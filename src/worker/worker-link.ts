@@ -2,7 +2,7 @@ import { answerWait } from "./answer-wait.ts";
 import { onPageTransitions } from "./page-transitions.ts";
 import { holdLock, watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
-import { letGo, type Standby } from "./standby.ts";
+import { letGo, watchStandby, type Standby } from "./standby.ts";
 import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
 import { failedKey, liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
 import { removeStored, writeStored } from "../core/local-storage.ts";
@@ -91,7 +91,7 @@ export class WorkerLink {
     const standby = this.standby;
     this.standby = undefined;
     let ready: SharedWorkerLike | undefined;
-    // Turned to only once it said it stands: its lock is watched, so its death is heard. Until it
+    // Turned to only once its lock is watched (see watchStandby), so its death is heard. Until it
     // answers, that death (its renderer crashed, maybe with the live worker's) sends this tab to
     // a fresh worker of the same generation (standbyGone), not into the answer bound.
     if (standby?.generation === this.generation && standby.stopWatch) {
@@ -203,16 +203,12 @@ export class WorkerLink {
     const next = spawn(this.o, generation + 1);
     if (!next) return;
     next.port.start?.();
-    // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
     const entry: Standby = { generation: generation + 1, worker: next };
-    next.port.addEventListener("message", (event: MessageEvent) => {
-      const msg = parseWorkerMessage(event.data);
-      if (msg?.t !== "standing" || entry.stopWatch || this.standby !== entry) return;
-      entry.stopWatch = watchLock(this.o.locks, msg.lock, () => this.standbyGone(next));
-    });
+    this.standby = entry;
+    watchStandby(entry, this.o, () => this.standbyGone(next));
+    // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
     const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock, replica };
     next.port.postMessage(standby);
-    this.standby = entry;
     this.o.store.shadow((m) => next.port.postMessage(m));
   }
 
