@@ -5,34 +5,16 @@
  * back to a replica of its own at its probe, naming the other build's worker (before: after the
  * answer bound, "did not answer"), and shows the data the old worker recorded: one request.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { historyViolations, launchBrowser, uniqueName, waitUntil } from "./harness.ts";
-import { startHost, type CountingHost } from "./host.ts";
-import { buildWorkerPage, mode, modeReason, openWorkerTabs } from "./worker-harness.ts";
+import { expect, it } from "vitest";
+import { historyViolations, uniqueName, waitUntil } from "./harness.ts";
+import { workerPageFixture } from "./worker-fixture.ts";
+import { mode, modeReason, openWorkerTabs } from "./worker-harness.ts";
 
-let page: Awaited<ReturnType<typeof buildWorkerPage>>;
-let host: CountingHost;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  page = await buildWorkerPage();
-  host = await startHost(page.dir);
-  browser = await launchBrowser();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-  host.dropOpen();
-});
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await host?.close();
-  await page?.remove();
-});
+const fixture = workerPageFixture();
 
 it("a tab of the next build beside the old build's tabs: a replica of its own at its probe, naming the other build's worker; one request, every tab shows it", async () => {
-  const context = await browser.newContext();
-  contexts.push(context);
+  const context = await fixture.newContext();
+  const host = fixture.host();
   const api = `/api/${uniqueName("deploy")}`;
   const tabs = uniqueName("app");
   const old = await openWorkerTabs(context, host, { api, tabs }, 2, "old");

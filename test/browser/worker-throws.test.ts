@@ -5,34 +5,16 @@
  * does its probe. It waited out the answer bound (5 s with no data) and said only "did not answer";
  * it now falls back at its probe, told by the first tab's mark. One request serves both tabs.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { launchBrowser, uniqueName, waitUntil } from "./harness.ts";
-import { startHost, type CountingHost } from "./host.ts";
-import { buildWorkerPage, mode, modeReason, openWorkerTabs } from "./worker-harness.ts";
+import { expect, it } from "vitest";
+import { uniqueName, waitUntil } from "./harness.ts";
+import { workerPageFixture } from "./worker-fixture.ts";
+import { mode, modeReason, openWorkerTabs } from "./worker-harness.ts";
 
-let page: Awaited<ReturnType<typeof buildWorkerPage>>;
-let host: CountingHost;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-beforeAll(async () => {
-  page = await buildWorkerPage();
-  host = await startHost(page.dir);
-  browser = await launchBrowser();
-});
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-  host.dropOpen();
-});
-afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await host?.close();
-  await page?.remove();
-});
+const fixture = workerPageFixture();
 
 it("a worker script that throws as it starts: the tab connected then hears it; a tab opened later falls back at its probe, told by that tab; one request", async () => {
-  const context = await browser.newContext();
-  contexts.push(context);
+  const context = await fixture.newContext();
+  const host = fixture.host();
   const api = `/api/${uniqueName("throws")}`;
   const tabs = uniqueName("app");
   const [first] = await openWorkerTabs(context, host, { api, tabs, worker: "throws" }, 1, "first");
