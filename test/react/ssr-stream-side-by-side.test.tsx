@@ -22,12 +22,19 @@ import {
   type QueryKey,
 } from "@tanstack/react-query";
 import { act, waitFor } from "@testing-library/react";
-import { Suspense } from "react";
+import { Suspense, useEffect } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToPipeableStream } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
-import { createSharedFetchStore, sharedQueryOptions, SharedFetchProvider, useSharedFetch, type SharedFetchStore } from "../../src/index.ts";
+import {
+  createSharedFetchStore,
+  sharedQueryOptions,
+  SharedFetchProvider,
+  useSharedFetch,
+  useSharedFetchSuspense,
+  type SharedFetchStore,
+} from "../../src/index.ts";
 
 let server: http.Server;
 let base = "";
@@ -51,9 +58,19 @@ const plainOptions = (path: string) => ({
   queryFn: async () => (await (await fetch(`${base}/p/${path}`)).json()) as Item,
   ...OPTIONS,
 });
-const ALL_SHOWN = { hooks: "hooks", shared: "shared", plain: "plain", "suspense-shared": "suspense", "suspense-plain": "suspense" };
+const ALL_SHOWN = {
+  hooks: "hooks",
+  shared: "shared",
+  plain: "plain",
+  "suspense-shared": "suspense",
+  "suspense-plain": "suspense",
+  "hooks-suspense": "hooks-suspense",
+};
 const show = (id: string, q: { data?: Item | undefined; status: string }) => <p id={id}>{q.data ? q.data.name : q.status}</p>;
 
+function HooksSuspense() {
+  return show("hooks-suspense", useSharedFetchSuspense<Item>(`${base}/s/hooks-suspense`, OPTIONS));
+}
 function Hooks() {
   return show("hooks", useSharedFetch<Item>(`${base}/s/hooks`, OPTIONS));
 }
@@ -70,6 +87,13 @@ function SuspensePlain() {
   return show("suspense-plain", useSuspenseQuery(plainOptions("suspense")));
 }
 
+/** Marks the Suspense boundary as hydrated: its effects run only once every pane in it rendered in the browser. */
+let hydrated = false;
+function Hydrated() {
+  useEffect(() => void (hydrated = true), []);
+  return null;
+}
+
 function App({ client, store, state }: { client: QueryClient; store: SharedFetchStore; state: DehydratedState }) {
   return (
     <QueryClientProvider client={client}>
@@ -81,6 +105,8 @@ function App({ client, store, state }: { client: QueryClient; store: SharedFetch
           <Suspense fallback={<p>waiting</p>}>
             <SuspenseShared store={store} />
             <SuspensePlain />
+            <HooksSuspense />
+            <Hydrated />
           </Suspense>
         </HydrationBoundary>
       </SharedFetchProvider>
@@ -133,6 +159,7 @@ function serverRender(prefetch: "awaited" | "pending" | "none") {
             client.prefetchQuery(plainOptions("plain")),
             client.prefetchQuery(sharedQueryOptions<Item>(store, `${base}/s/suspense`, OPTIONS)),
             client.prefetchQuery(plainOptions("suspense")),
+            client.prefetchQuery(sharedQueryOptions<Item>(store, `${base}/s/hooks-suspense`, OPTIONS)),
           ];
     if (prefetch === "awaited") await Promise.all(prefetches);
     const state = dehydrate(client);
@@ -155,7 +182,7 @@ function serverRender(prefetch: "awaited" | "pending" | "none") {
 
 /**
  * Hydrates the server's HTML in jsdom with the browser's own store, then waits until every pane
- * shows `ALL_SHOWN`: what React warned of, whether hydration left the HTML as it was, and how
+ * shows `ALL_SHOWN`, its Suspense boundary hydrated: what React warned of, whether hydration left the HTML as it was, and how
  * many queries were fetching right after it (a fetch starts in the effects hydration runs).
  */
 async function hydrateInBrowser(html: string, state: DehydratedState) {
@@ -167,13 +194,14 @@ async function hydrateInBrowser(html: string, state: DehydratedState) {
   const spy = warningsInto(warnings);
   const store = createSharedFetchStore({ doc: new Y.Doc(), settleMs: 0, locks: null });
   const client = new QueryClient();
+  hydrated = false;
   let root: ReturnType<typeof hydrateRoot> | undefined;
   const tree = <App client={client} store={store} state={state} />;
   await act(async () => void (root = hydrateRoot(container, tree, { onRecoverableError: (e) => void warnings.push(e) })));
   const unchanged = container.innerHTML === before;
   const fetching = client.isFetching();
   const text = () => Object.fromEntries([...container.querySelectorAll("p")].map((p) => [p.id, p.textContent]));
-  await waitFor(() => expect(text()).toEqual(ALL_SHOWN));
+  await waitFor(() => expect({ hydrated, ...text() }).toEqual({ hydrated: true, ...ALL_SHOWN }));
   spy.mockRestore();
   act(() => root!.unmount());
   store.destroy();
@@ -185,23 +213,23 @@ it("prefetched and awaited on the server: the stream holds every pane's data, an
   const { html, state, warnings } = await serverRender("awaited");
   expect(warnings).toEqual([]);
   for (const name of ["hooks", "shared", "plain", "suspense"]) expect(html).toContain(`>${name}</p>`);
-  expect(seen).toHaveLength(5);
+  expect(seen).toHaveLength(6);
   const client = await hydrateInBrowser(html, JSON.parse(JSON.stringify(state)) as DehydratedState);
   expect(client.warnings).toEqual([]);
   expect(client.unchanged).toBe(true);
   expect(client.fetching).toBe(0);
-  expect(seen).toHaveLength(5);
+  expect(seen).toHaveLength(6);
 });
 
 it("prefetched and left pending: dehydrated with its promise, streamed once answered, hydrated with one request per key in all", async () => {
   const { html, state, warnings } = await serverRender("pending");
   expect(warnings).toEqual([]);
-  expect(state.queries.filter((q) => q.state.status === "pending")).toHaveLength(5);
-  expect(seen).toHaveLength(5);
+  expect(state.queries.filter((q) => q.state.status === "pending")).toHaveLength(6);
+  expect(seen).toHaveLength(6);
   const client = await hydrateInBrowser(html, state);
   expect(client.warnings).toEqual([]);
   expect(client.fetching).toBe(0);
-  expect(seen).toHaveLength(5);
+  expect(seen).toHaveLength(6);
 });
 
 it("nothing prefetched: the suspending panes fetch on the server and stream; the browser asks each key once more, as plain TanStack does, with no warning", async () => {
@@ -211,9 +239,9 @@ it("nothing prefetched: the suspending panes fetch on the server and stream; the
   expect(html).toContain('<p id="suspense-plain">suspense</p>');
   expect(html).toContain('<p id="shared">pending</p>');
   expect(html).toContain('<p id="plain">pending</p>');
-  expect([...seen].sort()).toEqual(["/p/suspense", "/s/suspense"]);
+  expect([...seen].sort()).toEqual(["/p/suspense", "/s/hooks-suspense", "/s/suspense"]);
   seen.length = 0;
   const client = await hydrateInBrowser(html, state);
   expect(client.warnings).toEqual([]);
-  expect([...seen].sort()).toEqual(["/p/plain", "/p/suspense", "/s/hooks", "/s/shared", "/s/suspense"]);
+  expect([...seen].sort()).toEqual(["/p/plain", "/p/suspense", "/s/hooks", "/s/hooks-suspense", "/s/shared", "/s/suspense"]);
 });
