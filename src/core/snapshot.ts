@@ -59,11 +59,13 @@ export function sameSnapshot(a: Snapshot | undefined, b: Snapshot): boolean {
     a.data === b.data &&
     a.error?.message === b.error?.message &&
     a.error?.status === b.error?.status &&
-    a.claim?.replicaId === b.claim?.replicaId &&
-    a.claim?.mine === b.claim?.mine &&
-    a.claim?.stale === b.claim?.stale &&
-    a.claim?.failed === b.claim?.failed
+    sameClaim(a.claim, b.claim)
   );
+}
+
+/** Claim views alike in all they show; `failed` is the claim record's own, new with each failure it counts. */
+export function sameClaim(a: ClaimView | undefined, b: ClaimView | undefined): boolean {
+  return a?.replicaId === b?.replicaId && a?.mine === b?.mine && a?.stale === b?.stale && a?.failed === b?.failed;
 }
 
 export const IDLE: Snapshot = Object.freeze({ status: "idle" }) as Snapshot;

@@ -2,6 +2,7 @@
 // A client module (React Server Components): hooks.
 import { useQueryClient, type QueryKey, type RefetchOptions } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from "react";
+import { sameClaim } from "../core/snapshot.ts";
 import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { holdBridge } from "./bridge.ts";
 import { REFETCH_META } from "./demand.ts";
@@ -28,9 +29,9 @@ type ViewState = Pick<Snapshot, "claim" | "data">;
 type View = { get: () => ViewState; claim: () => ClaimView | undefined; props: (value: unknown) => void };
 
 /**
- * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim
- * (only once the pane has read it: `claimRead`, as TanStack renders for the result properties a
- * component reads). Not the rest of the snapshot: this tab's own ask (idle → pending while its
+ * A getSnapshot whose value keeps its identity until something the pane shows changes: the claim,
+ * the failures it counts included (only once the pane has read it: `claimRead`, as TanStack renders
+ * for the result properties a component reads). Not the rest of the snapshot: this tab's own ask (idle → pending while its
  * claim waits for the locks) renders nothing, nor does the recorded data (TanStack's update renders
  * it once it reaches the cache), nor, while `delivering` (this tab's own query function runs and
  * will hand the result to TanStack), a claim that ended as that result arrived. Stable across
@@ -77,10 +78,6 @@ function viewOf(read: () => Snapshot, delivering: () => boolean): View {
       if (listed) claimRead = value === "all" || viewsClaim(value);
     },
   };
-}
-
-function sameClaim(a: ClaimView | undefined, b: ClaimView | undefined): boolean {
-  return a === b || (!!a && !!b && a.replicaId === b.replicaId && a.mine === b.mine && a.stale === b.stale);
 }
 
 const noop = () => {};
