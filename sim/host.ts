@@ -47,7 +47,8 @@ export class Host {
   readonly calls: HostCall[] = [];
   /** When set, answers each call with what it returns, after its `delayMs` (0: at once). */
   auto: ((call: HostCall) => AutoAnswer) | undefined;
-  private readonly waiting: (() => void)[] = [];
+  /** Each returns true once it is done; the rest wait for the next call. */
+  private readonly waiting: (() => boolean)[] = [];
   private readonly listeners = new Set<HostListener>();
   private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private state: HostState = { requests: 0, inFlight: 0, aborted: 0, log: [] };
@@ -62,7 +63,7 @@ export class Host {
         resolve(this.calls);
         return true;
       };
-      if (!check()) this.waiting.push(() => void check());
+      if (!check()) this.waiting.push(check);
     });
   }
 
@@ -150,7 +151,8 @@ export class Host {
       this.changed(call);
       if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
-      for (const wake of this.waiting.splice(0)) wake();
+      // A wait for a later call than this one waits on: dropped here, it never resolved.
+      for (const wake of this.waiting.splice(0)) if (!wake()) this.waiting.push(wake);
       const answer = this.auto?.(call);
       if (!answer) return;
       // `text` is sent as it is (e.g. a module's source), `body` as JSON.
