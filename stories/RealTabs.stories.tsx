@@ -87,7 +87,7 @@ export const CrashARealTab: Story = {
     const survivor = tabWindow(canvasElement, other)!;
     // The survivor's requests were its own real fetches, through the service worker.
     await expect(workerScript(survivor)).toMatch(/\/mockServiceWorker\.js$/);
-    await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success"), WAIT);
+    await waitFor(() => expect(survivor.document.querySelector('[data-testid="status"]')?.textContent).toBe("success · idle"), WAIT);
     await expect(survivor.__lied).toBe(false);
     // Its answer reads whole in its tab: no line runs past the iframe's edge (a result's JSON is one long word).
     const page = survivor.document.documentElement;
@@ -158,7 +158,7 @@ export const ReloadARealTab: Story = {
     await waitFor(() => {
       expect(tabView(canvasElement, claimant).replicaId).toMatch(/^[0-9a-z-]{8,}$/);
       expect(tabView(canvasElement, claimant).replicaId).not.toBe(before);
-      for (const name of [claimant, other]) expect(tabView(canvasElement, name).status).toBe("success");
+      for (const name of [claimant, other]) expect(tabView(canvasElement, name).status).toBe("success · idle");
     }, WAIT);
     await expectNarrated(canvasElement, new RegExp(`^${claimant} joined ${other}'s request for /api/report \\(rev 1\\): sent nothing$`));
     await expect(tabView(canvasElement, claimant).data).toBe(tabView(canvasElement, other).data);

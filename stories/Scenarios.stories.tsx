@@ -82,6 +82,9 @@ export const HungHost: Story = {
     for (const pane of [paneA, paneB]) {
       await expect(pane).toHaveAttribute("data-status", "pending");
       await expect(within(pane).getByTestId("data")).toHaveTextContent("—");
+      // In TanStack's words: pending with a fetch running (B's waits on A's claim), no data to age.
+      await expect(within(pane).getByTestId("status")).toHaveTextContent(/^pending · fetching$/);
+      await expect(within(pane).getByTestId("updated")).toHaveTextContent(/^—$/);
     }
     // One holder throughout, seen the same way by both: no takeover of a live (heartbeating) claim.
     await expect([held(paneA), held(paneB)]).toEqual([["mine"], ["replica-a"]]);

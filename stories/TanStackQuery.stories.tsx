@@ -113,6 +113,9 @@ export const MutationInvalidatesEveryTab: Story = {
       await expect(within(pane).getByTestId("error")).toHaveTextContent(/^—$/);
       // Named where it shows: a bare "—" under the list did not say it was the error.
       await expect(within(pane).getByTestId("error").parentElement).toHaveTextContent(/^error: —$/);
+      // TanStack's status · fetchStatus, and the list's age: fresh within the tabs' minute of staleTime.
+      await expect(within(pane).getByTestId("status")).toHaveTextContent(/^success · idle$/);
+      await expect(within(pane).getByTestId("updated")).toHaveTextContent(/^\d+\.\d s ago · fresh$/);
     }
     await expectNoLies(panes);
     await expectNarrated(canvasElement, /^A claimed POST \/api\/items \(rev 1\)$/);

@@ -72,6 +72,12 @@ export const OneRequest: Story = {
     const dataB = within(paneB).getByTestId("data");
     await expect(dataA).toHaveTextContent("hello from the host");
     await expect(dataB.textContent).toBe(dataA.textContent);
+    // In TanStack's words (status · fetchStatus), and how old the shown data is, fresh or stale:
+    // B's age is that of A's recorded result, not of when B heard of it.
+    for (const pane of [paneA, paneB]) {
+      await expect(within(pane).getByTestId("status")).toHaveTextContent(/^success · idle$/);
+      await expect(within(pane).getByTestId("updated")).toHaveTextContent(/^\d+\.\d s ago · stale$/);
+    }
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 1$/);
     await expect(await verdict(canvasElement)).toMatch(/one request for two replicas/);
     await expectNoLies([paneA, paneB]);

@@ -15,6 +15,7 @@ import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type Share
 import { connectTabs } from "../../src/sync/index.ts";
 import { createDevtoolsModel, type DevtoolsModel } from "../../devtools/production.ts";
 import { MOCKED_API, mockedApi, workerFetch } from "../support/mocked-host.ts";
+import { stateText } from "../support/query-state.tsx";
 
 /** What the parent page offers each tab (stories/real-tabs/real-tabs.tsx). */
 export type RealTabsBridge = {
@@ -40,7 +41,7 @@ addEventListener("pagehide", (event) => crashed && event.stopImmediatePropagatio
 win.__crash = () => (crashed = true);
 
 function Tab() {
-  const { status, data, claim, error } = useSharedFetch(url);
+  const { status, fetchStatus, data, claim, error } = useSharedFetch(url);
   // "Not pending, no data" is the lie this library exists to prevent: remember if it was ever shown.
   useLayoutEffect(() => {
     if (status !== "pending" && data === undefined && error === undefined) win.__lied = true;
@@ -50,7 +51,7 @@ function Tab() {
     <main style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, margin: 8, overflowWrap: "anywhere" }} data-status={status}>
       <strong>Tab {name}</strong> <span style={{ color: "#5a6470" }}>{win.__store?.replicaId}</span>
       <div>
-        status: <span data-testid="status">{status}</span>
+        status: <span data-testid="status">{stateText({ status, fetchStatus })}</span>
       </div>
       <div>
         claim: <span data-testid="claim">{claim ? (claim.mine ? "mine" : claim.replicaId) : "none"}</span>

@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, type CSSProperties } from "react";
 import { sharedInfiniteQueryOptions } from "../../src/index.ts";
 import type { HostCall } from "../../sim/host.ts";
+import { stateText } from "./query-state.tsx";
 import { shortOf, type Replica, type Replicas } from "./replicas.ts";
 
 /** One page of the feed: its cursor, its items, the next cursor, and the host call that answered it. */
@@ -71,8 +72,8 @@ export function FeedPane({ world, replica, url }: { world: Replicas; replica: Re
     >
       <h2 style={{ margin: "0 0 0.5rem", fontSize: 16 }}>{replica.name}</h2>
       <div data-testid="status">
-        {q.status}
-        {q.isFetchingNextPage ? " (loading more)" : q.isFetching ? " (fetching)" : ""}
+        {stateText(q)}
+        {q.isFetchingNextPage ? " (loading more)" : ""}
       </div>
       <ol style={styles.list} data-testid="pages">
         {pages.map((p) => (

@@ -2,6 +2,7 @@ import { QueryClientProvider, useQuery, type QueryKey, type UseQueryOptions } fr
 import { useEffect, useMemo, useRef, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, sharedQueryOptions } from "../../src/index.ts";
 import type { HostCall } from "../../sim/host.ts";
+import { DataAge, stateText } from "./query-state.tsx";
 import { shortOf, type Replica, type Replicas } from "./replicas.ts";
 
 /**
@@ -73,10 +74,7 @@ export function ListPane<E extends Error>({ world, replica, options, children, s
       data-lied={String(lied.current)} // eslint-disable-line react-hooks/refs
     >
       <h2 style={{ margin: "0 0 0.5rem", fontSize: 16 }}>{replica.name}</h2>
-      <div data-testid="status">
-        {q.status}
-        {q.isFetching ? " (fetching)" : ""}
-      </div>
+      <div data-testid="status">{stateText(q)}</div>
       <ul style={styles.list} data-testid="items">
         {q.data?.items.map((item) => (
           <li key={item}>{item}</li>
@@ -85,6 +83,12 @@ export function ListPane<E extends Error>({ world, replica, options, children, s
       {/* Each value named: a bare "—" under the list said nothing of what was missing. */}
       <div style={{ color: "#5a6470" }} data-testid="answer">
         {answer === undefined ? "host answer —" : `host answer #${answer}`}
+      </div>
+      <div style={{ color: "#5a6470" }}>
+        updated:{" "}
+        <span data-testid="updated">
+          <DataAge q={q} />
+        </span>
       </div>
       <div>
         error: <span data-testid="error">{q.error ? q.error.message : "—"}</span>

@@ -20,14 +20,14 @@ export async function playOfflineResume(canvasElement: HTMLElement, userEvent: C
   await expectRequests(canvasElement, 1);
   await click("Take the browser offline");
   await click("Add an item", within(panes[0]!));
-  await waitFor(() => expect(mutation(panes[0]!)).toHaveTextContent(/^paused$/), WAIT);
+  await waitFor(() => expect(mutation(panes[0]!)).toHaveTextContent(/^pending · paused$/), WAIT);
   await waitFor(() => expect(canvas.getByRole("button", { name: reloadLabel(plan) })).toBeEnabled(), WAIT);
   await click(reloadLabel(plan));
   const names = afterReload(plan);
   const { panes: shown } = await findPanes(canvasElement, names);
   // Each new QueryClient restored the paused mutation and the list from the browser's storage; an open A kept its own.
   for (const pane of shown) {
-    await waitFor(() => expect(mutation(pane)).toHaveTextContent(/^paused$/), WAIT);
+    await waitFor(() => expect(mutation(pane)).toHaveTextContent(/^pending · paused$/), WAIT);
     await expect(within(pane).getByTestId("items")).toHaveTextContent(/^item 1$/);
   }
   await expectRequests(canvasElement, 1);
@@ -40,8 +40,8 @@ export async function playOfflineResume(canvasElement: HTMLElement, userEvent: C
   await expectRequests(canvasElement, 3);
   for (const pane of shown) {
     await expect(within(pane).getByTestId("items")).toHaveTextContent(/item 1\s*item 2/);
-    await expect(mutation(pane)).toHaveTextContent(/^done$/);
-    await expect(mutation(pane).parentElement!.dataset.mutationsSeen).toMatch(/^(none > )?paused > sending > done$/);
+    await expect(mutation(pane)).toHaveTextContent(/^success$/);
+    await expect(mutation(pane).parentElement!.dataset.mutationsSeen).toMatch(/^(none > )?pending · paused > pending > success$/);
   }
   await expectNoLies(shown);
   for (const who of names.filter((name) => !plan.tabs.includes(name)).map(shortOf))

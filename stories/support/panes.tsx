@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, useSharedFetch, type SharedRequest, type UseSharedFetchOptions } from "../../src/index.ts";
 import type { Host, HostState } from "../../sim/host.ts";
+import { DataAge, stateText } from "./query-state.tsx";
 import type { Replica } from "./replicas.ts";
 
 const styles = {
@@ -63,7 +64,8 @@ type PaneProps = {
 
 /**
  * One replica's view: its own QueryClient and store, and one `useSharedFetch`. A landmark named
- * after the replica ("Replica A") holding fields with data-testid status, claim, data, error.
+ * after the replica ("Replica A") holding fields with data-testid status (TanStack's `status · fetchStatus`), claim, data,
+ * updated (the data's age, fresh or stale) and error.
  */
 export function ReplicaPane({ replica, request, crashed, closed, options }: PaneProps) {
   if (closed) {
@@ -146,8 +148,7 @@ function PaneBody({ replica, request, crashed, options }: PaneProps) {
         </dd>
         <dt style={styles.term}>status</dt>
         <dd style={{ margin: 0 }} data-testid="status">
-          {result.status}
-          {result.isFetching ? " (fetching)" : ""}
+          {stateText(result)}
         </dd>
         <dt style={styles.term}>claim</dt>
         <dd style={{ margin: 0 }} data-testid="claim">
@@ -158,6 +159,10 @@ function PaneBody({ replica, request, crashed, options }: PaneProps) {
           <pre style={styles.data} data-testid="data">
             {result.data === undefined ? "—" : wrappable(JSON.stringify(result.data, null, 2))}
           </pre>
+        </dd>
+        <dt style={styles.term}>updated</dt>
+        <dd style={{ margin: 0 }} data-testid="updated">
+          <DataAge q={result} frozen={crashed} />
         </dd>
         <dt style={styles.term}>error</dt>
         <dd style={{ margin: 0 }} data-testid="error">

@@ -83,13 +83,13 @@ export function PersistedTab({
   );
 }
 
+/** TanStack's own words: `status`, and `· paused` while isPaused ("pending · paused", "pending", "success"). */
 function stateOf(state: MutationState): string {
-  if (state.isPaused) return "paused";
-  return { idle: "idle", pending: "sending", success: "done", error: "failed" }[state.status];
+  return state.isPaused ? `${state.status} · paused` : state.status;
 }
 
 /**
- * The tab's mutations of `mutationKey` as its QueryClient holds them (paused, sending, done), restored
+ * The tab's mutations of `mutationKey` as its QueryClient holds them (paused, pending, success), restored
  * ones included: data-mutation now, and data-mutations-seen every state shown, in order.
  */
 export function MutationStatus({ mutationKey }: { mutationKey: MutationKey }) {
