@@ -31,6 +31,17 @@ function actorOf(e: TimelineEntry): string | undefined {
   }
 }
 
+/**
+ * A panel speaks of its own store as "this store"; in a world's one timeline, every line comes from
+ * some replica's panel, so the store that judged is named ("while B still judged it live").
+ */
+function inWorld(text: string, teller: string): string {
+  return text.replace(
+    "while this store still judged it live: the reason is not known here",
+    `while ${teller} still judged it live: ${teller} cannot tell why`,
+  );
+}
+
 export type WorldTimeline = {
   /**
    * Tells this store's lines from now on, as `name`. `model`: one made where the store was (a
@@ -49,10 +60,16 @@ export function createWorldTimeline(n: Narration): WorldTimeline {
     // A claim standing when this panel started was told when it was made.
     if (e.type === "claimed" && e.existing) return;
     const actor = actorOf(e);
-    // What a replica no longer running did (a closed tab's release) is told by the narrator.
-    const teller = actor !== undefined && live.has(actor) ? actor : live.keys().next().value;
+    // A claim replaced with no reason known is the replaced claimant's story: only its store can
+    // say it still counted its own claim live. What a replica no longer running did (a closed
+    // tab's release) is told by the narrator.
+    const own = e.type === "replaced" ? e.from : actor;
+    const teller = own !== undefined && live.has(own) ? own : live.keys().next().value;
     if (teller !== self) return;
-    const text = describeEntry({ ...e, label: pathOf(e.label) }, (id) => n.nameOf(id));
+    const text = inWorld(
+      describeEntry({ ...e, label: pathOf(e.label) }, (id) => n.nameOf(id)),
+      n.nameOf(self),
+    );
     n.add({ at: e.at, text, ...(actor ? { replica: n.nameOf(actor) } : {}), ...(e.key !== undefined ? { key: e.key } : {}) });
   };
   return {
