@@ -6,7 +6,7 @@ import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
 import { clip, formatBytes, formatTime, shortId, WORKER } from "./format.ts";
-import { splitLabel } from "./keys-query.ts";
+import { splitLabel, statusName } from "./keys-query.ts";
 import { seconds } from "./seconds.tsx";
 import { styles } from "./styles.ts";
 import { describeReason } from "./timeline-entry.ts";
@@ -70,7 +70,7 @@ export function KeyRow({
         </th>
         <td style={styles.td}>{row.kind}</td>
         <td style={styles.td}>
-          <Badge tone={TONE[row.status]}>{row.status}</Badge>
+          <Badge tone={TONE[row.status]}>{statusName(row.status)}</Badge>
         </td>
         <td
           style={styles.td}

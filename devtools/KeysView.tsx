@@ -5,7 +5,7 @@ import { useMemo, useState } from "react";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyRow } from "./KeyRow.tsx";
 import { HeaderRow } from "./HeaderRow.tsx";
-import { queryKeys, STATUSES, type KeySort, type KeysQuery } from "./keys-query.ts";
+import { queryKeys, statusName, STATUSES, type KeySort, type KeysQuery } from "./keys-query.ts";
 import { styles } from "./styles.ts";
 import type { DevtoolsSnapshot } from "./types.ts";
 import { useVirtualRows } from "./use-virtual-rows.ts";
@@ -64,7 +64,7 @@ export function KeysView({
             key={s}
             pressed={q.status === s}
             onClick={() => set({ status: s })}
-            label={`${s} ${snapshot.counts[s]}`}
+            label={`${statusName(s)} ${snapshot.counts[s]}`}
             testId={`count-${s}`}
           />
         ))}

@@ -4,6 +4,8 @@ export type KeySort = "request" | "status" | "revision" | "size" | "written";
 /** `replica`: only keys whose claim that replica holds or waits on (absent or "": any). */
 export type KeysQuery = { status: DevtoolsKeyStatus | "all"; search: string; sort: KeySort; replica?: string | undefined };
 export const STATUSES: readonly DevtoolsKeyStatus[] = ["pending", "stale", "success", "error", "idle"];
+/** As the panel writes a status: "stale" is the claim's (nobody live works on it), never TanStack's stale data. */
+export const statusName = (s: DevtoolsKeyStatus): string => (s === "stale" ? "claim stale" : s);
 
 const ORDER: Record<DevtoolsKeyStatus, number> = { stale: 0, pending: 1, error: 2, success: 3, idle: 4 };
 // The later of its result and its error: a failed refetch writes an error beside an older result.
