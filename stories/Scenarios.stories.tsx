@@ -1,6 +1,7 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
+import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -56,7 +57,11 @@ function HungHostScenario({ leaseMs, url }: Args) {
           Close Replica A
         </button>
       }
-    />
+    >
+      {/* Why B waits: A's claim live, its age growing past the lease while A's heartbeats keep pushing "stale in" back. */}
+      <h2 style={{ fontFamily: "system-ui, sans-serif", fontSize: 15 }}>Replica B&apos;s devtools</h2>
+      <SharedFetchDevtoolsPanel store={world.replicas[1]!.store} />
+    </ScenarioFrame>
   );
 }
 
@@ -67,7 +72,7 @@ export const HungHost: Story = {
     docs: {
       description: {
         story:
-          "Invariants 1, 8, 10, 11. The host never answers. A's claim is a lease, not a timeout: A's heartbeats keep it alive through many leases, both panes stay pending with one request. Closing A's tab aborts its request at the host (cancellation reaches the network); B, still waiting, claims and asks again.",
+          "Invariants 1, 8, 10, 11. The host never answers. A's claim is a lease, not a timeout: A's heartbeats keep it alive through many leases, both panes stay pending with one request; B's devtools show why B waits (A's claim live, claimed seconds ago, its \"stale in\" pushed back by each heartbeat). Closing A's tab aborts its request at the host (cancellation reaches the network); B, still waiting, claims and asks again.",
       },
     },
   },
@@ -86,6 +91,12 @@ export const HungHost: Story = {
       await expect(within(pane).getByTestId("status")).toHaveTextContent(/^pending · fetching$/);
       await expect(within(pane).getByTestId("updated")).toHaveTextContent(/^—$/);
     }
+    // B's panel says why it waits: A's claim live, claimed several leases ago, stale only if A falls silent.
+    const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+    await expect(within(panel).getByTestId("holder")).toHaveTextContent(/^replica-a · /);
+    const claim = within(panel).getByTestId("claim-state").textContent ?? "";
+    await expect(claim).toMatch(/^rev 1 live claimed \d+\.\d s ago · silent \d+\.\d s · stale in \d+\.\d s$/);
+    await expect(Number(/claimed (\S+) s/.exec(claim)![1]) * 1000).toBeGreaterThan(args.leaseMs * 4);
     // One holder throughout, seen the same way by both: no takeover of a live (heartbeating) claim.
     await expect([held(paneA), held(paneB)]).toEqual([["mine"], ["replica-a"]]);
     await expectRequests(canvasElement, 1);
