@@ -7,7 +7,16 @@ import { ListTab, listResponder } from "./support/list-pane.tsx";
 import { A_STAYS_OPEN, EVERY_TAB_RELOADS, ResumeScenario } from "./support/offline-resume.tsx";
 import { playOfflineResume } from "./support/offline-resume-play.ts";
 import { OptimisticScenario } from "./support/optimistic-tabs.tsx";
-import { expectNarrated, expectNarrationInside, expectNoLies, expectRequests, findPanes, verdict, WAIT } from "./support/play.ts";
+import {
+  expectNarrated,
+  expectNarrationInside,
+  expectNoLies,
+  expectRequests,
+  findPanes,
+  narration,
+  verdict,
+  WAIT,
+} from "./support/play.ts";
 import { PaneRow } from "./support/panes.tsx";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -186,6 +195,10 @@ export const OptimisticUpdateInTwoTabs: Story = {
     await methods("POSTs: 4 · GETs: 5");
     for (const pane of panes) await expect(within(pane).getByTestId("error")).toHaveTextContent(/^—$/);
     await expectNoLies(panes);
+    // Each add is a key of its own, all POSTing to one URL: the timeline names each by its path and
+    // its key's short hash ("POST /api/items · 3fa9c2d1"), never by the hash alone.
+    await expectNarrated(canvasElement, /^B claimed POST \/api\/items · [0-9a-f]{8} \(rev 1\)$/);
+    await expect(narration(canvasElement).filter((line) => /POST [0-9a-f]{8}\b/.test(line))).toEqual([]);
   },
 };
 

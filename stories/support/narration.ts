@@ -46,17 +46,24 @@ export class Narration {
   }
 }
 
-/** "/api/report" from "GET https://host.example/api/report"; "POST /api/items" from a POST's. */
+/**
+ * "/api/report" from "GET https://host.example/api/report"; "POST /api/items" from a POST's; a key
+ * named with its short hash, as the devtools name keys that share a label, keeps it after the path
+ * ("POST /api/items · 3fa9c2d1").
+ */
 export function pathOf(label: string | undefined): string {
   if (!label) return "the request";
-  const url = label.split(" ").at(-1) ?? label;
+  const [name = label, twin] = label.split(" · ");
+  const url = name.split(" ").at(-1) ?? name;
   // A write and a read of one URL are two keys: the method tells them apart where GET goes without saying.
-  const method = /^(POST|PUT|PATCH|DELETE) /.exec(label)?.[0] ?? "";
+  const method = /^(POST|PUT|PATCH|DELETE) /.exec(name)?.[0] ?? "";
+  let path = url;
   try {
-    return method + new URL(url).pathname;
+    path = new URL(url).pathname;
   } catch {
-    return method + url;
+    // Not a URL (a key no record names, "key 3fa9c2d1e0b4…"): shown as it is.
   }
+  return `${method}${path}${twin ? ` · ${twin}` : ""}`;
 }
 
 /** Narrates what the host received and how each call ended. */
