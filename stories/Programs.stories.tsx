@@ -5,6 +5,7 @@ import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchProvider, useProgram } from "../src/index.ts";
 import { Host } from "../sim/host.ts";
 import { expectNarrated, verdict, WAIT } from "./support/play.ts";
+import { stateText } from "./support/query-state.tsx";
 import { createReplicas, useDisposable, type Replica, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { delayArg } from "./support/worlds.ts";
@@ -71,7 +72,7 @@ function ProgramBody({ name, url }: { name: string; url: string | null }) {
         entry: <span data-testid="entry">{url ?? "none (cancelled)"}</span>
       </p>
       <p style={{ margin: 0 }}>
-        status: <span data-testid="status">{result.status}</span>
+        status: <span data-testid="status">{stateText(result)}</span>
         {result.claim ? ` · claim ${result.claim.mine ? "mine" : result.claim.replicaId}` : ""}
       </p>
       <p style={{ margin: 0 }}>
@@ -183,6 +184,8 @@ export const HungDependencyCancelled: Story = {
     await waitFor(() => expect(canvas.getByTestId("host-requests")).toHaveTextContent(`host requests: ${2 * modules + 1}`), WAIT);
     await waitFor(() => expect(canvas.getByTestId("host-in-flight")).toHaveTextContent("in flight: 1"), WAIT);
     await expect(pane).toHaveAttribute("data-status", "pending");
+    // In TanStack's words: pending, its resolution fetching (the hung dependency).
+    await expect(within(pane).getByTestId("status")).toHaveTextContent(/^pending · fetching$/);
     await expect(cancel).toBeEnabled();
     await userEvent.click(cancel);
     await expect(cancel).toHaveAccessibleDescription("cancelled: no program is shown");
@@ -190,6 +193,7 @@ export const HungDependencyCancelled: Story = {
     await userEvent.click(canvas.getByRole("button", { name: "Show v1" }));
     await expect(await verdict(canvasElement)).toMatch(/no new request/);
     await expect(pane).toHaveAttribute("data-status", "success");
+    await expect(within(pane).getByTestId("status")).toHaveTextContent(/^success · idle$/);
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(`host requests: ${2 * modules + 1}`);
     await expectNarrated(canvasElement, /^A's request was aborted at the host$/);
     await expect(cancel).toBeDisabled();
