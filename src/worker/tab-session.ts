@@ -1,36 +1,27 @@
 import * as Y from "yjs";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
-import type { Snapshot } from "../core/types.ts";
 import { postToTab, watchLock, type PortLike } from "./port.ts";
 import { watchForTab } from "./tab-watch.ts";
 import { RetryAsks } from "./retry-asks.ts";
-import { answerRetry, retryFromWire } from "./retry-wire.ts";
 import type { Opened, SessionDeps } from "./session-deps.ts";
-import { internalsOf } from "../core/internals.ts";
-import { ASKED_AT } from "../core/store-options.ts";
-import { actOutDev, askStore, resultInfoOf, snapshotOf } from "./store-asks.ts";
+import { actOutDev } from "./store-asks.ts";
+import { serveAsk } from "./tab-asks.ts";
+import { tabViews } from "./tab-views.ts";
 import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
-
-type Sub = { off: () => void; last: Snapshot | undefined; post: () => void };
 
 /**
  * One tab as the worker sees it: its waiters (each with an AbortController, so the store aborts
- * the request once every tab that waited for it left, invariant 11), its subscriptions, and its
- * Web Lock: granted to the worker means the tab crashed or closed, and its interest is dropped.
+ * the request once every tab that waited for it left, invariant 11; served in tab-asks.ts), its
+ * subscriptions and looks (tab-views.ts), and its Web Lock: granted to the worker means the tab
+ * crashed or closed, and its interest is dropped.
  */
 export class TabSession {
   private store: SharedFetchStoreWithExtras | undefined;
   private doc: Y.Doc | undefined;
   private readonly waiters = new Map<number, AbortController>();
-  private readonly subs = new Map<string, Sub>();
-  /** The tab's open looks by key: each tells it of a newly recorded result (see look). */
-  private readonly looks = new Map<string, () => void>();
-  private stopLooks: (() => void) | undefined;
+  private readonly views = tabViews((m) => this.post(m));
   private watching: (() => void)[] = [];
   private stopWatchingTab: (() => void) | undefined;
-  /** Subscriptions whose snapshot changed, posted once per microtask (listeners run inside Yjs transactions). */
-  private readonly dirty = new Set<string>();
-  private flushQueued = false;
   /** Messages that came behind a hello whose store is still opening, in order. */
   private opening: TabMessage[] | undefined;
   private hellos = 0;
@@ -138,15 +129,13 @@ export class TabSession {
         this.unheard.delete(msg.id);
         return;
       case "sub":
-        return this.subscribe(store, msg.kind, msg.key, msg.req);
+        return this.views.subscribe(store, msg.kind, msg.key, msg.req);
       case "look":
-        return this.look(store, msg.kind, msg.key, msg.req);
+        return this.views.look(store, msg.kind, msg.key, msg.req);
       case "unlook":
-        return void this.looks.delete(msg.key);
+        return this.views.unlook(msg.key);
       case "unsub":
-        this.subs.get(msg.key)?.off();
-        this.subs.delete(msg.key);
-        return;
+        return this.views.unsubscribe(msg.key);
       case "watch":
         return this.watch(store, msg.inspect, msg.events, msg.doc === true);
       case "doc":
@@ -252,103 +241,7 @@ export class TabSession {
   private ensure(store: SharedFetchStoreWithExtras, msg: Extract<TabMessage, { t: "ensure" }>): void {
     // Still waited on, or answered before the hello that re-sent it (see unheard).
     if (this.waiters.has(msg.id) || this.unheard.has(msg.id)) return;
-    const controller = new AbortController();
-    this.waiters.set(msg.id, controller);
-    const { signal } = controller;
-    let key: string;
-    let running: Promise<Snapshot>;
-    try {
-      const asking = () => this.waiters.get(msg.id) === controller;
-      const retry = retryFromWire(
-        msg.retry,
-        // The tab that asked runs its policy; once its ask is withdrawn, another ask still waiting
-        // for the key answers with its own (as its replica would take the request over with it),
-        // else nobody: no retry.
-        (count, error) =>
-          asking() ? this.retryAsks.ask(msg.id, count, error) : answerRetry(this.deps.retries?.(key, asking), count, error),
-        // TanStack shows the wait as fetchStatus "paused": the tab is told as it begins and ends.
-        (on) => void (asking() && this.post({ t: "paused", id: msg.id, on })),
-      );
-      const opts = {
-        signal,
-        ...(msg.leaseMs !== undefined ? { leaseMs: msg.leaseMs } : {}),
-        ...(msg.at !== undefined ? { [ASKED_AT]: msg.at } : {}),
-        ...(retry ? { retry } : {}),
-      };
-      key = msg.kind === "fetch" ? store.keyOf(msg.req as never) : store.programKeyOf(msg.req as never);
-      running = askStore(store, msg, opts);
-      if (retry) this.deps.ask?.(key, { policy: retry, asking }, signal, running);
-    } catch (error) {
-      this.waiters.delete(msg.id);
-      return this.post({ t: "rejected", id: msg.id, error: toWire(error) });
-    }
-    running.then(
-      (snap) => {
-        if (this.waiters.get(msg.id) !== controller) return;
-        this.waiters.delete(msg.id);
-        this.post({ t: "settled", id: msg.id, key, snap, ...resultInfoOf(store, msg.kind, msg.req) });
-      },
-      (error: unknown) => {
-        if (this.waiters.get(msg.id) !== controller) return;
-        this.waiters.delete(msg.id);
-        this.post({ t: "rejected", id: msg.id, error: toWire(error) });
-      },
-    );
-  }
-
-  private subscribe(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
-    this.subs.get(key)?.off();
-    const sub: Sub = { off: () => {}, last: undefined, post: () => {} };
-    sub.post = () => {
-      const snap = snapshotOf(store, kind, req);
-      if (snap === sub.last) return;
-      sub.last = snap;
-      this.post({ t: "snap", key, snap, ...resultInfoOf(store, kind, req) });
-    };
-    try {
-      const listener = () => this.markDirty(key);
-      sub.off = kind === "fetch" ? store.subscribe(req as never, listener) : store.subscribeProgram(req as never, listener);
-      this.subs.set(key, sub);
-      sub.post();
-    } catch {
-      // A request the store refuses: the tab validates before it subscribes, so this is a broken tab.
-    }
-  }
-
-  /**
-   * A tab's disabled query reads what is recorded: as a subscriber, this store would take over
-   * work another replica abandoned, which a disabled query never does. The tab is told of each
-   * result recorded after (a per-tab replica's disabled query shows one at its next render, and a
-   * feed's pages must read one moment of the doc) until it ends the look: the store's changes are
-   * watched for it, not the key, and only the open looks are read at each: by their key's record,
-   * as reading the request normalises and hashes it, which a thousand looks paid at every change.
-   */
-  private look(store: SharedFetchStoreWithExtras, kind: "fetch" | "program", key: string, req: unknown): void {
-    const fetch = kind == "fetch";
-    const k = fetch ? store.keyOf(req as never) : store.programKeyOf(req as never);
-    const { records } = internalsOf(store);
-    let told: unknown;
-    const tell = (): void => {
-      const now = (fetch ? records.results : records.programs).get(k);
-      if (told !== (told = now) || !this.looks.has(key))
-        this.post({ t: "snap", key, snap: snapshotOf(store, kind, req), ...resultInfoOf(store, kind, req) });
-    };
-    this.looks.delete(key);
-    tell();
-    this.looks.set(key, tell);
-    this.stopLooks ??= store.onInspect(() => this.looks.forEach((t) => t()));
-  }
-
-  private markDirty(key: string): void {
-    this.dirty.add(key);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(() => {
-      this.flushQueued = false;
-      const keys = [...this.dirty];
-      this.dirty.clear();
-      for (const k of keys) this.subs.get(k)?.post();
-    });
+    serveAsk(store, msg, this.waiters, this.retryAsks, this.deps, (m) => this.post(m));
   }
 
   private watch(store: SharedFetchStoreWithExtras, inspect: boolean, events: boolean, mirror: boolean): void {
@@ -364,11 +257,7 @@ export class TabSession {
         this.waiters.delete(id);
       }
     this.retryAsks.dropAll(kept);
-    for (const sub of this.subs.values()) sub.off();
-    this.subs.clear();
-    this.looks.clear();
-    this.stopLooks?.();
-    this.stopLooks = undefined;
+    this.views.clear();
     for (const off of this.watching) off();
     this.watching = [];
   }
