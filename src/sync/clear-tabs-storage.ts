@@ -1,6 +1,6 @@
 import { deleteDB } from "lib0/indexeddb";
 import { requireNonEmptyString } from "./connection.ts";
-import { hasIndexedDB } from "./indexeddb-persistence.ts";
+import { hasIndexedDB } from "./doc-persistence.ts";
 import { forgetPersisted, removeSnapshot } from "./persisted-mark.ts";
 
 /**

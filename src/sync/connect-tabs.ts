@@ -7,7 +7,8 @@ import { unrefTimer } from "../core/unref-timer.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
-import { hasIndexedDB, persistDoc, type DocPersistence } from "./indexeddb-persistence.ts";
+import { hasIndexedDB, type DocPersistence } from "./doc-persistence.ts";
+import { persistDoc } from "./indexeddb-persistence.ts";
 import { requireDoc, requireNonEmptyString, requireOptionalBoolean, requireOptions, type Connection } from "./connection.ts";
 import {
   asBytes,

@@ -1,45 +1,7 @@
 import * as idb from "lib0/indexeddb";
 import * as Y from "yjs";
-
-/**
- * A Y.Doc persisted in IndexedDB, in y-indexeddb's format (database `name`, object stores
- * `updates` (auto-increment keys, one Yjs update each) and `custom`), so what earlier versions
- * stored is read back and y-indexeddb can read what this writes.
- *
- * Written here rather than used from y-indexeddb because storage fails in browsers, and there it
- * broke the tabs: a refused open or write left an unhandled rejection per update; an open that
- * never answers (a blocked upgrade, a Safari hang) left the load pending for ever; and a connection
- * the browser closed (site data cleared, the database deleted by another page) made its update
- * handler throw into every writer's transaction, starving the handlers after it — the tabs' sync
- * among them. Here any failure stops persisting, with one warning, and the doc and the tabs go on;
- * an open still pending after IDB_OPEN_WAIT_MS lets the load go on without it.
- */
-export type DocPersistence = {
-  /** Resolves once the stored updates are in the doc (true), or when persisting gave up (false). */
-  readonly whenLoaded: Promise<boolean>;
-  /** Writes what waits for the write under way now, beside it (a page that goes away may not see that one end). */
-  flush(): void;
-  /** Flushes, and leaves the storing to another tab (a page going into the back/forward cache). */
-  letGo(): void;
-  /** Asks to store again after letGo (the page came back). */
-  hold(): void;
-  /**
-   * Whether the doc of this name ever synced with other devices in this browser, as its database
-   * says: true until it is read, or where it never is (maybe), and once this tab marked it.
-   */
-  othersWrote(): boolean;
-  /** Marks it in the database (a cross-device connector joined the doc), for every later tab and worker. */
-  markOthersWrote(): void;
-  destroy(): Promise<void>;
-};
-
-/** The Web Lock one tab of the browser holds while it stores the doc of `<prefix><name>`. */
-export const WRITER_LOCK_PREFIX = "shared-fetch:idb:";
-
-/** What persistDoc asks of Web Locks (a page's navigator.locks). */
-export type WriterLocks = {
-  request(name: string, options: { mode: "exclusive"; signal: AbortSignal }, callback: () => Promise<unknown>): Promise<unknown>;
-};
+import type { DocPersistence } from "./doc-persistence.ts";
+import { writerLock, type WriterLocks } from "./idb-writer-lock.ts";
 
 const UPDATES = "updates";
 /** y-indexeddb's store for metadata beside the updates; deleted with them (clearTabsStorage). */
@@ -61,19 +23,22 @@ const MERGE_AFTER_MS = 1000;
 /** An open that answers neither way is waited for this long (the store's own cap on a sync). */
 export const IDB_OPEN_WAIT_MS = 2000;
 
-/** Whether this runtime has IndexedDB (reading the global may itself throw where storage is denied). */
-export function hasIndexedDB(): boolean {
-  try {
-    return typeof globalThis.indexedDB !== "undefined" && globalThis.indexedDB !== null;
-  } catch {
-    return false;
-  }
-}
-
 /** One update into the auto-keyed store (lib0's `addAutoKey` types its item narrower than IndexedDB takes). */
 const addUpdate = (store: IDBObjectStore, update: Uint8Array): Promise<unknown> => idb.rtop(store.add(update));
 
 /**
+ * A Y.Doc persisted in IndexedDB, in y-indexeddb's format (database `name`, object stores
+ * `updates` (auto-increment keys, one Yjs update each) and `custom`), so what earlier versions
+ * stored is read back and y-indexeddb can read what this writes.
+ *
+ * Written here rather than used from y-indexeddb because storage fails in browsers, and there it
+ * broke the tabs: a refused open or write left an unhandled rejection per update; an open that
+ * never answers (a blocked upgrade, a Safari hang) left the load pending for ever; and a connection
+ * the browser closed (site data cleared, the database deleted by another page) made its update
+ * handler throw into every writer's transaction, starving the handlers after it — the tabs' sync
+ * among them. Here any failure stops persisting, with one warning, and the doc and the tabs go on;
+ * an open still pending after IDB_OPEN_WAIT_MS lets the load go on without it.
+ *
  * `onGone` is called when the database goes away under this doc (another page deletes or upgrades
  * it, e.g. clearTabsStorage at logout; the browser closes it, e.g. site data cleared): what the
  * caller keeps of the doc elsewhere must go with it, or the next login reads it back.
@@ -106,7 +71,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
   // takes what the doc holds past it: the one this tab makes as it leaves (letGo, destroy).
   let owed: Uint8Array | undefined;
   let away = false; // let go until hold()
-  let holding: (() => void) | undefined; // lets go of the writer lock, or withdraws the request for it
+  // Asked for once the database is read (a tab granted it stores from then on), unless let go.
+  const lock = locks && writerLock(locks, name, () => stopped || storeFromNow());
   let others = true; // the database's mark, maybe until it is read
   let marking = false; // this tab met other devices: the mark goes in
   let settle!: (loaded: boolean) => void;
@@ -170,25 +136,8 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
     take();
   };
 
-  // Asked for once the database is read (a tab granted it stores from then on), unless let go.
-  // Let go of before the grant, the request is withdrawn: left in the queue, it was granted to a
-  // page frozen in the back/forward cache (or to a destroyed doc's page gone there), whose callback
-  // runs only when it is shown again, and every tab behind it stored nothing meanwhile.
   function take(): void {
-    if (!locks || holding || away || !loaded || stopped) return;
-    const ask = new AbortController();
-    const mine = (holding = () => ask.abort());
-    locks
-      .request(
-        WRITER_LOCK_PREFIX + name,
-        { mode: "exclusive", signal: ask.signal },
-        async () =>
-          // Held until let go of (an abort after the grant withdraws nothing); granted after it
-          // was let go of (locks that ignore the signal), let go of at once.
-          holding === mine && (storeFromNow(), new Promise((resolve) => (ask.signal.onabort = resolve))),
-      )
-      // Web Locks refused (an opaque origin): this tab stores, as without them.
-      .catch(() => holding === mine && !stopped && storeFromNow());
+    if (!away && loaded && !stopped) lock?.take();
   }
 
   function storeFromNow(): void {
@@ -200,8 +149,7 @@ export function persistDoc(name: string, doc: Y.Doc, onGone?: () => void, locks?
 
   function release(): void {
     writer = !locks;
-    holding?.();
-    holding = undefined;
+    lock?.release();
     // A merge due is left to the next writer, which merges at its grant: run here, it wrote the
     // whole doc a second time, beside that one (a page back from the back/forward cache).
     if (locks) {

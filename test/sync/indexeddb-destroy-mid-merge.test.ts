@@ -15,7 +15,7 @@ import { expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { connectTabs } from "../../src/sync/index.ts";
-import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
 import { cleanupsAfterEach, idbTurns, storedDoc } from "../harness/indexeddb-records.ts";
 
 const onCleanup = cleanupsAfterEach();

@@ -10,7 +10,8 @@ import "fake-indexeddb/auto";
 import { afterEach, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
-import { persistDoc, WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
+import { persistDoc } from "../../src/sync/indexeddb-persistence.ts";
 import { idbTurns, storedDoc } from "../harness/indexeddb-records.ts";
 
 afterEach(() => {

@@ -15,7 +15,7 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { connectPeers, connectTabs } from "../../src/sync/index.ts";
-import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
 import { cleanupsAfterEach, idbTurns, storedDoc } from "../harness/indexeddb-records.ts";
 import { startSyncServer, type SyncServer } from "./ws-server.ts";
 

@@ -11,7 +11,7 @@ import { expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { connectTabs } from "../../src/sync/index.ts";
-import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
 import { cleanupsAfterEach, storedDoc } from "../harness/indexeddb-records.ts";
 
 const STATE = 20_000; // the doc's one value, in bytes: a record at least this size holds the state

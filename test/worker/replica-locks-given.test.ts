@@ -13,7 +13,7 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import type { LockManagerLike } from "../../src/core/locks.ts";
 import { TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
-import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser } from "../../src/worker/connect-browser.ts";
 import { PROTOCOL } from "../../src/worker/protocol.ts";

@@ -12,7 +12,7 @@ import { afterEach, expect, it, vi } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { internalsOf } from "../../src/internals.ts";
-import { WRITER_LOCK_PREFIX } from "../../src/sync/indexeddb-persistence.ts";
+import { WRITER_LOCK_PREFIX } from "../../src/sync/idb-writer-lock.ts";
 import { PROTOCOL, type WorkerMessage } from "../../src/worker/protocol.ts";
 import { indexedDbText } from "../harness/indexeddb-text.ts";
 import { pageChannels } from "../sync/page-channels.ts";
