@@ -1,8 +1,9 @@
 import { answerWait } from "./answer-wait.ts";
 import { onPageTransitions } from "./page-transitions.ts";
-import { holdLock, watchLock, type PortLike } from "./port.ts";
+import { watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, watchStandby, type Standby } from "./standby.ts";
+import { tabLock, type TabLock } from "./tab-lock.ts";
 import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
 import { failedKey, liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
 import { removeStored, writeStored } from "../core/local-storage.ts";
@@ -37,12 +38,6 @@ export class WorkerLink {
   private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
   /** The live worker's lock, watched once its `ready` named it. */
   private stopWatch: (() => void) | undefined;
-  /**
-   * The tab's lock, asked for or held. One request for every hello: a second request of this
-   * exclusive lock would queue behind the first for the tab's life (a page hidden and shown again
-   * before the first grant said hello twice, and the second never went out).
-   */
-  private tabLockHeld: Promise<() => void> | undefined;
   private hidden = false;
   private stopped = false;
   /** Ends the wait from the hello to the worker's answer (see answerWait). */
@@ -50,11 +45,11 @@ export class WorkerLink {
   private standbyTimer: ReturnType<typeof setTimeout> | undefined;
   /** The generation this tab first connected to: a later one follows a takeover. */
   private firstGeneration = 0;
-  private readonly tabLock: string;
+  private readonly tabLock: TabLock;
   private readonly offPage: () => void;
 
   constructor(private readonly o: WorkerLinkOptions) {
-    this.tabLock = `shared-fetch:tab:${o.tabId}`;
+    this.tabLock = tabLock(o.locks, o.tabId);
     if (!pages.has(o.locks)) pages.set(o.locks, o.tabId);
     this.offPage = onPageTransitions(
       (event) => this.hide(event),
@@ -126,12 +121,12 @@ export class WorkerLink {
 
   private async hello(port: PortLike): Promise<void> {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
-    const held = (this.tabLockHeld ??= holdLock(this.o.locks, this.tabLock));
+    const held = this.tabLock.hold();
     await held;
     // Let go while it waited (destroyed, or hidden: pagehide), and asked for again by a later
     // hello if the page was shown again: that hello speaks.
-    if (this.stopped || this.hidden || this.tabLockHeld !== held) return;
-    port.postMessage(helloOf(this.o, this.tabLock));
+    if (this.stopped || this.hidden || !this.tabLock.holds(held)) return;
+    port.postMessage(helloOf(this.o, this.tabLock.name));
     // What the tab wants goes right behind the hello, not after the worker's answer: a port keeps
     // order, and the worker holds these until its doc is open (a takeover saves a round trip).
     if (this.worker?.port !== port) return;
@@ -142,7 +137,7 @@ export class WorkerLink {
     this.endWait = answerWait(
       this.o,
       port,
-      this.tabLock,
+      this.tabLock.name,
       generation,
       !this.standbyWatch,
       (reason, load) => this.fail(reason, load),
@@ -207,7 +202,7 @@ export class WorkerLink {
     this.standby = entry;
     watchStandby(entry, this.o, () => this.standbyGone(next));
     // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
-    const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock, replica };
+    const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock.name, replica };
     next.port.postMessage(standby);
     this.o.store.shadow((m) => next.port.postMessage(m));
   }
@@ -266,7 +261,7 @@ export class WorkerLink {
     // The standby is turned to again only once it says it stands again (see resume).
     if (this.standby) letGo(this.standby, false);
     this.standby = undefined;
-    this.letGoTabLock();
+    this.tabLock.letGo();
   }
 
   private show(event: PageTransitionEvent): void {
@@ -293,16 +288,6 @@ export class WorkerLink {
     this.worker?.port.close();
     if (this.standby) letGo(this.standby, false);
     this.early?.worker.port.close();
-    this.letGoTabLock();
-  }
-
-  /** Lets go of the tab's lock, now or once granted. */
-  private letGoTabLock(): void {
-    const held = this.tabLockHeld;
-    this.tabLockHeld = undefined;
-    held?.then(
-      (release) => release(),
-      () => {},
-    );
+    this.tabLock.letGo();
   }
 }
