@@ -108,14 +108,20 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // It fires on every closed socket, failed attempts included. As connectPeers': a socket the
   // server accepted that dropped mid-sync (a flaky link, not a server down) leaves the claims
   // waiting for the next attempt, within the stores' bound; a claim made before it sent a request
-  // another device had in flight.
+  // another device had in flight. Only for a link that dropped (no close frame: 1006) or a socket
+  // we close (`ours`; 4408, the silence check's or a back-online replacement's): one the server
+  // closed on purpose (1008, a token refused once connected) or the app did (disconnect()) has no
+  // next attempt that syncs, and its claims waited out the whole bound.
   const held = heldRemovals();
-  const onDisconnect = (): void => {
+  let ours = false;
+  const onDisconnect = ({ event }: { event?: { code?: number } } = {}): void => {
     // Heard before the provider decides to reconnect: see `loop`.
     websocket.cancelWebsocketRetry ??= loop;
     fence?.lost();
     check.lost();
-    if (!clock.closed(true) && ++closedSockets >= urls.length) clock.giveUp();
+    const cut = clock.closed(ours || event?.code === 1006 || event?.code === 4408);
+    ours = false;
+    if (!cut && (!websocket.shouldConnect || ++closedSockets >= urls.length)) clock.giveUp();
     held.drop();
     dropRemotePresence(awareness);
     if (urls.length > 1 && !destroyed && error === undefined) {
@@ -191,7 +197,14 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // socket, left open by the instance while it stores, served nothing until it exited. Closed, it
   // takes the way of a lost connection: the next instance.
   const closeRoom = provider.onClose.bind(provider);
-  provider.onClose = () => (held.drop(), dropRemotePresence(awareness), closeRoom(), websocket.webSocket?.close());
+  provider.onClose = () => {
+    held.drop();
+    dropRemotePresence(awareness);
+    closeRoom();
+    // A lost connection's close (the next instance likely syncs), not one on purpose: see onDisconnect.
+    ours = !!websocket.webSocket;
+    websocket.webSocket?.close();
+  };
   // A stopping instance tells each client still connected that the ones it closed before left
   // (RELAYED_REMOVAL_GRACE_MS): such a removal counts only if our own connection outlives it.
   const receive = provider.onMessage.bind(provider);
