@@ -95,7 +95,7 @@ export class LaneIndex {
     });
     this.waited = pendingUpdate(tr.doc);
     for (const [e, ids] of this.kept)
-      if (!ids.some((id) => pendingIds(this.waited).includes(id)) && this.kept.delete(e)) this.remove(e.id, changed);
+      if (!ids.some((id) => pendingIds(this.waited, e).includes(id)) && this.kept.delete(e)) this.remove(e.id, changed);
   }
 
   /** The ids of a deleted range it may hold (a peer's 12-byte update deletes 2^31 clocks: one lookup each froze the page). */
@@ -194,7 +194,7 @@ export class LaneIndex {
     // back the insert while an earlier update of its writer is missing: read in between, a claim
     // taken over would be "no claim" (4, 8). What this replica deletes itself is gone at once; and
     // an entry that waited already holds nothing: its writer's earlier update may never come.
-    const ids = held ? pendingIds(pendingUpdate(this.root.doc!), entry).filter((id) => !pendingIds(this.waited).includes(id)) : [];
+    const ids = held ? pendingIds(pendingUpdate(this.root.doc!), entry).filter((id) => !pendingIds(this.waited, entry).includes(id)) : [];
     if (ids.length) return void this.kept.set(entry, ids);
     this.entries.delete(id);
     this.leave(entry.lane, id);
