@@ -145,12 +145,10 @@ export function decide(view: KeyView): Action {
   }
   // Showing a key never starts new work, but our own claim left without an attempt (released
   // on pagehide, then the page came back) is finished like an abandoned one.
-  // A live foreign claim at the revision of the latest error, though, still works (deriveSnapshot):
-  // re-check once it would go stale, and tell the panes that show it pending.
+  // A live foreign claim above the latest result, at or below a newer error, though, still works
+  // (deriveSnapshot): re-check once it would go stale, and tell the panes that show it pending.
   else if (waiters.length === 0 && !active)
-    return claim && !claim.mine && !claim.stale && claim.rev === recorded && recorded > view.resultRev
-      ? { type: "wait", until: claim.staleAt }
-      : { type: "none" };
+    return claim && !claim.mine && !claim.stale && claim.rev > view.resultRev ? { type: "wait", until: claim.staleAt } : { type: "none" };
   // Never send a revision this replica already settled again: its outcome was written or lost.
   if (target.rev <= view.settled) target = { type: "claim", rev: view.settled + 1 };
   if (target.rev > MAX_REV) return { type: "resolve", all: true };

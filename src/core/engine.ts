@@ -200,7 +200,7 @@ export class ClaimEngine {
         if (!action.all) judge(this, st, false);
         const { result, error } = this.reader.read(st);
         if (st.attempt && (result?.rev ?? 0) < st.attempt.rev) st.attempt.forListeners = true;
-        return resolveWaiters(st, recordedRev(result, error), this.reader.compute(st), action.all);
+        return resolveWaiters(st, recordedRev(result, error), () => this.reader.compute(st), action.all);
       }
       case "abort":
         // The waiters that joined the replaced request join the newer one: never an older outcome

@@ -23,25 +23,25 @@ export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord
  * Invariant 8: pending while a claim on unrecorded work stands, a local request runs (a stale
  * claim too: nobody has finished that work) or a caller here waits for unrecorded work; idle only
  * when nothing is claimed, asked for or recorded.
- * A claim at or below the recorded revision is finished work, not pending — but for a live one at
- * the revision of the latest outcome when that is an error: a claimant deletes its claim as it
- * records, so that error is a partition's duplicate's, and the claimant's result will replace it
- * (invariant 7). So is our own request at that revision.
+ * A claim at or below the latest result is finished work, not pending; a live one above it, below
+ * or at a newer error, still works: a claimant deletes its claim as it records, so that error is a
+ * partition's duplicate's or a newer request's, and the claimant's result is kept beside it
+ * (invariant 7), as TanStack shows a fetch in flight after an error. So is our own request there.
  */
 export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const { result, error, claim, localRev, replicaId } = input;
   const recorded = recordedRev(result, error);
-  const latestIsError = error !== undefined && error.rev > (result?.rev ?? 0);
+  const resultRev = result?.rev ?? 0;
+  const latestIsError = error !== undefined && error.rev > resultRev;
   let view: ClaimView | undefined;
-  if (claim && (claim.rev > recorded || (latestIsError && claim.rev === recorded))) {
+  if (claim && claim.rev > resultRev) {
     const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
-    const stale = mine ? false : input.isStale(claim);
+    const stale = !mine && input.isStale(claim);
     if (claim.rev > recorded || !(mine || stale)) view = { replicaId: claim.replicaId, mine, stale };
     if (view && claim.failed) view.failed = claim.failed;
   }
-  if (!view && localRev !== undefined && localRev >= recorded && localRev > (result?.rev ?? 0))
-    view = { replicaId, mine: true, stale: false };
-  const wanted = input.wantedRev !== undefined && input.wantedRev > recorded;
+  if (!view && (localRev ?? 0) > resultRev) view = { replicaId, mine: true, stale: false };
+  const wanted = (input.wantedRev ?? 0) > recorded;
   const status = view || wanted ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
   const snapshot: Snapshot = { status };
   if (result) snapshot.data = result.data;

@@ -39,7 +39,7 @@ export type Snapshot<T = unknown> = {
   data?: T;
   /** Present when the latest recorded outcome is an error. */
   error?: SnapshotError;
-  /** Present while a claim on newer work than what is recorded stands. */
+  /** Present while a claim on work no recorded result answers stands (above the latest result; at or below a newer error, while live). */
   claim?: ClaimView;
 };
 

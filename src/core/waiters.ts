@@ -93,13 +93,17 @@ export function hasJudge(st: KeyState): boolean {
   return false;
 }
 
-/** Resolves the waiters whose revision is recorded (all of them with `all`). */
-export function resolveWaiters(st: KeyState, recorded: number, snapshot: Snapshot, all = false): void {
-  for (const w of [...st.waiters]) {
+/**
+ * Resolves the waiters whose revision is recorded (all of them with `all`), with the snapshot once
+ * the engine's step is done: our request below that outcome may be aborted next, its waiters gone,
+ * and a caller told "pending" would wait on work that no longer runs (invariant 8).
+ */
+export function resolveWaiters(st: KeyState, recorded: number, snapshot: () => Snapshot, all = false): void {
+  for (const w of st.waiters) {
     if (!all && recorded < w.minRev) continue;
     st.waiters.delete(w);
     w.cleanup();
-    w.resolve(snapshot);
+    queueMicrotask(() => w.resolve(snapshot()));
   }
 }
 
