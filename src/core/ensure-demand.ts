@@ -1,5 +1,5 @@
 import type { ClaimEngine } from "./engine.ts";
-import { joinedWhenAsked, meetsDemand } from "./freshness.ts";
+import { joinedWhenAsked, meetsDemand, metWhenAsked } from "./freshness.ts";
 import type { KeyState } from "./job.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
@@ -35,7 +35,11 @@ export function ensureDemand(
     !(mode === "ensure" && joinedWhenAsked(result, error, askedAt, e.opts.at));
   const skip = mode === "refetch" && skipInFlight;
   const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, over ?? claim?.rev, st.attempt?.rev, skip);
-  if (minRev === 0) return Promise.resolve(e.reader.compute(st));
+  // A refetch heard late (a SharedWorker's tab asked before its message came) is answered by an
+  // outcome whose request was sent since the ask, or (not skipInFlight) was in flight then and
+  // recorded since, as it would have joined that request had it been heard in time.
+  if (minRev === 0 || (mode === "refetch" && askedAt < Date.now() && metWhenAsked(result, error, askedAt, 0, !skip && e.opts.at)))
+    return Promise.resolve(e.reader.compute(st));
   // Still starting, nothing seen yet: a result persisted long ago may load before the store is
   // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
   // newer revision a refetch asked for (one written since the ask is newer). Nor may a claim

@@ -145,7 +145,7 @@ export function metWhenAsked(
   error: ErrorRecord | undefined,
   askedAt: number,
   maxAgeMs: number,
-  joins?: TrustedAt,
+  joins?: TrustedAt | false,
 ): boolean {
   const at = latestOutcome(result, error)?.at;
   return (
