@@ -44,7 +44,8 @@ export const monotonicNow = (): number =>
 export class Liveness {
   constructor(private readonly mono: () => number = monotonicNow) {}
 
-  private readonly claimSeen = new Map<string, { nonce: string; mono: number }>();
+  /** Per key, the claim seen (`at` its first sighting) and, after a takeover of its revision, the one it replaced. */
+  private readonly claimSeen = new Map<string, { claim: ClaimRecord; mono: number; prev?: ClaimRecord | undefined }>();
   private readonly beatSeen = new Map<string, BeatSeen>();
   /** Replicas whose presence (awareness) was removed: their claims are stale at once. */
   private readonly gone = new Set<string>();
@@ -58,8 +59,8 @@ export class Liveness {
       return false;
     }
     const seen = this.claimSeen.get(key);
-    if (seen && seen.nonce === claim.nonce) return false;
-    this.claimSeen.set(key, { nonce: claim.nonce, mono: this.mono() });
+    if (seen?.claim.nonce === claim.nonce) return false;
+    this.claimSeen.set(key, { claim, mono: this.mono(), prev: seen?.claim.rev === claim.rev ? seen.claim : undefined });
     return true;
   }
 
@@ -123,12 +124,21 @@ export class Liveness {
    */
   lastActivity(key: string, claim: ClaimRecord, now: number): number {
     this.seeClaim(key, claim);
-    const seen = this.claimSeen.get(key)!.mono;
-    const beat = this.beatSeen.get(claim.replicaId);
-    // A heartbeat vouches only for the claims it names: a forged claim under a live replica's id
-    // is not kept alive by that replica's beats for its own work.
-    const covers = beat && (beat.nonces === undefined || beat.nonces.has(claim.nonce));
-    return now - (this.mono() - Math.max(seen, covers ? beat.mono : -Infinity));
+    const { mono, prev } = this.claimSeen.get(key)!;
+    // A claimant whose claim of this revision was taken over by a replica its heartbeats did not
+    // reach still runs it while its beats name that claim: the work lives (invariant 3), and a
+    // replica that hears it but not the taker must not take over a second time.
+    return now - (this.mono() - Math.max(mono, this.beatFor(claim, true), this.beatFor(prev)));
+  }
+
+  /**
+   * When `claim`'s claimant last beat for it: a heartbeat vouches only for the claims it names, so
+   * a forged claim under a live replica's id is not kept alive by its beats for its own work (`all`:
+   * beats of older versions, naming none, vouch for all of their writer's claims).
+   */
+  private beatFor(claim: ClaimRecord | undefined, all?: boolean): number {
+    const beat = claim && this.beatSeen.get(claim.replicaId);
+    return beat && (beat.nonces?.has(claim!.nonce) ?? all) ? beat.mono : -Infinity;
   }
 
   /**
