@@ -5,7 +5,9 @@
  * host whose calls the commands answer, fail or leave hung. Commands: ensure, refetch (skipInFlight
  * too), ensure with a freshness demand, show a key, answer a call, advance time,
  * hold/deliver/release/cut/reconnect a link, crash a replica (no teardown, as a closed tab),
- * restart it on its persisted doc, invalidate a key (the devtools'), withdraw an ask. The stores
+ * restart it on its persisted doc, destroy a store and make a new one on its doc (a provider
+ * remounted), deliver again an update a link already delivered (a tab that hears its peers through
+ * two providers), invalidate a key (the devtools'), withdraw an ask. The stores
  * are replicas of separate devices: no Web Locks, no presence (awareness), a fixed settle window.
  * Checked after every command, from outside:
  * - a request goes out only under its sender's own claim, standing in its doc (invariant 4);
@@ -67,14 +69,17 @@ async function run(count: number, commands: Command[]): Promise<void> {
 
   const keyOf = (k: number) => replicas[0]!.store.keyOf(KEYS[k]!);
   const live = (s: number) => !replicas[s]!.crashed;
-  const make = (s: number, from?: Y.Doc) => {
+  /** A new store in slot `s`: on a new doc (given `from`, what its persistence kept), or on `same` doc. */
+  const make = (s: number, from?: Y.Doc, same?: Y.Doc) => {
     const tag = `r${++made}`;
-    const doc = new Y.Doc();
-    // Yjs keeps the higher clientID's value of a conflict: numbered, a run replays the same way.
-    doc.clientID = made;
-    // A reload finds what its persistence kept: the crashed replica's doc.
-    if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
-    relay.add(s, doc);
+    const doc = same ?? new Y.Doc();
+    if (!same) {
+      // Yjs keeps the higher clientID's value of a conflict: numbered, a run replays the same way.
+      doc.clientID = made;
+      // A reload finds what its persistence kept: the crashed replica's doc.
+      if (from) Y.applyUpdate(doc, Y.encodeStateAsUpdate(from));
+      relay.add(s, doc);
+    }
     const store = createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: SETTLE, locks: null });
     replicas[s] = { tag, store, doc, crashed: false };
   };
@@ -233,6 +238,24 @@ async function run(count: number, commands: Command[]): Promise<void> {
         log.push(`${old.tag} reloaded as ${replicas[s]!.tag}`);
         return;
       }
+      case "remount": {
+        // The app destroys its store and makes a new one on the same doc, its providers still
+        // connected (a provider component remounted): the old store releases its own claims.
+        const s = cmd.r % n;
+        if (!live(s)) return;
+        const old = replicas[s]!;
+        old.store.destroy();
+        make(s, undefined, old.doc);
+        log.push(`${old.tag} destroyed, remade as ${replicas[s]!.tag} on its doc`);
+        return;
+      }
+      case "echo": {
+        const a = cmd.a % n;
+        const b = cmd.b % n;
+        if (a === b || !live(a) || !live(b)) return;
+        if (relay.echo(a, b, cmd.index)) log.push(`echo ${replicas[a]!.tag}>${replicas[b]!.tag} #${cmd.index}`);
+        return;
+      }
       case "invalidate": {
         const s = cmd.r % n;
         if (!live(s)) return;
@@ -256,7 +279,7 @@ async function run(count: number, commands: Command[]): Promise<void> {
     for (const cmd of commands) {
       const before = replicas.map((r) => r);
       await apply(cmd);
-      // A restart replaces the crashed store in its slot: keep it for the teardown.
+      // A restart or remount replaces the store in its slot: keep the old one for the teardown.
       for (const r of before) if (!replicas.includes(r)) crashed.push(r);
       await tick();
       check();

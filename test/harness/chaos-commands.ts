@@ -27,6 +27,8 @@ export const chaosCommand = (keys: number) => {
     { weight: 1, arbitrary: fc.record({ op: fc.constant("reconnect" as const), a: slot, b: slot }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("crash" as const), r: slot }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("restart" as const), r: slot }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant("remount" as const), r: slot }) },
+    { weight: 2, arbitrary: fc.record({ op: fc.constant("echo" as const), a: slot, b: slot, index: fc.nat(3) }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("invalidate" as const), r: slot, k: key }) },
     { weight: 1, arbitrary: fc.record({ op: fc.constant("withdraw" as const), ask: fc.nat(7) }) },
   );

@@ -27,6 +27,8 @@ export class Relay {
   private readonly offs = new Map<number, () => void>();
   /** Each delivery's origin names the replica it came from: it is not passed back there. */
   private readonly origins = new Map<number, { relayedFrom: number }>();
+  /** What each direction `from>to` delivered lately, newest last (for `echo`). */
+  private readonly delivered = new Map<string, Uint8Array[]>();
 
   /** Joins `doc` as replica `id`: linked to every doc already here, synced with each at once. */
   add(id: number, doc: Y.Doc): void {
@@ -47,7 +49,8 @@ export class Relay {
     this.offs.delete(id);
     this.docs.delete(id);
     for (const key of [...this.links.keys()]) if (key.split("|").includes(String(id))) this.links.delete(key);
-    for (const key of [...this.queues.keys()]) if (key.split(">").includes(String(id))) this.queues.delete(key);
+    for (const map of [this.queues, this.delivered])
+      for (const key of [...map.keys()]) if (key.split(">").includes(String(id))) map.delete(key);
   }
 
   has(id: number): boolean {
@@ -131,6 +134,18 @@ export class Relay {
     this.apply(b, a, Y.encodeStateAsUpdate(db, Y.encodeStateVector(da)));
   }
 
+  /**
+   * Delivers again the `index`-th latest update `from` already delivered to `to` (0: the last), as a
+   * tab joined to its peers by two providers (BroadcastChannel and a sync server) receives each
+   * update twice, in either order. Not over a link that is down.
+   */
+  echo(from: number, to: number, index: number): boolean {
+    const past = this.delivered.get(`${from}>${to}`);
+    if (!past?.length || !this.mode(from, to) || this.mode(from, to) === "down") return false;
+    this.apply(from, to, past[past.length - 1 - (index % past.length)]!);
+    return true;
+  }
+
   /** Every link up and in sync: held links released, lost ones reconnected. */
   healAll(): void {
     const ids = [...this.docs.keys()];
@@ -145,6 +160,9 @@ export class Relay {
     let origin = this.origins.get(from);
     if (!origin) this.origins.set(from, (origin = { relayedFrom: from }));
     Y.applyUpdate(this.docs.get(to)!, update, origin);
+    const past = this.delivered.get(`${from}>${to}`) ?? [];
+    if (past.push(update) > 4) past.shift();
+    this.delivered.set(`${from}>${to}`, past);
   }
 
   private send(from: number, to: number, update: Uint8Array): void {
