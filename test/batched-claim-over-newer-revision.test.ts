@@ -67,4 +67,44 @@ describe("a batched claim write and a newer revision's claim written before it",
       host.destroy();
     }
   });
+  it("a takeover of a claim of its own revision is still written: the ask after a crashed claimant's is answered", async () => {
+    const host = new Host();
+    const relay = new Relay();
+    const [a, b] = ["a", "b"].map((tag, i) => {
+      const doc = new Y.Doc();
+      doc.clientID = i + 1;
+      relay.add(i, doc);
+      return createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: 20, locks: null });
+    }) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    try {
+      background(a.ensure(K0, { maxAgeMs: LEASE }));
+      await tick();
+      const asked = new AbortController();
+      background(b.ensure(K0, { signal: asked.signal }));
+      await tick();
+      relay.cut(0, 1);
+      await tick(3 * LEASE); // both send: b took a's claim over
+      asked.abort();
+      await tick();
+      relay.reconnect(0, 1);
+      await tick();
+      internalsOf(a).dev.crash();
+      relay.remove(0);
+      await tick();
+      let answered = false;
+      b.ensure(K0).then(
+        () => (answered = true),
+        () => {},
+      );
+      host.auto = (call) => ({ status: 200, body: { from: call.from } });
+      for (const call of host.open) call.respond(200, { from: call.from });
+      await tick(4 * LEASE);
+      expect(answered).toBe(true);
+    } finally {
+      a.destroy();
+      b.destroy();
+      relay.destroy();
+      host.destroy();
+    }
+  });
 });

@@ -149,9 +149,8 @@ export abstract class AttemptClaim {
     deps.batch(() => {
       // Batched, the write comes a microtask after the decision: a claim of a newer revision
       // written meanwhile (a refetch past the one we take over) is not ours to replace; at the end
-      // of the window we yield to it.
-      const standing = deps.records.claims.get(job.key);
-      if (this.state.phase === "stopped" || (standing && claimRank(standing) > claimRank(record))) return;
+      // of the window we yield to it. One of our revision is (a takeover, eager or not).
+      if (this.state.phase === "stopped" || (deps.records.claims.get(job.key)?.rev ?? 0) > rev) return;
       deps.records.claims.set(job.key, record);
       // Ours stands now: the claims it replaced are gone from the doc (and from memory).
       deps.replaces = undefined;
