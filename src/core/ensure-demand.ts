@@ -37,8 +37,9 @@ export function ensureDemand(
   const minRev = demandedRev(mode === "ensure" && !tooOld ? "ensure" : "refetch", recorded, over ?? claim?.rev, st.attempt?.rev, skip);
   // A refetch heard late (a SharedWorker's tab asked before its message came) is answered by an
   // outcome whose request was sent since the ask, or (not skipInFlight) was in flight then and
-  // recorded since, as it would have joined that request had it been heard in time.
-  if (minRev === 0 || (mode === "refetch" && askedAt < Date.now() && metWhenAsked(result, error, askedAt, 0, !skip && e.opts.at)))
+  // recorded since, as it would have joined that request had it been heard in time. Dates are in
+  // whole ms: one of the ask's own ms may be the result the app refetches past, so only later count.
+  if (minRev === 0 || (mode === "refetch" && askedAt < Date.now() && metWhenAsked(result, error, askedAt + 1, 0, !skip && e.opts.at)))
     return Promise.resolve(e.reader.compute(st));
   // Still starting, nothing seen yet: a result persisted long ago may load before the store is
   // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the

@@ -6,7 +6,7 @@
  * answered (as the newer request the refetch wanted; its own, had it been heard in time, would
  * have been joined by the other tab's ensure). Only a starting store judged an ask by its time.
  * So does one in flight at the ask and recorded since (a refetch joins a request already claimed),
- * unless the refetch skips it (skipInFlight); a result recorded before the ask answers none.
+ * unless the refetch skips it (skipInFlight); a result recorded before the ask, or in its ms, answers none.
  * Real Y.Docs and stores; fake timers on Date only.
  */
 import "fake-indexeddb/auto";
@@ -74,6 +74,12 @@ describe("a refetch heard late by the SharedWorker's store, already in sync", ()
 
   it("one recorded before the refetch was asked does not answer it: the refetch sends its own", async () => {
     const { host, asked } = await refetchHeardLate(1_990, 1_995);
+    await expect(asked).resolves.toMatchObject({ status: "success", data: { n: 2 } });
+    expect(host.calls.filter((c) => c.url === req.url)).toHaveLength(2);
+  });
+
+  it("one recorded in the ms of the ask, before it (the app refetched right after that result): the refetch sends its own", async () => {
+    const { host, asked } = await refetchHeardLate(1_990, ASKED);
     await expect(asked).resolves.toMatchObject({ status: "success", data: { n: 2 } });
     expect(host.calls.filter((c) => c.url === req.url)).toHaveLength(2);
   });
