@@ -51,12 +51,15 @@ export class KeyReader {
     const gone = this.deps.lifecycle() === "destroyed";
     const claim = gone ? undefined : read;
     const now = Date.now();
+    const over = gone ? undefined : this.over(st, true);
     const next = deriveSnapshot({
       result,
       error,
       claim: claim && { ...claim, rev: this.claimRev(st, claim) },
       // At the revision its outcome will be recorded at: above older outcomes it outran (over).
       localRev: gone || !st.attempt ? undefined : Math.max(st.attempt.rev, this.over(st) ?? 0),
+      // Every replica's, not only those that wait: a pane in sync with the claimant shows it too.
+      over,
       // Asked for and not yet claimed by anyone (the store is starting): work is due here, so
       // the key is pending, never "idle" (invariant 8) — with no claimant named, as none exists.
       wantedRev: gone ? undefined : wantedRev(st),
@@ -127,6 +130,8 @@ export class KeyReader {
       // A pane that only shows the key waits on a claim that outran the latest error as on one at
       // its revision (decide): pending until the claimant goes silent.
       const rev = over || waiters.length || st.attempt ? claim.rev : this.claimRev(st, claim);
+      // Lifted onto an older result of its revision, it works above it: waited on until silent.
+      if (rev > claim.rev && rev === view.resultRev) view.resultRev--;
       view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
       if (claim.eager) view.claim.eager = true;
     }

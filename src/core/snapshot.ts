@@ -9,6 +9,8 @@ export type SnapshotInputs = {
   localRev: number | undefined;
   /** The highest revision a caller of this replica waits for, if any. */
   wantedRev?: number | undefined;
+  /** The revision whose older outcomes the request of our attempt or of the claim outran (freshness.ts). */
+  over?: number | undefined;
   replicaId: string;
   /** Whether a claim is this replica's own (it names our id *and* a nonce we issued). */
   isMine?: (claim: ClaimRecord) => boolean;
@@ -27,20 +29,22 @@ export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord
  * or at a newer error, still works: a claimant deletes its claim as it records, so that error is a
  * partition's duplicate's or a newer request's, and the claimant's result is kept beside it
  * (invariant 7), as TanStack shows a fetch in flight after an error. So is our own request there.
+ * A request that outran the older result of the revision its own is recorded at works above it.
  */
 export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const { result, error, claim, localRev, replicaId } = input;
   const recorded = recordedRev(result, error);
   const resultRev = result?.rev ?? 0;
   const latestIsError = error !== undefined && error.rev > resultRev;
+  const done = resultRev - +(input.over === resultRev);
   let view: ClaimView | undefined;
-  if (claim && claim.rev > resultRev) {
+  if (claim && claim.rev > done) {
     const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;
     const stale = !mine && input.isStale(claim);
     if (claim.rev > recorded || !(mine || stale)) view = { replicaId: claim.replicaId, mine, stale };
     if (view && claim.failed) view.failed = claim.failed;
   }
-  if (!view && (localRev ?? 0) > resultRev) view = { replicaId, mine: true, stale: false };
+  if (!view && (localRev ?? 0) > done) view = { replicaId, mine: true, stale: false };
   const wanted = (input.wantedRev ?? 0) > recorded;
   const status = view || wanted ? "pending" : recorded > 0 ? (latestIsError ? "error" : "success") : "idle";
   const snapshot: Snapshot = { status };
