@@ -1,5 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
+import { expectWordsWhole } from "./support/layout.ts";
 import { expectNarrated, narration, verdict, WAIT } from "./support/play.ts";
 import { MOCKED_API, workerScript } from "./support/mocked-host.ts";
 import { delayArg, leaseArg, urlArg } from "./support/worlds.ts";
@@ -92,6 +93,14 @@ export const CrashARealTab: Story = {
     // Its answer reads whole in its tab: no line runs past the iframe's edge (a result's JSON is one long word).
     const page = survivor.document.documentElement;
     await expect(page.scrollWidth).toBeLessThanOrEqual(page.clientWidth);
+    // ...and breaks between words and after a path's "/", never inside a word ("api/rep|ort"), at
+    // whatever width the tab has: where the edge meets the URL depends on the window and the port.
+    const data = survivor.document.querySelector<HTMLElement>('[data-testid="data"]')!.parentElement!;
+    for (let width = 160; width <= data.clientWidth; width += 6) {
+      data.style.width = `${width}px`;
+      expectWordsWhole(data);
+    }
+    data.style.width = "";
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 2$/);
     // The crashed tab said nothing on its way out: no claim released, no request aborted by its page
     // ("is gone" is the browser's word on it, its lock released, told by the survivor).

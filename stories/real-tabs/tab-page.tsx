@@ -15,6 +15,7 @@ import { createSharedFetchStore, SharedFetchProvider, useSharedFetch, type Share
 import { connectTabs } from "../../src/sync/index.ts";
 import { createDevtoolsModel, type DevtoolsModel } from "../../devtools/production.ts";
 import { MOCKED_API, mockedApi, workerFetch } from "../support/mocked-host.ts";
+import { wrappable } from "../support/path-break.tsx";
 import { stateText } from "../support/query-state.tsx";
 
 /** What the parent page offers each tab (stories/real-tabs/real-tabs.tsx). */
@@ -47,7 +48,8 @@ function Tab() {
     if (status !== "pending" && data === undefined && error === undefined) win.__lied = true;
   });
   return (
-    // Wrapped anywhere: a tab is a narrow iframe, and a result's JSON is one long word.
+    // A tab is a narrow iframe: a result's URL breaks after a "/" of its path (wrappable), and only
+    // a segment longer than the line breaks where it must.
     <main style={{ fontFamily: "system-ui, sans-serif", fontSize: 13, margin: 8, overflowWrap: "anywhere" }} data-status={status}>
       <strong>Tab {name}</strong> <span style={{ color: "#5a6470" }}>{win.__store?.replicaId}</span>
       <div>
@@ -57,7 +59,7 @@ function Tab() {
         claim: <span data-testid="claim">{claim ? (claim.mine ? "mine" : claim.replicaId) : "none"}</span>
       </div>
       <div>
-        data: <span data-testid="data">{data === undefined ? "—" : JSON.stringify(data)}</span>
+        data: <span data-testid="data">{data === undefined ? "—" : wrappable(JSON.stringify(data))}</span>
       </div>
     </main>
   );

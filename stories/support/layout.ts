@@ -1,5 +1,5 @@
 import { expect } from "storybook/test";
-import { PATH_BREAK } from "./panes.tsx";
+import { PATH_BREAK } from "./path-break.tsx";
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
 

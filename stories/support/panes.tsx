@@ -2,6 +2,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { useRef, useSyncExternalStore, type CSSProperties, type ReactNode } from "react";
 import { SharedFetchProvider, useSharedFetch, type SharedRequest, type UseSharedFetchOptions } from "../../src/index.ts";
 import type { Host, HostState } from "../../sim/host.ts";
+import { wrappable } from "./path-break.tsx";
 import { DataAge, stateText } from "./query-state.tsx";
 import type { Replica } from "./replicas.ts";
 
@@ -101,14 +102,6 @@ function lies(request: PaneProps["request"], status: string, hasData: boolean, h
 function requestNumber(data: unknown): number | undefined {
   const n = (data as { request?: unknown } | null | undefined)?.request;
   return typeof n === "number" ? n : undefined;
-}
-
-/** Where a line of the JSON may break besides spaces: after a "/" of a path, not in "://". */
-export const PATH_BREAK = /(?<=[^/:]\/)/;
-
-/** A URL longer than the pane's line breaks between its segments, not at whichever letter meets the edge. */
-function wrappable(json: string): ReactNode[] {
-  return json.split(PATH_BREAK).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
 }
 
 function PaneBody({ replica, request, crashed, options }: PaneProps) {
