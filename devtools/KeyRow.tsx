@@ -22,6 +22,13 @@ const PHASE: Record<string, string> = {
   running: "request in flight",
 };
 
+/**
+ * The URL with a line break allowed only after its separators (not in "://", nor before "…"): in a
+ * narrow panel "api/re|port" broke wherever the column's edge fell. A segment longer than the
+ * column still breaks inside (the header's overflow-wrap), so the row stays no wider.
+ */
+const breakable = (url: string) => url.split(/(?<=[^/:]\/|[?&·])(?!…)/).flatMap((part, i) => (i ? [<wbr key={i} />, part] : part));
+
 /** One key: its request, who holds it and for how long, what is recorded, and a details toggle. */
 export function KeyRow({
   row,
@@ -66,7 +73,7 @@ export function KeyRow({
       >
         <th scope="row" style={styles.rowHeader} title={row.key}>
           {method && <strong>{method} </strong>}
-          {url}
+          {breakable(url)}
         </th>
         <td style={styles.td}>{row.kind}</td>
         <td style={styles.td}>

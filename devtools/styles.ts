@@ -55,8 +55,9 @@ export const styles = {
     verticalAlign: "top",
     fontWeight: "normal",
     textAlign: "left",
-    // A URL (or replica id) here wraps anywhere, so without a floor the other columns squeezed it at
-    // 800 px ("https://api.exam / ple.test/items/9 / 89"); 12rem keeps two lines and no side scroll.
+    // A URL breaks after its "/" (KeyRow's <wbr>s); anywhere is the last resort for a segment (or a
+    // replica id) longer than the line, so without a floor the other columns squeezed it at 800 px
+    // ("https://api.exam / ple.test/items/9 / 89"); 12rem keeps two lines and no side scroll.
     minWidth: "12rem",
     maxWidth: "28rem",
     overflowWrap: "anywhere",
