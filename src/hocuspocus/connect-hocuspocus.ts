@@ -176,6 +176,8 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   let passingFailures = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   function retryLater(): void {
+    // Two failures heard together (two sockets' token requests): the later one's back-off stands alone.
+    clearTimeout(retryTimer);
     websocket.disconnect();
     const wait = Math.min(delay * 2 ** passingFailures++, 30_000);
     const reconnect = (): void => {
