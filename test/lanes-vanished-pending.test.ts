@@ -54,6 +54,17 @@ describe("a record whose rewrite arrives before its writer's earlier updates", (
     expect(c.records.asks.get("other")).toBe(1);
   });
 
+  it("a rebuild of the index while the rewrite's insert waits (a table registered later) still reads the record it replaces", () => {
+    const { a, c } = takeover();
+    carry(c, a.updates[1]!);
+    c.records.lanes.table("later", () => ({}));
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "b" });
+    carry(c, a.updates[0]!);
+    expect(c.doc.store.pendingStructs).toBeNull();
+    expect(c.records.claims.get("k")).toMatchObject({ replicaId: "a" });
+    expect(c.records.claims.entries().map(([k, v]) => [k, v.replicaId])).toEqual([["k", "a"]]);
+  });
+
   it("a record deleted while only other records' entries wait is gone at once", () => {
     const { a, b, c } = takeover();
     carry(c, a.updates[1]!); // c holds back a's claim of "k"

@@ -66,6 +66,13 @@ export class LaneIndex {
     this.contested.clear();
     for (const t of this.tables.validators.keys()) this.winners.set(t, new Map());
     forEachLive(this.root, (id, value) => this.addRoot(id, value));
+    // Kept entries are gone from the doc (see remove): carried over, or the record reads as unclaimed.
+    for (const e of this.kept.keys()) {
+      const lane = this.lanes.get(e.lane.array);
+      if (!lane) continue;
+      lane.ids.add(e.id);
+      this.track(lane, e.id, e.table, e.key, e.seq, e.valid);
+    }
   }
 
   /** Applies one transaction; `changed` collects (table → keys) for the listeners. */
@@ -165,7 +172,7 @@ export class LaneIndex {
     valid: Entry["valid"],
     changed?: Map<string, Set<string>>,
   ): void {
-    const [client, clock] = parseId(id);
+    const [client, clock] = id.split(":").map(Number) as [number, number];
     const entry: Entry = { id, client, clock, lane, table, key, seq: typeof seq === "number" && Number.isFinite(seq) ? seq : 0, valid };
     this.entries.set(id, entry);
     let inTable = this.slots.get(table);
@@ -237,14 +244,6 @@ function beats(a: Entry, b: Entry): boolean {
   return a.lane.creator > b.lane.creator;
 }
 
-function parseId(id: string): [number, number] {
-  const colon = id.indexOf(":");
-  return [Number(id.slice(0, colon)), Number(id.slice(colon + 1))];
-}
-
 function note(changed: Map<string, Set<string>> | undefined, table: string, key: string): void {
-  if (!changed) return;
-  let keys = changed.get(table);
-  if (!keys) changed.set(table, (keys = new Set()));
-  keys.add(key);
+  if (changed) (changed.get(table) ?? changed.set(table, new Set()).get(table)!).add(key);
 }
