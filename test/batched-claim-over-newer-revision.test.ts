@@ -8,11 +8,10 @@
  * beside the takeover's request, which no one should have sent (one live claim per key).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import { createSharedFetchStore, type SharedFetchStoreWithExtras } from "../src/index.ts";
+import type { SharedFetchStoreWithExtras } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Host } from "../sim/host.ts";
-import { Relay } from "./harness/relay.ts";
+import { Relay, relayedStores } from "./harness/relay.ts";
 import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const K0 = { url: `${URL_A}/0` };
@@ -26,15 +25,8 @@ describe("a batched claim write and a newer revision's claim written before it",
   it("invariant 4: the batched takeover leaves the newer claim standing and yields to it", async () => {
     const host = new Host();
     const relay = new Relay();
-    const stores: SharedFetchStoreWithExtras[] = [];
-    const [a, b, c] = ["a", "b", "c"].map((tag, i) => {
-      const doc = new Y.Doc();
-      doc.clientID = i + 1;
-      relay.add(i, doc);
-      const store = createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: 20, locks: null });
-      stores.push(store);
-      return store;
-    }) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const stores = relayedStores(relay, host, ["a", "b", "c"], LEASE);
+    const [a, b, c] = stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
     const claimOf = (s: SharedFetchStoreWithExtras, req: { url: string }) => internalsOf(s).records.claims.get(a.keyOf(req));
     try {
       const asks = [
@@ -70,12 +62,7 @@ describe("a batched claim write and a newer revision's claim written before it",
   it("a takeover of a claim of its own revision is still written: the ask after a crashed claimant's is answered", async () => {
     const host = new Host();
     const relay = new Relay();
-    const [a, b] = ["a", "b"].map((tag, i) => {
-      const doc = new Y.Doc();
-      doc.clientID = i + 1;
-      relay.add(i, doc);
-      return createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: 20, locks: null });
-    }) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const [a, b] = relayedStores(relay, host, ["a", "b"], LEASE) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
     try {
       background(a.ensure(K0, { maxAgeMs: LEASE }));
       await tick();

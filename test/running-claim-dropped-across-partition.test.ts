@@ -7,11 +7,10 @@
  * The claimant sees its claim gone while its request runs and writes it again.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import { createSharedFetchStore, type SharedFetchStoreWithExtras } from "../src/index.ts";
+import type { SharedFetchStoreWithExtras } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Host } from "../sim/host.ts";
-import { Relay } from "./harness/relay.ts";
+import { Relay, relayedStores } from "./harness/relay.ts";
 import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const KEY = { url: `${URL_A}/0` };
@@ -24,15 +23,8 @@ describe("a running claimant's claim dropped by a takeover made across a partiti
   it("pending is truthful across replicas: the claimant writes its claim again, and its result replaces the cut-off replica's error", async () => {
     const host = new Host();
     const relay = new Relay();
-    const stores: SharedFetchStoreWithExtras[] = [];
-    const [a, b, c] = ["a", "b", "c"].map((tag, i) => {
-      const doc = new Y.Doc();
-      doc.clientID = i + 1;
-      relay.add(i, doc);
-      const store = createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: 20, locks: null });
-      stores.push(store);
-      return store;
-    }) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const stores = relayedStores(relay, host, ["a", "b", "c"], LEASE);
+    const [a, b, c] = stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
     try {
       // a and b show the key (a pane each); c asks for it too.
       for (const s of [a, b]) s.subscribe(KEY, () => {});

@@ -8,11 +8,10 @@
  * work of that revision lives (liveness.ts; test/liveness-taken-over-claimant.test.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import { createSharedFetchStore, type SharedFetchStoreWithExtras } from "../src/index.ts";
+import type { SharedFetchStoreWithExtras } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Host } from "../sim/host.ts";
-import { Relay } from "./harness/relay.ts";
+import { Relay, relayedStores } from "./harness/relay.ts";
 import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const KEY = { url: `${URL_A}/0` };
@@ -25,15 +24,8 @@ describe("a running claimant's claim taken over by a replica its updates do not 
   it("one live claim per key: a replica that hears the claimant but not the taker waits instead of taking over", async () => {
     const host = new Host();
     const relay = new Relay();
-    const stores: SharedFetchStoreWithExtras[] = [];
-    const [a, b, c] = ["a", "b", "c"].map((tag, i) => {
-      const doc = new Y.Doc();
-      doc.clientID = i + 1;
-      relay.add(i, doc);
-      const store = createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs: LEASE, settleMs: 20, locks: null });
-      stores.push(store);
-      return store;
-    }) as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const stores = relayedStores(relay, host, ["a", "b", "c"], LEASE);
+    const [a, b, c] = stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
     const claimant = (s: SharedFetchStoreWithExtras) => internalsOf(s).records.claims.get(a.keyOf(KEY))?.replicaId;
     try {
       background(a.ensure(KEY));

@@ -1,4 +1,6 @@
 import * as Y from "yjs";
+import { createSharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
+import type { Host } from "../../sim/host.ts";
 
 /**
  * How a link between two docs carries updates: `auto` delivers each at once (in order), `held`
@@ -178,3 +180,13 @@ export class Relay {
 }
 
 const pair = (a: number, b: number): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+/** A store per tag, each on a doc of its own (clientID = its index + 1) joined to `relay`, fetching from `host` as its tag. */
+export function relayedStores(relay: Relay, host: Host, tags: string[], leaseMs: number): SharedFetchStoreWithExtras[] {
+  return tags.map((tag, i) => {
+    const doc = new Y.Doc();
+    doc.clientID = i + 1;
+    relay.add(i, doc);
+    return createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs, settleMs: 20, locks: null });
+  });
+}
