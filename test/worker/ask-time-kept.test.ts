@@ -15,7 +15,7 @@ import { Host } from "../../sim/host.ts";
 import { createSharedFetchStore } from "../../src/index.ts";
 import { registerConnector } from "../../src/core/connectors.ts";
 import { RemoteStore } from "../../src/worker/remote-store.ts";
-import { browser, holdingHello } from "./browser-sim.ts";
+import { warmWorkerHeldHello } from "./browser-sim.ts";
 
 const req = { url: "https://api.example.test/ask-time" };
 afterEach(() => void vi.useRealTimers());
@@ -106,14 +106,7 @@ describe("a tab of the SharedWorker replica whose hello is still under way", () 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(1_000);
     const host = new Host();
-    host.auto = () => ({ status: 200, body: { n: 1 } });
-    const b = browser(host);
-    const first = b.tab();
-    await expect(first.ensure({ url: "https://api.example.test/warm" })).resolves.toMatchObject({ status: "success" });
-    host.auto = undefined;
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const second = b.tab({ worker: (name) => ({ port: holdingHello(b.start(name).port, gate) }) });
+    const { first, second, open } = await warmWorkerHeldHello(host);
     vi.setSystemTime(sentAt);
     const done = first.ensure(req);
     await host.whenCalls(2);

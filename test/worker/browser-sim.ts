@@ -176,3 +176,17 @@ export function tabBusyAtTakeover(b: ReturnType<typeof browser>, open: Promise<u
   };
   return { tab, whenHeld };
 }
+
+/** A worker warmed by a first tab's answered ask, and a second tab whose hello it reads only once `open()` is called. */
+export async function warmWorkerHeldHello(host: Host) {
+  host.auto = () => ({ status: 200, body: { n: 1 } });
+  const b = browser(host);
+  const first = b.tab();
+  const warm = await first.ensure({ url: "https://api.example.test/warm" });
+  if (warm.status !== "success") throw new Error(`the warm-up ask ended "${warm.status}", expected "success"`);
+  host.auto = undefined;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const second = b.tab({ worker: (name) => ({ port: holdingHello(b.start(name).port, gate) }) });
+  return { first, second, open };
+}

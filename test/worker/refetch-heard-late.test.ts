@@ -12,7 +12,7 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Host } from "../../sim/host.ts";
-import { browser, holdingHello } from "./browser-sim.ts";
+import { warmWorkerHeldHello } from "./browser-sim.ts";
 
 const req = { url: "https://api.example.test/refetch-late" };
 afterEach(() => void vi.useRealTimers());
@@ -24,14 +24,7 @@ async function refetchHeardLate(sentAt: number, answeredAt: number, skipInFlight
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(1_000);
   const host = new Host();
-  host.auto = () => ({ status: 200, body: { n: 1 } });
-  const b = browser(host);
-  const first = b.tab();
-  await expect(first.ensure({ url: "https://api.example.test/warm" })).resolves.toMatchObject({ status: "success" });
-  host.auto = undefined;
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const second = b.tab({ worker: (name) => ({ port: holdingHello(b.start(name).port, gate) }) });
+  const { first, second, open } = await warmWorkerHeldHello(host);
   let asked: Promise<unknown> | undefined;
   // Each event at its time, in order: the refetch (unheard), the request sent, its answer.
   const ask = () => {
