@@ -5,29 +5,11 @@
  * the same record came to wait with the delete, and only then (invariants 4, 8); not while one that
  * waited already waits on, which may never arrive (invariant 14). Real Y.Docs, updates carried by hand.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import * as Y from "yjs";
-import { openDocRecords, type DocRecords } from "../src/core/doc-records.ts";
+import { describe, expect, it } from "vitest";
+import { openDocRecords } from "../src/core/doc-records.ts";
+import { carriedReplicas } from "./harness/carried-replicas.ts";
 
-type Replica = { doc: Y.Doc; records: DocRecords; updates: Uint8Array[] };
-
-let open: Replica[] = [];
-afterEach(() => {
-  for (const r of open) r.records.destroy();
-  open = [];
-});
-
-/** A replica whose own updates are kept, in order, for the test to carry. */
-function replica(clientID: number): Replica {
-  const doc = new Y.Doc();
-  doc.clientID = clientID;
-  const r: Replica = { doc, records: openDocRecords(doc, () => null), updates: [] };
-  doc.on("update", (update: Uint8Array, origin: unknown) => origin !== "carried" && r.updates.push(update));
-  open.push(r);
-  return r;
-}
-
-const carry = (to: Replica, update: Uint8Array) => Y.applyUpdate(to.doc, update, "carried");
+const { replica, carry } = carriedReplicas(openDocRecords);
 const claim = (replicaId: string, rev = 1) => ({ replicaId, nonce: `n-${replicaId}`, rev, leaseMs: 5000 });
 
 /** b's claim of "k" everywhere; a opens its lane (update 0, not carried) and takes the claim over (update 1). */

@@ -6,9 +6,8 @@
  * here. What Yjs holds back is decoded once per pending update, counted on Yjs' decoder (no clock).
  * Real Y.Docs, updates carried by hand.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
-import * as Y from "yjs";
-import type { DocRecords } from "../src/core/doc-records.ts";
+import { describe, expect, it, vi } from "vitest";
+import { carriedReplicas } from "./harness/carried-replicas.ts";
 
 const decodes = vi.hoisted(() => ({ n: 0 }));
 vi.mock("yjs", async (original) => {
@@ -19,22 +18,7 @@ vi.mock("yjs", async (original) => {
 vi.resetModules();
 const { openDocRecords } = await import("../src/core/doc-records.ts");
 
-type Replica = { doc: Y.Doc; records: DocRecords; updates: Uint8Array[] };
-let open: Replica[] = [];
-afterEach(() => {
-  for (const r of open) r.records.destroy();
-  open = [];
-});
-
-function replica(clientID: number): Replica {
-  const doc = new Y.Doc();
-  doc.clientID = clientID;
-  const r: Replica = { doc, records: openDocRecords(doc, () => null), updates: [] };
-  doc.on("update", (update: Uint8Array, origin: unknown) => origin !== "carried" && r.updates.push(update));
-  open.push(r);
-  return r;
-}
-const carry = (to: Replica, update: Uint8Array) => Y.applyUpdate(to.doc, update, "carried");
+const { replica, carry } = carriedReplicas(openDocRecords);
 
 describe("entries a peer's update holds back for good", () => {
   it("a peer's sweep of many records reads them once, not once per record deleted", () => {
