@@ -4,41 +4,26 @@
  * renderer of the tab that started it (the "worker's host tab", opened first here): crashing any
  * other tab costs nothing; crashing that one costs a takeover by the next worker.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSyncServer, type SyncServer } from "../sync/ws-server.ts";
-import { historyViolations, launchBrowser, uniqueName, waitUntil, type Tab } from "./harness.ts";
-import { startHost, type CountingHost } from "./host.ts";
-import { buildWorkerPage, idbOpens, mode, modeReason, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
-import type { Browser, BrowserContext } from "playwright-core";
+import { historyViolations, uniqueName, waitUntil, type Tab } from "./harness.ts";
+import type { CountingHost } from "./host.ts";
+import { workerPageFixture } from "./worker-fixture.ts";
+import { idbOpens, mode, modeReason, openWorkerTabs, socketStats, type WorkerPageConfig } from "./worker-harness.ts";
 import { STANDBY_LOCK_PREFIX } from "../../src/worker/protocol.ts";
 
-let page: Awaited<ReturnType<typeof buildWorkerPage>>;
+// The page, the counting host and chromium, per file; the sync server is this file's own.
+const fixture = workerPageFixture();
+const newContext = fixture.newContext;
 let host: CountingHost;
-let browser: Browser;
 let sync: SyncServer;
-const contexts: BrowserContext[] = [];
 beforeAll(async () => {
-  page = await buildWorkerPage();
-  host = await startHost(page.dir);
-  browser = await launchBrowser();
+  host = fixture.host();
   sync = await startSyncServer();
 });
-afterEach(async () => {
-  await Promise.all(contexts.splice(0).map((c) => c.close().catch(() => {})));
-  host.dropOpen();
-});
 afterAll(async () => {
-  await browser?.close().catch(() => {});
-  await host?.close();
   await sync?.close();
-  await page?.remove();
 });
-
-async function newContext(): Promise<BrowserContext> {
-  const context = await browser.newContext();
-  contexts.push(context);
-  return context;
-}
 
 /** The worker's host tab first (it starts the SharedWorker, which then lives in its renderer), then the others. */
 async function hostThenOthers(config: WorkerPageConfig, others: number): Promise<{ first: Tab; rest: Tab[] }> {
