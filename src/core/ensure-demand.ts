@@ -20,8 +20,11 @@ export function ensureDemand(
   mode: "ensure" | "refetch",
   maxAgeMs: number | undefined,
   skipInFlight: boolean,
-  askedAt = Date.now(),
+  askedAt?: number,
 ): Promise<Snapshot> {
+  // Heard late only when given: the clock's ms may tick while this runs (a busy machine).
+  const late = askedAt !== undefined;
+  askedAt ??= Date.now();
   const { result, error, claim } = e.reader.read(st);
   // Older outcomes above a claim made after them answer no one: the ask joins that claim, whose
   // result is recorded at their revision (a skipInFlight refetch wants one past it).
@@ -39,7 +42,7 @@ export function ensureDemand(
   // outcome whose request was sent since the ask, or (not skipInFlight) was in flight then and
   // recorded since, as it would have joined that request had it been heard in time. Dates are in
   // whole ms: one of the ask's own ms may be the result the app refetches past, so only later count.
-  if (minRev === 0 || (mode === "refetch" && askedAt < Date.now() && metWhenAsked(result, error, askedAt + 1, 0, !skip && e.opts.at)))
+  if (minRev === 0 || (mode === "refetch" && late && metWhenAsked(result, error, askedAt + 1, 0, e.opts.at, !skip)))
     return Promise.resolve(e.reader.compute(st));
   // Still starting, nothing seen yet: a result persisted long ago may load before the store is
   // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the

@@ -137,19 +137,23 @@ export function meetsDemand(
 /**
  * Whether the latest outcome met a demand for one at most `maxAgeMs` old made at `askedAt`: it was
  * written no earlier than that window before the ask (so one written since the ask always does).
- * For a demand made before the replica could see what was recorded (its store still starting).
- * `joins` (an ensure's, not a refetch's): its request, in flight at the ask, meets it too.
+ * For a demand made before the replica could see what was recorded (its store still starting, or
+ * an ask heard late). Its `at` as trusted: one from a device whose clock runs ahead, here before
+ * the ask, is no answer to it. `joins` (not a skipInFlight refetch's): its request, in flight at
+ * the ask, meets it too.
  */
 export function metWhenAsked(
   result: ResultRecord | undefined,
   error: ErrorRecord | undefined,
   askedAt: number,
   maxAgeMs: number,
-  joins?: TrustedAt | false,
+  trust: TrustedAt,
+  joins: boolean,
 ): boolean {
-  const at = latestOutcome(result, error)?.at;
+  const latest = latestOutcome(result, error);
+  const at = latest && trust(latest);
   return (
-    (at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs)) || (!!joins && joinedWhenAsked(result, error, askedAt, joins))
+    (at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs)) || (joins && joinedWhenAsked(result, error, askedAt, trust))
   );
 }
 

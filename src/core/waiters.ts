@@ -72,7 +72,7 @@ export function judgeWaiters(
   for (const w of st.waiters) {
     if (!w.judge) continue;
     if (w.minRev <= outcome.recorded) {
-      if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs, w.judge.joins && trust)) {
+      if (!metWhenAsked(outcome.result, outcome.error, w.judge.askedAt, w.judge.maxAgeMs, trust, !!w.judge.joins)) {
         // skipInFlight: the claim the same sync brought in was made before the ask, as at `final`.
         w.minRev = next(w.judge.skip);
         raised = true;
