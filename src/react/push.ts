@@ -210,6 +210,10 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   // Into this query itself, as setQueryData would with its key: that one hashes the key by the
   // client's defaults, and misses a query whose own queryKeyHashFn made its hash.
   query.setData(snap.data, { updatedAt: at, manual: true });
+  // Older than the error this query shows, which is still the latest outcome (the store's status
+  // "error": a refetch sent after this data's request failed): kept beside it, as TanStack keeps a
+  // failed refetch's error beside the data (invariant 7). A later result clears it, as a success does.
+  if (snap.error && state.status === "error") query.setState({ status: "error", error: state.error, isInvalidated: state.isInvalidated });
   // A result whose request was sent before this tab's invalidation (another replica's, in flight
   // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as
   // in plain TanStack nothing newer than the invalidation would have reached it. So may one dated
