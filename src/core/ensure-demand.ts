@@ -56,6 +56,7 @@ export function ensureDemand(
     minRev,
     signal,
     () => (e.opts.changed?.(), e.refresh(st)),
-    judge ? { askedAt, maxAgeMs: demand ?? 0, skip, joins: mode === "ensure" } : undefined,
+    // A refetch, as one heard late: an outcome dated in the ask's own ms may be the one it refetches past.
+    judge ? { askedAt: mode === "refetch" ? askedAt + 1 : askedAt, maxAgeMs: demand ?? 0, skip, joins: mode === "ensure" } : undefined,
   );
 }
