@@ -6,6 +6,7 @@ import { hashKey } from "../core/key.ts";
 import { warnRequestFields } from "../core/options.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
+import { ASKED_AT } from "../core/store-options.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
 import {
   demandOf,
@@ -112,9 +113,11 @@ export function programOptionsOf<TData>(
     // request the record is dated by, and each reload would re-resolve every program shown.
     const shown = query && shownSince(query);
     const since = shown && replaceEqualDeep(query.state.data, store.programSnapshot(req).data) !== query.state.data ? shown : undefined;
-    const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? Date.now() - since : Infinity);
-    const opts = maxAgeMs < Infinity ? { ...ask, maxAgeMs: Math.max(0, maxAgeMs) } : ask;
     const askedAt = Date.now();
+    const maxAgeMs = Math.min(demand.mode === "ensure" && demand.poll ? demand.maxAgeMs : Infinity, since ? askedAt - since : Infinity);
+    // Judged as of the same "now": the store's own read may be a ms later (a busy machine), and
+    // the window since the set would shrink by it, a resolution sent right after the set too old.
+    const opts = maxAgeMs < Infinity ? { ...ask, maxAgeMs: Math.max(0, maxAgeMs), [ASKED_AT]: askedAt } : ask;
     const snap = (
       demand.mode === "refetch" && refetchProgram
         ? await refetchProgram.call(store, req, demand.skipInFlight ? { ...opts, skipInFlight: true } : opts)
