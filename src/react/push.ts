@@ -216,9 +216,9 @@ export function pushRecorded(client: QueryClient, query: AnyQuery, recorded: Rec
   if (snap.error && state.status === "error") query.setState({ status: "error", error: state.error, isInvalidated: state.isInvalidated });
   // A result whose request was sent before this tab's invalidation (another replica's, in flight
   // then) may predate what the invalidation was for (a mutation): the query stays invalidated, as
-  // in plain TanStack nothing newer than the invalidation would have reached it. So may one dated
-  // in our future: it tells no more than that it was sent before it arrived.
-  if (since !== undefined && (at < since || info.ahead)) {
+  // in plain TanStack nothing newer than the invalidation would have reached it. So may one sent in
+  // its ms (whole ms tell no order), and one dated in our future: sent before it arrived, no more.
+  if (since !== undefined && (at <= since || info.ahead)) {
     void client.invalidateQueries({ queryKey, exact: true, refetchType: "none" });
     invalidatedAt.set(query, since);
   }
