@@ -189,8 +189,9 @@ export function ensureOptions(
     leaseMs: leaseOption("leaseMs", leaseMs, fallbackLease),
     maxAgeMs: maxAgeMs === undefined ? undefined : numberOption("maxAgeMs", maxAgeMs, 0, { min: "non-negative" }),
     skipInFlight: skipInFlight === true,
-    // Never later than now: a demand judged in the future would take any outcome for fresh.
-    ...(typeof asked === "number" && asked < Date.now() ? { askedAt: asked } : {}),
+    // Never later than now: a demand judged in the future would take any outcome for fresh. Kept
+    // in now's ms: read again to judge, the clock may have ticked (a busy machine).
+    ...(typeof asked === "number" && asked <= Date.now() ? { askedAt: asked } : {}),
   };
 }
 
