@@ -169,7 +169,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
   private run(opts: WaitOptions, kind: WorkKind, mode: Mode, key: string, req: unknown): Promise<Snapshot> {
     if (this.destroyed) return Promise.reject(abortError("shared-fetch: the store was destroyed"));
     // An ensure the shown result is too old for makes the worker fetch again, as a refetch does.
-    return this.waiters.run(kind, mode, key, req, opts, mode === "refetch" || this.views.outdated(key, opts.maxAgeMs));
+    return this.waiters.run(kind, mode, key, req, opts, mode === "refetch" || this.views.outdated(key, opts.maxAgeMs, opts.askedAt));
   }
 
   private guard<T>(fn: () => Promise<T>): Promise<T> {

@@ -176,11 +176,12 @@ export class RemoteViews {
   /**
    * Whether an ensure with this freshness demand will make the worker fetch again though it shows
    * a result: judged as the worker's engine judges it (the result's `at` on this browser's clock),
-   * a moment earlier. An error's age is not told to tabs: the worker's push says.
+   * a moment earlier, as of the ask's time (`askedAt`), as that store does: a later read may be a ms
+   * later (a busy machine). An error's age is not told to tabs: the worker's push says.
    */
-  outdated(key: string, maxAgeMs: number | undefined): boolean {
+  outdated(key: string, maxAgeMs: number | undefined, askedAt = Date.now()): boolean {
     if (maxAgeMs === undefined || this.snaps.get(key)?.status !== "success") return false;
-    return !isFresh(this.infos.get(key)?.at, Date.now(), maxAgeMs);
+    return !isFresh(this.infos.get(key)?.at, askedAt, maxAgeMs);
   }
 
   info(key: string): ResultInfo | undefined {
