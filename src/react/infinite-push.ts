@@ -10,15 +10,15 @@ type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 type Pages = { pages: unknown[]; pageParams: unknown[] };
 export type PageRequest = (pageParam: never) => string | SharedRequest;
 type NextParam = (last: never, pages: never[], lastParam: never, pageParams: never[]) => unknown;
-type Page = { req: SharedRequest; key: string; data?: unknown; rev?: number; at: number; ahead?: true | undefined };
+type Page = { req: SharedRequest; key: string; data?: unknown; error?: unknown; rev?: number; at: number; ahead?: true | undefined };
 
 /** A page's request, its key and what is recorded for it (nothing for a param that makes no request). */
 function pageOf(store: SharedFetchStore, request: PageRequest, param: unknown): Page | undefined {
   try {
     const req = toRequest(request(param as never));
     const info = (store as Partial<SharedFetchStoreExtras>).resultInfo?.call(store, req);
-    const data = info && store.snapshot(req).data;
-    return { req, key: sharedQueryKey(store, req)[3], data, rev: info?.rev, at: info?.at ?? 0, ahead: info?.ahead };
+    const { data, error } = (info && store.snapshot(req)) || {};
+    return { req, key: sharedQueryKey(store, req)[3], data, error, rev: info?.rev, at: info?.at ?? 0, ahead: info?.ahead };
   } catch {
     return undefined;
   }
@@ -189,8 +189,8 @@ function revsOf(query: AnyQuery): Map<string, number> {
  * and the chain still holds (each shown pageParam is what getNextPageParam gives for the newer
  * page before it), i.e. what a refetch here would show.
  * Else the pages stay until the query fetches: never a mix of two refreshes, never an error over
- * data (only recorded results are read). Set as setQueryData sets it (structural sharing kept),
- * dated by the oldest page's writer.
+ * data (only recorded results are put). Set as setQueryData sets it (structural sharing kept),
+ * dated by the oldest page's writer; the feed's own error stays beside pages older than it.
  */
 export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
   const { state } = query;
@@ -210,6 +210,7 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   if (older(pageOf(store, request, shown.pageParams.at(-1)))) return;
   const pages: unknown[] = [];
   const newer = new Map<string, number>();
+  let failed: unknown;
   let last = 0;
   let first = 0;
   for (const [i, param] of shown.pageParams.entries()) {
@@ -220,6 +221,7 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
     if (i > 0 && (!next || !same(nextParam(next, pages, shown.pageParams.slice(0, i)), param))) return;
     pages.push(page!.data);
     newer.set(page!.key, page!.rev!);
+    failed ||= page!.error;
     last = page!.at;
     if (!i) first = last;
   }
@@ -229,6 +231,11 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   for (const [key, rev] of newer) mine.set(key, rev);
   // Not `manual`: that is the app's own set, which makes the data come from outside the store.
   query.setData({ pages, pageParams: shown.pageParams }, { updatedAt: at, manual: false });
+  // A page older than the error the feed shows, which is still that page's latest outcome (a
+  // refetch sent after its request failed): the error and its failures are kept beside the pages,
+  // as TanStack keeps a failed refetch's (invariant 7). A later success clears them.
+  const { status, error, fetchFailureCount, fetchFailureReason } = state;
+  if (failed && status == "error") query.setState({ status, error, fetchFailureCount, fetchFailureReason });
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
