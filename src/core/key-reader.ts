@@ -130,8 +130,9 @@ export class KeyReader {
       // A pane that only shows the key waits on a claim that outran the latest error as on one at
       // its revision (decide): pending until the claimant goes silent.
       const rev = over || waiters.length || st.attempt ? claim.rev : this.claimRev(st, claim);
-      // Lifted onto an older result of its revision, it works above it: waited on until silent.
-      if (rev > claim.rev && rev === view.resultRev) view.resultRev--;
+      // Lifted onto an older result of its revision, or outrunning one of its own, it works above
+      // it: waited on until silent.
+      if (rev === view.resultRev && this.over(st, true)) view.resultRev--;
       view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
       if (claim.eager) view.claim.eager = true;
     }
