@@ -18,7 +18,7 @@ export type InspectedClaim = {
   abandoned: boolean;
   holder: Holder;
   mine: boolean;
-  /** Its revision is recorded already: a leftover, not pending work. */
+  /** A leftover, not pending work: its revision is recorded, unless it still works there (as the snapshot reads it). */
   finished: boolean;
   /** Foreign claims: the claimant is gone or silent beyond its lease (never for our own, invariant 2). */
   stale: boolean;

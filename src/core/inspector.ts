@@ -1,8 +1,8 @@
 import type { DocRecords } from "./doc-records.ts";
-import { invalidated } from "./freshness.ts";
+import { invalidated, outran } from "./freshness.ts";
 import type { ClaimEngine } from "./engine.ts";
 import { wantedRev } from "./key-reader.ts";
-import type { ClaimRecord } from "./records.ts";
+import type { ClaimRecord, ErrorRecord, ResultRecord } from "./records.ts";
 import type { Settle } from "./settle-window.ts";
 import type { Holder, InspectedClaim, InspectedKey, InspectedReplica, InspectedSettle, Inspection } from "./inspection.ts";
 
@@ -63,7 +63,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
       if (error.by !== undefined) row.error.by = error.by;
       if (stale && errorLatest) row.error.invalidated = true;
     }
-    if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now);
+    if (claim) row.claim = inspectClaim(deps, key, claim, recorded, now, result, error);
     const st = states.get(key);
     if (st) {
       row.local = { waiters: st.waiters.size, listeners: st.listeners.size };
@@ -119,14 +119,30 @@ function inspectSettle({ fence, ...settle }: Settle): InspectedSettle {
   return fence ? { ...settle, fenced: true } : settle;
 }
 
-function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded: number, now: number): InspectedClaim {
+function inspectClaim(
+  deps: InspectorDeps,
+  key: string,
+  c: ClaimRecord,
+  recorded: number,
+  now: number,
+  result: ResultRecord | undefined,
+  error: ErrorRecord | undefined,
+): InspectedClaim {
   const mine = deps.engine.owns(key, c);
   const holder: Holder = mine
     ? "this replica"
     : c.browserId !== undefined && c.browserId === deps.browserId
       ? "same browser"
       : "other replica";
-  const base = {
+  const v = mine ? undefined : deps.engine.verdict(key, c, now);
+  const stale = !!v?.stale;
+  // As the snapshot reads it (deriveSnapshot): a request that outran older outcomes works above
+  // them, and a live one at or below a newer error still works; only then is it a leftover.
+  const over = outran(result, error, { ...c, sentAt: deps.engine.opts.at(c) }, c);
+  const rev = Math.max(c.rev, over ?? 0);
+  const resultRev = result?.rev ?? 0;
+  const done = resultRev - +(over === resultRev);
+  const out: InspectedClaim = {
     replicaId: c.replicaId,
     nonce: c.nonce,
     rev: c.rev,
@@ -134,22 +150,13 @@ function inspectClaim(deps: InspectorDeps, key: string, c: ClaimRecord, recorded
     abandoned: c.abandoned === true,
     holder,
     mine,
-    finished: c.rev <= recorded,
+    finished: rev <= done || (rev <= recorded && (mine || stale)),
+    stale,
+    staleAt: v ? v.staleAt : Infinity,
+    silentMs: v ? Math.max(0, now - v.lastSignAt) : 0,
+    exact: v ? v.exact : true,
   };
-  const out: InspectedClaim = mine
-    ? { ...base, stale: false, staleAt: Infinity, silentMs: 0, exact: true }
-    : (() => {
-        const v = deps.engine.verdict(key, c, now);
-        const claim: InspectedClaim = {
-          ...base,
-          stale: v.stale,
-          staleAt: v.staleAt,
-          silentMs: Math.max(0, now - v.lastSignAt),
-          exact: v.exact,
-        };
-        if (v.reason) claim.reason = v.reason;
-        return claim;
-      })();
+  if (v?.reason) out.reason = v.reason;
   if (c.kind) out.kind = c.kind;
   const waiters = deps.waiters?.(key, c.rev, true).filter((id) => id !== c.replicaId);
   if (waiters?.length) out.waiters = waiters;
