@@ -140,7 +140,8 @@ export function meetsDemand(
  * For a demand made before the replica could see what was recorded (its store still starting, or
  * an ask heard late). Its `at` as trusted: one from a device whose clock runs ahead, here before
  * the ask, is no answer to it. `joins` (not a skipInFlight refetch's): its request, in flight at
- * the ask, meets it too.
+ * the ask, meets it too; else such an outcome that arrived since is none either, as when its
+ * request was sent is unknown here (maybe before the ask: data read before a mutation).
  */
 export function metWhenAsked(
   result: ResultRecord | undefined,
@@ -153,7 +154,8 @@ export function metWhenAsked(
   const latest = latestOutcome(result, error);
   const at = latest && trust(latest);
   return (
-    (at !== undefined && (maxAgeMs === Infinity || at >= askedAt - maxAgeMs)) || (joins && joinedWhenAsked(result, error, askedAt, trust))
+    (at !== undefined && at >= askedAt - maxAgeMs && (joins || at === latest!.at)) ||
+    (joins && joinedWhenAsked(result, error, askedAt, trust))
   );
 }
 
