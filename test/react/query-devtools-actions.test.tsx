@@ -6,7 +6,7 @@
  * the same browser shows the shared query too. What each does to the shared record and to tab b.
  */
 import { QueryClient, useQuery, type Query } from "@tanstack/react-query";
-import { act, render } from "@testing-library/react";
+import { act, render, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { badgeOf, queryDevtools } from "../harness/query-devtools-actions.ts";
@@ -17,6 +17,7 @@ import { pause, sideBySide, sideBySideServerForFile, type Body } from "../harnes
 const server = sideBySideServerForFile();
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 const PATH = "/report";
+const fresh = { shared: "success idle 1", plain: "success idle 1", b: "success idle 1" };
 
 /**
  * Tab a shows the shared query and a plain one, tab b the shared one; each pane logs what it shows
@@ -52,10 +53,12 @@ async function tabs(options: object = { staleTime: 60_000 }, { wait = true } = {
         clients.a,
       ),
     );
+  const last = () => ({ shared: logs.shared.at(-1), plain: logs.plain.at(-1), b: logs.b.at(-1) });
   render(app(b, <Pane name="b" options={sharedB} />, clients.b));
-  if (wait) await pause(50);
+  // Tab b's request answered and recorded before tab a mounts; then every pane shows it.
+  if (wait) await eventually(() => expect(last().b).toBe(fresh.b));
   const viewA = mountA();
-  if (wait) await pause(200);
+  if (wait) await eventually(() => expect(last()).toEqual(fresh));
   const find = (client: QueryClient, key: readonly unknown[]) => client.getQueryCache().find({ queryKey: key, exact: true }) as AnyQuery;
   const q = {
     shared: () => find(clients.a, shared.queryKey),
@@ -63,7 +66,6 @@ async function tabs(options: object = { staleTime: 60_000 }, { wait = true } = {
     b: () => find(clients.b, sharedB.queryKey),
   };
   const sent = (side: "s" | "p") => server.seen.filter((p) => p.startsWith(`/${side}/`)).length;
-  const last = () => ({ shared: logs.shared.at(-1), plain: logs.plain.at(-1), b: logs.b.at(-1) });
   return {
     a,
     b,
@@ -92,38 +94,43 @@ async function held(step: () => Promise<void>) {
   server.held = [];
   await step();
 }
+/**
+ * Waits for what a step must lead to: a request to the server and its answer through both tabs take
+ * longer than the step's pause on a loaded machine. The pauses stay, for what must not happen.
+ */
+const eventually = (check: () => void) => waitFor(check, { timeout: 5_000 });
+const showing = (t: Awaited<ReturnType<typeof tabs>>, expected: object) => eventually(() => expect(t.last()).toEqual(expected));
+
 async function answered() {
   server.held?.forEach((answer) => answer());
   server.held = null;
   await pause(200);
 }
 
-const fresh = { shared: "success idle 1", plain: "success idle 1", b: "success idle 1" };
-
-describe("the Query devtools' buttons on a shared query, beside a plain one", () => {
+describe("the Query devtools' buttons on a shared query, beside a plain one", { timeout: 20_000 }, () => {
   it("Refetch (a bare query.fetch()) on fresh data sends one request that every tab shows, as a plain query's Refetch sends one; before, a fresh shared query sent nothing", async () => {
     const t = await tabs();
     expect(t.last()).toEqual(fresh);
     await press(t, (query) => queryDevtools.refetch(query));
+    await showing(t, { shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
     expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
-    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
   });
 
   it("Invalidate: one request for both tabs (invalidateQueries' shared path), as a plain query refetches once", async () => {
     const t = await tabs();
     expect(t.last()).toEqual(fresh);
     await press(t, (query, client) => queryDevtools.invalidate(client, query));
+    await showing(t, { shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
     expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
-    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
   });
 
   it("Reset: as resetQueries (README), the result recorded at the reset shows at once, then one request for both tabs", async () => {
     const t = await tabs();
     await held(() => press(t, (query, client) => queryDevtools.reset(client, query)));
-    expect(t.last()).toEqual({ shared: "success fetching 1", plain: "pending fetching -", b: "success idle 1" });
+    await showing(t, { shared: "success fetching 1", plain: "pending fetching -", b: "success idle 1" });
     await answered();
+    await showing(t, { shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
     expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
-    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
   });
 
   it("Remove: as removeQueries (README), it empties this tab's cache, not the shared record: tab b keeps its result, a remount shows the recorded one with no request", async () => {
@@ -155,10 +162,10 @@ describe("the Query devtools' buttons on a shared query, beside a plain one", ()
     // Tab b's refetch meanwhile: one request, which tab a's Restore then shows, with none of its own.
     await act(() => t.clients.b.refetchQueries({ queryKey: t.q.b().queryKey }));
     await pause(200);
-    expect(t.last().b).toBe("success idle 2");
+    await eventually(() => expect(t.last().b).toBe("success idle 2"));
     expect(t.last().shared).toBe("pending fetching -");
     await press(t, (query) => queryDevtools.loading(query));
-    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
+    await showing(t, { shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
     expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
     expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fresh", "fresh"]);
   });
@@ -175,32 +182,32 @@ describe("the Query devtools' buttons on a shared query, beside a plain one", ()
     expect(t.b.snapshot({ url: `${server.base}/s${PATH}` })).toMatchObject({ status: "success", data: { n: 1 } });
     expect(t.b.snapshot({ url: `${server.base}/s${PATH}` }).error).toBeUndefined();
     await held(() => press(t, (query, client) => queryDevtools.error(client, query)));
-    expect(t.last()).toEqual({ shared: "success fetching 1", plain: "pending fetching -", b: "success idle 1" });
+    await showing(t, { shared: "success fetching 1", plain: "pending fetching -", b: "success idle 1" });
     await answered();
-    expect(t.last()).toEqual({ shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
+    await showing(t, { shared: "success idle 2", plain: "success idle 2", b: "success idle 2" });
     expect([t.sent("s"), t.sent("p")]).toEqual([2, 2]);
   });
 });
 
-describe("the Query devtools' cache view of a shared query", () => {
+describe("the Query devtools' cache view of a shared query", { timeout: 20_000 }, () => {
   it("while tab b's first request is in flight, tab a's mount joins it: pending and Fetching in both tabs' devtools, one request; a later refetch of tab b's is tab b's own work (useIsFetching's count): tab a reads fresh", async () => {
     server.held = [];
     const t = await tabs({ staleTime: 60_000 }, { wait: false });
     await pause(200);
-    expect([t.last().shared, t.last().b]).toEqual(["pending fetching -", "pending fetching -"]);
+    await eventually(() => expect([t.last().shared, t.last().b]).toEqual(["pending fetching -", "pending fetching -"]));
+    await eventually(() => expect(t.sent("s")).toBe(1));
     expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fetching", "fetching"]);
     expect([t.q.shared().getObserversCount(), t.q.b().getObserversCount()]).toEqual([1, 1]);
-    expect(t.sent("s")).toBe(1);
     await answered();
-    expect([t.last().shared, t.last().b]).toEqual(["success idle 1", "success idle 1"]);
+    await eventually(() => expect([t.last().shared, t.last().b]).toEqual(["success idle 1", "success idle 1"]));
     expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fresh", "fresh"]);
     // Tab b refetches: its own query fetches; tab a's runs nothing (its claim is the shared-fetch panel's to show).
     await held(async () => void t.clients.b.refetchQueries({ queryKey: t.q.b().queryKey }));
     await pause(100);
-    expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fresh", "fetching"]);
+    await eventually(() => expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fresh", "fetching"]));
     expect(t.a.snapshot({ url: `${server.base}/s${PATH}` }).claim).toMatchObject({ replicaId: t.b.replicaId, mine: false });
     await answered();
-    expect([t.last().shared, t.last().b]).toEqual(["success idle 2", "success idle 2"]);
+    await eventually(() => expect([t.last().shared, t.last().b]).toEqual(["success idle 2", "success idle 2"]));
     expect([badgeOf(t.q.shared()), badgeOf(t.q.b())]).toEqual(["fresh", "fresh"]);
   });
 });
