@@ -7,7 +7,7 @@
 import "fake-indexeddb/auto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectTabs, createSharedFetchStore, sharedQueryKey, type SharedFetchStoreWithExtras, type StoreEvent } from "../src/index.ts";
 import { indexedDbText } from "./harness/indexeddb-text.ts";
@@ -90,19 +90,27 @@ describe("invariant 13 on the transports", () => {
     const prog = await a.ensureProgram({ url: `${base}/app/main.ts?token=${S.program}#${S.hash}`, compile: true });
     expect(prog.status).toBe("success");
     // The other tab sees them (synced), and asks for one itself.
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(b.snapshot(post).status).toBe("success"), { timeout: 10_000, interval: 10 });
     expect((await b.ensure(get)).status).toBe("success");
-    expect(b.snapshot(post).status).toBe("success");
 
-    // Let the localStorage copy be written (1 s throttle) and IndexedDB catch up.
-    await new Promise((r) => setTimeout(r, 1300));
+    // The localStorage copy (written a second after a change) and IndexedDB hold the last write, the program.
+    const copyText = () =>
+      [...stored.entries()]
+        .map(([k, v]) => `${k}=${k.startsWith("shared-fetch:snapshot") ? latin1(Buffer.from(v, "base64")) : v}`)
+        .join("\n");
+    const lastWrite = "export const x = 1;";
+    await vi.waitFor(
+      async () => {
+        expect(copyText()).toContain(lastWrite);
+        expect(await indexedDbText(name)).toContain(lastWrite);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
 
     expectClean("doc A", latin1(Y.encodeStateAsUpdate(docA)));
     expectClean("doc B", latin1(Y.encodeStateAsUpdate(docB)));
     expectClean("doc JSON", JSON.stringify(docA.toJSON()));
-    const copy = [...stored.entries()]
-      .map(([k, v]) => `${k}=${k.startsWith("shared-fetch:snapshot") ? latin1(Buffer.from(v, "base64")) : v}`)
-      .join("\n");
+    const copy = copyText();
     expect(copy).toContain("shared-fetch:snapshot");
     expectClean("localStorage", copy);
     expectClean("IndexedDB", await indexedDbText(name));
