@@ -23,8 +23,9 @@ const url = (path: string) => `${server.base}/s${path}`;
 const release = () => server.held!.splice(0).forEach((answer) => answer());
 const shown = (q: { status: string; data: Body; isFetching: boolean }) => `${q.status} ${q.data.n}${q.isFetching ? " fetching" : ""}`;
 
-function Item({ store, id, path }: { store: SharedFetchStoreWithExtras; id: string; path: string }) {
-  return <span data-testid={id}>{shown(useSuspenseQuery(sharedQueryOptions<Body>(store, url(path), { retry: false })))}</span>;
+function Item({ store, id, path, staleTime }: { store: SharedFetchStoreWithExtras; id: string; path: string; staleTime?: number }) {
+  const options = sharedQueryOptions<Body>(store, url(path), { retry: false, ...(staleTime === undefined ? {} : { staleTime }) });
+  return <span data-testid={id}>{shown(useSuspenseQuery(options))}</span>;
 }
 
 /** The boundary's button resets TanStack's boundary and remounts the pane. */
@@ -66,7 +67,8 @@ describe("useSuspenseQuery(sharedQueryOptions) across tabs", () => {
       app(
         c,
         <Suspense fallback={<span data-testid="c">loading</span>}>
-          <Item store={c} id="c" path="/one" />
+          {/* Fresh by its own staleTime: suspense's 1 s minimum ran out before this mount on a loaded machine. */}
+          <Item store={c} id="c" path="/one" staleTime={60_000} />
         </Suspense>,
       ),
     );
