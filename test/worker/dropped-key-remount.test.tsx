@@ -105,7 +105,8 @@ async function errorThenOtherTab(host: Host, a: SharedFetchStore, b: SharedFetch
   host.auto = () => ({ status: 500, body: {} });
   const client = new QueryClient();
   const view = render(pane(b, client, true, program));
-  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("error"));
+  // A first program resolution imports the resolver on demand, in the worker: past waitFor's second under load.
+  await waitFor(() => expect(screen.getByTestId("b").textContent).toBe("error"), { timeout: 10_000 });
   view.rerender(pane(b, client, false, program));
   await tick();
   host.auto = () => (program ? { status: 200, text: "export const n = 2;\n" } : { status: 200, body: { n: 2 } });
