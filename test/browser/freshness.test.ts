@@ -47,6 +47,18 @@ function holdIndexedDBOpen(): void {
   };
 }
 
+/** Runs in a tab: records each poll tick, a fetch TanStack starts for the tab's query, in epoch ms. */
+function countTicks(): void {
+  type Cache = { subscribe(listener: (e: { type: string; action?: { type: string } }) => void): () => void };
+  const w = window as unknown as { __ticks: number[]; __client: { getQueryCache(): Cache } };
+  w.__ticks = [];
+  w.__client.getQueryCache().subscribe((e) => {
+    if (e.type === "updated" && e.action?.type === "fetch") w.__ticks.push(performance.timeOrigin + performance.now());
+  });
+}
+const ticksWithin = ([from, to]: readonly [number, number]) =>
+  (window as unknown as { __ticks: number[] }).__ticks.filter((at) => at > from && at <= to).length;
+
 describe("freshness shared across tabs", () => {
   it("8 tabs polling with refetchInterval: one request per interval, counted over 5 intervals", async () => {
     const { host } = env.e2e();
@@ -55,8 +67,9 @@ describe("freshness shared across tabs", () => {
     const context = await env.e2e().newContext();
     const tabs = await openTabs(context, host, { api, tabs: uniqueName("tabs"), leaseMs: LEASE_MS, interval: INTERVAL }, 8);
     await Promise.all(tabs.map((t) => t.waitForData()));
+    await Promise.all(tabs.map((t) => t.page.evaluate(countTicks)));
     const from = host.calls(api).at(-1)!.at;
-    await host.waitForCall(api, host.count(api) + 5, 20_000);
+    const last = await host.waitForCall(api, host.count(api) + 5, 20_000);
     await new Promise((r) => setTimeout(r, 200));
     const windows = [0, 0, 0, 0, 0];
     for (const call of host.calls(api)) {
@@ -64,11 +77,18 @@ describe("freshness shared across tabs", () => {
       if (call.at > from && k < 5) windows[k]!++;
     }
     const total = windows.reduce((a, b) => a + b, 0);
+    // The tabs' ticks from that request to the fifth after it, on the same (epoch) clock.
+    const span = [performance.timeOrigin + from, performance.timeOrigin + last.at] as const;
+    const ticks = await Promise.all(tabs.map((t) => t.page.evaluate(ticksWithin, span)));
+    const seen = `per window ${windows.join(" ")}, ticks per tab ${ticks.join(" ")}`;
     // One per interval; the boundary (a tick one interval after the last request) may move one
     // request across a window edge, never add one per tab.
-    expect(total, `per window ${windows.join(" ")}`).toBeGreaterThanOrEqual(4);
-    expect(total, `per window ${windows.join(" ")}`).toBeLessThanOrEqual(6);
-    expect(Math.max(...windows), `per window ${windows.join(" ")}`).toBeLessThanOrEqual(2);
+    expect(total, seen).toBeLessThanOrEqual(6);
+    expect(Math.max(...windows), seen).toBeLessThanOrEqual(2);
+    // Every interval polled: 5 requests for no more than 6 ticks of any tab (a tick joined to a
+    // request in flight is not counted). In ticks, not in the host's 1 s windows: a loaded machine
+    // runs the tabs' timers late (gaps of 1.1-1.6 s at load 20), and 5 windows then held 4 requests.
+    expect(5, seen).toBeGreaterThanOrEqual(Math.max(...ticks) - 1);
   });
 
   it("a focus (visibilitychange) in one tab, staleTime 0: one request, every tab shows the new data", async () => {
