@@ -29,7 +29,9 @@ it("a hung host keeps every tab pending through many leases, with one request", 
 
   const start = performance.now();
   let polls = 0;
-  while (performance.now() - start < WATCH_MS) {
+  // Ten leases, and more than ten looks at every tab: on a loaded machine a round of reads takes
+  // longer, so the watch goes on until it has looked that often, rather than counting looks after it.
+  while (performance.now() - start < WATCH_MS || polls <= 10) {
     const states = await Promise.all(tabs.map((t) => t.state()));
     for (const [i, s] of states.entries())
       expect(s.status, `${tabs[i]!.name} at ${Math.round(performance.now() - start)} ms`).toBe("pending");
@@ -37,7 +39,6 @@ it("a hung host keeps every tab pending through many leases, with one request", 
     polls += 1;
     await new Promise((r) => setTimeout(r, 100));
   }
-  expect(polls).toBeGreaterThan(10);
   for (const tab of tabs) {
     const history = await tab.history();
     expect(historyViolations(history), JSON.stringify(history)).toEqual([]);
