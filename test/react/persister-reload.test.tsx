@@ -9,7 +9,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { persistedQueries, persistedTab, persistingBrowser, type MemoryStorage, type PersistExtra } from "../harness/persister.tsx";
 import { pause, sideBySide, sideBySideServerForFile } from "../harness/side-by-side.tsx";
@@ -75,11 +75,23 @@ async function revalidatedOnce(b: Visited, tabs: ReturnType<typeof panes>[]) {
   for (const t of tabs) expect(t.last()[0]).toBe("success idle 2");
 }
 
+/**
+ * The first visit's data goes stale on the clock alone, moved on rather than waited for: with a
+ * staleTime short enough to wait out, the revalidation's own result went stale too before every
+ * tab had restored on a loaded machine, and a late tab sent a third request.
+ */
+const STALE_MS = 60_000;
+const staleNow = () => {
+  const now = Date.now.bind(Date);
+  vi.spyOn(Date, "now").mockImplementation(() => now() + STALE_MS + 100);
+};
+afterEach(() => void vi.restoreAllMocks());
+
 describe("K tabs reloading at once, each restoring its persisted cache", () => {
   it("stale persisted data: nothing is sent while restoring; then one request across the tabs (plain: one per tab)", async () => {
-    const options = { staleTime: 400 };
+    const options = { staleTime: STALE_MS };
     const b = await firstVisit("/reload-stale", options);
-    await pause(500); // the persisted data and the record are now stale
+    staleNow(); // the persisted data and the record are now stale
     const tabs = await restoring(b, () => b.tab(b.first), "/reload-stale", options);
     // While restoring, the shared query already shows the doc's result; the plain one is pending.
     for (const t of tabs) expect(t.last()).toEqual(["success idle 1", "pending idle -"]);
@@ -87,9 +99,9 @@ describe("K tabs reloading at once, each restoring its persisted cache", () => {
   });
 
   it("stale persisted data and no record in the doc (IndexedDB cleared): one request across the tabs", async () => {
-    const options = { staleTime: 400 };
+    const options = { staleTime: STALE_MS };
     const b = await firstVisit("/reload-stale-no-doc", options);
-    await pause(500);
+    staleNow();
     await revalidatedOnce(b, await restoring(b, () => b.tab(), "/reload-stale-no-doc", options));
   });
 
