@@ -46,6 +46,7 @@ const orderRows = (d: Device) =>
     .map((r) => r.textContent);
 
 describe("devtools: a claim placed by the Hocuspocus instance's order (oneInstance) is told", () => {
+  // Two devices on a Hocuspocus instance and a rendered panel: past the unit project's 5 s at load 20.
   it("the settle line names the sync server's order; Events: first for the claim that runs, behind for the one that yields", async () => {
     const room = `dt-order-${Math.random().toString(36).slice(2)}`;
     const path = `/dt-order/${room}`;
@@ -77,7 +78,7 @@ describe("devtools: a claim placed by the Hocuspocus instance's order (oneInstan
       a.close();
       b.close();
     }
-  });
+  }, 20_000);
 
   it("a read-only connection: Events says the fence gave up (the instance refused the claim) and the claim waits its whole window", async () => {
     const room = `dt-viewer-${Math.random().toString(36).slice(2)}`;

@@ -193,6 +193,7 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
     }
   });
 
+  // 80 claims through a real sync server: 1.5 s unloaded, past the unit project's 5 s at load 20.
   it("four devices, each one's claims for 20 keys in flight to the others: the first at the server runs them all, the other three yield (no deadlock among yielders)", async () => {
     const room = `fence-four-${Math.random().toString(36).slice(2)}`;
     // Later devices win the doc's tie-break: every yielder stands the first one's claim in.
@@ -235,5 +236,5 @@ describe("claims ordered by the sync server (a fence before each claim)", () => 
       observer.destroy();
       devices.forEach((d) => d.close());
     }
-  });
+  }, 20_000);
 });
