@@ -19,6 +19,9 @@ export default defineConfig({
           exclude: ["test/browser/**", "test/package/**", "test/cluster/**"],
           environment: "node",
           setupFiles: ["test/harness/lazy-chunks.ts"],
+          // Beside two browser projects on 2 cores, a test on real sockets or fake-indexeddb can
+          // take several seconds; what each asserts is untimed (timing claims live in npm run bench).
+          testTimeout: 15_000,
         },
       },
       {
@@ -49,6 +52,7 @@ export default defineConfig({
           include: ["test/react/**/*.test.{ts,tsx}"],
           environment: "node",
           setupFiles: ["test/harness/react-18.ts", "test/harness/lazy-chunks.ts"],
+          testTimeout: 15_000, // as the unit project's
           server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
         },
       },
