@@ -1,15 +1,11 @@
 import { connectorsOf, onConnector, registerConnector, type ConnectorInfo } from "../core/connectors.ts";
-import { REPLICA_LOCK_PREFIX, type LockManagerLike } from "../core/locks.ts";
-import { checkLocks } from "../core/store-options.ts";
-import { shownValue } from "../core/errors.ts";
-import { startSettleTimer } from "../core/settle-timer.ts";
 import { unrefTimer } from "../core/unref-timer.ts";
 import { removeAwarenessStates } from "y-protocols/awareness";
 import type { Doc } from "yjs";
 import { createAwareness, retireAwareness } from "./awareness-clock.ts";
 import { hasIndexedDB, type DocPersistence } from "./doc-persistence.ts";
 import { persistDoc } from "./indexeddb-persistence.ts";
-import { requireDoc, requireNonEmptyString, requireOptionalBoolean, requireOptions, type Connection } from "./connection.ts";
+import type { Connection } from "./connection.ts";
 import {
   asBytes,
   encodeAwareness,
@@ -26,36 +22,13 @@ import {
   type SyncStatus,
   type TabReply,
 } from "./tab-protocol.ts";
-import { DEFAULT_SNAPSHOT_BYTES, keepSnapshot, loadSnapshot } from "./local-snapshot.ts";
+import { keepSnapshot, loadSnapshot } from "./local-snapshot.ts";
 import { markOthersWrite, markPersisted, mayHavePersisted, othersMayHaveWritten, removeSnapshot } from "./persisted-mark.ts";
-import { createTabFlush, TAB_LOCK_PREFIX, tabNonce, type FlushLocks } from "./tab-flush.ts";
+import { closeReplyChannel, postReply, type ReplyChannels } from "./reply-channels.ts";
+import { createTabFlush, type FlushLocks } from "./tab-flush.ts";
+import { noOtherTabs, onTime, TAB_SYNC_WAIT_MS } from "./tab-sync-wait.ts";
+import { checkTabsOptions, navigatorLocks, type PageLocks, type TabsOptions } from "./tabs-options.ts";
 import { randomId } from "../core/job.ts";
-import { warnUnknownOptions } from "../core/options.ts";
-
-export type TabsOptions = {
-  /** Names the BroadcastChannel group and the IndexedDB database: one per doc and trust boundary. */
-  name: string;
-  /** Persist the doc in IndexedDB (y-indexeddb's format). Default: true when globalThis.indexedDB exists. */
-  indexeddb?: boolean | undefined;
-  /**
-   * Whether IndexedDB may already hold this doc; false lets the first claims go out before the
-   * database is read (a first visit). Default: the mark this origin keeps in localStorage, and true
-   * where there is none to read (a worker: the tab that says hello tells it).
-   */
-  persisted?: boolean | undefined;
-  /**
-   * Largest doc state (encoded bytes) also kept in localStorage, where a return visit's first
-   * render reads it before IndexedDB opens; 0 keeps none. Default 65536 (64 KiB). Only with
-   * IndexedDB persistence.
-   */
-  snapshotBytes?: number | undefined;
-  /**
-   * Web Locks for the tab's own lock, the IndexedDB writer's and the count of other tabs (default
-   * `navigator.locks`; null: none). Pass the LockManager given to the store, so that every lock of
-   * the replica is taken from one place.
-   */
-  locks?: LockManagerLike | null | undefined;
-};
 
 /**
  * What the SharedWorker's standby reads of its connectTabs (`indexeddb: false`), beside the public
@@ -77,24 +50,9 @@ type PageTarget = {
  * persists it in IndexedDB, so a tab opened after a crash sees what the crashed tab wrote.
  */
 export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
-  requireDoc("connectTabs", doc);
-  requireOptions("connectTabs", opts, "{ name, indexeddb?, persisted?, snapshotBytes?, locks? }");
-  warnUnknownOptions("connectTabs", opts, { name: 0, indexeddb: 0, persisted: 0, snapshotBytes: 0, locks: 0 } satisfies Record<
-    keyof TabsOptions,
-    0
-  >);
-  requireNonEmptyString("connectTabs", "name", opts.name);
-  requireOptionalBoolean("connectTabs", "indexeddb", opts.indexeddb);
-  requireOptionalBoolean("connectTabs", "persisted", opts.persisted);
-  checkLocks(opts.locks);
+  const snapshotBytes = checkTabsOptions(doc, opts);
   const locks = opts.locks === null ? undefined : ((opts.locks ?? navigatorLocks()) as PageLocks | undefined);
   const pageLocks = typeof locks?.request === "function" ? (locks as FlushLocks) : undefined;
-  const snapshotBytes = opts.snapshotBytes ?? DEFAULT_SNAPSHOT_BYTES;
-  if (!Number.isSafeInteger(snapshotBytes) || snapshotBytes < 0) {
-    throw new TypeError(
-      `connectTabs: \`snapshotBytes\` must be a whole number of bytes ≥ 0 when given, got ${shownValue(opts.snapshotBytes)}`,
-    );
-  }
   const awareness = createAwareness(doc);
   const nonce = randomId();
   // Node's channels are unref'd, as a browser's never hold a page open: a script (SSR, a test)
@@ -164,25 +122,11 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
     scope: `tabs:${opts.name}`,
     awareness,
   });
-  // One channel per asking tab, kept until its sync query is answered: a reply and the answer that
-  // follows it must travel on one channel to arrive in order (the answer vouches for the reply).
-  const replyChannels = new Map<string, BroadcastChannel>();
+  const replyChannels: ReplyChannels = new Map();
   const send = ({ frame, inbox: to }: TabReply, last = false): void => {
     if (to === undefined) return post(frame);
     if (channel === null || destroyed) return;
-    let out = replyChannels.get(to);
-    if (out === undefined) {
-      // An asker that never sends its query (gone, or an older version) must not leave channels behind.
-      if (replyChannels.size >= MAX_REPLY_CHANNELS) closeReplyChannel(replyChannels.keys().next().value!);
-      out = unrefTimer(new BroadcastChannel(inboxName(opts.name, to)));
-      replyChannels.set(to, out);
-    }
-    out.postMessage(frame);
-    if (last) closeReplyChannel(to);
-  };
-  const closeReplyChannel = (to: string): void => {
-    replyChannels.get(to)?.close();
-    replyChannels.delete(to);
+    postReply(replyChannels, opts.name, to, frame, last);
   };
 
   // The connection object is the origin of everything applied from the channel: what carries it
@@ -307,7 +251,7 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
       open?.removeEventListener("message", onMessage);
       open?.close();
     }
-    for (const to of [...replyChannels.keys()]) closeReplyChannel(to);
+    for (const to of [...replyChannels.keys()]) closeReplyChannel(replyChannels, to);
     persistence?.destroy().catch(() => {});
     snapshot?.destroy();
     tabFlush.destroy();
@@ -334,49 +278,4 @@ export function connectTabs(doc: Doc, opts: TabsOptions): Connection {
   void persistence?.whenLoaded.then((read) => (read ? onLoaded() : resolveLoaded()));
 
   return connection;
-}
-
-/** Reply channels kept open at once, for askers whose sync query has not come yet. */
-const MAX_REPLY_CHANNELS = 32;
-
-/** How long a new tab waits for the open tabs' answer before it decides on what it has. */
-export const TAB_SYNC_WAIT_MS = 250;
-
-/**
- * The bound counts time in which an answer could have been heard: a timer that fires late says the
- * loop was busy (a booting tab on a loaded machine), often with the answer queued behind it, and
- * deciding then sent a request the other tab had made. As the settle window, it ends only on a
- * check that fires on time.
- */
-function onTime(ms: number): Promise<void> {
-  return new Promise((resolve) => startSettleTimer(ms, resolve));
-}
-
-type PageLocks = Partial<FlushLocks>;
-
-/** The page's Web Locks, as far as it has them (Node has none). */
-function navigatorLocks(): PageLocks | undefined {
-  return (globalThis as { navigator?: { locks?: PageLocks } }).navigator?.locks;
-}
-
-/**
- * Resolves at once when Web Locks show no other tab that could answer on this channel (a lone tab
- * pays no wait); never resolves when one could (its answer, or the timeout, decides). Every tab of
- * the name holds its tab lock; a replica lock where no tab lock is held at all may be a tab of a
- * version before tab locks. Other names' tabs and their stores (another doc of the page, another
- * app of the origin) never answer here: waiting for them cost a lone tab the whole timeout.
- */
-function noOtherTabs(locks: PageLocks | undefined, name: string, own: string): Promise<void> {
-  const never = new Promise<void>(() => {});
-  if (typeof locks?.query !== "function") return never;
-  return locks.query().then(
-    (state) => {
-      // Its own tab lock, held by now, is not another's: an older version's tab is still waited for.
-      const names = (state.held ?? []).map((lock) => lock.name ?? "").filter((n) => tabNonce(n, name) !== own);
-      const tabs = names.some((n) => n.startsWith(TAB_LOCK_PREFIX));
-      const peer = (n: string) => tabNonce(n, name) !== undefined || (!tabs && n.startsWith(REPLICA_LOCK_PREFIX));
-      return names.some(peer) ? never : undefined;
-    },
-    () => never,
-  );
 }

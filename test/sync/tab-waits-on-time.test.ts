@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
-import { TAB_SYNC_WAIT_MS } from "../../src/sync/connect-tabs.ts";
+import { TAB_SYNC_WAIT_MS } from "../../src/sync/tab-sync-wait.ts";
 import { connectTabs } from "../../src/sync/index.ts";
 import { FLUSH_WAIT_MS, TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
 import { browserLocks } from "../harness/browser-locks.ts";
