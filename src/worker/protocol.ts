@@ -4,15 +4,13 @@
  * through the doc (invariant 13). Each side validates what it receives: a malformed message is
  * dropped and counted, never thrown (the other side may be an older or a broken build).
  */
-import { describe } from "../core/errors.ts";
 import type { StoreEvent } from "../core/events.ts";
 import type { Inspection } from "../core/inspector.ts";
 import type { MalformedRecord } from "../core/lanes.ts";
 import type { ClaimRecord } from "../core/records.ts";
 import { isPlainObject } from "../core/request.ts";
 import type { Snapshot } from "../core/types.ts";
-import { peersProblem } from "../sync/peers-options.ts";
-import { isWireRetry, type WireRetry } from "./retry-wire.ts";
+import type { WireRetry } from "./retry-wire.ts";
 
 /**
  * Version of this protocol: a tab and a worker of different builds refuse each other clearly (the
@@ -136,182 +134,6 @@ export type WorkerMessage =
   | { t: "standing"; lock: string }
   /** Several of the above, in order (what one microtask produced); each is validated on its own. */
   | { t: "batch"; messages: unknown[] };
-
-const STATUSES = new Set(["idle", "pending", "success", "error"]);
-
-const str = (v: unknown): v is string => typeof v === "string" && v.length > 0 && v.length <= 10_000;
-const int = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
-const optNum = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isFinite(v));
-const kind = (v: unknown): v is WorkKind => v === "fetch" || v === "program";
-
-function isSnapshot(v: unknown): v is Snapshot {
-  if (!isPlainObject(v) || !STATUSES.has(v.status as string)) return false;
-  if (v.error !== undefined && !(isPlainObject(v.error) && typeof v.error.message === "string")) return false;
-  if (v.claim !== undefined) {
-    const c = v.claim;
-    if (!isPlainObject(c) || typeof c.replicaId !== "string" || typeof c.mine !== "boolean" || typeof c.stale !== "boolean") return false;
-  }
-  return true;
-}
-
-function isInfo(v: unknown): boolean {
-  return v === undefined || (isPlainObject(v) && int(v.rev) && optNum(v.at));
-}
-
-/** What makes a tab's config one this worker cannot serve, or undefined (see helloProblem). */
-function configProblem(v: unknown): string | undefined {
-  if (!isPlainObject(v)) return `config must be an object, got ${describe(v)}`;
-  if (!str(v.name)) return `config.name must be a non-empty string of at most 10000 characters, got ${describe(v.name)}`;
-  if (typeof v.identity !== "string") return `config.identity must be a string, got ${describe(v.identity)}`;
-  if (v.browserId !== undefined && !str(v.browserId)) return `config.browserId must be a non-empty string, got ${describe(v.browserId)}`;
-  if (v.persisted !== undefined && typeof v.persisted !== "boolean")
-    return `config.persisted must be a boolean when given, got ${describe(v.persisted)}`;
-  for (const lease of ["leaseMs", "programLeaseMs"])
-    if (!optNum(v[lease])) return `config.${lease} must be a finite number when given, got ${describe(v[lease])}`;
-  if (v.peers === undefined) return undefined;
-  // connectPeers' rules (the worker connects them), and this protocol's bound on a string.
-  const peers = peersProblem(v.peers, "config.peers");
-  if (peers !== undefined) return peers;
-  const { url, room } = v.peers as { url: string; room: string };
-  return str(url) && str(room) ? undefined : "config.peers.url and .room must be at most 10000 characters";
-}
-
-const isConfig = (v: unknown): v is BrowserConfig => configProblem(v) === undefined;
-
-/**
- * Why this worker refuses a hello it dropped as malformed, or undefined for any other message.
- * A tab told `refused` falls back at once, naming the reason, instead of waiting out its timeout.
- */
-export function helloProblem(data: unknown): string | undefined {
-  if (!isPlainObject(data) || data.t !== "hello") return undefined;
-  if (int(data.v) && data.v !== PROTOCOL) return `protocol ${data.v} asked, this worker speaks ${PROTOCOL}`;
-  return configProblem(data.config) ?? "a malformed hello (its v, tab, lock or resend)";
-}
-
-function isDevState(v: unknown): v is DevState {
-  return (
-    isPlainObject(v) && typeof v.crashed === "boolean" && typeof v.networkPaused === "boolean" && typeof v.heartbeatsStopped === "boolean"
-  );
-}
-
-/** A tab's message as the worker accepts it, or undefined. */
-export function parseTabMessage(data: unknown): TabMessage | undefined {
-  if (!isPlainObject(data)) return undefined;
-  switch (data.t) {
-    case "hello":
-      return int(data.v) &&
-        str(data.tab) &&
-        str(data.lock) &&
-        (data.page === undefined || str(data.page)) &&
-        isConfig(data.config) &&
-        (data.resend === undefined || (Array.isArray(data.resend) && data.resend.length <= 10_000 && data.resend.every(int)))
-        ? (data as TabMessage)
-        : undefined;
-    case "standby":
-      return int(data.v) &&
-        str(data.watch) &&
-        (data.lock === undefined || str(data.lock)) &&
-        (data.replica === undefined || str(data.replica)) &&
-        isConfig(data.config)
-        ? (data as TabMessage)
-        : undefined;
-    case "ensure":
-      return int(data.id) &&
-        kind(data.kind) &&
-        (data.mode === "ensure" || data.mode === "refetch") &&
-        optNum(data.leaseMs) &&
-        // Infinity: any recorded outcome will do (TanStack's staleTime: Infinity or "static").
-        (optNum(data.maxAgeMs) || data.maxAgeMs === Infinity) &&
-        optNum(data.at) &&
-        (data.skipInFlight === undefined || data.skipInFlight === true) &&
-        (data.retry === undefined || isWireRetry(data.retry))
-        ? (data as TabMessage)
-        : undefined;
-    case "retry":
-      return int(data.id) &&
-        typeof data.retry === "boolean" &&
-        typeof data.delayMs === "number" &&
-        data.delayMs >= 0 &&
-        Number.isFinite(data.delayMs)
-        ? (data as TabMessage)
-        : undefined;
-    case "abort":
-      return int(data.id) ? (data as TabMessage) : undefined;
-    case "sub":
-    case "look":
-      return kind(data.kind) && str(data.key) ? (data as TabMessage) : undefined;
-    case "unsub":
-    case "unlook":
-      return str(data.key) ? (data as TabMessage) : undefined;
-    case "watch":
-      return typeof data.inspect === "boolean" &&
-        typeof data.events === "boolean" &&
-        (data.doc === undefined || typeof data.doc === "boolean")
-        ? (data as TabMessage)
-        : undefined;
-    case "doc":
-      return data.update instanceof Uint8Array ? (data as TabMessage) : undefined;
-    case "dev":
-      return data.action === "crash" ||
-        ((data.action === "pauseNetwork" || data.action === "stopHeartbeats") && typeof data.on === "boolean")
-        ? (data as TabMessage)
-        : undefined;
-    case "bye":
-      return data as TabMessage;
-    default:
-      return undefined;
-  }
-}
-
-/** The worker's message as a tab accepts it, or undefined. */
-export function parseWorkerMessage(data: unknown): WorkerMessage | undefined {
-  if (!isPlainObject(data)) return undefined;
-  switch (data.t) {
-    case "ready":
-      return int(data.v) && str(data.replicaId) && typeof data.identity === "string" && str(data.lock)
-        ? (data as WorkerMessage)
-        : undefined;
-    case "snap":
-      return str(data.key) && isSnapshot(data.snap) && isInfo(data.info) ? (data as WorkerMessage) : undefined;
-    case "settled":
-      return int(data.id) && str(data.key) && isSnapshot(data.snap) && isInfo(data.info) ? (data as WorkerMessage) : undefined;
-    case "rejected":
-      return int(data.id) && isPlainObject(data.error) && typeof data.error.name === "string" && typeof data.error.message === "string"
-        ? (data as WorkerMessage)
-        : undefined;
-    case "retry?":
-      return int(data.id) &&
-        int(data.waiter) &&
-        int(data.failureCount) &&
-        isPlainObject(data.error) &&
-        typeof data.error.message === "string" &&
-        optNum(data.error.status)
-        ? (data as WorkerMessage)
-        : undefined;
-    case "inspect":
-      return isPlainObject(data.inspection) &&
-        Array.isArray((data.inspection as { keys?: unknown }).keys) &&
-        Array.isArray(data.claims) &&
-        Array.isArray(data.malformed) &&
-        (data.dev === undefined || isDevState(data.dev))
-        ? (data as WorkerMessage)
-        : undefined;
-    case "event":
-      return isPlainObject(data.event) && typeof data.event.type === "string" ? (data as WorkerMessage) : undefined;
-    case "refused":
-      return typeof data.message === "string" ? (data as WorkerMessage) : undefined;
-    case "standing":
-      return str(data.lock) ? (data as WorkerMessage) : undefined;
-    case "paused":
-      return int(data.id) && typeof data.on === "boolean" ? (data as WorkerMessage) : undefined;
-    case "batch":
-      return Array.isArray(data.messages) ? (data as WorkerMessage) : undefined;
-    case "doc":
-      return data.update instanceof Uint8Array ? (data as WorkerMessage) : undefined;
-    default:
-      return undefined;
-  }
-}
 
 /** An error as it crosses the port: its name (AbortError, SharedFetchInputError, …) and message. */
 export function toWire(error: unknown): WireError {

@@ -1,5 +1,6 @@
 import { watchLock } from "./port.ts";
-import { parseWorkerMessage, STANDBY_LOCK_PREFIX, type TabMessage } from "./protocol.ts";
+import { parseWorkerMessage } from "./parse-worker-message.ts";
+import { STANDBY_LOCK_PREFIX, type TabMessage } from "./protocol.ts";
 import { workerName } from "./worker-generations.ts";
 import type { SharedWorkerLike, WorkerLinkOptions } from "./worker-start.ts";
 

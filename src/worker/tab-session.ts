@@ -7,7 +7,8 @@ import type { Opened, SessionDeps } from "./session-deps.ts";
 import { actOutDev } from "./store-asks.ts";
 import { serveAsk } from "./tab-asks.ts";
 import { tabViews } from "./tab-views.ts";
-import { helloProblem, parseTabMessage, PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
+import { helloProblem, parseTabMessage } from "./parse-tab-message.ts";
+import { PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
 
 /**
  * One tab as the worker sees it: its waiters (each with an AbortController, so the store aborts

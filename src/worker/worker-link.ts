@@ -1,7 +1,8 @@
 import { answerWait } from "./answer-wait.ts";
 import { onPageTransitions } from "./page-transitions.ts";
 import { watchLock, type PortLike } from "./port.ts";
-import { parseWorkerMessage, PROTOCOL, type TabMessage } from "./protocol.ts";
+import { parseWorkerMessage } from "./parse-worker-message.ts";
+import { PROTOCOL, type TabMessage } from "./protocol.ts";
 import { letGo, watchStandby, type Standby } from "./standby.ts";
 import { tabLock, type TabLock } from "./tab-lock.ts";
 import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";

@@ -9,7 +9,7 @@ import { afterEach, expect, it, vi } from "vitest";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
-import { parseWorkerMessage } from "../../src/worker/protocol.ts";
+import { parseWorkerMessage } from "../../src/worker/parse-worker-message.ts";
 import { browser, cleanup, until } from "./browser-sim.ts";
 
 const API = "http://127.0.0.1:9/api/malformed-warned";

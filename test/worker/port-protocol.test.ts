@@ -9,7 +9,9 @@ import { Host } from "../../sim/host.ts";
 import { FakeLocks } from "../../sim/fake-locks.ts";
 import { createBrowserReplica } from "../../src/worker/browser-replica.ts";
 import { connectBrowser, type BrowserStore } from "../../src/worker/connect-browser.ts";
-import { parseTabMessage, parseWorkerMessage, PROTOCOL } from "../../src/worker/protocol.ts";
+import { parseTabMessage } from "../../src/worker/parse-tab-message.ts";
+import { parseWorkerMessage } from "../../src/worker/parse-worker-message.ts";
+import { PROTOCOL } from "../../src/worker/protocol.ts";
 import { internalsOf } from "../../src/internals.ts";
 import { browser, cleanup, pageEvents, sharedWorkerHere, until as poll } from "./browser-sim.ts";
 

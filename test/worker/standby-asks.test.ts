@@ -11,7 +11,8 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import type { LockManagerLike } from "../../src/core/locks.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
-import { parseWorkerMessage, PROTOCOL, STANDBY_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { parseWorkerMessage } from "../../src/worker/parse-worker-message.ts";
+import { PROTOCOL, STANDBY_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
 
 const API = "http://127.0.0.1:9/api/standby-asks";
 let seq = 0;

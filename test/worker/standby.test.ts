@@ -15,7 +15,8 @@ import { FakeLocks } from "../../sim/fake-locks.ts";
 import { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
 import { internalsOf } from "../../src/internals.ts";
-import { parseWorkerMessage, PROTOCOL, WORKER_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
+import { parseWorkerMessage } from "../../src/worker/parse-worker-message.ts";
+import { PROTOCOL, WORKER_LOCK_PREFIX, type WorkerMessage } from "../../src/worker/protocol.ts";
 import { TAB_LOCK_PREFIX } from "../../src/sync/tab-flush.ts";
 
 const API = "http://127.0.0.1:9/api/standby";
