@@ -1,17 +1,13 @@
-import type { DocRecords } from "../core/doc-records.ts";
 import { abortError } from "../core/errors.ts";
-import type { StoreEventListener } from "../core/events.ts";
-import type { Inspection } from "../core/inspector.ts";
 import { fetchKey, programKey } from "../core/key.ts";
-import type { MalformedRecord } from "../core/lanes.ts";
 import { normalizeProgramRequest } from "../core/program-work.ts";
-import type { ClaimRecord } from "../core/records.ts";
 import { normalizeRequest } from "../core/request.ts";
 import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { checkedListener } from "../core/store-options.ts";
 import type { EnsureOptions, Program, ProgramOptions, ProgramRequest, SharedRequest, Snapshot } from "../core/types.ts";
-import type { DevState, Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
+import type { Mode, ResultInfo, TabMessage, WorkerMessage, WorkKind } from "./protocol.ts";
 import { HandOver, type LocalReplica } from "./hand-over.ts";
+import { RemoteDevtools } from "./remote-devtools.ts";
 import { RemoteInspector } from "./remote-inspector.ts";
 import { RemoteViews } from "./remote-views.ts";
 import { RemoteWaiters, type WaitOptions } from "./remote-waiters.ts";
@@ -26,7 +22,7 @@ export type Link = (message: TabMessage) => void;
  * synchronous (useSyncExternalStore); what the tab still wants (waiters, subscriptions, the
  * inspector) is re-sent to each new worker, so a worker's death costs a takeover, not the tab's work.
  */
-export class RemoteStore implements SharedFetchStoreWithExtras {
+export class RemoteStore extends RemoteDevtools implements SharedFetchStoreWithExtras {
   private link: Link | undefined;
   /**
    * The next generation's worker, standing by: it gets this tab's asks too (and their
@@ -35,7 +31,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
    */
   private shadowLink: Link | undefined;
   private workerReplicaId: string | undefined;
-  private readonly send = (message: TabMessage): void => {
+  protected readonly send = (message: TabMessage): void => {
     this.link?.(message);
     if (message.t === "ensure" || message.t === "abort" || message.t === "bye") this.shadowLink?.(message);
   };
@@ -46,10 +42,7 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     (id) => this.shadowLink?.({ t: "abort", id }),
   );
   private readonly views = new RemoteViews(this.send, (key) => this.waiters.wants(key));
-  private readonly inspector: RemoteInspector;
-  private destroyed = false;
-  /** The tab's own replica, once the worker failed (see fallBack): every call goes there. */
-  private local: LocalReplica | undefined;
+  protected readonly inspector: RemoteInspector;
   private handOver: HandOver | undefined;
   /** Worker messages that failed validation and were dropped. */
   malformedMessages = 0;
@@ -60,20 +53,13 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     private readonly programLeaseMs: number,
     private readonly fallbackId: string,
   ) {
+    super();
     this.inspector = new RemoteInspector(this.send, fallbackId);
   }
 
   /** The worker's replica (every tab of the browser shows the same one); the tab's own id until a worker answered. */
   get replicaId(): string {
     return this.local?.replicaId ?? this.workerReplicaId ?? this.fallbackId;
-  }
-
-  /**
-   * "destroyed" once this tab's store is: the panel's actions then refuse (devtools/actions.ts), as
-   * its mirror of the doc went with it. Otherwise the worker's replica's stage is in `inspect()`.
-   */
-  get stage(): "destroyed" | undefined {
-    return this.destroyed ? "destroyed" : undefined;
   }
 
   /** Whether the worker failed and this tab is a replica of its own now. */
@@ -265,69 +251,9 @@ export class RemoteStore implements SharedFetchStoreWithExtras {
     return this.views.info(this.programKeyOf(req));
   }
 
-  onEvent(listener: StoreEventListener): () => void {
-    checkedListener(listener, "onEvent");
-    if (this.local) return this.local.onEvent(listener);
-    return this.inspector.onEvent(listener);
-  }
-
-  onInspect(listener: () => void): () => void {
-    checkedListener(listener, "onInspect");
-    if (this.local) return this.local.onInspect(listener);
-    return this.inspector.onInspect(listener);
-  }
-
-  /**
-   * The raw records of a copy of the worker's doc, kept in sync both ways from the first call on
-   * (the devtools read them and their actions write them). Made only when asked: a tab otherwise
-   * holds no doc.
-   */
-  mirrorRecords(): DocRecords {
-    return this.inspector.mirrorRecords();
-  }
-
   /** The requests this tab shows (by key): only a tab that asked knows the headers and body behind a key. */
   shownRequests(): { key: string; kind: WorkKind; req: unknown }[] {
     return this.views.shown();
-  }
-
-  /** The worker's inspection as last sent (fresh while someone listens to onInspect). */
-  inspect(): Inspection {
-    if (this.local) return this.local.inspect();
-    const i = this.inspector.inspect();
-    // The worker's last word on its replica, not on this tab's store: that one ended here.
-    return this.destroyed ? { ...i, lifecycle: "destroyed" } : i;
-  }
-
-  claims(): [string, ClaimRecord][] {
-    if (this.local) return this.local.claims();
-    return this.inspector.claims();
-  }
-
-  malformed(): MalformedRecord[] {
-    if (this.local) return this.local.malformed();
-    return this.inspector.malformed();
-  }
-
-  /** The worker replica's simulation switches (the devtools' Simulations). */
-  devState(): DevState {
-    return this.inspector.dev;
-  }
-
-  /**
-   * A devtools simulation, acted out by the worker: its replica is every tab's, so pausing its
-   * network pauses every tab's requests, and crashing it costs a takeover by the next worker.
-   */
-  simulate(sim: { action: "crash" } | { action: "pauseNetwork" | "stopHeartbeats"; on: boolean }): void {
-    const dev = this.inspector.dev;
-    this.inspector.dev =
-      sim.action === "crash"
-        ? { ...dev, crashed: true }
-        : sim.action === "pauseNetwork"
-          ? { ...dev, networkPaused: sim.on }
-          : { ...dev, heartbeatsStopped: sim.on };
-    this.send({ t: "dev", ...sim } as TabMessage);
-    this.inspector.changed();
   }
 
   /** Tells the worker this tab wants nothing now (pagehide), or ever (`gone`); everything is re-sent on attach. */
