@@ -10,14 +10,34 @@ export type NarrationEntry = { at: number; text: string; replica?: string; key?:
 
 export type NarrationState = { entries: readonly NarrationEntry[]; verdict: string | undefined; startedAt: number };
 
+/** A place in the timeline, taken when something happened and told later (see `mark`). */
+export type Place = { at: number; seq: number };
+
 export class Narration {
   private state: NarrationState = { entries: [], verdict: undefined, startedAt: Date.now() };
+  /** Each entry's place in the order things happened (parallel to state.entries). */
+  private seqs: number[] = [];
+  private seq = 0;
   private readonly listeners = new Set<() => void>();
   /** Display names by replica id ("replica-a" → "A"). */
   readonly names = new Map<string, string>();
 
-  add(entry: Omit<NarrationEntry, "at"> & { at?: number }): void {
-    this.set({ ...this.state, entries: [...this.state.entries, { at: entry.at ?? Date.now(), ...entry }] });
+  /**
+   * The place of what happens now, for a line told later: a panel tells a claim once it next looks
+   * at the doc, after the host already told the request that claim sent (tabs send it before the
+   * claim's write). Told with `place`, the line goes before every line placed after it.
+   */
+  mark(): Place {
+    return { at: Date.now(), seq: ++this.seq };
+  }
+
+  add({ place = this.mark(), ...entry }: Omit<NarrationEntry, "at"> & { at?: number; place?: Place }): void {
+    let i = this.seqs.length;
+    while (i > 0 && this.seqs[i - 1]! > place.seq) i--;
+    this.seqs.splice(i, 0, place.seq);
+    const entries = [...this.state.entries];
+    entries.splice(i, 0, { at: place.at, ...entry });
+    this.set({ ...this.state, entries });
   }
 
   /** The one-line verdict of the end state reached (a later end state, e.g. after a refetch, replaces it). */

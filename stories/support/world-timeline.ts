@@ -9,7 +9,7 @@
  */
 import { createDevtoolsModel, describeEntry, type DevtoolsModel, type TimelineEntry } from "../../devtools/production.ts";
 import type { Inspection, SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { pathOf, type Narration } from "./narration.ts";
+import { pathOf, type Narration, type Place } from "./narration.ts";
 
 /** The replica an entry is the act of, or undefined for what any panel tells alike. */
 function actorOf(e: TimelineEntry): string | undefined {
@@ -56,7 +56,7 @@ export type WorldTimeline = {
 export function createWorldTimeline(n: Narration): WorldTimeline {
   /** Running replicas in the order they were added: the first one narrates what no one made. */
   const live = new Map<string, () => void>();
-  const tell = (self: string, e: TimelineEntry) => {
+  const tell = (self: string, e: TimelineEntry, placeOf: (e: TimelineEntry) => Place | undefined) => {
     // A claim standing when this panel started was told when it was made.
     if (e.type === "claimed" && e.existing) return;
     const actor = actorOf(e);
@@ -70,18 +70,25 @@ export function createWorldTimeline(n: Narration): WorldTimeline {
       describeEntry({ ...e, label: pathOf(e.label) }, (id) => n.nameOf(id)),
       n.nameOf(self),
     );
-    n.add({ at: e.at, text, ...(actor ? { replica: n.nameOf(actor) } : {}), ...(e.key !== undefined ? { key: e.key } : {}) });
+    const place = actor === self ? placeOf(e) : undefined;
+    n.add({
+      ...(place ? { place } : { at: e.at }),
+      text,
+      ...(actor ? { replica: n.nameOf(actor) } : {}),
+      ...(e.key !== undefined ? { key: e.key } : {}),
+    });
   };
   return {
     add(name, store, model = createDevtoolsModel(store, { minNotifyIntervalMs: 0 })) {
       n.names.set(store.replicaId, name);
       let seen = 0;
+      const places = placesOf(n, store);
       const read = () => {
         const fresh = model.getSnapshot().timeline.filter((e) => e.seq > seen);
         if (fresh.length) seen = fresh[0]!.seq;
-        for (const e of fresh.reverse()) tell(store.replicaId, e);
+        for (const e of fresh.reverse()) tell(store.replicaId, e, places.take);
       };
-      const offs = [model.subscribe(read), narrateOwnRequestGoesOn(n, name, store), narrateSecondHome(n, name, store)];
+      const offs = [model.subscribe(read), places.off, narrateOwnRequestGoesOn(n, name, store), narrateSecondHome(n, name, store)];
       read();
       live.set(store.replicaId, () => {
         for (const off of offs) off();
@@ -97,6 +104,26 @@ export function createWorldTimeline(n: Narration): WorldTimeline {
       live.clear();
     },
   };
+}
+
+/**
+ * Where the store's own claims and takeovers happened, for its panel's lines about them: the panel
+ * tells them when it next looks at the doc, and meanwhile the host may have told the request a
+ * claim sent (tabs send it before the claim's write) and even its answer. Taken from the store's
+ * `claimed` event, emitted as it decides; the last one per key.
+ */
+function placesOf(n: Narration, store: SharedFetchStoreWithExtras) {
+  const seen = new Map<string, { rev: number; place: Place }>();
+  const off = store.onEvent((e) => {
+    if (e.type === "claimed") seen.set(e.key, { rev: e.rev, place: n.mark() });
+  });
+  const take = (e: TimelineEntry): Place | undefined => {
+    const at = (e.type === "claimed" || e.type === "takeover") && e.key !== undefined ? seen.get(e.key) : undefined;
+    if (!at || at.rev !== (e as { rev: number }).rev) return undefined;
+    seen.delete(e.key!);
+    return at.place;
+  };
+  return { off, take };
 }
 
 /**
