@@ -23,6 +23,12 @@ const PHASE: Record<string, string> = {
 };
 
 /**
+ * Who holds the key and its claim's state keep a floor: in a narrow dock the table scrolls sideways
+ * and every column fell to its longest word ("claimed / ≥3.6 s / ago ·", "replica- / r · / other").
+ */
+const wide = { ...styles.td, minWidth: "22ch" };
+
+/**
  * The URL with a line break allowed only after its separators (not in "://", nor before "…"): in a
  * narrow panel "api/re|port" broke wherever the column's edge fell. A segment longer than the
  * column still breaks inside (the header's overflow-wrap), so the row stays no wider.
@@ -80,7 +86,7 @@ export function KeyRow({
           <Badge tone={TONE[row.status]}>{statusName(row.status)}</Badge>
         </td>
         <td
-          style={styles.td}
+          style={wide}
           data-testid="holder"
           title={claim?.replicaId}
           data-phase={row.attempt?.phase ?? (row.waitsForSync ? "sync" : undefined)}
@@ -98,7 +104,7 @@ export function KeyRow({
             </div>
           )}
         </td>
-        <td style={styles.td}>{claim ? <ClaimState claim={claim} frozen={!!frozen} /> : "—"}</td>
+        <td style={wide}>{claim ? <ClaimState claim={claim} frozen={!!frozen} /> : "—"}</td>
         <td style={styles.td} data-testid="result">
           {result ? (
             <>

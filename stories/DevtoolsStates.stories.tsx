@@ -206,10 +206,18 @@ function staleStory(reason: StaleReason, words: RegExp, why: string): Story {
       const state = canvas.getByTestId("claim-state");
       await expect(state).toHaveTextContent(/claimed ≥?\d+\.\d s ago · silent \d+\.\d s/);
       const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+      const holder = within(canvas.getByTestId("key-row")).getByTestId("holder");
       try {
         for (let width = 600; width <= 1400; width += 8) {
           panel.style.width = `${width}px`;
           expectPhrasesWhole(state, /\d+\.\d s/, `in a ${width} px panel`);
+        }
+        // A narrow dock (a phone, a side panel): the table scrolls sideways, and the holder's and
+        // claim's columns kept only their longest word's width ("claimed / ≥3.6 s / ago ·", "replica- / r").
+        for (let width = 340; width <= 420; width += 8) {
+          panel.style.width = `${width}px`;
+          expectPhrasesWhole(state, /\d+\.\d s ago/, `in a ${width} px panel`);
+          expectPhrasesWhole(holder, /replica-r/, `in a ${width} px panel`);
         }
       } finally {
         panel.style.width = "";
