@@ -2,6 +2,7 @@ import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
 import { expect, waitFor, within } from "storybook/test";
 import { SharedFetchDevtoolsPanel } from "../devtools/production.ts";
+import { atWindowWidth } from "./support/layout.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, useDisposable, type Replicas } from "./support/replicas.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
@@ -107,6 +108,17 @@ export const HungHost: Story = {
     await expect(paneB).toHaveAttribute("data-status", "pending");
     await expect(held(paneB)).toEqual(["replica-a", "mine"]);
     await expectNoLies([paneB]);
+    // On a phone the timeline goes under the panes: beside them, its 16rem left the panes a 75 px
+    // column they overflowed onto the timeline, and B's devtools a strip one tab wide.
+    await atWindowWidth(canvasElement, 380, () => {
+      const timeline = canvas.getByRole("complementary", { name: "What happened" }).getBoundingClientRect();
+      for (const el of [paneA, paneB, panel]) {
+        const box = el.getBoundingClientRect();
+        const apart = box.bottom <= timeline.top || timeline.bottom <= box.top || box.right <= timeline.left || timeline.right <= box.left;
+        expect(apart, `${el.getAttribute("aria-label")} overlaps the timeline at 380 px`).toBe(true);
+      }
+      expect(panel.getBoundingClientRect().width, "B's devtools at 380 px").toBeGreaterThanOrEqual(300);
+    });
   },
 };
 

@@ -6,7 +6,12 @@ import { HostCounter, ReplicaPanes } from "./panes.tsx";
 import { shortOf, type Replicas, type WorldState } from "./replicas.ts";
 
 const styles = {
-  layout: { display: "grid", gridTemplateColumns: "minmax(0, 3fr) minmax(16rem, 2fr)", gap: "1rem", alignItems: "start" },
+  // Beside each other 3 : 2 where both fit (the grid's 3fr / 2fr at 1280 px); on a phone the timeline
+  // goes under the panes. A grid kept it beside them: its 16rem left the panes a 75 px column at
+  // 380 px, which they overflowed onto the timeline.
+  layout: { display: "flex", flexWrap: "wrap", gap: "1rem", alignItems: "flex-start" },
+  main: { flex: "3 1 24rem", minWidth: 0 },
+  side: { flex: "2 1 16rem", minWidth: 0 },
   timeline: {
     fontFamily: "system-ui, sans-serif",
     fontSize: 13,
@@ -37,7 +42,7 @@ const styles = {
 export function NarrationView({ narration }: { narration: Narration }) {
   const { entries, verdict, startedAt } = useSyncExternalStore(narration.subscribe, narration.getSnapshot, narration.getSnapshot);
   return (
-    <aside style={styles.timeline} aria-label="What happened">
+    <aside style={{ ...styles.timeline, ...styles.side }} aria-label="What happened">
       <h2 style={{ fontSize: 15, margin: "0 0 0.4rem" }}>What happened</h2>
       <ol style={styles.list} data-testid="narration">
         {entries.map((e, i) => (
@@ -79,7 +84,7 @@ export function ScenarioFrame({ world, request, options, controls, verdict, pane
   useVerdict(world, verdict);
   return (
     <div style={styles.layout}>
-      <div>
+      <div style={styles.main}>
         <HostCounter host={world.host} />
         {controls && <div style={styles.controls}>{controls}</div>}
         {panes ?? (
