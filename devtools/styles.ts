@@ -28,7 +28,8 @@ export const styles = {
   docked: { flex: 1, minHeight: 0, borderRadius: 0, borderWidth: "1px 0 0 0" },
   handle: { height: 6, cursor: "ns-resize", background: "#d0d7de", flex: "none" },
   header: { display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.75rem", padding: "0.4rem 0.6rem", background: "#f6f8fa" },
-  tabs: { display: "flex", gap: "0.25rem" },
+  // Wrapping: in one row, a 380 px dock's edge cut the last tab off (the panel hides its overflow).
+  tabs: { display: "flex", flexWrap: "wrap", gap: "0.25rem" },
   // Longhands only: the selected style overrides some of them, and React warns when a rerender
   // removes a longhand that a shorthand also sets.
   tab: {

@@ -7,7 +7,7 @@ import { createSharedFetchStore, type SharedFetchStoreWithExtras, type StaleReas
 import { registerConnector } from "../src/core/connectors.ts";
 import { internalsOf, PRESENCE_FIELD, ROOT, TABLES } from "../src/internals.ts";
 import { seedKeys } from "../test/devtools/seed.ts";
-import { expectPhrasesWhole } from "./support/layout.ts";
+import { expectPhrasesWhole, expectWithin } from "./support/layout.ts";
 import { createLinkedDocs } from "./support/linked-docs.ts";
 import { scenarioLocks } from "./support/page-locks.ts";
 import { useDisposable } from "./support/replicas.ts";
@@ -218,6 +218,8 @@ function staleStory(reason: StaleReason, words: RegExp, why: string): Story {
           panel.style.width = `${width}px`;
           expectPhrasesWhole(state, /\d+\.\d s ago/, `in a ${width} px panel`);
           expectPhrasesWhole(holder, /replica-r/, `in a ${width} px panel`);
+          // The tabs wrap: in one row, the panel's edge cut "Malformed" off.
+          for (const tab of within(panel).getAllByRole("tab")) expectWithin(tab, panel, `${tab.textContent} in a ${width} px panel`);
         }
       } finally {
         panel.style.width = "";
