@@ -1,6 +1,6 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { expect, waitFor, within } from "storybook/test";
-import { expectWordsWhole } from "./support/layout.ts";
+import { atWindowWidth, expectWordsWhole } from "./support/layout.ts";
 import { expectNarrated, narration, verdict, WAIT } from "./support/play.ts";
 import { MOCKED_API, workerScript } from "./support/mocked-host.ts";
 import { delayArg, leaseArg, urlArg } from "./support/worlds.ts";
@@ -184,5 +184,16 @@ export const ReloadARealTab: Story = {
     );
     await expect(canvas.getByTestId("host-requests")).toHaveTextContent(/^host requests: 3$/);
     for (const name of [claimant, other, "C"]) await expect(tabWindow(canvasElement, name)!.__lied).toBe(false);
+    // On a phone the timeline goes under the tabs: beside them, its 16rem left the tabs a 75 px
+    // column, each tab a strip a letter wide.
+    await atWindowWidth(canvasElement, 380, () => {
+      const timeline = canvas.getByRole("complementary", { name: "What happened" }).getBoundingClientRect();
+      for (const tab of canvasElement.querySelectorAll("section[data-tab]")) {
+        const box = tab.getBoundingClientRect();
+        const apart = box.bottom <= timeline.top || timeline.bottom <= box.top || box.right <= timeline.left || timeline.right <= box.left;
+        expect(apart, `tab ${tab.getAttribute("data-tab")} overlaps the timeline at 380 px`).toBe(true);
+        expect(box.width, `tab ${tab.getAttribute("data-tab")} at 380 px`).toBeGreaterThanOrEqual(150);
+      }
+    });
   },
 };

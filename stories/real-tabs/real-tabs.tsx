@@ -4,7 +4,7 @@ import { clearTabsStorage, type SharedFetchStoreWithExtras } from "../../src/ind
 import { hostSummary, inFlightFrom, Narration, narrateHost } from "../support/narration.ts";
 import { createWorldTimeline, type WorldTimeline } from "../support/world-timeline.ts";
 import { HostCounter } from "../support/panes.tsx";
-import { NarrationView } from "../support/scenario.tsx";
+import { frameLayout, NarrationView } from "../support/scenario.tsx";
 import { createSimulatedHost, defaultRespond, type HostCall, type SimulatedHost } from "../support/simulated-host.ts";
 import type { RealTabsBridge, TabWindow } from "./tab-page.tsx";
 
@@ -36,7 +36,6 @@ const registry = (window as unknown as { __realTabs?: Record<string, RealTabsBri
 (window as unknown as { __realTabs: Record<string, RealTabsBridge> }).__realTabs = registry;
 
 const styles = {
-  layout: { display: "grid", gridTemplateColumns: "minmax(0, 3fr) minmax(16rem, 2fr)", gap: "1rem", alignItems: "start" },
   tabs: { display: "grid", gridTemplateColumns: "repeat(2, minmax(0, 1fr))", gap: "0.75rem" },
   frame: { border: "1px solid #c8cdd3", borderRadius: 8, overflow: "hidden", fontFamily: "system-ui, sans-serif", fontSize: 13 },
   bar: { display: "flex", gap: 6, alignItems: "center", padding: "4px 8px", background: "#f3f4f6" },
@@ -166,8 +165,8 @@ export function RealTabs({ tabs: initial, leaseMs, delayMs, url }: RealTabsProps
   };
   const add = () => setTabs((ts) => [...ts, { name: NAMES[ts.length]!, src: srcOf(NAMES[ts.length]!), state: "open" }]);
   return (
-    <div style={styles.layout}>
-      <div>
+    <div style={frameLayout.layout}>
+      <div style={frameLayout.main}>
         <HostCounter host={world.host} />
         <p style={{ fontFamily: "system-ui, sans-serif", fontSize: 14 }}>
           <button type="button" onClick={add} disabled={tabs.length >= NAMES.length}>

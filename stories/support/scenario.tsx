@@ -38,6 +38,9 @@ const styles = {
   },
 } satisfies Record<string, CSSProperties>;
 
+/** A scenario's row: its main column (`main`) and, beside it or under it on a phone, the timeline. */
+export const frameLayout = { layout: styles.layout, main: styles.main };
+
 /** The timeline (data-testid "narration", one `li` per entry) and the verdict once there is one. */
 export function NarrationView({ narration }: { narration: Narration }) {
   const { entries, verdict, startedAt } = useSyncExternalStore(narration.subscribe, narration.getSnapshot, narration.getSnapshot);
