@@ -1,7 +1,7 @@
 "use client";
 
 import type { QueryClient } from "@tanstack/react-query";
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { Badge } from "./Badge.tsx";
 import type { SharedFetchStore } from "./core.ts";
 import { KeyDetails } from "./KeyDetails.tsx";
@@ -23,10 +23,11 @@ const PHASE: Record<string, string> = {
 };
 
 /**
- * Who holds the key and its claim's state keep a floor: in a narrow dock the table scrolls sideways
- * and every column fell to its longest word ("claimed / ≥3.6 s / ago ·", "replica- / r · / other").
+ * Kept on one line: in a narrow dock the table scrolls sideways and each column fell to its longest
+ * word ("claimed / ≥3.6 s / ago ·", "replica- / r"). Not a floor on the columns: a row with no claim
+ * would widen the table for nothing (past an 800 px panel's edge).
  */
-const wide = { ...styles.td, minWidth: "22ch" };
+const whole = { whiteSpace: "nowrap" } as const;
 
 /**
  * The URL with a line break allowed only after its separators (not in "://", nor before "…"): in a
@@ -86,7 +87,7 @@ export function KeyRow({
           <Badge tone={TONE[row.status]}>{statusName(row.status)}</Badge>
         </td>
         <td
-          style={wide}
+          style={styles.td}
           data-testid="holder"
           title={claim?.replicaId}
           data-phase={row.attempt?.phase ?? (row.waitsForSync ? "sync" : undefined)}
@@ -104,7 +105,7 @@ export function KeyRow({
             </div>
           )}
         </td>
-        <td style={wide}>{claim ? <ClaimState claim={claim} frozen={!!frozen} /> : "—"}</td>
+        <td style={styles.td}>{claim ? <ClaimState claim={claim} frozen={!!frozen} /> : "—"}</td>
         <td style={styles.td} data-testid="result">
           {result ? (
             <>
@@ -151,10 +152,15 @@ export function KeyRow({
  * SharedWorker tab the store's own claim is the worker's, made for whichever tabs asked: whether
  * this tab waits on it is what its reader needs.
  */
-function holder({ claim, attempt, waitsForSync, local }: DevtoolsKeyRow, worker?: true): string {
+function holder({ claim, attempt, waitsForSync, local }: DevtoolsKeyRow, worker?: true): ReactNode {
   // Disowned: under this tab's id, so on no other device, but not made by this store (a worker's id is its own, random: never).
   if (claim && !claim.mine)
-    return `${shortId(claim.replicaId)} · ${claim.reason === "disowned" ? "my id, not made by this tab (an earlier run's, or forged)" : HOLDER[claim.holder]}`;
+    return (
+      <>
+        <span style={whole}>{shortId(claim.replicaId)}</span> ·{" "}
+        {claim.reason === "disowned" ? "my id, not made by this tab (an earlier run's, or forged)" : HOLDER[claim.holder]}
+      </>
+    );
   if (!claim && !attempt && !waitsForSync) return "none";
   const phase = waitsForSync ? " · waiting for the sync" : attempt ? ` · ${PHASE[attempt.phase] ?? attempt.phase}` : "";
   return `${worker ? `${WORKER}${local && !claim?.finished ? " · this tab waits on it" : ""}` : "me (this tab)"}${phase}`;
@@ -190,7 +196,7 @@ function ClaimState({ claim, frozen }: { claim: DevtoolsClaim; frozen: boolean }
       )}
       {aged && (
         <span
-          style={styles.muted}
+          style={{ ...styles.muted, ...whole }}
           data-testid="claim-age"
           title={
             claim.seenAtStart
