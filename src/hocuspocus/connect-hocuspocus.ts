@@ -174,23 +174,24 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   });
   // A passing failure: a new connection after a back-off (the delay, doubling to 30 s).
   let passingFailures = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  // One reconnect pending at most, its timer's or its wait for the socket's close: a later failure
+  // (two sockets' token requests) drops it, or that close reconnected before the later back-off.
+  let dropRetry = (): void => {};
   function retryLater(): void {
-    // Two failures heard together (two sockets' token requests): the later one's back-off stands alone.
-    clearTimeout(retryTimer);
+    dropRetry();
     websocket.disconnect();
     const wait = Math.min(delay * 2 ** passingFailures++, 30_000);
     const reconnect = (): void => {
       websocket.off("disconnect", reconnect);
       if (!destroyed && error === undefined) websocket.connect().catch(() => {});
     };
-    retryTimer = setTimeout(() => {
-      retryTimer = undefined;
+    const timer = setTimeout(() => {
       // connect() does nothing while the socket still reads as connected, and a slow close
       // handshake outlasts the back-off: the client then never came back (here, for 27 s).
       if (websocket.status === "connected") websocket.on("disconnect", reconnect);
       else reconnect();
     }, wait);
+    dropRetry = () => (clearTimeout(timer), websocket.off("disconnect", reconnect));
   }
   // A server that closes the room (an instance stopping: SIGTERM in a rolling deploy) sends a close
   // message, on which the provider drops every remote presence as if those peers had left, keeping
@@ -245,7 +246,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   function destroy(): void {
     if (destroyed) return;
     destroyed = true;
-    clearTimeout(retryTimer);
+    dropRetry();
     stopOnline();
     check.lost();
     held.drop();
