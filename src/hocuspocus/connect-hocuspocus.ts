@@ -177,9 +177,13 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // One reconnect pending at most, its timer's or its wait for the socket's close: a later failure
   // (two sockets' token requests) drops it, or that close reconnected before the later back-off.
   let dropRetry = (): void => {};
+  // The app's own disconnect() drops it too (the provider's shouldConnect cannot tell that one from
+  // ours below): its socket came back when the back-off or the slow close ended, against its wish.
+  const disconnect = websocket.disconnect.bind(websocket);
+  websocket.disconnect = () => (dropRetry(), disconnect());
   function retryLater(): void {
     dropRetry();
-    websocket.disconnect();
+    disconnect();
     const wait = Math.min(delay * 2 ** passingFailures++, 30_000);
     const reconnect = (): void => {
       websocket.off("disconnect", reconnect);

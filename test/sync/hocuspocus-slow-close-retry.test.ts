@@ -1,7 +1,9 @@
 /**
  * A passing failure's reconnect waits for the old socket's close when that close outlasts the
  * back-off (a slow close handshake). That wait is one pending reconnect, as the timer was: a later
- * passing failure replaces it, so the socket's close reconnects no sooner than the later back-off.
+ * passing failure replaces it, so the socket's close reconnects no sooner than the later back-off;
+ * and the app's own `websocket.disconnect()` drops it, there or during the back-off: no socket is
+ * made against the app's wish.
  * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1; the close handshake is held
  * at the client's socket until the test lets it go.
  */
@@ -83,5 +85,32 @@ describe("connectHocuspocus: a passing failure's reconnect waiting for a slow cl
     expect(state.sockets).toBe(2);
     await vi.advanceTimersByTimeAsync(1);
     expect(state.sockets).toBe(3);
+  }, 30_000);
+
+  it("the app's websocket.disconnect() while it waits for the close: the close reconnects nothing", async () => {
+    const { ws, state, asked, release } = device("hp-slow-close-app-disconnect");
+    await until(ws, "status", () => ws.status === "connected");
+    state.holding = true;
+    asked[0]!(new Error("fetch /api/token: 503"));
+    await vi.advanceTimersByTimeAsync(DELAY_MS);
+    expect(ws.status).toBe("connected");
+
+    ws.disconnect();
+    await release();
+    await vi.advanceTimersByTimeAsync(10 * DELAY_MS);
+    expect(state.sockets).toBe(1);
+    expect(ws.status).toBe("disconnected");
+  }, 30_000);
+
+  it("the app's websocket.disconnect() during the back-off: its end reconnects nothing", async () => {
+    const { ws, state, asked } = device("hp-back-off-app-disconnect");
+    await until(ws, "status", () => ws.status === "connected");
+    asked[0]!(new Error("fetch /api/token: 503"));
+    await until(ws, "status", () => ws.status === "disconnected");
+
+    ws.disconnect();
+    await vi.advanceTimersByTimeAsync(10 * DELAY_MS);
+    expect(state.sockets).toBe(1);
+    expect(ws.status).toBe("disconnected");
   }, 30_000);
 });
