@@ -143,14 +143,15 @@ export function connectBrowser(options: ConnectBrowserOptions): BrowserStore {
   // Should the replica's chunk not load, or the replica not be made (no WebSocket for its peers,
   // say), nothing answers the asks: they stay pending (never idle, nothing thrown into React),
   // and the console says why, once.
-  const becomeReplica = (why: string) => {
+  const becomeReplica = (why: string, noLocks?: boolean) => {
     reason = why;
     const report = (what: string) => (error: unknown) =>
       console.error(`shared-fetch: this tab's replica ${what} (${why}); its requests stay pending`, error);
     import("./tab-replica.ts")
       .then(({ tabReplica }) => {
         if (destroyed) return;
-        const local = tabReplica(options, identity);
+        // Locks that refused the tab's lock would refuse its keys' too: the claims would wait for good.
+        const local = tabReplica(options, identity, noLocks ? null : options.locks);
         // The devtools find the tab replica's records, engine and simulations behind this same store.
         registerInternals(store, internalsOf(local));
         store.fallBack(local);

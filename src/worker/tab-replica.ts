@@ -9,14 +9,15 @@ import type { SharedFetchStoreWithExtras } from "../core/store-extras.ts";
 import { connectPeers } from "../sync/connect-peers.ts";
 import { connectTabs } from "../sync/connect-tabs.ts";
 import { connectionOrNothing, destroyEach, type Connection } from "../sync/connection.ts";
+import type { LockManagerLike } from "../core/locks.ts";
 import type { ConnectBrowserOptions } from "./connect-browser.ts";
 import type { LocalReplica } from "./hand-over.ts";
 import type { BrowserConfig } from "./protocol.ts";
 
 /** connectTabs (+ connectPeers) and createSharedFetchStore, as the Usage section sets a tab up; destroy() disconnects too. */
-export function tabReplica(options: ConnectBrowserOptions, identity: string): LocalReplica {
+export function tabReplica(options: ConnectBrowserOptions, identity: string, locks: LockManagerLike | null | undefined): LocalReplica {
   const doc = new Y.Doc();
-  const tabs = connectTabs(doc, { name: options.name, locks: options.locks });
+  const tabs = connectTabs(doc, { name: options.name, locks });
   let peers: Connection | undefined;
   const disconnect = () => {
     destroyEach([peers, tabs]);
@@ -48,7 +49,8 @@ export function tabReplica(options: ConnectBrowserOptions, identity: string): Lo
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.programLeaseMs !== undefined ? { programLeaseMs: options.programLeaseMs } : {}),
       ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.locks ? { locks: options.locks } : {}),
+      // null: none (Web Locks refused the tab), not the page's found again.
+      ...(locks !== undefined ? { locks } : {}),
     });
   } catch (error) {
     // Made in part, it would hold a channel, a database and presence timers for nothing.

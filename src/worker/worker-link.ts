@@ -123,7 +123,13 @@ export class WorkerLink {
   private async hello(port: PortLike): Promise<void> {
     // The tab's lock is held before the worker hears of it: the worker's queued request then means death.
     const held = this.tabLock.hold();
-    await held;
+    try {
+      await held;
+    } catch (error) {
+      // Refused (an opaque origin's SecurityError): the worker takes a free tab lock for the tab's death.
+      if (this.tabLock.holds(held)) this.fail(`Web Locks refused this tab's lock (${String(error)})`, false, true);
+      return;
+    }
     // Let go while it waited (destroyed, or hidden: pagehide), and asked for again by a later
     // hello if the page was shown again: that hello speaks.
     if (this.stopped || this.hidden || !this.tabLock.holds(held)) return;
@@ -147,14 +153,14 @@ export class WorkerLink {
   }
 
   /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
-  private fail(reason: string, load?: boolean): void {
+  private fail(reason: string, load?: boolean, noLocks?: boolean): void {
     if (this.stopped) return;
     if (load) writeStored(failedKey(this.o.config.name, this.generation), "1");
     console.error(`shared-fetch: ${reason}; this tab is a replica of its own now`);
     // Whatever the worker got from this tab is withdrawn, should it ever start.
     this.o.store.leave();
     this.stop();
-    this.o.onFail?.(reason);
+    this.o.onFail?.(reason, noLocks);
   }
 
   private onMessage(data: unknown): void {

@@ -23,8 +23,11 @@ export type WorkerLinkOptions = {
   standby?: boolean;
   /** How long a worker may take to answer a hello before the tab gives up on it (WORKER_READY_MS). */
   timeoutMs?: number;
-  /** The worker failed (did not start or load, refused, or never answered): the tab falls back, saying why. */
-  onFail?: (reason: string) => void;
+  /**
+   * The worker failed (did not start or load, refused, or never answered): the tab falls back, saying
+   * why; `noLocks`: Web Locks refused the tab, whose replica then runs without them.
+   */
+  onFail?: (reason: string, noLocks?: boolean) => void;
   /** A worker answered that it reaches no other device. */
   onAlone?: () => void;
 };
