@@ -358,8 +358,11 @@ describe("invariant 7, the other order: a failing duplicate's error home first d
     await tick();
     c.net.heal();
     await tick();
-    // The duplicate's error answers both waits; a's snapshot stays pending: its own request runs on.
-    await expect(until(pa)).resolves.toMatchObject({ status: "pending", error: { status: 429 }, claim: { mine: true } });
+    // The duplicate's error answers both waits, settled; a's snapshot stays pending: its own request runs on.
+    const answered = await until(pa);
+    expect(answered).toMatchObject({ status: "error", error: { status: 429 } });
+    expect(answered.claim).toBeUndefined();
+    expect(a!.snapshot(req)).toMatchObject({ status: "pending", error: { status: 429 }, claim: { mine: true } });
     await expect(until(pb)).resolves.toMatchObject({ status: "error", error: { status: 429 } });
     expect(fromA.aborted).toBe(false); // still running for a's pane
     fromA.respond(200, { good: true });

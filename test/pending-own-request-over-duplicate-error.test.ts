@@ -35,8 +35,10 @@ describe("invariant 8: a replica whose own request runs is pending, though a dup
     expect(shown).toMatchObject({ status: "pending", claim: { replicaId: a!.replicaId, mine: true, stale: false } });
     expect(shown.error?.message).toContain("network error");
     expect(shown.data).toBeUndefined();
-    // The error is an outcome of the key: the waits end with it, told that a's request runs on.
-    await expect(until(pa)).resolves.toMatchObject({ status: "pending", error: shown.error });
+    // The error is an outcome of the key: the waits end with it, settled (a resolved ask never reads
+    // pending); a's snapshot tells that its request runs on.
+    await expect(until(pa)).resolves.toEqual({ status: "error", error: shown.error });
+    expect(a!.snapshot(req)).toMatchObject({ status: "pending", claim: { mine: true } });
     await expect(until(pb)).resolves.toMatchObject({ error: shown.error });
     fromA.respond(200, { good: true });
     await tick();

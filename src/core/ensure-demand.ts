@@ -3,7 +3,7 @@ import { joinedWhenAsked, meetsDemand, metWhenAsked } from "./freshness.ts";
 import type { KeyState } from "./job.ts";
 import { recordedRev } from "./snapshot.ts";
 import type { Snapshot } from "./types.ts";
-import { addWaiter, demandedRev } from "./waiters.ts";
+import { addWaiter, demandedRev, settled } from "./waiters.ts";
 
 /**
  * What an `ensure` or `refetch` of the key waits for, from what is recorded and claimed now: the
@@ -43,7 +43,7 @@ export function ensureDemand(
   // recorded since, as it would have joined that request had it been heard in time. Dates are in
   // whole ms: one of the ask's own ms may be the result the app refetches past, so only later count.
   if (minRev === 0 || (mode === "refetch" && late && metWhenAsked(result, error, askedAt + 1, 0, e.opts.at, !skip)))
-    return Promise.resolve(e.reader.compute(st));
+    return Promise.resolve(settled(e.reader.compute(st)));
   // Still starting, nothing seen yet: a result persisted long ago may load before the store is
   // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
   // newer revision a refetch asked for (one written since the ask is newer). Nor may a claim

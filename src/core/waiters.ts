@@ -103,8 +103,19 @@ export function resolveWaiters(st: KeyState, recorded: number, snapshot: () => S
     if (!all && recorded < w.minRev) continue;
     st.waiters.delete(w);
     w.cleanup();
-    queueMicrotask(() => w.resolve(snapshot()));
+    queueMicrotask(() => w.resolve(settled(snapshot())));
   }
+}
+
+/**
+ * What an answered ask resolves with: the recorded outcome it took, settled, as fetchQuery resolves
+ * with data. The key's snapshot may read pending meanwhile (another replica's newer claim, or a
+ * skipInFlight refetch here waiting past that outcome): a truth for its subscribers, no answer.
+ */
+export function settled<T>(snap: Snapshot<T>): Snapshot<T> {
+  if (snap.status !== "pending" || !("data" in snap || snap.error)) return snap;
+  const { claim: _, ...outcome } = snap;
+  return { ...outcome, status: snap.error ? "error" : "success" };
 }
 
 export function rejectWaiters(st: KeyState, error: unknown): void {
