@@ -51,6 +51,12 @@ const pane = (store: SharedFetchStoreWithExtras, name: string, maxPages?: number
       <Feed store={store} name={name} maxPages={maxPages} />
     </Resettable>,
   );
+/**
+ * What requests and their answers lead to in the tabs: up to 5 s, not waitFor's default second. A
+ * suspended pane is revealed no sooner than 300 ms after its fallback (500 ms on React 18), and on
+ * a loaded machine the page's way through tab a's fetch and the doc to both tabs took the rest.
+ */
+const until = (check: () => void) => waitFor(check, { timeout: 5_000 });
 const more = (...names: string[]) => act(() => names.forEach((n) => fireEvent.click(screen.getByText(`more ${n}`))));
 
 describe("useSuspenseInfiniteQuery(sharedInfiniteQueryOptions) across tabs", () => {
@@ -63,18 +69,18 @@ describe("useSuspenseInfiniteQuery(sharedInfiniteQueryOptions) across tabs", () 
         {pane(b, "b")}
       </StrictMode>,
     );
-    await waitFor(() => expect(seen).toHaveLength(1));
+    await until(() => expect(seen).toHaveLength(1));
     await pause(50);
     expect([text("a"), text("b")]).toEqual(["loading", "loading"]);
     server.release();
     server.held = null;
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     await more("a");
-    await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 1@1 idle"));
     // As plain useInfiniteQuery: the other tab shows its own pages until it asks for the next.
     expect(text("b")).toBe("0@1 idle");
     await more("b");
-    await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("b")).toBe("0@1 1@1 idle"));
     expect([count("/feed?cursor=0"), count("/feed?cursor=1")]).toEqual([1, 1]);
     view.unmount();
     await pause(20);
@@ -84,11 +90,11 @@ describe("useSuspenseInfiniteQuery(sharedInfiniteQueryOptions) across tabs", () 
   it("a tab mounted later shows the recorded chain from the first page, maxPages at most, at its first render, with no request", async () => {
     const [a, b] = twoTabs();
     render(pane(a, "a", 2));
-    await waitFor(() => expect(text("a")).toBe("0@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 idle"));
     await more("a");
-    await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 1@1 idle"));
     await more("a");
-    await waitFor(() => expect(text("a")).toBe("1@1 2@1 idle"));
+    await until(() => expect(text("a")).toBe("1@1 2@1 idle"));
     render(pane(b, "b", 2));
     expect(text("b")).toBe("0@1 1@1 idle");
     await pause(50);
@@ -105,10 +111,10 @@ describe("useSuspenseInfiniteQuery(sharedInfiniteQueryOptions) across tabs", () 
         {pane(b, "b")}
       </>,
     );
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["caught", "caught"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["caught", "caught"]));
     fireEvent.click(screen.getByTestId("a"));
     fireEvent.click(screen.getByTestId("b"));
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     await pause(50);
     expect(count("/feed?cursor=0")).toBe(2);
     quiet.mockRestore();
@@ -122,13 +128,13 @@ describe("useSuspenseInfiniteQuery(sharedInfiniteQueryOptions) across tabs", () 
         {pane(b, "b")}
       </>,
     );
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     server.failOnce.add("/feed?cursor=1");
     await more("a");
-    await waitFor(() => expect(text("a")).toBe("0@1 idle error"));
+    await until(() => expect(text("a")).toBe("0@1 idle error"));
     expect(text("b")).toBe("0@1 idle");
     await more("b");
-    await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("b")).toBe("0@1 1@1 idle"));
     expect(count("/feed?cursor=1")).toBe(2);
   });
 });
