@@ -8,8 +8,10 @@
  */
 import { focusManager, onlineManager } from "@tanstack/react-query";
 import { act, render, waitFor } from "@testing-library/react";
-import { expect, it } from "vitest";
+import { afterEach, expect, it, vi } from "vitest";
 import { devicesForFile, fetching, press, settledOn, shown, type Device, type ListOptions } from "../harness/devices.tsx";
+
+afterEach(() => void vi.restoreAllMocks());
 
 const { host, room, device, devices, List, ListWithAdd, Routed, lists, showAWithBAway } = devicesForFile();
 
@@ -84,7 +86,9 @@ it("refetchInterval on two devices: one request per interval for the key across 
 
 it("staleTime across devices: B mounting while A's result is fresh shows it with no request; once stale, a focus on both is one request", async () => {
   const [a, b] = await devices(2);
-  const options = { staleTime: 1_000, refetchOnWindowFocus: true };
+  // Fresh for a minute, then stale by moving Date.now on past it: with a staleTime short enough to
+  // wait out, B mounted after it on a loaded machine and rightly sent a request.
+  const options = { staleTime: 60_000, refetchOnWindowFocus: true };
   await showAWithBAway(a!, b!, options);
   await waitFor(() => expect(shown("a")).toBe("empty"));
   await waitFor(() => expect(fetching(a!)).toBe("idle"));
@@ -93,8 +97,11 @@ it("staleTime across devices: B mounting while A's result is fresh shows it with
   expect(fetching(b!)).toBe("idle");
   expect(host.gets()).toBe(1);
 
-  const stale = (d: Device) => d.client.getQueryCache().getAll()[0]!.isStale();
-  await waitFor(() => expect([stale(a!), stale(b!)]).toEqual([true, true]), { timeout: 5_000 });
+  const now = Date.now.bind(Date);
+  vi.spyOn(Date, "now").mockImplementation(() => now() + 60_100);
+  // By the clock (an observer's isStale waits for a timer of the staleTime's real length).
+  const stale = (d: Device) => d.client.getQueryCache().getAll()[0]!.isStaleByTime(options.staleTime);
+  expect([stale(a!), stale(b!)]).toEqual([true, true]);
   act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
   await waitFor(() => expect(host.gets()).toBe(2));
   await waitFor(() => expect([fetching(a!), fetching(b!)]).toEqual(["idle", "idle"]));
