@@ -2,6 +2,7 @@ import type { DocRecords } from "./doc-records.ts";
 import { invalidated, outran } from "./freshness.ts";
 import type { ClaimEngine } from "./engine.ts";
 import { wantedRev } from "./key-reader.ts";
+import { doneRev } from "./snapshot.ts";
 import type { ClaimRecord, ErrorRecord, ResultRecord } from "./records.ts";
 import type { Settle } from "./settle-window.ts";
 import type { Holder, InspectedClaim, InspectedKey, InspectedReplica, InspectedSettle, Inspection } from "./inspection.ts";
@@ -140,8 +141,7 @@ function inspectClaim(
   // them, and a live one at or below a newer error still works; only then is it a leftover.
   const over = outran(result, error, { ...c, sentAt: deps.engine.opts.at(c) }, c);
   const rev = Math.max(c.rev, over ?? 0);
-  const resultRev = result?.rev ?? 0;
-  const done = resultRev - +(over === resultRev);
+  const done = doneRev(result, over);
   const out: InspectedClaim = {
     replicaId: c.replicaId,
     nonce: c.nonce,

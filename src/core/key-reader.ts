@@ -57,7 +57,7 @@ export class KeyReader {
       error,
       claim: claim && { ...claim, rev: this.claimRev(st, claim) },
       // At the revision its outcome will be recorded at: above older outcomes it outran (over).
-      localRev: gone || !st.attempt ? undefined : Math.max(st.attempt.rev, this.over(st) ?? 0),
+      localRev: gone || !st.attempt ? undefined : Math.max(st.attempt.rev, over ?? 0),
       // Every replica's, not only those that wait: a pane in sync with the claimant shows it too.
       over,
       // Asked for and not yet claimed by anyone (the store is starting): work is due here, so

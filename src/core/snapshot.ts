@@ -31,12 +31,21 @@ export function recordedRev(result: ResultRecord | undefined, error: ErrorRecord
  * (invariant 7), as TanStack shows a fetch in flight after an error. So is our own request there.
  * A request that outran the older result of the revision its own is recorded at works above it.
  */
+/**
+ * The revision whose work is done: the latest result's, less one when a request that outran it
+ * (`over`, freshness.ts) is recorded at that revision and still works above it.
+ */
+export function doneRev(result: ResultRecord | undefined, over: number | undefined): number {
+  const rev = result?.rev ?? 0;
+  return rev - +(over === rev);
+}
+
 export function deriveSnapshot(input: SnapshotInputs): Snapshot {
   const { result, error, claim, localRev, replicaId } = input;
   const recorded = recordedRev(result, error);
   const resultRev = result?.rev ?? 0;
   const latestIsError = error !== undefined && error.rev > resultRev;
-  const done = resultRev - +(input.over === resultRev);
+  const done = doneRev(result, input.over);
   let view: ClaimView | undefined;
   if (claim && claim.rev > done) {
     const mine = input.isMine ? input.isMine(claim) : claim.replicaId === replicaId;

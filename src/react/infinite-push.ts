@@ -235,7 +235,7 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   // refetch sent after its request failed): the error and its failures are kept beside the pages,
   // as TanStack keeps a failed refetch's (invariant 7). A later success clears them.
   const { status, error, fetchFailureCount, fetchFailureReason } = state;
-  if (failed && status == "error") query.setState({ status, error, fetchFailureCount, fetchFailureReason });
+  if (failed && status === "error") query.setState({ status, error, fetchFailureCount, fetchFailureReason });
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
