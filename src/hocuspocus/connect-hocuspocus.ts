@@ -131,11 +131,6 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   };
   websocket.on("disconnect", onDisconnect);
   websocket.on("connect", () => (loop = undefined));
-  // The provider reconnects a lost connection from a timer it never clears, whose connect() wants
-  // a connection again: after a destroy() within its delay, a socket was made and kept open for
-  // good, reconnecting on its own, seen by nobody. The timer still runs out; it then does nothing.
-  const connect = websocket.connect.bind(websocket);
-  websocket.connect = () => (destroyed ? Promise.resolve() : connect());
 
   const provider = new HocuspocusProvider({
     websocketProvider: websocket,
@@ -181,6 +176,14 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // ours below): its socket came back when the back-off or the slow close ended, against its wish.
   const disconnect = websocket.disconnect.bind(websocket);
   websocket.disconnect = () => (dropRetry(), disconnect());
+  // So does a connect() that starts a socket (the app's): the back-off's end replaced that socket
+  // while it opened, or, open, reconnected at once at its close. On a socket still closing the
+  // provider's connect() does nothing: the pending reconnect is then the one that comes back.
+  // The provider reconnects a lost connection from a timer it never clears, whose connect() wants
+  // a connection again: after a destroy() within its delay, a socket was made and kept open for
+  // good, reconnecting on its own, seen by nobody. The timer still runs out; it then does nothing.
+  const connect = websocket.connect.bind(websocket);
+  websocket.connect = () => (destroyed ? Promise.resolve() : (websocket.status !== WebSocketStatus.Connected && dropRetry(), connect()));
   function retryLater(): void {
     dropRetry();
     disconnect();
