@@ -15,7 +15,7 @@ import {
 } from "../sync/connection.ts";
 import { heldRemovals } from "../sync/held-removals.ts";
 import { resyncWhenOnline } from "../sync/back-online.ts";
-import { syncClock } from "../sync/sync-clock.ts";
+import { passingClose, syncClock } from "../sync/sync-clock.ts";
 import { HocuspocusAuthError, UNAVAILABLE_REASON } from "./errors.ts";
 import { checkedOptions, type HocuspocusOptions } from "./options.ts";
 import { guarded, relaysRemoval } from "./socket.ts";
@@ -106,12 +106,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // Registered before the provider attaches: the socket's own close handler emits "disconnect"
   // before the provider's handler runs, which removes every remote presence as if they had left.
   // It fires on every closed socket, failed attempts included. As connectPeers': a socket the
-  // server accepted that dropped mid-sync (a flaky link, not a server down) leaves the claims
-  // waiting for the next attempt, within the stores' bound; a claim made before it sent a request
-  // another device had in flight. Only for a link that dropped (no close frame: 1006) or a socket
-  // we close (`ours`; 4408, the silence check's or a back-online replacement's): one the server
-  // closed on purpose (1008, a token refused once connected) or the app did (disconnect()) has no
-  // next attempt that syncs, and its claims waited out the whole bound.
+  // server accepted that closed mid-sync in passing (passingClose: a flaky link, a server
+  // restarting) leaves the claims waiting for the next attempt, within the stores' bound, as does
+  // a socket we close (`ours`; 4408, the silence check's or a back-online replacement's). One the
+  // server closed on purpose (1008, a token refused once connected) or the app did (disconnect())
+  // has no next attempt that syncs, and its claims waited out the whole bound.
   const held = heldRemovals();
   let ours = false;
   const onDisconnect = ({ event }: { event?: { code?: number } } = {}): void => {
@@ -119,7 +118,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
     websocket.cancelWebsocketRetry ??= loop;
     fence?.lost();
     check.lost();
-    const cut = clock.closed(ours || event?.code === 1006 || event?.code === 4408);
+    const cut = clock.closed(ours || event?.code === 4408 || passingClose(event?.code));
     ours = false;
     if (!cut && (!websocket.shouldConnect || ++closedSockets >= urls.length)) clock.giveUp();
     held.drop();

@@ -13,7 +13,7 @@ import {
 } from "./connection.ts";
 import { peersProblem } from "./peers-options.ts";
 import { resyncWhenOnline } from "./back-online.ts";
-import { syncClock } from "./sync-clock.ts";
+import { passingClose, syncClock } from "./sync-clock.ts";
 import { warnUnknownOptions } from "../core/options.ts";
 import { probeTrips } from "./trip-probe.ts";
 
@@ -102,15 +102,13 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
 
   // Every closed socket, failed attempts included. y-websocket drops every remote presence when
   // *our* socket closes, as if those peers had left; the first claims stop waiting for a sync. But
-  // for a socket the server accepted that dropped mid-sync (a flaky link, not a server down): the
-  // next attempt, after the provider's back-off, likely syncs, and a claim made before it sent a
-  // request another device had in flight. The claims wait on, within the stores' bound. Only for a
-  // link that dropped (no close frame: 1006), or a socket we replace: one the server closed on
-  // purpose (a token refused once connected) or the app did (disconnect()) has no next attempt
-  // that syncs, and its claims waited out the whole bound.
+  // not for a socket the server accepted that closed mid-sync in passing (passingClose: a flaky
+  // link, a server restarting), nor one we replace: the next attempt, after the provider's
+  // back-off, likely syncs. One the server closed on purpose (a token refused once connected) or
+  // the app did (disconnect(): no event) has no next attempt that syncs.
   let replacing = false;
   const onConnectionClose = (event: { code?: number } | null): void => {
-    const cut = clock.closed(replacing || event?.code === 1006);
+    const cut = clock.closed(replacing || passingClose(event?.code));
     dropRemotePresence(awareness);
     if (!cut) clock.giveUp();
   };

@@ -28,6 +28,16 @@ export type SyncClock = {
   info: ClockInfo;
 };
 
+/**
+ * Whether a socket the server or the link closed before its initial sync is a passing failure, whose
+ * next attempt likely syncs: the first claims wait for it (within the stores' bound), else a claim
+ * made before it sent a request another device had in flight. A link that dropped (no close frame:
+ * 1006) and a server going away or restarting (1001, 1011 server error, 1012 service restart). Any
+ * other close says none will sync soon (a refusal: 1008, 4401, 4403; a normal close) and, as the
+ * app's own disconnect(), ends the wait at once.
+ */
+export const passingClose = (code: number | undefined): boolean => code === 1006 || code === 1001 || code === 1011 || code === 1012;
+
 export function syncClock(whenSynced: Promise<void>): SyncClock {
   let syncedSince: number | undefined;
   // Never connected counts from now.

@@ -18,8 +18,11 @@ export type FrameRelay = {
   toServer: (frame: Uint8Array, n: number) => boolean;
   /** Sends `bytes` to every open device socket, as if the server had written them. */
   inject(bytes: Uint8Array): void;
-  /** Closes every device socket now (and its upstream), as a server or a NAT dropping them. */
-  cut(): void;
+  /**
+   * Closes every device socket now (and its upstream), as a server or a NAT dropping them: with no
+   * close frame (1006 at the device), or with `code`'s (a proxy or server saying why: 1012, restart).
+   */
+  cut(code?: number): void;
   /** Refuses every upgrade with this HTTP status from now on (undefined: relay again). */
   refuse: number | undefined;
   close(): Promise<void>;
@@ -38,9 +41,10 @@ export async function frameRelay(target: string): Promise<FrameRelay> {
     toClient: () => true,
     toServer: () => true,
     inject: (bytes) => pairs.forEach(({ client }) => client.send(bytes)),
-    cut: () =>
+    cut: (code) =>
       pairs.forEach(({ client, upstream }) => {
-        client.terminate();
+        if (code === undefined) client.terminate();
+        else client.close(code);
         upstream.terminate();
       }),
     refuse: undefined,
