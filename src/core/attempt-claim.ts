@@ -103,10 +103,14 @@ export abstract class AttemptClaim {
     const browserId = deps.browserId();
     if (browserId) record.browserId = browserId;
     if (deps.settle.eager) record.eager = true;
-    if (takeoverOf !== undefined) record.takeover = true;
     // A takeover carries on the request it replaces: the same Idempotency-Key (invariant 12).
     const replaced = takeoverOf === undefined ? deps.joined : deps.records.claims.get(job.key);
     record.ik = (replaced?.rev === rev && replaced.ik) || randomId();
+    if (takeoverOf !== undefined) {
+      record.takeover = true;
+      // Named, so that a replica that never saw it still counts its claimant's beats (liveness.ts).
+      if (replaced?.rev === rev) record.replaced = replaced.nonce;
+    }
     this.record = record;
     // The fence goes out right before the transaction that carries the claim, on the same
     // connection (see Settle.fence); whatever reaches this doc until its answer came first.

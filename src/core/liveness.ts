@@ -44,8 +44,11 @@ export const monotonicNow = (): number =>
 export class Liveness {
   constructor(private readonly mono: () => number = monotonicNow) {}
 
-  /** Per key, the claim seen (`at` its first sighting) and, after a takeover of its revision, the one it replaced. */
-  private readonly claimSeen = new Map<string, { claim: ClaimRecord; mono: number; prev?: ClaimRecord | undefined }>();
+  /**
+   * Per key, the claim seen (`mono` its first sighting) and, for a takeover of its revision, the
+   * nonce of the claim it replaced: the one it names, or else the one seen before it.
+   */
+  private readonly claimSeen = new Map<string, { claim: ClaimRecord; mono: number; prev: string | undefined }>();
   private readonly beatSeen = new Map<string, BeatSeen>();
   /** Replicas whose presence (awareness) was removed: their claims are stale at once. */
   private readonly gone = new Set<string>();
@@ -60,7 +63,8 @@ export class Liveness {
     }
     const seen = this.claimSeen.get(key);
     if (seen?.claim.nonce === claim.nonce) return false;
-    this.claimSeen.set(key, { claim, mono: this.mono(), prev: seen?.claim.rev === claim.rev ? seen.claim : undefined });
+    const prev = claim.replaced ?? (seen?.claim.rev === claim.rev ? seen.claim.nonce : undefined);
+    this.claimSeen.set(key, { claim, mono: this.mono(), prev });
     return true;
   }
 
@@ -128,17 +132,21 @@ export class Liveness {
     // A claimant whose claim of this revision was taken over by a replica its heartbeats did not
     // reach still runs it while its beats name that claim: the work lives (invariant 3), and a
     // replica that hears it but not the taker must not take over a second time.
-    return now - (this.mono() - Math.max(mono, this.beatFor(claim, true), this.beatFor(prev)));
+    let sign = Math.max(mono, this.beatFor(claim));
+    // Whoever beats for the replaced nonce: a replica that loaded the doc after the takeover
+    // cannot tell its claimant (a forger could as well beat for its own claim).
+    if (prev) for (const beat of this.beatSeen.values()) if (beat.nonces?.has(prev)) sign = Math.max(sign, beat.mono);
+    return now - (this.mono() - sign);
   }
 
   /**
    * When `claim`'s claimant last beat for it: a heartbeat vouches only for the claims it names, so
-   * a forged claim under a live replica's id is not kept alive by its beats for its own work (`all`:
-   * beats of older versions, naming none, vouch for all of their writer's claims).
+   * a forged claim under a live replica's id is not kept alive by its beats for its own work
+   * (beats of older versions, naming none, vouch for all of their writer's claims).
    */
-  private beatFor(claim: ClaimRecord | undefined, all?: boolean): number {
-    const beat = claim && this.beatSeen.get(claim.replicaId);
-    return beat && (beat.nonces?.has(claim!.nonce) ?? all) ? beat.mono : -Infinity;
+  private beatFor(claim: ClaimRecord): number {
+    const beat = this.beatSeen.get(claim.replicaId);
+    return beat && (beat.nonces?.has(claim.nonce) ?? true) ? beat.mono : -Infinity;
   }
 
   /**

@@ -23,16 +23,14 @@ export type ClaimRecord = {
    */
   eager?: true;
   /**
-   * Random per revision's first claim, copied by a takeover of that revision: the request's
-   * Idempotency-Key is `key.rev.ik`, the same for a takeover's duplicate (invariant 12), never
-   * the same for a later call whose revision number repeats one the doc no longer remembers (a
-   * record swept by retention, a doc that never saw the first).
+   * Random per revision's first claim, copied by a takeover of that revision: the request's Idempotency-Key is `key.rev.ik`,
+   * the same for a takeover's duplicate (invariant 12), never the same for a later call whose revision number repeats one
+   * the doc no longer remembers (a record swept by retention, a doc that never saw the first).
    */
   ik?: string;
   /**
-   * The claimant's clock when it wrote the claim (absent in claims of older versions): its request
-   * is sent no earlier, so a replica that joined it can tell older data at a higher revision
-   * (freshness.ts, outran) as the claimant does.
+   * The claimant's clock when it wrote the claim (absent in claims of older versions): its request is sent no earlier, so
+   * a replica that joined it can tell older data at a higher revision (freshness.ts, outran) as the claimant does.
    */
   at?: number;
   /**
@@ -40,6 +38,8 @@ export type ClaimRecord = {
    * come home at this revision, first home counts (invariant 6), however old its request.
    */
   takeover?: true;
+  /** A takeover's: the nonce of the claim it replaced, whose claimant may still run it; its beats for it count (liveness.ts). */
+  replaced?: string;
   /**
    * How many attempts of this claim failed and were retried (`n`; absent: none, or an older
    * version), rewritten once per failure, with the last failure as its error record would say it
@@ -84,9 +84,8 @@ export type BeatRecord = {
 };
 
 /**
- * Revisions stay far below 2^53 so that "the next revision" is always exact and always valid: a
- * peer's record beyond this is malformed (ignored), never a revision anyone builds on. At one
- * refetch per millisecond a key would need 24 days to reach it.
+ * Revisions stay far below 2^53 so that "the next revision" is always exact and always valid: a peer's record beyond
+ * this is malformed (ignored), never a revision anyone builds on. At one refetch per millisecond a key would need 24 days.
  */
 export const MAX_REV = 2 ** 31;
 /** How deep a JSON payload may nest; every replica reads with the same bound. */
@@ -149,8 +148,10 @@ export function validateClaim(value: unknown): ClaimRecord | string {
   if (ik !== undefined) claim.ik = ik;
   if (at !== undefined) claim.at = at as number;
   if (takeover) claim.takeover = true;
-  // A malformed count is read as none, never as a malformed claim: that would hide a live
-  // claimant (a takeover, or "done, nothing here") for a field that only informs.
+  // A malformed count or `replaced` is read as none, never as a malformed claim: that would hide
+  // a live claimant (a takeover, or "done, nothing here") for a field that only informs.
+  const replaced = own(value, "replaced");
+  if (isId(replaced)) claim.replaced = replaced;
   // Copied field by field and frozen, as the claim: the doc's own object is never handed out.
   const failed = own(value, "failed");
   if (isPlainObject(failed)) {

@@ -183,10 +183,13 @@ const pair = (a: number, b: number): string => (a < b ? `${a}|${b}` : `${b}|${a}
 
 /** A store per tag, each on a doc of its own (clientID = its index + 1) joined to `relay`, fetching from `host` as its tag. */
 export function relayedStores(relay: Relay, host: Host, tags: string[], leaseMs: number): SharedFetchStoreWithExtras[] {
-  return tags.map((tag, i) => {
-    const doc = new Y.Doc();
-    doc.clientID = i + 1;
-    relay.add(i, doc);
-    return createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs, settleMs: 20, locks: null });
-  });
+  return tags.map((tag, i) => relayedStore(relay, host, tag, i, leaseMs));
+}
+
+/** One store as replica `id` of `relay` (clientID = id + 1), e.g. a replica that loads the doc later. */
+export function relayedStore(relay: Relay, host: Host, tag: string, id: number, leaseMs: number): SharedFetchStoreWithExtras {
+  const doc = new Y.Doc();
+  doc.clientID = id + 1;
+  relay.add(id, doc);
+  return createSharedFetchStore({ doc, replicaId: tag, fetch: host.fetchAs(tag), leaseMs, settleMs: 20, locks: null });
 }
