@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore } from "../src/index.ts";
 import { registerConnector } from "../src/core/connectors.ts";
+import { isFresh } from "../src/core/freshness.ts";
 
 const req = { url: "https://api.example.test/return" };
 
@@ -89,6 +90,14 @@ describe("a return visit judges a persisted result by the ask's freshness demand
     await expect(asked).resolves.toMatchObject({ status: "success", data: { visit: 1 } });
     expect(again.calls).toHaveLength(0);
     again.store.destroy();
+  });
+
+  // TanStack's isStaleByTime: stale once `updatedAt + staleTime <= now`. A ready store reads a result
+  // exactly the demand old as stale (isFresh); the ask judged as of its time while starting must too.
+  it("exactly as old as the demand: stale, as a ready store reads it, revalidated with one request", async () => {
+    const { again, load } = await visits(1000); // staleTime 1 s
+    expect(isFresh(1_000_000, 1_001_000, 1000)).toBe(false);
+    await revalidatedOnce(again, load, () => again.store.ensure(req, { maxAgeMs: 1000 }));
   });
 
   it("a refetch asked while starting: the persisted result is not the newer revision it asked for", async () => {

@@ -136,7 +136,8 @@ export function meetsDemand(
 
 /**
  * Whether the latest outcome met a demand for one at most `maxAgeMs` old made at `askedAt`: it was
- * written no earlier than that window before the ask (so one written since the ask always does).
+ * written less than `maxAgeMs` before the ask (exactly that old is stale, as isFresh and TanStack's
+ * isStaleByTime read it; with 0, only one written after the ask's ms).
  * For a demand made before the replica could see what was recorded (its store still starting, or
  * an ask heard late). Its `at` as trusted: one from a device whose clock runs ahead, here before
  * the ask, is no answer to it. `joins` (not a skipInFlight refetch's): its request, in flight at
@@ -154,7 +155,7 @@ export function metWhenAsked(
   const latest = latestOutcome(result, error);
   const at = latest && trust(latest);
   return (
-    (at !== undefined && at >= askedAt - maxAgeMs && (joins || at === latest!.at)) ||
+    (at !== undefined && at > askedAt - maxAgeMs && (joins || at === latest!.at)) ||
     (joins && joinedWhenAsked(result, error, askedAt, trust))
   );
 }
