@@ -2,12 +2,13 @@ import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import { markDelivered, onAction, setByApp, shownSince } from "./push.ts";
+import { delivered, pagesDelivered } from "./infinite-delivery.ts";
+import { setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-type Pages = { pages: unknown[]; pageParams: unknown[] };
+export type Pages = { pages: unknown[]; pageParams: unknown[] };
 export type PageRequest = (pageParam: never) => string | SharedRequest;
 type NextParam = (last: never, pages: never[], lastParam: never, pageParams: never[]) => unknown;
 type Page = { req: SharedRequest; key: string; data?: unknown; error?: unknown; rev?: number; at: number; ahead?: true | undefined };
@@ -81,20 +82,6 @@ export function recordedChain(store: SharedFetchStore, request: PageRequest, id:
   return chain.data.pages.length ? chain : undefined;
 }
 
-/**
- * An infinite query's pages as delivered by the store: each page's request key and the revision of
- * the result it shows. Forgotten when the app set the data itself (setQueryData: the store's
- * delivery mark goes), whose pages are then compared by time, as hydrated data is.
- */
-const delivered = new WeakMap<object, Map<string, number>>();
-
-export function pagesDelivered(query: AnyQuery): Map<string, number> {
-  let revs = delivered.get(query);
-  if (!revs || shownSince(query) !== undefined) delivered.set(query, (revs = new Map()));
-  markDelivered(query, { rev: 0 }, undefined);
-  return revs;
-}
-
 /** The recorded pages after a first page, to show with it: their data, params, revisions and oldest writer's date. */
 export type Tail = Pages & { revs: Map<string, number>; at: number };
 
@@ -137,39 +124,6 @@ export async function chainAfter(
     tail.at = Math.min(tail.at, page.at);
   }
   return tail.pages.length ? tail : undefined;
-}
-
-/**
- * The pages one fetch (its signal) delivers, counted as shown once TanStack sets that fetch's data:
- * cancelled (the query reverted) or failed, the query shows the pages it showed before, and a
- * newer chain recorded since, the one it was asking for included, is pushed to it as to any tab.
- * Its first page fetched from nothing, the recorded `tail` after it is set with it, dated by its
- * oldest page, as a mount that found the chain recorded shows it.
- */
-export function delivering(query: AnyQuery, signal: AbortSignal): { revs: Map<string, number>; tail?: Tail | undefined } {
-  const out: { revs: Map<string, number>; tail?: Tail | undefined } = { revs: new Map() };
-  onAction.set(query, ({ type, manual }) => {
-    if (type != "error" && (type != "success" || manual)) return;
-    onAction.delete(query);
-    const mine = type == "success" && !signal.aborted && pagesDelivered(query);
-    if (!mine) return;
-    out.revs.forEach((rev, key) => mine.set(key, rev));
-    const { tail } = out;
-    const set = query.state.data;
-    // A microtask later: not inside TanStack's dispatch of the fetch's own data. Only over that
-    // data: the app may set its own in between (a QueryCache onSuccess), after another page.
-    if (tail)
-      queueMicrotask(() => {
-        const { data, dataUpdatedAt } = query.state as { data?: Pages; dataUpdatedAt: number };
-        if (data !== set || data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
-        // Marked as the store's delivery again (see pagesDelivered): set after the fetch's own.
-        const revs = pagesDelivered(query);
-        tail.revs.forEach((rev, key) => revs.set(key, rev));
-        const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
-        query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });
-      });
-  });
-  return out;
 }
 
 /** The revision each page the query shows was delivered at, the restored chain's included. */

@@ -29,17 +29,8 @@ import {
   type FetchRecord,
 } from "./demand.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
-import {
-  askedPages,
-  askPage,
-  chainAfter,
-  delivering,
-  pushPages,
-  recordedChain,
-  watchPages,
-  type AskedPage,
-  type Tail,
-} from "./infinite-push.ts";
+import { delivering } from "./infinite-delivery.ts";
+import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, type AskedPage, type Tail } from "./infinite-push.ts";
 import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
