@@ -1,4 +1,6 @@
 import type { Query } from "@tanstack/react-query";
+import type { SharedRequest } from "../core/types.ts";
+import { noteFetchEnd } from "./feed-failure.ts";
 import type { Pages, Tail } from "./infinite-push.ts";
 import { markDelivered, onAction, shownSince } from "./push.ts";
 
@@ -18,6 +20,9 @@ export function pagesDelivered(query: AnyQuery): Map<string, number> {
   return revs;
 }
 
+/** What one fetch delivers: its pages' revisions, the recorded tail, the page it asks for last. */
+export type Delivery = { revs: Map<string, number>; tail?: Tail | undefined; asked?: SharedRequest | undefined };
+
 /**
  * The pages one fetch (its signal) delivers, counted as shown once TanStack sets that fetch's data:
  * cancelled (the query reverted) or failed, the query shows the pages it showed before, and a
@@ -25,11 +30,12 @@ export function pagesDelivered(query: AnyQuery): Map<string, number> {
  * Its first page fetched from nothing, the recorded `tail` after it is set with it, dated by its
  * oldest page, as a mount that found the chain recorded shows it.
  */
-export function delivering(query: AnyQuery, signal: AbortSignal): { revs: Map<string, number>; tail?: Tail | undefined } {
-  const out: { revs: Map<string, number>; tail?: Tail | undefined } = { revs: new Map() };
+export function delivering(query: AnyQuery, signal: AbortSignal): Delivery {
+  const out: Delivery = { revs: new Map() };
   onAction.set(query, ({ type, manual }) => {
     if (type != "error" && (type != "success" || manual)) return;
     onAction.delete(query);
+    noteFetchEnd(query, type == "error", out.asked);
     const mine = type == "success" && !signal.aborted && pagesDelivered(query);
     if (!mine) return;
     out.revs.forEach((rev, key) => mine.set(key, rev));

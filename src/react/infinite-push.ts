@@ -2,6 +2,7 @@ import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import { keepFailure } from "./feed-failure.ts";
 import { delivered, pagesDelivered } from "./infinite-delivery.ts";
 import { setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
@@ -144,7 +145,7 @@ function revsOf(query: AnyQuery): Map<string, number> {
  * page before it), i.e. what a refetch here would show.
  * Else the pages stay until the query fetches: never a mix of two refreshes, never an error over
  * data (only recorded results are put). Set as setQueryData sets it (structural sharing kept),
- * dated by the oldest page's writer; the feed's own error stays beside pages older than it.
+ * dated by the oldest page's writer; the feed's own error stays beside them (keepFailure).
  */
 export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
   const { state } = query;
@@ -185,11 +186,9 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   for (const [key, rev] of newer) mine.set(key, rev);
   // Not `manual`: that is the app's own set, which makes the data come from outside the store.
   query.setData({ pages, pageParams: shown.pageParams }, { updatedAt: at, manual: false });
-  // A page older than the error the feed shows, which is still that page's latest outcome (a
-  // refetch sent after its request failed): the error and its failures are kept beside the pages,
-  // as TanStack keeps a failed refetch's (invariant 7). A later success clears them.
-  const { status, error, fetchFailureCount, fetchFailureReason } = state;
-  if (failed && status === "error") query.setState({ status, error, fetchFailureCount, fetchFailureReason });
+  // A pushed page whose latest outcome is still the error the feed shows (a refetch sent after its
+  // request failed) keeps it, as TanStack keeps a failed refetch's error beside the pages (invariant 7).
+  keepFailure(store, query, state, failed);
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });

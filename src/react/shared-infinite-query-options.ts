@@ -29,8 +29,8 @@ import {
   type FetchRecord,
 } from "./demand.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
-import { delivering } from "./infinite-delivery.ts";
-import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, type AskedPage, type Tail } from "./infinite-push.ts";
+import { delivering, type Delivery } from "./infinite-delivery.ts";
+import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, type AskedPage } from "./infinite-push.ts";
 import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
@@ -128,10 +128,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
   }
   const id = JSON.stringify(key);
   // One demand per fetch of the query (every page of a refetch is asked alike): its signal names it.
-  const demands = new WeakMap<
-    AbortSignal,
-    { demand: Demand; fetch: FetchRecord; out?: { revs: Map<string, number>; tail?: Tail | undefined } | undefined }
-  >();
+  const demands = new WeakMap<AbortSignal, { demand: Demand; fetch: FetchRecord; out?: Delivery | undefined }>();
   const demandFor = (ctx: QueryFunctionContext, query: AnyQuery | undefined) => {
     const known = demands.get(ctx.signal);
     if (known) return known;
@@ -179,6 +176,8 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
       throw inputErrorOf(param, error);
     }
     asking.set(ctx.signal, req);
+    // The page a failure of this fetch is for (feed-failure.ts).
+    if (out) out.asked = req;
     const extras = store as Partial<SharedFetchStoreExtras>;
     const key = extras.keyOf?.call(store, req);
     // Watched while asked: the claim it waits on shows its failures in the query (claim-failures.ts),

@@ -1,0 +1,26 @@
+import type { Query, QueryState } from "@tanstack/react-query";
+import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+
+type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
+
+/** Per feed: the page whose failed fetch its error is for (a fetchNextPage's page, a refetch's page that failed). */
+const failedPages = new WeakMap<object, SharedRequest>();
+
+/** A feed's fetch ended: failed on `asked` (its last ask; none: it failed before asking), or succeeded. */
+export function noteFetchEnd(query: AnyQuery, failed: boolean, asked: SharedRequest | undefined): void {
+  if (failed && asked) failedPages.set(query, asked);
+  else failedPages.delete(query);
+}
+
+/**
+ * After another replica's newer pages were set: the feed's error (`was`, its state before) is kept
+ * beside them while the page it failed on still has an error as its latest outcome (`pushedError`:
+ * a pushed page's), as the store's snapshot of that page says. A push answers none of its own
+ * fetches, so it clears no failure of theirs; a later success does.
+ */
+export function keepFailure(store: SharedFetchStore, query: AnyQuery, was: QueryState<unknown, Error>, pushedError: unknown): void {
+  const { status, error, fetchFailureCount, fetchFailureReason } = was;
+  if (status !== "error") return;
+  const page = failedPages.get(query);
+  if (pushedError || (page && store.snapshot(page).error)) query.setState({ status, error, fetchFailureCount, fetchFailureReason });
+}
