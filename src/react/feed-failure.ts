@@ -1,5 +1,6 @@
 import type { Query, QueryState } from "@tanstack/react-query";
-import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
+import { errorOf } from "./shared-error.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
 
@@ -10,6 +11,26 @@ const failedPages = new WeakMap<object, SharedRequest>();
 export function noteFetchEnd(query: AnyQuery, failed: boolean, asked: SharedRequest | undefined): void {
   if (failed && asked) failedPages.set(query, asked);
   else failedPages.delete(query);
+}
+
+/**
+ * A recorded page whose latest outcome is an error, met by a restored chain: the feed shows its
+ * error beside the pages before it, as TanStack shows a fetchNextPage that failed (a background
+ * error: the pages kept and invalidated, one failure counted).
+ */
+export function showFailed(query: AnyQuery, req: SharedRequest, snapshotError: SnapshotError): void {
+  failedPages.set(query, req);
+  const error = errorOf(snapshotError);
+  const { errorUpdateCount, fetchFailureCount } = query.state;
+  query.setState({
+    status: "error",
+    error,
+    errorUpdateCount: errorUpdateCount + 1,
+    errorUpdatedAt: Date.now(),
+    fetchFailureCount: fetchFailureCount + 1,
+    fetchFailureReason: error,
+    isInvalidated: true,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Query } from "@tanstack/react-query";
 import type { SharedRequest } from "../core/types.ts";
-import { noteFetchEnd } from "./feed-failure.ts";
+import { noteFetchEnd, showFailed } from "./feed-failure.ts";
 import type { Pages, Tail } from "./infinite-push.ts";
 import { markDelivered, onAction, shownSince } from "./push.ts";
 
@@ -28,7 +28,8 @@ export type Delivery = { revs: Map<string, number>; tail?: Tail | undefined; ask
  * cancelled (the query reverted) or failed, the query shows the pages it showed before, and a
  * newer chain recorded since, the one it was asking for included, is pushed to it as to any tab.
  * Its first page fetched from nothing, the recorded `tail` after it is set with it, dated by its
- * oldest page, as a mount that found the chain recorded shows it.
+ * oldest page, as a mount that found the chain recorded shows it, and the error of the page that
+ * ended it, if one did.
  */
 export function delivering(query: AnyQuery, signal: AbortSignal): Delivery {
   const out: Delivery = { revs: new Map() };
@@ -47,11 +48,14 @@ export function delivering(query: AnyQuery, signal: AbortSignal): Delivery {
       queueMicrotask(() => {
         const { data, dataUpdatedAt } = query.state as { data?: Pages; dataUpdatedAt: number };
         if (data !== set || data?.pageParams?.length !== 1 || query.state.fetchStatus != "idle") return;
-        // Marked as the store's delivery again (see pagesDelivered): set after the fetch's own.
-        const revs = pagesDelivered(query);
-        tail.revs.forEach((rev, key) => revs.set(key, rev));
-        const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
-        query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });
+        if (tail.pages.length) {
+          // Marked as the store's delivery again (see pagesDelivered): set after the fetch's own.
+          const revs = pagesDelivered(query);
+          tail.revs.forEach((rev, key) => revs.set(key, rev));
+          const chain = { pages: [...data.pages, ...tail.pages], pageParams: [...data.pageParams, ...tail.pageParams] };
+          query.setData(chain, { updatedAt: Math.min(dataUpdatedAt, tail.at), manual: false });
+        }
+        if (tail.failed) showFailed(query, tail.failed.req, tail.failed.error);
       });
   });
   return out;

@@ -1,7 +1,7 @@
 import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
-import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
+import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
 import { keepFailure } from "./feed-failure.ts";
 import { delivered, pagesDelivered } from "./infinite-delivery.ts";
 import { setByApp, shownSince } from "./push.ts";
@@ -83,12 +83,18 @@ export function recordedChain(store: SharedFetchStore, request: PageRequest, id:
   return chain.data.pages.length ? chain : undefined;
 }
 
-/** The recorded pages after a first page, to show with it: their data, params, revisions and oldest writer's date. */
-export type Tail = Pages & { revs: Map<string, number>; at: number };
+/**
+ * The recorded pages after a first page, to show with it: their data, params, revisions and oldest
+ * writer's date; `failed`: the page after them whose latest outcome is an error.
+ */
+export type Tail = Pages & { revs: Map<string, number>; at: number; failed?: { req: SharedRequest; error: SnapshotError } };
 
 /**
  * The chain recorded after the first page a fetch from nothing got (`data`), each page within
  * `maxAgeMs`, `maxPages` in all at most: what a mount with the chain recorded shows (recordedChain).
+ * It ends before a page whose latest outcome is an error, whatever its age (the store's snapshot
+ * says "error"), which the feed shows as a failed fetchNextPage: neither that page's older data
+ * nor pages past it, which a chain broken by that failure does not reach.
  * A SharedWorker tab learns each page from the worker first (`heard`: no request); the tab's
  * first render could not show them, having no doc of its own.
  */
@@ -115,6 +121,11 @@ export async function chainAfter(
       break; // the fetch was cancelled: TanStack drops what it delivers
     }
     const page = pageOf(store, request, param)!;
+    const { error } = store.snapshot(req);
+    if (error) {
+      tail.failed = { req, error };
+      break;
+    }
     if (page.data === undefined || keys.has(page.key) || !isFresh(page.at, Date.now(), maxAgeMs)) break;
     keys.add(page.key);
     for (const pages of [all, tail]) {
@@ -124,7 +135,7 @@ export async function chainAfter(
     tail.revs.set(page.key, page.rev!);
     tail.at = Math.min(tail.at, page.at);
   }
-  return tail.pages.length ? tail : undefined;
+  return tail.pages.length || tail.failed ? tail : undefined;
 }
 
 /** The revision each page the query shows was delivered at, the restored chain's included. */
