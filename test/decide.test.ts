@@ -193,6 +193,16 @@ const table: [string, KeyView, Action][] = [
     { type: "reassert" },
   ],
   [
+    "invariant 8: running, and ours stands only while Yjs holds back the takeover that deleted it (a replica that hears us reads no claim): write ours again",
+    view({ waiters: [1], claim: { ...mineClaim(1), held: true }, attempt: attempt(1, "running") }),
+    { type: "reassert" },
+  ],
+  [
+    "running beside a rival's claim that Yjs holds back its rewrite of: not ours to write again",
+    view({ waiters: [1], claim: { ...foreign(1, false), held: true }, attempt: attempt(1, "running") }),
+    { type: "none" },
+  ],
+  [
     "a crashed replica running with no claim left (its writes never land): nothing to write again",
     view({ waiters: [1], attempt: attempt(1, "running"), crashed: true }),
     { type: "none" },
@@ -230,6 +240,7 @@ describe("decide: the decision table", () => {
 /**
  * Every part of the view, the ones later features added included: the server's order of our claim
  * (`order`, `ahead`, `reasserted`), a result recorded above our revision (`over`), an eager rival,
+ * a claim that stands only while Yjs holds back its rewrite (`held`),
  * another replica waiting on our attempt (`awaited`), and an error on top of an older result.
  */
 const arbView: fc.Arbitrary<KeyView> = fc
@@ -250,6 +261,7 @@ const arbView: fc.Arbitrary<KeyView> = fc
         stale: fc.boolean(),
         staleAt: fc.integer({ min: 1, max: 10_000 }),
         eager: fc.option(fc.constant(true as const), { nil: undefined }),
+        held: fc.option(fc.constant(true as const), { nil: undefined }),
       }),
       { nil: undefined },
     ),

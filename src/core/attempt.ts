@@ -26,14 +26,14 @@ export class Attempt extends AttemptClaim {
   /**
    * First at the server, yet another claim of our revision stands in the doc (a rival's, written
    * before it learnt it came second), or no claim stands while our request runs (a rival's
-   * released, e.g. a takeover made across a partition): ours, again, marked as dispatched, so that
-   * it outranks theirs and nobody sees the key idle. Once: two claims dispatched by mistake stop there.
+   * released, e.g. a takeover made across a partition), or ours stands only while Yjs holds back
+   * the takeover that deleted it: ours, again, marked as dispatched, so that it outranks theirs and
+   * nobody sees the key idle. Once: two claims dispatched by mistake stop there.
    */
   reassert(): void {
     const { record, deps, job } = this;
     if (this.reasserted || !record) return;
     this.reasserted = true;
-    if (deps.records.claims.get(job.key)?.nonce === this.nonce) return;
     this.record = { ...record, eager: true };
     deps.write(() => deps.records.claims.set(job.key, this.record!));
   }

@@ -36,6 +36,8 @@ export type KeyView = {
     staleAt: number;
     /** Dispatched without a window (ClaimRecord.eager): it outranks a claim of its revision still settling. */
     eager?: boolean;
+    /** It stands here only while Yjs holds back a peer's rewrite that deleted it (Lanes.held). */
+    held?: boolean;
   };
   /** This replica's own attempt, if one is under way. */
   attempt?: {
@@ -112,8 +114,11 @@ export function decide(view: KeyView): Action {
     const rival = claim && claim.nonce !== attempt.nonce && !claim.mine ? claim : undefined;
     // Running with no claim standing (a rival's released it: a takeover made across a partition,
     // let go as it recorded an error ours replaces), our request is unseen work (invariants 4, 8).
+    // So it is when ours stands only while Yjs holds back the takeover that deleted it: a replica
+    // that hears us through this one is passed the delete alone, and reads no claim.
     if (attempt.phase === "running" && !attempt.reasserted) {
-      if ((!claim && !view.crashed) || (attempt.order === "first" && (!claim || (rival && rival.rev <= attempt.rev && !rival.eager))))
+      const unseen = !claim || (claim.held && claim.nonce === attempt.nonce);
+      if ((unseen && !view.crashed) || (attempt.order === "first" && (!claim || (rival && rival.rev <= attempt.rev && !rival.eager))))
         return { type: "reassert" };
     }
     // Our own work is never judged by the clock (invariant 2); it is only re-read after settling.

@@ -135,6 +135,7 @@ export class KeyReader {
       if (rev === view.resultRev && this.over(st, true)) view.resultRev--;
       view.claim = { replicaId: claim.replicaId, nonce: claim.nonce, rev, mine, stale: verdict.stale, staleAt: verdict.staleAt };
       if (claim.eager) view.claim.eager = true;
+      if (this.deps.records.claims.held(st.key)) view.claim.held = true;
     }
     const a = st.attempt;
     const phase = a?.phase;

@@ -52,7 +52,7 @@ export class LaneIndex {
   /** Lane elements that belong to no (table, key): malformed, or of a table this store lacks. */
   private readonly loose = new Map<string, Lane>();
   /** Entries deleted as an insert of their record came to wait, each until those ids arrive (see remove); `waited`: what waited before. */
-  private readonly kept = new Map<Entry, string[]>();
+  readonly kept = new Map<Entry, string[]>();
   private waited: Uint8Array | undefined;
 
   constructor(
@@ -202,7 +202,8 @@ export class LaneIndex {
     // taken over would be "no claim" (4, 8). What this replica deletes itself is gone at once; and
     // an entry that waited already holds nothing: its writer's earlier update may never come.
     const ids = held ? pendingIds(pendingUpdate(this.root.doc!), entry).filter((id) => !pendingIds(this.waited, entry).includes(id)) : [];
-    if (ids.length) return void this.kept.set(entry, ids);
+    // Still read, yet changed: its writer, running, writes it again for those that read it gone (decide).
+    if (ids.length) return void (this.kept.set(entry, ids), note(changed, entry.table, entry.key));
     this.entries.delete(id);
     this.leave(entry.lane, id);
     const inTable = this.slots.get(entry.table)!;

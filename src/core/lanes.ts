@@ -204,7 +204,7 @@ export class Lanes {
     return seq;
   }
 
-  private read(): LaneIndex {
+  read(): LaneIndex {
     if (this.dirty && !this.frozen) this.rebuild();
     return this.index;
   }

@@ -38,6 +38,13 @@ export class RecordMap<T> {
     return this.lanes.contenders(this.name, key) as T[];
   }
 
+  /** Its record stands here only while Yjs holds back a peer's rewrite that deleted it (LaneIndex.remove): other replicas may read none. */
+  held(key: string): boolean {
+    const index = this.lanes.read();
+    const winner = index.slot(this.name, key)?.winner;
+    return !!winner && index.kept.has(winner);
+  }
+
   keys(): string[] {
     return this.entries().map(([k]) => k);
   }
