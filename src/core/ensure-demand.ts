@@ -41,9 +41,8 @@ export function ensureDemand(
   // A refetch heard late (a SharedWorker's tab asked before its message came) is answered by an
   // outcome whose request was sent since the ask, or (not skipInFlight) was in flight then and
   // recorded since, as it would have joined that request had it been heard in time. Dates are in
-  // whole ms: one of the ask's own ms may be the result the app refetches past, so only later count
-  // (a demand of 0 ms).
-  if (minRev === 0 || (mode === "refetch" && late && metWhenAsked(result, error, askedAt, 0, e.opts.at, !skip)))
+  // whole ms: one of the ask's own ms may be the result the app refetches past, so only later count.
+  if (minRev === 0 || (mode === "refetch" && late && metWhenAsked(result, error, askedAt + 1, 0, e.opts.at, !skip)))
     return Promise.resolve(settled(e.reader.compute(st)));
   // Still starting, nothing seen yet: a result persisted long ago may load before the store is
   // ready, and must not pass for fresh (a return visit revalidates what is stale), nor for the
@@ -57,7 +56,7 @@ export function ensureDemand(
     minRev,
     signal,
     () => (e.opts.changed?.(), e.refresh(st)),
-    // A refetch, as one heard late: an outcome dated in the ask's own ms may be the one it refetches past (demand 0).
-    judge ? { askedAt, maxAgeMs: demand ?? 0, skip, joins: mode === "ensure" } : undefined,
+    // A refetch, as one heard late: an outcome dated in the ask's own ms may be the one it refetches past.
+    judge ? { askedAt: mode === "refetch" ? askedAt + 1 : askedAt, maxAgeMs: demand ?? 0, skip, joins: mode === "ensure" } : undefined,
   );
 }

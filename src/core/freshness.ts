@@ -137,7 +137,8 @@ export function meetsDemand(
 /**
  * Whether the latest outcome met a demand for one at most `maxAgeMs` old made at `askedAt`: it was
  * written less than `maxAgeMs` before the ask (exactly that old is stale, as isFresh and TanStack's
- * isStaleByTime read it; with 0, only one written after the ask's ms).
+ * isStaleByTime read it); with 0, written in the ask's ms or since (a refetch passes the ms after
+ * its ask: one written in the ask's own ms may be the result it refetches past).
  * For a demand made before the replica could see what was recorded (its store still starting, or
  * an ask heard late). Its `at` as trusted: one from a device whose clock runs ahead, here before
  * the ask, is no answer to it. `joins` (not a skipInFlight refetch's): its request, in flight at
@@ -155,7 +156,7 @@ export function metWhenAsked(
   const latest = latestOutcome(result, error);
   const at = latest && trust(latest);
   return (
-    (at !== undefined && at > askedAt - maxAgeMs && (joins || at === latest!.at)) ||
+    (at !== undefined && (maxAgeMs === 0 ? at >= askedAt : at > askedAt - maxAgeMs) && (joins || at === latest!.at)) ||
     (joins && joinedWhenAsked(result, error, askedAt, trust))
   );
 }
