@@ -36,7 +36,7 @@ export function ReplicasTable({
       )}
       {!hasAwareness && <p style={styles.empty}>No awareness given: presence unknown, replicas that hold nothing are not listed.</p>}
       <table style={styles.table} aria-label="Replicas">
-        <HeaderRow names={["Replica", "Where", "Present", "Heartbeat", "Claims", "Waits on", "Identity"]} />
+        <HeaderRow names={["Replica", "Where", "Present", "Heartbeats", "Claims", "Waits on", "Identity"]} />
         <tbody>
           {rows.map((r) => (
             <tr
@@ -45,7 +45,8 @@ export function ReplicasTable({
               data-replica-id={r.replicaId}
               data-present={r.present === undefined ? "unknown" : String(r.present)}
             >
-              <th scope="row" style={styles.rowHeader} title={r.replicaId}>
+              {/* The keys' floor (12rem, for URLs) took over half of a 380 px dock for an id that wraps anywhere. */}
+              <th scope="row" style={{ ...styles.rowHeader, minWidth: "6rem" }} title={r.replicaId}>
                 {shortId(r.replicaId, 24)}
                 {/* A SharedWorker tab is no replica of its own: it views the worker's (its row says where). */}
                 {r.me && <strong>{snapshot.worker ? " (viewed by this tab)" : " (me)"}</strong>}
@@ -57,15 +58,15 @@ export function ReplicasTable({
                 {presence(r)}
               </td>
               <td style={styles.td} data-testid="heartbeat">
-                {r.heartbeat === undefined ? "—" : `#${r.heartbeat}`}
-                {/* In seconds, as the Keys tab's silence of the same replica's claims. */}
-                {r.heartbeat !== undefined && r.heartbeatAgeMs !== undefined && <> · {seconds(r.heartbeatAgeMs + ran)} ago</>}
+                {/* How many it wrote, and the last one's age in seconds, as the Keys tab's silence of its claims. */}
+                {r.heartbeat ?? "—"}
+                {r.heartbeat !== undefined && r.heartbeatAgeMs !== undefined && <>, last {seconds(r.heartbeatAgeMs + ran)} ago</>}
               </td>
               {/* The count and its button as one: squeezed, the button wrapped under the count. */}
               <td style={{ ...styles.td, whiteSpace: "nowrap" }}>
                 {r.claims}{" "}
                 <button type="button" style={styles.button} onClick={() => onShowKeys(r.replicaId)} aria-label={`Keys of ${r.replicaId}`}>
-                  keys
+                  {r.claims === 1 ? "key" : "keys"}
                 </button>
               </td>
               <td style={styles.td} data-testid="waits" title={r.waits?.join(" ")}>

@@ -227,5 +227,14 @@ export const WaitingForSync: Story = {
     await expect(canvas.getByTestId("key-row")).toHaveAttribute("data-status", "pending");
     await userEvent.click(canvas.getByRole("tab", { name: /^Replicas/ }));
     await expect(canvas.getByTestId("settle-window")).toHaveTextContent(/: window 100 ms: the default, no round trip measured yet$/);
+    // A 380 px dock: the Replica column had the Keys tab's 12rem floor (for URLs) and took over half the panel.
+    const panel = canvas.getByRole("region", { name: /shared-fetch devtools/i });
+    try {
+      panel.style.width = "380px";
+      const replica = within(panel).getByRole("columnheader", { name: "Replica" }).getBoundingClientRect().width;
+      await expect(replica, "the Replica column in a 380 px panel").toBeLessThanOrEqual(panel.getBoundingClientRect().width / 2);
+    } finally {
+      panel.style.width = "";
+    }
   },
 };

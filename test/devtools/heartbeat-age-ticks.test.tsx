@@ -18,8 +18,8 @@ afterEach(() => vi.useRealTimers());
 const advance = (ms: number) => act(async () => vi.advanceTimersByTimeAsync(ms));
 const ageOf = (replicaId: string) => {
   const row = screen.getAllByTestId("replica-row").find((r) => r.dataset.replicaId === replicaId)!;
-  // In seconds, as the Keys tab's silence ("#2 · 16.0 s ago"), read back in ms.
-  const age = /^#\d+ · (\d+\.\d) s ago$/.exec(row.querySelector('[data-testid="heartbeat"]')?.textContent ?? "");
+  // In seconds, as the Keys tab's silence ("2, last 16.0 s ago"), read back in ms.
+  const age = /^\d+, last (\d+\.\d) s ago$/.exec(row.querySelector('[data-testid="heartbeat"]')?.textContent ?? "");
   return age ? Math.round(Number(age[1]) * 1000) : undefined;
 };
 
