@@ -77,6 +77,14 @@ export const byDevtools = (query: AnyQuery): boolean =>
  */
 export const devtoolsHeld = new Set<AnyQuery>();
 
+/**
+ * orRecorded's initialData functions: whether the data each last gave was the store's, none of the
+ * caller's. A query reset to it shows that data where a plain one has none, and resetQueries'
+ * refetch passes over a query with data whose `staleTime` is "static": from its reset to its next
+ * fetch such a query is not static, as a plain one with no data is not.
+ */
+export const storeInitial = new WeakMap<object, () => boolean>();
+
 /** Told of each action on a query's state, for what its fetch delivers in parts (an infinite query's pages). */
 export const onAction = new WeakMap<object, (action: { type: string; manual?: boolean }) => void>();
 
@@ -110,6 +118,8 @@ export function noteAction(
   // initialData is the result recorded back then, older than what the store holds now.
   const reset = action.type === "setState" && !query.state.dataUpdateCount;
   if (action.type === "success" || reset) heldBack.delete(query);
+  if (action.type === "fetch" || reset) delete (query as Partial<AnyQuery>).isStatic;
+  if (reset && storeInitial.get(query.options.initialData as object)?.()) query.isStatic = () => false;
   if ((action.type === "success" && action.manual === true && !ours) || reset) {
     deliveredRev.delete(query);
     handedOver.delete(query);

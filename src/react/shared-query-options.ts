@@ -29,7 +29,7 @@ import {
   takeFetch,
   type Given,
 } from "./demand.ts";
-import { devtoolsHeld, markDelivered, setByApp, shownSince } from "./push.ts";
+import { devtoolsHeld, markDelivered, setByApp, shownSince, storeInitial } from "./push.ts";
 import { asQueryError, errorOf, SharedFetchError } from "./shared-error.ts";
 import { absoluteUrl, toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
@@ -237,8 +237,10 @@ export function orRecorded<T>(
   const { initialData: mine, initialDataUpdatedAt: mineAt } = given;
   if (mine !== undefined && typeof mine !== "function") return {};
   let own: T | undefined;
+  const initialData = (): T | undefined => ((own = typeof mine === "function" ? mine() : undefined) !== undefined ? own : data());
+  storeInitial.set(initialData, () => own === undefined);
   return {
-    initialData: (): T | undefined => ((own = typeof mine === "function" ? mine() : undefined) !== undefined ? own : data()),
+    initialData,
     initialDataUpdatedAt: (): number | undefined =>
       own === undefined ? at() : typeof mineAt === "function" ? mineAt() : (mineAt as number | undefined),
   };

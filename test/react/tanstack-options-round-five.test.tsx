@@ -3,10 +3,10 @@
  * A fifth round of what a TanStack Query user meets every day, on sharedQueryOptions beside a plain
  * query function over fetch, against a real HTTP server on 127.0.0.1 that counts what it is sent:
  * `staleTime: "static"` under invalidateQueries, refetchQueries, the `"always"` options and
- * resetQueries (with an initialData of the app's), `staleTime` as a function of the query at a
- * focus and a reconnect (focusManager and onlineManager events as TanStack fires them), `refetch()`
- * while a fetch runs (`cancelRefetch` false and true), `refetchQueries({ stale: true })` and
- * `invalidateQueries({ exact: true })` beside a prefix sibling. Each step waits for both sides'
+ * resetQueries (with an initialData of the app's or none), `staleTime` as a function of the query
+ * at a focus and a reconnect (focusManager and onlineManager events as TanStack fires them),
+ * `refetch()` while a fetch runs (`cancelRefetch` false and true), `refetchQueries({ stale: true })`
+ * and `invalidateQueries({ exact: true })` beside a prefix sibling. Each step waits for both sides'
  * state (no clock); each sends as many requests and renders the same states, but where a test's
  * name says they differ by design.
  */
@@ -206,6 +206,25 @@ it("refetchQueries({ stale: true }) refetches the stale query alone, and invalid
   const sent = (side: string) => server.seen.filter((path) => path.startsWith(side)).map((path) => path.slice(2));
   expect(sent("/s").sort()).toEqual(sent("/p").sort());
   expect(sent("/s").sort()).toEqual(["/child", "/fresh", "/stale", "/stale", "/stale"]);
+});
+
+it('staleTime "static": resetQueries sends one request, whose answer shows (meanwhile the shared query shows the recorded result, by design)', async () => {
+  const p = bothWays(
+    function Pane({ which, log, sides }) {
+      const q = useQuery(sides[which]);
+      log(`${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`);
+      return null;
+    },
+    "/static-reset",
+    { staleTime: "static" },
+  );
+  await p.bothAt("success idle 1");
+  await act(() => p.client.resetQueries());
+  // Before, TanStack's refetch passed over the shared query (static, the recorded result shown): 1, unsent.
+  await p.bothAt("success idle 2");
+  // Meanwhile the shared query shows the recorded result, where a plain one has no data.
+  expect(p.logs[0]!.slice(1)).not.toContain("pending fetching -");
+  expect(p.sent()).toEqual([2, 2]);
 });
 
 it('staleTime "static" with an initialData of the app\'s: resetQueries sends nothing, both ways (the shared query shows the newer recorded result, by design)', async () => {
