@@ -2,7 +2,7 @@
 /**
  * A fifth round of what a TanStack Query user meets every day, on sharedQueryOptions beside a plain
  * query function over fetch, against a real HTTP server on 127.0.0.1 that counts what it is sent:
- * `staleTime: "static"` under invalidateQueries, refetchQueries, the `"always"` options and
+ * `staleTime: "static"` under invalidateQueries, refetchQueries, the three `"always"` options and
  * resetQueries (with an initialData of the app's or none), `staleTime` as a function of the query
  * at a focus and a reconnect (focusManager and onlineManager events as TanStack fires them),
  * `refetch()` while a fetch runs (`cancelRefetch` false and true), `refetchQueries({ stale: true })`
@@ -51,11 +51,11 @@ function bothWays(Pane: (props: PaneProps) => React.ReactNode, path: string, opt
 const focus = () => act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
 const reconnect = () => act(() => (onlineManager.setOnline(false), onlineManager.setOnline(true)));
 
-it('staleTime "static": invalidateQueries, refetchQueries, a focus and a mount with "always" send nothing; refetch() sends one', async () => {
+it('staleTime "static": invalidateQueries, refetchQueries, a focus, reconnect and mount with "always" send nothing; refetch() sends one', async () => {
   const p = bothWays(
     function Pane({ which, log, sides }) {
       const [mounts, setMounts] = useState(1);
-      const q = useQuery({ ...sides[which], refetchOnWindowFocus: "always", refetchOnMount: "always" });
+      const q = useQuery({ ...sides[which], refetchOnWindowFocus: "always", refetchOnReconnect: "always", refetchOnMount: "always" });
       log(`${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"} ${q.isStale}`);
       return (
         <>
@@ -74,6 +74,7 @@ it('staleTime "static": invalidateQueries, refetchQueries, a focus and a mount w
   await act(() => p.client.invalidateQueries());
   await act(() => p.client.refetchQueries());
   await focus();
+  await reconnect();
   await p.click("mount");
   await pause(50); // a request would have left by now
   expect(p.sent()).toEqual([1, 1]);
