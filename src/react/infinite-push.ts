@@ -2,7 +2,7 @@ import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
-import { keepFailure } from "./feed-failure.ts";
+import { keepFailure, showFailed } from "./feed-failure.ts";
 import { delivered, pagesDelivered } from "./infinite-delivery.ts";
 import { setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
@@ -37,8 +37,39 @@ function nextParam(next: NextParam, pages: unknown[], pageParams: unknown[]): un
 
 const same = (a: unknown, b: unknown) => hashKey([a]) === hashKey([b]);
 
-/** The page revisions of a chain restored from the records, by the data object TanStack keeps as the query's initial data. */
-const restored = new WeakMap<object, Map<string, number>>();
+/** The chain a mount restored from the records (TanStack keeps it as the query's initial data), by that data object. */
+const restored = new WeakMap<object, Tail>();
+
+/** A page whose latest outcome is an error, which ended a chain restored from the records. */
+export type Failed = { req: SharedRequest; error: SnapshotError };
+
+/**
+ * A chain restored from the records (or its pages after a first page): their data, params,
+ * revisions and oldest writer's date; `failed`: the page after them whose latest outcome is an error.
+ */
+export type Tail = Pages & { revs: Map<string, number>; at: number; failed?: Failed | undefined };
+
+/**
+ * Takes `param`'s recorded page into a chain restored from the records, as every such chain takes
+ * it (a mount's, recordedChain; one after a first page fetched from nothing, chainAfter); false:
+ * the chain ends before it. A page past the first (`keys`: those in the chain) whose latest
+ * outcome is an error, whatever its age (the store's snapshot says "error"), ends it as
+ * `chain.failed`, which the feed shows as a failed fetchNextPage: neither that page's older data
+ * nor pages past it, which a chain broken by that failure does not reach. So does a page with no
+ * result, one older than `maxAgeMs`, and one already in the chain (a cursor that cycles).
+ */
+function take(store: SharedFetchStore, chain: Tail, keys: Set<string | undefined>, page: Page, param: unknown, maxAgeMs: number): boolean {
+  if (keys.has(page.key)) return false;
+  const { error } = keys.size ? store.snapshot(page.req) : {};
+  if (error) chain.failed = { req: page.req, error };
+  if (error || page.data === undefined || !isFresh(page.at, Date.now(), maxAgeMs)) return false;
+  keys.add(page.key);
+  chain.pages.push(page.data);
+  chain.pageParams.push(param);
+  chain.revs.set(page.key, page.rev!);
+  chain.at = Math.min(chain.at, page.at);
+  return true;
+}
 
 export type ChainOptions = { initialPageParam: unknown; getNextPageParam: NextParam; maxPages?: number | undefined };
 
@@ -48,29 +79,24 @@ export type ChainOptions = { initialPageParam: unknown; getNextPageParam: NextPa
  * `next`: the page that ended it by not being known.
  */
 export function chainOf(store: SharedFetchStore, request: PageRequest, options: ChainOptions, known: (key: string) => boolean) {
-  const data: Pages = { pages: [], pageParams: [] };
-  const revs = new Map<string, number>();
-  let at = Infinity;
+  const data: Tail = { pages: [], pageParams: [], revs: new Map(), at: Infinity };
+  const keys = new Set<string>();
   let next: Page | undefined;
   let param = options.initialPageParam;
   while (data.pages.length < (options.maxPages || Infinity)) {
     const page = pageOf(store, request, param);
-    // A chain that comes back to a page already in it (a cursor that cycles) ends there.
-    if (!page || revs.has(page.key)) break;
+    if (!page) break;
     if (!known(page.key)) {
       next = page;
       break;
     }
-    if (page.data === undefined) break;
-    data.pages.push(page.data);
-    data.pageParams.push(param);
-    revs.set(page.key, page.rev!);
-    at = Math.min(at, page.at);
+    if (!take(store, data, keys, page, param, Infinity)) break;
     param = nextParam(options.getNextPageParam, data.pages, data.pageParams);
     if (param == null) break;
   }
-  restored.set(data, revs);
-  return { data, at, next };
+  const chain = { pages: data.pages, pageParams: data.pageParams };
+  restored.set(chain, data);
+  return { data: chain, at: data.at, next };
 }
 
 /**
@@ -84,17 +110,9 @@ export function recordedChain(store: SharedFetchStore, request: PageRequest, id:
 }
 
 /**
- * The recorded pages after a first page, to show with it: their data, params, revisions and oldest
- * writer's date; `failed`: the page after them whose latest outcome is an error.
- */
-export type Tail = Pages & { revs: Map<string, number>; at: number; failed?: { req: SharedRequest; error: SnapshotError } };
-
-/**
  * The chain recorded after the first page a fetch from nothing got (`data`), each page within
- * `maxAgeMs`, `maxPages` in all at most: what a mount with the chain recorded shows (recordedChain).
- * It ends before a page whose latest outcome is an error, whatever its age (the store's snapshot
- * says "error"), which the feed shows as a failed fetchNextPage: neither that page's older data
- * nor pages past it, which a chain broken by that failure does not reach.
+ * `maxAgeMs`, `maxPages` in all at most, ended as `take` ends it: what a mount with the chain
+ * recorded shows (recordedChain).
  * A SharedWorker tab learns each page from the worker first (`heard`: no request); the tab's
  * first render could not show them, having no doc of its own.
  */
@@ -120,20 +138,9 @@ export async function chainAfter(
     } catch {
       break; // the fetch was cancelled: TanStack drops what it delivers
     }
-    const page = pageOf(store, request, param)!;
-    const { error } = store.snapshot(req);
-    if (error) {
-      tail.failed = { req, error };
-      break;
-    }
-    if (page.data === undefined || keys.has(page.key) || !isFresh(page.at, Date.now(), maxAgeMs)) break;
-    keys.add(page.key);
-    for (const pages of [all, tail]) {
-      pages.pages.push(page.data);
-      pages.pageParams.push(param);
-    }
-    tail.revs.set(page.key, page.rev!);
-    tail.at = Math.min(tail.at, page.at);
+    if (!take(store, tail, keys, pageOf(store, request, param)!, param, maxAgeMs)) break;
+    all.pages.push(tail.pages.at(-1));
+    all.pageParams.push(param);
   }
   return tail.pages.length || tail.failed ? tail : undefined;
 }
@@ -144,7 +151,7 @@ function revsOf(query: AnyQuery): Map<string, number> {
   // none of the pages delivered since: only its restored revisions tell what it shows.
   const revs = (query.state.dataUpdateCount ? delivered.get(query) : undefined) ?? new Map<string, number>();
   if (shownSince(query) !== undefined) revs.clear();
-  for (const [key, rev] of restored.get(query.state.data as object) ?? []) if (!revs.has(key)) revs.set(key, rev);
+  for (const [key, rev] of restored.get(query.state.data as object)?.revs ?? []) if (!revs.has(key)) revs.set(key, rev);
   return revs;
 }
 
@@ -159,6 +166,7 @@ function revsOf(query: AnyQuery): Map<string, number> {
  * dated by the oldest page's writer; the feed's own error stays beside them (keepFailure).
  */
 export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
+  showRestoredFailure(store, query);
   const { state } = query;
   const shown = state.data as Pages | undefined;
   syncs.get(query)?.();
@@ -203,6 +211,20 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
+}
+
+/**
+ * A chain a mount restored up to a failed page shows that page's error once observed, as
+ * chainAfter's does (delivering): after the mount's decision to fetch (the invalidation would make
+ * it refetch), and not while that fetch runs (a stale chain's refetch), whose outcome tells.
+ */
+function showRestoredFailure(store: SharedFetchStore, query: AnyQuery): void {
+  const chain = query.observers.length ? restored.get(query.state.data as object) : undefined;
+  const failed = chain?.failed;
+  if (!failed) return;
+  chain.failed = undefined;
+  const { error } = query.state.fetchStatus === "idle" ? store.snapshot(failed.req) : {};
+  if (error) showFailed(query, failed.req, error);
 }
 
 /** Per watched query: subscribes to the requests of the pages it shows now. */
