@@ -70,6 +70,15 @@ export abstract class AttemptClaim {
       asked = { granted: keyLock(this.job.key, cancel.signal), cancel };
     }
     this.lock = asked;
+    // Refused (an opaque origin's SecurityError), not withdrawn by us (unlock, handOver): claim as a
+    // store without key locks does, or the claim waits for good (invariant 8).
+    const refused = () => {
+      if (this.lock !== asked || this.state.phase !== "locking") return;
+      this.lock = undefined;
+      this.deps.settle = this.deps.lockRefused!();
+      this.write(takeoverOf);
+      this.deps.changed();
+    };
     asked.granted.then((release) => {
       // Handed over to the request that replaced ours, or let go (unlock releases it).
       if (this.lock !== asked) return;
@@ -82,7 +91,7 @@ export abstract class AttemptClaim {
         this.write(takeoverOf, true);
       } else this.write(takeoverOf);
       this.deps.changed();
-    }, noop);
+    }, refused);
   }
 
   /**

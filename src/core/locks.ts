@@ -48,6 +48,8 @@ export class ReplicaLocks {
   held = false;
   /** Stopped for good (destroy, a simulated crash): a key lock granted after is let go at once. */
   private stopped = false;
+  /** A key's lock was refused (not withdrawn by us): claims go without key locks and settle windows apply. */
+  keysRefused = false;
   /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
   ready: Promise<void> = Promise.resolve();
 
@@ -119,7 +121,13 @@ export class ReplicaLocks {
               resolve(letGo);
             }),
         )
-        .catch(reject);
+        .catch((error: unknown) => {
+          if (!signal.aborted && !this.keysRefused) {
+            this.keysRefused = true;
+            console.warn(`shared-fetch: Web Locks refused a key's lock (${String(error)}); this store claims without them`);
+          }
+          reject(error);
+        });
     });
   }
 

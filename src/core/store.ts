@@ -71,7 +71,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const settle = (): Settle =>
     settleFor({
       doc: options.doc,
-      exactTabs: locks !== undefined,
+      exactTabs: locks !== undefined && !locks.keysRefused,
       fixedMs: options.settleMs === undefined ? undefined : o.settleMs,
       defaultMs: DEFAULT_SETTLE_MS,
       elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
