@@ -95,12 +95,14 @@ export async function resumedGeneration(locks: QueryableLocks, name: string, gen
   // The worker may have died while the page was frozen: a free lock says so at once. Held: a
   // worker of that name lives, maybe not the one the page knew (it retired meanwhile, and another
   // tab started that name again): a new port reaches whichever lives.
-  if (lock && (await locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null))) return generation;
+  // Refused (a page torn down, a broken manager): cannot tell, as if the worker had named no lock.
+  const taken = lock && (await locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null).catch(() => undefined));
+  if (taken) return generation;
   // Takeovers may have followed each other while the page was in the cache: the live generation
   // may be later than the next one, whose worker is dead too.
   const held = await liveGeneration(locks, name);
-  // A worker that had not answered yet is not known dead: while it (or a later one) holds its
-  // lock, the tab turns to that one. The next generation would be a second live worker (or the
-  // other tabs' standby, promoted while the live worker lives).
-  return lock === undefined && held >= generation ? held : Math.max(generation + 1, readGeneration(name) ?? 0, held);
+  // A worker not known dead (it had not answered yet, or the check was refused): while it (or a
+  // later one) holds its lock, the tab turns to that one. The next generation would be a second
+  // live worker (or the other tabs' standby, promoted while the live worker lives).
+  return taken !== false && held >= generation ? held : Math.max(generation + 1, readGeneration(name) ?? 0, held);
 }
