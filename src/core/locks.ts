@@ -48,6 +48,8 @@ export class ReplicaLocks {
   held = false;
   /** Stopped for good (destroy, a simulated crash): a key lock granted after is let go at once. */
   private stopped = false;
+  /** A watch was refused: claims of this browser go stale by their lease, as other replicas' do. */
+  private watchRefused = false;
   /** A key's lock was refused (not withdrawn by us): claims go without key locks and settle windows apply. */
   keysRefused = false;
   /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
@@ -56,7 +58,8 @@ export class ReplicaLocks {
   constructor(
     private readonly locks: LockManagerLike,
     private readonly replicaId: string,
-    private readonly onGone: (replicaId: string) => void,
+    /** `refused`: not gone, but no longer watched (Web Locks refused it): its lease applies from now. */
+    private readonly onGone: (replicaId: string, refused?: boolean) => void,
   ) {}
 
   hold(): void {
@@ -77,13 +80,18 @@ export class ReplicaLocks {
       .then(granted, granted);
   }
 
-  /** Queue on another replica's lock; `onGone` fires when the browser grants it to us. */
-  watch(replicaId: string): void {
-    if (replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return;
+  /**
+   * Queue on another replica's lock; `onGone` fires when the browser grants it to us. False: not
+   * watched, as Web Locks refused a watch, and its claims go stale by their lease.
+   */
+  watch(replicaId: string): boolean {
+    if (this.watchRefused) return false;
+    if (replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return true;
     this.watching.add(replicaId);
+    const { signal } = this.controller;
     // Shared: every replica watching the claimant is woken by its death at once, not one by one.
     this.locks
-      .request(lockName(replicaId), { mode: "shared", signal: this.controller.signal }, () => {
+      .request(lockName(replicaId), { mode: "shared", signal }, () => {
         this.watching.delete(replicaId);
         this.dead.add(replicaId);
         // A long-lived page sees many tabs die: forget the oldest (one still claiming is watched
@@ -91,7 +99,16 @@ export class ReplicaLocks {
         if (this.dead.size > MAX_DEAD) this.dead.delete(this.dead.values().next().value!);
         this.onGone(replicaId);
       })
-      .catch(() => this.watching.delete(replicaId));
+      .catch((error: unknown) => {
+        this.watching.delete(replicaId);
+        if (signal.aborted) return;
+        // Refused (not withdrawn by stop): the manager refuses the next watch too. Counted as
+        // watched, the claimant would never go stale, and a crash would leave its keys pending.
+        if (!this.watchRefused) console.warn(`shared-fetch: Web Locks refused to watch a replica's lock (${String(error)}); leases apply`);
+        this.watchRefused = true;
+        this.onGone(replicaId, true);
+      });
+    return true;
   }
 
   /** A replica granted to us as dead showed a sign of life (see Liveness.revive): it may be watched again. */

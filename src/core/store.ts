@@ -59,10 +59,10 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     });
   }
   // Granted only after the engine exists: a lock grant is asynchronous.
-  const onLockReleased = (id: string) => {
-    engine.liveness.markReleased(id);
+  const onLockReleased = (id: string, refused?: boolean) => {
+    if (!refused) engine.liveness.markReleased(id);
     engine.markClaimantDirty(id);
-    presence?.released(id);
+    if (!refused) presence?.released(id);
     events.changed();
   };
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
@@ -107,8 +107,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     started: () => docSynced,
     watchClaimant: (claim) => {
       if (!locks || claim.browserId === undefined || claim.browserId !== browserId) return false;
-      locks.watch(claim.replicaId);
-      return true;
+      return locks.watch(claim.replicaId);
     },
     revived: (id) => locks?.forget(id),
     // Who waits on whose claim travels in presence: it goes with a replica that leaves or dies.
