@@ -26,14 +26,15 @@ export function holdLock(locks: LockManagerLike, name: string): Promise<() => vo
 /**
  * Calls `onGone` once the holder of `name` is gone (its lock granted to us); stop() withdraws.
  * Shared mode: every watcher is woken by the one release at once, not one after another.
+ * `onRefused`: Web Locks refused the watch (not withdrawn by stop): no death will be heard.
  */
-export function watchLock(locks: LockManagerLike, name: string, onGone: () => void): () => void {
+export function watchLock(locks: LockManagerLike, name: string, onGone: () => void, onRefused?: (error: unknown) => void): () => void {
   const controller = new AbortController();
   locks
     .request(name, { mode: "shared", signal: controller.signal }, () => {
       if (!controller.signal.aborted) onGone();
     })
-    .catch(() => {});
+    .catch((error: unknown) => controller.signal.aborted || onRefused?.(error));
   return () => controller.abort();
 }
 

@@ -177,7 +177,9 @@ export class WorkerLink {
       removeStored(failedKey(this.o.config.name, generation));
       this.live = { generation, lock: msg.lock, replica: msg.replicaId };
       this.stopWatch?.();
-      this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation));
+      // Unwatched, the worker's death would go unheard and the tab's asks pending for good.
+      const refused = (error: unknown) => this.fail(`Web Locks refused to watch the SharedWorker's lock (${String(error)})`, false, true);
+      this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation), refused);
       this.o.store.served(msg.replicaId);
       if (msg.alone) this.o.onAlone?.();
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
