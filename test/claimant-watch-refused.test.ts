@@ -45,7 +45,7 @@ it("invariant 3: a claimant of this browser whose lock the waiter may not watch 
   expect(c.host.calls).toHaveLength(2);
   c.host.calls[1]!.respond(200, "b");
   await expect(until(waiting)).resolves.toMatchObject({ status: "success", data: "b" });
-  const said = warn.mock.calls.filter(([m]) => /Web Locks refused/.test(String(m)));
+  const said = warn.mock.calls.filter(([m]) => /shared-fetch: locks refused/.test(String(m)));
   expect(said).toHaveLength(1);
-  expect(String(said[0]![0])).toMatch(/SecurityError/);
+  expect(String(said[0])).toMatch(/SecurityError/);
 });

@@ -70,20 +70,14 @@ export abstract class AttemptClaim {
       asked = { granted: keyLock(this.job.key, cancel.signal), cancel };
     }
     this.lock = asked;
-    // Refused (an opaque origin's SecurityError), not withdrawn by us (unlock, handOver): claim as a
-    // store without key locks does, or the claim waits for good (invariant 8).
-    const refused = () => {
-      if (this.lock !== asked || this.state.phase !== "locking") return;
-      this.lock = undefined;
-      this.deps.settle = this.deps.lockRefused!();
-      this.write(takeoverOf);
-      this.deps.changed();
-    };
-    asked.granted.then((release) => {
+    // `release` undefined: refused (an opaque origin's SecurityError), not withdrawn by us (unlock,
+    // handOver). Claimed as a store without key locks does, or the claim waits for good (invariant 8).
+    const granted = (release?: () => void) => {
       // Handed over to the request that replaced ours, or let go (unlock releases it).
       if (this.lock !== asked) return;
       this.releaseKey = release;
       if (this.state.phase !== "locking") return;
+      if (!release) this.deps.settle = this.deps.resettle!();
       const { settle, runsAtOnce } = this.deps;
       // Nothing can change the decision between here and the claim's write (same task): send
       // the request first. The other tabs and peers still get the claim in this task.
@@ -91,7 +85,8 @@ export abstract class AttemptClaim {
         this.write(takeoverOf, true);
       } else this.write(takeoverOf);
       this.deps.changed();
-    }, refused);
+    };
+    asked.granted.then(granted, () => granted());
   }
 
   /**

@@ -34,8 +34,8 @@ export type AttemptDeps = {
    * exactly one writes its claim, the others see that claim arrive and yield — no timed window.
    */
   keyLock?: (key: string, signal: AbortSignal) => Promise<() => void>;
-  /** The key lock was refused: the store asks for none again; the settle window of a claim without one. */
-  lockRefused?: () => Settle;
+  /** The settle window of a claim made now: read again when the key lock was refused (see ReplicaLocks.refused). */
+  resettle?: () => Settle;
   /**
    * The settle window for this claim: 0 when only tabs of this browser can race (the key lock
    * decides), or eager when no replica of another browser is present (see ClaimRecord.eager).

@@ -35,7 +35,7 @@ export class ClaimEngine {
   readonly keys: KeyStates;
   readonly reader: KeyReader;
   readonly heartbeat: Heartbeat;
-  standby: KeyLockStandby | undefined;
+  readonly standby: KeyLockStandby | undefined;
   lifecycle: Lifecycle;
   /** The wait under way for readiness; a resume drops it (the lock let go is waited for again). */
   waitingReady: Promise<void> | undefined;

@@ -48,10 +48,15 @@ export class ReplicaLocks {
   held = false;
   /** Stopped for good (destroy, a simulated crash): a key lock granted after is let go at once. */
   private stopped = false;
-  /** A watch was refused: claims of this browser go stale by their lease, as other replicas' do. */
-  private watchRefused = false;
-  /** A key's lock was refused (not withdrawn by us): claims go without key locks and settle windows apply. */
-  keysRefused = false;
+  /**
+   * Web Locks refused a key's lock or a watch (not withdrawn by us). Claims then settle by the
+   * window and claimants of this browser go stale by their lease, as across devices: a claim
+   * waiting on a refused lock, or a claimant counted as watched, would leave its key pending for
+   * good. Key locks are still asked for: a refusal costs a claim one rejected request before the
+   * same window, and a lock granted after all is held harmlessly; tracking the refusing manager
+   * to skip them costs the page bytes for nothing.
+   */
+  refused = false;
   /** Settles when the grant of hold() arrived (or failed): the first claim waits for it. */
   ready: Promise<void> = Promise.resolve();
 
@@ -85,8 +90,7 @@ export class ReplicaLocks {
    * watched, as Web Locks refused a watch, and its claims go stale by their lease.
    */
   watch(replicaId: string): boolean {
-    if (this.watchRefused) return false;
-    if (replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return true;
+    if (this.refused || replicaId === this.replicaId || this.watching.has(replicaId) || this.dead.has(replicaId)) return !this.refused;
     this.watching.add(replicaId);
     const { signal } = this.controller;
     // Shared: every replica watching the claimant is woken by its death at once, not one by one.
@@ -101,12 +105,7 @@ export class ReplicaLocks {
       })
       .catch((error: unknown) => {
         this.watching.delete(replicaId);
-        if (signal.aborted) return;
-        // Refused (not withdrawn by stop): the manager refuses the next watch too. Counted as
-        // watched, the claimant would never go stale, and a crash would leave its keys pending.
-        if (!this.watchRefused) console.warn(`shared-fetch: Web Locks refused to watch a replica's lock (${String(error)}); leases apply`);
-        this.watchRefused = true;
-        this.onGone(replicaId, true);
+        if (this.refuse(error, signal)) this.onGone(replicaId, true);
       });
     return true;
   }
@@ -139,13 +138,17 @@ export class ReplicaLocks {
             }),
         )
         .catch((error: unknown) => {
-          if (!signal.aborted && !this.keysRefused) {
-            this.keysRefused = true;
-            console.warn(`shared-fetch: Web Locks refused a key's lock (${String(error)}); this store claims without them`);
-          }
+          this.refuse(error, signal);
           reject(error);
         });
     });
+  }
+
+  /** A rejection not of our own abort is a refusal (see `refused`); the console says so once. */
+  private refuse(error: unknown, signal: AbortSignal): boolean {
+    if (signal.aborted) return false;
+    if (!this.refused) console.warn("shared-fetch: locks refused", error);
+    return (this.refused = true);
   }
 
   /** Let go of our own lock (page frozen into the back/forward cache, or destroy). */

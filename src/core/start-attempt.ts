@@ -19,13 +19,7 @@ export function startAttempt(e: ClaimEngine, st: KeyState, rev: number, takeover
     records,
     replicaId,
     keyLock: standby ? (key, signal) => standby.take(key, signal) : undefined,
-    // A manager that refused one key lock refuses the next (an opaque origin refuses them all):
-    // asking again would only delay each claim by a refusal before the same timed window.
-    lockRefused: () => {
-      e.standby?.destroy();
-      e.standby = undefined;
-      return e.opts.settle();
-    },
+    resettle: e.opts.settle,
     replaces: replaced,
     emit,
     joined: st.joined,

@@ -60,9 +60,11 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   }
   // Granted only after the engine exists: a lock grant is asynchronous.
   const onLockReleased = (id: string, refused?: boolean) => {
-    if (!refused) engine.liveness.markReleased(id);
+    if (!refused) {
+      engine.liveness.markReleased(id);
+      presence?.released(id);
+    }
     engine.markClaimantDirty(id);
-    if (!refused) presence?.released(id);
     events.changed();
   };
   const locks = lockManager ? new ReplicaLocks(lockManager, replicaId, onLockReleased) : undefined;
@@ -71,7 +73,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
   const settle = (): Settle =>
     settleFor({
       doc: options.doc,
-      exactTabs: locks !== undefined && !locks.keysRefused,
+      exactTabs: locks !== undefined && !locks.refused,
       fixedMs: options.settleMs === undefined ? undefined : o.settleMs,
       defaultMs: DEFAULT_SETTLE_MS,
       elsewhere: presence ? () => presence.elsewhere(browserId) : undefined,
