@@ -17,24 +17,30 @@ import { pause as wait, text, twoTabs } from "../harness/side-by-side.tsx";
 const server = serveFeed({ last: 3 });
 const { seen, count } = server;
 const { feed, renderTabs } = feedPanes(server);
+/**
+ * What requests and their answers lead to in the tabs: up to 5 s, not waitFor's default second. Each
+ * wait covers real HTTP on 127.0.0.1, a page's way through the doc to the other tab and renders in
+ * both, which on a loaded machine took longer than that second.
+ */
+const until = (check: () => void) => waitFor(check, { timeout: 5_000 });
 
 describe("sharedInfiniteQueryOptions: each page of a feed is one request across tabs (useInfiniteQuery)", () => {
   it("two tabs mount the feed and both load the next page at once: one request per page, where plain useInfiniteQuery sends each page per tab", async () => {
     const [a, b] = twoTabs();
     server.held = [];
     renderTabs(a, b);
-    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(3));
+    await until(() => expect(seen.length).toBeGreaterThanOrEqual(3));
     await wait(100); // a second request of the first page would have left by now
     server.release();
     server.held = null;
-    await waitFor(() => expect(["a", "b", "plain a", "plain b"].map(text)).toEqual(Array(4).fill("0@1 idle")));
+    await until(() => expect(["a", "b", "plain a", "plain b"].map(text)).toEqual(Array(4).fill("0@1 idle")));
     server.held = [];
     await click("more", "a", "b", "plain a", "plain b");
-    await waitFor(() => expect(seen.length).toBeGreaterThanOrEqual(6));
+    await until(() => expect(seen.length).toBeGreaterThanOrEqual(6));
     await wait(100);
     server.release();
     server.held = null;
-    await waitFor(() => expect(["a", "b", "plain a", "plain b"].map(text)).toEqual(Array(4).fill("0@1 1@1 idle")));
+    await until(() => expect(["a", "b", "plain a", "plain b"].map(text)).toEqual(Array(4).fill("0@1 1@1 idle")));
     expect([count("/feed?cursor=0"), count("/feed?cursor=1")]).toEqual([1, 1]);
     expect([count("/plain?cursor=0"), count("/plain?cursor=1")]).toEqual([2, 2]);
   });
@@ -42,47 +48,47 @@ describe("sharedInfiniteQueryOptions: each page of a feed is one request across 
   it("fetchNextPage in a tab after the other loaded that page within the staleTime: no request (the recorded page answers)", async () => {
     const [a, b] = twoTabs();
     renderTabs(a, b);
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     await click("more", "a");
-    await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 1@1 idle"));
     await click("more", "b");
-    await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("b")).toBe("0@1 1@1 idle"));
     expect(count("/feed?cursor=1")).toBe(1);
   });
 
   it("refetch() within the staleTime refetches every page, as plain useInfiniteQuery does; the other tab shows them, and its next mount within the staleTime takes them", async () => {
     const [a, b] = twoTabs();
     renderTabs(a, b);
-    await waitFor(() => expect([text("a"), text("plain a")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("plain a")]).toEqual(["0@1 idle", "0@1 idle"]));
     await click("more", "a", "plain a");
-    await waitFor(() => expect([text("a"), text("plain a")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
+    await until(() => expect([text("a"), text("plain a")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
     server.version = 2;
     const before = [count("/feed?cursor=0"), count("/feed?cursor=1"), count("/plain?cursor=0"), count("/plain?cursor=1")];
     await click("refresh", "a", "plain a");
-    await waitFor(() => expect([text("a"), text("plain a")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
+    await until(() => expect([text("a"), text("plain a")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
     const after = [count("/feed?cursor=0"), count("/feed?cursor=1"), count("/plain?cursor=0"), count("/plain?cursor=1")];
     expect(after.map((n, i) => n - before[i]!)).toEqual([1, 1, 1, 1]);
     // Tab b showed page 0 alone: a's newer page 0 reached it as it was recorded.
-    await waitFor(() => expect(text("b")).toBe("0@2 idle"));
+    await until(() => expect(text("b")).toBe("0@2 idle"));
     cleanup();
     renderTabs(a, b);
     // Mounted anew, it shows the chain a recorded, within the staleTime.
-    await waitFor(() => expect(text("b")).toBe("0@2 1@2 idle"));
+    await until(() => expect(text("b")).toBe("0@2 1@2 idle"));
     expect([count("/feed?cursor=0"), count("/feed?cursor=1")]).toEqual([before[0]! + 1, before[1]! + 1]);
   });
 
   it("invalidateQueries refetches every page within the staleTime; maxPages keeps and refetches only the last pages", async () => {
     const [a, b] = twoTabs();
     const [clientA] = renderTabs(a, b, { maxPages: 2 });
-    await waitFor(() => expect(text("a")).toBe("0@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 idle"));
     await click("more", "a");
-    await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 1@1 idle"));
     await click("more", "a");
-    await waitFor(() => expect(text("a")).toBe("1@1 2@1 idle"));
+    await until(() => expect(text("a")).toBe("1@1 2@1 idle"));
     server.version = 2;
     const before = seen.length;
     await act(() => clientA.invalidateQueries({ queryKey: feed(a).queryKey }));
-    await waitFor(() => expect(text("a")).toBe("1@2 2@2 idle"));
+    await until(() => expect(text("a")).toBe("1@2 2@2 idle"));
     expect(seen.slice(before).filter((url) => url.startsWith("/feed"))).toEqual(["/feed?cursor=1", "/feed?cursor=2"]);
   });
 
@@ -117,7 +123,7 @@ describe("sharedInfiniteQueryOptions: each page of a feed is one request across 
         </>,
       ),
     );
-    await waitFor(() => expect(text("selected")).toBe("item 0"));
-    await waitFor(() => expect(text("broken")).toMatch(/http:\/\/.*(URL|url)/));
+    await until(() => expect(text("selected")).toBe("item 0"));
+    await until(() => expect(text("broken")).toMatch(/http:\/\/.*(URL|url)/));
   });
 });
