@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { QueryClient, useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { sharedInfiniteQueryOptions, type SharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "./render-app.tsx";
@@ -165,3 +165,10 @@ export function feedPanes(server: FeedServer, defaults: FeedOptions = {}) {
 /** The user clicks the `label` button ("more", "refresh") of each named pane. */
 export const click = (label: string, ...names: string[]) =>
   act(() => names.forEach((n) => fireEvent.click(screen.getByText(`${label} ${n}`))));
+
+/**
+ * Waits for what the feed's requests and their answers lead to in the tabs: up to 5 s, not
+ * waitFor's default second. A wait covers real HTTP on 127.0.0.1, a page's way through the doc to
+ * the other tabs and renders in each, which on a loaded machine took longer than that second.
+ */
+export const until = (check: () => void) => waitFor(check, { timeout: 5_000 });

@@ -7,22 +7,16 @@
  * TanStack does, also within the staleTime.
  */
 import { useInfiniteQuery, type InfiniteData } from "@tanstack/react-query";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
+import { act, cleanup, render } from "@testing-library/react";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { sharedInfiniteQueryOptions, SharedFetchError } from "../../src/index.ts";
-import { click, feedPanes, serveFeed, type Page } from "../harness/infinite-feed.tsx";
+import { click, feedPanes, serveFeed, type Page, until } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause as wait, text, twoTabs } from "../harness/side-by-side.tsx";
 
 const server = serveFeed({ last: 3 });
 const { seen, count } = server;
 const { feed, renderTabs } = feedPanes(server);
-/**
- * What requests and their answers lead to in the tabs: up to 5 s, not waitFor's default second. Each
- * wait covers real HTTP on 127.0.0.1, a page's way through the doc to the other tab and renders in
- * both, which on a loaded machine took longer than that second.
- */
-const until = (check: () => void) => waitFor(check, { timeout: 5_000 });
 
 describe("sharedInfiniteQueryOptions: each page of a feed is one request across tabs (useInfiniteQuery)", () => {
   it("two tabs mount the feed and both load the next page at once: one request per page, where plain useInfiniteQuery sends each page per tab", async () => {

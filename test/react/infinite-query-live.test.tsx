@@ -7,10 +7,10 @@
  * recorded chain of pages before its first fetch, as a persister's restore would.
  */
 import { QueryClient } from "@tanstack/react-query";
-import { act, cleanup, render, waitFor } from "@testing-library/react";
+import { act, cleanup, render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { click, feedPanes, serveFeed, type Page } from "../harness/infinite-feed.tsx";
+import { click, feedPanes, serveFeed, type Page, until } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { browserTabs as tabs, pause as wait, text } from "../harness/side-by-side.tsx";
 
@@ -34,11 +34,11 @@ async function bothShowTwoPages(a: SharedFetchStoreWithExtras, b: SharedFetchSto
       )}
     </>,
   );
-  await waitFor(() => expect([text("a"), text("b"), text("plain b")]).toEqual(["0@1 idle", "0@1 idle", "0@1 idle"]));
+  await until(() => expect([text("a"), text("b"), text("plain b")]).toEqual(["0@1 idle", "0@1 idle", "0@1 idle"]));
   await click("more", "a");
-  await waitFor(() => expect(text("a")).toBe("0@1 1@1 idle"));
+  await until(() => expect(text("a")).toBe("0@1 1@1 idle"));
   await click("more", "b");
-  await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+  await until(() => expect(text("b")).toBe("0@1 1@1 idle"));
   expect(feedRequests()).toBe(2);
 }
 
@@ -48,7 +48,7 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     await bothShowTwoPages(a, b);
     server.version = 2;
     await click("refresh", "a");
-    await waitFor(() => expect(text("b")).toBe("0@2 1@2 idle"));
+    await until(() => expect(text("b")).toBe("0@2 1@2 idle"));
     expect(text("a")).toBe("0@2 1@2 idle");
     await wait(50);
     expect(feedRequests()).toBe(4);
@@ -61,14 +61,14 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     server.version = 2;
     server.held = [];
     await click("refresh", "a");
-    await waitFor(() => expect(server.held!.length).toBe(1));
+    await until(() => expect(server.held!.length).toBe(1));
     server.release();
-    await waitFor(() => expect(server.held!.length).toBe(1)); // page 0 recorded, page 1 asked
+    await until(() => expect(server.held!.length).toBe(1)); // page 0 recorded, page 1 asked
     await wait(50);
     expect(text("b")).toBe("0@1 1@1 idle");
     server.release();
     server.held = null;
-    await waitFor(() => expect(text("b")).toBe("0@2 1@2 idle"));
+    await until(() => expect(text("b")).toBe("0@2 1@2 idle"));
     expect(feedRequests()).toBe(4);
   });
 
@@ -78,7 +78,7 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     server.version = 2;
     server.failOnce.add("/feed?cursor=1");
     await click("refresh", "a");
-    await waitFor(() => expect(text("a")).toMatch(/error$/));
+    await until(() => expect(text("a")).toMatch(/error$/));
     await wait(50);
     expect(text("b")).toBe("0@1 1@1 idle");
     expect(feedRequests()).toBe(4);
@@ -101,7 +101,7 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     await wait(50);
     expect(text("b")).toBe("0@1 1@1 idle");
     await act(() => a.refetch({ url: page(1) }));
-    await waitFor(() => expect(text("b")).toBe("0@3 1@3 idle"));
+    await until(() => expect(text("b")).toBe("0@3 1@3 idle"));
     expect(feedRequests()).toBe(6);
   });
   it("maxPages: a feed showing its last pages takes them from the other tab's refresh of more pages, when each of them is newer", async () => {
@@ -112,18 +112,18 @@ describe("an infinite query shows another tab's newer pages as they are recorded
         {app(b, <Feed store={b} name="b" maxPages={2} />, new QueryClient())}
       </>,
     );
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     for (const step of ["0@1 1@1 idle", "0@1 1@1 2@1 idle"]) {
       await click("more", "a");
-      await waitFor(() => expect(text("a")).toBe(step));
+      await until(() => expect(text("a")).toBe(step));
     }
     await click("more", "b");
-    await waitFor(() => expect(text("b")).toBe("0@1 1@1 idle"));
+    await until(() => expect(text("b")).toBe("0@1 1@1 idle"));
     await click("more", "b");
-    await waitFor(() => expect(text("b")).toBe("1@1 2@1 idle"));
+    await until(() => expect(text("b")).toBe("1@1 2@1 idle"));
     server.version = 2;
     await click("refresh", "a");
-    await waitFor(() => expect(text("b")).toBe("1@2 2@2 idle"));
+    await until(() => expect(text("b")).toBe("1@2 2@2 idle"));
     expect(text("a")).toBe("0@2 1@2 2@2 idle");
     await wait(50);
     expect(feedRequests()).toBe(6);
@@ -135,11 +135,11 @@ describe("an infinite query shows another tab's newer pages as they are recorded
     const paneB = () => app(b, <Feed store={b} name="b" />, clientB);
     render(app(a, <Feed store={a} name="a" />, new QueryClient()));
     const shownB = render(paneB());
-    await waitFor(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("a"), text("b")]).toEqual(["0@1 idle", "0@1 idle"]));
     shownB.unmount();
     server.version = 2;
     await click("refresh", "a");
-    await waitFor(() => expect(text("a")).toBe("0@2 idle"));
+    await until(() => expect(text("a")).toBe("0@2 idle"));
     await wait(10);
     const key = clientB.getQueryCache().getAll()[0]!.queryKey;
     act(() =>
@@ -157,7 +157,7 @@ describe("a reload shows the recorded chain of pages before its first fetch", ()
     const { a, b, join } = tabs();
     await bothShowTwoPages(a, b);
     await click("more", "a");
-    await waitFor(() => expect(text("a")).toBe("0@1 1@1 2@1 idle"));
+    await until(() => expect(text("a")).toBe("0@1 1@1 2@1 idle"));
     cleanup();
     const reloaded = join("c", a);
     render(app(reloaded, <Feed store={reloaded} name="c" />));
@@ -178,7 +178,7 @@ describe("a reload shows the recorded chain of pages before its first fetch", ()
     const reloaded = join("c", a);
     render(app(reloaded, <Feed store={reloaded} name="c" staleTime={0} />));
     expect(text("c")).toBe("0@1 1@1 fetching");
-    await waitFor(() => expect(text("c")).toBe("0@2 1@2 idle"));
+    await until(() => expect(text("c")).toBe("0@2 1@2 idle"));
     await wait(50);
     expect(seen.filter((url) => url.startsWith("/feed")).slice(2)).toEqual(["/feed?cursor=0", "/feed?cursor=1"]);
   });

@@ -9,12 +9,12 @@
  * `refetchOnMount: "always"` refetches at every mount, not only the first.
  */
 import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
-import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { createSharedFetchStore, type SharedFetchStore, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
+import { feedPanes, pagesText, serveFeed, type Page, until } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause as wait, text } from "../harness/side-by-side.tsx";
 
@@ -82,7 +82,7 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]);
     const before = seen.length;
     await click("refresh");
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
     expect(seen.slice(before).sort()).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/plain?cursor=0", "/plain?cursor=1"]);
   });
 
@@ -92,7 +92,7 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     for (let mount = 1; mount <= 3; mount++) {
       server.version = mount;
       render(app(store as never, <Panes store={store} always />, client));
-      await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
+      await until(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
       cleanup();
     }
     expect(seen.filter((url) => url === "/feed?cursor=0")).toHaveLength(3);
@@ -105,7 +105,7 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     for (let mount = 1; mount <= 3; mount++) {
       server.version = mount;
       render(<StrictMode>{app(store as never, <Panes store={store} always />, client)}</StrictMode>);
-      await waitFor(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
+      await until(() => expect([text("shared"), text("plain")]).toEqual([`0@${mount} idle`, `0@${mount} idle`]));
       cleanup();
     }
   });
@@ -113,14 +113,14 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
   it("retry: 1 and the second page fails once during a refetch: that page alone is asked again, in its claim, as plain useInfiniteQuery resumes at it", async () => {
     const store = newStore();
     render(app(store as never, <Panes store={store} retry={1} />));
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
     await click("more");
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
     server.version = 2;
     server.failOnce.add("/feed?cursor=1").add("/plain?cursor=1");
     const before = seen.length;
     await click("refresh");
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
     const sent = seen.slice(before);
     expect(sent.filter((url) => url.startsWith("/feed"))).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=1"]);
     expect(sent.filter((url) => url.startsWith("/plain"))).toEqual(["/plain?cursor=0", "/plain?cursor=1", "/plain?cursor=1"]);
@@ -131,14 +131,14 @@ describe("sharedInfiniteQueryOptions keeps useInfiniteQuery's own behaviour", ()
     const store = newStore();
     const client = new QueryClient({ defaultOptions: { queries: { retry: 1, retryDelay: 0 } } });
     render(app(store as never, <Panes store={store} />, client));
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@1 idle", "0@1 idle"]));
     await click("more");
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@1 1@1 idle", "0@1 1@1 idle"]));
     server.version = 2;
     server.failOnce.add("/feed?cursor=1").add("/plain?cursor=1");
     const before = seen.length;
     await click("refresh");
-    await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
+    await until(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@2 idle", "0@2 1@2 idle"]));
     const sent = seen.slice(before);
     expect(sent.filter((url) => url.startsWith("/feed"))).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=1"]);
     expect(sent.filter((url) => url.startsWith("/plain"))).toEqual(["/plain?cursor=0", "/plain?cursor=1", "/plain?cursor=1"]);

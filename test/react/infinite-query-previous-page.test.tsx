@@ -7,10 +7,10 @@
  * useInfiniteQuery beside it, against the same real HTTP server on 127.0.0.1, sends each.
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen } from "@testing-library/react";
 import { expect, it } from "vitest";
 import { sharedInfiniteQueryOptions } from "../../src/index.ts";
-import { pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
+import { pagesText, serveFeed, type Page, until } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { text, twoTabs } from "../harness/side-by-side.tsx";
 
@@ -41,16 +41,16 @@ it("fetchPreviousPage takes a page another tab recorded within the staleTime, un
     );
   }
   render(app(a, <Panes />));
-  await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["2@1 idle", "2@1 idle"]));
+  await until(() => expect([text("shared"), text("plain")]).toEqual(["2@1 idle", "2@1 idle"]));
   // Tab b loads page 1 (its own feed, or a query of that page) within the staleTime.
   await b.ensure({ url: server.page(1) });
   server.version = 2;
   const before = server.seen.length;
   await act(() => fireEvent.click(screen.getByText("back")));
-  await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["1@1 2@1 idle", "1@2 2@1 idle"]));
+  await until(() => expect([text("shared"), text("plain")]).toEqual(["1@1 2@1 idle", "1@2 2@1 idle"]));
   expect(server.seen.slice(before)).toEqual(["/plain?cursor=1"]);
   // Page 0, recorded by nobody: asked once, as plain useInfiniteQuery asks it.
   await act(() => fireEvent.click(screen.getByText("back")));
-  await waitFor(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@1 2@1 idle", "0@2 1@2 2@1 idle"]));
+  await until(() => expect([text("shared"), text("plain")]).toEqual(["0@2 1@1 2@1 idle", "0@2 1@2 2@1 idle"]));
   expect(server.seen.slice(before).sort()).toEqual(["/feed?cursor=0", "/plain?cursor=0", "/plain?cursor=1"]);
 });

@@ -7,11 +7,11 @@
  * that page alone, where the worker held the chain the tab showed before the reload.
  */
 import { QueryCache, QueryClient, useInfiniteQuery } from "@tanstack/react-query";
-import { render, waitFor } from "@testing-library/react";
+import { render } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
 import type { Host } from "../../sim/host.ts";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { click, feedPanes, pagesText, serveFeed, type Page } from "../harness/infinite-feed.tsx";
+import { click, feedPanes, pagesText, serveFeed, type Page, until } from "../harness/infinite-feed.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, text } from "../harness/side-by-side.tsx";
 import { shownSince } from "../../src/react/push.ts";
@@ -31,7 +31,7 @@ async function reloadAfterThreePages(laterPagesAfterMs = 0) {
   const first = b.tab() as unknown as SharedFetchStoreWithExtras;
   const view = render(app(first, <feeds.Feed store={first} name="a" />));
   for (const shown of ["0@1", "0@1 1@1", "0@1 1@1 2@1"]) {
-    await waitFor(() => expect(text("a")).toBe(`${shown} idle`));
+    await until(() => expect(text("a")).toBe(`${shown} idle`));
     if (shown === "0@1" && laterPagesAfterMs) vi.setSystemTime(Date.now() + laterPagesAfterMs);
     if (shown !== "0@1 1@1 2@1") await click("more", "a");
   }
@@ -54,7 +54,7 @@ async function reloadAfterThreePages(laterPagesAfterMs = 0) {
 it("a worker tab reloaded on a chain recorded within the staleTime: pending until the worker answers, then the whole chain, with no request", async () => {
   const reload = await reloadAfterThreePages();
   const log = reload();
-  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
+  await until(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@1 1@1 2@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
@@ -67,7 +67,7 @@ it("a worker tab reloaded on a stale chain: its mount asks the first page anew a
   vi.setSystemTime(Date.now() + 60_000);
   server.version = 2;
   const log = reload();
-  await waitFor(() => expect(log.at(-1)).toBe("0@2 idle"));
+  await until(() => expect(log.at(-1)).toBe("0@2 idle"));
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@2 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2", "/feed?cursor=0"]);
@@ -86,7 +86,7 @@ it("the chain is set only over the first page its fetch delivered: the app's own
     }),
   });
   const log = reload(client);
-  await waitFor(() => expect(log.at(-1)).toBe("2@1 idle"));
+  await until(() => expect(log.at(-1)).toBe("2@1 idle"));
   await pause(100);
   expect(log).toEqual(["pending fetching", "2@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
@@ -99,7 +99,7 @@ it("a worker tab reloaded on a stale first page whose later pages are within the
   server.version = 2;
   const client = new QueryClient();
   const log = reload(client);
-  await waitFor(() => expect(log.at(-1)).toBe("0@2 1@1 2@1 idle"));
+  await until(() => expect(log.at(-1)).toBe("0@2 1@1 2@1 idle"));
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@2 1@1 2@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2", "/feed?cursor=0"]);
@@ -111,7 +111,7 @@ it("a worker tab reloaded on a stale first page whose later pages are within the
 it("a worker tab reloaded on a feed whose maxPages is spread over the options: the chain brought with the first page holds maxPages pages, not every page recorded", async () => {
   const reload = await reloadAfterThreePages();
   const log = reload(undefined, { maxPages: 2 });
-  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 idle"));
+  await until(() => expect(log.at(-1)).toBe("0@1 1@1 idle"));
   await pause(100);
   expect(log).toEqual(["pending fetching", "0@1 1@1 idle"]);
   expect(server.seen).toEqual(["/feed?cursor=0", "/feed?cursor=1", "/feed?cursor=2"]);
@@ -121,7 +121,7 @@ it("the chain brought with the first page is the store's delivery: its pages are
   const reload = await reloadAfterThreePages();
   const client = new QueryClient();
   const log = reload(client);
-  await waitFor(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
+  await until(() => expect(log.at(-1)).toBe("0@1 1@1 2@1 idle"));
   await pause(20);
   const [query] = client.getQueryCache().getAll();
   expect(shownSince(query as never)).toBeUndefined();
