@@ -18,7 +18,7 @@ export default defineConfig({
           include: ["test/**/*.test.{ts,tsx}"],
           exclude: ["test/browser/**", "test/package/**", "test/cluster/**"],
           environment: "node",
-          setupFiles: ["test/harness/lazy-chunks.ts"],
+          setupFiles: ["test/harness/lazy-chunks.ts", "test/harness/wait-bound.ts"],
           // Beside two browser projects on 2 cores, a test on real sockets or fake-indexeddb can
           // take several seconds; what each asserts is untimed (timing claims live in npm run bench).
           testTimeout: 15_000,
@@ -51,7 +51,7 @@ export default defineConfig({
           name: "react18",
           include: ["test/react/**/*.test.{ts,tsx}"],
           environment: "node",
-          setupFiles: ["test/harness/react-18.ts", "test/harness/lazy-chunks.ts"],
+          setupFiles: ["test/harness/react-18.ts", "test/harness/lazy-chunks.ts", "test/harness/wait-bound.ts"],
           testTimeout: 15_000, // as the unit project's
           server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
         },
