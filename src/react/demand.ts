@@ -166,10 +166,17 @@ export function mountsAlways(query: AnyQuery, fetchOptions: FetchOptions): boole
 /**
  * An observer subscribing (the query cache's `observerAdded`) while disabled has mounted without a
  * fetch: enabled later, TanStack fetches only what is stale (shouldFetchOptionally), whatever
- * refetchOnMount says, so that fetch is no mount.
+ * refetchOnMount says, so that fetch is no mount. An enabled one with `staleTime: "static"` that
+ * finds its query reset to the store's data since its last fetch (push.ts, noteAction: not static
+ * till then) refetches it, as a plain query's mount fetches one reset to no data; TanStack's mount
+ * passes over a static query with data, which the next invalidateQueries then refetched instead.
  */
-export function noteSubscribed(observer: { options: { enabled?: unknown } }, query: AnyQuery): void {
+export function noteSubscribed(
+  observer: { options: { enabled?: unknown; staleTime?: unknown }; refetch(): Promise<unknown> },
+  query: AnyQuery,
+): void {
   if (resolve(observer.options.enabled, query) === false) mounted.add(observer);
+  else if (Object.hasOwn(query, "isStatic") && resolve(observer.options.staleTime, query) === "static") void observer.refetch();
 }
 
 /**

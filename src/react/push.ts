@@ -81,7 +81,8 @@ export const devtoolsHeld = new Set<AnyQuery>();
  * orRecorded's initialData functions: whether the data each last gave was the store's, none of the
  * caller's. A query reset to it shows that data where a plain one has none, and resetQueries'
  * refetch passes over a query with data whose `staleTime` is "static": from its reset to its next
- * fetch such a query is not static, as a plain one with no data is not.
+ * fetch such a query is not static, as a plain one with no data is not, and a static observer's
+ * mount fetches it (demand.ts, noteSubscribed).
  */
 export const storeInitial = new WeakMap<object, () => boolean>();
 

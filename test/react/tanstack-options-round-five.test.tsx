@@ -3,12 +3,12 @@
  * A fifth round of what a TanStack Query user meets every day, on sharedQueryOptions beside a plain
  * query function over fetch, against a real HTTP server on 127.0.0.1 that counts what it is sent:
  * `staleTime: "static"` under invalidateQueries, refetchQueries, the three `"always"` options and
- * resetQueries (with an initialData of the app's or none), `staleTime` as a function of the query
- * at a focus and a reconnect (focusManager and onlineManager events as TanStack fires them),
- * `refetch()` while a fetch runs (`cancelRefetch` false and true), `refetchQueries({ stale: true })`
- * and `invalidateQueries({ exact: true })` beside a prefix sibling. Each step waits for both sides'
- * state (no clock); each sends as many requests and renders the same states, but where a test's
- * name says they differ by design.
+ * resetQueries (with an initialData of the app's or none, mounted or not), `staleTime` as a
+ * function of the query at a focus and a reconnect (focusManager and onlineManager events as
+ * TanStack fires them), `refetch()` while a fetch runs (`cancelRefetch` false and true),
+ * `refetchQueries({ stale: true })` and `invalidateQueries({ exact: true })` beside a prefix
+ * sibling. Each step waits for both sides' state (no clock); each sends as many requests and
+ * renders the same states, but where a test's name says they differ by design.
  */
 import { focusManager, onlineManager, QueryClient, useQuery, useQueryClient, type Query } from "@tanstack/react-query";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
@@ -227,6 +227,42 @@ it('staleTime "static": resetQueries sends one request, whose answer shows (mean
   expect(p.logs[0]!.slice(1)).not.toContain("pending fetching -");
   expect(p.sent()).toEqual([2, 2]);
 });
+
+it('staleTime "static": resetQueries with nothing mounted sends nothing, the next mount one request, and invalidateQueries then nothing (meanwhile the shared query shows the recorded result, by design)', async () => {
+  const p = bothWays(
+    function Pane({ which, log, sides }) {
+      const [shown, setShown] = useState(true);
+      return (
+        <>
+          {shown && <Shown log={log} options={sides[which]} />}
+          <button onClick={() => setShown((s) => !s)}>{`toggle ${which}`}</button>
+        </>
+      );
+    },
+    "/static-reset-unmounted",
+    { staleTime: "static" },
+  );
+  await p.bothAt("success idle 1");
+  await p.click("toggle");
+  await act(() => p.client.resetQueries());
+  await pause(50); // a request would have left by now
+  expect(p.sent()).toEqual([1, 1]);
+  await p.click("toggle");
+  // Before, the shared query stayed at 1 on its mount, unsent, and the invalidation below sent its request.
+  await p.bothAt("success idle 2");
+  await act(() => p.client.invalidateQueries());
+  await pause(50);
+  expect(p.logs[0]).toEqual(["pending fetching -", "success idle 1", "success fetching 1", "success idle 2"]);
+  expect(p.logs[1]).toEqual(["pending fetching -", "success idle 1", "pending fetching -", "success idle 2"]);
+  expect(p.sent()).toEqual([2, 2]);
+});
+
+/** A query of `options`, its status, fetch status and count logged. */
+function Shown({ log, options }: { log: (s: string) => void; options: Options }) {
+  const q = useQuery(options);
+  log(`${q.status} ${q.fetchStatus} ${q.data?.n ?? "-"}`);
+  return null;
+}
 
 it('staleTime "static" with an initialData of the app\'s: resetQueries sends nothing, both ways (the shared query shows the newer recorded result, by design)', async () => {
   const p = bothWays(
