@@ -1,7 +1,7 @@
 import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
 import { showClaimFailures } from "./claim-failures.ts";
-import { listenToQueryDevtools, noteSubscribed } from "./demand.ts";
+import { listenToQueryDevtools, noteSubscribed } from "./fetch-record.ts";
 import { followJoins } from "./joined-keys.ts";
 import { notePaused } from "./paused-calls.ts";
 import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";

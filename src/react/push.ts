@@ -82,7 +82,7 @@ export const devtoolsHeld = new Set<AnyQuery>();
  * caller's. A query reset to it shows that data where a plain one has none, and resetQueries'
  * refetch passes over a query with data whose `staleTime` is "static": from its reset to its next
  * fetch such a query is not static, as a plain one with no data is not, and a static observer's
- * mount fetches it (demand.ts, noteSubscribed).
+ * mount fetches it (fetch-record.ts, noteSubscribed).
  */
 export const storeInitial = new WeakMap<object, () => boolean>();
 

@@ -14,20 +14,8 @@ import { messageOf } from "../core/fetcher.ts";
 import { hashKey } from "../core/key.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
-import {
-  demandOf,
-  mountsAlways,
-  noteFetching,
-  notingDisabled,
-  optionsOf,
-  pastRecordedError,
-  pastShownError,
-  queryOf,
-  retryPolicy,
-  type Demand,
-  type Given,
-  type FetchRecord,
-} from "./demand.ts";
+import { demandOf, pastRecordedError, pastShownError, retryPolicy, type Demand, type Given } from "./demand.ts";
+import { mountsAlways, noteFetching, notingDisabled, optionsOf, queryOf, type FetchRecord } from "./fetch-record.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
 import { delivering, type Delivery } from "./infinite-delivery.ts";
 import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, type AskedPage } from "./infinite-push.ts";
@@ -69,7 +57,7 @@ type Call = {
 
 /**
  * An infinite query runs TanStack's own page behavior, never the `behavior` option that tells a
- * shared query why it fetches (demand.ts): each query's `fetch` is watched instead, from its
+ * shared query why it fetches (fetch-record.ts): each query's `fetch` is watched instead, from its
  * function's first run, so that a `refetch()` or an invalidation asks for newer pages while a
  * mount or focus within staleTime takes any replica's. Before that (a cache restored or hydrated
  * here), a fetch of pages still fresh by the staleTime, unpolled, can only be explicit.

@@ -8,17 +8,8 @@ import { normalizeProgramRequest } from "../core/program-work.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import { ASKED_AT } from "../core/store-options.ts";
 import type { Program, ProgramRequest, SharedFetchStore, Snapshot } from "../core/types.ts";
-import {
-  demandOf,
-  notingDisabled,
-  pastRecordedError,
-  pastShownError,
-  queryOf,
-  recordingBehavior,
-  retryPolicy,
-  takeFetch,
-  type Given,
-} from "./demand.ts";
+import { demandOf, pastRecordedError, pastShownError, retryPolicy, type Given } from "./demand.ts";
+import { notingDisabled, queryOf, recordingBehavior, takeFetch } from "./fetch-record.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
 import {

@@ -18,17 +18,8 @@ import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStoreExtras } from "../core/store.ts";
 import type { SharedFetchStore, SharedRequest, Snapshot } from "../core/types.ts";
 import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
-import {
-  demandOf,
-  notingDisabled,
-  pastRecordedError,
-  pastShownError,
-  queryOf,
-  recordingBehavior,
-  retryPolicy,
-  takeFetch,
-  type Given,
-} from "./demand.ts";
+import { demandOf, pastRecordedError, pastShownError, retryPolicy, type Given } from "./demand.ts";
+import { notingDisabled, queryOf, recordingBehavior, takeFetch } from "./fetch-record.ts";
 import { devtoolsHeld, markDelivered, setByApp, shownSince, storeInitial } from "./push.ts";
 import { asQueryError, errorOf, SharedFetchError } from "./shared-error.ts";
 import { absoluteUrl, toRequest } from "./url.ts";

@@ -3,7 +3,7 @@
  * An `enabled` that is neither a boolean nor a function (JavaScript's `enabled: user && user.id`
  * with no user yet: null, "" or 0) is refused naming it, as TanStack's useQuery refuses it, and
  * nothing is sent. sharedQueryOptions and sharedProgramOptions wrap `enabled` in a function of
- * their own (demand.ts, notingDisabled), whose answer TanStack does not check: the value was read
+ * their own (fetch-record.ts, notingDisabled), whose answer TanStack does not check: the value was read
  * as "not false", and the query sent its request for a user that was not there.
  */
 import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";

@@ -6,7 +6,7 @@
  * observer shows the error with failureCount 1. sharedInfiniteQueryOptions recorded every call of
  * the query's fetch as the fetch's own, the joining observer's too: the prefetch then retried as an
  * observer's fetch does (TanStack's default 3), four requests where plain TanStack sends one. The
- * shared useQuery, whose record is made as a fetch starts (demand.ts recordingBehavior), is held
+ * shared useQuery, whose record is made as a fetch starts (fetch-record.ts recordingBehavior), is held
  * to the same. The host answers 503 throughout; fake timers for the retry delays.
  */
 import { onlineManager, QueryClient, useInfiniteQuery, useQuery, useQueryClient } from "@tanstack/react-query";
