@@ -114,8 +114,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   const held = heldRemovals();
   let ours = false;
   const onDisconnect = ({ event }: { event?: { code?: number } } = {}): void => {
-    // Heard before the provider decides to reconnect: see `loop`.
-    websocket.cancelWebsocketRetry ??= loop;
+    // Heard before the provider decides to reconnect: see `loop`. Else it reconnects from a timer
+    // that never reads shouldConnect again: the app's disconnect() within its delay got its socket
+    // back, and a disconnect() and connect() within it had the app's socket replaced as it opened.
+    // Set here, ours stands in for it, and the app's connect() drops it as it drops a retry loop.
+    websocket.cancelWebsocketRetry ??= loop ?? reconnectLater();
     fence?.lost();
     check.lost();
     const cut = clock.closed(ours || event?.code === 4408 || passingClose(event?.code));
@@ -130,6 +133,10 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   };
   websocket.on("disconnect", onDisconnect);
   websocket.on("connect", () => (loop = undefined));
+  function reconnectLater(): () => void {
+    const timer = setTimeout(() => websocket.shouldConnect && websocket.connect().catch(() => {}), delay);
+    return () => clearTimeout(timer);
+  }
 
   const provider = new HocuspocusProvider({
     websocketProvider: websocket,
@@ -178,9 +185,7 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   // So does a connect() that starts a socket (the app's): the back-off's end replaced that socket
   // while it opened, or, open, reconnected at once at its close. On a socket still closing the
   // provider's connect() does nothing: the pending reconnect is then the one that comes back.
-  // The provider reconnects a lost connection from a timer it never clears, whose connect() wants
-  // a connection again: after a destroy() within its delay, a socket was made and kept open for
-  // good, reconnecting on its own, seen by nobody. The timer still runs out; it then does nothing.
+  // After a destroy(), nothing connects: a socket made then was kept open for good, seen by nobody.
   const connect = websocket.connect.bind(websocket);
   websocket.connect = () => (destroyed ? Promise.resolve() : (websocket.status !== WebSocketStatus.Connected && dropRetry(), connect()));
   function retryLater(): void {

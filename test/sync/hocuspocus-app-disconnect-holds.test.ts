@@ -1,0 +1,106 @@
+/**
+ * The app's own `websocket.disconnect()` holds until the app connects again, also when it comes
+ * within the provider's back-off after a lost connection. @hocuspocus/provider reconnects a lost
+ * connection from a timer that never reads `shouldConnect` again: before, a disconnect() within
+ * that delay got its socket back when the timer ran out (synced, reconnecting on its own), and a
+ * disconnect() and connect() within it had the app's socket, still opening, replaced by another.
+ * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1; the link drops at the
+ * client's socket (terminate(): no close frame, 1006), and a socket's "open" can be held.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import * as Y from "yjs";
+import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
+import { startHocuspocus } from "./ordered-devices.ts";
+import { until } from "./wait.ts";
+
+let server: Awaited<ReturnType<typeof startHocuspocus>>;
+beforeAll(async () => {
+  server = await startHocuspocus();
+});
+afterAll(() => server.close());
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+  vi.useRealTimers();
+});
+
+const DELAY_MS = 200;
+const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
+
+type Listener = (event: unknown) => void;
+
+/** A synced device whose sockets the test counts, and whose sockets' "open" it can hold. */
+async function syncedDevice(room: string) {
+  vi.useFakeTimers({ toFake: [...FAKED] });
+  const opens: (() => void)[] = [];
+  const state = { sockets: 0, holdingOpen: false };
+  const Gated = class extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols);
+      state.sockets++;
+    }
+    override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
+      const gated: Listener =
+        type === "open" ? (event) => (state.holdingOpen ? opens.push(() => listener(event)) : listener(event)) : listener;
+      (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
+    }
+  };
+  const doc = new Y.Doc();
+  const conn = connectHocuspocus(doc, { url: server.url, room, token: "t", WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
+  cleanups.push(() => (conn.destroy(), doc.destroy()));
+  const ws = conn.websocket;
+  await until(conn.provider, "synced", () => conn.provider.isSynced);
+  expect(state.sockets).toBe(1);
+  /** The link drops (no close frame): the provider arms its reconnect, `DELAY_MS` from now. */
+  const drop = async () => {
+    (ws.webSocket as unknown as WebSocket).terminate();
+    await until(ws, "status", () => ws.status === "disconnected");
+  };
+  /** Lets the held "open" events go. */
+  const open = () => {
+    state.holdingOpen = false;
+    for (const deliver of opens.splice(0)) deliver();
+  };
+  return { conn, ws, state, drop, open, opens };
+}
+
+describe("connectHocuspocus: the app's websocket.disconnect() within the back-off of a lost connection", () => {
+  it("holds: no socket when the back-off ends, and the app's connect() later makes one", async () => {
+    const d = await syncedDevice("hp-app-disconnect-holds");
+    await d.drop();
+    await vi.advanceTimersByTimeAsync(DELAY_MS / 2);
+    d.ws.disconnect();
+
+    await vi.advanceTimersByTimeAsync(DELAY_MS * 10);
+    expect(d.state.sockets).toBe(1);
+    expect(d.ws.status).toBe("disconnected");
+    expect(d.ws.shouldConnect).toBe(false);
+
+    void d.ws.connect();
+    await until(d.conn.provider, "synced", () => d.conn.provider.isSynced);
+    expect(d.state.sockets).toBe(2);
+  }, 30_000);
+
+  it("the app disconnects and connects again within it: the back-off's end leaves the app's socket, still opening, alone", async () => {
+    const d = await syncedDevice("hp-app-reconnect-in-back-off");
+    await d.drop();
+    await vi.advanceTimersByTimeAsync(DELAY_MS / 2);
+    d.ws.disconnect();
+    d.state.holdingOpen = true;
+    let settled = false;
+    void d.ws.connect().then(() => (settled = true));
+    while (d.opens.length === 0) await vi.advanceTimersByTimeAsync(0);
+    expect(d.state.sockets).toBe(2);
+
+    // The lost connection's back-off runs out while the app's socket has not opened yet.
+    await vi.advanceTimersByTimeAsync(DELAY_MS);
+    expect(d.state.sockets).toBe(2);
+
+    d.open();
+    await until(d.conn.provider, "synced", () => d.conn.provider.isSynced);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(true);
+    expect(d.state.sockets).toBe(2);
+  }, 30_000);
+});
