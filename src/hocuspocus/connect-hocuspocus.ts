@@ -180,9 +180,11 @@ export function connectHocuspocus(doc: Doc, opts: HocuspocusOptions): Hocuspocus
   let dropRetry = (): void => {};
   // The app's own disconnect() drops it too (the provider's shouldConnect cannot tell that one from
   // ours below): its socket came back when the back-off or the slow close ended, against its wish.
+  // It ends the first claims' wait now: its socket's close may read as a passing one (the link gone
+  // as it closed: 1006, 1001), or be long past (a link cut mid-sync): they waited the whole bound.
   const disconnect = websocket.disconnect.bind(websocket);
-  websocket.disconnect = () => (dropRetry(), disconnect());
-  // So does a connect() that starts a socket (the app's): the back-off's end replaced that socket
+  websocket.disconnect = () => (dropRetry(), clock.closed(), clock.giveUp(), disconnect());
+  // A connect() that starts a socket (the app's) drops it too: the back-off's end replaced that socket
   // while it opened, or, open, reconnected at once at its close. On a socket still closing the
   // provider's connect() does nothing: the pending reconnect is then the one that comes back.
   // After a destroy(), nothing connects: a socket made then was kept open for good, seen by nobody.

@@ -150,6 +150,10 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
     resolveSynced();
   }
 
+  // y-websocket tells no close of a socket already gone: the app's disconnect() within its back-off
+  // after a link cut mid-sync, whose next attempt the first claims waited for, left them waiting.
+  const disconnect = provider.disconnect.bind(provider);
+  provider.disconnect = () => (provider.ws || (clock.closed(), clock.giveUp()), disconnect());
   provider.on("sync", onSync);
   provider.on("connection-close", onConnectionClose);
   provider.on("status", onStatus);

@@ -8,13 +8,16 @@
  * (README: "A connection that fails before it synced ends the wait at once"); they waited out the
  * whole SYNC_WAIT_MS for it. Read on the connector's `whenSynced`, the promise the stores' first
  * claims wait on (no clock: the bound never ends it within the test's events). Both connectors.
+ * The app's disconnect() also ends the wait for a next attempt that a link cut mid-sync left
+ * pending (within the back-off), and, through Hocuspocus, one whose close reads as the link's
+ * (the link gone as the socket closed: 1006, 1001): before, the claims waited the whole bound.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 import * as Y from "yjs";
 import { connectorsOf } from "../../src/core/connectors.ts";
 import type { Connection } from "../../src/index.ts";
-import { kits, type Kit } from "./connector-kits.ts";
+import { hocuspocusKit, kits, type Kit } from "./connector-kits.ts";
 import { frameRelay } from "./frame-relay.ts";
 import { nextEvent } from "./wait.ts";
 
@@ -82,6 +85,58 @@ describe.each(kits)("$name: a socket closed on purpose before its initial sync",
       const closed = kit.closed(conn);
       kit.disconnect(conn);
       await closed;
+      expect(await firstClaimsWait(doc)).toBe("ended");
+    } finally {
+      conn.destroy();
+      doc.destroy();
+      await relay.close();
+    }
+  });
+
+  it("the app's disconnect() within the back-off after a link cut mid-sync: the first claims' wait ends at once", async () => {
+    const relay = await frameRelay(server.url);
+    relay.toClient = (frame) => !kit.isStep2(frame);
+    const doc = new Y.Doc();
+    const conn = kit.connect(doc, relay.url, `backoff-${Math.random().toString(36).slice(2)}`);
+    try {
+      await opened(kit, conn);
+      const closed = kit.closed(conn);
+      // No close frame (1006): the claims wait for the next attempt, which the app calls off.
+      relay.cut();
+      await closed;
+      kit.disconnect(conn);
+      expect(await firstClaimsWait(doc)).toBe("ended");
+    } finally {
+      conn.destroy();
+      doc.destroy();
+      await relay.close();
+    }
+  });
+});
+
+describe("connectHocuspocus: the app's disconnect() as the link goes, before the initial sync", () => {
+  let server: Awaited<ReturnType<typeof hocuspocusKit.start>>;
+  beforeAll(async () => {
+    server = await hocuspocusKit.start();
+  });
+  afterAll(() => server.close());
+
+  // Its socket's close handshake does not finish: the close reads as the link's (a passing one).
+  it.each([
+    { link: "drops (no close frame)", cut: undefined, code: 1006 },
+    { link: "closes with 1001, going away", cut: 1001, code: 1001 },
+  ])("the link $link as the app disconnects: the first claims' wait ends at once", async ({ cut, code }) => {
+    const kit = hocuspocusKit;
+    const relay = await frameRelay(server.url);
+    relay.toClient = (frame) => !kit.isStep2(frame);
+    const doc = new Y.Doc();
+    const conn = kit.connect(doc, relay.url, `same-moment-${Math.random().toString(36).slice(2)}`);
+    try {
+      await opened(kit, conn);
+      const closed = kit.closed(conn);
+      kit.disconnect(conn);
+      relay.cut(cut);
+      expect(closeCode(kit, (await closed) as unknown[])).toBe(code);
       expect(await firstClaimsWait(doc)).toBe("ended");
     } finally {
       conn.destroy();
