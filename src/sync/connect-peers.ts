@@ -105,7 +105,8 @@ export function connectPeers(doc: Doc, opts: PeersOptions): PeerConnection {
   // not for a socket the server accepted that closed mid-sync in passing (passingClose: a flaky
   // link, a server restarting), nor one we replace: the next attempt, after the provider's
   // back-off, likely syncs. One the server closed on purpose (a token refused once connected) or
-  // the app did (disconnect(): no event) has no next attempt that syncs.
+  // the app did (disconnect(): a close with no code, or no event once its socket was gone) has no
+  // next attempt that syncs.
   let replacing = false;
   const onConnectionClose = (event: { code?: number } | null): void => {
     const cut = clock.closed(replacing || passingClose(event?.code));
