@@ -5,7 +5,8 @@ import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/typ
 import { keepFailure, showFailed } from "./feed-failure.ts";
 import { delivered, pagesDelivered } from "./infinite-delivery.ts";
 import { setByApp, shownSince } from "./push.ts";
-import { mayShowRecorded, sharedQueryKey } from "./shared-query-options.ts";
+import { mayShowRecorded } from "./recorded-initial-data.ts";
+import { sharedQueryKey } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;

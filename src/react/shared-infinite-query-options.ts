@@ -22,7 +22,9 @@ import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, 
 import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
-import { inputErrorOf, isRunning, orRecorded, sharedQueryFn, sharedQueryKey, unwrap, type Ask } from "./shared-query-options.ts";
+import { orRecorded } from "./recorded-initial-data.ts";
+import { inputErrorOf, isRunning, sharedQueryFn, unwrap, type Ask } from "./shared-query-fn.ts";
+import { sharedQueryKey } from "./shared-query-options.ts";
 import { toRequest } from "./url.ts";
 
 /** Options of a shared infinite query: every `useInfiniteQuery` option, plus the store's lease and your own key. */

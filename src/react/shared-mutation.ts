@@ -5,7 +5,7 @@ import { warnUnknownOptions } from "../core/options.ts";
 import { pausingWhileOffline, resolveRetry, type OnlineSource, type RetryDelayOption, type RetryOption } from "../core/retry.ts";
 import type { SharedFetchStore, SharedRequest } from "../core/types.ts";
 import { asQueryError, SharedFetchError } from "./shared-error.ts";
-import { unwrap } from "./shared-query-options.ts";
+import { unwrap } from "./shared-query-fn.ts";
 import { toRequest } from "./url.ts";
 import { requireStore } from "./require-store.ts";
 import { pausedFirst, pausedRetry } from "./paused-calls.ts";

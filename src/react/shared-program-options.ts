@@ -12,16 +12,9 @@ import { demandOf, pastRecordedError, pastShownError, retryPolicy, type Given } 
 import { notingDisabled, queryOf, recordingBehavior, takeFetch } from "./fetch-record.ts";
 import { markDelivered, shownSince } from "./push.ts";
 import type { SharedFetchError } from "./shared-error.ts";
-import {
-  orRecorded,
-  inputErrorOf,
-  type Ask,
-  mayShowRecorded,
-  sharedQueryFn,
-  unwrap,
-  type SharedQueryOptions,
-  type SharedQueryOptionsInput,
-} from "./shared-query-options.ts";
+import { mayShowRecorded, orRecorded } from "./recorded-initial-data.ts";
+import { inputErrorOf, sharedQueryFn, unwrap, type Ask } from "./shared-query-fn.ts";
+import type { SharedQueryOptions, SharedQueryOptionsInput } from "./shared-query-options.ts";
 import { absoluteUrl } from "./url.ts";
 import { requireStore } from "./require-store.ts";
 

@@ -7,7 +7,7 @@ import type { ClaimView, SharedFetchStore, SharedRequest, Snapshot } from "../co
 import { holdBridge } from "./bridge.ts";
 import { REFETCH_META } from "./demand.ts";
 import { useSharedFetchStore } from "./provider.tsx";
-import { isRunning } from "./shared-query-options.ts";
+import { isRunning } from "./shared-query-fn.ts";
 
 /** What the hooks add to TanStack's result: the view across replicas. */
 export type SharedView = {
@@ -130,7 +130,7 @@ export function useSharedView<R extends { isFetching: boolean; refetch: (options
   const client = useQueryClient();
   const store = useSharedFetchStore();
   const { id } = binding;
-  // The query functions count their runs under the key's JSON, per client (shared-query-options' trackRunning).
+  // The query functions count their runs under the key's JSON, per client (shared-query-fn's trackRunning).
   const runId = JSON.stringify(queryKey);
   // Keyed on `id` and the store, not the binding, whose closures change identity on every render.
   // The store: a provider given another store with the same identity keeps every key's id.
