@@ -1,106 +1,17 @@
-import type { Query, QueryCache, QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
+import type { QueryCacheNotifyEvent, QueryClient } from "@tanstack/react-query";
 import type { SharedFetchStore } from "../core/types.ts";
+import { onGet, quiet } from "./cache-reads.ts";
 import { showClaimFailures } from "./claim-failures.ts";
 import { listenToQueryDevtools, noteSubscribed } from "./fetch-record.ts";
 import { followJoins } from "./joined-keys.ts";
 import { notePaused } from "./paused-calls.ts";
-import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, type Recorded } from "./push.ts";
-
-type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
-
-/** What a shared query's options say about its work: the store, the work's key, how to watch its record. */
-export type Registration = Recorded & {
-  store: SharedFetchStore;
-  /** The work's key in the store (a query key the caller chose may name other work later). */
-  id: string;
-  subscribe(listener: () => void, query: AnyQuery): () => void;
-  /** How the recorded work reaches the query, where it is not one result (an infinite query's pages). */
-  push?(client: QueryClient, query: AnyQuery): void;
-  /**
-   * Where the store does not hear of the work, asks it once what is recorded (see
-   * SharedFetchStoreExtras.look), calling `done` with each answer; returns the end of the look.
-   */
-  look?(done: () => void, query: AnyQuery): (() => void) | undefined;
-  /** How what a look found reaches the query, where it is not one result (a feed's chain). */
-  put?(client: QueryClient, query: AnyQuery): void;
-};
+import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded } from "./push.ts";
+import { registrationOf, type AnyQuery, type Registration } from "./query-registrations.ts";
 
 /** A disabled query's look: the work asked about, its end, and whether an answer came or waits for the next render. */
 type Look = { id: string; off?: (() => void) | undefined; answered?: true; due?: true };
 
-/**
- * Registrations by query function: sharedQueryOptions makes one per call (per store and URL when
- * the call has no options of its own), TanStack keeps it
- * in the options of the query and of each observer (spreads and defaulting copy it), and it goes
- * with them (a WeakMap: nothing to forget).
- */
-const registrations = new WeakMap<object, Registration>();
-
-export function registerQueryFn(queryFn: object, registration: Registration): void {
-  registrations.set(queryFn, registration);
-}
-
-function registrationOf(query: AnyQuery, store: SharedFetchStore): Registration | undefined {
-  // A hydrated query has no query function of its own until an observer brings one.
-  for (const options of [query.options, ...query.observers.map((o) => o.options)]) {
-    const registration = typeof options.queryFn === "function" ? registrations.get(options.queryFn) : undefined;
-    if (registration?.store === store) return registration;
-  }
-  return undefined;
-}
-
 type Watch = { id: string; off: () => void; registration: Registration };
-
-/** Per query cache: what each bridge does as TanStack hands a query out (one wrapper per cache, however many bridges). */
-const readers = new WeakMap<QueryCache, Set<(query: AnyQuery) => void>>();
-
-/** How many bridges read a cache's queries as it hands them out (a test's count: none left once each bridge is gone). */
-export const readersOf = (cache: QueryCache): number => readers.get(cache)?.size ?? 0;
-
-/**
- * What the bridge looks up for itself, whose lookups are no reads: a cache while reconcile checks a
- * query in it, the query a push sets (its sets hand it out again). Only that query: the app's cache
- * listeners run inside the push's set, and their lookups of other queries, of any client, read.
- */
-const quiet = new Set<object>();
-
-/**
- * Calls `read` with each query the cache hands out (`get`: getQueryData, getQueryState,
- * setQueryData's updater, a mount's or a fetch's build, hydrate; `find`, `findAll`: the client's
- * methods by filters; `getAll`: dehydrate), before the caller reads it: only those it hands out, so
- * a filter's read costs what it finds, not what the cache holds. TanStack's own walks of the cache
- * (the getAll that find and findAll filter, and that a focus, a reconnect or clear() go through)
- * read nothing: that getAll is the first call each makes, skipped once, so the app's lookups in a
- * filter's predicate or a focus refetch's query function still read. Returns the release.
- */
-function onGet(cache: QueryCache, read: (query: AnyQuery) => void): () => void {
-  let all = readers.get(cache);
-  if (!all) {
-    const each = (all = new Set());
-    readers.set(cache, all);
-    let walk = false;
-    const give = (q: AnyQuery) => quiet.has(q) || each.forEach((r) => r(q));
-    for (const name of ["get", "getAll", "find", "findAll", "onFocus", "onOnline", "clear"] as const) {
-      const lookup = cache[name].bind(cache) as (arg?: unknown) => AnyQuery | AnyQuery[] | undefined;
-      cache[name] = ((arg?: unknown) => {
-        if (name === "getAll" && walk) return ((walk = false), lookup());
-        walk = name !== "get" && name !== "getAll";
-        try {
-          const found = lookup(arg);
-          // No array made for a single query: `get` runs at every render's build.
-          if (quiet.has(cache)) return found;
-          if (Array.isArray(found)) found.forEach(give);
-          else if (found) give(found);
-          return found;
-        } finally {
-          walk = false;
-        }
-      }) as never;
-    }
-  }
-  all.add(read);
-  return () => all.delete(read);
-}
 
 /**
  * Results other replicas record reach one QueryClient's shared queries of one store, whichever hook

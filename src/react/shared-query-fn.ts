@@ -3,7 +3,8 @@ import { SharedFetchInputError, shownValue } from "../core/errors.ts";
 import { messageOf } from "../core/fetcher.ts";
 import type { RetryPolicy } from "../core/retry.ts";
 import type { SharedFetchStore, Snapshot } from "../core/types.ts";
-import { ensureBridge, registerQueryFn, type Registration } from "./bridge.ts";
+import { ensureBridge } from "./bridge.ts";
+import { registerQueryFn, type Registration } from "./query-registrations.ts";
 import { queryOf } from "./fetch-record.ts";
 import { asQueryError, errorOf, SharedFetchError } from "./shared-error.ts";
 

@@ -9,7 +9,7 @@ import { dehydrate, focusManager, onlineManager, QueryClient, useQuery } from "@
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { sharedQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { readersOf } from "../../src/react/bridge.ts";
+import { readersOf } from "../../src/react/cache-reads.ts";
 import { advance, app } from "../harness/render-app.tsx";
 import { background, cluster, until, URL_A, useFakeClock } from "../harness/replicas.ts";
 
