@@ -73,16 +73,14 @@ export class ReplicaLocks {
     const released = new Promise<void>((resolve) => (this.release = release = resolve));
     let granted!: () => void;
     this.ready = new Promise<void>((resolve) => (granted = resolve));
-    this.locks
-      .request(lockName(this.replicaId), { mode: "exclusive" }, () => {
-        // Held unless a drop came since (a grant may come after a hide). The request's end says
-        // nothing: after a hide and a show, the Web Locks spec grants the new request before the old
-        // one's promise settles, and only drop() lets a live page's lock go (nothing steals it).
-        this.held = this.release === release;
-        granted();
-        return released;
-      })
-      .then(granted, granted);
+    this.ask(lockName(this.replicaId), { mode: "exclusive" }, () => {
+      // Held unless a drop came since (a grant may come after a hide). The request's end says
+      // nothing: after a hide and a show, the Web Locks spec grants the new request before the old
+      // one's promise settles, and only drop() lets a live page's lock go (nothing steals it).
+      this.held = this.release === release;
+      granted();
+      return released;
+    }).then(granted, granted);
   }
 
   /**
@@ -94,19 +92,17 @@ export class ReplicaLocks {
     this.watching.add(replicaId);
     const { signal } = this.controller;
     // Shared: every replica watching the claimant is woken by its death at once, not one by one.
-    this.locks
-      .request(lockName(replicaId), { mode: "shared", signal }, () => {
-        this.watching.delete(replicaId);
-        this.dead.add(replicaId);
-        // A long-lived page sees many tabs die: forget the oldest (one still claiming is watched
-        // again, granted at once, and found dead again).
-        if (this.dead.size > MAX_DEAD) this.dead.delete(this.dead.values().next().value!);
-        this.onGone(replicaId);
-      })
-      .catch((error: unknown) => {
-        this.watching.delete(replicaId);
-        if (this.refuse(error, signal)) this.onGone(replicaId, true);
-      });
+    this.ask(lockName(replicaId), { mode: "shared", signal }, () => {
+      this.watching.delete(replicaId);
+      this.dead.add(replicaId);
+      // A long-lived page sees many tabs die: forget the oldest (one still claiming is watched
+      // again, granted at once, and found dead again).
+      if (this.dead.size > MAX_DEAD) this.dead.delete(this.dead.values().next().value!);
+      this.onGone(replicaId);
+    }).catch((error: unknown) => {
+      this.watching.delete(replicaId);
+      if (this.refuse(error, signal)) this.onGone(replicaId, true);
+    });
     return true;
   }
 
@@ -121,27 +117,33 @@ export class ReplicaLocks {
    */
   holdKey(key: string, signal: AbortSignal): Promise<() => void> {
     return new Promise((resolve, reject) => {
-      this.locks
-        .request(
-          `shared-fetch:key:${key}`,
-          { mode: "exclusive", signal },
-          () =>
-            // Its claims may still ask (a simulated crash reads nothing more): never granted then.
-            this.stopped ||
-            new Promise<void>((release) => {
-              const letGo = () => {
-                this.keys.delete(letGo);
-                release();
-              };
-              this.keys.add(letGo);
-              resolve(letGo);
-            }),
-        )
-        .catch((error: unknown) => {
-          this.refuse(error, signal);
-          reject(error);
-        });
+      this.ask(
+        `shared-fetch:key:${key}`,
+        { mode: "exclusive", signal },
+        () =>
+          // Its claims may still ask (a simulated crash reads nothing more): never granted then.
+          this.stopped ||
+          new Promise<void>((release) => {
+            const letGo = () => {
+              this.keys.delete(letGo);
+              release();
+            };
+            this.keys.add(letGo);
+            resolve(letGo);
+          }),
+      ).catch((error: unknown) => {
+        this.refuse(error, signal);
+        reject(error);
+      });
     });
+  }
+
+  /**
+   * A manager given as `locks` may throw instead of rejecting: the same refusal, or it would throw
+   * out of createSharedFetchStore, or out of a snapshot that watches a claimant (into React).
+   */
+  private ask(...args: Parameters<LockManagerLike["request"]>): Promise<unknown> {
+    return new Promise((resolve) => resolve(this.locks.request(...args)));
   }
 
   /** A rejection not of our own abort is a refusal (see `refused`); the console says so once. */
