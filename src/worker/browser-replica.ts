@@ -118,7 +118,10 @@ export function startReplica(options: BrowserReplicaOptions): BrowserReplica {
     // The store (and its replica lock) comes after connectTabs' first sync: that sync asks Web
     // Locks whether any other replica lives, and the worker's own store must not count as one
     // (it would wait out the tabs' answer timeout, 250 ms, for answers no tab replica sends).
-    state.held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced, loaded]);
+    // Refused (a broken `locks`), each hello tells its tab so: no rejection is left unhandled until then.
+    (state.held = Promise.all([locks ? holdLock(locks, lock).then((r) => (release = r)) : undefined, tabs.whenSynced, loaded])).catch(
+      () => {},
+    );
   };
 
   const open = async (config: BrowserConfig): Promise<Opened> => {

@@ -155,9 +155,11 @@ export class TabSession {
   private async standby(msg: Extract<TabMessage, { t: "standby" }>): Promise<void> {
     if (msg.v !== PROTOCOL) return;
     // The tab watches this lock to learn that the standby died (with the renderer it lives in).
-    void this.deps.prepare(msg.config, msg.watch, msg.replica)?.then((lock) => {
-      if (!this.closed) postToTab(this.port, { t: "standing", lock });
-    });
+    // Refused its own lock (a broken `locks`), the standby never stands: no tab watches it, nor turns to it at a takeover.
+    void this.deps.prepare(msg.config, msg.watch, msg.replica)?.then(
+      (lock) => void (this.closed || postToTab(this.port, { t: "standing", lock })),
+      () => {},
+    );
     if (msg.lock === undefined || this.store || this.opening) return;
     this.shadowing = true;
     const queued: TabMessage[] = [];
@@ -178,12 +180,19 @@ export class TabSession {
   private watchTab(lock: string): void {
     const { locks } = this.deps;
     this.stopWatchingTab?.();
-    this.stopWatchingTab = locks
-      ? watchLock(locks, lock, () => {
-          this.dropInterest();
-          this.setPresent(false);
-        })
-      : undefined;
+    // Refused (a broken `locks`), the tab's crash would go unheard: its asks kept for good
+    // (invariant 11), the worker never retired. A tab's port tells nothing of its death either.
+    const refused = (error: unknown) => this.refuse(`Web Locks refused to watch this tab's lock (${String(error)})`);
+    this.stopWatchingTab = locks ? watchLock(locks, lock, () => (this.dropInterest(), this.setPresent(false)), refused) : undefined;
+  }
+
+  /** The tab cannot be served: told why, it becomes a replica of its own. A hello under way ends here. */
+  private refuse(message: string): void {
+    this.hellos++;
+    this.shadowing = false;
+    this.dropInterest();
+    this.setPresent(false);
+    this.post({ t: "refused", message });
   }
 
   private async hello(msg: Extract<TabMessage, { t: "hello" }>): Promise<void> {
@@ -212,9 +221,7 @@ export class TabSession {
     try {
       opened = await this.deps.open(msg.config);
     } catch (error) {
-      this.opening = undefined;
-      this.dropInterest();
-      return this.post({ t: "refused", message: toWire(error).message });
+      return this.refuse(toWire(error).message);
     } finally {
       if (this.opening === queued) this.opening = undefined;
     }
@@ -225,8 +232,14 @@ export class TabSession {
     // The tab holds this lock before it says hello: it is granted to us only once the tab is gone.
     this.watchTab(msg.lock);
     for (const queuedMsg of queued) this.handleSafely(queuedMsg);
-    // The tab watches the lock `ready` names: it must be held before the tab hears of it.
-    await opened.held;
+    // The tab watches the lock `ready` names: it must be held before the tab hears of it. Refused
+    // (a broken `locks`), the tab would never hear this worker die.
+    try {
+      await opened.held;
+    } catch (error) {
+      if (hellos === this.hellos) this.refuse(`Web Locks refused the SharedWorker's lock (${String(error)})`);
+      return;
+    }
     if (this.closed || hellos !== this.hellos) return;
     this.post({
       t: "ready",

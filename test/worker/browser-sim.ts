@@ -9,7 +9,7 @@ import type { Host } from "../../sim/host.ts";
 import { createBrowserReplica, type BrowserReplica } from "../../src/worker/browser-replica.ts";
 import type { BrowserReplicaOptions } from "../../src/worker/replica-options.ts";
 import { connectBrowser, type BrowserStore, type ConnectBrowserOptions } from "../../src/worker/connect-browser.ts";
-import type { PortLike } from "../../src/worker/port.ts";
+import type { LockManagerLike, PortLike } from "../../src/worker/port.ts";
 
 let seq = 0;
 const cleanups: (() => void)[] = [];
@@ -36,8 +36,19 @@ export function sharedWorkerHere(): void {
   cleanup(() => delete scope.SharedWorker);
 }
 
-/** `options`: the workers' own (a `connectPeers` that links their doc to a peer's, say). */
-export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retireAfterMs" | "connectPeers" | "store"> = {}) {
+/**
+ * `options`: the workers' own (a `connectPeers` that links their doc to a peer's, say);
+ * `workerLocks`: the lock manager a worker is given (a refusing front on the browser's, say).
+ */
+export function browser(
+  host: Host,
+  {
+    workerLocks,
+    ...options
+  }: Pick<BrowserReplicaOptions, "retireAfterMs" | "connectPeers" | "store"> & {
+    workerLocks?: (workerName: string, real: LockManagerLike) => LockManagerLike;
+  } = {},
+) {
   sharedWorkerHere();
   const locks = new FakeLocks();
   const name = `app-${process.pid}-${++seq}`;
@@ -48,7 +59,7 @@ export function browser(host: Host, options: Pick<BrowserReplicaOptions, "retire
     let replica = workers.get(workerName);
     if (!replica) {
       const made: BrowserReplica = createBrowserReplica({
-        locks: locks.forTab(workerName),
+        locks: workerLocks ? workerLocks(workerName, locks.forTab(workerName)) : locks.forTab(workerName),
         lockName: workerName,
         fetch: host.fetch,
         store: { settleMs: 0 },
