@@ -1,8 +1,8 @@
 import { watchLock } from "./port.ts";
 import { parseWorkerMessage } from "./parse-worker-message.ts";
-import { STANDBY_LOCK_PREFIX, type TabMessage } from "./protocol.ts";
+import { PROTOCOL, STANDBY_LOCK_PREFIX, type TabMessage } from "./protocol.ts";
 import { workerName } from "./worker-generations.ts";
-import type { SharedWorkerLike, WorkerLinkOptions } from "./worker-start.ts";
+import { spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 
 /**
  * The next generation's worker, started in advance (see WorkerLink's `standby`); `stopWatch` once
@@ -29,6 +29,30 @@ export function watchStandby(standby: Standby, { locks, config }: Pick<WorkerLin
     ({ held = [] }) => held.some((l) => l.name === lock && l.mode === "exclusive") && watch(lock),
     () => {},
   );
+}
+
+/**
+ * Starts the next generation's worker for the live one of `generation` (its lock `lock`, its
+ * replica `replica`), watched until let go (`gone`: it died), and sends it this tab's asks.
+ */
+export function startStandby(
+  o: WorkerLinkOptions,
+  generation: number,
+  lock: string,
+  replica: string,
+  tabLock: string,
+  gone: (worker: SharedWorkerLike) => void,
+): Standby | undefined {
+  const next = spawn(o, generation + 1);
+  if (!next) return undefined;
+  next.port.start?.();
+  const entry: Standby = { generation: generation + 1, worker: next };
+  watchStandby(entry, o, () => gone(next));
+  // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
+  const standby: TabMessage = { t: "standby", v: PROTOCOL, config: o.config, watch: lock, lock: tabLock, replica };
+  next.port.postMessage(standby);
+  o.store.shadow((m) => next.port.postMessage(m));
+  return entry;
 }
 
 /** Stops watching a standby and closes this tab's port to it; `bye` withdraws what the tab asked it in advance. */

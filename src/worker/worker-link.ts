@@ -2,8 +2,8 @@ import { answerWait } from "./answer-wait.ts";
 import { onPageTransitions } from "./page-transitions.ts";
 import { watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage } from "./parse-worker-message.ts";
-import { PROTOCOL, type TabMessage } from "./protocol.ts";
-import { letGo, watchStandby, type Standby } from "./standby.ts";
+import type { TabMessage } from "./protocol.ts";
+import { letGo, startStandby, type Standby } from "./standby.ts";
 import { tabLock, type TabLock } from "./tab-lock.ts";
 import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
 import { failedKey, liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
@@ -204,16 +204,7 @@ export class WorkerLink {
   /** Starts the next generation's worker for the live one of `generation` and sends it this tab's asks. */
   private startStandby(generation: number, lock: string, replica: string): void {
     if (this.stopped || this.hidden || generation !== this.generation || this.standby?.generation === generation + 1) return;
-    const next = spawn(this.o, generation + 1);
-    if (!next) return;
-    next.port.start?.();
-    const entry: Standby = { generation: generation + 1, worker: next };
-    this.standby = entry;
-    watchStandby(entry, this.o, () => this.standbyGone(next));
-    // Its lock (held since the hello) lets the standby drop this tab's asks when it dies.
-    const standby: TabMessage = { t: "standby", v: PROTOCOL, config: this.o.config, watch: lock, lock: this.tabLock.name, replica };
-    next.port.postMessage(standby);
-    this.o.store.shadow((m) => next.port.postMessage(m));
+    this.standby = startStandby(this.o, generation, lock, replica, this.tabLock.name, (next) => this.standbyGone(next)) ?? this.standby;
   }
 
   /** A standby's lock was let go: it died, most likely with the renderer of the tab that started it. */
