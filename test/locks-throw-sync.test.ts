@@ -1,10 +1,11 @@
 /**
  * A LockManager given as `locks` may throw from `request` instead of returning a rejected promise
  * (a hand-written wrapper, a polyfill that checks its origin first). Such a throw is a refusal like
- * any other: createSharedFetchStore returns a store (it threw the bare SecurityError before), its
- * claims fall back to the settle window, and a claimant of this browser whose lock it may not
- * watch goes stale by its lease (invariant 3) — the watch is asked while a snapshot is read, and
- * nothing may throw into React there (invariant 14's rule). The console says so once.
+ * any other: createSharedFetchStore returns a store (it threw the bare SecurityError before, from
+ * its replica lock and from the browser id's agreement, which keeps its tentative id), its claims
+ * fall back to the settle window, and a claimant of this browser whose lock it may not watch goes
+ * stale by its lease (invariant 3) — the watch is asked while a snapshot is read, and nothing may
+ * throw into React there (invariant 14's rule). The console says so once.
  */
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { FakeLocks } from "../sim/fake-locks.ts";
@@ -34,7 +35,8 @@ const said = (warn: { mock: { calls: unknown[][] } }) => warn.mock.calls.filter(
 it("invariant 8: a manager that throws on every request still makes a store, whose claims fall back to the settle window", async () => {
   const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
   const c = cluster(0);
-  const a = c.join({ locks: throwing(new FakeLocks(), "a", () => true), browserId: "browser-1" });
+  // No browserId given: the store agrees one with the other tabs through the same manager.
+  const a = c.join({ locks: throwing(new FakeLocks(), "a", () => true) });
   await tick(10);
   const first = background(a.ensure({ url: URL_A }));
   await tick(30);

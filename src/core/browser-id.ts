@@ -1,4 +1,4 @@
-import type { LockManagerLike } from "./locks.ts";
+import { requestLock, type LockManagerLike } from "./locks.ts";
 import { randomId } from "./job.ts";
 import { readStored, writeStored } from "./local-storage.ts";
 
@@ -45,23 +45,21 @@ export function agreeBrowserId(locks: LockManagerLike, tentative: string): Promi
     void holdIdLock(locks, known);
     return Promise.resolve(known);
   }
-  return locks
-    .request(agreementLock, { mode: "exclusive" }, async () => {
-      const id = (await idInUse(locks)) ?? storedAgreedId() ?? tentative;
-      // Storage denied: the lock name alone carries the id to the tabs opened meanwhile.
-      if (writeStored(agreedKey, id)) writeStored(storageKey, id);
-      // Held before the agreement lock is let go: the next tab under it sees the name.
-      await holdIdLock(locks, id);
-      return id;
-    })
-    .then(
-      (id) => {
-        const agreed = typeof id === "string" && id ? id : tentative;
-        cached = agreed;
-        return agreed;
-      },
-      () => tentative,
-    );
+  return requestLock(locks, agreementLock, { mode: "exclusive" }, async () => {
+    const id = (await idInUse(locks)) ?? storedAgreedId() ?? tentative;
+    // Storage denied: the lock name alone carries the id to the tabs opened meanwhile.
+    if (writeStored(agreedKey, id)) writeStored(storageKey, id);
+    // Held before the agreement lock is let go: the next tab under it sees the name.
+    await holdIdLock(locks, id);
+    return id;
+  }).then(
+    (id) => {
+      const agreed = typeof id === "string" && id ? id : tentative;
+      cached = agreed;
+      return agreed;
+    },
+    () => tentative,
+  );
 }
 
 /** The id a live tab of this browser holds its id lock under, if the lock manager can tell. */
@@ -98,12 +96,10 @@ function holdIdLock(locks: LockManagerLike, id: string): Promise<void> {
 
 function requestIdLock(id: string, lock: IdLock): Promise<void> {
   return new Promise<void>((granted) => {
-    lock.locks
-      .request(`${ID_LOCK_PREFIX}${id}`, { mode: "shared" }, () => {
-        granted();
-        return new Promise<void>((release) => (lock.release = release));
-      })
-      .catch(() => granted());
+    requestLock(lock.locks, `${ID_LOCK_PREFIX}${id}`, { mode: "shared" }, () => {
+      granted();
+      return new Promise<void>((release) => (lock.release = release));
+    }).catch(() => granted());
   });
 }
 

@@ -26,6 +26,14 @@ export function detectLocks(): LockManagerLike | undefined {
   return (g.document || g.WorkerGlobalScope) && typeof locks?.request === "function" ? locks : undefined;
 }
 
+/**
+ * `locks.request`, a synchronous throw made a rejection: a manager given as `locks` may throw
+ * instead of rejecting, and that is the same refusal, not an error out of createSharedFetchStore
+ * or out of a snapshot that watches a claimant (into React).
+ */
+export const requestLock = (locks: LockManagerLike, ...args: Parameters<LockManagerLike["request"]>): Promise<unknown> =>
+  new Promise((resolve) => resolve(locks.request(...args)));
+
 /** Dead replicas remembered, so that their leftover claims do not make us queue on their locks again. */
 const MAX_DEAD = 256;
 
@@ -73,7 +81,7 @@ export class ReplicaLocks {
     const released = new Promise<void>((resolve) => (this.release = release = resolve));
     let granted!: () => void;
     this.ready = new Promise<void>((resolve) => (granted = resolve));
-    this.ask(lockName(this.replicaId), { mode: "exclusive" }, () => {
+    requestLock(this.locks, lockName(this.replicaId), { mode: "exclusive" }, () => {
       // Held unless a drop came since (a grant may come after a hide). The request's end says
       // nothing: after a hide and a show, the Web Locks spec grants the new request before the old
       // one's promise settles, and only drop() lets a live page's lock go (nothing steals it).
@@ -92,7 +100,7 @@ export class ReplicaLocks {
     this.watching.add(replicaId);
     const { signal } = this.controller;
     // Shared: every replica watching the claimant is woken by its death at once, not one by one.
-    this.ask(lockName(replicaId), { mode: "shared", signal }, () => {
+    requestLock(this.locks, lockName(replicaId), { mode: "shared", signal }, () => {
       this.watching.delete(replicaId);
       this.dead.add(replicaId);
       // A long-lived page sees many tabs die: forget the oldest (one still claiming is watched
@@ -117,7 +125,8 @@ export class ReplicaLocks {
    */
   holdKey(key: string, signal: AbortSignal): Promise<() => void> {
     return new Promise((resolve, reject) => {
-      this.ask(
+      requestLock(
+        this.locks,
         `shared-fetch:key:${key}`,
         { mode: "exclusive", signal },
         () =>
@@ -136,14 +145,6 @@ export class ReplicaLocks {
         reject(error);
       });
     });
-  }
-
-  /**
-   * A manager given as `locks` may throw instead of rejecting: the same refusal, or it would throw
-   * out of createSharedFetchStore, or out of a snapshot that watches a claimant (into React).
-   */
-  private ask(...args: Parameters<LockManagerLike["request"]>): Promise<unknown> {
-    return new Promise((resolve) => resolve(this.locks.request(...args)));
   }
 
   /** A rejection not of our own abort is a refusal (see `refused`); the console says so once. */
