@@ -5,7 +5,8 @@
  * the same record came to wait with the delete, and only then (invariants 4, 8); not while one that
  * waited already waits on, which may never arrive (invariant 14). Real Y.Docs, updates carried by hand.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import * as Y from "yjs";
 import { openDocRecords } from "../src/core/doc-records.ts";
 import { carriedReplicas } from "./harness/carried-replicas.ts";
 
@@ -96,5 +97,51 @@ describe("a record whose rewrite arrives before its writer's earlier updates", (
       expect(c.records.claims.get("k")).toBeUndefined();
     }
     expect(c.records.claims.entries()).toEqual([]);
+  });
+
+  describe("opened on a doc where a rewrite's delete applied and its insert waits (its old entry collected)", () => {
+    /** Records opened on a copy of c's doc, after c received the takeover alone (a tab loading it from its persistence). */
+    function opened() {
+      const { a, b, c } = takeover();
+      carry(c, a.updates[1]!);
+      const doc = new Y.Doc();
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(c.doc));
+      const records = openDocRecords(doc, () => null);
+      onTestFinished(() => records.destroy());
+      expect(doc.store.pendingStructs).not.toBeNull();
+      return { a, b, doc, records };
+    }
+
+    it("invariants 4, 8: reads the waiting insert as the record, then the same record from its lane once it arrives", () => {
+      const { a, doc, records } = opened();
+      expect(records.claims.get("k")).toMatchObject({ replicaId: "a" });
+      Y.applyUpdate(doc, a.updates[0]!);
+      expect(doc.store.pendingStructs).toBeNull();
+      expect(records.claims.get("k")).toMatchObject({ replicaId: "a" });
+      expect(records.claims.contenders("k")).toHaveLength(1);
+      expect(records.claims.held("k")).toBe(false);
+      expect(records.asks.get("other")).toBe(1);
+    });
+
+    it("a waiting insert deleted before it arrives (its claimant let it go) is gone once it arrives", () => {
+      const { a, doc, records } = opened();
+      a.records.claims.delete("k");
+      Y.applyUpdate(doc, a.updates[2]!);
+      Y.applyUpdate(doc, a.updates[0]!);
+      expect(doc.store.pendingStructs).toBeNull();
+      expect(records.claims.get("k")).toBeUndefined();
+      expect(records.claims.entries()).toEqual([]);
+    });
+
+    it("what it writes over the waiting insert itself stands at once; the insert, once it arrives, is a rival cleaned up as any", async () => {
+      const { a, doc, records } = opened();
+      records.claims.set("k", { ...claim("d"), eager: true });
+      expect(records.claims.get("k")).toMatchObject({ replicaId: "d" });
+      expect(records.claims.contenders("k")).toHaveLength(1);
+      Y.applyUpdate(doc, a.updates[0]!);
+      await Promise.resolve();
+      expect(records.claims.get("k")).toMatchObject({ replicaId: "d" });
+      expect(records.claims.contenders("k")).toHaveLength(1);
+    });
   });
 });

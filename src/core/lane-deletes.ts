@@ -8,13 +8,15 @@ import { deleteElement, isDeletedType } from "./yjs-internals.ts";
 /** An entry pushed in the transaction under way: not indexed until it ends, yet a rewrite must see it. */
 export type Pushed = { lane: Y.Array<unknown>; client: number; clock: number; seq: number };
 
-/** Deletes every entry of a record (`slot`'s, and `pending`, pushed this transaction); returns the highest seq seen. */
-export function deleteRecord(slot: Slot | undefined, pending: Pushed | undefined): number {
+/** Deletes every entry of a record (its slot's, and `pending`, pushed this transaction); returns the highest seq seen. */
+export function deleteRecord(index: LaneIndex, table: string, key: string, pending: Pushed | undefined): number {
+  const slot = index.slot(table, key);
   let seq = 0;
   for (const e of slot ? [...slot.entries] : []) {
     seq = Math.max(seq, e.seq);
     deleteElement(e.lane.array, e.client, e.clock);
   }
+  index.forget(slot);
   if (pending) {
     seq = Math.max(seq, pending.seq);
     deleteElement(pending.lane, pending.client, pending.clock);

@@ -1,34 +1,9 @@
 import * as Y from "yjs";
+import { beats, note, type Entry, type Lane, type MalformedRecord, type Slot, type Tables } from "./lane-entry.ts";
 import { isPlainObject } from "./request.ts";
-import { creatorOf, eachElement, forEachLive, pendingIds, pendingUpdate } from "./yjs-internals.ts";
+import { creatorOf, eachElement, forEachLive, pendingEntries, pendingIds, pendingUpdate } from "./yjs-internals.ts";
 
-/** A record read from the doc that failed validation: ignored, kept for devtools. */
-export type MalformedRecord = { map: string; key?: string; reason: string; value: unknown };
-export type Validator = (value: unknown) => unknown;
-/** Orders racing records of one table before seq does, e.g. a higher revision always wins. */
-export type Rank = (value: unknown) => number;
-
-/** One lane: a nested Y.Array of the root, written by one replica. */
-export type Lane = { array: Y.Array<unknown>; creator: number; ids: Set<string> };
-/** One element of a lane, by its Yjs id (`client:clock`), which never changes. */
-export type Entry = {
-  id: string;
-  client: number;
-  clock: number;
-  lane: Lane;
-  table: string;
-  key: string;
-  seq: number;
-  valid?: { value: unknown; rank: number; tie: number };
-};
-/**
- * Every entry of one (table, key) in any lane, and the one that counts. An array: a slot holds one
- * entry but while writes race, and a Map per slot cost every key of the doc its hash table.
- */
-export type Slot = { table: string; key: string; entries: Entry[]; winner?: Entry };
-
-/** `ties`: what orders records of one rank before seq does (a table's second Rank). */
-type Tables = { validators: Map<string, Validator>; ranks: Map<string, Rank>; ties: Map<string, Rank> };
+export type { Entry, Lane, MalformedRecord, Rank, Slot, Validator } from "./lane-entry.ts";
 
 /**
  * The index of the lanes, kept up to date per transaction from what the transaction changed (its
@@ -60,8 +35,11 @@ export class LaneIndex {
     private readonly tables: Tables,
   ) {}
 
-  /** Rebuilds from the doc as it is (construction, or a table registered later). */
-  rebuild(): void {
+  /**
+   * Rebuilds from the doc as it is (construction, or a table registered later). `start`: read
+   * outside a transaction (not in one that brought what Yjs holds back): what it holds back waited before.
+   */
+  rebuild(start?: boolean): void {
     for (const map of [this.slots, this.winners, this.bad, this.lanes, this.laneById, this.entries, this.loose]) map.clear();
     this.contested.clear();
     for (const t of this.tables.validators.keys()) this.winners.set(t, new Map());
@@ -73,11 +51,28 @@ export class LaneIndex {
       lane.ids.add(e.id);
       this.track(lane, e.id, e.table, e.key, e.seq, e.valid);
     }
+    if (!start) return;
+    // A rewrite whose delete applied before this store, its insert still held back: the record it
+    // deleted is gone from the doc (its content collected), so the insert is read as the record
+    // until it arrives or is held no more (apply), or a claim taken over reads as none (4, 8).
+    this.waited = pendingUpdate(this.root.doc!);
+    for (const [table, keys] of pendingEntries(this.waited))
+      for (const [key, held] of keys)
+        if (this.tables.validators.has(table as string) && !this.slot(table as string, key as string))
+          for (const [id, raw] of held) {
+            this.addEntry({ array: this.root, creator: parseInt(id), ids: new Set() }, id, raw);
+            const e = this.entries.get(id);
+            if (e) this.kept.set(e, [id]);
+          }
   }
 
   /** Applies one transaction; `changed` collects (table → keys) for the listeners. */
   apply(tr: Y.Transaction, changed: Map<string, Set<string>>): void {
     const store = tr.doc.store;
+    const waiting = pendingUpdate(tr.doc);
+    // First: a held insert read as its record (rebuild) that arrives now is read from its lane.
+    for (const [e, ids] of this.kept)
+      if (!ids.some((id) => pendingIds(waiting, e).includes(id)) && this.kept.delete(e)) this.remove(e.id, changed);
     const added: Y.Item[] = [];
     tr.afterState.forEach((after, client) => {
       const before = tr.beforeState.get(client) ?? 0;
@@ -100,9 +95,12 @@ export class LaneIndex {
     tr.deleteSet.clients.forEach((ranges, client) => {
       for (const { clock, len } of ranges) for (const id of this.within(client, clock, len)) this.remove(id, changed, !tr.local);
     });
-    this.waited = pendingUpdate(tr.doc);
-    for (const [e, ids] of this.kept)
-      if (!ids.some((id) => pendingIds(this.waited, e).includes(id)) && this.kept.delete(e)) this.remove(e.id, changed);
+    this.waited = waiting;
+  }
+
+  /** What this replica rewrites or deletes itself is gone at once (see remove), kept entries too: no delete of the doc reaches them. */
+  forget(slot: Slot | undefined): void {
+    for (const e of [...(slot?.entries ?? [])]) if (this.kept.delete(e)) this.remove(e.id, new Map());
   }
 
   /** The ids of a deleted range it may hold (a peer's 12-byte update deletes 2^31 clocks: one lookup each froze the page). */
@@ -236,15 +234,4 @@ export class LaneIndex {
     if (valid > 1) this.contested.add(slot);
     else this.contested.delete(slot);
   }
-}
-
-function beats(a: Entry, b: Entry): boolean {
-  if (a.valid!.rank !== b.valid!.rank) return a.valid!.rank > b.valid!.rank;
-  if (a.valid!.tie !== b.valid!.tie) return a.valid!.tie > b.valid!.tie;
-  if (a.seq !== b.seq) return a.seq > b.seq;
-  return a.lane.creator > b.lane.creator;
-}
-
-function note(changed: Map<string, Set<string>> | undefined, table: string, key: string): void {
-  if (changed) (changed.get(table) ?? changed.set(table, new Set()).get(table)!).add(key);
 }

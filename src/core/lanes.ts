@@ -199,18 +199,18 @@ export class Lanes {
   /** Deletes every entry of (table, key) in every lane; returns the highest seq it saw. */
   private deleteEntries(table: string, key: string): number {
     const id = `${table}\u0000${key}`;
-    const seq = deleteRecord(this.read().slot(table, key), this.pushed.get(id));
+    const seq = deleteRecord(this.read(), table, key, this.pushed.get(id));
     this.pushed.delete(id);
     return seq;
   }
 
   read(): LaneIndex {
-    if (this.dirty && !this.frozen) this.rebuild();
+    if (this.dirty && !this.frozen) this.rebuild(true);
     return this.index;
   }
 
-  private rebuild(): void {
-    this.index.rebuild();
+  private rebuild(start?: boolean): void {
+    this.index.rebuild(start);
     this.dirty = false;
   }
 

@@ -64,24 +64,31 @@ const UPDATE_EVENTS = ["update", "updateV2"];
 /** What Yjs holds back now (`store.pendingStructs`, until the updates it builds on arrive), as one update. */
 export const pendingUpdate = (doc: Y.Doc): Uint8Array | undefined => doc.store.pendingStructs?.update;
 
-/** Each pending update's element ids by (table, key), decoded once (Yjs replaces it, never changes it). */
-const decoded = new WeakMap<Uint8Array, Map<unknown, Map<unknown, string[]>>>();
+/** Each pending update's elements by (table, key), as [id, raw value], decoded once (Yjs replaces it, never changes it). */
+const decoded = new WeakMap<Uint8Array, Map<unknown, Map<unknown, [string, unknown][]>>>();
 
 /**
- * The ids of the entries of `record` a pending update holds. Read from values Yjs decoded: plain
+ * The elements a pending update holds, by (table, key). Read from values Yjs decoded: plain
  * data; a GC or Skip struct has no content. Read at every delete a peer makes while it waits:
  * decoded each time, one held back for good (10 000 entries) froze a replica for 9 s at a sweep
  * of 500 records.
  */
-export function pendingIds(update: Uint8Array | undefined, { table, key }: { table: string; key: string }): string[] {
+export function pendingEntries(update: Uint8Array | undefined): Map<unknown, Map<unknown, [string, unknown][]>> {
   let by = update && decoded.get(update);
   if (update && !by) {
     decoded.set(update, (by = new Map()));
     for (const s of Y.decodeUpdateV2(update).structs)
       (s as Y.Item).content?.getContent().forEach((v, i) => {
         const keys = by!.get(v?.t) ?? by!.set(v?.t, new Map()).get(v?.t)!;
-        (keys.get(v?.k) ?? keys.set(v?.k, []).get(v?.k)!).push(`${s.id.client}:${s.id.clock + i}`);
+        (keys.get(v?.k) ?? keys.set(v?.k, []).get(v?.k)!).push([`${s.id.client}:${s.id.clock + i}`, v]);
       });
   }
-  return by?.get(table)?.get(key) ?? [];
+  return by ?? new Map();
 }
+
+/** The ids of the entries of `record` a pending update holds. */
+export const pendingIds = (update: Uint8Array | undefined, { table, key }: { table: string; key: string }): string[] =>
+  pendingEntries(update)
+    .get(table)
+    ?.get(key)
+    ?.map(([id]) => id) ?? [];
