@@ -198,6 +198,11 @@ const table: [string, KeyView, Action][] = [
     { type: "reassert" },
   ],
   [
+    "settled while ours stands only because Yjs holds back the takeover that deleted it: send, then write ours again (invariant 8: waiting on an insert that may never arrive, no clock may end, and replicas that hear us read no claim meanwhile)",
+    view({ waiters: [1], claim: { ...mineClaim(1), held: true }, attempt: attempt(1, "settled") }),
+    { type: "dispatch" },
+  ],
+  [
     "running beside a rival's claim that Yjs holds back its rewrite of: not ours to write again",
     view({ waiters: [1], claim: { ...foreign(1, false), held: true }, attempt: attempt(1, "running") }),
     { type: "none" },
