@@ -8,26 +8,14 @@
  * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1; a socket's "open" can be
  * held at the client until the test lets it go.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 import { until } from "./wait.ts";
 
-let server: Awaited<ReturnType<typeof startHocuspocus>>;
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(() => server.close());
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.useRealTimers();
-});
-
-const DELAY_MS = 200;
-const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
+const { server, cleanups } = hocuspocusPerFile();
 
 type Listener = (event: unknown) => void;
 
@@ -50,7 +38,7 @@ function device(room: string) {
   const asked: { resolve: (token: string) => void; reject: (error: Error) => void }[] = [];
   const token = () => new Promise<string>((resolve, reject) => asked.push({ resolve, reject }));
   const doc = new Y.Doc();
-  const conn = connectHocuspocus(doc, { url: server.url, room, token, WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
+  const conn = connectHocuspocus(doc, { url: server().url, room, token, WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
   cleanups.push(() => (conn.destroy(), doc.destroy()));
   const ws = conn.websocket;
   /** Lets the held "open" events go. */

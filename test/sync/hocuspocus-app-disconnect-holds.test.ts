@@ -7,26 +7,14 @@
  * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1; the link drops at the
  * client's socket (terminate(): no close frame, 1006), and a socket's "open" can be held.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 import { until } from "./wait.ts";
 
-let server: Awaited<ReturnType<typeof startHocuspocus>>;
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(() => server.close());
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.useRealTimers();
-});
-
-const DELAY_MS = 200;
-const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
+const { server, cleanups } = hocuspocusPerFile();
 
 type Listener = (event: unknown) => void;
 
@@ -47,7 +35,7 @@ async function syncedDevice(room: string) {
     }
   };
   const doc = new Y.Doc();
-  const conn = connectHocuspocus(doc, { url: server.url, room, token: "t", WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
+  const conn = connectHocuspocus(doc, { url: server().url, room, token: "t", WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
   cleanups.push(() => (conn.destroy(), doc.destroy()));
   const ws = conn.websocket;
   await until(conn.provider, "synced", () => conn.provider.isSynced);

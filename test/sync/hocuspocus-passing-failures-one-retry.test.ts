@@ -6,26 +6,14 @@
  * guarded, a connect after destroy() does nothing).
  * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 import { until } from "./wait.ts";
 
-let server: Awaited<ReturnType<typeof startHocuspocus>>;
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(() => server.close());
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.useRealTimers();
-});
-
-const DELAY_MS = 200;
-const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
+const { server, cleanups } = hocuspocusPerFile();
 
 describe("connectHocuspocus: two passing failures heard together", () => {
   it("one reconnect, after the later failure's back-off (2 × the delay), none at the first one's", async () => {
@@ -41,7 +29,7 @@ describe("connectHocuspocus: two passing failures heard together", () => {
     const token = () => new Promise<string>((_, reject) => asked.push(reject));
     const doc = new Y.Doc();
     const conn = connectHocuspocus(doc, {
-      url: server.url,
+      url: server().url,
       room: "hp-two-failures",
       token,
       WebSocketPolyfill: Counting,

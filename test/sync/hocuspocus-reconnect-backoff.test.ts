@@ -7,7 +7,7 @@
  * provider waits to reconnect a connection it lost. Fake timers: attempts are counted on the fake
  * clock, never measured.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
@@ -15,23 +15,16 @@ import { createSharedFetchStore } from "../../src/index.ts";
 import { freePort } from "../../server/cluster/ports.ts";
 import { Host } from "../../sim/host.ts";
 import { frameRelay, type FrameRelay } from "./frame-relay.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 import { nextEvent } from "./wait.ts";
 
-let server: Awaited<ReturnType<typeof startHocuspocus>>;
+const { server } = hocuspocusPerFile();
 let relay: FrameRelay | undefined;
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(() => server.close());
 afterEach(async () => {
   vi.useRealTimers();
   await relay?.close();
   relay = undefined;
 });
-
-const DELAY_MS = 200;
-const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
 
 function counting() {
   // On the fake clock, as they happen: when each attempt began.
@@ -95,7 +88,7 @@ describe("connectHocuspocus reconnecting to a server that refuses", () => {
   }, 30_000);
 
   it("the upgrade is refused (HTTP 503): the same", async () => {
-    relay = await frameRelay(server.url);
+    relay = await frameRelay(server().url);
     relay.refuse = 503;
     const device = await refusedDevice(relay.url);
     expectNoTightLoop(relay.attempts);
@@ -103,7 +96,7 @@ describe("connectHocuspocus reconnecting to a server that refuses", () => {
   }, 30_000);
 
   it("each socket is accepted and dropped before its first message: the same, one retry loop (no storm)", async () => {
-    relay = await frameRelay(server.url);
+    relay = await frameRelay(server().url);
     const r = relay;
     r.toClient = () => (r.cut(), false);
     const device = await refusedDevice(r.url);
@@ -112,7 +105,7 @@ describe("connectHocuspocus reconnecting to a server that refuses", () => {
   }, 30_000);
 
   it("a synced connection lost, then destroy() while the provider waits to reconnect: no socket is made again, no timer is left", async () => {
-    relay = await frameRelay(server.url);
+    relay = await frameRelay(server().url);
     const r = relay;
     const { began, Counting } = counting();
     const doc = new Y.Doc();

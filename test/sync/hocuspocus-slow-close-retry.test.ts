@@ -7,26 +7,14 @@
  * Fake timers, waits on events; a real Hocuspocus server on 127.0.0.1; the close handshake is held
  * at the client's socket until the test lets it go.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 import { until } from "./wait.ts";
 
-let server: Awaited<ReturnType<typeof startHocuspocus>>;
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(() => server.close());
-const cleanups: (() => void)[] = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-  vi.useRealTimers();
-});
-
-const DELAY_MS = 200;
-const FAKED = ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "Date"] as const;
+const { server, cleanups } = hocuspocusPerFile();
 
 /** A device whose token requests wait for the test, and whose sockets' closes it can hold. */
 function device(room: string) {
@@ -46,7 +34,7 @@ function device(room: string) {
   const asked: ((error: Error) => void)[] = [];
   const token = () => new Promise<string>((_, reject) => asked.push(reject));
   const doc = new Y.Doc();
-  const conn = connectHocuspocus(doc, { url: server.url, room, token, WebSocketPolyfill: Slow, reconnectDelayMs: DELAY_MS });
+  const conn = connectHocuspocus(doc, { url: server().url, room, token, WebSocketPolyfill: Slow, reconnectDelayMs: DELAY_MS });
   cleanups.push(() => ((state.holding = false), held.splice(0).forEach((close) => close()), conn.destroy(), doc.destroy()));
   const ws = conn.websocket;
   /** Lets the held closes go and waits for the socket's "disconnect". */

@@ -5,26 +5,20 @@
  * only when that changes, not at every ack (an awareness message per write would double the
  * traffic). A real Hocuspocus instance on 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { TRIP_FIELD } from "../../src/sync/connection.ts";
-import { startHocuspocus } from "./ordered-devices.ts";
+import { hocuspocusPerFile } from "./hocuspocus-per-file.ts";
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await startHocuspocus();
-});
-afterAll(async () => {
-  await server.close();
-});
+const { server } = hocuspocusPerFile();
 
 describe("connectHocuspocus publishes its trip (README: rounded up to 10 ms, when that changes)", () => {
   it("20 acked writes publish a few multiples of 10 ms, each different from the one before", async () => {
     const doc = new Y.Doc();
     const conn = connectHocuspocus(doc, {
-      url: server.url,
+      url: server().url,
       room: `trip-${Math.random().toString(36).slice(2)}`,
       token: "t",
       WebSocketPolyfill: WebSocket,
