@@ -31,7 +31,7 @@ export function detectLocks(): LockManagerLike | undefined {
  * instead of rejecting, and that is the same refusal, not an error out of createSharedFetchStore
  * or out of a snapshot that watches a claimant (into React).
  */
-export const requestLock = (locks: LockManagerLike, ...args: Parameters<LockManagerLike["request"]>): Promise<unknown> =>
+export const requestLock = <A extends unknown[]>(locks: { request(...args: A): unknown }, ...args: A): Promise<unknown> =>
   new Promise((resolve) => resolve(locks.request(...args)));
 
 /** Dead replicas remembered, so that their leftover claims do not make us queue on their locks again. */

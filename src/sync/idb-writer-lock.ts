@@ -1,3 +1,4 @@
+import { requestLock } from "../core/locks.ts";
 /** The Web Lock one tab of the browser holds while it stores the doc of `<prefix><name>`. */
 export const WRITER_LOCK_PREFIX = "shared-fetch:idb:";
 
@@ -21,16 +22,15 @@ export function writerLock(locks: WriterLocks, name: string, granted: () => void
       if (holding) return;
       const ask = new AbortController();
       const mine = (holding = () => ask.abort());
-      locks
-        .request(
-          WRITER_LOCK_PREFIX + name,
-          { mode: "exclusive", signal: ask.signal },
-          async () =>
-            // Held until let go of (an abort after the grant withdraws nothing); granted after it
-            // was let go of (locks that ignore the signal), let go of at once.
-            holding === mine && (granted(), new Promise((resolve) => (ask.signal.onabort = resolve))),
-        )
-        .catch(() => holding === mine && granted());
+      requestLock(
+        locks,
+        WRITER_LOCK_PREFIX + name,
+        { mode: "exclusive", signal: ask.signal },
+        async () =>
+          // Held until let go of (an abort after the grant withdraws nothing); granted after it
+          // was let go of (locks that ignore the signal), let go of at once.
+          holding === mine && (granted(), new Promise((resolve) => (ask.signal.onabort = resolve))),
+      ).catch(() => holding === mine && granted());
     },
     release() {
       holding?.();

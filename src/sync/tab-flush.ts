@@ -1,4 +1,5 @@
 import { randomId } from "../core/job.ts";
+import { requestLock } from "../core/locks.ts";
 import { startSettleTimer } from "../core/settle-timer.ts";
 import { asBytes, encodeSyncQuery, inboxName, readSyncStatus } from "./tab-protocol.ts";
 
@@ -56,7 +57,7 @@ export function createTabFlush(o: {
   const hold = (): void => {
     if (release || destroyed || !o.locks) return;
     const held = new Promise<void>((resolve) => (release = resolve));
-    o.locks.request(own, { mode: "exclusive" }, () => held).catch(() => {});
+    requestLock(o.locks, own, { mode: "exclusive" }, () => held).catch(() => {});
   };
   const letGo = (): void => {
     release?.();

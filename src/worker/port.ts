@@ -1,4 +1,4 @@
-import type { LockManagerLike } from "../core/locks.ts";
+import { requestLock, type LockManagerLike } from "../core/locks.ts";
 import type { WorkerMessage } from "./protocol.ts";
 
 /** The part of a MessagePort both sides use (browser MessagePort, Node's global MessageChannel ports). */
@@ -30,11 +30,9 @@ export function holdLock(locks: LockManagerLike, name: string): Promise<() => vo
  */
 export function watchLock(locks: LockManagerLike, name: string, onGone: () => void, onRefused?: (error: unknown) => void): () => void {
   const controller = new AbortController();
-  locks
-    .request(name, { mode: "shared", signal: controller.signal }, () => {
-      if (!controller.signal.aborted) onGone();
-    })
-    .catch((error: unknown) => controller.signal.aborted || onRefused?.(error));
+  requestLock(locks, name, { mode: "shared", signal: controller.signal }, () => {
+    if (!controller.signal.aborted) onGone();
+  }).catch((error: unknown) => controller.signal.aborted || onRefused?.(error));
   return () => controller.abort();
 }
 

@@ -1,6 +1,7 @@
 import type { LockManagerLike } from "./port.ts";
 import { STANDBY_LOCK_PREFIX, WORKER_LOCK_PREFIX } from "./protocol.ts";
 import { readStored, writeStored } from "../core/local-storage.ts";
+import { requestLock } from "../core/locks.ts";
 
 type LockInfo = { name?: string; mode?: string; clientId?: string };
 
@@ -96,7 +97,8 @@ export async function resumedGeneration(locks: QueryableLocks, name: string, gen
   // worker of that name lives, maybe not the one the page knew (it retired meanwhile, and another
   // tab started that name again): a new port reaches whichever lives.
   // Refused (a page torn down, a broken manager): cannot tell, as if the worker had named no lock.
-  const taken = lock && (await locks.request(lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null).catch(() => undefined));
+  const taken =
+    lock && (await requestLock(locks, lock, { mode: "exclusive", ifAvailable: true }, (l) => l === null).catch(() => undefined));
   if (taken) return generation;
   // Takeovers may have followed each other while the page was in the cache: the live generation
   // may be later than the next one, whose worker is dead too.
