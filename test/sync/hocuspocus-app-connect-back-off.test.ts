@@ -13,39 +13,21 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
+import { gatedSockets } from "./gated-socket.ts";
 import { until } from "./wait.ts";
 
 const { server, cleanups } = hocuspocusPerFile();
 
-type Listener = (event: unknown) => void;
-
 /** A device whose token requests the test answers, and whose sockets' "open" it can hold. */
 function device(room: string) {
   vi.useFakeTimers({ toFake: [...FAKED] });
-  const opens: (() => void)[] = [];
-  const state = { sockets: 0, holdingOpen: false };
-  const Gated = class extends WebSocket {
-    constructor(address: string, protocols?: string | string[]) {
-      super(address, protocols);
-      state.sockets++;
-    }
-    override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
-      const gated: Listener =
-        type === "open" ? (event) => (state.holdingOpen ? opens.push(() => listener(event)) : listener(event)) : listener;
-      (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
-    }
-  };
+  const { Gated, state, opens, open } = gatedSockets();
   const asked: { resolve: (token: string) => void; reject: (error: Error) => void }[] = [];
   const token = () => new Promise<string>((resolve, reject) => asked.push({ resolve, reject }));
   const doc = new Y.Doc();
   const conn = connectHocuspocus(doc, { url: server().url, room, token, WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
   cleanups.push(() => (conn.destroy(), doc.destroy()));
   const ws = conn.websocket;
-  /** Lets the held "open" events go. */
-  const open = () => {
-    state.holdingOpen = false;
-    for (const deliver of opens.splice(0)) deliver();
-  };
   return { conn, ws, state, asked, open, opens };
 }
 

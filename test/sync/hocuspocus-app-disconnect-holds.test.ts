@@ -12,28 +12,15 @@ import WebSocket from "ws";
 import * as Y from "yjs";
 import { connectHocuspocus } from "../../src/hocuspocus/index.ts";
 import { DELAY_MS, FAKED, hocuspocusPerFile } from "./hocuspocus-per-file.ts";
+import { gatedSockets } from "./gated-socket.ts";
 import { until } from "./wait.ts";
 
 const { server, cleanups } = hocuspocusPerFile();
 
-type Listener = (event: unknown) => void;
-
 /** A synced device whose sockets the test counts, and whose sockets' "open" it can hold. */
 async function syncedDevice(room: string) {
   vi.useFakeTimers({ toFake: [...FAKED] });
-  const opens: (() => void)[] = [];
-  const state = { sockets: 0, holdingOpen: false };
-  const Gated = class extends WebSocket {
-    constructor(address: string, protocols?: string | string[]) {
-      super(address, protocols);
-      state.sockets++;
-    }
-    override addEventListener(type: string, listener: Listener, ...rest: unknown[]): void {
-      const gated: Listener =
-        type === "open" ? (event) => (state.holdingOpen ? opens.push(() => listener(event)) : listener(event)) : listener;
-      (super.addEventListener as (...args: unknown[]) => void)(type, gated, ...rest);
-    }
-  };
+  const { Gated, state, opens, open } = gatedSockets();
   const doc = new Y.Doc();
   const conn = connectHocuspocus(doc, { url: server().url, room, token: "t", WebSocketPolyfill: Gated, reconnectDelayMs: DELAY_MS });
   cleanups.push(() => (conn.destroy(), doc.destroy()));
@@ -44,11 +31,6 @@ async function syncedDevice(room: string) {
   const drop = async () => {
     (ws.webSocket as unknown as WebSocket).terminate();
     await until(ws, "status", () => ws.status === "disconnected");
-  };
-  /** Lets the held "open" events go. */
-  const open = () => {
-    state.holdingOpen = false;
-    for (const deliver of opens.splice(0)) deliver();
   };
   return { conn, ws, state, drop, open, opens };
 }
