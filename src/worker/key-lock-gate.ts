@@ -1,4 +1,5 @@
 import { abortError } from "../core/errors.ts";
+import { requestLock } from "../core/locks.ts";
 import type { LockManagerLike } from "./port.ts";
 
 /** Key locks are named with this prefix (ReplicaLocks.holdKey). */
@@ -50,28 +51,27 @@ export function keyLockGate(locks: LockManagerLike, queueAhead: (name: string) =
     if (!awaited.delete(p) || awaited.size > 0) return;
     for (const f of onGranted.splice(0)) f();
   };
-  const forward = (p: Parked) => locks.request(p.name, p.options, p.callback).then(p.settle.resolve, p.settle.reject);
+  // A manager that throws at once refuses as one that rejects: never out of open or arm.
+  const forward = (p: Parked) => requestLock(locks, p.name, p.options, p.callback).then(p.settle.resolve, p.settle.reject);
   const advance = (p: Parked) => {
     if (p.queued || p.options.ifAvailable || !queueAhead(p.name)) return;
     p.queued = true;
     let taken = false;
-    locks
-      .request(p.name, p.options, (lock) => {
+    requestLock(locks, p.name, p.options, (lock: unknown) => {
+      p.queued = false;
+      if (!opened) return undefined;
+      taken = true;
+      done(p);
+      return p.callback(lock);
+    }).then(
+      (value) => (taken ? p.settle.resolve(value) : undefined),
+      (error) => {
         p.queued = false;
-        if (!opened) return undefined;
-        taken = true;
         done(p);
-        return p.callback(lock);
-      })
-      .then(
-        (value) => (taken ? p.settle.resolve(value) : undefined),
-        (error) => {
-          p.queued = false;
-          done(p);
-          // Aborted while queued: before promotion the abort listener settled it already.
-          if (taken || opened) p.settle.reject(error);
-        },
-      );
+        // Aborted while queued: before promotion the abort listener settled it already.
+        if (taken || opened) p.settle.reject(error);
+      },
+    );
   };
   const gated: LockManagerLike = {
     request(name, options, callback) {
