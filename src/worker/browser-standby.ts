@@ -147,7 +147,9 @@ export function prepareStandby(state: ReplicaState, d: Y.Doc, config: BrowserCon
   };
   let made: (s: SharedFetchStoreWithExtras | undefined) => void = () => {};
   const standby: Standby = { promote, warm: () => warm, store: new Promise((resolve) => (made = resolve)), standing };
-  // Granted asynchronously, after promote below has its stopWatch.
+  // Granted asynchronously, after promote below has its stopWatch. Refused (a broken `locks`), this
+  // standby still stands: the tabs hear that death by their own watch, and their hello promotes it
+  // (open); a refusal is no death, and promoted on it this worker would serve beside a live one.
   const stopWatch = locks ? watchLock(locks, watch, promote) : undefined;
   // Without other devices the store can be made now (it writes nothing while idle): the
   // re-sent requests then find it ready, its lock held. With them it waits for promotion, so
