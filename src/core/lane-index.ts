@@ -44,12 +44,14 @@ export class LaneIndex {
     this.contested.clear();
     for (const t of this.tables.validators.keys()) this.winners.set(t, new Map());
     forEachLive(this.root, (id, value) => this.addRoot(id, value));
-    // Kept entries are gone from the doc (see remove): carried over, or the record reads as unclaimed.
-    for (const e of this.kept.keys()) {
-      const lane = this.lanes.get(e.lane.array);
-      if (!lane) continue;
+    // Kept entries are gone from the doc (see remove): carried over, the same kept ones
+    // (RecordMap.held), or the record reads as unclaimed; a held insert that arrived is read from its lane.
+    for (const [e, ids] of [...this.kept]) {
+      const lane = e.lane.array === this.root ? e.lane : this.lanes.get(e.lane.array);
+      this.kept.delete(e);
+      if (!lane || this.entries.has(e.id)) continue;
       lane.ids.add(e.id);
-      this.track(lane, e.id, e.table, e.key, e.seq, e.valid);
+      this.kept.set(this.track(lane, e.id, e.table, e.key, e.seq, e.valid), ids);
     }
     if (!start) return;
     // A rewrite whose delete applied before this store, its insert still held back: the record it
@@ -169,7 +171,7 @@ export class LaneIndex {
     seq: unknown,
     valid: Entry["valid"],
     changed?: Map<string, Set<string>>,
-  ): void {
+  ): Entry {
     const [client, clock] = id.split(":").map(Number) as [number, number];
     const entry: Entry = { id, client, clock, lane, table, key, seq: typeof seq === "number" && Number.isFinite(seq) ? seq : 0, valid };
     this.entries.set(id, entry);
@@ -180,6 +182,7 @@ export class LaneIndex {
     slot.entries.push(entry);
     if (valid) this.elect(slot);
     note(changed, table, key);
+    return entry;
   }
 
   private remove(id: string, changed: Map<string, Set<string>>, held?: boolean): void {
