@@ -1,16 +1,22 @@
 /**
  * A takeover whose delete applied while Yjs holds back its insert (pending structs), met by a store
  * that has already started (invariant 8, pending is truthful, while the claimant's request runs):
- * the claimant's own index rebuilt meanwhile (a table registered later; after an observer error)
- * still tells its claim stands only by that bridge, so it writes it again for the replicas that
- * hear the taker through it (test/takeover-delete-relayed-alone.test.ts). Real Y.Docs on the test relay.
+ * - the claimant's own index rebuilt meanwhile (a table registered later; after an observer error)
+ *   still tells its claim stands only by that bridge, so it writes it again for the replicas that
+ *   hear the taker through it (test/takeover-delete-relayed-alone.test.ts);
+ * - a store started on an empty doc that then loads the claimant's state (a sync step applied
+ *   later; IndexedDB read after connectTabs) reads the held insert as the key's claim, as one
+ *   started on that state does (test/takeover-held-at-start.test.ts).
+ * Real Y.Docs on the test relay; fake-indexeddb for the tab.
  */
+import "fake-indexeddb/auto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { SharedFetchStoreWithExtras } from "../src/index.ts";
+import * as Y from "yjs";
+import { connectTabs, createSharedFetchStore, type SharedFetchStoreWithExtras } from "../src/index.ts";
 import { internalsOf } from "../src/internals.ts";
 import { Host } from "../sim/host.ts";
 import { Relay, relayedStores } from "./harness/relay.ts";
-import { background, tick, URL_A, useFakeClock } from "./harness/replicas.ts";
+import { background, tick, until, URL_A, useFakeClock } from "./harness/replicas.ts";
 
 const KEY = { url: `${URL_A}/0` };
 const OTHER = { url: `${URL_A}/1` };
@@ -39,6 +45,10 @@ async function heldAtClaimant() {
   return { host, relay, stores, deliver: () => expect(relay.deliver(0, 1, 1)).toBe(true), done };
 }
 
+/** A store on an empty doc, started (it reads the doc) before anything arrives. */
+const lateStore = (doc: Y.Doc, host: Host) =>
+  createSharedFetchStore({ doc, replicaId: "late", fetch: host.fetchAs("late"), leaseMs: LEASE, settleMs: 20, locks: null });
+
 describe("a takeover held back by Yjs, met by a store already started", () => {
   beforeEach(useFakeClock);
   afterEach(() => vi.useRealTimers());
@@ -54,6 +64,58 @@ describe("a takeover held back by Yjs, met by a store already started", () => {
       expect(c.snapshot(KEY)).toMatchObject({ status: "pending", claim: { replicaId: "b", stale: false } });
     } finally {
       done();
+    }
+  });
+
+  it("pending is truthful (8): a store started on an empty doc that then applies the claimant's state shows the key claimed by the taker", async () => {
+    const { host, stores, deliver, done } = await heldAtClaimant();
+    const [a, b] = stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
+    const doc = new Y.Doc();
+    const late = lateStore(doc, host);
+    try {
+      expect(late.snapshot(KEY).status).toBe("idle");
+      deliver();
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(b).records.doc));
+      expect(doc.store.pendingStructs).not.toBeNull();
+      expect(late.snapshot(KEY)).toMatchObject({ status: "pending", claim: { replicaId: "a", mine: false } });
+      // a's first write arrives: the claim integrates and still stands, the same, one contender.
+      Y.applyUpdate(doc, Y.encodeStateAsUpdate(internalsOf(a).records.doc));
+      expect(doc.store.pendingStructs).toBeNull();
+      expect(late.snapshot(KEY)).toMatchObject({ status: "pending", claim: { replicaId: "a", mine: false } });
+      expect(internalsOf(late).records.claims.contenders(a.keyOf(KEY))).toHaveLength(1);
+    } finally {
+      late.destroy();
+      done();
+    }
+  });
+
+  it("pending is truthful (8): a tab whose store starts before connectTabs has read IndexedDB shows the key claimed by the taker", async () => {
+    const { host, stores, deliver, done } = await heldAtClaimant();
+    const b = stores[1]!;
+    const name = `held-${Math.random().toString(36).slice(2)}`;
+    const cleanups: (() => void)[] = [done];
+    try {
+      deliver();
+      // The claimant's doc as its tab stored it: one that loads it writes its whole state first.
+      const stored = new Y.Doc();
+      Y.applyUpdate(stored, Y.encodeStateAsUpdate(internalsOf(b).records.doc));
+      const first = connectTabs(stored, { name, snapshotBytes: 0 });
+      await until(first.whenSynced);
+      first.destroy();
+
+      const doc = new Y.Doc();
+      const tabs = connectTabs(doc, { name, snapshotBytes: 0 });
+      const late = lateStore(doc, host);
+      cleanups.push(
+        () => late.destroy(),
+        () => tabs.destroy(),
+      );
+      expect(late.snapshot(KEY).status).toBe("idle");
+      await until(tabs.whenSynced);
+      expect(doc.store.pendingStructs).not.toBeNull();
+      expect(late.snapshot(KEY)).toMatchObject({ status: "pending", claim: { replicaId: "a", mine: false } });
+    } finally {
+      for (const cleanup of cleanups.reverse()) cleanup();
     }
   });
 });

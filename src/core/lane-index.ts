@@ -35,16 +35,13 @@ export class LaneIndex {
     private readonly tables: Tables,
   ) {}
 
-  /**
-   * Rebuilds from the doc as it is (construction, or a table registered later). `start`: read
-   * outside a transaction (not in one that brought what Yjs holds back): what it holds back waited before.
-   */
-  rebuild(start?: boolean): void {
+  /** Rebuilds from the doc as it is (construction, a table registered later, or after an observer error). */
+  rebuild(): void {
     for (const map of [this.slots, this.winners, this.bad, this.lanes, this.laneById, this.entries, this.loose]) map.clear();
     this.contested.clear();
     for (const t of this.tables.validators.keys()) this.winners.set(t, new Map());
     forEachLive(this.root, (id, value) => this.addRoot(id, value));
-    // Kept entries are gone from the doc (see remove): carried over, the same kept ones
+    // Kept entries are gone from the doc (see remove, hold): carried over, the same kept ones
     // (RecordMap.held), or the record reads as unclaimed; a held insert that arrived is read from its lane.
     for (const [e, ids] of [...this.kept]) {
       const lane = e.lane.array === this.root ? e.lane : this.lanes.get(e.lane.array);
@@ -53,19 +50,27 @@ export class LaneIndex {
       lane.ids.add(e.id);
       this.kept.set(this.track(lane, e.id, e.table, e.key, e.seq, e.valid), ids);
     }
-    if (!start) return;
-    // A rewrite whose delete applied before this store, its insert still held back: the record it
-    // deleted is gone from the doc (its content collected), so the insert is read as the record
-    // until it arrives or is held no more (apply), or a claim taken over reads as none (4, 8).
-    this.waited = pendingUpdate(this.root.doc!);
-    for (const [table, keys] of pendingEntries(this.waited))
+    this.hold(pendingUpdate(this.root.doc!));
+  }
+
+  /**
+   * A held-back insert that rewrote its record (seq above 1) where the record has no entry left:
+   * the delete came first (before this store started, or in the same update as a state loaded
+   * into it), and the entry it deleted is gone from the doc (its content collected). Read as the
+   * record until it arrives or is held no more (apply), or a claim taken over reads as none (4, 8).
+   * Only what came to wait since `waited`; an insert that deleted nothing may never arrive (14).
+   */
+  private hold(update: Uint8Array | undefined, changed?: Map<string, Set<string>>): void {
+    for (const [table, keys] of pendingEntries(update))
       for (const [key, held] of keys)
         if (this.tables.validators.has(table as string) && !this.slot(table as string, key as string))
-          for (const [id, raw] of held) {
-            this.addEntry({ array: this.root, creator: parseInt(id), ids: new Set() }, id, raw);
-            const e = this.entries.get(id);
-            if (e) this.kept.set(e, [id]);
-          }
+          for (const [id, raw] of held)
+            if ((raw as { s: number }).s > 1 && !pendingIds(this.waited, { table, key } as Entry).includes(id)) {
+              this.addEntry({ array: this.root, creator: parseInt(id), ids: new Set() }, id, raw, changed);
+              const e = this.entries.get(id);
+              if (e) this.kept.set(e, [id]);
+            }
+    this.waited = update;
   }
 
   /** Applies one transaction; `changed` collects (table → keys) for the listeners. */
@@ -97,7 +102,7 @@ export class LaneIndex {
     tr.deleteSet.clients.forEach((ranges, client) => {
       for (const { clock, len } of ranges) for (const id of this.within(client, clock, len)) this.remove(id, changed, !tr.local);
     });
-    this.waited = waiting;
+    if (waiting !== this.waited) this.hold(waiting, changed);
   }
 
   /** What this replica rewrites or deletes itself is gone at once (see remove), kept entries too: no delete of the doc reaches them. */

@@ -205,12 +205,12 @@ export class Lanes {
   }
 
   read(): LaneIndex {
-    if (this.dirty && !this.frozen) this.rebuild(true);
+    if (this.dirty && !this.frozen) this.rebuild();
     return this.index;
   }
 
-  private rebuild(start?: boolean): void {
-    this.index.rebuild(start);
+  private rebuild(): void {
+    this.index.rebuild();
     this.dirty = false;
   }
 
