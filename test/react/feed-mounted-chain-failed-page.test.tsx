@@ -12,94 +12,16 @@
  * after its mount decided not to fetch: shown at a read before, its invalidation (TanStack's mark
  * of a failed fetchNextPage) made the mount refetch the pages, which then cleared it.
  */
-import { QueryClient, useInfiniteQuery, useSuspenseInfiniteQuery } from "@tanstack/react-query";
-import { act, cleanup, render } from "@testing-library/react";
-import { Suspense } from "react";
+import { cleanup } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
-import { sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { advance, app } from "../harness/render-app.tsx";
-import { cluster, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { failedAfter, feedOf, pageUrl, setUp } from "../harness/feed-failed-page.tsx";
+import { advance } from "../harness/render-app.tsx";
+import { useFakeClock } from "../harness/replicas.ts";
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
-
-type Page = { cursor: number; next: number | null; v: number };
-const pageUrl = (cursor: number) => `${URL_A}?cursor=${cursor}`;
-
-/** Pages 0 to 3 at version `host.v`; a cursor in `host.failing` is answered 500. */
-function setUp() {
-  const c = cluster(2, { settleMs: 20, leaseMs: 300, locks: null });
-  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-  const host = { v: 1, failing: new Set<number>() };
-  c.host.auto = (call) => {
-    const cursor = Number(new URL(call.url).searchParams.get("cursor"));
-    if (host.failing.has(cursor)) return { status: 500, text: "no" };
-    return { status: 200, body: { cursor, next: cursor < 3 ? cursor + 1 : null, v: host.v } satisfies Page };
-  };
-  /** Device A asks for a page: ensure, or refetch (a newer request). */
-  const record = async (cursor: number, refetch = false) => {
-    const req = { url: pageUrl(cursor) };
-    await until(refetch ? a.refetch(req) : a.ensure(req));
-  };
-  /** Device A refreshes pages in this order, as a refresh of its own feed records them. */
-  const refresh = async (...cursors: number[]) => {
-    for (const cursor of cursors) {
-      a.subscribe({ url: pageUrl(cursor) }, () => {});
-      await record(cursor, true);
-    }
-  };
-  return { c, b, host, record, refresh };
-}
-
-/** B's feed (fresh pages within a minute), mounted now, what it showed at each render, and its fetchNextPage. */
-function feedOf(
-  b: SharedFetchStoreWithExtras,
-  { suspense = false, before = false, maxPages }: { suspense?: boolean; before?: boolean; maxPages?: number } = {},
-) {
-  const shown: { status: string; fetchStatus: string; pages: string; error?: number; failures: number; reason?: number; more: boolean }[] =
-    [];
-  let fetchNextPage = () => {};
-  const options = sharedInfiniteQueryOptions(b, (cursor: number) => pageUrl(cursor), {
-    initialPageParam: 0,
-    getNextPageParam: (last: Page) => last.next,
-    staleTime: 60_000,
-    maxPages,
-  });
-  // One hook per feed, for all its renders.
-  const useFeed = (suspense ? useSuspenseInfiniteQuery : useInfiniteQuery) as typeof useInfiniteQuery;
-  function Feed() {
-    const r = useFeed(options);
-    fetchNextPage = () => void r.fetchNextPage();
-    shown.push({
-      status: r.status,
-      fetchStatus: r.fetchStatus,
-      pages: r.data?.pages.map((p) => `${p.cursor}@${p.v}`).join(" ") ?? "",
-      error: r.error?.status,
-      failures: r.failureCount,
-      reason: r.failureReason?.status,
-      more: r.hasNextPage,
-    });
-    return null;
-  }
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const feed = (
-    <Suspense fallback="loading">
-      <Feed />
-    </Suspense>
-  );
-  // The provider mounted first, as in an app: the feed's first render reads its query before it is observed.
-  const view = render(app(b, null, client));
-  if (before) {
-    void client.ensureInfiniteQueryData(options);
-    client.getQueryData(options.queryKey);
-  }
-  view.rerender(app(b, feed, client));
-  return { shown, last: () => shown.at(-1)!, fetchNextPage: () => act(() => fetchNextPage()) };
-}
-
-const failedAfter = (pages: string) => ({ status: "error", fetchStatus: "idle", pages, error: 500, failures: 1, reason: 500, more: true });
 
 it("a recorded page with no result, only an error: the chain a mount shows ends before it with its error, as a failed fetchNextPage shows it; the next fetchNextPage asks for it anew", async () => {
   useFakeClock();
@@ -125,10 +47,8 @@ it("a recorded page with no result, only an error: the chain a mount shows ends 
 
 it("a recorded page whose newer request failed over an older result: the chain a mount shows ends before it (neither its older data nor the pages past it) and shows its error", async () => {
   useFakeClock();
-  const { c, b, host, record } = setUp();
-  for (const cursor of [0, 1, 2, 3]) await record(cursor);
-  host.failing.add(2);
-  await record(2, true);
+  const { c, b, failOverOlder } = setUp();
+  await failOverOlder();
   expect(b.snapshot({ url: pageUrl(2) })).toMatchObject({ status: "error", data: { v: 1 }, error: { status: 500 } });
   const calls = c.host.calls.length;
 
@@ -141,10 +61,8 @@ it("a recorded page whose newer request failed over an older result: the chain a
 
 it("a chain the client read before any feed observed it (ensureInfiniteQueryData, getQueryData): the feed mounted on it shows the error, unsent", async () => {
   useFakeClock();
-  const { c, b, host, record } = setUp();
-  for (const cursor of [0, 1, 2, 3]) await record(cursor);
-  host.failing.add(2);
-  await record(2, true);
+  const { c, b, failOverOlder } = setUp();
+  await failOverOlder();
   const calls = c.host.calls.length;
 
   const feed = feedOf(b, { before: true });
@@ -156,10 +74,8 @@ it("a chain the client read before any feed observed it (ensureInfiniteQueryData
 
 it("useSuspenseInfiniteQuery mounted on that chain shows the pages before the failed page with its error, without suspending", async () => {
   useFakeClock();
-  const { c, b, host, record } = setUp();
-  for (const cursor of [0, 1, 2, 3]) await record(cursor);
-  host.failing.add(2);
-  await record(2, true);
+  const { c, b, failOverOlder } = setUp();
+  await failOverOlder();
   const calls = c.host.calls.length;
 
   const feed = feedOf(b, { suspense: true });
@@ -171,10 +87,8 @@ it("useSuspenseInfiniteQuery mounted on that chain shows the pages before the fa
 
 it("maxPages bounds the chain before the failed page is reached: no error, as a chain built after a fetched first page ends there too; one page more reaches it", async () => {
   useFakeClock();
-  const { b, host, record } = setUp();
-  for (const cursor of [0, 1, 2, 3]) await record(cursor);
-  host.failing.add(2);
-  await record(2, true);
+  const { b, failOverOlder } = setUp();
+  await failOverOlder();
 
   const two = feedOf(b, { maxPages: 2 });
   await advance(50);

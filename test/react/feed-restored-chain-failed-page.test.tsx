@@ -9,69 +9,20 @@
  * a fetchNextPage that failed: the pages before it kept, status "error", `error`, `failureCount`
  * 1 and `failureReason`; its next fetchNextPage asks for the page anew.
  */
-import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
-import { act, cleanup, render } from "@testing-library/react";
+import { cleanup } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
-import { sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
-import { advance, app } from "../harness/render-app.tsx";
-import { cluster, until, URL_A, useFakeClock } from "../harness/replicas.ts";
+import { failedAfter, feedOf as mountFeed, pageUrl, setUp } from "../harness/feed-failed-page.tsx";
+import { advance } from "../harness/render-app.tsx";
+import { useFakeClock } from "../harness/replicas.ts";
+import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
 });
 
-type Page = { cursor: number; next: number | null; v: number };
-const pageUrl = (cursor: number) => `${URL_A}?cursor=${cursor}`;
-
-/** Pages 0 to 3 at version `host.v`; a cursor in `host.failing` is answered 500. */
-function setUp() {
-  const c = cluster(2, { settleMs: 20, leaseMs: 300, locks: null });
-  const [a, b] = c.stores as [SharedFetchStoreWithExtras, SharedFetchStoreWithExtras];
-  const host = { v: 1, failing: new Set<number>() };
-  c.host.auto = (call) => {
-    const cursor = Number(new URL(call.url).searchParams.get("cursor"));
-    if (host.failing.has(cursor)) return { status: 500, text: "no" };
-    return { status: 200, body: { cursor, next: cursor < 3 ? cursor + 1 : null, v: host.v } satisfies Page };
-  };
-  /** Device A asks for a page: ensure, or refetch (a newer request). */
-  const record = async (cursor: number, refetch = false) => {
-    const req = { url: pageUrl(cursor) };
-    await until(refetch ? a.refetch(req) : a.ensure(req));
-  };
-  return { c, b, host, record };
-}
-
-/** B's feed, mounted now (fresh pages within a minute), what it showed at each render, and its fetchNextPage. */
-function feedOf(b: SharedFetchStoreWithExtras) {
-  const shown: { status: string; fetchStatus: string; pages: string; error?: number; failures: number; reason?: number; more: boolean }[] =
-    [];
-  let fetchNextPage = () => {};
-  function Feed() {
-    const r = useInfiniteQuery(
-      sharedInfiniteQueryOptions(b, (cursor: number) => pageUrl(cursor), {
-        initialPageParam: 0,
-        getNextPageParam: (last: Page) => last.next,
-        staleTime: 60_000,
-      }),
-    );
-    fetchNextPage = () => void r.fetchNextPage();
-    shown.push({
-      status: r.status,
-      fetchStatus: r.fetchStatus,
-      pages: r.data?.pages.map((p) => `${p.cursor}@${p.v}`).join(" ") ?? "",
-      error: r.error?.status,
-      failures: r.failureCount,
-      reason: r.failureReason?.status,
-      more: r.hasNextPage,
-    });
-    return null;
-  }
-  render(app(b, <Feed />, new QueryClient({ defaultOptions: { queries: { retry: false } } })));
-  return { shown, last: () => shown.at(-1)!, fetchNextPage: () => act(() => fetchNextPage()) };
-}
-
-const failedAfter = (pages: string) => ({ status: "error", fetchStatus: "idle", pages, error: 500, failures: 1, reason: 500, more: true });
+/** B's feed, rendered with its providers at once. */
+const feedOf = (b: SharedFetchStoreWithExtras) => mountFeed(b, { alone: true });
 
 it("a recorded page with no result, only an error: the restored chain shows the pages before it with its error, as a failed fetchNextPage shows it", async () => {
   useFakeClock();
@@ -98,10 +49,8 @@ it("a recorded page with no result, only an error: the restored chain shows the 
 
 it("a recorded page whose newer request failed over an older result: the restored chain ends before it (neither its older data nor the pages past it) and shows its error", async () => {
   useFakeClock();
-  const { b, host, record } = setUp();
-  for (const cursor of [1, 2, 3]) await record(cursor);
-  host.failing.add(2);
-  await record(2, true);
+  const { b, failOverOlder } = setUp();
+  await failOverOlder([1, 2, 3]);
   expect(b.snapshot({ url: pageUrl(2) })).toMatchObject({ status: "error", data: { v: 1 }, error: { status: 500 } });
 
   const feed = feedOf(b);
