@@ -1,5 +1,7 @@
 import type { Query, QueryState } from "@tanstack/react-query";
 import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
+import { resolve } from "./fetch-record.ts";
+import type { Tail } from "./infinite-push.ts";
 import { errorOf } from "./shared-error.ts";
 
 type AnyQuery = Query<unknown, Error, unknown, readonly unknown[]>;
@@ -16,9 +18,10 @@ export function noteFetchEnd(query: AnyQuery, failed: boolean, asked: SharedRequ
 /**
  * A recorded page whose latest outcome is an error, met by a restored chain: the feed shows its
  * error beside the pages before it, as TanStack shows a fetchNextPage that failed (a background
- * error: the pages kept and invalidated, one failure counted).
+ * error: the pages kept and invalidated, one failure counted). Not invalidated yet before a mount
+ * decides whether to fetch (the invalidation would make it refetch).
  */
-export function showFailed(query: AnyQuery, req: SharedRequest, snapshotError: SnapshotError): void {
+export function showFailed(query: AnyQuery, req: SharedRequest, snapshotError: SnapshotError, isInvalidated = true): void {
   failedPages.set(query, req);
   const error = errorOf(snapshotError);
   const { errorUpdateCount, fetchFailureCount } = query.state;
@@ -29,7 +32,7 @@ export function showFailed(query: AnyQuery, req: SharedRequest, snapshotError: S
     errorUpdatedAt: Date.now(),
     fetchFailureCount: fetchFailureCount + 1,
     fetchFailureReason: error,
-    isInvalidated: true,
+    isInvalidated,
   });
 }
 
@@ -44,4 +47,31 @@ export function keepFailure(store: SharedFetchStore, query: AnyQuery, was: Query
   if (status !== "error") return;
   const page = failedPages.get(query);
   if (pushedError || (page && store.snapshot(page).error)) query.setState({ status, error, fetchFailureCount, fetchFailureReason });
+}
+
+/**
+ * A chain a mount restored up to a failed page shows that page's error as chainAfter's does
+ * (delivering), from the first render of a mount that will not fetch (enabled, fresh, its
+ * `refetchOnMount` not "always"): read as the cache makes the query for it. Invalidated (TanStack's
+ * mark of a failed fetchNextPage) only once observed, after that mount's decision, which the
+ * invalidation would turn into a refetch of the pages; never while a fetch runs (a stale chain's
+ * refetch), whose outcome tells.
+ */
+export function showRestoredFailure(store: SharedFetchStore, query: AnyQuery, chain: Tail | undefined): void {
+  const failed = chain?.failed;
+  const observed = query.observers.length > 0;
+  const o = query.options as { enabled?: unknown; staleTime?: number | "static"; refetchOnMount?: unknown };
+  if (
+    !failed ||
+    (!observed &&
+      (resolve(o.enabled, query) === false ||
+        resolve(o.refetchOnMount, query) === "always" ||
+        query.isStaleByTime(resolve(o.staleTime, query))))
+  )
+    return;
+  if (observed) chain!.failed = undefined;
+  const { error } = store.snapshot(failed.req);
+  if (!error || (observed && query.state.fetchStatus !== "idle")) return;
+  if (query.state.status !== "error") showFailed(query, failed.req, error, observed);
+  else if (observed) query.setState({ isInvalidated: true });
 }

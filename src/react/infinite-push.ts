@@ -2,7 +2,7 @@ import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
-import { keepFailure, showFailed } from "./feed-failure.ts";
+import { keepFailure, showRestoredFailure } from "./feed-failure.ts";
 import { delivered, pagesDelivered } from "./infinite-delivery.ts";
 import { setByApp, shownSince } from "./push.ts";
 import { mayShowRecorded } from "./recorded-initial-data.ts";
@@ -167,7 +167,7 @@ function revsOf(query: AnyQuery): Map<string, number> {
  * dated by the oldest page's writer; the feed's own error stays beside them (keepFailure).
  */
 export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
-  showRestoredFailure(store, query);
+  showRestoredFailure(store, query, restored.get(query.state.data as object));
   const { state } = query;
   const shown = state.data as Pages | undefined;
   syncs.get(query)?.();
@@ -212,20 +212,6 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
-}
-
-/**
- * A chain a mount restored up to a failed page shows that page's error once observed, as
- * chainAfter's does (delivering): after the mount's decision to fetch (the invalidation would make
- * it refetch), and not while that fetch runs (a stale chain's refetch), whose outcome tells.
- */
-function showRestoredFailure(store: SharedFetchStore, query: AnyQuery): void {
-  const chain = query.observers.length ? restored.get(query.state.data as object) : undefined;
-  const failed = chain?.failed;
-  if (!failed) return;
-  chain.failed = undefined;
-  const { error } = query.state.fetchStatus === "idle" ? store.snapshot(failed.req) : {};
-  if (error) showFailed(query, failed.req, error);
 }
 
 /** Per watched query: subscribes to the requests of the pages it shows now. */

@@ -66,7 +66,9 @@ export function feedOf(
     suspense = false,
     before = false,
     maxPages,
-  }: { alone?: boolean; suspense?: boolean; before?: boolean; maxPages?: number } = {},
+    enabled,
+    refetchOnMount,
+  }: { alone?: boolean; suspense?: boolean; before?: boolean; maxPages?: number; enabled?: boolean; refetchOnMount?: "always" } = {},
 ) {
   const shown: Shown[] = [];
   let fetchNextPage = () => {};
@@ -75,6 +77,8 @@ export function feedOf(
     getNextPageParam: (last: Page) => last.next,
     staleTime: 60_000,
     maxPages,
+    enabled,
+    refetchOnMount,
   });
   // One hook per feed, for all its renders.
   const useFeed = (suspense ? useSuspenseInfiniteQuery : useInfiniteQuery) as typeof useInfiniteQuery;
@@ -110,7 +114,7 @@ export function feedOf(
       ),
     );
   }
-  return { shown, last: () => shown.at(-1)!, fetchNextPage: () => act(() => fetchNextPage()) };
+  return { shown, last: () => shown.at(-1)!, fetchNextPage: () => act(() => fetchNextPage()), client, options };
 }
 
 /** What a feed shows after a failed fetchNextPage: `pages`, its error, one failure, more to ask. */

@@ -8,9 +8,11 @@
  * first page it fetched from nothing shows the same records as a failed fetchNextPage
  * (feed-restored-chain-failed-page): the mounted one now does too, the pages before that page
  * kept, status "error", `failureCount` 1, with no request; its next fetchNextPage asks for the page anew.
- * The error shows once the feed is observed (its first render shows the pages before that page),
- * after its mount decided not to fetch: shown at a read before, its invalidation (TanStack's mark
- * of a failed fetchNextPage) made the mount refetch the pages, which then cleared it.
+ * The error shows from the feed's first render, as at every later one (that render showed
+ * "success" before); its invalidation (TanStack's mark of a failed fetchNextPage) comes once the
+ * feed is observed, after its mount decided not to fetch: shown before, it made the mount refetch
+ * the pages, which then cleared the error. A stale chain's mount refetches and shows what that
+ * tells; a disabled feed shows the pages alone.
  */
 import { cleanup } from "@testing-library/react";
 import { afterEach, expect, it, vi } from "vitest";
@@ -70,6 +72,55 @@ it("a chain the client read before any feed observed it (ensureInfiniteQueryData
   expect(c.host.calls.length).toBe(calls);
   expect(feed.last()).toEqual(failedAfter("0@1 1@1"));
   expect(feed.shown.map((s) => s.fetchStatus)).not.toContain("fetching");
+});
+
+it("each render of a feed mounted on that chain shows the error, the first included (no render shows it as success), and the feed is invalidated once observed, unsent", async () => {
+  useFakeClock();
+  const { c, b, failOverOlder } = setUp();
+  await failOverOlder();
+  const calls = c.host.calls.length;
+
+  for (const mount of [{}, { suspense: true }, { before: true }, { maxPages: 3 }]) {
+    const feed = feedOf(b, mount);
+    await advance(50);
+    expect(
+      feed.shown.map((s) => s.status),
+      JSON.stringify(mount),
+    ).toEqual(feed.shown.map(() => "error"));
+    expect(feed.shown[0], JSON.stringify(mount)).toEqual(failedAfter("0@1 1@1"));
+    expect(feed.client.getQueryState(feed.options.queryKey)?.isInvalidated, JSON.stringify(mount)).toBe(true);
+    cleanup();
+  }
+  expect(c.host.calls.length).toBe(calls);
+});
+
+it('a mount that refetches the chain (stale, or refetchOnMount "always") shows no error meanwhile, the refetch\'s outcome telling; a disabled feed shows the shorter chain alone', async () => {
+  useFakeClock();
+  const { c, b, failOverOlder } = setUp();
+  await failOverOlder();
+  const calls = c.host.calls.length;
+  const refetched = { status: "success", fetchStatus: "idle", pages: "0@1 1@1", failures: 0, more: true };
+
+  const disabled = feedOf(b, { enabled: false });
+  await advance(50);
+  expect(disabled.shown.map((s) => s.status)).toEqual(disabled.shown.map(() => "success"));
+  expect(disabled.last()).toEqual(refetched);
+  expect(c.host.calls.length).toBe(calls);
+  cleanup();
+
+  const always = feedOf(b, { refetchOnMount: "always" });
+  await advance(50);
+  expect(c.host.calls.slice(calls).map((call) => call.url)).toEqual([pageUrl(0), pageUrl(1)]);
+  expect(always.shown.map((s) => s.status)).toEqual(always.shown.map(() => "success"));
+  expect(always.last()).toEqual(refetched);
+  cleanup();
+
+  await advance(61_000);
+  const stale = feedOf(b);
+  await advance(50);
+  expect(c.host.calls.slice(calls + 2).map((call) => call.url)).toEqual([pageUrl(0), pageUrl(1)]);
+  expect(stale.shown.map((s) => s.status)).toEqual(stale.shown.map(() => "success"));
+  expect(stale.last()).toEqual(refetched);
 });
 
 it("useSuspenseInfiniteQuery mounted on that chain shows the pages before the failed page with its error, without suspending", async () => {
