@@ -17,7 +17,9 @@ export type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?
  */
 export function watchStandby(standby: Standby, { locks, config }: Pick<WorkerLinkOptions, "locks" | "config">, gone: () => void): void {
   const watch = (lock: string) => {
-    standby.stopWatch ??= watchLock(locks, lock, gone);
+    // Refused, it is not watched (a tab would turn to it at a takeover, blind to its death): the
+    // tab then starts a fresh worker of its generation, as where there is no standby.
+    standby.stopWatch ??= watchLock(locks, lock, gone, () => (standby.stopWatch = undefined));
   };
   standby.worker.port.addEventListener("message", (event: MessageEvent) => {
     const msg = parseWorkerMessage(event.data);
