@@ -5,7 +5,7 @@ import { showClaimFailures } from "./claim-failures.ts";
 import { listenToQueryDevtools, noteSubscribed } from "./fetch-record.ts";
 import { followJoins } from "./joined-keys.ts";
 import { notePaused } from "./paused-calls.ts";
-import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded } from "./push.ts";
+import { byDevtools, devtoolsHeld, heldBack, noteAction, pushRecorded, storeInitial } from "./push.ts";
 import { registrationOf, type AnyQuery, type Registration } from "./query-registrations.ts";
 
 /** A disabled query's look: the work asked about, its end, and whether an answer came or waits for the next render. */
@@ -154,6 +154,11 @@ class Bridge {
       if (query.state.data === undefined && query.observers.length) this.look(query, registration);
       return;
     }
+    // Shown, enabled, with the result a replica recorded (its initialData: nothing fetched in this
+    // tab), it counts as fetched once no pane observes it, as a plain query that fetched that result:
+    // refetchQueries and invalidateQueries ("all", "inactive") pass over a query TanStack deems
+    // never fetched. Until a reset gives it its initial state back (noteAction).
+    if (storeInitial.get(query.options.initialData as object)?.()) query.isDisabled = () => query.observers.length > 0 && !query.isActive();
     if (this.watches.get(query)?.id === registration.id) return;
     this.unwatch(query);
     const off = registration.subscribe(() => this.schedule(query), query);

@@ -119,7 +119,10 @@ export function noteAction(
   // initialData is the result recorded back then, older than what the store holds now.
   const reset = action.type === "setState" && !query.state.dataUpdateCount;
   if (action.type === "success" || reset) heldBack.delete(query);
-  if (action.type === "fetch" || reset) delete (query as Partial<AnyQuery>).isStatic;
+  if (action.type === "fetch" || reset) {
+    delete (query as Partial<AnyQuery>).isStatic;
+    delete (query as Partial<AnyQuery>).isDisabled;
+  }
   if (reset && storeInitial.get(query.options.initialData as object)?.()) query.isStatic = () => false;
   if ((action.type === "success" && action.manual === true && !ours) || reset) {
     deliveredRev.delete(query);

@@ -5,14 +5,16 @@
  * `invalidateQueries` with the default `refetchType` and with `"all"` on a cached query no pane
  * shows, `invalidateQueries` and `refetchQueries` with `cancelRefetch: false` while a refetch is in
  * flight, a disabled pane shown data by `fetchQuery`, a `fetchQuery` that fails (and
- * `prefetchQuery`, which swallows it) and a `QueryObserver` outside React. Each step waits for both sides' state (no clock); each sends as many
+ * `prefetchQuery`, which swallows it), a `QueryObserver` outside React, and `refetchQueries` and
+ * `invalidateQueries({ refetchType: "all" })` on a query a pane showed with another tab's result. Each step waits for both sides' state (no clock); each sends as many
  * requests and shows the same states, and where two tabs ask, the shared side sends one request.
  */
 import { QueryClient, QueryObserver, useQuery, type QueryObserverResult } from "@tanstack/react-query";
-import { act, waitFor } from "@testing-library/react";
+import { act, render, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import { expect, it } from "vitest";
 import { bothWays } from "../harness/both-ways.tsx";
+import { app } from "../harness/render-app.tsx";
 import { pause, sideBySide, sideBySideServerForFile, twoTabs, unprefixed, type Body, type Options } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
@@ -146,4 +148,37 @@ it("a QueryObserver outside React: the same results in order, refetch() included
   expect(server.seen.filter((s) => s.startsWith("/s"))).toHaveLength(2);
   stop.forEach((unsubscribe) => unsubscribe());
   [clientA, clientB].forEach((c) => c.clear());
+});
+
+it("refetchQueries() and invalidateQueries({ refetchType: 'all' }) in a tab whose pane showed another tab's result, unmounted since: each refetches it, as a plain query it fetched", async () => {
+  const [a, b] = twoTabs();
+  const logs: string[][] = [[], [], [], []];
+  function Tab({ store, first, shown }: { store: typeof a; first: number; shown: boolean }) {
+    const sides = sideBySide(server, store, "/shown-then-gone", { staleTime: Infinity });
+    return shown
+      ? sides.map((o, i) => (
+          <Shown
+            key={i}
+            log={(s) => void (logs[first + i]!.at(-1) !== unprefixed(s) && logs[first + i]!.push(unprefixed(s)))}
+            options={o}
+          />
+        ))
+      : null;
+  }
+  render(app(a, <Tab store={a} first={0} shown />));
+  await waitFor(() => expect(logs.slice(0, 2).map((l) => l.at(-1))).toEqual(["success idle 1", "success idle 1"]));
+  const clientB = new QueryClient();
+  const { rerender } = render(app(b, <Tab store={b} first={2} shown />, clientB));
+  // The shared pane shows tab a's result, the plain one fetched its own.
+  await waitFor(() => expect(logs.slice(2).map((l) => l.at(-1))).toEqual(["success idle 1", "success idle 2"]));
+  rerender(app(b, <Tab store={b} first={2} shown={false} />, clientB));
+  const keys = sideBySide(server, b, "/shown-then-gone").map((o) => o.queryKey);
+  const sent = () => ["/s", "/p"].map((side) => server.seen.filter((p) => p.startsWith(side)).length);
+  expect(sent()).toEqual([1, 2]);
+  await act(() => clientB.refetchQueries());
+  expect(sent()).toEqual([2, 3]);
+  expect(keys.map((k) => clientB.getQueryData<Body>(k)?.n)).toEqual([2, 3]);
+  await act(() => clientB.invalidateQueries({ refetchType: "all" }));
+  expect(sent()).toEqual([3, 4]);
+  expect(keys.map((k) => clientB.getQueryData<Body>(k)?.n)).toEqual([3, 4]);
 });
