@@ -9,6 +9,51 @@ import { CHROMIUM_ARGS, chromiumPathOrUndefined } from "./test/browser/chromium.
 const chromium = { executablePath: chromiumPathOrUndefined(), args: CHROMIUM_ARGS };
 const requireBrowser = "test/browser/require-browser.ts";
 
+// The tests that exercise the hooks' core (one request shared across tabs, Suspense, SSR and
+// hydration, the TanStack hooks, programs, render counts) run on the floors; all of test/react
+// runs on 18.3 and 19.
+const floorTests = [
+  "react-version",
+  "readme-usage-example",
+  "two-panes",
+  "suspense",
+  "suspense-across-tabs",
+  "tanstack-hooks",
+  "infinite-query-across-tabs",
+  "optimistic-update-across-tabs",
+  "use-program",
+  "renders",
+  "use-sync-external-store",
+  "ssr",
+  "ssr-stream-side-by-side",
+].map((name) => `test/react/${name}.test.tsx`);
+
+/**
+ * A project running `include` on the React of the npm aliases `react` / `react-dom`: imports Vite
+ * transforms are aliased here, CommonJS requires by test/harness/react-alias.ts (given `react` here
+ * through `provide`), so one React instance serves the whole test.
+ */
+function reactProject(name: string, react: string, include: string[]) {
+  const dom = react.replace(/^react/, "react-dom");
+  return {
+    resolve: {
+      alias: [
+        { find: /^react-dom(?=$|\/)/, replacement: dom },
+        { find: /^react(?=$|\/)/, replacement: react },
+      ],
+    },
+    test: {
+      name,
+      include,
+      environment: "node",
+      provide: { reactAlias: react },
+      setupFiles: ["test/harness/react-alias.ts", "test/harness/lazy-chunks.ts", "test/harness/wait-bound.ts"],
+      testTimeout: 15_000, // as the unit project's
+      server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
+    },
+  };
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -38,24 +83,11 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
-      {
-        // The React tests once more on React 18.3 (peer range ^18.2 || ^19): imports Vite
-        // transforms are aliased here, CommonJS requires by test/harness/react-18.ts.
-        resolve: {
-          alias: [
-            { find: /^react-dom(?=$|\/)/, replacement: "react-dom-18" },
-            { find: /^react(?=$|\/)/, replacement: "react-18" },
-          ],
-        },
-        test: {
-          name: "react18",
-          include: ["test/react/**/*.test.{ts,tsx}"],
-          environment: "node",
-          setupFiles: ["test/harness/react-18.ts", "test/harness/lazy-chunks.ts", "test/harness/wait-bound.ts"],
-          testTimeout: 15_000, // as the unit project's
-          server: { deps: { inline: [/@tanstack\/react-query/, /@testing-library\/react/] } },
-        },
-      },
+      // The React tests once more on React 18.3, then a subset of them on each floor of the peer
+      // range (^18.2 || ^19): 18.2.0 and 19.0.0, which an app may hold.
+      reactProject("react18", "react-18", ["test/react/**/*.test.{ts,tsx}"]),
+      reactProject("react18.2", "react-18-2", floorTests),
+      reactProject("react19.0", "react-19-0", floorTests),
       {
         // Every story in stories/ is a test: it renders in chromium and its play function runs.
         // No setProjectAnnotations setup file: the plugin applies .storybook/preview itself.

@@ -27,9 +27,10 @@ describe("README, Scripts", () => {
 
   it("the projects `npm test` runs are vitest.config.ts's projects", () => {
     const row = section.split("\n").find((line) => line.startsWith("| `npm test` |"))!;
-    const listed = [...row.matchAll(/`(\w+)` \(/g)].map((m) => m[1]!);
+    const listed = [...row.matchAll(/`([\w.]+)` \(/g)].map((m) => m[1]!);
     const config = readFileSync(join(root, "vitest.config.ts"), "utf8");
-    const projects = [...config.matchAll(/^\s+name: "(\w+)",$/gm)].map((m) => m[1]!);
+    // A project is named inline or by its reactProject(name, …) call.
+    const projects = [...config.matchAll(/^\s+name: "([\w.]+)",$|reactProject\("([\w.]+)"/gm)].map((m) => (m[1] ?? m[2])!);
     expect(listed.sort()).toEqual(projects.sort());
   });
 

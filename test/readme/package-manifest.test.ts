@@ -1,9 +1,10 @@
 /**
  * README, "Usage" and "Package": what they say of the manifest. The peers named in Usage (React
- * 18.2 or later, 19 too; @tanstack/react-query 5.108.4 or later; Yjs 13.6; @hocuspocus/provider only
- * for its entry), "Peer range: `react ^18.2 || ^19`", Node ≥ 20.19 as `engines`, ESM only with one
- * `default` target per entry (so `require` of Node ≥ 20.19 finds it), and `typesVersions` giving
- * node10 the `types` of every subpath `exports` names.
+ * 18.2 or later, 19 too, tested at both floors; @tanstack/react-query 5.108.4 or later; Yjs 13.6;
+ * @hocuspocus/provider only for its entry), "Peer range: `react ^18.2 || ^19`", Node ≥ 20.19 as
+ * `engines`, ESM only with one `default` target per entry (so `require` of Node ≥ 20.19 finds it),
+ * and `typesVersions` giving node10 the `types` of every subpath `exports` names. "peers: React
+ * 18.2 or later (19 too)": the floors, 18.2.0 and 19.0.0, are tested as well as a later 18 and 19.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,7 +27,9 @@ const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
 
 describe("README, Usage: the peers", () => {
   it("React 18.2 or later (19 too), @tanstack/react-query 5.108.4 or later, Yjs 13.6: the manifest's peer ranges", () => {
-    expect(readme).toContain("peers: React 18.2 or later (19 too), `@tanstack/react-query` 5.108.4 or later");
+    expect(readme).toContain(
+      "peers: React 18.2 or later (19 too; tested at both floors, 18.2.0 and 19.0.0, and on 18.3 and 19.3), `@tanstack/react-query` 5.108.4 or later",
+    );
     expect(pkg.peerDependencies).toMatchObject({ react: "^18.2 || ^19", "@tanstack/react-query": "^5.108.4", yjs: "^13.6" });
     expect(readme).toContain(`Peer range: \`react ${pkg.peerDependencies.react}\``);
   });
@@ -56,12 +59,21 @@ describe("peer ranges claim only what the tests run on", () => {
     }
   });
 
-  it("react: each major the range names is one a test project runs (react18 on react-18, the others on react)", () => {
-    const tested = [installed("react"), installed("react-18")].map(
-      ({ name, version }) => (expect(name).toBe("react"), version.split(".")[0]),
-    );
+  it("react: each part of the range runs in a test project at its floor, exactly, and at a later release (vitest.config.ts, reactProject)", () => {
+    const tested = ["react", "react-18", "react-18-2", "react-19-0"]
+      .map(installed)
+      .map(({ name, version }) => (expect(name).toBe("react"), version));
+    for (const part of pkg.peerDependencies.react!.split("||").map((part) => part.trim().replace(/^\^/, ""))) {
+      const floor = [...part.split("."), "0", "0"].slice(0, 3).join(".");
+      const major = floor.split(".")[0]!;
+      expect(tested, `the floor of ^${part}`).toContain(floor);
+      expect(
+        tested.filter((version) => version !== floor && version.split(".")[0] === major),
+        `a later ${major}.x`,
+      ).not.toEqual([]);
+    }
     const majors = pkg.peerDependencies.react!.split("||").map((part) => part.trim().replace(/^\^/, "").split(".")[0]);
-    expect(majors.sort()).toEqual(tested.sort());
+    expect([...new Set(tested.map((version) => version.split(".")[0]))].sort()).toEqual(majors.sort());
   });
 });
 
