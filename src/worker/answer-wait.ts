@@ -1,4 +1,4 @@
-import { watchLock, type PortLike } from "./port.ts";
+import type { PortLike } from "./port.ts";
 import { WORKER_PROBE_MS, WORKER_READY_MS } from "./worker-bounds.ts";
 import { failedKey, workerLocks } from "./worker-generations.ts";
 import { readStored } from "../core/local-storage.ts";
@@ -7,9 +7,10 @@ import { errorText, spawn, type SharedWorkerLike, type WorkerLinkOptions } from 
 /**
  * A tab's wait, from its hello on `port` (the tab holding `tabLock`) to the `ready` of the worker of `generation`: the answer
  * bound, the probe, and (`watch`: unless a standby turned to is watched already) the generation's
- * lock watched before `ready` names it, whose release calls `dead`. `fail`: the tab gives up on
- * workers, saying why (`load`: the script failed to load). Returns the end of the wait: the worker answered, failed or is left (the
- * tab hid, stopped, or turned to another worker).
+ * lock watched before `ready` names it, by `watchWorker` (a refusal fails the tab, as for the lock
+ * `ready` names). `fail`: the tab gives up on workers, saying why (`load`: the script failed to
+ * load). Returns the end of the wait: the worker answered, failed or is left (the tab hid,
+ * stopped, or turned to another worker).
  */
 export function answerWait(
   o: WorkerLinkOptions,
@@ -18,7 +19,7 @@ export function answerWait(
   generation: number,
   watch: boolean,
   fail: (reason: string, load?: boolean) => void,
-  dead: () => void,
+  watchWorker: (lock: string) => () => void,
 ): () => void {
   let ended = false;
   /** The worker started again to learn whether its script loads (see WORKER_PROBE_MS). */
@@ -48,7 +49,7 @@ export function answerWait(
       if (!heard && !lock && readStored(failedKey(o.config.name, generation)))
         return fail("the SharedWorker failed to load (told to another tab)");
     }
-    if (lock && !stopWatch) stopWatch = watchLock(o.locks, lock, dead);
+    if (lock && !stopWatch) stopWatch = watchWorker(lock);
   };
 
   const startProbe = (): void => {

@@ -148,8 +148,15 @@ export class WorkerLink {
       generation,
       !this.standbyWatch,
       (reason, load) => this.fail(reason, load),
-      () => this.dead(generation),
+      (lock) => this.watchWorker(lock, generation),
     );
+  }
+
+  /** Watches the lock of the worker of `generation` (before its `ready` too: it may die unanswering). */
+  private watchWorker(lock: string, generation: number): () => void {
+    // Unwatched, the worker's death would go unheard and the tab's asks pending for good.
+    const refused = (error: unknown) => this.fail(`Web Locks refused to watch the SharedWorker's lock (${String(error)})`, false, true);
+    return watchLock(this.o.locks, lock, () => this.dead(generation), refused);
   }
 
   /** This tab gives up on workers for good and becomes a replica of its own (onFail). */
@@ -177,9 +184,7 @@ export class WorkerLink {
       removeStored(failedKey(this.o.config.name, generation));
       this.live = { generation, lock: msg.lock, replica: msg.replicaId };
       this.stopWatch?.();
-      // Unwatched, the worker's death would go unheard and the tab's asks pending for good.
-      const refused = (error: unknown) => this.fail(`Web Locks refused to watch the SharedWorker's lock (${String(error)})`, false, true);
-      this.stopWatch = watchLock(this.o.locks, msg.lock, () => this.dead(generation), refused);
+      this.stopWatch = this.watchWorker(msg.lock, generation);
       this.o.store.served(msg.replicaId);
       if (msg.alone) this.o.onAlone?.();
       if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
