@@ -11,15 +11,17 @@ import { spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-s
 export type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?: () => void };
 
 /**
- * Watches the standby's lock (`gone`: it died) until let go: the lock its `standing` names, or at
- * once the one of its generation if held already. A standby another tab started lives in that
- * tab's renderer, which may crash before the answer to this tab's `standby` comes.
+ * Watches the standby's lock (`gone`: it died, or the watch was refused: then with no `stopWatch`)
+ * until let go: the lock its `standing` names, or at once the one of its generation if held
+ * already. A standby another tab started lives in that tab's renderer, which may crash before the
+ * answer to this tab's `standby` comes.
  */
 export function watchStandby(standby: Standby, { locks, config }: Pick<WorkerLinkOptions, "locks" | "config">, gone: () => void): void {
   const watch = (lock: string) => {
     // Refused, it is not watched (a tab would turn to it at a takeover, blind to its death): the
-    // tab then starts a fresh worker of its generation, as where there is no standby.
-    standby.stopWatch ??= watchLock(locks, lock, gone, () => (standby.stopWatch = undefined));
+    // tab then starts a fresh worker of its generation, as where there is no standby, and so does
+    // a tab that turned to it before the refusal came.
+    standby.stopWatch ??= watchLock(locks, lock, gone, () => ((standby.stopWatch = undefined), gone()));
   };
   standby.worker.port.addEventListener("message", (event: MessageEvent) => {
     const msg = parseWorkerMessage(event.data);

@@ -212,10 +212,11 @@ export class WorkerLink {
     this.standby = startStandby(this.o, generation, lock, replica, this.tabLock.name, (next) => this.standbyGone(next)) ?? this.standby;
   }
 
-  /** A standby's lock was let go: it died, most likely with the renderer of the tab that started it. */
+  /** A standby's lock was let go: it died, most likely with the renderer of the tab that started it (or its watch was refused). */
   private standbyGone(worker: SharedWorkerLike): void {
     if (this.stopped || this.hidden) return;
-    if (this.standby?.worker === worker) {
+    // Refused, a standby not turned to stands on, unwatched (see watchStandby).
+    if (this.standby?.worker === worker && this.standby.stopWatch) {
       letGo(this.standby, false);
       this.standby = undefined;
       // Its successor starts now, from this tab (or the first tab to hear of it): the live worker
@@ -224,7 +225,7 @@ export class WorkerLink {
       if (live?.generation === this.generation) this.startStandby(live.generation, live.lock, live.replica);
       return;
     }
-    // The standby this tab turned to died before it answered: a fresh worker of its generation.
+    // The standby this tab turned to died before it answered, or is not watched after all: a fresh worker of its generation.
     if (this.worker !== worker || !this.standbyWatch) return;
     this.dropWorker();
     this.connect();
