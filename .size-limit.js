@@ -172,7 +172,10 @@ export default [
   // Raised by 0.5 KiB with a takeover naming the claim it replaced (liveness.ts) and a claimant
   // writing its claim again when Yjs holds a takeover back and passes on its delete alone
   // (decide.ts, lane-index.ts): 48.16 kB.
-  row("  + connectTabs", main, [...hook, "connectTabs"], "47.5 KiB"),
+  // Raised by 0.5 KiB with the lanes reading a takeover Yjs holds back after the store started
+  // (lane-index.ts hold), TanStack's refetch of a query that showed another replica's result, and
+  // the provider joining the query cache as it renders (a feed's first render): 48.61 → 48.68 kB.
+  row("  + connectTabs", main, [...hook, "connectTabs"], "48 KiB"),
   // Raised by 0.5 KiB with the settle window's reason (as the first row): 39.86 → 40.07 kB.
   // Raised by 1 KiB with the first row's changes and connectPeers' url and room checks and its
   // presence drop kept local: 41.18 → 41.87 kB.
