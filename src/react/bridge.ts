@@ -256,8 +256,12 @@ export function holdBridge(client: QueryClient, store: SharedFetchStore): () => 
 /**
  * From a shared query function (with TanStack's `client`): a query rendered by TanStack's own hooks
  * outside any SharedFetchProvider that sees its client still gets the results other replicas record.
- * Unheld, the bridge lasts while the cache holds a query of the store.
+ * From a SharedFetchProvider's render: its children's queries, made before its effect holds the
+ * bridge, are read as TanStack hands them out (a feed's first render shows a restored chain's
+ * failed page). Unheld, the bridge lasts while the cache holds a query of the store, judged a
+ * microtask later (a render React drops leaves none behind).
  */
 export function ensureBridge(client: QueryClient, store: SharedFetchStore): void {
-  bridgeOf(client, store).disposeIfUnused();
+  const bridge = bridgeOf(client, store);
+  queueMicrotask(() => bridge.disposeIfUnused());
 }

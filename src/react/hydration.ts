@@ -4,6 +4,14 @@ import { useSyncExternalStore } from "react";
 
 const noSubscribe = () => () => {};
 
+/** True while React renders on the server or hydrates what the server rendered (then it re-renders with false). */
+export const useHydrating = (): boolean =>
+  useSyncExternalStore(
+    noSubscribe,
+    () => false,
+    () => true,
+  );
+
 /**
  * The hooks' options as the server's store had them while React renders on the server or hydrates
  * what the server rendered (useSyncExternalStore's server snapshot; React re-renders once
@@ -12,11 +20,7 @@ const noSubscribe = () => () => {};
  * reaches the query right after, from the store. An `initialData` of the caller's own stays.
  */
 export function useHydratable<O extends object>(opts: O, given: { initialData?: unknown; initialDataUpdatedAt?: unknown } | undefined): O {
-  const hydrating = useSyncExternalStore(
-    noSubscribe,
-    () => false,
-    () => true,
-  );
+  const hydrating = useHydrating();
   // The caller's own only (a function of theirs that finds none falls back to the record: not now).
   return hydrating ? { ...opts, initialData: given?.initialData, initialDataUpdatedAt: given?.initialDataUpdatedAt } : opts;
 }

@@ -4,7 +4,8 @@
 import { QueryClientContext } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, type ReactNode } from "react";
 import type { SharedFetchStore } from "../core/types.ts";
-import { holdBridge } from "./bridge.ts";
+import { ensureBridge, holdBridge } from "./bridge.ts";
+import { useHydrating } from "./hydration.ts";
 import { requireStore } from "./require-store.ts";
 
 const StoreContext = createContext<SharedFetchStore | null>(null);
@@ -22,6 +23,11 @@ export function SharedFetchProvider({ store, children }: { store: SharedFetchSto
   // as "sharedQueryOptions: the first argument …", which the app never called. None (a store made
   // later) is left to the hooks' own "No shared-fetch store set".
   if (store != null) requireStore("SharedFetchProvider", store, "`store`");
+  // Before the children's queries are made, which the bridge reads as TanStack hands them out (a
+  // feed's first render shows a restored chain's failed page): not while hydrating (what this
+  // browser recorded would not match the server's HTML) nor on the server.
+  const hydrating = useHydrating();
+  if (!hydrating && client && store) ensureBridge(client, store);
   useEffect(() => (client ? holdBridge(client, store) : undefined), [client, store]);
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }

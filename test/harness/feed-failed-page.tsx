@@ -5,7 +5,7 @@
  */
 import { QueryClient, useInfiniteQuery, useSuspenseInfiniteQuery } from "@tanstack/react-query";
 import { act, render } from "@testing-library/react";
-import { Suspense } from "react";
+import { StrictMode, Suspense } from "react";
 import { sharedInfiniteQueryOptions, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { app } from "./render-app.tsx";
 import { cluster, until, URL_A } from "./replicas.ts";
@@ -56,7 +56,7 @@ export type Shown = {
 
 /**
  * B's feed, mounted now, what it showed at each render, and its fetchNextPage. `alone`: rendered
- * with its providers at once; else the provider mounted first, as in an app, so that the feed's
+ * with its providers at once (`strict`: in StrictMode); else the provider mounted first, as in an app, so that the feed's
  * first render reads its query before it is observed (`before`: the client read it even earlier).
  */
 export function feedOf(
@@ -68,7 +68,16 @@ export function feedOf(
     maxPages,
     enabled,
     refetchOnMount,
-  }: { alone?: boolean; suspense?: boolean; before?: boolean; maxPages?: number; enabled?: boolean; refetchOnMount?: "always" } = {},
+    strict = false,
+  }: {
+    alone?: boolean;
+    suspense?: boolean;
+    before?: boolean;
+    maxPages?: number;
+    enabled?: boolean;
+    refetchOnMount?: "always";
+    strict?: boolean;
+  } = {},
 ) {
   const shown: Shown[] = [];
   let fetchNextPage = () => {};
@@ -97,7 +106,7 @@ export function feedOf(
     return null;
   }
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  if (alone) render(app(b, <Feed />, client));
+  if (alone) render(strict ? <StrictMode>{app(b, <Feed />, client)}</StrictMode> : app(b, <Feed />, client));
   else {
     const view = render(app(b, null, client));
     if (before) {

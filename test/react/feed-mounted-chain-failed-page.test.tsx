@@ -9,7 +9,7 @@
  * (feed-restored-chain-failed-page): the mounted one now does too, the pages before that page
  * kept, status "error", `failureCount` 1, with no request; its next fetchNextPage asks for the page anew.
  * The error shows from the feed's first render, as at every later one (that render showed
- * "success" before); its invalidation (TanStack's mark of a failed fetchNextPage) comes once the
+ * "success" before, and still did where the provider mounted with the feed, as at an app's root); its invalidation (TanStack's mark of a failed fetchNextPage) comes once the
  * feed is observed, after its mount decided not to fetch: shown before, it made the mount refetch
  * the pages, which then cleared the error. A stale chain's mount refetches and shows what that
  * tells; a disabled feed shows the pages alone.
@@ -74,13 +74,23 @@ it("a chain the client read before any feed observed it (ensureInfiniteQueryData
   expect(feed.shown.map((s) => s.fetchStatus)).not.toContain("fetching");
 });
 
-it("each render of a feed mounted on that chain shows the error, the first included (no render shows it as success), and the feed is invalidated once observed, unsent", async () => {
+it("each render of a feed mounted on that chain shows the error, the first included (no render shows it as success), its provider mounted before it or with it, and the feed is invalidated once observed, unsent", async () => {
   useFakeClock();
   const { c, b, failOverOlder } = setUp();
   await failOverOlder();
   const calls = c.host.calls.length;
 
-  for (const mount of [{}, { suspense: true }, { before: true }, { maxPages: 3 }]) {
+  // `alone`: the provider rendered with the feed, as at an app's root (it hands out the feed's
+  // query before its own effects run).
+  for (const mount of [
+    {},
+    { suspense: true },
+    { before: true },
+    { maxPages: 3 },
+    { alone: true },
+    { alone: true, suspense: true },
+    { alone: true, strict: true },
+  ]) {
     const feed = feedOf(b, mount);
     await advance(50);
     expect(
