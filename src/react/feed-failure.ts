@@ -55,12 +55,14 @@ export function keepFailure(store: SharedFetchStore, query: AnyQuery, was: Query
  * `refetchOnMount` not "always"): read as the cache makes the query for it. Invalidated (TanStack's
  * mark of a failed fetchNextPage) only once observed, after that mount's decision, which the
  * invalidation would turn into a refetch of the pages; never while a fetch runs (a stale chain's
- * refetch), whose outcome tells.
+ * refetch), whose outcome tells. `deciding`: the options a disabled feed's observer renders with
+ * (it decides by them whether to fetch once enabled), judged as a mount's.
  */
-export function showRestoredFailure(store: SharedFetchStore, query: AnyQuery, chain: Tail | undefined): void {
+export function showRestoredFailure(store: SharedFetchStore, query: AnyQuery, chain: Tail | undefined, deciding?: object): void {
   const failed = chain?.failed;
-  const observed = query.observers.length > 0;
-  const o = query.options as { enabled?: unknown; staleTime?: number | "static"; refetchOnMount?: unknown };
+  // Observed enabled: a disabled observer's query is judged by its options, as an unobserved one.
+  const observed = !deciding && query.isActive();
+  const o = (deciding ?? query.options) as { enabled?: unknown; staleTime?: number | "static"; refetchOnMount?: unknown };
   if (
     !failed ||
     (!observed &&

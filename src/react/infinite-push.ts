@@ -1,4 +1,4 @@
-import { hashKey, type Query, type QueryClient } from "@tanstack/react-query";
+import { hashKey, type Query, type QueryCache, type QueryClient } from "@tanstack/react-query";
 import { isFresh } from "../core/freshness.ts";
 import type { SharedFetchStoreExtras } from "../core/store-extras.ts";
 import type { SharedFetchStore, SharedRequest, SnapshotError } from "../core/types.ts";
@@ -42,7 +42,7 @@ const same = (a: unknown, b: unknown) => hashKey([a]) === hashKey([b]);
 const restored = new WeakMap<object, Tail>();
 
 /** A page whose latest outcome is an error, which ended a chain restored from the records. */
-export type Failed = { req: SharedRequest; error: SnapshotError };
+export type Failed = { req: SharedRequest; error: SnapshotError; store: SharedFetchStore };
 
 /**
  * A chain restored from the records (or its pages after a first page): their data, params,
@@ -62,7 +62,7 @@ export type Tail = Pages & { revs: Map<string, number>; at: number; failed?: Fai
 function take(store: SharedFetchStore, chain: Tail, keys: Set<string | undefined>, page: Page, param: unknown, maxAgeMs: number): boolean {
   if (keys.has(page.key)) return false;
   const { error } = keys.size ? store.snapshot(page.req) : {};
-  if (error) chain.failed = { req: page.req, error };
+  if (error) chain.failed = { req: page.req, error, store };
   if (error || page.data === undefined || !isFresh(page.at, Date.now(), maxAgeMs)) return false;
   keys.add(page.key);
   chain.pages.push(page.data);
@@ -167,6 +167,7 @@ function revsOf(query: AnyQuery): Map<string, number> {
  * dated by the oldest page's writer; the feed's own error stays beside them (keepFailure).
  */
 export function pushPages(store: SharedFetchStore, request: PageRequest, client: QueryClient, query: AnyQuery): void {
+  watchEnabling(client.getQueryCache());
   showRestoredFailure(store, query, restored.get(query.state.data as object));
   const { state } = query;
   const shown = state.data as Pages | undefined;
@@ -212,6 +213,29 @@ export function pushPages(store: SharedFetchStore, request: PageRequest, client:
   // Invalidated here and not refetched (refetchType "none"): it stays so, as nothing tells whether
   // these pages answer what the invalidation was for.
   if (state.isInvalidated) void client.invalidateQueries({ queryKey: query.queryKey, exact: true, refetchType: "none" });
+}
+
+/** Query caches whose `build` is watched for disabled feeds' observers that render enabled. */
+const builds = new WeakSet<QueryCache>();
+
+/**
+ * A feed observed by disabled observers alone, on a restored chain that ends at a failed page,
+ * shows that page's error from the render that enables it, as a mount shows it from its first,
+ * where the options it renders with say it will not fetch: the cache's `build` hands it to that
+ * render with them (an observer's render marks them `_optimisticResults`), while the query still
+ * has the disabled ones (an effect sets them). Watched from a feed's first read or look on.
+ */
+export function watchEnabling(cache: QueryCache): void {
+  if (builds.has(cache)) return;
+  builds.add(cache);
+  const build = cache.build.bind(cache) as (...args: unknown[]) => AnyQuery;
+  cache.build = ((...args: [unknown, object, unknown?]) => {
+    const query = build(...args);
+    const chain = restored.get(query.state.data as object);
+    if (chain?.failed && "_optimisticResults" in args[1] && query.observers.length && !query.isActive())
+      showRestoredFailure(chain.failed.store, query, chain, args[1]);
+    return query;
+  }) as never;
 }
 
 /** Per watched query: subscribes to the requests of the pages it shows now. */

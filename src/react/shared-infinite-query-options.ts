@@ -18,7 +18,7 @@ import { demandOf, pastRecordedError, pastShownError, retryPolicy, type Demand, 
 import { mountsAlways, noteFetching, notingDisabled, optionsOf, queryOf, type FetchRecord } from "./fetch-record.ts";
 import { lookChain, putChain } from "./infinite-look.ts";
 import { delivering, type Delivery } from "./infinite-delivery.ts";
-import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchPages, type AskedPage } from "./infinite-push.ts";
+import { askedPages, askPage, chainAfter, pushPages, recordedChain, watchEnabling, watchPages, type AskedPage } from "./infinite-push.ts";
 import { countAsk, followFeedJoins, readsClaim } from "./feed-joins.ts";
 import { requireStore } from "./require-store.ts";
 import type { SharedFetchError } from "./shared-error.ts";
@@ -233,7 +233,7 @@ export function sharedInfiniteQueryOptions<TPage = unknown, TPageParam = unknown
           subscribe: (listener, query) => (watchFetches(query), watchPages(store, request, listener, query)),
           push: (client, query) => pushPages(store, request, client, query),
           look: (done, query) => lookChain(store, request, query, done),
-          put: (_, query) => putChain(store, request, query),
+          put: (client, query) => (watchEnabling(client.getQueryCache()), putChain(store, request, query)),
           hold: (ask, signal) => {
             const req = asking.get(signal);
             return req && store.snapshot(req).claim && store.refetch(req, ask);

@@ -4,7 +4,8 @@
  * its older result) shows the pages before it alone, in a tab of the SharedWorker replica as in a
  * per-tab one. Enabled, it shows what a feed mounted enabled there shows: those pages with that
  * page's error, as a failed fetchNextPage shows it (status "error", failureCount 1), with no
- * request; its next fetchNextPage asks for the page anew. Real ports, the worker's real store and
+ * request, from the render that enables it (that render showed "success" before, then the error);
+ * its next fetchNextPage asks for the page anew. Real ports, the worker's real store and
  * Yjs docs; the simulated host.
  */
 import { QueryClient, useInfiniteQuery } from "@tanstack/react-query";
@@ -61,16 +62,19 @@ describe.each(Object.keys(tabsOfOneBrowser) as (keyof typeof tabsOfOneBrowser)[]
     }
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const { rerender } = render(app(store, <Feed on={enabled} />, client));
+    let enabledAt = 0;
     return {
       last: () => shown.at(-1),
-      enable: () => act(() => rerender(app(store, <Feed on />, client))),
+      /** What it showed at each render from the one that enabled it on. */
+      enabled: () => shown.slice(enabledAt),
+      enable: () => act(() => ((enabledAt = shown.length), rerender(app(store, <Feed on />, client)))),
       fetchNextPage: () => act(() => fetchNextPage()),
     };
   }
 
   const failed = { status: "error", pages: "0@1 1@1", error: 500, failures: 1, more: true };
 
-  it("a disabled feed shows the pages before the failed page alone; enabled, it shows them with that page's error, as a feed mounted enabled does, with no request", async () => {
+  it("a disabled feed shows the pages before the failed page alone; enabled, it shows them with that page's error from the render that enables it on, as a feed mounted enabled does, with no request", async () => {
     const { host, second } = await setUp();
     const calls = host.calls.length;
     const enabled = mount(second(), true);
@@ -85,7 +89,8 @@ describe.each(Object.keys(tabsOfOneBrowser) as (keyof typeof tabsOfOneBrowser)[]
     await feed.enable();
     await waitFor(() => expect(feed.last()).toEqual(failed));
     await pause(30);
-    expect(feed.last()).toEqual(failed);
+    // Each render from the enabling one on, that one included: never "success" before the error.
+    expect(feed.enabled()).toEqual(feed.enabled().map(() => failed));
     expect(host.calls.length).toBe(calls);
 
     feed.fetchNextPage();
