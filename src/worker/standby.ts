@@ -5,7 +5,7 @@ import { workerName } from "./worker-generations.ts";
 import { spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
 
 /**
- * The next generation's worker, started in advance (see WorkerLink's `standby`); `stopWatch` once
+ * The next generation's worker, started in advance (see LinkStandby's `standby`); `stopWatch` once
  * its lock is watched (a no-op once let go).
  */
 export type Standby = { generation: number; worker: SharedWorkerLike; stopWatch?: () => void };

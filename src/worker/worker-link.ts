@@ -3,9 +3,9 @@ import { onPageTransitions } from "./page-transitions.ts";
 import { watchLock, type PortLike } from "./port.ts";
 import { parseWorkerMessage } from "./parse-worker-message.ts";
 import type { TabMessage } from "./protocol.ts";
-import { letGo, startStandby, type Standby } from "./standby.ts";
+import { LinkStandby } from "./link-standby.ts";
+import { letGo } from "./standby.ts";
 import { tabLock, type TabLock } from "./tab-lock.ts";
-import { STANDBY_AFTER_TAKEOVER_MS } from "./worker-bounds.ts";
 import { failedKey, liveGeneration, readGeneration, resumedGeneration, writeGeneration } from "./worker-generations.ts";
 import { removeStored, writeStored } from "../core/local-storage.ts";
 import { errorText, helloOf, pages, spawn, type SharedWorkerLike, type WorkerLinkOptions } from "./worker-start.ts";
@@ -19,19 +19,9 @@ export type { SharedWorkerLike, WorkerLinkOptions };
  * that started it, so that tab's crash kills it). Then every tab starts the next generation's
  * worker, which takes the dead one's claims over by its released lock, and re-sends what it wants.
  */
-export class WorkerLink {
-  private generation = 0;
-  private worker: SharedWorkerLike | undefined;
-  /**
-   * The next generation's worker, started by a tab that did not start the current one (so it
-   * lives in another renderer). It loads its script and waits: it opens no doc, database or
-   * socket before a hello. When the current worker dies, the tabs say hello to this one.
-   */
-  private standby: Standby | undefined;
-  /** The live worker as its `ready` named it: a standby that died is started again for it. */
-  private live: { generation: number; lock: string; replica: string } | undefined;
-  /** Watches the standby this tab turned to, until it answers (see connect). */
-  private standbyWatch: (() => void) | undefined;
+export class WorkerLink extends LinkStandby {
+  protected generation = 0;
+  protected worker: SharedWorkerLike | undefined;
   /**
    * The worker started before this tab knew which generation lives (see `begin`), and its load
    * error, should one come before `connect` listens.
@@ -39,17 +29,15 @@ export class WorkerLink {
   private early: { generation: number; worker: SharedWorkerLike; error?: string } | undefined;
   /** The live worker's lock, watched once its `ready` named it. */
   private stopWatch: (() => void) | undefined;
-  private hidden = false;
-  private stopped = false;
+  protected hidden = false;
+  protected stopped = false;
   /** Ends the wait from the hello to the worker's answer (see answerWait). */
   private endWait: (() => void) | undefined;
-  private standbyTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The generation this tab first connected to: a later one follows a takeover. */
-  private firstGeneration = 0;
-  private readonly tabLock: TabLock;
+  protected readonly tabLock: TabLock;
   private readonly offPage: () => void;
 
-  constructor(private readonly o: WorkerLinkOptions) {
+  constructor(protected readonly o: WorkerLinkOptions) {
+    super();
     this.tabLock = tabLock(o.locks, o.tabId);
     if (!pages.has(o.locks)) pages.set(o.locks, o.tabId);
     this.offPage = onPageTransitions(
@@ -82,7 +70,7 @@ export class WorkerLink {
     this.early = early;
   }
 
-  private connect(): void {
+  protected connect(): void {
     if (this.stopped || this.hidden) return;
     const standby = this.standby;
     this.standby = undefined;
@@ -187,18 +175,7 @@ export class WorkerLink {
       this.stopWatch = this.watchWorker(msg.lock, generation);
       this.o.store.served(msg.replicaId);
       if (msg.alone) this.o.onAlone?.();
-      if (this.o.standby !== false && msg.host === false && this.standby?.generation !== generation + 1) {
-        const start = () => this.startStandby(generation, msg.lock, msg.replicaId);
-        // After a takeover the next standby waits: its boot (a script, a doc synced from this
-        // worker) would compete for the CPU with the takeover's request and its delivery.
-        if (generation > this.firstGeneration) {
-          clearTimeout(this.standbyTimer);
-          this.standbyTimer = setTimeout(start, STANDBY_AFTER_TAKEOVER_MS);
-        } else start();
-      } else if (this.standby?.generation === generation + 1) {
-        const { port } = this.standby.worker;
-        this.o.store.shadow((m) => port.postMessage(m));
-      }
+      this.readyStandby(generation, msg.lock, msg.replicaId, msg.host);
       return;
     }
     if (msg?.t === "refused") return this.fail(`the SharedWorker refused this tab: ${msg.message}`);
@@ -206,33 +183,8 @@ export class WorkerLink {
     this.o.store.receive(data, () => msg);
   }
 
-  /** Starts the next generation's worker for the live one of `generation` and sends it this tab's asks. */
-  private startStandby(generation: number, lock: string, replica: string): void {
-    if (this.stopped || this.hidden || generation !== this.generation || this.standby?.generation === generation + 1) return;
-    this.standby = startStandby(this.o, generation, lock, replica, this.tabLock.name, (next) => this.standbyGone(next)) ?? this.standby;
-  }
-
-  /** A standby's lock was let go: it died, most likely with the renderer of the tab that started it (or its watch was refused). */
-  private standbyGone(worker: SharedWorkerLike): void {
-    if (this.stopped || this.hidden) return;
-    // Refused, a standby not turned to stands on, unwatched (see watchStandby).
-    if (this.standby?.worker === worker && this.standby.stopWatch) {
-      letGo(this.standby, false);
-      this.standby = undefined;
-      // Its successor starts now, from this tab (or the first tab to hear of it): the live worker
-      // may die next, and without a standby that takeover would wait for a cold worker.
-      const live = this.live;
-      if (live?.generation === this.generation) this.startStandby(live.generation, live.lock, live.replica);
-      return;
-    }
-    // The standby this tab turned to died before it answered, or is not watched after all: a fresh worker of its generation.
-    if (this.worker !== worker || !this.standbyWatch) return;
-    this.dropWorker();
-    this.connect();
-  }
-
   /** Lets go of the worker this tab turned to: it died, or died before it answered. */
-  private dropWorker(): void {
+  protected dropWorker(): void {
     this.endWait?.();
     this.o.store.detach();
     this.standbyWatch?.();
