@@ -8,7 +8,8 @@ import { actOutDev } from "./store-asks.ts";
 import { serveAsk } from "./tab-asks.ts";
 import { tabViews } from "./tab-views.ts";
 import { helloProblem, parseTabMessage } from "./parse-tab-message.ts";
-import { PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protocol.ts";
+import { PROTOCOL, toWire, type TabMessage } from "./protocol.ts";
+import { TabOutbox } from "./tab-outbox.ts";
 
 /**
  * One tab as the worker sees it: its waiters (each with an AbortController, so the store aborts
@@ -16,7 +17,7 @@ import { PROTOCOL, toWire, type TabMessage, type WorkerMessage } from "./protoco
  * subscriptions and looks (tab-views.ts), and its Web Lock: granted to the worker means the tab
  * crashed or closed, and its interest is dropped.
  */
-export class TabSession {
+export class TabSession extends TabOutbox {
   private store: SharedFetchStoreWithExtras | undefined;
   private doc: Y.Doc | undefined;
   private readonly waiters = new Map<number, AbortController>();
@@ -27,52 +28,19 @@ export class TabSession {
   private opening: TabMessage[] | undefined;
   private hellos = 0;
   private readonly retryAsks = new RetryAsks((m) => (this.post(m), !this.shadowing));
-  private readonly outbox: WorkerMessage[] = [];
-  private closed = false;
   /** A tab is behind this port: it said hello (or asked as a standby's tab) and has not left since. */
   private here = false;
-  /**
-   * The tab's asks reach this standby in advance, before any hello: served by its idle store
-   * (which cannot claim before promotion), answered to nobody — the tab hears from the live worker.
-   */
-  private shadowing = false;
-  /**
-   * Answers to the tab's asks given while shadowing (the live worker's result, or the takeover's
-   * own before the tab's hello came), and word of a retry's offline wait: a hello that keeps the
-   * ask gets them, not a second request.
-   */
-  private readonly unheard = new Map<number, WorkerMessage>();
 
   constructor(
-    private readonly port: PortLike,
+    protected readonly port: PortLike,
     private readonly deps: SessionDeps,
     /** This port connected first: its tab started the worker. */
     private readonly first = false,
   ) {
+    super();
     port.addEventListener("message", this.onMessage);
     port.start?.();
   }
-
-  /**
-   * Messages go out once per microtask, in one batch: a result reaches a tab as one message (its
-   * snapshot, the waiters' settles and the events together; one structured clone of the data,
-   * which the settles share) instead of one task per message in every tab's renderer.
-   */
-  private post(message: WorkerMessage): void {
-    if (this.closed) return;
-    if (this.shadowing) {
-      if (message.t === "settled" || message.t === "rejected" || message.t === "paused") this.unheard.set(message.id, message);
-      return;
-    }
-    this.outbox.push(message);
-    if (this.outbox.length === 1) queueMicrotask(this.flush);
-  }
-
-  private readonly flush = (): void => {
-    const messages = this.outbox.splice(0);
-    if (this.closed || messages.length === 0) return;
-    if (messages.length === 1 || !postToTab(this.port, { t: "batch", messages })) for (const m of messages) postToTab(this.port, m);
-  };
 
   private readonly onMessage = (event: MessageEvent): void => {
     const msg = parseTabMessage(event.data);
