@@ -28,7 +28,7 @@ export function SharedFetchProvider({ store, children }: { store: SharedFetchSto
   // browser recorded would not match the server's HTML) nor on the server.
   const hydrating = useHydrating();
   if (!hydrating && client && store) ensureBridge(client, store);
-  useEffect(() => (client ? holdBridge(client, store) : undefined), [client, store]);
+  useEffect(() => (client && store ? holdBridge(client, store) : undefined), [client, store]);
   return <StoreContext.Provider value={store}>{children}</StoreContext.Provider>;
 }
 
