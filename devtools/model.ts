@@ -184,6 +184,11 @@ export function createDevtoolsModel(store: SharedFetchStore, opts: DevtoolsModel
     events = [...kept, { seq: ++seq, at: Date.now(), event }];
     if (event.type === "aborted") timeline.aborts.set(event.key, [event.rev, event.reason]);
     if (event.type === "joined") timeline.joins.set(event.key, [event.rev, event.to]);
+    if (event.type === "claimed") timeline.own.set(event.key, [event.rev]);
+    const own = event.type === "yielded" && timeline.own.get(event.key);
+    // A claim that yielded while waiting for its key's lock wrote nothing (its wait is a join); one
+    // that stepped back with no claim standing ("") claims again: neither is told.
+    if (own && own[0] === event.rev) own[2] = event.to;
     if (event.type === "swept") for (const key of event.keys) hints.delete(key);
     else if ("key" in event && "kind" in event) {
       const label = "label" in event ? event.label : hints.get(event.key)?.label;

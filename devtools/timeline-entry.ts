@@ -23,6 +23,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "refetched"; replicaId: string; rev: number; to: number }
   /** An ask of the inspected store (`replicaId`) waited on `to`'s live claim instead of claiming: it sent nothing (its `joined` event). */
   | { type: "joined"; replicaId: string; to: string; rev: number }
+  /** A claim of the inspected store (`replicaId`) stepped back for `to`'s, the one the doc kept: it sent nothing (its `yielded` event). */
+  | { type: "yielded"; replicaId: string; to: string; rev: number }
   /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
   | { type: "revived"; replicaId: string; rev: number }
   /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
@@ -103,6 +105,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return `${entry.by !== undefined ? name(entry.by) : "a replica"} recorded an error for ${what} (rev ${entry.rev}${entry.status !== undefined && !entry.message.slice(0, 200).includes(`HTTP ${entry.status}`) ? `, HTTP ${entry.status}` : ""}): ${entry.message.slice(0, 200)}${entry.besideResult !== undefined ? ` — the result of rev ${entry.besideResult} is kept beside it` : ""}`;
     case "joined":
       return `${name(entry.replicaId)} joined ${name(entry.to)}'s request for ${what} (rev ${entry.rev}): sent nothing`;
+    case "yielded":
+      return `${name(entry.replicaId)} yielded ${what} (rev ${entry.rev}) to ${name(entry.to)}'s claim: sent nothing`;
     case "revived":
       return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":

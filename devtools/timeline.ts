@@ -33,6 +33,12 @@ export class Timeline {
   readonly aborts = new Map<string, [rev: number, reason: string]>();
   /** The inspected store's own joins by key ("joined" events, noted by the model): told after the claim they joined. */
   readonly joins = new Map<string, [rev: number, to: string]>();
+  /**
+   * The inspected store's own claim by key ("claimed" and "yielded" events, noted by the model):
+   * whether this panel saw it stand (or told it), and whom it yielded to. Two claims made at once: the rival's
+   * may overwrite ours before this panel looks, and ours would go untold.
+   */
+  readonly own = new Map<string, [rev: number, seen?: boolean, to?: string]>();
 
   constructor(opts: TimelineOptions = {}) {
     this.max = opts.max ?? DEFAULT_TIMELINE_MAX;
@@ -108,21 +114,13 @@ export class Timeline {
       const [id, ...others] = unheard.filter((id) => !successors?.has(id));
       if (id !== undefined) drafts.push(others.length ? { type: "unheard", replicaId: id, others } : { type: "unheard", replicaId: id });
       for (const k of next.keys) this.diffKey(prev, prev.byKey.get(k.key), k, next, departed, drafts);
-      for (const [key, k] of prev.byKey)
-        if (!byKey.has(key)) {
-          drafts.push(this.vanished(k));
-          // A panel left open for days sees keys come and go: what it noted of one goes with it.
-          this.writtenAt.result.delete(key);
-          this.writtenAt.error.delete(key);
-          this.aborts.delete(key);
-          this.joins.delete(key);
-          this.claimSeen.delete(key);
-        }
+      for (const [key, k] of prev.byKey) if (!byKey.has(key)) drafts.push(this.vanished(k));
     }
     this.diffMalformed(next.malformed, drafts);
-    // An abort of a key no inspection shows (claimed and let go between two, or never claimed) tells no release.
-    for (const key of this.aborts.keys()) if (!byKey.has(key)) this.aborts.delete(key);
-    for (const key of this.joins.keys()) if (!byKey.has(key)) this.joins.delete(key);
+    // A panel left open for days sees keys come and go: what it noted of one goes with it. An abort
+    // of a key no inspection shows (claimed and let go between two, or never claimed) tells no release.
+    const notes = [this.writtenAt.result, this.writtenAt.error, this.claimSeen, this.aborts, this.joins, this.own];
+    for (const map of notes) for (const key of map.keys()) if (!byKey.has(key)) map.delete(key);
     this.prev = { inspection: next, byKey, departed, present };
     if (drafts.length === 0) return false;
     const fresh = drafts.map((d) => ({ ...d, seq: ++this.seq, at: next.at }) as TimelineEntry).reverse();
@@ -149,11 +147,22 @@ export class Timeline {
       this.aborts.delete(now.key);
       out.push({ ...t, type: "refetched", replicaId: pc.replicaId, rev: pc.rev, to });
     }
+    const own = this.own.get(now.key);
+    if (own && nc?.mine && nc.rev === own[0]) own[1] = true;
+    // Ours, overwritten before this panel looked (by a rival's claim now, or as its yield says): told first.
+    if (own && !own[1] && (own[2] || (nc && nc.nonce !== pc?.nonce))) {
+      own[1] = true;
+      out.push({ ...t, type: "claimed", replicaId: next.replicaId, rev: own[0] });
+    }
     if (nc && (!pc || pc.nonce !== nc.nonce)) {
       this.claimSeen.set(now.key, [nc.nonce, next.at]);
       const takenFrom = pc && !pc.finished && pc.replicaId !== nc.replicaId && pc.rev === nc.rev ? pc : undefined;
       if (takenFrom) passed(t, takenFrom, nc.replicaId, nc.rev, prev.inspection, next, departed, out);
       else if (!nc.finished) out.push({ ...t, type: "claimed", replicaId: nc.replicaId, rev: nc.rev });
+    }
+    if (own?.[2]) {
+      this.own.delete(now.key);
+      out.push({ ...t, type: "yielded", replicaId: next.replicaId, to: own[2], rev: own[0] });
     }
     const joined = this.joins.get(now.key);
     if (joined) {
