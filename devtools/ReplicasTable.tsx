@@ -7,7 +7,8 @@ import { useNow } from "./use-now.ts";
 
 /**
  * Every replica seen in claims, heartbeats or awareness; the inspected one first. Above them, the
- * settle window a claim of the inspected replica would wait, as of the last inspection. Each row's
+ * settle window a claim of the inspected replica would wait, as of the last inspection, and whether
+ * Web Locks refused the replica (no key lock decides between its browser's tabs then). Each row's
  * "keys" button opens the Keys tab filtered to the keys that replica holds a claim on or waits on.
  */
 export function ReplicasTable({
@@ -29,7 +30,7 @@ export function ReplicasTable({
       {settle && (
         <p style={styles.muted} data-testid="settle-window" data-why={settle.why} data-ms={settle.ms}>
           {/* Read at the last inspection, not ticking: "now" alone read as the current time. */}A claim made now, as of the last inspection
-          ({formatTime(at)}): {describeSettle(settle.ms, settle.why, settle.tripMs)}
+          ({formatTime(at)}): {describeSettle(settle.ms, settle.why, settle.tripMs, settle.refused)}
           {settle.fenced && settle.ms > 0 ? ", then the sync server's order" : ""}
           {settle.eager ? " (eager: a racing claim of its revision yields to it)" : ""}
         </p>

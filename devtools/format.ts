@@ -74,12 +74,18 @@ const SETTLE_WHY: Record<SettleWhy, string> = {
 
 const SIZED: readonly SettleWhy[] = ["default", "initial-sync", "measured-trip"];
 
-/** The settle window a claim waits before its request leaves, and why (SettleWhy); `tripMs`: the round trip it was sized from. */
-export function describeSettle(ms: number, why: SettleWhy, tripMs?: number): string {
+/** What a store whose Web Locks were refused does instead (InspectedSettle.refused). */
+export const LOCKS_REFUSED = "Web Locks refused — claims wait the settle window; a crash is found by the lease";
+
+/**
+ * The settle window a claim waits before its request leaves, and why (SettleWhy); `tripMs`: the
+ * round trip it was sized from; `refused`: Web Locks were refused (no key lock decides between tabs), whatever sized the window.
+ */
+export function describeSettle(ms: number, why: SettleWhy, tripMs?: number, refused?: boolean): string {
   // A sized window is 0 only behind a fence, once this replica was in sync for longer than it.
   if (ms <= 0 && SIZED.includes(why)) return "no window left: in sync for longer than it, the sync server's order decides";
   const trip = tripMs === undefined ? "" : ` (${Math.round(tripMs)} ms)`;
-  return `${ms > 0 ? `window ${Math.round(ms)} ms` : "no window"}: ${SETTLE_WHY[why] ?? why}${trip}`;
+  return `${ms > 0 ? `window ${Math.round(ms)} ms` : "no window"}: ${SETTLE_WHY[why] ?? why}${trip}${refused ? `; ${LOCKS_REFUSED}` : ""}`;
 }
 
 /**

@@ -38,7 +38,15 @@ export function shareMalformed(prev: readonly MalformedRecord[], next: Malformed
 
 export function sameSettle(a: InspectedSettle | undefined, b: InspectedSettle | undefined): boolean {
   return (
-    a === b || (!!a && !!b && a.ms === b.ms && a.why === b.why && a.eager === b.eager && a.tripMs === b.tripMs && a.fenced === b.fenced)
+    a === b ||
+    (!!a &&
+      !!b &&
+      a.ms === b.ms &&
+      a.why === b.why &&
+      a.eager === b.eager &&
+      a.tripMs === b.tripMs &&
+      a.fenced === b.fenced &&
+      a.refused === b.refused)
   );
 }
 

@@ -1,4 +1,4 @@
-import { formatBytes, inSeconds, shortId, unnamedKey } from "./format.ts";
+import { formatBytes, inSeconds, LOCKS_REFUSED, shortId, unnamedKey } from "./format.ts";
 import type { StaleReason } from "./core.ts";
 
 /**
@@ -25,6 +25,8 @@ export type TimelineEntry = { seq: number; at: number; key?: string | undefined;
   | { type: "joined"; replicaId: string; to: string; rev: number }
   /** A claim of the inspected store (`replicaId`) stepped back for `to`'s, the one the doc kept: it sent nothing (its `yielded` event). */
   | { type: "yielded"; replicaId: string; to: string; rev: number }
+  /** Web Locks refused the inspected store (InspectedSettle.refused): its claims wait the settle window, its browser's crashes are found by the lease. */
+  | { type: "refused"; replicaId: string }
   /** A claim judged stale was heard from again (a partition healed, a beat arrived): live again. */
   | { type: "revived"; replicaId: string; rev: number }
   /** The recorded outcome was re-dated at the epoch: every replica's next demand fetches again. */
@@ -107,6 +109,8 @@ export function describeEntry(entry: TimelineEntry, name: (replicaId: string) =>
       return `${name(entry.replicaId)} joined ${name(entry.to)}'s request for ${what} (rev ${entry.rev}): sent nothing`;
     case "yielded":
       return `${name(entry.replicaId)} yielded ${what} (rev ${entry.rev}) to ${name(entry.to)}'s claim: sent nothing`;
+    case "refused":
+      return `${name(entry.replicaId)}: ${LOCKS_REFUSED}`;
     case "revived":
       return `${name(entry.replicaId)}'s claim on ${what} (rev ${entry.rev}) is live again: heard from after it went stale`;
     case "released":

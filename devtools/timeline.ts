@@ -91,6 +91,7 @@ export class Timeline {
     const present = new Set(next.replicas.filter((r) => r.present && !r.me).map((r) => r.replicaId));
     const drafts: Draft[] = [];
     const prev = this.prev;
+    if (next.settle?.refused && !prev?.inspection.settle?.refused) drafts.push({ type: "refused", replicaId: next.replicaId });
     if (!prev) {
       for (const k of next.keys) {
         const c = k.claim;

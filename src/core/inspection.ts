@@ -69,9 +69,19 @@ export type InspectedReplica = {
 /**
  * The settle window a claim this replica made now would wait, and why (see SettleWhy): `ms` 0 and
  * `eager` where nobody can race it; `tripMs`, the round trip the window was sized from; `fenced`,
- * the claim also waits for the sync server's order (then `ms` is what is left of the window).
+ * the claim also waits for the sync server's order (then `ms` is what is left of the window);
+ * `refused`, Web Locks refused this store a key's lock or a watch (an opaque origin, a sandboxed
+ * iframe, a broken `locks`): no key lock decides between this browser's tabs, whatever sized the
+ * window, and a claimant of its browser goes stale by its lease, as across devices.
  */
-export type InspectedSettle = { ms: number; eager: boolean; why: SettleWhy; tripMs?: number | undefined; fenced?: true | undefined };
+export type InspectedSettle = {
+  ms: number;
+  eager: boolean;
+  why: SettleWhy;
+  tripMs?: number | undefined;
+  fenced?: true | undefined;
+  refused?: true | undefined;
+};
 
 /** A read-only view of what the store knows and believes, for the devtools and for tests. */
 export type Inspection = {

@@ -18,6 +18,8 @@ export type InspectorDeps = {
   settle: () => Settle;
   /** The replicas (`me`: this one too) whose presence says they wait on a claim of `key` at `rev`. */
   waiters?: ((key: string, rev: number, me?: boolean) => string[]) | undefined;
+  /** This store's Web Locks, when it has them: their `refused`. */
+  locks?: { refused: boolean } | undefined;
 };
 
 export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
@@ -85,7 +87,7 @@ export function inspect(deps: InspectorDeps, now = Date.now()): Inspection {
     keys,
     replicas: inspectReplicas(deps, claims, now),
     malformed: records.malformed(),
-    settle: inspectSettle(deps.settle()),
+    settle: inspectSettle(deps.settle(), deps.locks),
     lifecycle: engine.stage,
   };
 }
@@ -116,8 +118,11 @@ export function lookAgain(): (i: Inspection) => number {
   };
 }
 
-function inspectSettle({ fence, ...settle }: Settle): InspectedSettle {
-  return fence ? { ...settle, fenced: true } : settle;
+function inspectSettle({ fence, ...settle }: Settle, locks: InspectorDeps["locks"]): InspectedSettle {
+  const out: InspectedSettle = settle;
+  if (fence) out.fenced = true;
+  if (locks?.refused) out.refused = true;
+  return out;
 }
 
 function inspectClaim(

@@ -226,7 +226,7 @@ export function createSharedFetchStore(options: CreateStoreOptions): SharedFetch
     // A listener that is no function would throw on every event, far from the call that gave it.
     onEvent: (listener) => events.onEvent(checkedListener(listener, "onEvent")),
     onInspect: (listener) => events.onChange(checkedListener(listener, "onInspect")),
-    inspect: () => inspect({ records, engine, browserId, present: () => presence?.present, settle, waiters: presence?.waiters }),
+    inspect: () => inspect({ records, engine, browserId, present: () => presence?.present, settle, waiters: presence?.waiters, locks }),
     claims: () => records.claims.entries(),
     malformed: () => records.malformed(),
     destroy(): void {
