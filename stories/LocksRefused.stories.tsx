@@ -1,16 +1,19 @@
 import type { Meta, StoryObj } from "@storybook/react-vite";
 import { useState } from "react";
 import { expect, waitFor } from "storybook/test";
-import { describeSettle } from "../devtools/format.ts";
+import { describeSettle, LOCKS_REFUSED } from "../devtools/format.ts";
 import { pathOf } from "./support/narration.ts";
 import { expectNarrated, expectNoLies, expectRequests, findPanes, held, narration, verdict, WAIT } from "./support/play.ts";
 import { createReplicas, shortOf, useDisposable, type Replicas } from "./support/replicas.ts";
-import { refusingTabs } from "./support/refusing-locks.ts";
+import { refusingLocks } from "./support/refusing-locks.ts";
 import { ScenarioFrame, type VerdictContext } from "./support/scenario.tsx";
 import { createSimulatedHost } from "./support/simulated-host.ts";
 import { allSucceeded, leaseArg, urlArg, useAsked } from "./support/worlds.ts";
 
 type Args = { leaseMs: number; url: string };
+
+/** The devtools' line on a store whose Web Locks were refused, as a pattern. */
+const REFUSED = LOCKS_REFUSED.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const meta = {
   title: "Scenarios/Web Locks refused",
@@ -21,49 +24,34 @@ export default meta;
 type Story = StoryObj<Args>;
 
 /**
- * Two tabs of one browser whose Web Locks refuse every request. Each store's warning and each
- * claim's settle window are told beside the devtools' lines: the panel shows the window, not why.
+ * Two tabs of one browser whose Web Locks refuse every request. The devtools tell each store's
+ * refusal and the yield of the claim the doc did not keep; each claim's settle window, from its
+ * `claimed` event, is told beside them.
  */
 function refusedTabs(leaseMs: number): Replicas {
   const names = ["Replica A", "Replica B"];
-  const refusing = refusingTabs();
   const world = createReplicas({
     names,
     // The claimant's request hangs: it is still in flight when the claimant crashes.
     host: createSimulatedHost({ delayMs: 300, behaviorFor: (call) => (call.n === 1 ? "hang" : undefined) }),
     leaseMs,
-    storeOptions: (i) => ({ locks: refusing.locksFor(shortOf(names[i]!)), browserId: "one-browser" }),
+    storeOptions: () => ({ locks: refusingLocks(), browserId: "one-browser" }),
   });
   const n = world.narration;
   n.add({
-    text: "A and B are tabs of one browser whose Web Locks refuse every request (a SecurityError, as in an opaque origin or a sandboxed iframe)",
+    text: "A and B are tabs of one browser whose Web Locks refuse every request (a SecurityError, as in an opaque origin or a sandboxed iframe): each store warns once on the console",
   });
-  const offs = [
-    refusing.onWarned((tab, error) =>
+  const offs = world.replicas.map((r) =>
+    r.store.onEvent((e) => {
+      if (e.type !== "claimed") return;
+      const who = shortOf(r.name);
       n.add({
-        text: `${tab}'s store warned on the console: "shared-fetch: locks refused" (${error.name}): its claims wait a settle window, and a claimant of its browser goes stale by its lease`,
-        replica: tab,
-      }),
-    ),
-    ...world.replicas.map((r) =>
-      r.store.onEvent((e) => {
-        const who = shortOf(r.name);
-        // The doc keeps one of two claims made at once: the other's panel may never see its own stand.
-        if (e.type === "yielded")
-          return n.add({
-            text: `${who} yielded ${pathOf(r.store.inspect().keys.find((k) => k.key === e.key)?.label)} (rev ${e.rev}) to ${n.nameOf(e.to)}'s claim, the one the doc kept: sent nothing`,
-            replica: who,
-            key: e.key,
-          });
-        if (e.type !== "claimed") return;
-        n.add({
-          text: `${who} waits before sending ${pathOf(e.label)} (rev ${e.rev}${e.takeoverOf ? ", a takeover" : ""}), as no key lock decides between the tabs (${describeSettle(e.settleMs, e.settleWhy)})`,
-          replica: who,
-          key: e.key,
-        });
-      }),
-    ),
-  ];
+        text: `${who} waits before sending ${pathOf(e.label)} (rev ${e.rev}${e.takeoverOf ? ", a takeover" : ""}), as no key lock decides between the tabs (${describeSettle(e.settleMs, e.settleWhy)})`,
+        replica: who,
+        key: e.key,
+      });
+    }),
+  );
   const destroy = world.destroy;
   world.destroy = () => {
     for (const off of offs) off();
@@ -126,22 +114,16 @@ export const ClaimantCrash: Story = {
     }, WAIT);
     await expectRequests(canvasElement, 1);
     const [claimant, survivor, waiting] = paneA.dataset.claim === "mine" ? ["A", "B", paneB] : ["B", "A", paneA];
-    // Both claimed at once, each refused its key's lock: each store warned, quoting its refusal,
-    // and waited the settle window; the doc kept one claim and the other tab yielded to it.
+    // Both claimed at once, each refused its key's lock: each tab's devtools told the refusal, and
+    // each claim waited the settle window; the doc kept one claim and the other tab yielded to it.
     for (const tab of ["A", "B"]) {
-      await expectNarrated(
-        canvasElement,
-        new RegExp(`^${tab}'s store warned on the console: "shared-fetch: locks refused" \\(SecurityError\\)`),
-      );
+      await expectNarrated(canvasElement, new RegExp(`^${tab}: ${REFUSED}$`));
       await expectNarrated(
         canvasElement,
         new RegExp(`^${tab} waits before sending /api/report \\(rev 1\\), as no key lock decides.*window 100 ms`),
       );
     }
-    await expectNarrated(
-      canvasElement,
-      new RegExp(`^${survivor} yielded /api/report \\(rev 1\\) to ${claimant}'s claim, the one the doc kept: sent nothing$`),
-    );
+    await expectNarrated(canvasElement, new RegExp(`^${survivor} yielded /api/report \\(rev 1\\) to ${claimant}'s claim: sent nothing$`));
     await userEvent.click(canvas.getByRole("button", { name: "Crash the claimant" }));
     await expect(await verdict(canvasElement)).toMatch(new RegExp(`${survivor} took over after one lease of silence`));
     // By the lease, on the survivor's clock: never "lock released", and no sooner than one lease.
@@ -157,8 +139,14 @@ export const ClaimantCrash: Story = {
     await expectNarrated(canvasElement, new RegExp(`^2 host requests: 1 lost with ${claimant}, 1 by ${survivor}$`));
     await expectRequests(canvasElement, 2);
     // Once per store, though each was refused again (its replica lock; the takeover's key lock).
-    const warned = narration(canvasElement).filter((line) => /store warned on the console/.test(line));
-    await expect(warned.map((line) => line[0]).sort()).toEqual(["A", "B"]);
+    const refused = narration(canvasElement).filter((line) => line.endsWith(LOCKS_REFUSED));
+    await expect(refused.map((line) => line[0]).sort()).toEqual(["A", "B"]);
+    // The loser's own claim is told before its yield, though the winner's overwrote it at once.
+    const lines = narration(canvasElement);
+    await expect(lines.indexOf(`${survivor} claimed /api/report (rev 1)`)).toBeGreaterThan(-1);
+    await expect(lines.indexOf(`${survivor} claimed /api/report (rev 1)`)).toBeLessThan(
+      lines.findIndex((line) => line.startsWith(`${survivor} yielded`)),
+    );
     // The survivor went from the claimant's claim straight to its own: never "no claim".
     const holders = held(waiting)
       .map((c) => c.replace(" (stale)", ""))

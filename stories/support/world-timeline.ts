@@ -25,6 +25,8 @@ function actorOf(e: TimelineEntry): string | undefined {
     case "released":
     case "refetched":
     case "joined":
+    case "yielded":
+    case "refused":
       return e.replicaId;
     default:
       return undefined;
