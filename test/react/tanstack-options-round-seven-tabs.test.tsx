@@ -4,14 +4,15 @@
  * sharedQueryOptions beside a plain query function over fetch, against a real HTTP server on
  * 127.0.0.1 that counts what it is sent: the browser back online (every tab's stale query
  * refetches on reconnect), a first load made offline (every tab paused, then sent once online),
- * and a change pushed to every tab that each one answers with invalidateQueries. Each tab renders
- * the same states both ways; the plain side sends a request per tab, the shared side one.
+ * a change pushed to every tab that each one answers with invalidateQueries, and the client's
+ * prefetchQuery, ensureQueryData and fetchQuery called in every tab. Each tab renders the same
+ * states both ways; the plain side sends a request per tab, the shared side one.
  */
 import { onlineManager, QueryClient, useQuery } from "@tanstack/react-query";
 import { act, cleanup, render, waitFor } from "@testing-library/react";
 import { afterEach, expect, it } from "vitest";
 import { app } from "../harness/render-app.tsx";
-import { pause, sideBySide, sideBySideServerForFile, twoTabs } from "../harness/side-by-side.tsx";
+import { pause, sideBySide, sideBySideServerForFile, twoTabs, type Body, type Options } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
 afterEach(() => onlineManager.setOnline(true));
@@ -106,4 +107,46 @@ it("a change pushed to every tab, each invalidating at once while the host is sl
   expect(plain!.sent).toBe(4);
   expect(shared!.sent).toBe(2);
   expect(shared!.counts).toEqual([2, 2]);
+});
+
+it("prefetchQuery, ensureQueryData({ revalidateIfStale: true }) and fetchQuery in every tab at once: a request per tab on the plain side, one on the shared side, whose answer each tab's cache holds", async () => {
+  const tabs = twoTabs();
+  const clients = [new QueryClient(), new QueryClient()] as const;
+  /** Each tab's options, [shared, plain]. */
+  const options = tabs.map((tab) => sideBySide(server, tab, "/every-tab-methods"));
+  /** `call` in every tab both ways at once, the host slow: the requests it sends (3: one shared, one plain per tab). */
+  const inEveryTab = async (call: (client: QueryClient, options: Options) => Promise<unknown>) => {
+    server.held = [];
+    const calls = clients.flatMap((client, i) => options[i]!.map((o) => call(client, o)));
+    await waitFor(() => expect(server.held).toHaveLength(3));
+    await pause(50); // a request would have left by now
+    expect(server.held).toHaveLength(3);
+    server.held.splice(0).forEach((answer) => answer());
+    server.held = null;
+    await act(() => Promise.all(calls).then(() => undefined));
+  };
+  /** What the tabs' caches hold: [[tab a's, tab b's] shared, [both, in order] plain] (which tab's plain request came first may vary). */
+  const cached = () =>
+    ([0, 1] as const).map((which) => {
+      const held = clients.map((client, i) => client.getQueryData<Body>(options[i]![which].queryKey)?.n);
+      return which === 0 ? held : held.sort();
+    });
+  await inEveryTab((client, o) => client.prefetchQuery(o));
+  expect(cached()).toEqual([
+    [1, 1],
+    [1, 2],
+  ]);
+  await inEveryTab((client, o) => client.ensureQueryData({ ...o, revalidateIfStale: true }));
+  await waitFor(() =>
+    expect(cached()).toEqual([
+      [2, 2],
+      [3, 4],
+    ]),
+  );
+  await inEveryTab((client, o) => client.fetchQuery(o));
+  expect(cached()).toEqual([
+    [3, 3],
+    [5, 6],
+  ]);
+  expect(server.seen.filter((p) => p.startsWith("/s"))).toHaveLength(3);
 });
