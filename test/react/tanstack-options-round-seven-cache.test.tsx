@@ -3,20 +3,23 @@
  * The seventh round's cache entries and lists, on sharedQueryOptions beside a plain query function
  * over fetch, against a real HTTP server on 127.0.0.1 that counts what it is sent: `setQueryData`
  * with an `updatedAt` of its own before the first mount, `initialData` as a function,
- * `refetchOnMount` as a function of the query, and `useQueries` whose list of keys grows. Each step
- * waits for both sides' state (no clock); each sends as many requests and renders the same
- * states, and where two tabs ask, the shared side sends one request per key.
+ * `refetchOnMount` as a function of the query, `useQueries` whose list of keys grows and
+ * `useSuspenseQueries` with one key failing. Each step waits for both sides' state (no clock);
+ * each sends as many requests and renders the same states, and where two tabs ask, the shared
+ * side sends one request per key.
  */
-import { useQueries, useQuery, type Query } from "@tanstack/react-query";
+import { useQueries, useQuery, useSuspenseQueries, type Query, type UseSuspenseQueryOptions } from "@tanstack/react-query";
 import { render, waitFor } from "@testing-library/react";
-import { useState } from "react";
-import { expect, it } from "vitest";
+import { Suspense, useState } from "react";
+import { afterEach, expect, it, vi } from "vitest";
 import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { bothWays } from "../harness/both-ways.tsx";
+import { Boundary } from "../harness/boundary.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, sideBySide, sideBySideServerForFile, unprefixed, type Body, type Options } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
+afterEach(() => void vi.restoreAllMocks());
 
 /** A query of `options`, its status, fetch status and count logged. */
 function Shown({ log, options }: { log: (s: string) => void; options: Options }) {
@@ -142,4 +145,45 @@ it("useQueries whose list grows: the new key is fetched, the first is not fetche
   await pause(50); // a request would have left by now
   expect(server.seen.filter((s) => s.startsWith("/p")).sort()).toEqual(["/p/list-0", "/p/list-1", "/p/list-2"]);
   expect(server.seen.filter((s) => s.startsWith("/s")).sort()).toEqual(["/s/list-0", "/s/list-1", "/s/list-2"]);
+});
+
+type SideProps = { which: 0 | 1; log: (s: string) => void; store: SharedFetchStoreWithExtras };
+
+/** useSuspenseQueries over a key that answers and one that fails. */
+function BothKeys({ which, log, store }: SideProps) {
+  const shown = useSuspenseQueries({
+    // Neither side is skipToken, which the suspending hooks refuse.
+    queries: ["/sq-ok", "/sq-bad"].map(
+      (path) => sideBySide(server, store, path, { retry: false })[which] as unknown as UseSuspenseQueryOptions<Body>,
+    ),
+    combine: (rs) => rs.map((r) => r.data.n).join(","),
+  });
+  log(`shown ${shown}`);
+  return null;
+}
+
+/** BothKeys under an error boundary. */
+function OneFailing(props: SideProps) {
+  return (
+    <Boundary show={(error) => <>{props.log(`boundary ${error instanceof Error}`)}</>}>
+      <Suspense fallback={<>{props.log("fallback")}</>}>
+        <BothKeys {...props} />
+      </Suspense>
+    </Boundary>
+  );
+}
+
+it("useSuspenseQueries with one key failing (retry: false): the error boundary shows, as with plain queries; two tabs send one request per key", async () => {
+  vi.spyOn(console, "error").mockImplementation(() => {}); // React's report of each caught error
+  server.statusOf = (path) => (path.endsWith("/sq-bad") ? 500 : 0);
+  const p = bothWays(server, (props) => <OneFailing {...props} />, "/unused");
+  const b: string[] = [];
+  render(app(p.tabs[1], <OneFailing which={0} log={(s) => void (b.at(-1) !== s && b.push(s))} store={p.tabs[1]} />));
+  await p.bothAt("boundary true");
+  await waitFor(() => expect(b.at(-1)).toBe("boundary true"));
+  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(p.logs[0]).toEqual(["fallback", "boundary true"]);
+  expect(b).toEqual(p.logs[0]);
+  await pause(50); // a request would have left by now
+  expect(server.seen.filter((s) => s.startsWith("/s")).sort()).toEqual(["/s/sq-bad", "/s/sq-ok"]);
 });
