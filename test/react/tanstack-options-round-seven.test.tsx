@@ -4,12 +4,14 @@
  * plain query function over fetch, against a real HTTP server on 127.0.0.1 that counts what it is
  * sent: `enabled` and `refetchOnWindowFocus` as functions of the query, a mutation whose
  * `onSuccess` returns `invalidateQueries` (pending until the new data shows), `refetchQueries` and
- * `invalidateQueries` with `throwOnError`, and `useSuspenseQuery` moved to another key inside a
- * transition. Each step waits for both sides' state (no clock); each sends as many requests and
- * renders the same states, and where two tabs ask, the shared side sends one request.
+ * `invalidateQueries` with `throwOnError`, `useSuspenseQuery` moved to another key inside a
+ * transition, and useSharedFetch beside useQuery with several of these. Each step waits for both
+ * sides' state (no clock); each sends as many requests and renders the same states, and where two
+ * tabs ask, the shared side sends one request.
  */
 import {
   focusManager,
+  keepPreviousData,
   useMutation,
   useQuery,
   useQueryClient,
@@ -20,7 +22,7 @@ import {
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { Suspense, useLayoutEffect, useState, useTransition } from "react";
 import { afterEach, expect, it } from "vitest";
-import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
+import { useSharedFetch, type SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { bothWays } from "../harness/both-ways.tsx";
 import { app } from "../harness/render-app.tsx";
 import { pause, sideBySide, sideBySideServerForFile, unprefixed, type Body } from "../harness/side-by-side.tsx";
@@ -203,4 +205,57 @@ it("useSuspenseQuery moved to another key in a transition: the old page stays sh
   expect(b).toEqual(p.logs[0]);
   await pause(50); // a request would have left by now
   expect(server.seen.filter((s) => s.startsWith("/s")).sort()).toEqual(["/s/page-1", "/s/page-2"]);
+});
+
+it("useSharedFetch beside useQuery with enabled as a function, select, keepPreviousData and refetch({ throwOnError: true }): the same states, results and requests", async () => {
+  const results: string[][] = [[], []];
+  const enabled = (q: { state: { data?: Body | undefined } }) => (q.state.data?.n ?? 0) < 2;
+  const options = {
+    enabled,
+    placeholderData: keepPreviousData,
+    retry: false as const,
+    select: (d: Body) => `${unprefixed(d.path)}:${d.n}`,
+  };
+  const p = bothWays(
+    server,
+    function Pane({ which, log, store }) {
+      const [page, setPage] = useState("a");
+      const shared = useSharedFetch<Body, string>(which === 0 ? `${server.base}/s/hook/${page}` : null, options);
+      const plain = useQuery({ ...sideBySide(server, store, `/hook/${page}`)[1], ...options, enabled: which === 1 && enabled });
+      const q = which === 0 ? shared : plain;
+      log(`${q.status} ${q.fetchStatus} ${q.data ?? "-"} ${q.isPlaceholderData} ${q.isStale}`);
+      const push = (s: string) => results[which]!.push(s);
+      return (
+        <>
+          <button onClick={() => setPage("b")}>{`next ${which}`}</button>
+          <button
+            onClick={() =>
+              void q.refetch({ throwOnError: true }).then(
+                (r) => push(`resolved ${r.data}`),
+                (e: unknown) => push(`rejected ${e instanceof Error}`),
+              )
+            }
+          >{`refetch ${which}`}</button>
+        </>
+      );
+    },
+    "/unused",
+  );
+  const bothGave = (r: string) => waitFor(() => expect(results.map((l) => l.at(-1))).toEqual([r, r]));
+  await p.bothAt("success idle /hook/a:1 false true");
+  await act(() => p.client.invalidateQueries());
+  // Disabled by its data now: not stale, TanStack says.
+  await p.bothAt("success idle /hook/a:2 false false");
+  await p.click("refetch");
+  await bothGave("resolved /hook/a:3");
+  server.failing = true;
+  await p.click("refetch");
+  await bothGave("rejected true");
+  await p.bothAt("error idle /hook/a:3 false false");
+  server.failing = false;
+  await p.click("next");
+  await p.bothAt("success idle /hook/b:1 false true");
+  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(p.logs[0]).toContain("success fetching /hook/a:3 true true");
+  expect(p.sent()).toEqual([5, 5]);
 });
