@@ -21,6 +21,12 @@ import { pause, sideBySide, sideBySideServerForFile, unprefixed, type Body, type
 const server = sideBySideServerForFile();
 afterEach(() => void vi.restoreAllMocks());
 
+/**
+ * A log without the states of a refetch over shown data: TanStack tells its observers on a later
+ * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
+ */
+const settled = (log: string[]) => log.filter((s) => !/^(success|error) fetching/.test(s));
+
 /** A query of `options`, its status, fetch status and count logged. */
 function Shown({ log, options }: { log: (s: string) => void; options: Options }) {
   const q = useQuery(options);
@@ -106,7 +112,7 @@ it("refetchOnMount as a function of the query, in sharedQueryOptions' options: a
   await p.bothAt("success idle 2");
   await p.click("mount");
   await pause(50); // a request would have left by now
-  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
   expect(p.sent()).toEqual([2, 2]);
 });
 

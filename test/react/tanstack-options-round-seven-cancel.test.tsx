@@ -17,6 +17,12 @@ import { pause, sideBySideServerForFile, type Body, type Options } from "../harn
 
 const server = sideBySideServerForFile();
 
+/**
+ * A log without the states of a refetch over shown data: TanStack tells its observers on a later
+ * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
+ */
+const settled = (log: string[]) => log.filter((s) => !/^(success|error) fetching/.test(s));
+
 /** A query of `options`, its status, fetch status and count logged. */
 function Shown({ log, options }: { log: (s: string) => void; options: Options }) {
   const q = useQuery(options);
@@ -134,7 +140,7 @@ it("useSuspenseQuery: a failed refetch keeps the data shown, with the error flag
   server.failing = true;
   await act(() => p.client.refetchQueries());
   await p.bothAt("error idle 1 true");
-  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
   expect(p.logs[0]!.slice(0, 2)).toEqual(["fallback", "success idle 1 false"]);
   expect(p.logs[0]).not.toContain("boundary");
   // Under React 19 TanStack sends one request more after the failure than under React 18: as many both ways.

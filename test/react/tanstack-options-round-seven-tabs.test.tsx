@@ -41,6 +41,12 @@ function everyTab(which: 0 | 1, path: string) {
   return { clients, states, counts, bothAt, sent };
 }
 
+/** Lets the held answers go and stops holding. */
+const answerAll = () => {
+  server.held!.splice(0).forEach((answer) => answer());
+  server.held = null;
+};
+
 /** What each side's two tabs show and send after `steps` (`before` runs before they mount): [shared, plain]. */
 async function bothSides(path: string, steps: (t: ReturnType<typeof everyTab>) => Promise<void>, before = () => {}) {
   const seen = [];
@@ -59,8 +65,10 @@ async function bothSides(path: string, steps: (t: ReturnType<typeof everyTab>) =
 it("the browser back online: every tab's stale query refetches; the plain side sends one request per tab, the shared side one", async () => {
   const [shared, plain] = await bothSides("/back-online", async (t) => {
     await t.bothAt("success idle data");
+    server.held = []; // the fetching state shows before the answer, whatever the load
     act(() => (onlineManager.setOnline(false), onlineManager.setOnline(true)));
-    await waitFor(() => expect(t.states.map((l) => l.length)).toEqual([4, 4]));
+    await t.bothAt("success fetching data");
+    answerAll();
     await t.bothAt("success idle data");
   });
   expect(shared!.states).toEqual(plain!.states);
@@ -78,7 +86,10 @@ it("a first load made offline: every tab shows it paused, sends nothing, then on
       await t.bothAt("pending paused -");
       await pause(50); // a request would have left by now
       expect(t.sent()).toBe(0);
+      server.held = []; // the fetching state shows before the answer, whatever the load
       act(() => onlineManager.setOnline(true));
+      await t.bothAt("pending fetching -");
+      answerAll();
       await t.bothAt("success idle data");
     },
     () => onlineManager.setOnline(false),

@@ -30,6 +30,12 @@ import { pause, sideBySide, sideBySideServerForFile, unprefixed, type Body } fro
 const server = sideBySideServerForFile();
 afterEach(() => focusManager.setFocused(undefined));
 
+/**
+ * A log without the states of a refetch over shown data: TanStack tells its observers on a later
+ * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
+ */
+const settled = (log: string[]) => log.filter((s) => !s.startsWith("success fetching"));
+
 const focus = () => act(() => (focusManager.setFocused(false), focusManager.setFocused(true)));
 
 for (const given of ["in sharedQueryOptions' options", "spread over them"] as const)
@@ -56,7 +62,7 @@ for (const given of ["in sharedQueryOptions' options", "spread over them"] as co
     expect(p.sent()).toEqual([2, 2]);
     await p.click("refetch");
     await p.bothAt("success idle 3 false");
-    expect(p.logs[0]).toEqual(p.logs[1]);
+    expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
     expect(p.sent()).toEqual([3, 3]);
   });
 
@@ -76,7 +82,7 @@ it("refetchOnWindowFocus as a function of the query: a focus refetches while it 
   await focus();
   await pause(50); // a request would have left by now
   expect(p.sent()).toEqual([2, 2]);
-  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
   expect(p.sides.map((o) => p.client.getQueryState(o.queryKey)?.dataUpdateCount)).toEqual([2, 2]);
 });
 
@@ -139,7 +145,7 @@ it("refetchQueries and invalidateQueries with throwOnError: true reject when the
   expect(await outcomes("invalidateQueries", true)).toEqual(["rejected true", "rejected true"]);
   expect(await outcomes("refetchQueries", false)).toEqual(["resolved", "resolved"]);
   await p.bothAt("error idle 1");
-  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
   expect(p.sent()).toEqual([4, 4]);
 });
 
@@ -255,7 +261,7 @@ it("useSharedFetch beside useQuery with enabled as a function, select, keepPrevi
   server.failing = false;
   await p.click("next");
   await p.bothAt("success idle /hook/b:1 false true");
-  expect(p.logs[0]).toEqual(p.logs[1]);
+  expect(settled(p.logs[0]!)).toEqual(settled(p.logs[1]!));
   expect(p.logs[0]).toContain("success fetching /hook/a:3 true true");
   expect(p.sent()).toEqual([5, 5]);
 });
