@@ -21,8 +21,12 @@ export type SideBySideServer = {
   seen: string[];
   /** While true, every request is answered 500. */
   failing: boolean;
-  /** While an array, answers wait in it until the test calls them. */
+  /** While an array, answers wait in it until the test calls them (failures too if `holdFailures`). */
   held: (() => void)[] | null;
+  /** While true, `held` holds the failures (`failing`, `statusOf`) as well. */
+  holdFailures: boolean;
+  /** Answers what `held` holds, and stops holding. */
+  release(): void;
   /** While set, a path it gives a status (not 0) for is answered with that status. */
   statusOf: ((path: string) => number) | null;
   /** While true, the body leaves out the count: every answer to a path is the same. */
@@ -39,6 +43,12 @@ function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
     seen: [] as string[],
     failing: false,
     held: null as (() => void)[] | null,
+    holdFailures: false,
+    release: () => {
+      const held = s.held ?? [];
+      s.held = null;
+      for (const answer of held.splice(0)) answer();
+    },
     statusOf: null as ((path: string) => number) | null,
     same: false,
     reset: () => {
@@ -46,6 +56,7 @@ function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
       counts.clear();
       s.failing = false;
       s.held = null;
+      s.holdFailures = false;
       s.statusOf = null;
       s.same = false;
     },
@@ -61,10 +72,12 @@ function unstartedServer(): SideBySideServer & { listen(): Promise<void> } {
     const n = (counts.get(path) ?? 0) + 1;
     counts.set(path, n);
     const status = s.failing ? 500 : (s.statusOf?.(path) ?? 0);
-    if (status) return void res.writeHead(status).end("down");
     const body = s.same ? { path } : { path, n };
-    const answer = () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (s.held) s.held.push(answer);
+    const answer = () =>
+      void (status
+        ? res.writeHead(status).end("down")
+        : res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body)));
+    if (s.held && (!status || s.holdFailures)) s.held.push(answer);
     else answer();
   });
   return s;

@@ -41,12 +41,6 @@ function everyTab(which: 0 | 1, path: string) {
   return { clients, states, counts, bothAt, sent };
 }
 
-/** Lets the held answers go and stops holding. */
-const answerAll = () => {
-  server.held!.splice(0).forEach((answer) => answer());
-  server.held = null;
-};
-
 /** What each side's two tabs show and send after `steps` (`before` runs before they mount): [shared, plain]. */
 async function bothSides(path: string, steps: (t: ReturnType<typeof everyTab>) => Promise<void>, before = () => {}) {
   const seen = [];
@@ -68,7 +62,7 @@ it("the browser back online: every tab's stale query refetches; the plain side s
     server.held = []; // the fetching state shows before the answer, whatever the load
     act(() => (onlineManager.setOnline(false), onlineManager.setOnline(true)));
     await t.bothAt("success fetching data");
-    answerAll();
+    server.release();
     await t.bothAt("success idle data");
   });
   expect(shared!.states).toEqual(plain!.states);
@@ -89,7 +83,7 @@ it("a first load made offline: every tab shows it paused, sends nothing, then on
       server.held = []; // the fetching state shows before the answer, whatever the load
       act(() => onlineManager.setOnline(true));
       await t.bothAt("pending fetching -");
-      answerAll();
+      server.release();
       await t.bothAt("success idle data");
     },
     () => onlineManager.setOnline(false),

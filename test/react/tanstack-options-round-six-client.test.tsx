@@ -140,7 +140,11 @@ it("a QueryObserver outside React: the same results in order, refetch() included
   ];
   const stop = observers.map((o, i) => watch(o, seen[i]!));
   await waitFor(() => expect(seen.map((l) => l.at(-1))).toEqual(["success idle 1", "success idle 1", "success idle 1"]));
-  await Promise.all(observers.slice(0, 2).map((o) => o.refetch()));
+  server.held = []; // the fetching state reaches the listeners before the answer, whatever the load
+  const refetched = Promise.all(observers.slice(0, 2).map((o) => o.refetch()));
+  await waitFor(() => expect(seen.slice(0, 2).map((l) => l.at(-1))).toEqual(["success fetching 1", "success fetching 1"]));
+  server.release();
+  await refetched;
   await waitFor(() => expect(seen.map((l) => l.at(-1))).toEqual(["success idle 2", "success idle 2", "success idle 2"]));
   expect(seen[0]).toEqual(seen[1]);
   expect(seen[0]).toEqual(["pending fetching -", "success idle 1", "success fetching 1", "success idle 2"]);

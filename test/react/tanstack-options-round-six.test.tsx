@@ -68,18 +68,23 @@ it("isLoadingError, isRefetchError and isRefetching through a failed first load,
     { retry: false },
   );
   await p.bothAt("error idle - 1000");
+  // Each refetch's answer waits until both panes show it fetching: TanStack tells its observers on
+  // a later task, and an answer from 127.0.0.1 could otherwise land first on a loaded machine.
+  server.holdFailures = true;
+  const refetch = async (fetching: string, settled: string) => {
+    server.held = [];
+    await p.click("refetch");
+    await p.bothAt(fetching);
+    server.release();
+    await p.bothAt(settled);
+  };
   server.failing = false;
-  await p.click("refetch");
-  await p.bothAt("success idle 2 0000");
+  await refetch("pending fetching - 0001", "success idle 2 0000");
   server.failing = true;
-  await p.click("refetch");
-  await p.bothAt("error idle 2 0100");
+  await refetch("success fetching 2 0010", "error idle 2 0100");
   server.failing = false;
-  await p.click("refetch");
-  await p.bothAt("success idle 4 0000");
+  await refetch("error fetching 2 0110", "success idle 4 0000");
   expect(p.logs[0]).toEqual(p.logs[1]);
-  expect(p.logs[0]).toContain("success fetching 2 0010");
-  expect(p.logs[0]).toContain("error fetching 2 0110");
   expect(p.sent()).toEqual([4, 4]);
 });
 
@@ -141,7 +146,10 @@ it("placeholderData on a disabled query: success with isPlaceholderData and noth
   await p.bothAt("success idle 0 true");
   await pause(50); // a request would have left by now
   expect(p.sent()).toEqual([0, 0]);
+  server.held = []; // the fetching state shows before the answer, whatever the load
   await p.click("enable");
+  await p.bothAt("success fetching 0 true");
+  server.release();
   await p.bothAt("success idle 1 false");
   expect(p.logs[0]).toEqual(["success idle 0 true", "success fetching 0 true", "success idle 1 false"]);
   expect(p.logs[1]).toEqual(p.logs[0]);
