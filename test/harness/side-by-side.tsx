@@ -146,4 +146,10 @@ export type Options = UseQueryOptions<Body, Error, Body, QueryKey>;
 /** A shown value with the /s or /p prefix of its path removed, so both sides compare equal. */
 export const unprefixed = (s: string) => s.replace(/\/[sp]\//g, "/");
 export const text = (id: string) => screen.getByTestId(id).textContent;
+/**
+ * A log without the states of a refetch over shown data: TanStack tells its observers on a later
+ * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
+ */
+export const settled = (log: string[]) => log.filter((s) => !/^(success|error) fetching/.test(s));
+
 export const pause = (ms: number) => act(() => new Promise<void>((r) => setTimeout(r, ms)));

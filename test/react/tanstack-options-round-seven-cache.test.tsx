@@ -16,16 +16,10 @@ import type { SharedFetchStoreWithExtras } from "../../src/index.ts";
 import { bothWays } from "../harness/both-ways.tsx";
 import { Boundary } from "../harness/boundary.tsx";
 import { app } from "../harness/render-app.tsx";
-import { pause, sideBySide, sideBySideServerForFile, unprefixed, type Body, type Options } from "../harness/side-by-side.tsx";
+import { pause, sideBySide, settled, sideBySideServerForFile, unprefixed, type Body, type Options } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
 afterEach(() => void vi.restoreAllMocks());
-
-/**
- * A log without the states of a refetch over shown data: TanStack tells its observers on a later
- * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
- */
-const settled = (log: string[]) => log.filter((s) => !/^(success|error) fetching/.test(s));
 
 /** A query of `options`, its status, fetch status and count logged. */
 function Shown({ log, options }: { log: (s: string) => void; options: Options }) {

@@ -13,15 +13,9 @@ import { Suspense, useState } from "react";
 import { expect, it } from "vitest";
 import { bothWays } from "../harness/both-ways.tsx";
 import { Boundary } from "../harness/boundary.tsx";
-import { pause, sideBySideServerForFile, type Body, type Options } from "../harness/side-by-side.tsx";
+import { pause, settled, sideBySideServerForFile, type Body, type Options } from "../harness/side-by-side.tsx";
 
 const server = sideBySideServerForFile();
-
-/**
- * A log without the states of a refetch over shown data: TanStack tells its observers on a later
- * task, and an answer from 127.0.0.1 may land first, so either side may render none of them.
- */
-const settled = (log: string[]) => log.filter((s) => !/^(success|error) fetching/.test(s));
 
 /** A query of `options`, its status, fetch status and count logged. */
 function Shown({ log, options }: { log: (s: string) => void; options: Options }) {
